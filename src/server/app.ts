@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import { HttpError } from './lib/errors';
+import type { FileStore } from './storage/file-store';
+import { SESSION_COOKIE, userForToken } from './modules/auth/session';
+import { authRoutes } from './modules/auth/routes';
+import { profileRoutes } from './modules/profile/routes';
+import { uploadRoutes } from './modules/uploads/routes';
+import { adminBrandRoutes } from './modules/admin-brands/routes';
+import { inviteCodeRoutes } from './modules/invite-codes/routes';
+import { walletRoutes } from './modules/wallet/routes';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  files: FileStore;
+  /** Built client (index.html and assets); when absent only the API is served. */
+  clientDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const defaultClientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Unsafe requests must come from our own pages: same-origin `Origin` or Sec-Fetch-Site. */
+function isSameOrigin(req: FastifyRequest, publicOrigin?: string): boolean {
+  if (req.headers['sec-fetch-site'] === 'same-origin') return true;
+  const origin = req.headers.origin;
+  if (typeof origin !== 'string' || origin === 'null') return false;
+  try {
+    const o = new URL(origin);
+    if (publicOrigin && o.origin === new URL(publicOrigin).origin) return true;
+    // compare as URLs so that default ports (":80", ":443") do not matter
+    return o.origin === new URL(`${req.protocol}://${req.headers.host}`).origin;
+  } catch {
+    return false;
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { db, config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
+    routerOptions: { maxParamLength: 500 },
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:', 'http:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    hsts: config.NODE_ENV === 'production' ? { maxAge: 15_552_000, includeSubDomains: true } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(multipart, { limits: { files: 1, fileSize: 30 * 1024 * 1024 } });
+
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionToken', null);
+
+  app.addHook('onRequest', async (req) => {
+    const url = req.url;
+    if (!url.startsWith('/api/') && !url.startsWith('/uploads/')) return;
+    if (UNSAFE_METHODS.has(req.method) && !url.startsWith('/api/webhooks/') && !isSameOrigin(req, config.PUBLIC_URL)) {
+      throw new HttpError(403, 'Cross-origin request refused');
+    }
+    const token = req.cookies[SESSION_COOKIE];
+    if (token && token.length <= 100) {
+      req.sessionToken = token;
+      req.user = await userForToken(db, token);
+    }
+  });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'The request body is not valid JSON'
+          : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413
+            ? 'The request is too large'
+            : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Unsupported content type'
+              : err.message;
+      return reply.code(status).send({ message });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+
+  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes];
+  for (const register of registerAll) register(app, deps);
+
+  const clientDir = deps.clientDir;
+  const hasClient = clientDir && existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, { root: clientDir, prefix: '/', index: false, wildcard: false, serve: true });
+    // hashed assets never change; index.html must always be revalidated
+    app.addHook('onSend', async (req, reply) => {
+      if (req.url.startsWith('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url.startsWith('/uploads/') || req.method !== 'GET' || !hasClient) {
+      return reply.code(404).send({ message: 'Not found' });
+    }
+    // the client router draws every page, including its own 404
+    reply.header('Cache-Control', 'no-cache');
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  return app;
+}

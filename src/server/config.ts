@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((v) => v === '1' || v === 'true');
+
+/** Every environment variable the server reads, validated once at start-up. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public address of the portal, used in links (checkout return URLs, e-mails). */
+  PUBLIC_URL: z.url().optional(),
+  /** Embedded database, uploads and mail live here when no external service is configured. */
+  DATA_DIR: z.string().default('./data'),
+  /** PostgreSQL server; when unset the embedded PGlite database under DATA_DIR/db is used. */
+  DATABASE_URL: z.string().optional(),
+  /** Seed demo content on first start of an empty embedded database. */
+  SEED_DEMO: bool.default(true),
+  /** Create (or reset the password of) this admin at start. */
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
+  /** Days a session stays valid. */
+  SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
+    throw new Error('Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  return config;
+}
+
+export function publicUrl(config: Config): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+}

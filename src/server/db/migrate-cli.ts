@@ -1,0 +1,6 @@
+import { loadConfig } from '../config';
+import { openConfiguredDb } from './open';
+
+const handle = await openConfiguredDb(loadConfig());
+console.log(`Migrations applied (${handle.kind}).`);
+await handle.close();

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { loadConfig, publicUrl } from './config';
+import { buildApp, defaultClientDir } from './app';
+import { openConfiguredDb } from './db/open';
+import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
+import { upsertAdmin } from './modules/auth/service';
+import { diskFileStore } from './storage/file-store';
+
+async function main() {
+  const config = loadConfig();
+  const handle = await openConfiguredDb(config);
+  const { db } = handle;
+
+  // demo content only ever goes into a fresh embedded database
+  if (!config.DATABASE_URL && config.SEED_DEMO && (await isEmpty(db))) {
+    await seedDemo(db);
+    console.log(demoLoginsText());
+  }
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    await upsertAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+    console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
+  }
+
+  const app = await buildApp({
+    db,
+    config,
+    files: diskFileStore(path.join(config.DATA_DIR, 'uploads')),
+    clientDir: defaultClientDir,
+    logger: { level: config.LOG_LEVEL },
+  });
+
+  const shutdown = async () => {
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  console.log(`Byline is running at ${publicUrl(config)} (${handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : 'PostgreSQL'})`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

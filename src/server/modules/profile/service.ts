@@ -1,0 +1,57 @@
+import { and, eq } from 'drizzle-orm';
+import type { CompleteProfileInput, EditProfileInput } from '../../../shared/schemas/profile';
+import type { Db } from '../../db/client';
+import { inviteCodes, users } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+import type { UserRow } from '../auth/users';
+
+export const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
+
+/**
+ * Saves the brand's profile. A valid active invite code approves the brand at once; an unknown
+ * or deactivated one refuses the whole request so nothing is saved and the brand can correct it.
+ */
+export async function completeBrandProfile(
+  db: Db,
+  user: UserRow,
+  input: CompleteProfileInput,
+): Promise<{ user: UserRow; autoApproved: boolean }> {
+  const code = input.inviteCode?.trim().toUpperCase();
+  let autoApproved = false;
+  if (code && !user.approved) {
+    const [invite] = await db
+      .select({ id: inviteCodes.id })
+      .from(inviteCodes)
+      .where(and(eq(inviteCodes.code, code), eq(inviteCodes.active, true)))
+      .limit(1);
+    if (!invite) throw badRequest(INVALID_INVITE_CODE, { inviteCode: INVALID_INVITE_CODE });
+    autoApproved = true;
+  }
+  const [updated] = await db
+    .update(users)
+    .set({
+      name: input.name,
+      brandName: input.brandName,
+      website: input.website,
+      ...(autoApproved ? { approved: true } : {}),
+    })
+    .where(eq(users.id, user.id))
+    .returning();
+  return { user: updated, autoApproved };
+}
+
+export async function editProfile(db: Db, user: UserRow, input: EditProfileInput): Promise<UserRow> {
+  const set: Partial<UserRow> = { name: input.name };
+  // admins edit only their name (spec §6)
+  if (user.role === 'brand') {
+    if (input.brandName !== undefined) set.brandName = input.brandName;
+    if (input.website !== undefined) set.website = input.website;
+  }
+  const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
+  return updated;
+}
+
+export async function setAvatar(db: Db, user: UserRow, avatarUrl: string): Promise<UserRow> {
+  const [updated] = await db.update(users).set({ avatarUrl }).where(eq(users.id, user.id)).returning();
+  return updated;
+}

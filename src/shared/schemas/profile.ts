@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** http(s) URL; other schemes (javascript:, data:) are refused. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.includes('.');
+  } catch {
+    return false;
+  }
+}
+
+const name = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(120, 'Name must be at most 120 characters');
+const brandName = z
+  .string({ error: 'Company name is required' })
+  .trim()
+  .min(1, 'Company name is required')
+  .max(120, 'Company name must be at most 120 characters');
+const website = z
+  .string({ error: 'Website is required' })
+  .trim()
+  .min(1, 'Website is required')
+  .max(2048, 'Must be a valid URL')
+  .refine(isHttpUrl, 'Must be a valid URL');
+
+/** Profile completion ("Almost there"). */
+export const completeProfileSchema = z.object({
+  name,
+  brandName,
+  website,
+  inviteCode: z.string().trim().max(64, 'Invalid invite code').optional(),
+});
+export type CompleteProfileInput = z.infer<typeof completeProfileSchema>;
+
+/** The profile screen: admins edit only the name; brands also brand name and website. */
+export const editProfileSchema = z.object({
+  name,
+  brandName: brandName.optional(),
+  website: website.optional(),
+});
+export type EditProfileInput = z.infer<typeof editProfileSchema>;
+
+/** PATCH /api/user/profile with only the avatar. The URL must be one of our own uploads. */
+export const avatarProfileSchema = z.object({
+  avatarUrl: z
+    .string()
+    .regex(/^\/uploads\/[A-Za-z0-9_-]+\.(png|jpg|gif|webp)$/, 'Avatar must be an uploaded image'),
+});

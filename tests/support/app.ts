@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { configSchema, type Config } from '../../src/server/config';
+import type { Db, DbHandle } from '../../src/server/db/client';
+import { diskFileStore } from '../../src/server/storage/file-store';
+import { createTestDb } from './db';
+
+export const ORIGIN = 'http://localhost:80';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  handle: DbHandle;
+  config: Config;
+  uploadsDir: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const handle = await createTestDb();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-test-'));
+  const config = { ...configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir }), ...overrides };
+  const uploadsDir = path.join(dataDir, 'uploads');
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(uploadsDir) });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    handle,
+    config,
+    uploadsDir,
+    async close() {
+      await app.close();
+      await handle.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A browser-like client: keeps its session cookie and sends our Origin on unsafe methods. */
+export class Agent {
+  cookie: string | undefined;
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res<T>> {
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        host: 'localhost:80',
+        ...(method !== 'GET' ? { origin: ORIGIN } : {}),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined && !(body instanceof Buffer) ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      payload: body === undefined ? undefined : body instanceof Buffer ? body : JSON.stringify(body),
+    });
+    const setCookie = res.cookies.find((c) => c.name === 'byline_session');
+    if (setCookie) this.cookie = setCookie.value ? `byline_session=${setCookie.value}` : undefined;
+    let parsed: unknown = undefined;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, body: parsed as T, headers: res.headers, text: res.body };
+  }
+
+  get<T = any>(url: string) {
+    return this.request<T>('GET', url);
+  }
+  post<T = any>(url: string, body?: unknown) {
+    return this.request<T>('POST', url, body);
+  }
+  patch<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PATCH', url, body);
+  }
+
+  /** Multipart upload of one file. */
+  upload<T = any>(url: string, field: string, file: Buffer, filename: string, contentType = 'application/octet-stream') {
+    const boundary = '----bylinetest' + Math.random().toString(16).slice(2);
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return this.request<T>('POST', url, payload, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+  }
+}

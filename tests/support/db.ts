@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openPglite, openPostgres, type DbHandle } from '../../src/server/db/client';
+import { PGLITE_DUMP, PG_TEMPLATE, withDatabase } from './global-setup';
+
+export const dbKind = (process.env.TEST_DB_KIND ?? 'pglite') as 'pglite' | 'postgres';
+
+/** A fresh, migrated database for one test file: PGlite from the dump, or a Postgres copy of the template. */
+export async function createTestDb(): Promise<DbHandle> {
+  if (dbKind === 'pglite') {
+    const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(PGLITE_DUMP)]) });
+    return openPglite(pglite);
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `byline_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+  await admin.end();
+  const handle = openPostgres(withDatabase(url, name), 20);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

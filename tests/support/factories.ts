@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../src/server/db/client';
+import { users } from '../../src/server/db/schema';
+import { hashPassword } from '../../src/server/lib/password';
+import { Agent } from './app';
+
+export const PASSWORD = 'correct-horse-battery';
+
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
+
+type UserOverrides = Partial<typeof users.$inferInsert>;
+
+export async function createUser(db: Db, overrides: UserOverrides = {}) {
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: uniqueEmail(overrides.role ?? 'brand'),
+      password: await hashPassword(PASSWORD),
+      role: 'brand',
+      name: 'Test Person',
+      brandName: 'Test Brand',
+      website: 'https://brand.example.com',
+      approved: true,
+      ...overrides,
+    })
+    .returning();
+  return user;
+}
+
+/** Creates the user and returns an agent signed in as them. */
+export async function signedIn(app: FastifyInstance, db: Db, overrides: UserOverrides = {}) {
+  const user = await createUser(db, overrides);
+  const agent = new Agent(app);
+  const res = await agent.post('/api/login', { email: user.email, password: PASSWORD });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  return { user, agent };
+}
+
+export const kinds = {
+  admin: { role: 'admin' as const, name: 'Ada Admin', brandName: null, website: null },
+  unnamedBrand: { role: 'brand' as const, name: null, brandName: null, website: null, approved: false },
+  pendingBrand: { role: 'brand' as const, approved: false },
+  approvedBrand: { role: 'brand' as const, approved: true },
+};
+
+/** One signed-in agent per kind of user, plus a visitor. */
+export async function everyKind(app: FastifyInstance, db: Db) {
+  const [admin, unnamedBrand, pendingBrand, approvedBrand] = await Promise.all([
+    signedIn(app, db, kinds.admin),
+    signedIn(app, db, kinds.unnamedBrand),
+    signedIn(app, db, kinds.pendingBrand),
+    signedIn(app, db, kinds.approvedBrand),
+  ]);
+  return { visitor: { agent: new Agent(app), user: null }, admin, unnamedBrand, pendingBrand, approvedBrand };
+}
