@@ -101,3 +101,98 @@ export const opportunities = pgTable(
     index('opportunities_created_idx').on(t.createdAt),
   ],
 );
+
+export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
+export const DRAFT_REVIEW_STATUSES = [
+  'awaiting_brand_brief',
+  'pending_brand_review',
+  'edits_requested',
+  'edits_complete',
+  'approved',
+] as const;
+export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider'] as const;
+
+/**
+ * A checkout in progress: the slot it reserved is held while `status = 'open'`. Its id is the id
+ * the payment will get (sent to the provider as client_reference_id), so a hold becomes exactly one payment.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    // set once the provider has created its session (null only while that call is in flight)
+    providerSessionId: text('provider_session_id'),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
+    url: text('url'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // the built-in test checkout records "the card was charged" here (what Stripe keeps on its side)
+    localPaymentId: text('local_payment_id'),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('checkout_sessions_provider_session_unique').on(t.providerSessionId),
+    // one live checkout per brand and opportunity: a second click gets the same session back
+    uniqueIndex('checkout_sessions_one_open_per_brand').on(t.brandId, t.opportunityId).where(sql`status = 'open'`),
+    // the expiry sweep
+    index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    index('checkout_sessions_opportunity_idx').on(t.opportunityId),
+  ],
+);
+
+/** A paid placement ("brand project"): money held in escrow (`paid`), `released` or `refunded`. */
+export const payments = pgTable(
+  'payments',
+  {
+    // the id of the checkout it came from
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'restrict' }),
+    // the provider's payment reference (Stripe: the PaymentIntent id); the spec's field name
+    stripePaymentId: text('stripe_payment_id').notNull(),
+    providerSessionId: text('provider_session_id').notNull(),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('paid'),
+    // false once its slot has been given back (refund) or when it never got one (paid after the hold expired)
+    holdsSlot: boolean('holds_slot').notNull().default(true),
+    draftDocumentUrl: text('draft_document_url'),
+    draftDocumentFile: text('draft_document_file'),
+    draftReviewStatus: text('draft_review_status', { enum: DRAFT_REVIEW_STATUSES }).notNull().default('awaiting_brand_brief'),
+    brandFeedback: text('brand_feedback'),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
+    // set when a refund is started: from then on the payment cannot be released
+    refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true, mode: 'date' }),
+    refundReason: text('refund_reason', { enum: REFUND_REASONS }),
+    providerRefundId: text('provider_refund_id'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_session_unique').on(t.providerSessionId),
+    index('payments_stripe_payment_idx').on(t.stripePaymentId),
+    index('payments_brand_created_idx').on(t.brandId, t.createdAt),
+    index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
+    index('payments_status_paid_at_idx').on(t.status, t.paidAt),
+    index('payments_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Provider webhook events already handled (Stripe redelivers; each event id is processed once). */
+export const processedWebhookEvents = pgTable('processed_webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  createdAt: createdAt(),
+});
