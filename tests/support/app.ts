@@ -43,7 +43,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 export interface Res<T = any> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
   text: string;
 }
 

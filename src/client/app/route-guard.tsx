@@ -1,0 +1,62 @@
+import * as React from 'react';
+import { Redirect } from 'wouter';
+import type { Role } from '@shared/constants';
+import { homeFor, type PublicUser } from '@shared/user';
+import { Button } from '@/components/ui/button';
+import { FullScreenSpinner } from '@/components/ui/spinner';
+import { useUser } from '@/lib/auth';
+import { AppShell } from './shell/app-shell';
+
+function LoadError({ retry }: { retry: () => void }) {
+  return (
+    <div className="flex min-h-svh flex-col items-center justify-center gap-3 p-6 text-center">
+      <p className="text-lg font-semibold">We couldn't reach Byline.</p>
+      <p className="text-sm text-muted-foreground">Check your connection and try again.</p>
+      <Button onClick={retry}>Try again</Button>
+    </div>
+  );
+}
+
+/** Where a signed-in user who may not see this page goes instead (null: the page renders). */
+export function guardRedirect(user: PublicUser, role?: Role): string | null {
+  if (user.role === 'brand') {
+    if (!user.name) return '/complete-profile';
+    if (!user.approved) return '/pending-approval';
+  }
+  // a page for the other role sends the user to their own portal
+  if (role && user.role !== role) return user.role === 'admin' ? '/admin' : '/brand/opportunities';
+  return null;
+}
+
+/** Spec §2 route guard: spinner while loading, /auth without a user, onboarding redirects. */
+export function ProtectedRoute({ role, children }: { role?: Role; children: React.ReactNode }) {
+  const { data: user, isLoading, isError, refetch } = useUser();
+  if (isLoading) return <FullScreenSpinner />;
+  if (isError) return <LoadError retry={() => void refetch()} />;
+  if (!user) return <Redirect to="/auth" replace />;
+  const to = guardRedirect(user, role);
+  if (to) return <Redirect to={to} replace />;
+  return <AppShell user={user}>{children}</AppShell>;
+}
+
+/**
+ * Public onboarding pages: without a user they go to /auth; a user who is past this step goes on
+ * to where they belong.
+ */
+export function OnboardingRoute({ step, children }: { step: '/complete-profile' | '/pending-approval'; children: React.ReactNode }) {
+  const { data: user, isLoading, isError, refetch } = useUser();
+  if (isLoading) return <FullScreenSpinner />;
+  if (isError) return <LoadError retry={() => void refetch()} />;
+  if (!user) return <Redirect to="/auth" replace />;
+  const home = homeFor(user);
+  if (home !== step) return <Redirect to={home} replace />;
+  return <>{children}</>;
+}
+
+/** `/`: nothing is shown while the session loads, then the user's home. */
+export function RootRedirect() {
+  const { data: user, isLoading, isError } = useUser();
+  if (isLoading) return null;
+  if (isError || !user) return <Redirect to="/auth" replace />;
+  return <Redirect to={user.role === 'admin' ? '/admin' : '/brand/opportunities'} replace />;
+}

@@ -1,0 +1,97 @@
+import * as React from 'react';
+import { Link, useLocation } from 'wouter';
+import { CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, UserCheck, Wallet } from 'lucide-react';
+import type { PublicUser } from '@shared/user';
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarHeader,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarProvider,
+  SidebarTrigger,
+  useSidebar,
+} from '@/components/ui/sidebar';
+import { Logo } from '@/components/ui/logo';
+import { EscrowCard } from './escrow-card';
+import { UserMenu } from './user-menu';
+
+const ADMIN_NAV = [
+  { href: '/admin', label: 'Dashboard', icon: <LayoutDashboard /> },
+  { href: '/admin/projects', label: 'Projects', icon: <FolderKanban /> },
+  { href: '/admin/payments', label: 'Payments', icon: <CreditCard /> },
+  { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
+];
+const BRAND_NAV = [
+  { href: '/brand/opportunities', label: 'Opportunities', icon: <Newspaper /> },
+  { href: '/brand/my-articles', label: 'My Articles', icon: <FileText /> },
+  { href: '/brand/payments', label: 'Payments', icon: <Wallet /> },
+];
+
+
+function Brand({ portal }: { portal: string }) {
+  const { open, isMobile } = useSidebar();
+  return (
+    <div className="flex items-center gap-2 px-0.5 py-1">
+      <Logo />
+      {(open || isMobile) && (
+        <div className="grid leading-tight">
+          <span className="font-semibold tracking-tight">Byline</span>
+          <span className="text-xs text-muted-foreground" data-testid="portal-label">
+            {portal}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function isActive(path: string, href: string) {
+  if (href === '/admin') return path === '/admin' || path.startsWith('/admin/new-opportunity') || path.startsWith('/admin/edit-opportunity');
+  return path === href || path.startsWith(`${href}/`);
+}
+
+function Navigation({ user }: { user: PublicUser }) {
+  const [path] = useLocation();
+  const { setOpenMobile } = useSidebar();
+  const items = user.role === 'admin' ? ADMIN_NAV : BRAND_NAV;
+  return (
+    <nav aria-label="Main">
+      <SidebarMenu>
+        {items.map((item) => (
+          <SidebarMenuButton key={item.href} icon={item.icon} label={item.label} active={isActive(path, item.href)} asChild>
+            <Link href={item.href} onClick={() => setOpenMobile(false)} />
+          </SidebarMenuButton>
+        ))}
+      </SidebarMenu>
+    </nav>
+  );
+}
+
+export function AppShell({ user, children }: { user: PublicUser; children: React.ReactNode }) {
+  const portal = user.role === 'admin' ? 'Admin Portal' : 'Brand Portal';
+  return (
+    <SidebarProvider>
+      <Sidebar>
+        <SidebarHeader>
+          <Brand portal={portal} />
+        </SidebarHeader>
+        <SidebarContent>
+          <Navigation user={user} />
+        </SidebarContent>
+        <SidebarFooter>
+          {user.role === 'brand' && <EscrowCard />}
+          <UserMenu user={user} />
+        </SidebarFooter>
+      </Sidebar>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-[5] flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
+          <SidebarTrigger />
+          <span className="text-sm font-medium text-muted-foreground">{portal}</span>
+        </header>
+        <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-8">{children}</main>
+      </div>
+    </SidebarProvider>
+  );
+}

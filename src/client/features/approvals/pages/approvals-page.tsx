@@ -1,0 +1,71 @@
+import { format } from 'date-fns';
+import { CalendarDays, CheckCircle2, ExternalLink, Mail } from 'lucide-react';
+import type { PendingBrand } from '@shared/schemas/invite-code';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageSpinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { useApproveBrand, usePendingBrands } from '../api/pending-brands';
+
+function BrandRow({ brand }: { brand: PendingBrand }) {
+  const approve = useApproveBrand();
+  const onApprove = () =>
+    approve.mutate(brand.id, {
+      onSuccess: () => toast({ title: 'Brand approved', description: 'The brand account has been approved successfully.' }),
+      onError: () => toast({ title: 'Error', description: 'Failed to approve brand. Please try again.', variant: 'destructive' }),
+    });
+  return (
+    <Card data-testid="pending-brand">
+      <CardContent className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between">
+        <div className="min-w-0 space-y-1.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-semibold">{brand.name}</h3>
+            <Badge variant="warning">Pending Review</Badge>
+          </div>
+          <p className="text-sm font-medium">{brand.brandName}</p>
+          <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+            <span className="inline-flex items-center gap-1">
+              <Mail className="size-3.5" /> {brand.email}
+            </span>
+            {brand.website && (
+              <a href={brand.website} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-primary hover:underline">
+                <ExternalLink className="size-3.5" /> {brand.website.replace(/^https?:\/\//, '')}
+              </a>
+            )}
+            <span className="inline-flex items-center gap-1">
+              <CalendarDays className="size-3.5" /> Joined {format(new Date(brand.createdAt), 'MMM d, yyyy')}
+            </span>
+          </div>
+        </div>
+        <Button onClick={onApprove} disabled={approve.isPending} className="shrink-0">
+          {approve.isPending ? 'Approving...' : 'Approve'}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function ApprovalsPage() {
+  const { data, isLoading } = usePendingBrands();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Brand Approvals</h1>
+        <p className="text-muted-foreground">Review and approve brands that have completed their profile</p>
+      </div>
+      {isLoading ? (
+        <PageSpinner />
+      ) : !data?.length ? (
+        <EmptyState icon={<CheckCircle2 />} title="All caught up!" description="No pending brand approvals at the moment" />
+      ) : (
+        <div className="space-y-3">
+          {data.map((b) => (
+            <BrandRow key={b.id} brand={b} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

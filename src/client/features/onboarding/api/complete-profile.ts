@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import type { CompleteProfileInput } from '@shared/schemas/profile';
+import type { PublicUser } from '@shared/user';
+import { apiRequest } from '@/lib/api';
+import { refreshUser } from '@/lib/auth';
+
+export type CompleteProfileResult = PublicUser & { autoApproved: boolean };
+
+export function useCompleteProfile() {
+  return useMutation({
+    mutationFn: (input: CompleteProfileInput) => apiRequest<CompleteProfileResult>('PATCH', '/api/user/profile', input),
+    onSuccess: () => refreshUser(),
+  });
+}

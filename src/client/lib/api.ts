@@ -1,0 +1,49 @@
+/** An API failure: the server's `{message, errors}` when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly errors?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { message?: string; errors?: Record<string, string> };
+    if (body && typeof body.message === 'string') return new ApiError(res.status, body.message, body.errors);
+  } catch {
+    // not JSON: fall through to the spec's "status: body" form
+  }
+  return new ApiError(res.status, `${res.status}: ${text || res.statusText}`);
+}
+
+/** Every call sends cookies; JSON in, JSON out; a non-2xx answer throws ApiError. */
+export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const isForm = body instanceof FormData;
+  const res = await fetch(url, {
+    method,
+    credentials: 'include',
+    headers: body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : undefined,
+    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+  });
+  if (!res.ok) throw await toError(res);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export const apiGet = <T>(url: string) => apiRequest<T>('GET', url);
+
+/** Uploads one file as multipart form data and returns the JSON answer. */
+export function apiUpload<T>(url: string, field: string, file: File): Promise<T> {
+  const form = new FormData();
+  form.append(field, file);
+  return apiRequest<T>('POST', url, form);
+}
+
+export function errorMessage(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}

@@ -1,0 +1,15 @@
+import { QueryClient } from '@tanstack/react-query';
+import { apiGet } from './api';
+
+// spec §7: reads are cached with no retries, no refetch on focus, no polling, never stale
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      queryFn: ({ queryKey }) => apiGet(queryKey.join('/')),
+      retry: false,
+      refetchOnWindowFocus: false,
+      staleTime: Infinity,
+    },
+    mutations: { retry: false },
+  },
+});
