@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
+export const DEMO_BRAND = { email: 'brand@byline.test', password: 'byline-brand-demo' };
+export const DEMO_INVITE = 'BYLINE-DEMO';
+export const PASSWORD = 'e2e-password-123';
+
+export const uniqueEmail = (prefix = 'brand') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+
+export const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 5174}`;
+
+/** Calls the API from the page's own cookie jar, as the page itself would. */
+export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown) {
+  return page.request.fetch(BASE_URL + url, { method, data, headers: { origin: BASE_URL } });
+}
+
+export async function loginAs(page: Page, who: { email: string; password: string }) {
+  const res = await api(page, 'POST', '/api/login', who);
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** A brand in the state a test needs, signed in on this page. */
+export async function brandAs(page: Page, state: 'unnamed' | 'pending' | 'approved') {
+  const email = uniqueEmail(state);
+  const reg = await api(page, 'POST', '/api/register', { email, password: PASSWORD });
+  expect(reg.status()).toBe(201);
+  if (state !== 'unnamed') {
+    const res = await api(page, 'PATCH', '/api/user/profile', {
+      name: 'Riley Jordan',
+      brandName: 'Jordan Goods',
+      website: 'https://jordan.example.com',
+      ...(state === 'approved' ? { inviteCode: DEMO_INVITE } : {}),
+    });
+    expect(res.status()).toBe(200);
+  }
+  return { email };
+}
