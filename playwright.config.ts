@@ -28,10 +28,10 @@ export default defineConfig({
   ],
   webServer: {
     // a fresh embedded database, seeded with the demo content, for every run
-    command: `rm -rf .tmp/e2e-data && node --import tsx src/server/main.ts`,
+    command: `rm -rf .tmp/e2e-data-${PORT} && node --import tsx src/server/main.ts`,
     url: `http://localhost:${PORT}/api/user`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATA_DIR: '.tmp/e2e-data', SEED_DEMO: '1', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: { PORT: String(PORT), DATA_DIR: `.tmp/e2e-data-${PORT}`, SEED_DEMO: '1', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
   },
 });
