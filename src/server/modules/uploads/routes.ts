@@ -15,18 +15,24 @@ export async function readUpload(
   tooLargeMessage: string,
 ): Promise<{ buffer: Buffer; filename: string }> {
   if (!req.isMultipart()) throw new HttpError(415, 'Send the file as multipart/form-data');
-  const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
-  if (!part || part.fieldname !== field) {
-    part?.file.resume();
-    throw badRequest(`No file uploaded in field "${field}"`, { [field]: 'No file selected' });
+  try {
+    const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
+    if (!part || part.fieldname !== field) {
+      part?.file.resume();
+      throw badRequest(`No file uploaded in field "${field}"`, { [field]: 'No file selected' });
+    }
+    const buffer = await part.toBuffer();
+    if (part.file.truncated) throw new HttpError(413, tooLargeMessage);
+    if (buffer.length === 0) throw badRequest('The file is empty', { [field]: 'The file is empty' });
+    return { buffer, filename: part.filename };
+  } catch (err) {
+    const e = err as { code?: string; statusCode?: number };
+    if (err instanceof HttpError) throw err;
+    if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, tooLargeMessage);
+    if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) throw err;
+    // the parser's own errors (no boundary, body cut short) are a malformed request, not our fault
+    throw badRequest('The upload could not be read. Please try again.', { [field]: 'The upload could not be read' });
   }
-  const buffer = await part.toBuffer().catch((err: { code?: string }) => {
-    if (err?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, tooLargeMessage);
-    throw err;
-  });
-  if (part.file.truncated) throw new HttpError(413, tooLargeMessage);
-  if (buffer.length === 0) throw badRequest('The file is empty', { [field]: 'The file is empty' });
-  return { buffer, filename: part.filename };
 }
 
 export const generatedName = (ext: string) => `${randomBytes(16).toString('hex')}.${ext}`;
