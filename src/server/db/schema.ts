@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   text,
@@ -196,3 +197,34 @@ export const processedWebhookEvents = pgTable('processed_webhook_events', {
   type: text('type').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The brand's brief for one purchased article (one per payment). Saved as a draft while the
+ * brand types (`submittedAt` null), submitted once the required fields are filled.
+ * The parts are JSON so the older form's answers can be mapped onto the same columns.
+ */
+export const briefs = pgTable(
+  'briefs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    part1Json: jsonb('part1_json').$type<Record<string, string>>().notNull(),
+    part2Json: jsonb('part2_json').$type<Record<string, string>>().notNull(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('briefs_payment_unique').on(t.paymentId),
+    // the pre-fill: this brand's most recently updated brief
+    index('briefs_brand_updated_idx').on(t.brandId, t.updatedAt),
+  ],
+);
