@@ -17,6 +17,7 @@ import { uploadRoutes } from './modules/uploads/routes';
 import { adminBrandRoutes } from './modules/admin-brands/routes';
 import { inviteCodeRoutes } from './modules/invite-codes/routes';
 import { walletRoutes } from './modules/wallet/routes';
+import { opportunityRoutes } from './modules/opportunities/routes';
 
 export interface AppDeps {
   db: Db;
@@ -114,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes];
+  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, opportunityRoutes];
   for (const register of registerAll) register(app, deps);
 
   const clientDir = deps.clientDir;

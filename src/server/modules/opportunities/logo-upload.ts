@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { LOGO_MAX_BYTES } from '../../../shared/constants';
+import type { AppDeps } from '../../app';
+import { HttpError } from '../../lib/errors';
+import { detectImage, looksLikeSvg } from '../../storage/file-type';
+import { SvgRejectedError, sanitizeSvg } from '../../storage/svg-sanitize';
+import { requireAdmin } from '../auth/guards';
+import { generatedName, readUpload } from '../uploads/routes';
+
+/**
+ * POST /api/upload/logo: logos and example screenshots (`?purpose=example`). The type comes from
+ * the bytes; SVG (logos only) is rebuilt by the sanitiser before it is stored.
+ */
+export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
+  app.post<{ Querystring: { purpose?: string } }>('/api/upload/logo', async (req) => {
+    requireAdmin(req);
+    const forExample = req.query.purpose === 'example';
+    const { buffer } = await readUpload(
+      req,
+      'logo',
+      LOGO_MAX_BYTES,
+      forExample ? 'Image must be smaller than 5MB' : 'Logo must be smaller than 5MB',
+    );
+
+    const image = detectImage(buffer);
+    if (image) {
+      const name = generatedName(image.ext);
+      await files.put(name, buffer, image.mime);
+      return { url: `/uploads/${name}` };
+    }
+    if (forExample || !looksLikeSvg(buffer)) {
+      throw new HttpError(
+        415,
+        forExample
+          ? 'Please upload a JPEG, PNG, GIF or WEBP image'
+          : 'Please upload a JPEG, PNG, GIF, WEBP or SVG image',
+      );
+    }
+    let svg: string;
+    try {
+      svg = sanitizeSvg(buffer);
+    } catch (err) {
+      if (err instanceof SvgRejectedError) throw new HttpError(415, 'The SVG file could not be read as an image');
+      throw err;
+    }
+    const name = generatedName('svg');
+    await files.put(name, Buffer.from(svg, 'utf8'), 'image/svg+xml');
+    return { url: `/uploads/${name}` };
+  });
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { opportunityRequestSchema } from '../../../shared/schemas/opportunity';
+import type { AppDeps } from '../../app';
+import { notFound } from '../../lib/errors';
+import { parse } from '../../lib/validate';
+import { requireAdmin, requireApprovedBrand } from '../auth/guards';
+import { logoUploadRoutes } from './logo-upload';
+import {
+  createOpportunity,
+  getOpportunity,
+  listAll,
+  listClaimable,
+  toBrandOpportunityJson,
+  toOpportunityJson,
+  updateOpportunity,
+} from './service';
+
+const uuid = z.uuid();
+
+/** The :id of a path; anything but a uuid names no opportunity. */
+function opportunityId(params: unknown): string {
+  const id = (params as { id?: unknown }).id;
+  if (!uuid.safeParse(id).success) throw notFound('Opportunity not found');
+  return id as string;
+}
+
+export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps;
+
+  app.get('/api/opportunities', async (req) => {
+    requireApprovedBrand(req);
+    return (await listClaimable(db)).map(toBrandOpportunityJson);
+  });
+
+  app.get('/api/admin/opportunities', async (req) => {
+    requireAdmin(req);
+    return (await listAll(db)).map(toOpportunityJson);
+  });
+
+  app.get('/api/admin/opportunities/:id', async (req) => {
+    requireAdmin(req);
+    return toOpportunityJson(await getOpportunity(db, opportunityId(req.params)));
+  });
+
+  app.post('/api/admin/opportunities', async (req, reply) => {
+    requireAdmin(req);
+    const input = parse(opportunityRequestSchema, req.body);
+    return reply.code(201).send(toOpportunityJson(await createOpportunity(db, input)));
+  });
+
+  app.patch('/api/admin/opportunities/:id', async (req) => {
+    requireAdmin(req);
+    const id = opportunityId(req.params);
+    const input = parse(opportunityRequestSchema, req.body);
+    return toOpportunityJson(await updateOpportunity(db, id, input));
+  });
+
+  logoUploadRoutes(app, deps);
+}
