@@ -11,12 +11,16 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(5).toSt
 
 type UserOverrides = Partial<typeof users.$inferInsert>;
 
+// argon2 is slow on purpose: hash the shared test password once per worker
+let passwordHash: Promise<string> | undefined;
+const testPasswordHash = () => (passwordHash ??= hashPassword(PASSWORD));
+
 export async function createUser(db: Db, overrides: UserOverrides = {}) {
   const [user] = await db
     .insert(users)
     .values({
       email: uniqueEmail(overrides.role ?? 'brand'),
-      password: await hashPassword(PASSWORD),
+      password: await testPasswordHash(),
       role: 'brand',
       name: 'Test Person',
       brandName: 'Test Brand',
