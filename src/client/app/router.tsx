@@ -6,6 +6,7 @@ import { ProfilePage } from '@/features/profile/pages/profile-page';
 import { ApprovalsPage } from '@/features/approvals/pages/approvals-page';
 import { InviteCodesPage } from '@/features/invite-codes/pages/invite-codes-page';
 import { NotFoundPage } from '@/features/not-found/pages/not-found-page';
+import { OpportunitiesPage } from '@/features/opportunities/pages/opportunities-page';
 import { PlaceholderPage } from '@/features/placeholders/pages/placeholder-page';
 import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
 
@@ -33,7 +34,7 @@ export function AppRouter() {
       </Route>
       <Route path="/brand/opportunities">
         <ProtectedRoute role="brand">
-          <PlaceholderPage title="Opportunities" description="Browse and claim placements at media outlets" upcoming="The catalogue of available opportunities will appear here." />
+          <OpportunitiesPage />
         </ProtectedRoute>
       </Route>
       <Route path="/brand/my-articles">

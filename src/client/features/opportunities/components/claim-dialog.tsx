@@ -1,0 +1,212 @@
+import * as React from 'react';
+import { BadgeCheck, ExternalLink, Lock, ShieldCheck } from 'lucide-react';
+import {
+  OPPORTUNITY_TYPE_LABELS,
+  formatDeadlineLong,
+  remainingSlots,
+  type BrandOpportunity,
+  type OpportunityType,
+} from '@shared/opportunity';
+import { ESCROW_GUARANTEE_DAYS } from '@shared/constants';
+import { formatUsd } from '@shared/money';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { useCreateCheckout } from '../api/create-checkout';
+import { OutletLogo } from './outlet-logo';
+
+const EXPECTATIONS: Record<OpportunityType, string> = {
+  profile_article:
+    "A journalist will write an in-depth story about your company, founder or product, drawing on the brief you give them.",
+  editorial_feature: "Your company will be covered as part of a larger industry story written by the outlet's editorial team.",
+  advertorial_brand_voice: "A sponsored article written in your brand's voice, polished by the outlet's editors for their readers.",
+  listicle: 'Your brand will appear as one entry in a curated list, alongside others chosen by the editors.',
+};
+
+const NEXT_STEPS = [
+  'Complete the questionnaire in the My Articles tab',
+  'A journalist receives your brief and starts writing',
+  'Review and edit the draft before publication',
+];
+
+function Metric({ label, value, hint }: { label: string; value: React.ReactNode; hint?: string }) {
+  return (
+    <div className="rounded-lg border bg-muted/30 p-3">
+      <p className="text-xs text-muted-foreground">{label}</p>
+      <p className="font-semibold">{value}</p>
+      {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+    </div>
+  );
+}
+
+function ReviewStep({ o }: { o: BrandOpportunity }) {
+  return (
+    <div className="space-y-5">
+      <div className="flex items-start gap-3">
+        <OutletLogo name={o.outletName} logoUrl={o.logoUrl} className="size-14" />
+        <div className="min-w-0 space-y-1.5">
+          {o.outletUrl ? (
+            <a href={o.outletUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold text-primary hover:underline">
+              {o.outletName} <ExternalLink className="size-3.5" />
+            </a>
+          ) : (
+            <p className="font-semibold">{o.outletName}</p>
+          )}
+          <div className="flex flex-wrap gap-1">
+            {o.type.map((t) => (
+              <Badge key={t} variant="info">
+                {OPPORTUNITY_TYPE_LABELS[t]}
+              </Badge>
+            ))}
+          </div>
+        </div>
+      </div>
+      <div className="space-y-2">
+        <h3 className="text-lg font-semibold leading-snug">{o.title}</h3>
+        <p className="whitespace-pre-line text-sm text-muted-foreground">{o.description}</p>
+      </div>
+      <div className="space-y-2">
+        <h4 className="text-sm font-semibold">Key Metrics</h4>
+        <div className="grid grid-cols-2 gap-2">
+          <Metric label="Domain Authority" value={o.domainAuthority ?? '—'} />
+          <Metric label="Turnaround Time" value={o.tat || '—'} />
+          {o.maxSlots > 1 && <Metric label="Available Slots" value={`${remainingSlots(o)}/${o.maxSlots}`} />}
+          {o.deadlineDate && <Metric label="Deadline" value={formatDeadlineLong(o.deadlineDate)} hint="Last date to purchase" />}
+        </div>
+      </div>
+      {o.exampleUrls.length > 0 && (
+        <div className="space-y-2">
+          <h4 className="text-sm font-semibold">Examples</h4>
+          <ul className="flex flex-wrap gap-2">
+            {o.exampleUrls.map((url) => (
+              <li key={url}>
+                <a href={url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm text-primary hover:underline">
+                  View example <ExternalLink className="size-3.5" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunity; agreed: boolean; setAgreed: (v: boolean) => void }) {
+  return (
+    <div className="space-y-5">
+      <div className="rounded-lg border bg-primary/5 p-4">
+        <p className="text-sm text-muted-foreground">Total price</p>
+        <p className="text-3xl font-semibold tabular-nums">{formatUsd(o.priceUsd)}</p>
+        <p className="text-sm text-muted-foreground">One-time payment • Held in escrow until publication</p>
+      </div>
+      <div className="space-y-1">
+        <h4 className="text-sm font-semibold">What to expect</h4>
+        <p className="text-sm text-muted-foreground">{o.type.map((t) => EXPECTATIONS[t]).join(' ')}</p>
+      </div>
+      <ol className="space-y-2">
+        {NEXT_STEPS.map((step, i) => (
+          <li key={step} className="flex gap-3 text-sm">
+            <span className="flex size-6 shrink-0 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground">
+              {i + 1}
+            </span>
+            <span className="pt-0.5">{step}</span>
+          </li>
+        ))}
+      </ol>
+      <div className="flex gap-3 rounded-lg border p-3 text-sm">
+        <Lock className="mt-0.5 size-4 shrink-0 text-primary" />
+        <p>
+          <span className="font-semibold">Escrow protection.</span> Your payment is held securely and released to the outlet only once your
+          article is published.
+        </p>
+      </div>
+      <div className="flex gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+        <ShieldCheck className="mt-0.5 size-4 shrink-0" />
+        <p>
+          <span className="font-semibold">90-Day Guarantee.</span> If your placement is not delivered within {ESCROW_GUARANTEE_DAYS} days, you
+          get a full refund automatically.
+        </p>
+      </div>
+      <div className="flex items-start gap-3">
+        <Checkbox id="claim-terms" checked={agreed} onCheckedChange={(v) => setAgreed(v === true)} className="mt-0.5" />
+        <Label htmlFor="claim-terms" className="text-sm font-normal leading-snug">
+          I agree to the terms of service and understand my payment is held in escrow until my article is published.
+        </Label>
+      </div>
+    </div>
+  );
+}
+
+/** Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. */
+export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunity | null; onClose: () => void }) {
+  const [step, setStep] = React.useState<1 | 2>(1);
+  const [agreed, setAgreed] = React.useState(false);
+  const checkout = useCreateCheckout();
+  const [redirecting, setRedirecting] = React.useState(false);
+
+  const close = () => {
+    // closing always starts over: step 1, box unticked
+    setStep(1);
+    setAgreed(false);
+    onClose();
+  };
+
+  const pay = () => {
+    if (!opportunity) return;
+    checkout.mutate(opportunity.id, {
+      onSuccess: ({ url }) => {
+        setRedirecting(true);
+        window.location.assign(url);
+      },
+      onError: (err) =>
+        toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' }),
+    });
+  };
+  const processing = checkout.isPending || redirecting;
+
+  return (
+    <Dialog open={opportunity !== null} onOpenChange={(open) => !open && close()}>
+      <DialogContent className="max-w-xl" data-testid="claim-dialog">
+        {opportunity && (
+          <>
+            <DialogHeader>
+              <DialogTitle>{step === 1 ? 'Review Opportunity' : 'What Happens Next'}</DialogTitle>
+              <DialogDescription>
+                {step === 1 ? 'Check the details of this placement before you continue.' : 'Confirm and pay to secure your article.'}
+              </DialogDescription>
+            </DialogHeader>
+            {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} agreed={agreed} setAgreed={setAgreed} />}
+            <DialogFooter>
+              {step === 1 ? (
+                <>
+                  <Button variant="outline" onClick={close}>
+                    Cancel
+                  </Button>
+                  <Button onClick={() => setStep(2)}>Next</Button>
+                </>
+              ) : (
+                <>
+                  <Button variant="outline" onClick={() => setStep(1)} disabled={processing}>
+                    Back
+                  </Button>
+                  <Button onClick={pay} disabled={!agreed || processing}>
+                    {processing ? 'Processing...' : (
+                      <>
+                        <BadgeCheck /> Pay now and secure article
+                      </>
+                    )}
+                  </Button>
+                </>
+              )}
+            </DialogFooter>
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
