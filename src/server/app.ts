@@ -17,12 +17,16 @@ import { uploadRoutes } from './modules/uploads/routes';
 import { adminBrandRoutes } from './modules/admin-brands/routes';
 import { inviteCodeRoutes } from './modules/invite-codes/routes';
 import { walletRoutes } from './modules/wallet/routes';
+import { paymentsModule } from './modules/payments/register';
+import type { PaymentProvider } from './payments/provider';
 import { opportunityRoutes } from './modules/opportunities/routes';
 
 export interface AppDeps {
   db: Db;
   config: Config;
   files: FileStore;
+  /** Card payments; the built-in test checkout (payments/local.ts) when absent. */
+  payments?: PaymentProvider;
   /** Built client (index.html and assets); when absent only the API is served. */
   clientDir?: string;
   logger?: FastifyServerOptions['logger'];
@@ -115,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, opportunityRoutes];
+  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes];
   for (const register of registerAll) register(app, deps);
 
   const clientDir = deps.clientDir;

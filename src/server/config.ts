@@ -23,6 +23,14 @@ export const configSchema = z.object({
   /** Days a session stays valid. */
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Stripe secret key; when set (with STRIPE_WEBHOOK_SECRET) payments go through Stripe Checkout instead of the built-in test checkout. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Signing secret of the webhook endpoint POST /api/webhooks/stripe ("whsec_..."). */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Send Stripe API calls elsewhere (a stand-in server in tests); default api.stripe.com:443 over https. */
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -37,6 +45,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
     throw new Error('Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('Invalid environment configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
   }
   return config;
 }

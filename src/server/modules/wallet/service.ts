@@ -1,9 +1,7 @@
 import type { Db } from '../../db/client';
+import { brandEscrowBalance as escrowBalance } from '../payments/queries';
 
-/**
- * Funds the brand has held in escrow. Payments do not exist yet (the payments issue adds them),
- * so nothing is held: the balance is zero until then.
- */
-export async function brandEscrowBalance(_db: Db, _brandId: string): Promise<string> {
-  return '0.00';
+/** Funds the brand has held in escrow: the sum of its `paid` payments, as a decimal string ("1234.50"). */
+export function brandEscrowBalance(db: Db, brandId: string): Promise<string> {
+  return escrowBalance(db, brandId);
 }

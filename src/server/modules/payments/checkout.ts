@@ -1,0 +1,201 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { checkoutSessions, opportunities } from '../../db/schema';
+import { HttpError, conflict, notFound } from '../../lib/errors';
+import type { PaymentProvider } from '../../payments/provider';
+import { toCents } from '../../../shared/money';
+import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
+import { closeHolds, holdById, reserveSlot, startOfUtcDay, type Tx } from './slots';
+import { fulfilCheckout } from './fulfil';
+
+export interface CheckoutBrand {
+  id: string;
+  email: string;
+}
+
+class DuplicateHold extends Error {}
+
+async function openHoldFor(db: Db, brandId: string, opportunityId: string, now: Date) {
+  const [hold] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.brandId, brandId),
+        eq(checkoutSessions.opportunityId, opportunityId),
+        eq(checkoutSessions.status, 'open'),
+        gt(checkoutSessions.expiresAt, now),
+      ),
+    );
+  return hold;
+}
+
+/** Why a slot could not be taken, in words the claim dialog can show. */
+async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<HttpError> {
+  const [opp] = await tx
+    .select({ status: opportunities.status, filled: opportunities.filledSlots, max: opportunities.maxSlots, deadline: opportunities.deadlineDate })
+    .from(opportunities)
+    .where(eq(opportunities.id, opportunityId));
+  if (!opp) return notFound('Opportunity not found');
+  if (opp.status === 'full' || (opp.status === 'available' && opp.filled >= opp.max)) return conflict('This opportunity is sold out');
+  if (opp.status !== 'available') return conflict('This opportunity is no longer available');
+  if (opp.deadline && opp.deadline < startOfUtcDay(now)) return conflict('The deadline to purchase this opportunity has passed');
+  return conflict('This opportunity is no longer available');
+}
+
+/**
+ * Reserves a slot and opens a checkout with the provider; returns where the browser goes to pay.
+ * A brand that already has an open checkout for the opportunity gets that one back (no second hold).
+ */
+export async function startCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  args: { brand: CheckoutBrand; opportunityId: string; publicUrl: string; now?: Date },
+): Promise<{ url: string }> {
+  const now = args.now ?? new Date();
+  const { brand, opportunityId } = args;
+
+  const existing = await openHoldFor(db, brand.id, opportunityId, now);
+  if (existing?.url) return { url: existing.url };
+
+  let reserved: { hold: typeof checkoutSessions.$inferSelect; title: string; outletName: string };
+  try {
+    reserved = await db.transaction(async (tx) => {
+      // a hold of this brand whose time ran out but that the sweep has not reached yet
+      await closeHolds(
+        tx,
+        sql`brand_id = ${brand.id} AND opportunity_id = ${opportunityId} AND expires_at <= ${now.toISOString()}::timestamptz`,
+        'expired',
+        now,
+      );
+      const opp = await reserveSlot(tx, opportunityId, now);
+      if (!opp) throw await unavailable(tx, opportunityId, now);
+      const [hold] = await tx
+        .insert(checkoutSessions)
+        .values({
+          id: randomUUID(),
+          brandId: brand.id,
+          opportunityId,
+          amount: opp.priceUsd,
+          status: 'open',
+          expiresAt: new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000),
+          createdAt: now,
+        })
+        // the partial unique index (one open checkout per brand and opportunity) caught a double click
+        .onConflictDoNothing()
+        .returning();
+      if (!hold) throw new DuplicateHold();
+      return { hold, title: opp.title, outletName: opp.outletName };
+    });
+  } catch (err) {
+    if (!(err instanceof DuplicateHold)) throw err;
+    // the other request is creating the provider session right now: give its address back
+    for (let i = 0; i < 20; i++) {
+      const other = await openHoldFor(db, brand.id, opportunityId, now);
+      if (other?.url) return { url: other.url };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw conflict('A checkout for this opportunity is already being prepared. Please try again.');
+  }
+
+  const { hold } = reserved;
+  try {
+    const created = await provider.createCheckout({
+      paymentId: hold.id,
+      brandId: brand.id,
+      opportunityId,
+      brandEmail: brand.email,
+      amountCents: toCents(hold.amount),
+      productName: `${reserved.outletName}: ${reserved.title}`,
+      expiresAt: hold.expiresAt,
+      successUrl: `${args.publicUrl}${CHECKOUT_SUCCESS_PATH}`,
+      cancelUrl: `${args.publicUrl}${CHECKOUT_CANCEL_PATH}`,
+      idempotencyKey: `checkout-${hold.id}`,
+    });
+    await db
+      .update(checkoutSessions)
+      .set({ providerSessionId: created.sessionId, url: created.url })
+      .where(eq(checkoutSessions.id, hold.id));
+    return { url: created.url };
+  } catch {
+    // no session exists for the brand to pay: give the slot straight back
+    await closeHolds(db, holdById(hold.id), 'cancelled', now);
+    throw new HttpError(502, 'Failed to create checkout session');
+  }
+}
+
+/** The brand's own checkout (another brand's answers 404), for the built-in checkout page. */
+export async function checkoutView(db: Db, brandId: string, sessionId: string, now: Date = new Date()) {
+  const [row] = await db
+    .select({
+      sessionId: checkoutSessions.providerSessionId,
+      paymentId: checkoutSessions.id,
+      status: checkoutSessions.status,
+      amount: checkoutSessions.amount,
+      expiresAt: checkoutSessions.expiresAt,
+      opportunityId: opportunities.id,
+      title: opportunities.title,
+      outletName: opportunities.outletName,
+    })
+    .from(checkoutSessions)
+    .innerJoin(opportunities, eq(opportunities.id, checkoutSessions.opportunityId))
+    .where(and(eq(checkoutSessions.providerSessionId, sessionId), eq(checkoutSessions.brandId, brandId)));
+  if (!row) throw notFound('Checkout not found');
+  const status = row.status === 'open' && row.expiresAt <= now ? 'expired' : row.status;
+  return { ...row, sessionId: row.sessionId!, status, expiresAt: row.expiresAt.toISOString() };
+}
+
+/**
+ * The built-in test checkout's "Pay" button: records a local payment reference on the hold (what
+ * a card provider keeps on its side) and runs the very same fulfilment a Stripe webhook runs.
+ */
+export async function payLocalCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
+  const view = await checkoutView(db, brandId, sessionId, now);
+  const paymentRef = 'pi_local_' + randomBytes(12).toString('hex');
+  const [charged] = await db
+    .update(checkoutSessions)
+    .set({ localPaymentId: paymentRef })
+    .where(
+      and(
+        eq(checkoutSessions.providerSessionId, sessionId),
+        eq(checkoutSessions.brandId, brandId),
+        eq(checkoutSessions.status, 'open'),
+        gt(checkoutSessions.expiresAt, now),
+        isNull(checkoutSessions.localPaymentId),
+      ),
+    )
+    .returning({ id: checkoutSessions.id });
+  if (!charged) {
+    const [hold] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.providerSessionId, sessionId));
+    // paid already (a double click): fulfilment is idempotent, run it again and answer the same
+    if (!hold?.localPaymentId) {
+      if (view.status === 'cancelled') throw conflict('This checkout was cancelled');
+      throw conflict('This checkout has expired. Please claim the opportunity again.');
+    }
+  }
+  const result = await fulfilCheckout(db, provider, sessionId, now);
+  return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
+}
+
+/** "Cancel" on the checkout page: the hold ends and its slot is given back at once. */
+export async function cancelCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
+  const view = await checkoutView(db, brandId, sessionId, now);
+  if (view.status === 'completed') throw conflict('This checkout has already been paid');
+  if (view.status === 'open') {
+    try {
+      await provider.expireSession(sessionId);
+    } catch {
+      // the provider refused: most likely it was paid a moment ago; let fulfilment decide
+      await fulfilCheckout(db, provider, sessionId, now);
+      const after = await checkoutView(db, brandId, sessionId, now);
+      if (after.status === 'completed') throw conflict('This checkout has already been paid');
+      if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
+    }
+    await closeHolds(db, sql`provider_session_id = ${sessionId} AND brand_id = ${brandId}`, 'cancelled', now);
+    const after = await checkoutView(db, brandId, sessionId, now);
+    if (after.status === 'completed') throw conflict('This checkout has already been paid');
+  }
+  return { url: CHECKOUT_CANCEL_PATH };
+}
+

@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { checkoutSessions, payments, processedWebhookEvents } from '../../db/schema';
+import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../payments/provider';
+import { closeHolds, holdById, reserveSlot } from './slots';
+import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
+
+export type FulfilOutcome =
+  | { outcome: 'unknown' }
+  | { outcome: 'pending' }
+  | { outcome: 'closed' }
+  | { outcome: 'paid'; payment: PaymentRow; created: boolean }
+  | { outcome: 'refunded'; payment: PaymentRow; created: boolean };
+
+async function holdForSession(db: Db, session: ProviderSession) {
+  const [bySession] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.providerSessionId, session.id));
+  if (bySession) return bySession;
+  // the provider answered before we stored its session id (possible only in a race): use our reference
+  if (!session.clientReferenceId || !/^[0-9a-f-]{36}$/i.test(session.clientReferenceId)) return undefined;
+  const [byRef] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.clientReferenceId));
+  return byRef && (byRef.providerSessionId === null || byRef.providerSessionId === session.id) ? byRef : undefined;
+}
+
+/**
+ * Brings our records in line with the provider's truth about one checkout session. The only
+ * input is the session id: the session itself is re-read from the provider. Runs once per
+ * session however many times and in whatever order it is called:
+ * - paid → the hold becomes a `paid` payment (payments.provider_session_id is unique). If the hold
+ *   had expired and its slot was given back, the payment takes a free slot, or, when there is none,
+ *   is refunded in full automatically (reason sold_out) and shows as Refunded.
+ * - expired → the hold is closed and its slot given back.
+ * - `paymentFailed` (an async payment failed) and still unpaid → the hold is cancelled.
+ */
+export async function fulfilCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  sessionId: string,
+  now: Date = new Date(),
+  opts: { paymentFailed?: boolean } = {},
+): Promise<FulfilOutcome> {
+  const session = await provider.retrieveSession(sessionId);
+  if (!session) return { outcome: 'unknown' };
+  const hold = await holdForSession(db, session);
+  if (!hold) return { outcome: 'unknown' };
+
+  const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');
+  if (!paid) {
+    if (session.status === 'expired') {
+      await closeHolds(db, holdById(hold.id), 'expired', now);
+      return { outcome: 'closed' };
+    }
+    if (opts.paymentFailed && session.status === 'complete') {
+      await closeHolds(db, holdById(hold.id), 'cancelled', now);
+      return { outcome: 'closed' };
+    }
+    return { outcome: 'pending' };
+  }
+
+  const result = await db.transaction(async (tx) => {
+    // one fulfilment at a time per hold; the others find the payment below
+    const [h] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, hold.id)).for('update');
+    const [existing] = await tx.select().from(payments).where(eq(payments.providerSessionId, session.id));
+    if (existing) return { payment: existing, created: false };
+
+    // an open hold (even one past its time that the sweep has not reached) still has its slot
+    const holdsSlot = h.status === 'open' || h.status === 'completed' || Boolean(await reserveSlot(tx, h.opportunityId, now, { ignoreDeadline: true }));
+    await tx
+      .update(checkoutSessions)
+      .set({ status: 'completed', closedAt: now, providerSessionId: session.id })
+      .where(eq(checkoutSessions.id, h.id));
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        id: h.id,
+        brandId: h.brandId,
+        opportunityId: h.opportunityId,
+        stripePaymentId: session.paymentRef ?? session.id,
+        providerSessionId: session.id,
+        amount: h.amount,
+        status: 'paid',
+        holdsSlot,
+        paidAt: now,
+        createdAt: now,
+        // sold out while the brand was paying: the money goes straight back
+        ...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),
+      })
+      .returning();
+    return { payment, created: true };
+  });
+
+  let payment = result.payment;
+  // the automatic sold-out refund (also completes one an earlier run could not finish)
+  if (payment.status === 'paid' && !payment.holdsSlot && payment.refundRequestedAt) {
+    payment = (await completeRefund(db, provider, payment, now)) ?? payment;
+  }
+  return { outcome: payment.status === 'refunded' ? 'refunded' : 'paid', payment, created: result.created };
+}
+
+/** A verified provider event. Each event id is handled once; the handlers are idempotent anyway. */
+export async function handleWebhookEvent(db: Db, provider: PaymentProvider, event: WebhookEvent, now: Date = new Date()) {
+  const [seen] = await db.select({ id: processedWebhookEvents.id }).from(processedWebhookEvents).where(eq(processedWebhookEvents.id, event.id));
+  if (seen) return { handled: false };
+  switch (event.type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.expired':
+      if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now);
+      break;
+    case 'checkout.session.async_payment_failed':
+      if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now, { paymentFailed: true });
+      break;
+    case 'charge.refunded':
+      if (event.paymentRef) await syncExternalRefund(db, provider, event.paymentRef, now);
+      break;
+    default:
+      break;
+  }
+  // recorded only once handled: an event that failed half-way is handled again when redelivered
+  await db.insert(processedWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
+  return { handled: true };
+}

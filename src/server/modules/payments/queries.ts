@@ -1,0 +1,91 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { opportunities, payments, users } from '../../db/schema';
+import type { AdminPaymentItem, BrandPaymentItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
+import type { PaymentRow } from './refunds';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The API shape of a payment: no internal columns (session ids, refund bookkeeping). */
+export function toPaymentDto(p: PaymentRow): PaymentDto {
+  return {
+    id: p.id,
+    brandId: p.brandId,
+    opportunityId: p.opportunityId,
+    stripePaymentId: p.stripePaymentId,
+    amount: p.amount,
+    status: p.status,
+    draftReviewStatus: p.draftReviewStatus,
+    draftDocumentUrl: p.draftDocumentUrl,
+    draftDocumentFile: p.draftDocumentFile,
+    brandFeedback: p.brandFeedback,
+    refundReason: p.refundReason,
+    paidAt: p.paidAt.toISOString(),
+    releasedAt: iso(p.releasedAt),
+    refundedAt: iso(p.refundedAt),
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+/** Money the brand has held in escrow: the sum of its `paid` payments, added up by the database. */
+export async function brandEscrowBalance(db: Db, brandId: string): Promise<string> {
+  const [row] = await db
+    .select({ balance: sql<string>`coalesce(sum(${payments.amount}), 0)::numeric(12,2)::text` })
+    .from(payments)
+    .where(and(eq(payments.brandId, brandId), eq(payments.status, 'paid')));
+  return row.balance;
+}
+
+export async function brandPayments(db: Db, brandId: string): Promise<BrandPaymentItem[]> {
+  const rows = await db
+    .select({
+      payment: payments,
+      opportunity: {
+        id: opportunities.id,
+        title: opportunities.title,
+        outletName: opportunities.outletName,
+        type: opportunities.type,
+        priceUsd: opportunities.priceUsd,
+      },
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .where(eq(payments.brandId, brandId))
+    .orderBy(desc(payments.createdAt), desc(payments.id));
+  return rows.map((r) => ({ ...toPaymentDto(r.payment), opportunity: r.opportunity }));
+}
+
+export async function adminPayments(db: Db, filter: { opportunityId?: string; status?: PaymentStatus } = {}): Promise<AdminPaymentItem[]> {
+  const where: SQL[] = [];
+  if (filter.opportunityId) where.push(eq(payments.opportunityId, filter.opportunityId));
+  if (filter.status) where.push(eq(payments.status, filter.status));
+  const rows = await db
+    .select({
+      payment: payments,
+      opportunity: { id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd },
+      user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .innerJoin(users, eq(users.id, payments.brandId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(payments.createdAt), desc(payments.id));
+  return rows.map((r) => ({ ...toPaymentDto(r.payment), opportunity: r.opportunity, user: r.user }));
+}
+
+/** Spec §9: the admin's totals are sums of the opportunity price over paid and released payments. */
+export async function paymentTotals(db: Db): Promise<PaymentTotals> {
+  const [row] = await db
+    .select({
+      held: sql<string>`coalesce(sum(${opportunities.priceUsd}) FILTER (WHERE ${payments.status} = 'paid'), 0)::numeric(14,2)::text`,
+      released: sql<string>`coalesce(sum(${opportunities.priceUsd}) FILTER (WHERE ${payments.status} = 'released'), 0)::numeric(14,2)::text`,
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId));
+  return { held: row.held, released: row.released };
+}
+
+export async function paymentById(db: Db, id: string) {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}

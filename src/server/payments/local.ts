@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { checkoutSessions, payments } from '../db/schema';
+import { toCents } from '../../shared/money';
+import { WebhookSignatureError, type PaymentProvider, type ProviderSession } from './provider';
+
+export const LOCAL_SESSION_PREFIX = 'cs_local_';
+
+/** Derived from our hold id, so creating the same checkout twice gives the same session. */
+export const localSessionId = (paymentId: string) => LOCAL_SESSION_PREFIX + paymentId.replace(/-/g, '');
+
+/**
+ * The built-in provider used when no card provider is configured: the session is our own hold
+ * row, "paying" on /checkout/{sessionId} records a local payment reference on it
+ * (see checkout.ts payLocalCheckout), and refunds always succeed.
+ */
+export function localProvider(db: Db): PaymentProvider {
+  return {
+    name: 'local',
+
+    async createCheckout(req) {
+      const sessionId = localSessionId(req.paymentId);
+      // relative: the app serves the page itself, under whatever host the brand is using
+      return { sessionId, url: `/checkout/${sessionId}` };
+    },
+
+    async retrieveSession(sessionId): Promise<ProviderSession | null> {
+      const [hold] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.providerSessionId, sessionId));
+      if (!hold) return null;
+      const paid = Boolean(hold.localPaymentId);
+      const expired = !paid && (hold.status === 'expired' || hold.status === 'cancelled');
+      return {
+        id: sessionId,
+        status: paid ? 'complete' : expired ? 'expired' : 'open',
+        paymentStatus: paid ? 'paid' : 'unpaid',
+        paymentRef: hold.localPaymentId,
+        clientReferenceId: hold.id,
+        amountCents: toCents(hold.amount),
+        currency: 'usd',
+      };
+    },
+
+    async expireSession() {
+      // the hold row is the session: closing the hold (done by the caller) is all there is
+    },
+
+    async refund(req) {
+      return { refundId: 're_local_' + createHash('sha256').update(req.idempotencyKey).digest('hex').slice(0, 24) };
+    },
+
+    async isRefunded(paymentRef) {
+      const [row] = await db.select({ status: payments.status }).from(payments).where(eq(payments.stripePaymentId, paymentRef));
+      return row?.status === 'refunded';
+    },
+
+    verifyWebhook() {
+      throw new WebhookSignatureError('Webhooks are not configured');
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import { configSchema, type Config } from '../../src/server/config';
+import type { Db, DbHandle } from '../../src/server/db/client';
+import { checkoutSessions, opportunities, payments, users } from '../../src/server/db/schema';
+import { SESSION_COOKIE, createSession } from '../../src/server/modules/auth/session';
+import { localProvider } from '../../src/server/payments/local';
+import type { PaymentProvider, RefundRequest } from '../../src/server/payments/provider';
+import { diskFileStore } from '../../src/server/storage/file-store';
+import { Agent } from './app';
+import { createTestDb } from './db';
+
+export interface PaymentsTestApp {
+  app: FastifyInstance;
+  db: Db;
+  handle: DbHandle;
+  config: Config;
+  provider: PaymentProvider;
+  close(): Promise<void>;
+}
+
+/** Like createTestApp, with the payment provider chosen by the test (default: the built-in one). */
+export async function createPaymentsTestApp(
+  opts: { provider?: (db: Db) => PaymentProvider; config?: Partial<Config> } = {},
+): Promise<PaymentsTestApp> {
+  const handle = await createTestDb();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-pay-'));
+  const config = { ...configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir }), ...opts.config };
+  const provider = (opts.provider ?? localProvider)(handle.db);
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), payments: provider });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    handle,
+    config,
+    provider,
+    async close() {
+      await app.close();
+      await handle.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The built-in provider with every refund call recorded. */
+export function spyingLocalProvider(refunds: RefundRequest[]) {
+  return (db: Db): PaymentProvider => {
+    const inner = localProvider(db);
+    return {
+      ...inner,
+      async refund(req) {
+        refunds.push(req);
+        return inner.refund(req);
+      },
+    };
+  };
+}
+
+type OpportunityOverrides = Partial<typeof opportunities.$inferInsert>;
+
+export async function createOpportunity(db: Db, overrides: OpportunityOverrides = {}) {
+  const [row] = await db
+    .insert(opportunities)
+    .values({
+      title: 'How Acme rebuilt payments',
+      outletName: 'The Daily Ledger',
+      description: 'A profile of the company',
+      type: ['profile_article'],
+      priceUsd: '1250.00',
+      maxSlots: 1,
+      ...overrides,
+    })
+    .returning();
+  return row;
+}
+
+export async function opportunityRow(db: Db, id: string) {
+  const [row] = await db.select().from(opportunities).where(eq(opportunities.id, id));
+  return row;
+}
+
+export const holdsOf = (db: Db, opportunityId: string) =>
+  db.select().from(checkoutSessions).where(eq(checkoutSessions.opportunityId, opportunityId));
+export const paymentsOf = (db: Db, opportunityId: string) =>
+  db.select().from(payments).where(eq(payments.opportunityId, opportunityId));
+
+/** The session id at the end of a local checkout URL ("/checkout/cs_local_..."). */
+export const sessionIdOf = (url: string) => url.split('/').pop()!;
+
+/**
+ * Many signed-in brands quickly: a session row made directly (no password hashing), as the
+ * login fixture of a browser suite would. Login itself is covered by the auth tests.
+ */
+export async function quickBrands(app: FastifyInstance, db: Db, n: number, overrides: Partial<typeof users.$inferInsert> = {}) {
+  const rows = await db
+    .insert(users)
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        email: `brand-${randomBytes(6).toString('hex')}-${i}@example.com`,
+        password: 'not-a-hash: this user never signs in with a password',
+        role: 'brand' as const,
+        name: `Brand Person ${i}`,
+        brandName: `Brand ${i}`,
+        website: 'https://brand.example.com',
+        approved: true,
+        ...overrides,
+      })),
+    )
+    .returning();
+  return Promise.all(
+    rows.map(async (user) => {
+      const { token } = await createSession(db, user.id, 1);
+      const agent = new Agent(app);
+      agent.cookie = `${SESSION_COOKIE}=${token}`;
+      return { user, agent };
+    }),
+  );
+}
