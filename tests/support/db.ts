@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPglite, openPostgres, type DbHandle } from '../../src/server/db/client';
-import { PGLITE_DUMP, PG_TEMPLATE, withDatabase } from './global-setup';
+import { PGLITE_DUMP, pgTemplateName, withDatabase } from './global-setup';
 
 export const dbKind = (process.env.TEST_DB_KIND ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -14,10 +14,10 @@ export async function createTestDb(): Promise<DbHandle> {
     return openPglite(pglite);
   }
   const url = process.env.TEST_DATABASE_URL!;
-  const name = `byline_test_${randomBytes(6).toString('hex')}`;
+  const name = `byline_test_${process.env.BYLINE_TEST_RUN}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName()}`);
   await admin.end();
   const handle = openPostgres(withDatabase(url, name), 20);
   return {

@@ -1,15 +1,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../../src/server/db/client';
 import { runMigrations } from '../../src/server/db/migrate';
 
 export const PGLITE_DUMP = path.resolve('.tmp/pglite-migrated.tar.gz');
-export const PG_TEMPLATE = 'byline_test_template';
+/** Per run, so two runs on one server never drop each other's databases. */
+export const pgTemplateName = () => `byline_test_${process.env.BYLINE_TEST_RUN}_tpl`;
 
 /** Migrates once: a PGlite dump every test file loads, and a Postgres template database. */
 export default async function setup() {
+  // projects that extend the root config each call this: do the work once per process
+  if (process.env.BYLINE_TEST_SETUP_DONE) return;
+  process.env.BYLINE_TEST_SETUP_DONE = '1';
   mkdirSync(path.dirname(PGLITE_DUMP), { recursive: true });
   const pglite = await PGlite.create();
   await runMigrations(openPglite(pglite));
@@ -19,15 +24,23 @@ export default async function setup() {
 
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
+    // workers are forked from this process and inherit the run id
+    const run = randomBytes(4).toString('hex');
+    process.env.BYLINE_TEST_RUN = run;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    const old = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'byline_test_%'`);
-    for (const { datname } of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${PG_TEMPLATE}`);
+    await admin.query(`CREATE DATABASE ${pgTemplateName()}`);
     await admin.end();
-    const handle = openPostgres(withDatabase(url, PG_TEMPLATE), 1);
+    const handle = openPostgres(withDatabase(url, pgTemplateName()), 1);
     await runMigrations(handle);
     await handle.close();
+    return async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const mine = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`byline\\_test\\_${run}\\_%`]);
+      for (const { datname } of mine.rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      await c.end();
+    };
   }
 }
 
