@@ -20,6 +20,8 @@ import { walletRoutes } from './modules/wallet/routes';
 import { paymentsModule } from './modules/payments/register';
 import type { PaymentProvider } from './payments/provider';
 import { opportunityRoutes } from './modules/opportunities/routes';
+import { briefRoutes } from './modules/briefs/routes';
+import { projectRoutes } from './modules/projects/routes';
 
 export interface AppDeps {
   db: Db;
@@ -119,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes];
+  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes, briefRoutes, projectRoutes];
   for (const register of registerAll) register(app, deps);
 
   const clientDir = deps.clientDir;

@@ -8,6 +8,8 @@ import { adminPayments, paymentById, paymentTotals, toPaymentDto } from './queri
 import { refundPayment, releasePayment } from './refunds';
 import { providerOf } from './provider-of';
 import type { Db } from '../../db/client';
+import { isDraftAttachBody } from '../../../shared/schemas/brief';
+import { attachDraftFromBody } from '../projects/service';
 
 function paymentIdParam(params: unknown): string {
   const id = (params as { id?: string }).id ?? '';
@@ -47,6 +49,8 @@ export function adminPaymentRoutes(app: FastifyInstance, deps: AppDeps) {
   app.patch('/api/admin/payments/:id/status', async (req) => {
     requireAdmin(req);
     const id = paymentIdParam(req.params);
+    // {draftDocumentUrl} / {draftDocumentFile}: the content workflow (projects/service.ts)
+    if (isDraftAttachBody(req.body)) return attachDraftFromBody(db, deps.files, id, req.body);
     const body = parse(adminPaymentPatchSchema, req.body);
     if ('status' in body) return release(db, id);
     throw notFound('Payment not found');
@@ -55,8 +59,8 @@ export function adminPaymentRoutes(app: FastifyInstance, deps: AppDeps) {
   app.post('/api/admin/payments/:id/refund', async (req) => {
     requireAdmin(req);
     const id = paymentIdParam(req.params);
-    const row = await refundPayment(db, provider, id, 'admin');
-    if (row) return toPaymentDto(row);
+    const result = await refundPayment(db, provider, id, 'admin');
+    if (result) return toPaymentDto(result.payment);
     const existing = await paymentById(db, id);
     if (!existing) throw notFound('Payment not found');
     throw conflict(`Only a payment held in escrow can be refunded (this one is ${existing.status})`);

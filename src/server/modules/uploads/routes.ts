@@ -52,7 +52,8 @@ export function uploadRoutes(app: FastifyInstance, { files }: AppDeps) {
   // not sniff another, and a sandbox CSP keeps any script inside a file from running.
   app.get<{ Params: { name: string } }>('/uploads/:name', async (req, reply) => {
     const { name } = req.params;
-    if (!isSafeStoredName(name)) throw new HttpError(404, 'File not found');
+    // only images are public; draft documents (.pdf/.doc/.docx) are served by GET /api/files/:name to their owners
+    if (!isSafeStoredName(name) || !MIME_BY_EXT[name.split('.').pop()!]?.startsWith('image/')) throw new HttpError(404, 'File not found');
     const file = await files.get(name);
     if (!file) throw new HttpError(404, 'File not found');
     const ext = name.split('.').pop()!;

@@ -1,0 +1,86 @@
+/**
+ * Draft documents (.pdf, .doc, .docx) recognised by their bytes, never by the name or the
+ * Content-Type the client sends. A .docx is a zip: only its central directory is read (nothing is
+ * unpacked here), and archives that would unpack to something huge are refused, since whoever
+ * downloads the draft opens it.
+ */
+export type DocumentExt = 'pdf' | 'doc' | 'docx';
+export type DocumentCheck = { ok: true; ext: DocumentExt; mime: string } | { ok: false; message: string };
+
+export const DOCX_MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
+export const DOCX_MAX_ENTRIES = 2000;
+
+export const DOCUMENT_TYPE_MESSAGE = 'Please upload a .doc, .docx or .pdf file';
+
+export const DOCUMENT_MIME: Record<DocumentExt, string> = {
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+// a Word 97-2003 file keeps its text in a stream of this name (directory entries are UTF-16LE)
+const WORD_STREAM = Buffer.from('WordDocument', 'utf16le');
+
+export function detectDocument(buf: Buffer): DocumentCheck {
+  if (buf.subarray(0, 5).toString('latin1') === '%PDF-') return { ok: true, ext: 'pdf', mime: DOCUMENT_MIME.pdf };
+  if (buf.subarray(0, 8).equals(OLE2)) {
+    // Excel, PowerPoint and installers share the container; only a Word document is a draft
+    if (!buf.includes(WORD_STREAM)) return { ok: false, message: 'This file is not a Word document' };
+    return { ok: true, ext: 'doc', mime: DOCUMENT_MIME.doc };
+  }
+  if (buf.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    const problem = checkDocx(buf);
+    return problem ? { ok: false, message: problem } : { ok: true, ext: 'docx', mime: DOCUMENT_MIME.docx };
+  }
+  return { ok: false, message: DOCUMENT_TYPE_MESSAGE };
+}
+
+const EOCD_SIG = 0x06054b50;
+const CDH_SIG = 0x02014b50;
+
+/** Reads the zip's central directory; returns why it is not an acceptable .docx, or null. */
+export function checkDocx(buf: Buffer): string | null {
+  const notDocx = 'This file is not a valid .docx document';
+  // end of central directory: 22 bytes plus a comment of at most 65535
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === EOCD_SIG) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return notDocx;
+  const entries = buf.readUInt16LE(eocd + 10);
+  const cdSize = buf.readUInt32LE(eocd + 12);
+  const cdOffset = buf.readUInt32LE(eocd + 16);
+  // Zip64 markers: a Word draft never needs them
+  if (entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) return notDocx;
+  if (entries > DOCX_MAX_ENTRIES) return 'This document has too many parts';
+  if (cdOffset + cdSize > eocd) return notDocx;
+
+  let pos = cdOffset;
+  let unpacked = 0;
+  let hasDocument = false;
+  let hasContentTypes = false;
+  for (let n = 0; n < entries; n++) {
+    if (pos + 46 > eocd || buf.readUInt32LE(pos) !== CDH_SIG) return notDocx;
+    const method = buf.readUInt16LE(pos + 10);
+    const packed = buf.readUInt32LE(pos + 20);
+    const size = buf.readUInt32LE(pos + 24);
+    const nameLen = buf.readUInt16LE(pos + 28);
+    const extraLen = buf.readUInt16LE(pos + 30);
+    const commentLen = buf.readUInt16LE(pos + 32);
+    if (pos + 46 + nameLen > eocd) return notDocx;
+    const name = buf.subarray(pos + 46, pos + 46 + nameLen).toString('utf8');
+    if (method !== 0 && method !== 8) return notDocx; // stored or deflated only
+    if (size === 0xffffffff || packed === 0xffffffff) return notDocx;
+    unpacked += size;
+    if (unpacked > DOCX_MAX_UNPACKED_BYTES) return 'This document is too large once unpacked (100 MB at most)';
+    if (name === 'word/document.xml') hasDocument = true;
+    if (name === '[Content_Types].xml') hasContentTypes = true;
+    pos += 46 + nameLen + extraLen + commentLen;
+  }
+  if (!hasDocument || !hasContentTypes) return 'This file is not a Word document';
+  return null;
+}

@@ -1,0 +1,321 @@
+import { z } from 'zod';
+import { EDIT_FEEDBACK_MAX } from '../constants';
+import type { DraftReviewStatus, PaymentStatus } from '../payment';
+import { isHttpUrl } from './profile';
+
+/**
+ * The brand's brief (spec §3, §5). One brief per purchased article, in two parts. Every field is
+ * text, trimmed. Drafts (autosave) accept anything within the limits; a submission needs the
+ * required fields. The same schemas drive the brief form and the server routes.
+ */
+
+export const BRIEF_TEXT_MAX = 5000;
+const NAME_MAX = 200;
+const TITLE_MAX = 300;
+
+const text = (label: string, max = BRIEF_TEXT_MAX) =>
+  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+const required = (message: string, label: string, max = BRIEF_TEXT_MAX) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
+
+// ---------------------------------------------------------------------------------------------
+// Current form (/brand/brief/{paymentId})
+
+const part1Fields = {
+  personOrBrandName: text('Name', NAME_MAX),
+  preferredTitle: text('Preferred title', TITLE_MAX),
+  backgroundExperience: text('Background and experience'),
+  inspiration: text('Inspiration'),
+  challengesOvercome: text('Challenges overcome'),
+  uniquePerspective: text('Unique perspective'),
+  careerHighlights: text('Career highlights'),
+  personalAnecdotes: text('Personal anecdotes'),
+  futureVision: text('Future vision'),
+  additionalInfo: text('Additional information'),
+};
+
+const part2Fields = {
+  mainGoal: text('Main goal'),
+  targetAudience: text('Target audience'),
+  mainMessage: text('Main message'),
+  specificPoints: text('Specific points'),
+  seoKeywords: text('SEO keywords'),
+  toneStyleGuidelines: text('Tone and style guidelines'),
+  /** one link per line */
+  socialMediaLinks: text('Social media links'),
+};
+
+export const BRIEF_PART1_FIELDS = Object.keys(part1Fields) as (keyof typeof part1Fields)[];
+export const BRIEF_PART2_FIELDS = Object.keys(part2Fields) as (keyof typeof part2Fields)[];
+export type BriefPart1Field = keyof typeof part1Fields;
+export type BriefPart2Field = keyof typeof part2Fields;
+
+const optionalAll = <T extends Record<string, z.ZodString>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
+
+/** Part 1 "About You / Your Brand", as submitted (validated when moving to step 2). */
+export const briefPart1Schema = z.object({
+  ...optionalAll(part1Fields),
+  personOrBrandName: required('Name is required', 'Name', NAME_MAX),
+  backgroundExperience: required('Background and experience is required', 'Background and experience'),
+});
+
+/** Part 2 "Article Guidelines", as submitted. */
+export const briefPart2Schema = z.object({
+  ...optionalAll(part2Fields),
+  mainGoal: required('Main goal is required', 'Main goal'),
+  targetAudience: required('Target audience is required', 'Target audience'),
+  mainMessage: required('Main message is required', 'Main message'),
+});
+
+/** Autosave: nothing required, same types and limits. */
+export const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
+export const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
+
+export type BriefPart1 = z.infer<typeof briefPart1DraftSchema>;
+export type BriefPart2 = z.infer<typeof briefPart2DraftSchema>;
+
+/**
+ * POST /api/brand/brief/{paymentId} — a draft. A part left out keeps what is stored
+ * (so "Next" may send part 1 alone); unknown keys are dropped.
+ */
+export const briefDraftSchema = z.object({
+  part1Json: briefPart1DraftSchema.optional(),
+  part2Json: briefPart2DraftSchema.optional(),
+});
+export type BriefDraftInput = z.input<typeof briefDraftSchema>;
+
+/** POST /api/brand/brief/{paymentId}/submit — errors are keyed like "part1Json.personOrBrandName". */
+export const briefSubmitSchema = z.object({
+  part1Json: z.object(briefPart1Schema.shape, { error: 'Part 1 of the brief is missing' }),
+  part2Json: z.object(briefPart2Schema.shape, { error: 'Part 2 of the brief is missing' }),
+});
+export type BriefSubmitInput = z.input<typeof briefSubmitSchema>;
+
+/** Social links are entered one per line; blank lines are ignored. */
+export const splitSocialLinks = (value: string | undefined) =>
+  (value ?? '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+// ---------------------------------------------------------------------------------------------
+// Older form ("Submit Your Brief", /brand/brief?opportunityId=…, POST /api/briefs)
+//
+// Its fields are mapped onto the current ones (mapOlderBrief) so an admin sees one brief whichever
+// form was used. The fields that have no current twin are folded, labelled, into additionalInfo
+// (titleIdeas, referenceLinks) and specificPoints (excludedInfo); their limits are chosen so the
+// folded text stays within the current field's 5000 characters.
+
+const OLD_EXTRA_MAX = 2500;
+const OLD_TITLE_IDEAS_MAX = 1000;
+const OLD_REFERENCE_LINKS_MAX = 1400;
+const OLD_KEY_POINTS_MAX = 3000;
+const OLD_EXCLUDED_MAX = 1900;
+
+export const olderBriefPart1Schema = z.object({
+  nameForArticles: required('Name is required', 'Name', NAME_MAX),
+  preferredTitle: text('Preferred title', TITLE_MAX).optional(),
+  background: required('Background is required', 'Background'),
+  inspiration: text('Inspiration').optional(),
+  challenges: text('Challenges').optional(),
+  differentiation: text('What sets you apart').optional(),
+  highlights: text('Highlights').optional(),
+  anecdotes: text('Anecdotes').optional(),
+  futureVision: text('Future vision').optional(),
+  extra: text('Anything else', OLD_EXTRA_MAX).optional(),
+  titleIdeas: text('Title ideas', OLD_TITLE_IDEAS_MAX).optional(),
+  referenceLinks: text('Reference links', OLD_REFERENCE_LINKS_MAX).optional(),
+});
+
+export const olderBriefPart2Schema = z.object({
+  goal: required('Goal is required', 'Goal'),
+  audience: required('Audience is required', 'Audience'),
+  mainMessage: required('Main message is required', 'Main message'),
+  keyPoints: text('Key points', OLD_KEY_POINTS_MAX).optional(),
+  seoKeywords: text('SEO keywords').optional(),
+  tone: text('Tone').optional(),
+  excludedInfo: text('Information to leave out', OLD_EXCLUDED_MAX).optional(),
+  /** one link per line */
+  socialLinks: text('Social links').optional(),
+});
+
+export type OlderBriefPart1 = z.infer<typeof olderBriefPart1Schema>;
+export type OlderBriefPart2 = z.infer<typeof olderBriefPart2Schema>;
+
+/** POST /api/briefs — errors are keyed like "part1.nameForArticles". */
+export const olderBriefSubmitSchema = z.object({
+  opportunityId: z.string({ error: 'Opportunity is required' }).min(1, 'Opportunity is required'),
+  part1: z.object(olderBriefPart1Schema.shape, { error: 'Part 1 of the brief is missing' }),
+  part2: z.object(olderBriefPart2Schema.shape, { error: 'Part 2 of the brief is missing' }),
+});
+export type OlderBriefSubmitInput = z.input<typeof olderBriefSubmitSchema>;
+
+/** Joins the non-empty pieces, each under its label (the first may have none), with blank lines. */
+function fold(pieces: [label: string | null, value: string | undefined][]): string | undefined {
+  const parts = pieces.filter(([, v]) => v).map(([label, v]) => (label ? `${label}:\n${v}` : v!));
+  return parts.length ? parts.join('\n\n') : undefined;
+}
+
+/** Drops empty values so a stored brief holds only what was filled in. */
+export function compact<T extends Record<string, string | undefined>>(part: T): T {
+  return Object.fromEntries(Object.entries(part).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+/** Older field names → current brief; nothing the brand wrote is lost. */
+export function mapOlderBrief(part1: OlderBriefPart1, part2: OlderBriefPart2): { part1Json: BriefPart1; part2Json: BriefPart2 } {
+  return {
+    part1Json: compact({
+      personOrBrandName: part1.nameForArticles,
+      preferredTitle: part1.preferredTitle,
+      backgroundExperience: part1.background,
+      inspiration: part1.inspiration,
+      challengesOvercome: part1.challenges,
+      uniquePerspective: part1.differentiation,
+      careerHighlights: part1.highlights,
+      personalAnecdotes: part1.anecdotes,
+      futureVision: part1.futureVision,
+      additionalInfo: fold([
+        [null, part1.extra],
+        ['Title ideas', part1.titleIdeas],
+        ['Reference links', part1.referenceLinks],
+      ]),
+    }),
+    part2Json: compact({
+      mainGoal: part2.goal,
+      targetAudience: part2.audience,
+      mainMessage: part2.mainMessage,
+      specificPoints: fold([
+        [null, part2.keyPoints],
+        ['Information to leave out', part2.excludedInfo],
+      ]),
+      seoKeywords: part2.seoKeywords,
+      toneStyleGuidelines: part2.tone,
+      socialMediaLinks: part2.socialLinks,
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Draft review (brand) and draft documents (admin)
+
+/** POST /api/brand/projects/{paymentId}/request-edits — empty feedback sends nothing. */
+export const editRequestSchema = z.object({
+  feedback: z
+    .string({ error: 'Feedback must be text' })
+    .trim()
+    .max(EDIT_FEEDBACK_MAX, `Feedback must be at most ${EDIT_FEEDBACK_MAX} characters`)
+    .nullish()
+    .transform((v) => v || undefined),
+});
+export type EditRequestInput = z.input<typeof editRequestSchema>;
+
+/** What POST /api/upload/document returns and what {draftDocumentFile} must be: a private, generated path. */
+export const DRAFT_FILE_PATH = /^\/api\/files\/[A-Za-z0-9_-]+\.(pdf|doc|docx)$/;
+export const DRAFT_URL_MAX = 2048;
+export const DRAFT_ATTACH_MESSAGE = 'Please provide either a URL or upload a file';
+
+/**
+ * PATCH /api/admin/payments/{id}/status with a draft: exactly one of {draftDocumentUrl} (http or
+ * https) or {draftDocumentFile} (the path the document upload returned).
+ */
+export const draftAttachSchema = z
+  .object({
+    draftDocumentUrl: z.string({ error: 'Please enter a valid URL' }).trim().nullish(),
+    draftDocumentFile: z.string({ error: 'No file selected' }).trim().nullish(),
+  })
+  .transform((v, ctx): { draftDocumentUrl: string } | { draftDocumentFile: string } => {
+    const url = v.draftDocumentUrl || undefined;
+    const file = v.draftDocumentFile || undefined;
+    if (!url === !file) {
+      ctx.addIssue({ code: 'custom', message: DRAFT_ATTACH_MESSAGE });
+      return z.NEVER;
+    }
+    if (url) {
+      if (url.length > DRAFT_URL_MAX || !isHttpUrl(url)) {
+        ctx.addIssue({ code: 'custom', path: ['draftDocumentUrl'], message: 'Please enter a valid URL' });
+        return z.NEVER;
+      }
+      return { draftDocumentUrl: url };
+    }
+    if (!DRAFT_FILE_PATH.test(file!)) {
+      ctx.addIssue({ code: 'custom', path: ['draftDocumentFile'], message: 'Please upload a .doc, .docx or .pdf file' });
+      return z.NEVER;
+    }
+    return { draftDocumentFile: file! };
+  });
+export type DraftAttachInput = z.input<typeof draftAttachSchema>;
+
+/** True when a PATCH /api/admin/payments/{id}/status body is about the draft document. */
+export const isDraftAttachBody = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && ('draftDocumentUrl' in body || 'draftDocumentFile' in body);
+
+// ---------------------------------------------------------------------------------------------
+// Response shapes
+
+export type BriefSource = 'saved' | 'fallback' | 'empty';
+
+/** GET /api/brand/brief/{paymentId}. Parts hold only filled-in fields; a missing key means empty. */
+export interface BriefResponse {
+  part1Json: BriefPart1;
+  part2Json: BriefPart2;
+  source: BriefSource;
+  /** ISO date; null while the brief is a draft (also for "fallback" and "empty") */
+  submittedAt: string | null;
+}
+
+/** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */
+export interface SavedBrief {
+  paymentId: string;
+  opportunityId: string;
+  part1Json: BriefPart1;
+  part2Json: BriefPart2;
+  submittedAt: string | null;
+  updatedAt: string;
+}
+
+/** The payment members a project card needs. */
+export interface ProjectPayment {
+  id: string;
+  status: PaymentStatus;
+  draftReviewStatus: DraftReviewStatus;
+  draftDocumentUrl: string | null;
+  /** "/api/files/<name>" — served to the owning brand and admins only, as a download */
+  draftDocumentFile: string | null;
+  brandFeedback: string | null;
+  stripePaymentId: string;
+  /** decimal string */
+  amount: string;
+  createdAt: string;
+}
+
+/** GET /api/brand/my-articles item (spec §3). */
+export interface MyArticleItem {
+  id: string;
+  title: string;
+  type: string[];
+  outletName: string;
+  /** decimal string, e.g. "1250.00" */
+  priceUsd: string;
+  payment: ProjectPayment;
+  /** null until the brand has saved anything; submittedAt null while it is a draft */
+  brief: { submittedAt: string | null } | null;
+}
+
+/** GET /api/admin/projects item (spec §3). */
+export interface AdminProjectItem {
+  id: string;
+  title: string;
+  type: string[];
+  outletName: string;
+  priceUsd: string;
+  payment: ProjectPayment;
+  /** null until the brand submits (its drafts are its own) */
+  brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string } | null;
+  user: { id: string; name: string | null; brandName: string | null; email: string };
+}
+
+/** POST /api/upload/document */
+export interface UploadedDocument {
+  path: string;
+}
