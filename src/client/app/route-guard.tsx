@@ -29,14 +29,15 @@ export function guardRedirect(user: PublicUser, role?: Role): string | null {
 }
 
 /** Spec §2 route guard: spinner while loading, /auth without a user, onboarding redirects. */
-export function ProtectedRoute({ role, children }: { role?: Role; children: React.ReactNode }) {
+export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: boolean; children: React.ReactNode }) {
   const { data: user, isLoading, isError, refetch } = useUser();
   if (isLoading) return <FullScreenSpinner />;
   if (isError) return <LoadError retry={() => void refetch()} />;
   if (!user) return <Redirect to="/auth" replace />;
   const to = guardRedirect(user, role);
   if (to) return <Redirect to={to} replace />;
-  return <AppShell user={user}>{children}</AppShell>;
+  // bare pages (the built-in checkout) stand alone, without the portal's navigation
+  return bare ? <>{children}</> : <AppShell user={user}>{children}</AppShell>;
 }
 
 /**

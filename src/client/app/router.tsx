@@ -5,8 +5,14 @@ import { PendingApprovalPage } from '@/features/onboarding/pages/pending-approva
 import { ProfilePage } from '@/features/profile/pages/profile-page';
 import { ApprovalsPage } from '@/features/approvals/pages/approvals-page';
 import { InviteCodesPage } from '@/features/invite-codes/pages/invite-codes-page';
+import { DashboardPage } from '@/features/admin-opportunities/pages/dashboard-page';
+import { EditOpportunityPage } from '@/features/admin-opportunities/pages/edit-opportunity-page';
+import { NewOpportunityPage } from '@/features/admin-opportunities/pages/new-opportunity-page';
 import { NotFoundPage } from '@/features/not-found/pages/not-found-page';
 import { OpportunitiesPage } from '@/features/opportunities/pages/opportunities-page';
+import { PaymentHistoryPage } from '@/features/payments/pages/payment-history-page';
+import { AdminPaymentsPage } from '@/features/admin-payments/pages/admin-payments-page';
+import { CheckoutPage } from '@/features/checkout/pages/checkout-page';
 import { PlaceholderPage } from '@/features/placeholders/pages/placeholder-page';
 import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
 
@@ -24,6 +30,12 @@ export function AppRouter() {
         <OnboardingRoute step="/pending-approval">
           <PendingApprovalPage />
         </OnboardingRoute>
+      </Route>
+
+      <Route path="/checkout/:sessionId">
+        <ProtectedRoute role="brand" bare>
+          <CheckoutPage />
+        </ProtectedRoute>
       </Route>
 
       {/* brand */}
@@ -44,7 +56,7 @@ export function AppRouter() {
       </Route>
       <Route path="/brand/payments">
         <ProtectedRoute role="brand">
-          <PlaceholderPage title="Payment History" description="View all your transactions and payment statuses" upcoming="Your payments and their escrow status will appear here." />
+          <PaymentHistoryPage />
         </ProtectedRoute>
       </Route>
       <Route path="/brand/profile">
@@ -66,17 +78,17 @@ export function AppRouter() {
       {/* admin */}
       <Route path="/admin">
         <ProtectedRoute role="admin">
-          <PlaceholderPage title="Dashboard" description="Manage opportunities and payments" upcoming="The table of opportunities with filters and actions will appear here." />
+          <DashboardPage />
         </ProtectedRoute>
       </Route>
       <Route path="/admin/new-opportunity">
         <ProtectedRoute role="admin">
-          <PlaceholderPage title="New Opportunity" description="Add a placement to the catalogue" upcoming="The form to create an opportunity will appear here." />
+          <NewOpportunityPage />
         </ProtectedRoute>
       </Route>
       <Route path="/admin/edit-opportunity/:id">
         <ProtectedRoute role="admin">
-          <PlaceholderPage title="Edit Opportunity" description="Change a placement in the catalogue" upcoming="The form to edit this opportunity will appear here." />
+          <EditOpportunityPage />
         </ProtectedRoute>
       </Route>
       <Route path="/admin/projects">
@@ -86,7 +98,7 @@ export function AppRouter() {
       </Route>
       <Route path="/admin/payments">
         <ProtectedRoute role="admin">
-          <PlaceholderPage title="Payments" description="Track all payments and escrow status" upcoming="Every payment with its escrow status and totals will appear here." />
+          <AdminPaymentsPage />
         </ProtectedRoute>
       </Route>
       <Route path="/admin/approvals">

@@ -1,0 +1,86 @@
+import { format } from 'date-fns';
+import { Receipt } from 'lucide-react';
+import { formatUsd } from '@shared/money';
+import { paymentBadge, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useBrandPayments } from '../api/get-payments';
+
+const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
+
+const GUIDE = [
+  ['Pending', 'Payment received, awaiting draft'],
+  ['Needs Review', 'Draft ready for your review'],
+  ['Released', 'Approved and published'],
+  ['Refunded', 'Refunded to your card'],
+] as const;
+
+function PaymentRow({ p }: { p: BrandPaymentItem }) {
+  const badge = paymentBadge(p);
+  return (
+    <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between" data-testid="payment-row">
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="font-medium">{p.opportunity.title}</p>
+          <Badge variant={BADGE_VARIANT[badge]}>{badge}</Badge>
+        </div>
+        <p className="text-sm text-muted-foreground">{p.opportunity.outletName}</p>
+        <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+          <span>{format(new Date(p.createdAt), 'MMM dd, yyyy')}</span>
+          <span className="font-mono" title={p.stripePaymentId}>
+            {shortPaymentId(p.stripePaymentId)}
+          </span>
+        </p>
+      </div>
+      <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(p.amount)}</p>
+    </li>
+  );
+}
+
+export function PaymentHistoryPage() {
+  const { data, isLoading } = useBrandPayments();
+  const n = data?.length ?? 0;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Payment History</h1>
+        <p className="text-muted-foreground">View all your transactions and payment statuses</p>
+      </div>
+      {isLoading ? (
+        <PageSpinner />
+      ) : n === 0 ? (
+        <EmptyState icon={<Receipt />} title="No payments yet" description="Your payment history will appear here once you claim your first opportunity." />
+      ) : (
+        <Card>
+          <CardHeader className="pb-2">
+            <CardTitle className="text-base">
+              {n} {n === 1 ? 'transaction' : 'transactions'}
+            </CardTitle>
+          </CardHeader>
+          <ul className="divide-y">
+            {data!.map((p) => (
+              <PaymentRow key={p.id} p={p} />
+            ))}
+          </ul>
+        </Card>
+      )}
+      <Card>
+        <CardHeader className="pb-2">
+          <CardTitle className="text-base">Status guide</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-3 sm:grid-cols-2">
+            {GUIDE.map(([label, text]) => (
+              <div key={label} className="flex items-center gap-2 text-sm">
+                <Badge variant={BADGE_VARIANT[label]}>{label}</Badge>
+                <span className="text-muted-foreground">{text}</span>
+              </div>
+            ))}
+          </dl>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
