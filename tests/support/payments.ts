@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { configSchema, type Config } from '../../src/server/config';
@@ -122,3 +122,21 @@ export async function quickBrands(app: FastifyInstance, db: Db, n: number, overr
     }),
   );
 }
+
+/** A payment as fulfilment leaves it: the opportunity's slot is taken. */
+export async function makePayment(db: Db, brandId: string, opportunityId: string, overrides: Partial<typeof payments.$inferInsert> = {}) {
+  const ref = randomBytes(12).toString('hex');
+  await db
+    .update(opportunities)
+    .set({
+      filledSlots: sql`${opportunities.filledSlots} + 1`,
+      status: sql`CASE WHEN ${opportunities.filledSlots} + 1 >= ${opportunities.maxSlots} THEN 'full' ELSE ${opportunities.status} END`,
+    })
+    .where(eq(opportunities.id, opportunityId));
+  const [row] = await db
+    .insert(payments)
+    .values({ brandId, opportunityId, stripePaymentId: `pi_local_${ref}`, providerSessionId: `cs_local_${ref}`, amount: '1250.00', ...overrides })
+    .returning();
+  return row;
+}
+

@@ -91,7 +91,7 @@ export async function fulfilCheckout(
   let payment = result.payment;
   // the automatic sold-out refund (also completes one an earlier run could not finish)
   if (payment.status === 'paid' && !payment.holdsSlot && payment.refundRequestedAt) {
-    payment = (await completeRefund(db, provider, payment, now)) ?? payment;
+    payment = (await completeRefund(db, provider, payment, now))?.payment ?? payment;
   }
   return { outcome: payment.status === 'refunded' ? 'refunded' : 'paid', payment, created: result.created };
 }

@@ -13,10 +13,17 @@ export type PaymentRow = typeof payments.$inferSelect;
  * Records a refund the provider has made and gives the payment's slot back (when it had one), once:
  * the row is locked and only a `paid` payment changes.
  */
-async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date): Promise<PaymentRow | undefined> {
+export interface RefundResult {
+  payment: PaymentRow;
+  /** false when another run (an admin, a second instance) had already recorded it */
+  changed: boolean;
+}
+
+async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date): Promise<RefundResult | undefined> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
-    if (!before || before.status !== 'paid') return before;
+    if (!before) return undefined;
+    if (before.status !== 'paid') return { payment: before, changed: false };
     const [after] = await tx
       .update(payments)
       .set({
@@ -30,7 +37,7 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       .where(eq(payments.id, paymentId))
       .returning();
     if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);
-    return after;
+    return { payment: after, changed: true };
   });
 }
 
@@ -72,7 +79,7 @@ export async function syncExternalRefund(db: Db, provider: PaymentProvider, paym
   if (!rows.length) return 0;
   if (!(await provider.isRefunded(paymentRef))) return 0;
   let n = 0;
-  for (const { id } of rows) if ((await recordRefund(db, id, null, now))?.status === 'refunded') n++;
+  for (const { id } of rows) if ((await recordRefund(db, id, null, now))?.changed) n++;
   return n;
 }
 
@@ -92,7 +99,7 @@ export async function refundOverduePayments(db: Db, provider: PaymentProvider, n
   const done: string[] = [];
   for (const p of due) {
     const after = await refundPayment(db, provider, p.id, p.refundReason ?? 'guarantee', now);
-    if (after?.status === 'refunded') done.push(p.id);
+    if (after?.changed) done.push(p.id);
   }
   return done;
 }
