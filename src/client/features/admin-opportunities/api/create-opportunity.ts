@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Opportunity } from '@shared/opportunity';
+import type { OpportunityRequest } from '@shared/schemas/opportunity';
+import { apiRequest } from '@/lib/api';
+import { invalidateOpportunities } from './get-opportunities';
+import { toRequestBody } from './request-body';
+
+export function useCreateOpportunity() {
+  return useMutation({
+    mutationFn: (input: OpportunityRequest) => apiRequest<Opportunity>('POST', '/api/admin/opportunities', toRequestBody(input)),
+    onSuccess: (created) => invalidateOpportunities(created.id),
+  });
+}

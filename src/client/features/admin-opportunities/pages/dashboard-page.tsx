@@ -1,0 +1,44 @@
+import * as React from 'react';
+import { Link } from 'wouter';
+import { Plus } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { PageSpinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api';
+import { useAdminOpportunities } from '../api/get-opportunities';
+import { OpportunitiesTable } from '../components/opportunities-table';
+import { OpportunityFilters, applyFilters, noFilters, type Filters } from '../components/opportunity-filters';
+
+export function DashboardPage() {
+  const { data, isLoading, error } = useAdminOpportunities();
+  const [filters, setFilters] = React.useState<Filters>(noFilters);
+  const items = React.useMemo(() => applyFilters(data ?? [], filters), [data, filters]);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
+          <p className="text-muted-foreground">Manage opportunities and payments</p>
+        </div>
+        <Button asChild>
+          <Link href="/admin/new-opportunity">
+            <Plus /> New Opportunity
+          </Link>
+        </Button>
+      </div>
+      <OpportunityFilters value={filters} onChange={setFilters} />
+      <Card className="overflow-hidden">
+        {isLoading ? (
+          <PageSpinner />
+        ) : error ? (
+          <p role="alert" className="px-4 py-12 text-center text-sm text-destructive">
+            {errorMessage(error, 'Failed to load opportunities')}
+          </p>
+        ) : (
+          <OpportunitiesTable items={items} />
+        )}
+      </Card>
+    </div>
+  );
+}
