@@ -5,6 +5,8 @@ import { openConfiguredDb } from './db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
 import { upsertAdmin } from './modules/auth/service';
 import { diskFileStore } from './storage/file-store';
+import { paymentProviderFor } from './payments/from-config';
+import { startJobs } from './jobs/boss';
 
 async function main() {
   const config = loadConfig();
@@ -21,16 +23,21 @@ async function main() {
     console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
   }
 
+  const payments = paymentProviderFor(config, db);
   const app = await buildApp({
     db,
     config,
     files: diskFileStore(path.join(config.DATA_DIR, 'uploads')),
+    payments,
     clientDir: defaultClientDir,
     logger: { level: config.LOG_LEVEL },
   });
 
+  const jobs = await startJobs({ handle, databaseUrl: config.DATABASE_URL, provider: payments, onError: (err) => app.log.error({ err }, 'background job failed') });
+
   const shutdown = async () => {
     await app.close();
+    await jobs.stop();
     await handle.close();
     process.exit(0);
   };
