@@ -13,6 +13,7 @@ import { OpportunitiesPage } from '@/features/opportunities/pages/opportunities-
 import { PaymentHistoryPage } from '@/features/payments/pages/payment-history-page';
 import { AdminPaymentsPage } from '@/features/admin-payments/pages/admin-payments-page';
 import { CheckoutPage } from '@/features/checkout/pages/checkout-page';
+import { ProjectsPage } from '@/features/admin-projects/pages/projects-page';
 import { PlaceholderPage } from '@/features/placeholders/pages/placeholder-page';
 import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
 
@@ -93,7 +94,7 @@ export function AppRouter() {
       </Route>
       <Route path="/admin/projects">
         <ProtectedRoute role="admin">
-          <PlaceholderPage title="Projects" description="Track all paid opportunities and their progress" upcoming="Paid placements, their briefs and drafts will appear here." />
+          <ProjectsPage />
         </ProtectedRoute>
       </Route>
       <Route path="/admin/payments">
