@@ -18,6 +18,7 @@ export const localSessionId = (paymentId: string) => LOCAL_SESSION_PREFIX + paym
 export function localProvider(db: Db): PaymentProvider {
   return {
     name: 'local',
+    offline: true,
 
     async createCheckout(req) {
       const sessionId = localSessionId(req.paymentId);

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { checkoutSessions, opportunities } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
-import type { PaymentProvider } from '../../payments/provider';
+import type { CheckoutRequest, PaymentProvider } from '../../payments/provider';
 import { toCents } from '../../../shared/money';
 import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
 import { closeHolds, holdById, reserveSlot, startOfUtcDay, type Tx } from './slots';
@@ -16,18 +16,12 @@ export interface CheckoutBrand {
 
 class DuplicateHold extends Error {}
 
-async function openHoldFor(db: Db, brandId: string, opportunityId: string, now: Date) {
+/** The brand's open hold for the opportunity, if any (at most one: a partial unique index). */
+async function openHoldFor(db: Db, brandId: string, opportunityId: string) {
   const [hold] = await db
     .select()
     .from(checkoutSessions)
-    .where(
-      and(
-        eq(checkoutSessions.brandId, brandId),
-        eq(checkoutSessions.opportunityId, opportunityId),
-        eq(checkoutSessions.status, 'open'),
-        gt(checkoutSessions.expiresAt, now),
-      ),
-    );
+    .where(and(eq(checkoutSessions.brandId, brandId), eq(checkoutSessions.opportunityId, opportunityId), eq(checkoutSessions.status, 'open')));
   return hold;
 }
 
@@ -56,63 +50,69 @@ export async function startCheckout(
   const now = args.now ?? new Date();
   const { brand, opportunityId } = args;
 
-  const existing = await openHoldFor(db, brand.id, opportunityId, now);
-  if (existing?.url) return { url: existing.url };
+  const existing = await openHoldFor(db, brand.id, opportunityId);
+  if (existing?.url && existing.expiresAt > now) return { url: existing.url };
+  // a hold of this brand whose time ran out but that the sweep has not reached yet
+  const stale = existing && existing.expiresAt <= now ? existing : undefined;
 
-  let reserved: { hold: typeof checkoutSessions.$inferSelect; title: string; outletName: string };
+  const holdId = randomUUID();
+  const expiresAt = new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000);
+  const checkoutRequest = (opp: { title: string; outletName: string; priceUsd: string }): CheckoutRequest => ({
+    paymentId: holdId,
+    brandId: brand.id,
+    opportunityId,
+    brandEmail: brand.email,
+    amountCents: toCents(opp.priceUsd),
+    productName: `${opp.outletName}: ${opp.title}`,
+    expiresAt,
+    successUrl: `${args.publicUrl}${CHECKOUT_SUCCESS_PATH}`,
+    cancelUrl: `${args.publicUrl}${CHECKOUT_CANCEL_PATH}`,
+    idempotencyKey: `checkout-${holdId}`,
+  });
+
+  let reserved: { hold: typeof checkoutSessions.$inferSelect; request: CheckoutRequest };
   try {
     reserved = await db.transaction(async (tx) => {
-      // a hold of this brand whose time ran out but that the sweep has not reached yet
-      await closeHolds(
-        tx,
-        sql`brand_id = ${brand.id} AND opportunity_id = ${opportunityId} AND expires_at <= ${now.toISOString()}::timestamptz`,
-        'expired',
-        now,
-      );
+      if (stale) await closeHolds(tx, holdById(stale.id), 'expired', now);
       const opp = await reserveSlot(tx, opportunityId, now);
       if (!opp) throw await unavailable(tx, opportunityId, now);
+      const request = checkoutRequest(opp);
+      // the built-in provider's session is known up front: the hold is written once, complete
+      const created = provider.offline ? await provider.createCheckout(request) : undefined;
       const [hold] = await tx
         .insert(checkoutSessions)
         .values({
-          id: randomUUID(),
+          id: holdId,
           brandId: brand.id,
           opportunityId,
           amount: opp.priceUsd,
           status: 'open',
-          expiresAt: new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000),
+          expiresAt,
           createdAt: now,
+          providerSessionId: created?.sessionId,
+          url: created?.url,
         })
         // the partial unique index (one open checkout per brand and opportunity) caught a double click
         .onConflictDoNothing()
         .returning();
       if (!hold) throw new DuplicateHold();
-      return { hold, title: opp.title, outletName: opp.outletName };
+      return { hold, request };
     });
   } catch (err) {
     if (!(err instanceof DuplicateHold)) throw err;
     // the other request is creating the provider session right now: give its address back
     for (let i = 0; i < 20; i++) {
-      const other = await openHoldFor(db, brand.id, opportunityId, now);
+      const other = await openHoldFor(db, brand.id, opportunityId);
       if (other?.url) return { url: other.url };
       await new Promise((r) => setTimeout(r, 100));
     }
     throw conflict('A checkout for this opportunity is already being prepared. Please try again.');
   }
 
-  const { hold } = reserved;
+  const { hold, request } = reserved;
+  if (hold.url) return { url: hold.url };
   try {
-    const created = await provider.createCheckout({
-      paymentId: hold.id,
-      brandId: brand.id,
-      opportunityId,
-      brandEmail: brand.email,
-      amountCents: toCents(hold.amount),
-      productName: `${reserved.outletName}: ${reserved.title}`,
-      expiresAt: hold.expiresAt,
-      successUrl: `${args.publicUrl}${CHECKOUT_SUCCESS_PATH}`,
-      cancelUrl: `${args.publicUrl}${CHECKOUT_CANCEL_PATH}`,
-      idempotencyKey: `checkout-${hold.id}`,
-    });
+    const created = await provider.createCheckout(request);
     await db
       .update(checkoutSessions)
       .set({ providerSessionId: created.sessionId, url: created.url })
