@@ -31,6 +31,10 @@ export const configSchema = z.object({
   STRIPE_API_HOST: z.string().optional(),
   STRIPE_API_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  /** SMTP server for e-mail ("smtp://user:pass@host:587", "smtps://..."); when unset each mail is written as an .eml file under DATA_DIR/mail and logged. */
+  SMTP_URL: z.url().optional(),
+  /** Sender of every e-mail ("Name <address>" or an address). */
+  MAIL_FROM: z.string().min(3).default('Byline <no-reply@byline.local>'),
 });
 
 export type Config = z.infer<typeof configSchema>;

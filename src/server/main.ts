@@ -7,6 +7,8 @@ import { upsertAdmin } from './modules/auth/service';
 import { diskFileStore } from './storage/file-store';
 import { paymentProviderFor } from './payments/from-config';
 import { startJobs } from './jobs/boss';
+import { startMailJobs, stopMailJobs } from './jobs/mail';
+import { mailerFor } from './mail/mailer';
 
 async function main() {
   const config = loadConfig();
@@ -34,10 +36,14 @@ async function main() {
   });
 
   const jobs = await startJobs({ handle, databaseUrl: config.DATABASE_URL, provider: payments, onError: (err) => app.log.error({ err }, 'background job failed') });
+  const mailer = mailerFor(config, (line) => app.log.info(line));
+  await startMailJobs(jobs.boss, { db, mailer, from: config.MAIL_FROM, baseUrl: publicUrl(config) });
 
   const shutdown = async () => {
     await app.close();
     await jobs.stop();
+    stopMailJobs();
+    mailer.close();
     await handle.close();
     process.exit(0);
   };

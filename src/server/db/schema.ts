@@ -29,6 +29,8 @@ export const users = pgTable(
     website: text('website'),
     avatarUrl: text('avatar_url'),
     approved: boolean('approved').notNull().default(false),
+    // brands may turn off progress e-mails; receipts, refunds and password mail always go
+    emailNotifications: boolean('email_notifications').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [
@@ -227,4 +229,55 @@ export const briefs = pgTable(
     // the pre-fill: this brand's most recently updated brief
     index('briefs_brand_updated_idx').on(t.brandId, t.updatedAt),
   ],
+);
+
+export const MAIL_STATUSES = ['pending', 'sent'] as const;
+
+/**
+ * Every e-mail the portal sends. Written in the same transaction as the change that causes it
+ * (with its pg-boss delivery job), rendered and sent by the mail worker, kept as the mail log.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    // filled in when the mail is rendered for delivery
+    subject: text('subject'),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_pending_idx').on(t.createdAt).where(sql`status = 'pending'`)],
+);
+
+/** "Forgot password?": single-use links valid for an hour; only the token's sha256 is stored. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Forgot-password requests per e-mail (known or not), for the same throttle as sign-in. */
+export const passwordResetRequests = pgTable(
+  'password_reset_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_reset_requests_email_idx').on(t.email, t.createdAt)],
 );

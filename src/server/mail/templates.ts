@@ -1,0 +1,239 @@
+import { formatUsd } from '../../shared/money';
+import type { RefundReason } from '../../shared/payment';
+
+/** The portal's name, in every subject and signature. */
+export const PORTAL_NAME = 'Byline';
+
+interface Placement {
+  paymentId: string;
+  outlet: string;
+  title: string;
+}
+
+/**
+ * What the outbox stores for each mail: its kind and the facts known when the change happened.
+ * Rendering (subject, text, HTML, links) happens at delivery, in one place: {@link renderMail}.
+ */
+export type MailData =
+  // brand
+  | { kind: 'signup_received'; name: string; brandName: string }
+  | { kind: 'brand_approved'; name: string; viaInviteCode: boolean }
+  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; reference: string; guaranteeDate: string })
+  | (Placement & { kind: 'draft_ready' })
+  | (Placement & { kind: 'edits_complete' })
+  | (Placement & { kind: 'published'; amount: string })
+  | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason })
+  | { kind: 'password_reset'; token: string; validMinutes: number }
+  // admins
+  | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
+  | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; reference: string })
+  | (Placement & { kind: 'admin_brief_submitted'; brand: string })
+  | (Placement & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
+  | (Placement & { kind: 'admin_draft_approved'; brand: string });
+
+export type MailKind = MailData['kind'];
+
+/** Progress mails a brand may turn off on its profile. Receipts, refunds, onboarding and password mail always go. */
+export const OPTIONAL_KINDS: ReadonlySet<MailKind> = new Set(['draft_ready', 'edits_complete', 'published']);
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+export const formatDate = (iso: string) => dateFmt.format(new Date(iso));
+
+const REFUND_WHY: Record<RefundReason, string> = {
+  guarantee: 'Your article was not published within 90 days of payment, so our 90-day guarantee refunded you in full.',
+  admin: 'Our team has refunded this placement in full.',
+  sold_out: 'The last slot of this placement was taken while you were paying, so your payment was refunded in full.',
+  provider: 'The payment was refunded in full through the card provider.',
+};
+
+/** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
+interface Draft {
+  subject: string;
+  greeting?: string;
+  paragraphs: string[];
+  facts?: [string, string][];
+  /** quoted user text (the brand's feedback), shown as a block */
+  quote?: string;
+  action: { label: string; path: string };
+}
+
+function draftFor(d: MailData): Draft {
+  const placement = (p: Placement) => `"${p.title}" at ${p.outlet}`;
+  switch (d.kind) {
+    case 'signup_received':
+      return {
+        subject: 'We received your sign-up',
+        greeting: `Hi ${d.name},`,
+        paragraphs: [
+          `Thank you for signing up ${d.brandName} to ${PORTAL_NAME}. Your account is under review.`,
+          'We will e-mail you again as soon as it has been approved.',
+        ],
+        action: { label: 'See your account status', path: '/pending-approval' },
+      };
+    case 'brand_approved':
+      return {
+        subject: 'Your account has been approved',
+        greeting: `Hi ${d.name},`,
+        paragraphs: [
+          d.viaInviteCode
+            ? `Your invite code was accepted and your ${PORTAL_NAME} account is active.`
+            : `Good news: our team has approved your ${PORTAL_NAME} account.`,
+          'You can now browse opportunities and secure placements at media outlets.',
+        ],
+        action: { label: 'Browse opportunities', path: '/brand/opportunities' },
+      };
+    case 'payment_received':
+      return {
+        subject: `Payment received: ${d.title}`,
+        paragraphs: [
+          `Thank you for your payment for ${placement(d)}. The money is held in escrow until your article is published.`,
+          `If it is not published by ${formatDate(d.guaranteeDate)}, you are refunded in full (our 90-day guarantee).`,
+          'Next step: tell the editorial team about your story in the brief.',
+        ],
+        facts: [
+          ['Outlet', d.outlet],
+          ['Placement', d.title],
+          ['Amount', formatUsd(d.amount)],
+          ['Date', formatDate(d.paidAt)],
+          ['Payment reference', d.reference],
+          ['Refund guarantee until', formatDate(d.guaranteeDate)],
+        ],
+        action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
+      };
+    case 'draft_ready':
+      return {
+        subject: `Your draft is ready for review: ${d.title}`,
+        paragraphs: [`The editorial team has attached the draft of ${placement(d)}.`, 'Please review it, then approve it or request edits.'],
+        action: { label: 'Review the draft', path: '/brand/my-articles' },
+      };
+    case 'edits_complete':
+      return {
+        subject: `Edits complete, please re-review: ${d.title}`,
+        paragraphs: [`The editorial team has made the edits you requested to ${placement(d)}.`, 'Please review the draft again.'],
+        action: { label: 'Re-review the draft', path: '/brand/my-articles' },
+      };
+    case 'published':
+      return {
+        subject: `Your article is published: ${d.title}`,
+        paragraphs: [`${placement(d)} has been published.`, `The payment of ${formatUsd(d.amount)} held in escrow has been released.`],
+        action: { label: 'See your payments', path: '/brand/payments' },
+      };
+    case 'refund_issued':
+      return {
+        subject: `Refund issued: ${d.title}`,
+        paragraphs: [`We have refunded ${formatUsd(d.amount)} for ${placement(d)}.`, REFUND_WHY[d.reason], 'It can take 5-10 business days to appear on your statement.'],
+        facts: [
+          ['Outlet', d.outlet],
+          ['Placement', d.title],
+          ['Amount refunded', formatUsd(d.amount)],
+        ],
+        action: { label: 'See your payments', path: '/brand/payments' },
+      };
+    case 'password_reset':
+      return {
+        subject: 'Reset your password',
+        paragraphs: [
+          `Someone asked to reset the password of your ${PORTAL_NAME} account. Use the link below to choose a new one.`,
+          `The link works once and expires in ${d.validMinutes} minutes. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
+        ],
+        action: { label: 'Choose a new password', path: `/reset-password?token=${encodeURIComponent(d.token)}` },
+      };
+    case 'admin_new_brand':
+      return {
+        subject: `New brand waiting for approval: ${d.brandName}`,
+        paragraphs: [`${d.name} (${d.brandName}) has completed the sign-up and is waiting for approval.`],
+        facts: [
+          ['Name', d.name],
+          ['Brand', d.brandName],
+          ['E-mail', d.email],
+          ['Website', d.website],
+        ],
+        action: { label: 'Review pending brands', path: '/admin/approvals' },
+      };
+    case 'admin_new_placement':
+      return {
+        subject: `New paid placement: ${d.title}`,
+        paragraphs: [`${d.brand} has paid ${formatUsd(d.amount)} for ${placement(d)}. The money is held in escrow.`],
+        facts: [
+          ['Brand', `${d.brand} <${d.brandEmail}>`],
+          ['Outlet', d.outlet],
+          ['Placement', d.title],
+          ['Amount', formatUsd(d.amount)],
+          ['Payment reference', d.reference],
+        ],
+        action: { label: 'Open projects', path: '/admin/projects' },
+      };
+    case 'admin_brief_submitted':
+      return {
+        subject: `Brief submitted: ${d.title}`,
+        paragraphs: [`${d.brand} has submitted the brief for ${placement(d)}.`, 'The draft can now be written and attached.'],
+        action: { label: 'Open projects', path: '/admin/projects' },
+      };
+    case 'admin_edits_requested':
+      return {
+        subject: `Edits requested: ${d.title}`,
+        paragraphs: [`${d.brand} has requested edits to the draft of ${placement(d)}.`, d.feedback ? 'Their feedback:' : 'They did not leave any feedback.'],
+        ...(d.feedback ? { quote: d.feedback } : {}),
+        action: { label: 'Open projects', path: '/admin/projects' },
+      };
+    case 'admin_draft_approved':
+      return {
+        subject: `Draft approved: ${d.title}`,
+        paragraphs: [`${d.brand} has approved the draft of ${placement(d)}.`, 'Once the article is published, release the payment.'],
+        action: { label: 'Open projects', path: '/admin/projects' },
+      };
+  }
+}
+
+/** Subject, plain text and HTML of one mail. Every value from users is escaped in the HTML. */
+export function renderMail(data: MailData, baseUrl: string): RenderedMail {
+  const d = draftFor(data);
+  const link = `${baseUrl.replace(/\/$/, '')}${d.action.path}`;
+  const subject = `${d.subject} - ${PORTAL_NAME}`;
+
+  const text = [
+    ...(d.greeting ? [d.greeting, ''] : []),
+    ...d.paragraphs.flatMap((p) => [p, '']),
+    ...(d.quote ? [...d.quote.split('\n').map((l) => `> ${l}`), ''] : []),
+    ...(d.facts ? [...d.facts.map(([k, v]) => `${k}: ${v}`), ''] : []),
+    `${d.action.label}: ${link}`,
+    '',
+    `— ${PORTAL_NAME}`,
+    '',
+  ].join('\n');
+
+  const e = escapeHtml;
+  const p = (s: string) => `<p style="margin:0 0 16px">${e(s)}</p>`;
+  const html = [
+    '<!doctype html>',
+    `<html><head><meta charset="utf-8"><title>${e(subject)}</title></head>`,
+    '<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b;font-size:15px;line-height:1.5">',
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">',
+    `<div style="font-size:20px;font-weight:bold;margin-bottom:24px">${e(PORTAL_NAME)}</div>`,
+    d.greeting ? p(d.greeting) : '',
+    ...d.paragraphs.map(p),
+    d.quote ? `<blockquote style="margin:0 0 16px;padding:8px 16px;border-left:3px solid #d4d4d8;white-space:pre-wrap">${e(d.quote)}</blockquote>` : '',
+    d.facts
+      ? `<table style="border-collapse:collapse;margin:0 0 16px">${d.facts
+          .map(([k, v]) => `<tr><td style="padding:4px 16px 4px 0;color:#71717a">${e(k)}</td><td style="padding:4px 0">${e(v)}</td></tr>`)
+          .join('')}</table>`
+      : '',
+    `<p style="margin:24px 0"><a href="${e(link)}" style="background:#18181b;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;display:inline-block">${e(d.action.label)}</a></p>`,
+    `<p style="margin:0;color:#71717a;font-size:13px">Or open this link: <a href="${e(link)}">${e(link)}</a></p>`,
+    `<p style="margin:24px 0 0;color:#71717a;font-size:13px">— ${e(PORTAL_NAME)}</p>`,
+    '</div></body></html>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+
+  return { subject, text, html };
+}
