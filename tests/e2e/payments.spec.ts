@@ -99,3 +99,38 @@ test('[BRAND] cancelling the checkout returns to the opportunities and gives the
   expect(freed).toMatchObject({ filledSlots: 0, status: 'available' });
   await adminCtx.close();
 });
+
+test('[ADMIN] releases a held payment from the dashboard with Mark Published', async ({ page, browser }) => {
+  const title = `Release journey ${Date.now()}`;
+  const adminCtx = await browser.newContext();
+  const admin = await adminCtx.newPage();
+  await admin.goto('/auth');
+  await loginAs(admin, DEMO_ADMIN);
+  const { id } = await createOpportunity(admin, title, '500.00', 3);
+
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const checkout = await (await api(page, 'POST', '/api/payments/checkout', { opportunityId: id })).json();
+  const sessionId = String(checkout.url).split('/').pop();
+  expect((await api(page, 'POST', `/api/payments/checkout/${sessionId}/pay`)).status()).toBe(200);
+  const [payment] = (await (await api(admin, 'GET', '/api/admin/payments')).json()).filter((p: { opportunityId: string }) => p.opportunityId === id);
+
+  await admin.goto('/admin');
+  await admin.getByRole('button', { name: `Mark Published ${title}` }).click();
+  const dialog = admin.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'Mark as Published' })).toBeVisible();
+  await expect(dialog).toContainText('Select a payment to release for this opportunity');
+  const releaseButton = dialog.getByRole('button', { name: 'Release Payment' });
+  await expect(releaseButton).toBeDisabled();
+  await dialog.getByRole('radio', { name: new RegExp(payment.stripePaymentId.slice(-8)) }).click();
+  await releaseButton.click();
+  await expect(admin.getByTestId('toast')).toContainText('The payment has been marked as released');
+
+  await admin.goto('/admin/payments');
+  await expect(admin.getByTestId('admin-payment-row').filter({ hasText: title })).toContainText('Released');
+  await adminCtx.close();
+
+  await page.goto('/brand/payments');
+  await expect(page.getByTestId('payment-row').filter({ hasText: title })).toContainText('Released');
+  await expect(page.getByTestId('escrow-balance')).toHaveText('$0.00');
+});

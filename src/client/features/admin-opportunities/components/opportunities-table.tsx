@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { Pencil, Send } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import {
   OPPORTUNITY_STATUS_LABELS,
@@ -12,6 +12,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { useIsMobile } from '@/lib/use-mobile';
+import { MarkPublishedButton } from './mark-published-dialog';
 
 const STATUS_VARIANT: Record<OpportunityStatus, 'success' | 'info' | 'warning' | 'secondary' | 'destructive'> = {
   available: 'success',
@@ -48,11 +49,7 @@ function Actions({ o }: { o: Opportunity }) {
           <Pencil />
         </Link>
       </Button>
-      {/* TODO(issue 4, payments): enable when the opportunity has payments and open the
-          "Mark as Published" dialog (choose a paid payment, then release it). */}
-      <Button variant="outline" size="sm" disabled aria-label={`Mark Published ${o.title}`}>
-        <Send /> Mark Published
-      </Button>
+      <MarkPublishedButton o={o} />
     </div>
   );
 }
