@@ -527,3 +527,18 @@ describe('GET /api/opportunities (brand browse)', () => {
     expect(await ids()).not.toContain(created.body.id);
   });
 });
+
+describe('[ADMIN] editing an opportunity whose deadline has passed', () => {
+  it('keeps the stored past deadline, but refuses moving it to another past day', async () => {
+    const pastDay = utcDay(-10);
+    const row = await insertRow({ deadlineDate: new Date(`${pastDay}T00:00:00.000Z`) });
+    const keep = await admin.patch(`/api/admin/opportunities/${row.id}`, { ...validBody(), title: 'Typo fixed', deadlineDate: pastDay });
+    expect(keep.status).toBe(200);
+    expect((await rowById(row.id)).title).toBe('Typo fixed');
+
+    const other = await admin.patch(`/api/admin/opportunities/${row.id}`, { ...validBody(), title: 'Again', deadlineDate: utcDay(-5) });
+    expect(other.status).toBe(400);
+    expect(other.body.errors.deadlineDate).toBe('Deadline cannot be in the past');
+    expect((await rowById(row.id)).title).toBe('Typo fixed');
+  });
+});

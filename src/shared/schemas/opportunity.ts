@@ -113,7 +113,7 @@ const DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\
  * A deadline is a calendar day ("YYYY-MM-DD"; of an ISO datetime only its written date counts),
  * claimable through the end of that day in UTC. `minDay` is the earliest day accepted.
  */
-export function normalizeDeadline(raw: string | null | undefined, minDay: string): Result<string | null> {
+export function normalizeDeadline(raw: string | null | undefined, minDay: string, keepDay?: string | null): Result<string | null> {
   if (isBlank(raw)) return ok(null);
   const m = DATE_OR_DATETIME.exec(raw!.trim());
   if (!m) return fail('Deadline must be a valid date');
@@ -123,7 +123,8 @@ export function normalizeDeadline(raw: string | null | undefined, minDay: string
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day || Number(y) < 2000) {
     return fail('Deadline must be a valid date');
   }
-  if (day < minDay) return fail('Deadline cannot be in the past');
+  // an opportunity being edited may keep the deadline it already has, even once it has passed
+  if (day < minDay && day !== keepDay) return fail('Deadline cannot be in the past');
   return ok(day);
 }
 
@@ -173,8 +174,11 @@ const optionalString = (invalid: string) => z.string({ error: invalid }).nullish
 
 // ---- the server's request schema ----
 
-/** POST and PATCH /api/admin/opportunities. Keys not listed (status, filledSlots, id...) are dropped. */
-export const opportunityRequestSchema = z.object({
+/**
+ * POST and PATCH /api/admin/opportunities. Keys not listed (status, filledSlots, id...) are dropped.
+ * `keepDay`: the stored deadline of the opportunity being edited, accepted even when past.
+ */
+export const opportunityRequestSchemaFor = (keepDay?: string | null) => z.object({
   outletName: requiredText('Outlet name', TEXT_MAX),
   outletUrl: optionalString('Outlet URL must be a valid URL').transform(check(normalizeOutletUrl)),
   title: requiredText('Title', TEXT_MAX),
@@ -185,11 +189,12 @@ export const opportunityRequestSchema = z.object({
   maxSlots: stringOrNumber('Max slots must be a valid number').transform(check(normalizeMaxSlots)),
   domainAuthority: stringOrNumber('Domain Authority must be a valid number').transform(check(normalizeDomainAuthority)),
   deadlineDate: optionalString('Deadline must be a valid date').transform((raw, ctx) =>
-    check((v: typeof raw) => normalizeDeadline(v, serverMinDeadlineDay()))(raw, ctx),
+    check((v: typeof raw) => normalizeDeadline(v, serverMinDeadlineDay(), keepDay))(raw, ctx),
   ),
   logoUrl: optionalString('Logo must be a valid URL').transform(check(normalizeLogoUrl)),
   exampleUrls: examples.nullish().transform((v) => v ?? []),
 });
+export const opportunityRequestSchema = opportunityRequestSchemaFor();
 
 /** The normalised opportunity fields: the JSON body the client sends and the server stores. */
 export interface OpportunityRequest {
@@ -218,7 +223,7 @@ export type OpportunityRequestInput = z.input<typeof opportunityRequestSchema>;
  * types). Use with `useForm<OpportunityFormValues, unknown, OpportunityRequest>({ resolver:
  * zodResolver(opportunityFormSchema) })`; `handleSubmit` then receives the JSON to send.
  */
-export const opportunityFormSchema = z.object({
+export const opportunityFormSchemaFor = (keepDay?: string | null) => z.object({
   outletName: requiredText('Outlet name', TEXT_MAX),
   outletUrl: z.string().transform(check(normalizeOutletUrl)),
   title: requiredText('Title', TEXT_MAX),
@@ -232,10 +237,11 @@ export const opportunityFormSchema = z.object({
   priceUsd: z.string().transform(check(normalizePrice)),
   maxSlots: z.string().transform(check(normalizeMaxSlots)),
   domainAuthority: z.string().transform(check(normalizeDomainAuthority)),
-  deadlineDate: z.string().transform((raw, ctx) => check((v: string) => normalizeDeadline(v, localToday()))(raw, ctx)),
+  deadlineDate: z.string().transform((raw, ctx) => check((v: string) => normalizeDeadline(v, localToday(), keepDay))(raw, ctx)),
   logoUrl: z.string().transform(check(normalizeLogoUrl)),
   exampleUrls: examples,
 });
+export const opportunityFormSchema = opportunityFormSchemaFor();
 
 export type OpportunityFormValues = z.input<typeof opportunityFormSchema>;
 

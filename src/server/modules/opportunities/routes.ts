@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { opportunityRequestSchema } from '../../../shared/schemas/opportunity';
+import { opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
@@ -52,7 +52,9 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
   app.patch('/api/admin/opportunities/:id', async (req) => {
     requireAdmin(req);
     const id = opportunityId(req.params);
-    const input = parse(opportunityRequestSchema, req.body);
+    const current = await getOpportunity(db, id);
+    const keepDay = current.deadlineDate ? current.deadlineDate.toISOString().slice(0, 10) : null;
+    const input = parse(opportunityRequestSchemaFor(keepDay), req.body);
     return toOpportunityJson(await updateOpportunity(db, id, input));
   });
 

@@ -7,7 +7,7 @@ import { OPPORTUNITY_TYPES, OPPORTUNITY_TYPE_LABELS } from '@shared/opportunity'
 import {
   emptyOpportunityForm,
   localToday,
-  opportunityFormSchema,
+  opportunityFormSchemaFor,
   type OpportunityFormValues,
   type OpportunityRequest,
 } from '@shared/schemas/opportunity';
@@ -56,17 +56,22 @@ function Section({ title, description, children }: { title: string; description?
  */
 export function OpportunityForm({
   defaultValues = emptyOpportunityForm,
+  keepDeadline = null,
   submitLabel,
   pendingLabel,
   onSubmit,
 }: {
   defaultValues?: OpportunityFormValues;
+  /** The stored deadline of the opportunity being edited ("YYYY-MM-DD"): kept even once past. */
+  keepDeadline?: string | null;
   submitLabel: string;
   pendingLabel: string;
   onSubmit: (values: OpportunityRequest) => Promise<unknown>;
 }) {
   const form = useForm<OpportunityFormValues, unknown, OpportunityRequest>({
-    resolver: zodResolver(opportunityFormSchema),
+    // the schema depends only on the stored deadline; build it once per form
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    resolver: React.useMemo(() => zodResolver(opportunityFormSchemaFor(keepDeadline)), []),
     defaultValues,
   });
   const { errors, isSubmitting } = form.formState;
@@ -220,7 +225,7 @@ export function OpportunityForm({
             <Input type="number" inputMode="numeric" step="1" min="1" max="100" {...text('domainAuthority')} />
           </FormField>
           <FormField id="deadlineDate" label="Deadline" error={errors.deadlineDate?.message} hint="Last date to purchase; leave empty for none">
-            <Input type="date" min={today} {...text('deadlineDate')} />
+            <Input type="date" min={keepDeadline && keepDeadline < today ? keepDeadline : today} {...text('deadlineDate')} />
           </FormField>
         </div>
       </Section>

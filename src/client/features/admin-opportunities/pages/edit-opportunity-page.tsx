@@ -1,6 +1,7 @@
 import { useLocation, useParams } from 'wouter';
 import { SearchX } from 'lucide-react';
 import { opportunityToFormValues, type OpportunityRequest } from '@shared/schemas/opportunity';
+import { deadlineDay } from '@shared/opportunity';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
@@ -43,6 +44,7 @@ export function EditOpportunityPage() {
         <OpportunityForm
           key={data.id}
           defaultValues={opportunityToFormValues(data)}
+          keepDeadline={data.deadlineDate ? deadlineDay(data.deadlineDate) : null}
           submitLabel="Save Changes"
           pendingLabel="Saving..."
           onSubmit={onSubmit}
