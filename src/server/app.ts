@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -22,6 +22,7 @@ import type { PaymentProvider } from './payments/provider';
 import { opportunityRoutes } from './modules/opportunities/routes';
 import { briefRoutes } from './modules/briefs/routes';
 import { projectRoutes } from './modules/projects/routes';
+import { passwordRoutes } from './modules/password/routes';
 
 export interface AppDeps {
   db: Db;
@@ -32,6 +33,8 @@ export interface AppDeps {
   /** Built client (index.html and assets); when absent only the API is served. */
   clientDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Sees every route as it is registered (the permission matrix compares them with its table). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export const defaultClientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
@@ -63,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 500 },
   });
 
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -121,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes, briefRoutes, projectRoutes];
+  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes, briefRoutes, projectRoutes, passwordRoutes];
   for (const register of registerAll) register(app, deps);
 
   const clientDir = deps.clientDir;

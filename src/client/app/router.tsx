@@ -1,5 +1,7 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { AuthPage } from '@/features/auth/pages/auth-page';
+import { ForgotPasswordPage } from '@/features/auth/pages/forgot-password-page';
+import { ResetPasswordPage } from '@/features/auth/pages/reset-password-page';
 import { CompleteProfilePage } from '@/features/onboarding/pages/complete-profile-page';
 import { PendingApprovalPage } from '@/features/onboarding/pages/pending-approval-page';
 import { ProfilePage } from '@/features/profile/pages/profile-page';
@@ -22,6 +24,8 @@ export function AppRouter() {
     <Switch>
       <Route path="/" component={RootRedirect} />
       <Route path="/auth" component={AuthPage} />
+      <Route path="/forgot-password" component={ForgotPasswordPage} />
+      <Route path="/reset-password" component={ResetPasswordPage} />
       <Route path="/complete-profile">
         <OnboardingRoute step="/complete-profile">
           <CompleteProfilePage />

@@ -79,7 +79,8 @@ export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string)
   }
   await db
     .update(mailOutbox)
-    .set({ status: 'sent', sentAt: new Date(), lastError: null })
+    // a reset link must not outlive its mail in the log: only the token's hash is kept elsewhere
+    .set({ status: 'sent', sentAt: new Date(), lastError: null, ...('token' in row.data ? { data: { ...row.data, token: '(sent)' } } : {}) })
     .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'pending')));
   return 'sent';
 }

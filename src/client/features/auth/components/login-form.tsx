@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginSchema, type LoginInput } from '@shared/schemas/auth';
 import { Button } from '@/components/ui/button';
@@ -18,6 +19,11 @@ export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
       <FormField id="login-password" label="Password" error={errors.password?.message}>
         <Input id="login-password" type="password" autoComplete="current-password" aria-invalid={!!errors.password} {...form.register('password')} />
       </FormField>
+      <div className="-mt-2 text-right">
+        <Link href="/forgot-password" className="text-sm font-medium text-primary hover:underline">
+          Forgot password?
+        </Link>
+      </div>
       <Button type="submit" className="w-full" disabled={login.isPending}>
         {login.isPending ? 'Signing in...' : 'Sign In'}
       </Button>

@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES } from '../../../shared/constants';
+import { INVALID_RESET_LINK, RESET_LINK_MINUTES } from '../../../shared/schemas/password';
+import type { Db } from '../../db/client';
+import { loginFailures, passwordResetRequests, passwordResetTokens, sessions, users } from '../../db/schema';
+import { HttpError, badRequest } from '../../lib/errors';
+import { hashPassword } from '../../lib/password';
+import { enqueueMail } from '../../mail/outbox';
+import { normaliseEmail } from '../auth/users';
+
+export const TOO_MANY_RESET_REQUESTS = `Too many password reset requests. Please try again in ${LOGIN_WINDOW_MINUTES} minutes.`;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * "Forgot password?": for a known e-mail, a single-use token (only its hash is stored) valid for an
+ * hour, mailed as a link. Unknown e-mails get the same answer and no mail. Requests per e-mail are
+ * throttled like sign-in failures, so the form cannot be used to flood someone's inbox.
+ */
+export async function requestPasswordReset(db: Db, rawEmail: string, now = new Date()): Promise<void> {
+  const email = normaliseEmail(rawEmail);
+  const since = new Date(now.getTime() - LOGIN_WINDOW_MINUTES * 60_000);
+  const [{ requests }] = await db
+    .select({ requests: count() })
+    .from(passwordResetRequests)
+    .where(and(eq(passwordResetRequests.email, email), gt(passwordResetRequests.createdAt, since)));
+  if (requests >= LOGIN_MAX_FAILURES) throw new HttpError(429, TOO_MANY_RESET_REQUESTS);
+
+  const token = randomBytes(32).toString('base64url');
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResetRequests).values({ email, createdAt: now });
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (!user) return;
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(now.getTime() + RESET_LINK_MINUTES * 60_000),
+      createdAt: now,
+    });
+    await enqueueMail(tx, { userId: user.id }, { kind: 'password_reset', token, validMinutes: RESET_LINK_MINUTES });
+  });
+}
+
+/**
+ * Sets the new password for the token's user, once: the token is claimed in one conditional UPDATE
+ * (unused and not expired), every other link of that user is spent and all its sessions end.
+ */
+export async function resetPassword(db: Db, token: string, password: string, now = new Date()): Promise<void> {
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+      .returning({ userId: passwordResetTokens.userId });
+    if (!claimed) throw badRequest(INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
+    const [user] = await tx.update(users).set({ password: hash }).where(eq(users.id, claimed.userId)).returning({ email: users.email });
+    await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+    await tx.delete(sessions).where(eq(sessions.userId, claimed.userId));
+    // the owner is back in: earlier failed sign-ins no longer lock the account
+    if (user) await tx.delete(loginFailures).where(eq(loginFailures.email, user.email));
+  });
+}
