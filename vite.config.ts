@@ -8,10 +8,10 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: {
-      '@': path.resolve(__dirname, 'src/client'),
-      '@shared': path.resolve(__dirname, 'src/shared'),
+      '@': path.resolve(import.meta.dirname, 'src/client'),
+      '@shared': path.resolve(import.meta.dirname, 'src/shared'),
     },
   },
-  build: { outDir: path.resolve(__dirname, 'dist/client'), emptyOutDir: true, chunkSizeWarningLimit: 1000 },
+  build: { outDir: path.resolve(import.meta.dirname, 'dist/client'), emptyOutDir: true, chunkSizeWarningLimit: 1000 },
   server: { proxy: { '/api': 'http://localhost:5000', '/uploads': 'http://localhost:5000' } },
 });

@@ -61,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     trustProxy: true,
+    // one line per request drowns the log; errors are still logged with their request
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
     routerOptions: { maxParamLength: 500 },
