@@ -100,6 +100,22 @@ async function main() {
     // warm-up: connections, JIT
     await Promise.all(cookies.slice(0, 5).map((c) => claim(c, opps[0].id)));
 
+    // baseline on the same machine and concurrency: an authenticated one-query read (the wallet)
+    const base: number[] = [];
+    const baseStart = performance.now();
+    await Promise.all(
+      cookies.map(async (cookie) => {
+        for (let k = 1; k < OPPORTUNITIES; k++) {
+          const t0 = performance.now();
+          const res = await fetch(`${origin}/api/brand/wallet`, { headers: { cookie } });
+          await res.arrayBuffer();
+          base.push(performance.now() - t0);
+        }
+      }),
+    );
+    const baseSeconds = (performance.now() - baseStart) / 1000;
+    base.sort((a, b) => a - b);
+
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
     const started = performance.now();
@@ -126,6 +142,10 @@ async function main() {
     console.log(`  requests: ${latencies.length} in ${seconds.toFixed(2)} s → ${(latencies.length / seconds).toFixed(0)} req/s`);
     console.log(`  statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
     console.log(`  latency ms: p50 ${pct(latencies, 50).toFixed(1)}  p90 ${pct(latencies, 90).toFixed(1)}  p99 ${pct(latencies, 99).toFixed(1)}  max ${latencies.at(-1)!.toFixed(1)}`);
+    console.log(
+      `  baseline GET /api/brand/wallet: ${(base.length / baseSeconds).toFixed(0)} req/s, p50 ${pct(base, 50).toFixed(1)} ms, p99 ${pct(base, 99).toFixed(1)} ms`,
+    );
+    console.log(`  machine load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     const rows = (oversold as unknown as { rows: unknown[] }).rows;
     console.log(`  oversold or miscounted opportunities: ${rows.length}`);
     await app.close();

@@ -66,6 +66,16 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
   });
 
+  it('10 simultaneous clicks by one brand → one hold, one slot, the same address for all', async () => {
+    const opp = await createOpportunity(t.db, { maxSlots: 5 });
+    const [{ agent }] = await quickBrands(t.app, t.db, 1);
+    const results = await Promise.all(Array.from({ length: 10 }, () => agent.post('/api/payments/checkout', { opportunityId: opp.id })));
+    for (const r of results) expect(r.status).toBe(200);
+    expect(new Set(results.map((r) => r.body.url)).size).toBe(1);
+    expect(await holdsOf(t.db, opp.id)).toHaveLength(1);
+    expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
+  });
+
   it('takes the last slot and marks the opportunity full; the next brand gets 409 "This opportunity is sold out"', async () => {
     const opp = await createOpportunity(t.db, { maxSlots: 1 });
     const [a, b] = await quickBrands(t.app, t.db, 2);

@@ -18,12 +18,15 @@ export const localSessionId = (paymentId: string) => LOCAL_SESSION_PREFIX + paym
 export function localProvider(db: Db): PaymentProvider {
   return {
     name: 'local',
-    offline: true,
 
-    async createCheckout(req) {
-      const sessionId = localSessionId(req.paymentId);
+    precomputedCheckout(paymentId) {
+      const sessionId = localSessionId(paymentId);
       // relative: the app serves the page itself, under whatever host the brand is using
       return { sessionId, url: `/checkout/${sessionId}` };
+    },
+
+    async createCheckout(req) {
+      return this.precomputedCheckout!(req.paymentId);
     },
 
     async retrieveSession(sessionId): Promise<ProviderSession | null> {

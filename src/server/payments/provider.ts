@@ -59,10 +59,10 @@ export class WebhookSignatureError extends Error {}
 export interface PaymentProvider {
   readonly name: 'local' | 'stripe';
   /**
-   * createCheckout makes no network call and creates nothing anywhere (the built-in provider):
-   * it may run before the slot is reserved, so the hold is written once, with its URL.
+   * For a provider whose session is derived from our id and created nowhere (the built-in one):
+   * the session known before the slot is reserved, so the hold is written once, with its URL.
    */
-  readonly offline?: boolean;
+  precomputedCheckout?(paymentId: string): CreatedCheckout;
   createCheckout(req: CheckoutRequest): Promise<CreatedCheckout>;
   /** The provider's current truth about a session; null when it does not know the id. */
   retrieveSession(sessionId: string): Promise<ProviderSession | null>;

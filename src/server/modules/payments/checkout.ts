@@ -6,15 +6,14 @@ import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider';
 import { toCents } from '../../../shared/money';
 import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
-import { closeHolds, holdById, reserveSlot, startOfUtcDay, type Tx } from './slots';
+import { closeHolds, holdById, slotIsFree, startOfUtcDay, type Tx } from './slots';
+import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
 
 export interface CheckoutBrand {
   id: string;
   email: string;
 }
-
-class DuplicateHold extends Error {}
 
 /** The brand's open hold for the opportunity, if any (at most one: a partial unique index). */
 async function openHoldFor(db: Db, brandId: string, opportunityId: string) {
@@ -70,37 +69,35 @@ export async function startCheckout(
     idempotencyKey: `checkout-${holdId}`,
   });
 
-  let reserved: { hold: typeof checkoutSessions.$inferSelect; request: CheckoutRequest };
+  if (stale) await closeHolds(db, holdById(stale.id), 'expired', now);
+
+  // reserve the slot and write the hold in ONE statement: both happen or neither does
+  const pre = provider.precomputedCheckout?.(holdId);
+  let reserved: { title: string; outletName: string; priceUsd: string } | undefined;
   try {
-    reserved = await db.transaction(async (tx) => {
-      if (stale) await closeHolds(tx, holdById(stale.id), 'expired', now);
-      const opp = await reserveSlot(tx, opportunityId, now);
-      if (!opp) throw await unavailable(tx, opportunityId, now);
-      const request = checkoutRequest(opp);
-      // the built-in provider's session is known up front: the hold is written once, complete
-      const created = provider.offline ? await provider.createCheckout(request) : undefined;
-      const [hold] = await tx
-        .insert(checkoutSessions)
-        .values({
-          id: holdId,
-          brandId: brand.id,
-          opportunityId,
-          amount: opp.priceUsd,
-          status: 'open',
-          expiresAt,
-          createdAt: now,
-          providerSessionId: created?.sessionId,
-          url: created?.url,
-        })
-        // the partial unique index (one open checkout per brand and opportunity) caught a double click
-        .onConflictDoNothing()
-        .returning();
-      if (!hold) throw new DuplicateHold();
-      return { hold, request };
-    });
+    const result = await db.execute(sql`
+      WITH opp AS (
+        UPDATE ${opportunities}
+        SET filled_slots = filled_slots + 1,
+            status = CASE WHEN filled_slots + 1 >= max_slots THEN 'full' ELSE status END
+        WHERE ${slotIsFree(opportunityId, now)}
+        RETURNING id, title, outlet_name, price_usd
+      ), hold AS (
+        INSERT INTO ${checkoutSessions}
+          (id, brand_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
+        SELECT ${holdId}::uuid, ${brand.id}::uuid, opp.id, opp.price_usd, 'open',
+               ${expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
+               ${pre?.sessionId ?? null}::text, ${pre?.url ?? null}::text
+        FROM opp
+        RETURNING id
+      )
+      SELECT opp.title, opp.outlet_name AS "outletName", opp.price_usd::text AS "priceUsd" FROM hold, opp
+    `);
+    reserved = (result as unknown as { rows: { title: string; outletName: string; priceUsd: string }[] }).rows[0];
   } catch (err) {
-    if (!(err instanceof DuplicateHold)) throw err;
-    // the other request is creating the provider session right now: give its address back
+    // the partial unique index (one open checkout per brand and opportunity) caught a double
+    // click; the whole statement, slot included, was undone
+    if (!isUniqueViolation(err)) throw err;
     for (let i = 0; i < 20; i++) {
       const other = await openHoldFor(db, brand.id, opportunityId);
       if (other?.url) return { url: other.url };
@@ -108,19 +105,20 @@ export async function startCheckout(
     }
     throw conflict('A checkout for this opportunity is already being prepared. Please try again.');
   }
+  if (!reserved) throw await unavailable(db, opportunityId, now);
+  if (pre) return { url: pre.url };
 
-  const { hold, request } = reserved;
-  if (hold.url) return { url: hold.url };
+  const request = checkoutRequest(reserved);
   try {
     const created = await provider.createCheckout(request);
     await db
       .update(checkoutSessions)
       .set({ providerSessionId: created.sessionId, url: created.url })
-      .where(eq(checkoutSessions.id, hold.id));
+      .where(eq(checkoutSessions.id, holdId));
     return { url: created.url };
   } catch {
     // no session exists for the brand to pay: give the slot straight back
-    await closeHolds(db, holdById(hold.id), 'cancelled', now);
+    await closeHolds(db, holdById(holdId), 'cancelled', now);
     throw new HttpError(502, 'Failed to create checkout session');
   }
 }

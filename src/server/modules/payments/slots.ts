@@ -10,14 +10,8 @@ export function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/**
- * Takes one slot in ONE conditional UPDATE (never read-then-write): the row lock makes concurrent
- * claims queue, and each re-checks `filled_slots < max_slots` after the one before it commits.
- * Returns the opportunity, or undefined when it is sold out, not available or past its deadline.
- * `ignoreDeadline` is for a payment that completes after its hold expired: the brand started
- * paying before the deadline.
- */
-export async function reserveSlot(tx: Tx, opportunityId: string, now: Date, opts: { ignoreDeadline?: boolean } = {}) {
+/** The condition under which a slot can be taken: available, not full, deadline not passed. */
+export function slotIsFree(opportunityId: string, now: Date, opts: { ignoreDeadline?: boolean } = {}): SQL {
   const conditions: (SQL | undefined)[] = [
     eq(opportunities.id, opportunityId),
     eq(opportunities.status, 'available'),
@@ -26,13 +20,27 @@ export async function reserveSlot(tx: Tx, opportunityId: string, now: Date, opts
   if (!opts.ignoreDeadline) {
     conditions.push(or(isNull(opportunities.deadlineDate), gte(opportunities.deadlineDate, startOfUtcDay(now))));
   }
+  return and(...conditions)!;
+}
+
+/** The change that takes a slot; the last one makes the opportunity full. */
+export const takeSlot = {
+  filledSlots: sql`${opportunities.filledSlots} + 1`,
+  status: sql`CASE WHEN ${opportunities.filledSlots} + 1 >= ${opportunities.maxSlots} THEN 'full' ELSE ${opportunities.status} END`,
+};
+
+/**
+ * Takes one slot in ONE conditional UPDATE (never read-then-write): the row lock makes concurrent
+ * claims queue, and each re-checks `filled_slots < max_slots` after the one before it commits.
+ * Returns the opportunity, or undefined when it is sold out, not available or past its deadline.
+ * `ignoreDeadline` is for a payment that completes after its hold expired: the brand started
+ * paying before the deadline.
+ */
+export async function reserveSlot(tx: Tx, opportunityId: string, now: Date, opts: { ignoreDeadline?: boolean } = {}) {
   const [row] = await tx
     .update(opportunities)
-    .set({
-      filledSlots: sql`${opportunities.filledSlots} + 1`,
-      status: sql`CASE WHEN ${opportunities.filledSlots} + 1 >= ${opportunities.maxSlots} THEN 'full' ELSE ${opportunities.status} END`,
-    })
-    .where(and(...conditions))
+    .set(takeSlot)
+    .where(slotIsFree(opportunityId, now, opts))
     .returning({
       id: opportunities.id,
       title: opportunities.title,
