@@ -1,0 +1,409 @@
+/**
+ * The permission matrix, checked against the server's own route table: every route the app
+ * registers (collected with Fastify's onRoute hook) must have a row here, and every row must name a
+ * registered route. Each row is sent as six kinds of caller, on real ids made through the API:
+ * a visitor, a brand without a name, an unapproved brand, approved brand A (the owner), approved
+ * brand B (a stranger, using A's ids) and an admin.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { configSchema } from '../../src/server/config';
+import type { DbHandle } from '../../src/server/db/client';
+import { inviteCodes } from '../../src/server/db/schema';
+import { Agent, type Res } from '../support/app';
+import { createTestDb } from '../support/db';
+import { PASSWORD, createUser, kinds, signedIn, uniqueEmail } from '../support/factories';
+import { PART1, PART2 } from '../support/content';
+import { createOpportunity } from '../support/payments';
+
+type Kind = 'visitor' | 'unnamedBrand' | 'pendingBrand' | 'brandB' | 'brandA' | 'admin';
+/** B goes before A: a stranger must be refused while the owner's resource is still in its first state. */
+const KINDS: Kind[] = ['visitor', 'unnamedBrand', 'pendingBrand', 'brandB', 'brandA', 'admin'];
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+interface Ctx {
+  /** a payment of A: paid through the built-in checkout, brief submitted, draft file attached */
+  paymentId: string;
+  opportunityId: string;
+  draftFile: string;
+  uploadName: string;
+  pendingBrandId: string;
+  inviteCodeId: string;
+  loginEmail: string;
+  /** per-row extras from `setup` */
+  sessionId?: string;
+  rowPaymentId?: string;
+}
+
+interface Row {
+  route: string;
+  send(agent: Agent, c: Ctx): Promise<Res>;
+  expect: Record<Kind, number>;
+  /** makes a fresh resource of A for this row (the action succeeds only once) */
+  setup?: (c: Ctx) => Promise<Partial<Ctx>>;
+  /** uses fresh sessions (the request ends or changes the signed-in user) */
+  fresh?: boolean;
+}
+
+const all = (s: number): Record<Kind, number> => ({ visitor: s, unnamedBrand: s, pendingBrand: s, brandB: s, brandA: s, admin: s });
+const anyUser = (ok: number) => ({ ...all(ok), visitor: 401 });
+const adminOnly = (ok: number) => ({ ...all(403), visitor: 401, admin: ok });
+/** a brand list or a brand action on no one's id: both approved brands succeed */
+const approvedBrands = (ok: number) => ({ ...all(403), visitor: 401, brandA: ok, brandB: ok });
+/** A's own resource: B sees a 404, exactly like a missing one */
+const ownerOnly = (ok: number) => ({ ...approvedBrands(ok), brandB: 404 });
+
+let t: { app: FastifyInstance; handle: DbHandle; close(): Promise<void> };
+const registered = new Set<string>();
+let who: Record<Kind, Agent>;
+let admin: Agent;
+let brandA: Agent;
+let ctx: Ctx;
+
+async function buildMatrixApp() {
+  const handle = await createTestDb();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-matrix-'));
+  const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir });
+  const onRoute = (r: RouteOptions) => {
+    for (const m of [r.method].flat()) if (m !== 'HEAD') registered.add(`${m} ${r.url}`);
+  };
+  const { diskFileStore } = await import('../../src/server/storage/file-store');
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), onRoute });
+  await app.ready();
+  return {
+    app,
+    handle,
+    async close() {
+      await app.close();
+      await handle.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const ok = (res: Res, what: string) => {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${res.text}`);
+  return res.body;
+};
+
+/** An opportunity with room, and a checkout of A for it (not paid yet). */
+async function openCheckoutOfA() {
+  const opp = await createOpportunity(t.handle.db, { maxSlots: 10 });
+  const { url } = ok(await brandA.post('/api/payments/checkout', { opportunityId: opp.id }), 'checkout');
+  return { opportunityId: opp.id, sessionId: String(url).split('/').pop()! };
+}
+
+/** A payment of A made through the built-in checkout: pay the session A opened. */
+async function paymentOfA() {
+  const { opportunityId, sessionId } = await openCheckoutOfA();
+  const { paymentId } = ok(await brandA.post(`/api/payments/checkout/${sessionId}/pay`), 'pay');
+  return { opportunityId, paymentId: paymentId as string };
+}
+
+async function submitBriefOfA(paymentId: string) {
+  ok(await brandA.post(`/api/brand/brief/${paymentId}/submit`, { part1Json: PART1, part2Json: PART2 }), 'submit brief');
+}
+
+async function attachDraft(paymentId: string) {
+  const { path: file } = ok(await admin.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'), 'upload draft');
+  ok(await admin.patch(`/api/admin/payments/${paymentId}/status`, { draftDocumentFile: file }), 'attach draft');
+  return file as string;
+}
+
+/** A payment of A with its brief submitted and a draft attached (pending the brand's review). */
+async function reviewableOfA() {
+  const p = await paymentOfA();
+  await submitBriefOfA(p.paymentId);
+  await attachDraft(p.paymentId);
+  return { rowPaymentId: p.paymentId };
+}
+
+const OLDER_PART1 = { nameForArticles: 'Jane Founder', background: 'Agronomist for 20 years' };
+const OLDER_PART2 = { goal: 'Raise awareness', audience: 'Policy makers', mainMessage: 'Soil is climate' };
+const utcDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const opportunityBody = () => ({
+  outletName: 'The Daily Planet',
+  outletUrl: 'https://dailyplanet.example.com',
+  title: 'Founder profile',
+  description: 'An in-depth profile.',
+  type: ['profile_article'],
+  tat: '2-3 weeks',
+  priceUsd: '2500.00',
+  maxSlots: 3,
+  domainAuthority: 88,
+  deadlineDate: utcDay(30),
+});
+
+const ROWS: Row[] = [
+  // account and sessions
+  { route: 'GET /api/user', send: (a) => a.get('/api/user'), expect: anyUser(200) },
+  {
+    route: 'POST /api/login',
+    send: (a, c) => a.post('/api/login', { email: c.loginEmail, password: PASSWORD }),
+    expect: all(200),
+    fresh: true,
+  },
+  {
+    route: 'POST /api/register',
+    send: (a) => a.post('/api/register', { email: uniqueEmail('matrix'), password: 'a-long-enough-password-1' }),
+    expect: all(201),
+    fresh: true,
+  },
+  // a visitor's sign-out is a harmless no-op
+  { route: 'POST /api/logout', send: (a) => a.post('/api/logout'), expect: all(200), fresh: true },
+  { route: 'POST /api/password/forgot', send: (a, c) => a.post('/api/password/forgot', { email: c.loginEmail }), expect: all(200) },
+  // a made-up token is refused for everyone, signed in or not
+  {
+    route: 'POST /api/password/reset',
+    send: (a) => a.post('/api/password/reset', { token: 'x'.repeat(43), password: 'a-long-enough-password-1' }),
+    expect: all(400),
+  },
+  {
+    route: 'PATCH /api/user/profile',
+    send: (a) => a.patch('/api/user/profile', { avatarUrl: '/uploads/0123456789abcdef0123456789abcdef.png' }),
+    expect: anyUser(200),
+  },
+
+  // files
+  { route: 'POST /api/upload/avatar', send: (a) => a.upload('/api/upload/avatar', 'avatar', PNG, 'me.png', 'image/png'), expect: anyUser(200) },
+  { route: 'POST /api/upload/logo', send: (a) => a.upload('/api/upload/logo', 'logo', PNG, 'logo.png', 'image/png'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/upload/document',
+    send: (a) => a.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'),
+    expect: adminOnly(200),
+  },
+  // public images: anyone may fetch one
+  { route: 'GET /uploads/:name', send: (a, c) => a.get(`/uploads/${c.uploadName}`), expect: all(200) },
+  // private drafts: the owning brand and admins; everyone else sees "not found"
+  {
+    route: 'GET /api/files/:name',
+    send: (a, c) => a.get(c.draftFile),
+    expect: { visitor: 401, unnamedBrand: 404, pendingBrand: 404, brandB: 404, brandA: 200, admin: 200 },
+  },
+
+  // admin: brands and invite codes
+  { route: 'GET /api/admin/pending-brands', send: (a) => a.get('/api/admin/pending-brands'), expect: adminOnly(200) },
+  { route: 'POST /api/admin/approve-brand/:id', send: (a, c) => a.post(`/api/admin/approve-brand/${c.pendingBrandId}`), expect: adminOnly(200) },
+  { route: 'GET /api/admin/invite-codes', send: (a) => a.get('/api/admin/invite-codes'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/invite-codes',
+    send: (a) => a.post('/api/admin/invite-codes', { code: `matrix-${Math.random().toString(36).slice(2, 10)}` }),
+    expect: adminOnly(201),
+  },
+  {
+    route: 'POST /api/admin/invite-codes/:id/deactivate',
+    send: (a, c) => a.post(`/api/admin/invite-codes/${c.inviteCodeId}/deactivate`),
+    expect: adminOnly(200),
+  },
+
+  // catalogue
+  { route: 'GET /api/opportunities', send: (a) => a.get('/api/opportunities'), expect: approvedBrands(200) },
+  { route: 'GET /api/admin/opportunities', send: (a) => a.get('/api/admin/opportunities'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/opportunities/:id', send: (a, c) => a.get(`/api/admin/opportunities/${c.opportunityId}`), expect: adminOnly(200) },
+  { route: 'POST /api/admin/opportunities', send: (a) => a.post('/api/admin/opportunities', opportunityBody()), expect: adminOnly(201) },
+  {
+    route: 'PATCH /api/admin/opportunities/:id',
+    send: (a, c) => a.patch(`/api/admin/opportunities/${c.opportunityId}`, { ...opportunityBody(), maxSlots: 10 }),
+    expect: adminOnly(200),
+  },
+
+  // payments: brand
+  { route: 'GET /api/brand/wallet', send: (a) => a.get('/api/brand/wallet'), expect: approvedBrands(200) },
+  { route: 'GET /api/brand/payments', send: (a) => a.get('/api/brand/payments'), expect: approvedBrands(200) },
+  {
+    route: 'POST /api/payments/checkout',
+    setup: async () => ({ opportunityId: (await createOpportunity(t.handle.db, { maxSlots: 10 })).id }),
+    send: (a, c) => a.post('/api/payments/checkout', { opportunityId: c.opportunityId }),
+    expect: approvedBrands(200),
+  },
+  {
+    route: 'GET /api/payments/checkout/:sessionId',
+    setup: openCheckoutOfA,
+    send: (a, c) => a.get(`/api/payments/checkout/${c.sessionId}`),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/payments/checkout/:sessionId/pay',
+    setup: openCheckoutOfA,
+    send: (a, c) => a.post(`/api/payments/checkout/${c.sessionId}/pay`),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/payments/checkout/:sessionId/cancel',
+    setup: openCheckoutOfA,
+    send: (a, c) => a.post(`/api/payments/checkout/${c.sessionId}/cancel`),
+    expect: ownerOnly(200),
+  },
+  // signatures are the only check here: a caller's session changes nothing
+  {
+    route: 'POST /api/webhooks/stripe',
+    send: (a) => a.request('POST', '/api/webhooks/stripe', Buffer.from('{"id":"evt_1"}'), { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }),
+    expect: all(400),
+  },
+
+  // payments: admin
+  { route: 'GET /api/admin/payments', send: (a) => a.get('/api/admin/payments'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/payments/:id/release',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/admin/payments/${c.rowPaymentId}/release`),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'PATCH /api/admin/payments/:id/status',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.patch(`/api/admin/payments/${c.rowPaymentId}/status`, { status: 'released' }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/admin/payments/:id/refund',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/admin/payments/${c.rowPaymentId}/refund`),
+    expect: adminOnly(200),
+  },
+
+  // briefs
+  { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },
+  { route: 'GET /api/brand/brief/:paymentId', send: (a, c) => a.get(`/api/brand/brief/${c.paymentId}`), expect: ownerOnly(200) },
+  {
+    route: 'POST /api/brand/brief/:paymentId',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/brief/${c.rowPaymentId}`, { part1Json: { personOrBrandName: 'Autosaved' } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/brand/brief/:paymentId/submit',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/brief/${c.rowPaymentId}/submit`, { part1Json: PART1, part2Json: PART2 }),
+    expect: ownerOnly(200),
+  },
+  // a bare boolean: B asking about A's opportunity gets 200 and false (checked below)
+  {
+    route: 'GET /api/brand/brief-access',
+    send: (a, c) => a.get(`/api/brand/brief-access?opportunityId=${c.opportunityId}`),
+    expect: approvedBrands(200),
+  },
+  {
+    route: 'POST /api/briefs',
+    setup: paymentOfA,
+    send: (a, c) => a.post('/api/briefs', { opportunityId: c.opportunityId, part1: OLDER_PART1, part2: OLDER_PART2 }),
+    expect: ownerOnly(200),
+  },
+
+  // draft review
+  {
+    route: 'POST /api/brand/projects/:paymentId/approve',
+    setup: reviewableOfA,
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/approve`),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/brand/projects/:paymentId/request-edits',
+    setup: reviewableOfA,
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/request-edits`, { feedback: 'Shorter intro please' }),
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /api/admin/projects', send: (a) => a.get('/api/admin/projects'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/projects/:id/mark-edits-complete',
+    setup: async () => {
+      const { rowPaymentId } = await reviewableOfA();
+      ok(await brandA.post(`/api/brand/projects/${rowPaymentId}/request-edits`, { feedback: 'More detail' }), 'request edits');
+      return { rowPaymentId };
+    },
+    send: (a, c) => a.post(`/api/admin/projects/${c.rowPaymentId}/mark-edits-complete`),
+    expect: adminOnly(200),
+  },
+];
+
+async function sixAgents(): Promise<Record<Kind, Agent>> {
+  const [a, b, ad, unnamed, pending] = await Promise.all([
+    signedIn(t.app, t.handle.db, kinds.approvedBrand),
+    signedIn(t.app, t.handle.db, kinds.approvedBrand),
+    signedIn(t.app, t.handle.db, kinds.admin),
+    signedIn(t.app, t.handle.db, kinds.unnamedBrand),
+    signedIn(t.app, t.handle.db, kinds.pendingBrand),
+  ]);
+  return { visitor: new Agent(t.app), unnamedBrand: unnamed.agent, pendingBrand: pending.agent, brandB: b.agent, brandA: a.agent, admin: ad.agent };
+}
+
+beforeAll(async () => {
+  t = await buildMatrixApp();
+  who = await sixAgents();
+  admin = who.admin;
+  brandA = who.brandA;
+  const { paymentId, opportunityId } = await paymentOfA();
+  await submitBriefOfA(paymentId);
+  const draftFile = await attachDraft(paymentId);
+  const { url } = ok(await admin.upload('/api/upload/avatar', 'avatar', PNG, 'a.png', 'image/png'), 'avatar');
+  const [pending, adminRow, loginUser] = await Promise.all([
+    createUser(t.handle.db, kinds.pendingBrand),
+    createUser(t.handle.db, kinds.admin),
+    createUser(t.handle.db, kinds.approvedBrand),
+  ]);
+  const [code] = await t.handle.db.insert(inviteCodes).values({ code: 'MATRIX', createdBy: adminRow.id }).returning();
+  ctx = {
+    paymentId,
+    opportunityId,
+    draftFile,
+    uploadName: String(url).split('/').pop()!,
+    pendingBrandId: pending.id,
+    inviteCodeId: code.id,
+    loginEmail: loginUser.email,
+  };
+}, 120_000);
+afterAll(() => t?.close());
+
+describe('the route table', () => {
+  it('every registered route has a row in the matrix, and every row names a registered route', () => {
+    const table = ROWS.map((r) => r.route).sort();
+    expect(new Set(table).size, 'a route appears twice in the table').toBe(table.length);
+    expect([...registered].sort()).toEqual(table);
+  });
+});
+
+describe('permission matrix', () => {
+  for (const row of ROWS) {
+    it(`${row.route}: ${KINDS.map((k) => `${k} ${row.expect[k]}`).join(', ')}`, async () => {
+      const agents = row.fresh ? await sixAgents() : who;
+      const c = { ...ctx, ...(row.setup ? await row.setup(ctx) : {}) };
+      const got: Record<string, number> = {};
+      const bodies: Record<string, string> = {};
+      for (const kind of KINDS) {
+        const res = await row.send(agents[kind], c);
+        got[kind] = res.status;
+        bodies[kind] = res.text.slice(0, 200);
+        // every refusal says why, in the shared error shape
+        if (res.status >= 400) expect(typeof res.body?.message, `${kind}: ${res.text}`).toBe('string');
+      }
+      expect(got, JSON.stringify(bodies, null, 1)).toEqual(row.expect);
+    });
+  }
+
+  it('B asking about A’s opportunity learns nothing: brief access is false for B, true for A', async () => {
+    expect((await who.brandB.get(`/api/brand/brief-access?opportunityId=${ctx.opportunityId}`)).body).toBe(false);
+    expect((await who.brandA.get(`/api/brand/brief-access?opportunityId=${ctx.opportunityId}`)).body).toBe(true);
+  });
+
+  it('B’s lists never show A’s payment', async () => {
+    for (const url of ['/api/brand/payments', '/api/brand/my-articles']) {
+      const text = (await who.brandB.get(url)).text;
+      expect(text, url).not.toContain(ctx.paymentId);
+      expect((await who.brandA.get(url)).text, url).toContain(ctx.paymentId);
+    }
+  });
+
+  it('the shared sessions are still signed in as their kind after the matrix', async () => {
+    for (const kind of KINDS.filter((k) => k !== 'visitor')) expect((await who[kind].get('/api/user')).status, kind).toBe(200);
+  });
+});
