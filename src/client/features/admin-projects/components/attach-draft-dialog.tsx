@@ -120,7 +120,6 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
             onChange={(e) => setUrl(e.target.value)}
             aria-invalid={Boolean(fieldError('url'))}
             aria-describedby={fieldError('url') ? 'draft-url-error' : undefined}
-            autoFocus
           />
         </FormField>
       ) : (

@@ -69,7 +69,8 @@ export const splitLinks = (value: string | undefined) => (value ?? '').split(/[\
 /** https:// is added when a link does not start with http:// or https://, so every link is a web address. */
 export const linkHref = (link: string) => (/^https?:\/\//i.test(link) ? link : `https://${link}`);
 
-export const brandOf = (user: AdminProjectItem['user']) => user.brandName || user.name || user.email;
+// spec: the brand name, or the person's name when there is none
+export const brandOf = (user: AdminProjectItem['user']) => user.brandName || user.name || '—';
 
 export const typeLabel = (types: string[]) => {
   const first = types[0];

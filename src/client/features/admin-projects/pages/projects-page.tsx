@@ -57,10 +57,10 @@ export function ProjectsPage() {
         </p>
       ) : (
         <Tabs value={tab} onValueChange={(v) => setTab(v as ProjectTab)}>
-          <TabsList className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto">
+          <TabsList className="grid h-auto w-full grid-cols-3 sm:inline-flex sm:h-10 sm:w-auto">
             {TABS.map((t) => (
-              <TabsTrigger key={t.value} value={t.value} className="px-2 sm:px-3">
-                <span className="truncate">{t.label}</span>
+              <TabsTrigger key={t.value} value={t.value} className="h-full whitespace-normal px-1.5 leading-tight sm:whitespace-nowrap sm:px-3">
+                <span>{t.label}</span>
                 {groups[t.value].length > 0 && (
                   <span className="rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums" data-testid="tab-count">
                     {groups[t.value].length}
