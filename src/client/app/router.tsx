@@ -16,7 +16,9 @@ import { PaymentHistoryPage } from '@/features/payments/pages/payment-history-pa
 import { AdminPaymentsPage } from '@/features/admin-payments/pages/admin-payments-page';
 import { CheckoutPage } from '@/features/checkout/pages/checkout-page';
 import { ProjectsPage } from '@/features/admin-projects/pages/projects-page';
-import { PlaceholderPage } from '@/features/placeholders/pages/placeholder-page';
+import { MyArticlesPage } from '@/features/my-articles/pages/my-articles-page';
+import { BriefPage } from '@/features/brief/pages/brief-page';
+import { OlderBriefPage } from '@/features/brief/pages/older-brief-page';
 import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
 
 export function AppRouter() {
@@ -56,7 +58,7 @@ export function AppRouter() {
       </Route>
       <Route path="/brand/my-articles">
         <ProtectedRoute role="brand">
-          <PlaceholderPage title="My Articles" description="Track your content placements and submissions" upcoming="Your purchased placements, briefs and drafts will appear here." />
+          <MyArticlesPage />
         </ProtectedRoute>
       </Route>
       <Route path="/brand/payments">
@@ -71,12 +73,12 @@ export function AppRouter() {
       </Route>
       <Route path="/brand/brief/:paymentId">
         <ProtectedRoute role="brand">
-          <PlaceholderPage title="Brief" description="Tell the editorial team about you and your story" upcoming="The two-part brief form for this placement will appear here." />
+          <BriefPage />
         </ProtectedRoute>
       </Route>
       <Route path="/brand/brief">
         <ProtectedRoute role="brand">
-          <PlaceholderPage title="Brief" description="Tell the editorial team about you and your story" upcoming="The brief form for this opportunity will appear here." />
+          <OlderBriefPage />
         </ProtectedRoute>
       </Route>
 

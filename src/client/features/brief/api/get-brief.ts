@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { BriefResponse, MyArticleItem } from '@shared/schemas/brief';
+import { apiGet } from '@/lib/api';
+
+export const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const;
+
+/**
+ * GET /api/brand/brief/{paymentId}. Always read afresh when the form opens (gcTime 0): the form
+ * starts from what the server holds, never from a copy cached before the last autosave.
+ */
+export const useBrief = (paymentId: string) =>
+  useQuery<BriefResponse>({ queryKey: briefKey(paymentId), queryFn: () => apiGet(`/api/brand/brief/${paymentId}`), gcTime: 0 });
+
+/** The purchase the brief belongs to (title, outlet, whether it can still change). */
+export function useArticle(paymentId: string) {
+  const q = useQuery<MyArticleItem[]>({ queryKey: ['/api/brand/my-articles'] });
+  return { ...q, article: q.data?.find((a) => a.payment.id === paymentId) };
+}

@@ -1,0 +1,62 @@
+import type { UseFormRegister } from 'react-hook-form';
+import { FormField } from '@/components/ui/form-field';
+import { Input, Textarea } from '@/components/ui/input';
+import type { FieldDef } from './brief-fields';
+
+/** One step's fields: label, control, hint and the field's message. */
+export function FieldList<K extends string>({
+  idPrefix,
+  namePrefix,
+  fields,
+  register,
+  errors,
+  readOnly,
+}: {
+  idPrefix: string;
+  /** the fields live under this key of the form's values ("part1" → "part1.goal") */
+  namePrefix?: string;
+  fields: FieldDef<K>[];
+  // the forms' value types are records of these names; react-hook-form's generics cannot say so
+  register: UseFormRegister<any>;
+  errors: Partial<Record<K, { message?: string }>>;
+  readOnly?: boolean;
+}) {
+  return (
+    <div className="space-y-5">
+      {fields.map((f) => {
+        const id = `${idPrefix}-${f.name}`;
+        const error = errors[f.name]?.message;
+        const common = {
+          id,
+          maxLength: f.max,
+          placeholder: f.placeholder,
+          readOnly,
+          'aria-invalid': !!error,
+          'aria-required': f.required,
+          'aria-describedby': error ? `${id}-error` : undefined,
+          ...register(namePrefix ? `${namePrefix}.${f.name}` : f.name),
+        };
+        return (
+          <FormField
+            key={f.name}
+            id={id}
+            label={
+              <>
+                {f.label}
+                {f.required && (
+                  <span className="ml-0.5 text-destructive" aria-hidden>
+                    *
+                  </span>
+                )}
+              </>
+            }
+            hint={f.hint}
+            error={typeof error === 'string' ? error : undefined}
+          >
+            {f.short ? <Input {...common} /> : <Textarea rows={f.rows ?? 3} {...common} />}
+          </FormField>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import * as React from 'react';
+import { CheckCircle2, FileSearch, Inbox } from 'lucide-react';
+import type { MyArticleItem } from '@shared/schemas/brief';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageSpinner } from '@/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorMessage } from '@/lib/api';
+import { useMyArticles } from '../api/get-my-articles';
+import { ArticleCard } from '../components/article-card';
+import { canReview, tabOf, type ArticleTab } from '../components/placement';
+
+const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
+  { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
+  {
+    value: 'needs-review',
+    label: 'Needs Review',
+    title: 'Nothing to review',
+    empty: 'No drafts are ready for your review yet. Articles will appear here once the draft is complete.',
+    icon: <FileSearch />,
+  },
+  {
+    value: 'completed',
+    label: 'Completed',
+    title: 'Nothing completed yet',
+    empty: "You have no completed articles yet. Completed articles will appear here once they're published.",
+    icon: <CheckCircle2 />,
+  },
+];
+
+function ArticleTabs({ articles }: { articles: MyArticleItem[] }) {
+  const byTab = React.useMemo(() => {
+    const groups: Record<ArticleTab, MyArticleItem[]> = { pending: [], 'needs-review': [], completed: [] };
+    for (const a of articles) groups[tabOf(a)].push(a);
+    // drafts waiting for the brand come before approved ones (the sort is stable: newest first within each)
+    groups['needs-review'].sort((a, b) => Number(canReview(b)) - Number(canReview(a)));
+    return groups;
+  }, [articles]);
+  // opens where the brand has something to do (a draft waiting for its review), else Pending; chosen
+  // once, so approving the last draft does not switch the tab under the user
+  const [tab, setTab] = React.useState<ArticleTab>(() => (articles.some(canReview) ? 'needs-review' : 'pending'));
+
+  return (
+    <Tabs value={tab} onValueChange={(v) => setTab(v as ArticleTab)}>
+      <TabsList>
+        {TABS.map((t) => {
+          const n = byTab[t.value].length;
+          return (
+            <TabsTrigger key={t.value} value={t.value}>
+              {t.label}
+              {n > 0 && (
+                <span className="rounded-full bg-primary px-1.5 py-px text-xs font-semibold leading-4 text-primary-foreground tabular-nums" data-testid="tab-count">
+                  {n}
+                </span>
+              )}
+            </TabsTrigger>
+          );
+        })}
+      </TabsList>
+      {TABS.map((t) => (
+        <TabsContent key={t.value} value={t.value}>
+          {byTab[t.value].length === 0 ? (
+            <EmptyState icon={t.icon} title={t.title} description={t.empty} />
+          ) : (
+            <div className="grid gap-4">
+              {byTab[t.value].map((a) => (
+                <ArticleCard key={a.payment.id} article={a} />
+              ))}
+            </div>
+          )}
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
+}
+
+export function MyArticlesPage() {
+  const { data, isLoading, isError, error } = useMyArticles();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">My Articles</h1>
+        <p className="text-muted-foreground">Track your content placements and submissions</p>
+      </div>
+      {isLoading ? (
+        <PageSpinner />
+      ) : isError || !data ? (
+        <p className="text-sm text-destructive">{errorMessage(error, 'Failed to load your articles')}</p>
+      ) : (
+        <ArticleTabs articles={data} />
+      )}
+    </div>
+  );
+}
