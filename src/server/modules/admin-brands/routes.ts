@@ -8,6 +8,7 @@ import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
 import { toPublicUser } from '../auth/users';
+import { notifyBrandApproved } from '../../mail/notify';
 
 const idParams = z.object({ id: z.uuid('Not found') });
 
@@ -33,11 +34,20 @@ export function adminBrandRoutes(app: FastifyInstance, { db }: AppDeps) {
   app.post('/api/admin/approve-brand/:id', async (req) => {
     requireAdmin(req);
     const { id } = parse(idParams, req.params);
-    const [updated] = await db
-      .update(users)
-      .set({ approved: true })
-      .where(and(eq(users.id, id), eq(users.role, 'brand')))
-      .returning();
+    const updated = await db.transaction(async (tx) => {
+      // the brand is told once, when it changes from pending to approved
+      const [approved] = await tx
+        .update(users)
+        .set({ approved: true })
+        .where(and(eq(users.id, id), eq(users.role, 'brand'), eq(users.approved, false)))
+        .returning();
+      if (approved) {
+        await notifyBrandApproved(tx, approved, false);
+        return approved;
+      }
+      const [already] = await tx.select().from(users).where(and(eq(users.id, id), eq(users.role, 'brand')));
+      return already;
+    });
     if (!updated) throw notFound('Brand not found');
     return toPublicUser(updated);
   });

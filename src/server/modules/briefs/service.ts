@@ -14,6 +14,7 @@ import {
   type OlderBriefPart2,
   type SavedBrief,
 } from '../../../shared/schemas/brief';
+import { notifyPlacement } from '../../mail/notify';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
@@ -150,6 +151,7 @@ async function storeBrief(
       },
     })
     .returning();
+  if (submit) await notifyPlacement(tx, payment.id, 'admin_brief_submitted');
   return toSavedBrief(row);
 }
 

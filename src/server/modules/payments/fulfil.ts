@@ -4,6 +4,7 @@ import { checkoutSessions, payments, processedWebhookEvents } from '../../db/sch
 import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../payments/provider';
 import { closeHolds, holdById, reserveSlot } from './slots';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
+import { notifyPaymentReceived } from '../../mail/notify';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }
@@ -85,6 +86,8 @@ export async function fulfilCheckout(
         ...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),
       })
       .returning();
+    // the receipt and the admins' news; a sold-out payment gets its refund mail instead
+    if (holdsSlot) await notifyPaymentReceived(tx, payment.id);
     return { payment, created: true };
   });
 

@@ -6,6 +6,7 @@ import { toCents } from '../../../shared/money';
 import { ESCROW_GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot } from './slots';
+import { notifyPlacement, notifyRefunded } from '../../mail/notify';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -37,6 +38,7 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       .where(eq(payments.id, paymentId))
       .returning();
     if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);
+    await notifyRefunded(tx, paymentId);
     return { payment: after, changed: true };
   });
 }
@@ -106,10 +108,13 @@ export async function refundOverduePayments(db: Db, provider: PaymentProvider, n
 
 /** Admin: paid → released. Undefined when the payment is not held or a refund has begun. */
 export async function releasePayment(db: Db, paymentId: string, now: Date = new Date()) {
-  const [row] = await db
-    .update(payments)
-    .set({ status: 'released', releasedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(payments)
+      .set({ status: 'released', releasedAt: now })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
+      .returning();
+    if (row) await notifyPlacement(tx, row.id, 'published');
+    return row;
+  });
 }

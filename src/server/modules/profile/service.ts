@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { inviteCodes, users } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import type { UserRow } from '../auth/users';
+import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 
 export const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
 
@@ -27,16 +28,21 @@ export async function completeBrandProfile(
     if (!invite) throw badRequest(INVALID_INVITE_CODE, { inviteCode: INVALID_INVITE_CODE });
     autoApproved = true;
   }
-  const [updated] = await db
-    .update(users)
-    .set({
-      name: input.name,
-      brandName: input.brandName,
-      website: input.website,
-      ...(autoApproved ? { approved: true } : {}),
-    })
-    .where(eq(users.id, user.id))
-    .returning();
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({
+        name: input.name,
+        brandName: input.brandName,
+        website: input.website,
+        ...(autoApproved ? { approved: true } : {}),
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    if (autoApproved) await notifyBrandApproved(tx, row, true);
+    else if (!user.name && !row.approved) await notifyBrandSignedUp(tx, row);
+    return row;
+  });
   return { user: updated, autoApproved };
 }
 

@@ -9,6 +9,8 @@ import { isUuid } from '../../../shared/schemas/payment';
 import { draftAttachSchema, type AdminProjectItem, type ProjectPayment } from '../../../shared/schemas/brief';
 import type { DraftReviewStatus } from '../../../shared/payment';
 import { PAYMENT_NOT_FOUND, opportunityCard, projectPayment } from '../briefs/service';
+import { notifyPlacement } from '../../mail/notify';
+import type { Tx } from '../../mail/outbox';
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -52,14 +54,20 @@ async function move(
   allowed: SQL,
   set: PgUpdateSetSource<typeof payments>,
   refusal: (p: PaymentRow) => string,
+  /** the mail the move causes, queued in the same transaction */
+  notify?: (tx: Tx, row: PaymentRow) => Promise<void>,
 ): Promise<ProjectPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const mine = owner ? eq(payments.brandId, owner) : undefined;
-  const [row] = await db
-    .update(payments)
-    .set(set)
-    .where(and(eq(payments.id, paymentId), mine, eq(payments.status, 'paid'), allowed))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(payments)
+      .set(set)
+      .where(and(eq(payments.id, paymentId), mine, eq(payments.status, 'paid'), allowed))
+      .returning();
+    if (moved && notify) await notify(tx, moved);
+    return moved;
+  });
   if (row) return projectPayment(row);
   const [existing] = await db.select().from(payments).where(and(eq(payments.id, paymentId), mine));
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
@@ -88,6 +96,7 @@ export function approveDraft(db: Db, brandId: string, paymentId: string) {
     and(inArray(payments.draftReviewStatus, UNDER_REVIEW), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
+    (tx, p) => notifyPlacement(tx, p.id, 'admin_draft_approved'),
   );
 }
 
@@ -100,6 +109,7 @@ export function requestEdits(db: Db, brandId: string, paymentId: string, feedbac
     and(inArray(payments.draftReviewStatus, UNDER_REVIEW), draftAttached)!,
     { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null },
     reviewRefusal,
+    (tx, p) => notifyPlacement(tx, p.id, 'admin_edits_requested'),
   );
 }
 
@@ -112,6 +122,7 @@ export function markEditsComplete(db: Db, paymentId: string) {
     eq(payments.draftReviewStatus, 'edits_requested'),
     { draftReviewStatus: 'edits_complete' },
     () => 'Edits can only be marked complete after the brand has requested them',
+    (tx, p) => notifyPlacement(tx, p.id, 'edits_complete'),
   );
 }
 
@@ -148,6 +159,11 @@ export async function attachDraft(
       draftReviewStatus: sql`CASE WHEN ${payments.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${payments.draftReviewStatus} END`,
     },
     (p) => (p.draftReviewStatus === 'approved' ? 'The brand has already approved this draft' : 'The brand has not submitted the brief yet'),
+    // a draft the brand is to review (first attached, or replaced before it answered); a draft
+    // replaced after an edit request is announced by "mark edits complete"
+    async (tx, p) => {
+      if (p.draftReviewStatus === 'pending_brand_review') await notifyPlacement(tx, p.id, 'draft_ready');
+    },
   );
 }
 

@@ -1,0 +1,99 @@
+import { eq, sql } from 'drizzle-orm';
+import { ESCROW_GUARANTEE_DAYS } from '../../shared/constants';
+import { opportunities, payments, users } from '../db/schema';
+import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
+
+/**
+ * One call per event, made by the service where the change happens, with the `tx` of that change:
+ * each gathers the facts its mails need and queues them (see outbox.ts).
+ */
+
+async function placement(tx: Tx, paymentId: string) {
+  const [row] = await tx
+    .select({
+      paymentId: payments.id,
+      brandId: payments.brandId,
+      title: opportunities.title,
+      outlet: opportunities.outletName,
+      amount: payments.amount,
+      paidAt: payments.paidAt,
+      reference: payments.stripePaymentId,
+      refundReason: payments.refundReason,
+      feedback: payments.brandFeedback,
+      brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
+      brandEmail: users.email,
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .innerJoin(users, eq(users.id, payments.brandId))
+    .where(eq(payments.id, paymentId));
+  return row;
+}
+
+type Brand = { id: string; name: string | null; brandName: string | null; email: string; website: string | null };
+
+/** Profile completed without an invite code: the brand is told it is under review, the admins that it waits. */
+export async function notifyBrandSignedUp(tx: Tx, brand: Brand) {
+  const name = brand.name ?? '';
+  const brandName = brand.brandName ?? name;
+  await enqueueMail(tx, { userId: brand.id }, { kind: 'signup_received', name, brandName });
+  await enqueueAdminMail(tx, { kind: 'admin_new_brand', name, brandName, email: brand.email, website: brand.website ?? '' });
+}
+
+export async function notifyBrandApproved(tx: Tx, brand: Brand, viaInviteCode: boolean) {
+  await enqueueMail(tx, { userId: brand.id }, { kind: 'brand_approved', name: brand.name ?? '', viaInviteCode });
+}
+
+/** A new `paid` payment that holds its slot: the receipt to the brand, the news to the admins. */
+export async function notifyPaymentReceived(tx: Tx, paymentId: string) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const guarantee = new Date(p.paidAt.getTime() + ESCROW_GUARANTEE_DAYS * 86_400_000);
+  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
+  await enqueueMail(tx, { userId: p.brandId }, {
+    kind: 'payment_received',
+    ...base,
+    amount: p.amount,
+    paidAt: p.paidAt.toISOString(),
+    reference: p.reference,
+    guaranteeDate: guarantee.toISOString(),
+  });
+  await enqueueAdminMail(tx, { kind: 'admin_new_placement', ...base, brand: p.brand, brandEmail: p.brandEmail, amount: p.amount, reference: p.reference });
+}
+
+export async function notifyRefunded(tx: Tx, paymentId: string) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  await enqueueMail(tx, { userId: p.brandId }, {
+    kind: 'refund_issued',
+    paymentId: p.paymentId,
+    outlet: p.outlet,
+    title: p.title,
+    amount: p.amount,
+    reason: p.refundReason ?? 'admin',
+  });
+}
+
+type BrandEvent = 'draft_ready' | 'edits_complete' | 'published';
+type AdminEvent = 'admin_brief_submitted' | 'admin_edits_requested' | 'admin_draft_approved';
+
+/** Progress of a placement, to the brand (draft ready, edits complete, published) or to the admins. */
+export async function notifyPlacement(tx: Tx, paymentId: string, kind: BrandEvent | AdminEvent) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
+  switch (kind) {
+    case 'draft_ready':
+    case 'edits_complete':
+      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base });
+      return;
+    case 'published':
+      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount });
+      return;
+    case 'admin_edits_requested':
+      await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, feedback: p.feedback });
+      return;
+    default:
+      await enqueueAdminMail(tx, { kind, ...base, brand: p.brand });
+  }
+}
