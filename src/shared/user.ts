@@ -10,6 +10,8 @@ export interface PublicUser {
   website: string | null;
   avatarUrl: string | null;
   approved: boolean;
+  /** brands: progress e-mails on (receipts, refunds and password mail always go) */
+  emailNotifications: boolean;
   createdAt: string;
 }
 

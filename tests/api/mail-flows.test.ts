@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteCodes, mailOutbox, payments } from '../../src/server/db/schema';
+import { inviteCodes, mailOutbox, payments, users } from '../../src/server/db/schema';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import { Agent } from '../support/app';
-import { PART1, PART2 } from '../support/content';
+import { PART1, PART2, submittedBrief } from '../support/content';
 import { kinds, signedIn, uniqueEmail } from '../support/factories';
 import { linksIn, runMailWorker, startSmtp, TEST_BASE_URL, type ReceivedMail, type TestSmtp } from '../support/mail';
 import { createOpportunity, createPaymentsTestApp, makePayment, quickBrands, sessionIdOf, type PaymentsTestApp } from '../support/payments';
@@ -201,6 +201,48 @@ describe("a placement's life", () => {
     mails = await delivered(user.email, 1);
     expect(mails).toHaveLength(1);
     expectMail(mails[0], { subject: 'Refund issued: Refund me', path: '/brand/payments', text: ['our 90-day guarantee refunded you in full'] });
+  });
+});
+
+describe('e-mail preferences', () => {
+  it('a brand turns progress mails off on its profile; receipts and refunds still go', async () => {
+    const [{ agent: brand, user }] = await quickBrands(t.app, t.db, 1);
+    expect((await brand.get('/api/user')).body.emailNotifications).toBe(true);
+    const off = await brand.patch('/api/user/profile', { emailNotifications: false });
+    expect(off.status).toBe(200);
+    expect(off.body.emailNotifications).toBe(false);
+    expect((await brand.get('/api/user')).body.emailNotifications).toBe(false);
+    const [row] = await t.db.select({ on: users.emailNotifications }).from(users).where(eq(users.id, user.id));
+    expect(row.on).toBe(false);
+
+    const opp = await createOpportunity(t.db, { title: 'Quiet please', maxSlots: 5 });
+    const checkout = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
+    const paymentId = (await brand.post(`/api/payments/checkout/${sessionIdOf(checkout.body.url)}/pay`)).body.paymentId as string;
+    await submittedBrief(t.db, { id: paymentId, brandId: user.id, opportunityId: opp.id });
+    const admin = admins[0].agent;
+    expect((await admin.patch(`/api/admin/payments/${paymentId}/status`, { draftDocumentUrl: 'https://docs.example.com/q' })).status).toBe(200);
+    expect((await brand.post(`/api/brand/projects/${paymentId}/request-edits`, { feedback: 'x' })).status).toBe(200);
+    expect((await admin.post(`/api/admin/projects/${paymentId}/mark-edits-complete`)).status).toBe(200);
+    expect((await admin.post(`/api/admin/payments/${paymentId}/release`)).status).toBe(200);
+    const other = await makePayment(t.db, user.id, opp.id, { amount: '5.00' });
+    expect((await admin.post(`/api/admin/payments/${other.id}/refund`)).status).toBe(200);
+
+    const subjects = (await delivered(user.email)).map((m) => m.subject);
+    expect(subjects).toEqual(['Payment received: Quiet please - Byline', 'Refund issued: Quiet please - Byline']);
+
+    // and back on, together with the other profile fields
+    const on = await brand.patch('/api/user/profile', { name: 'Back On', emailNotifications: true });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({ name: 'Back On', emailNotifications: true });
+  });
+
+  it('refuses a value that is not true or false, and admins have no such switch', async () => {
+    const [{ agent: brand }] = await quickBrands(t.app, t.db, 1);
+    const bad = await brand.patch('/api/user/profile', { emailNotifications: 'no' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({ emailNotifications: 'E-mail preference must be on or off' });
+    expect((await brand.get('/api/user')).body.emailNotifications).toBe(true);
+    expect((await admins[0].agent.patch('/api/user/profile', { emailNotifications: false })).status).toBe(403);
   });
 });
 

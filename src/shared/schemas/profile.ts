@@ -37,6 +37,7 @@ export const editProfileSchema = z.object({
   name,
   brandName: brandName.optional(),
   website: website.optional(),
+  emailNotifications: z.boolean({ error: 'E-mail preference must be on or off' }).optional(),
 });
 export type EditProfileInput = z.infer<typeof editProfileSchema>;
 
@@ -45,4 +46,9 @@ export const avatarProfileSchema = z.object({
   avatarUrl: z
     .string()
     .regex(/^\/uploads\/[A-Za-z0-9_-]+\.(png|jpg|gif|webp)$/, 'Avatar must be an uploaded image'),
+});
+
+/** PATCH /api/user/profile with only the brand's e-mail preference (the profile page's switch). */
+export const emailPreferenceSchema = z.object({
+  emailNotifications: z.boolean({ error: 'E-mail preference must be on or off' }),
 });

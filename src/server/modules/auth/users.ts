@@ -15,6 +15,7 @@ export function toPublicUser(u: UserRow): PublicUser {
     website: u.website,
     avatarUrl: u.avatarUrl,
     approved: u.approved,
+    emailNotifications: u.emailNotifications,
     createdAt: u.createdAt.toISOString(),
   };
 }

@@ -52,6 +52,7 @@ export async function editProfile(db: Db, user: UserRow, input: EditProfileInput
   if (user.role === 'brand') {
     if (input.brandName !== undefined) set.brandName = input.brandName;
     if (input.website !== undefined) set.website = input.website;
+    if (input.emailNotifications !== undefined) set.emailNotifications = input.emailNotifications;
   }
   const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
   return updated;
@@ -59,5 +60,11 @@ export async function editProfile(db: Db, user: UserRow, input: EditProfileInput
 
 export async function setAvatar(db: Db, user: UserRow, avatarUrl: string): Promise<UserRow> {
   const [updated] = await db.update(users).set({ avatarUrl }).where(eq(users.id, user.id)).returning();
+  return updated;
+}
+
+/** The brand's switch for progress e-mails (receipts, refunds and password mail always go). */
+export async function setEmailNotifications(db: Db, user: UserRow, emailNotifications: boolean): Promise<UserRow> {
+  const [updated] = await db.update(users).set({ emailNotifications }).where(eq(users.id, user.id)).returning();
   return updated;
 }

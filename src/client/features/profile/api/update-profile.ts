@@ -6,7 +6,7 @@ import { refreshUser } from '@/lib/auth';
 
 export function useUpdateProfile() {
   return useMutation({
-    mutationFn: (input: EditProfileInput | { avatarUrl: string }) => apiRequest<PublicUser>('PATCH', '/api/user/profile', input),
+    mutationFn: (input: EditProfileInput | { avatarUrl: string } | { emailNotifications: boolean }) => apiRequest<PublicUser>('PATCH', '/api/user/profile', input),
     onSuccess: () => refreshUser(),
   });
 }

@@ -15,6 +15,7 @@ import { errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
 import { useUpdateProfile } from '../api/update-profile';
 import { AvatarUpload } from '../components/avatar-upload';
+import { EmailPreferences } from '../components/email-preferences';
 
 const valuesOf = (u: PublicUser): EditProfileInput =>
   u.role === 'brand'
@@ -132,6 +133,7 @@ export function ProfilePage() {
           </form>
         </CardContent>
       </Card>
+      {isBrand && <EmailPreferences user={user} />}
     </div>
   );
 }
