@@ -257,4 +257,64 @@ test('[BRAND] My Articles and the brief form fit a phone', async ({ page, browse
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await expect(page.getByText('Step 2 of 2')).toBeVisible();
   await noHorizontalOverflow(page);
+
+  // leaving the form right after typing saves the change on the way out
+  await page.getByLabel('Main goal of the article').fill('Saved on leaving');
+  await page.getByRole('link', { name: 'Back to My Articles' }).click();
+  await expect(page).toHaveURL(/\/brand\/my-articles$/);
+  await expect
+    .poll(async () => ((await (await api(page, 'GET', `/api/brand/brief/${paymentId}`)).json()) as { part2Json: { mainGoal?: string } }).part2Json.mainGoal)
+    .toBe('Saved on leaving');
+});
+
+test('[BRAND] a failed autosave is retried and says so; a file draft downloads', async ({ page, browser }) => {
+  const { admin, close } = await adminPage(browser);
+  const title = `File draft ${Date.now()}`;
+  const opportunityId = await createOpportunity(admin, title, '640.00');
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const paymentId = await buy(page, opportunityId);
+
+  // the first save fails (network): the form says so, retries, and the text arrives
+  let failed = 0;
+  await page.route(`**/api/brand/brief/${paymentId}`, (route) => {
+    if (route.request().method() === 'POST' && failed === 0) {
+      failed++;
+      return route.abort('failed');
+    }
+    return route.continue();
+  });
+  await page.goto(`/brand/brief/${paymentId}`);
+  await page.getByLabel('Name (person or brand) to feature').fill('Riley Jordan');
+  await page.getByLabel('Background and experience').fill('Retried background');
+  await page.getByLabel('Preferred title').focus();
+  await expect(page.getByText('Draft not saved - retrying...')).toBeVisible();
+  await expect(page.getByText('Draft saved')).toBeVisible();
+  expect(failed).toBe(1);
+  const saved = await (await api(page, 'GET', `/api/brand/brief/${paymentId}`)).json();
+  expect(saved.part1Json).toMatchObject({ personOrBrandName: 'Riley Jordan', backgroundExperience: 'Retried background' });
+
+  // a submitted brief and an uploaded file draft
+  const submit = await api(page, 'POST', `/api/brand/brief/${paymentId}/submit`, {
+    part1Json: { personOrBrandName: 'Riley Jordan', backgroundExperience: 'Retried background' },
+    part2Json: { mainGoal: 'Goal', targetAudience: 'Audience', mainMessage: 'Message' },
+  });
+  expect(submit.status(), await submit.text()).toBe(200);
+  const upload = await admin.request.post('/api/upload/document', {
+    multipart: { file: { name: 'draft.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n') } },
+    headers: { origin: new URL(admin.url()).origin },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const { path } = (await upload.json()) as { path: string };
+  const attach = await api(admin, 'PATCH', `/api/admin/payments/${paymentId}/status`, { draftDocumentFile: path });
+  expect(attach.status(), await attach.text()).toBe(200);
+  await close();
+
+  await page.goto('/brand/my-articles');
+  const review = card(page, title);
+  await expect(review).toContainText('Draft Ready for Review');
+  const link = review.getByRole('link', { name: 'Download File' });
+  await expect(link).toHaveAttribute('href', path);
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toBe('draft.pdf');
 });

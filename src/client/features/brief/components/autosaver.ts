@@ -1,5 +1,3 @@
-import { ApiError } from '@/lib/api';
-
 export type SaveState =
   | { kind: 'idle' }
   | { kind: 'saving' }
@@ -90,15 +88,18 @@ export class Autosaver<T> {
   }
 
   private failed(err: unknown) {
-    if (err instanceof ApiError && err.status === 409) {
-      this.set({ kind: 'locked', message: err.message });
+    // an ApiError carries the HTTP status; a network failure has none
+    const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : 0;
+    const message = err instanceof Error && err.message ? err.message : 'The draft could not be saved';
+    if (status === 409) {
+      this.set({ kind: 'locked', message });
       return;
     }
     // a refused body (400) or a lost session (401) will not heal by itself: stop retrying, keep the changes
-    const permanent = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+    const permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
     if (permanent || this.attempts >= RETRY_DELAYS_MS.length) {
       this.attempts = 0;
-      this.set({ kind: 'failed', message: err instanceof Error && err.message ? err.message : 'The draft could not be saved' });
+      this.set({ kind: 'failed', message });
       return;
     }
     const delay = RETRY_DELAYS_MS[this.attempts++];
