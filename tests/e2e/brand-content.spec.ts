@@ -176,6 +176,8 @@ test('[BRAND] submits the brief over two steps with autosave, gets the next one 
   const done = card(page, title);
   await expect(done.getByTestId('article-status')).toHaveText('Released');
   await expect(done.getByRole('link', { name: /Brief/ })).toHaveCount(0);
+  await page.goto('/brand/payments');
+  await expect(page.getByTestId('payment-row').filter({ hasText: title })).toContainText('Released');
   await page.goto(`/brand/brief/${paymentId}`);
   await expect(page.getByText('This article has been published, so its brief can no longer be changed.')).toBeVisible();
   await expect(page.getByLabel('Name (person or brand) to feature')).toHaveAttribute('readonly', '');

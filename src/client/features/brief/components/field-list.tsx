@@ -29,8 +29,10 @@ export function FieldList<K extends string>({
         const common = {
           id,
           maxLength: f.max,
-          placeholder: f.placeholder,
+          // a read-only brief shows its answers, not examples of what to write
+          placeholder: readOnly ? undefined : f.placeholder,
           readOnly,
+          className: readOnly ? 'bg-muted/50 focus-visible:ring-0' : undefined,
           'aria-invalid': !!error,
           'aria-required': f.required,
           'aria-describedby': error ? `${id}-error` : undefined,

@@ -100,8 +100,9 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         </p>
       )}
 
-      <div className="space-y-2">
-        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+      {/* stays in view below the top bar, so the save state shows wherever the brand is typing */}
+      <div className="sticky top-14 z-[4] -mx-2 space-y-2 bg-background/95 px-2 py-2 backdrop-blur">
+        <div className="flex min-h-5 flex-wrap items-center justify-between gap-2 text-sm">
           <span className="font-medium">Step {step} of 2</span>
           <SaveIndicator state={state} onRetry={() => void saver.flush()} />
         </div>
