@@ -208,7 +208,9 @@ test('[BRAND] the earlier brief flow: access check, older form with a local draf
   await page.getByLabel('Your background').fill('Started in a garage.');
 
   // the draft lives in the browser: a reload keeps it
+  await expect(page.getByTestId('local-draft-note')).toHaveText('Your answers are kept on this device until you submit');
   await page.reload();
+  await expect(page.getByTestId('local-draft-note')).toHaveText('Restored the answers you had not sent yet');
   await expect(page.getByLabel('Name to use in articles')).toHaveValue('Riley Jordan');
   await expect(page.getByLabel('Your background')).toHaveValue('Started in a garage.');
   await page.getByRole('button', { name: 'Continue to Part 2' }).click();

@@ -71,7 +71,12 @@ function OlderBriefForm({ opportunityId, storageKey }: { opportunityId: string; 
   return (
     <div className="space-y-5">
       <div className="space-y-2">
-        <p className="text-sm font-medium">Part {step} of 2</p>
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <span className="font-medium">Part {step} of 2</span>
+          <span className="text-muted-foreground" data-testid="local-draft-note">
+            {stored ? 'Restored the answers you had not sent yet' : 'Your answers are kept on this device until you submit'}
+          </span>
+        </div>
         <Progress value={step === 1 ? 50 : 100} label="Brief progress" />
       </div>
       {/* a key per step: reusing step 2's Back button as step 1's submit button would submit the form on the same click */}
