@@ -163,4 +163,29 @@ describe('pg-boss delivery jobs', () => {
       await back.close();
     }
   });
+
+  it('the sweep sends a mail that was written without a job (a CLI script, a crash of the queue)', async () => {
+    const user = await createUser(t.db, kinds.pendingBrand);
+    const [row] = await t.db
+      .insert(mailOutbox)
+      .values({ kind: 'brand_approved', toAddress: user.email, data: approved('Swept'), createdAt: new Date(Date.now() - 120_000) })
+      .returning();
+    const back = await startSmtp(downSmtpPort);
+    try {
+      await jobs.boss.send(MAIL_JOBS.sweep);
+      expect(await until(() => back.to(user.email).length > 0)).toBe(true);
+      expect(back.to(user.email)[0].messageId).toBe(`<${row.id}@byline.mail>`);
+      // a second sweep finds nothing to send
+      await jobs.boss.send(MAIL_JOBS.sweep);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(back.to(user.email)).toHaveLength(1);
+    } finally {
+      await back.close();
+    }
+  });
+
+  it('registers the sweep every minute', async () => {
+    const schedules = await jobs.boss.getSchedules();
+    expect(schedules.find((s) => s.name === MAIL_JOBS.sweep)?.cron).toBe('* * * * *');
+  });
 });
