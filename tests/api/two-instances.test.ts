@@ -1,0 +1,200 @@
+/**
+ * Two app instances on one PostgreSQL database, behind a round-robin proxy on loopback, sharing one
+ * file store: a session made on one works on the other, a checkout completed through both at once
+ * counts once, the 90-day sweep run by both refunds once, and an upload made through one is served
+ * by the other. PostgreSQL only (an embedded PGlite database belongs to one process).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { configSchema } from '../../src/server/config';
+import { openPostgres, type DbHandle } from '../../src/server/db/client';
+import { payments, users } from '../../src/server/db/schema';
+import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
+import { localProvider } from '../../src/server/payments/local';
+import { diskFileStore } from '../../src/server/storage/file-store';
+import { createTestDb, dbKind } from '../support/db';
+import { createOpportunity } from '../support/payments';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+let first: DbHandle;
+let second: DbHandle;
+let apps: FastifyInstance[] = [];
+let proxy: http.Server;
+let base = '';
+let dataDir = '';
+const served: number[] = [];
+
+describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin proxy', () => {
+  beforeAll(async () => {
+    first = await createTestDb();
+    // a second pool on the same database: the test's own database URL
+    const dbName = (
+      (await first.db.execute(sql`SELECT current_database() AS d`)) as unknown as { rows: { d: string }[] }
+    ).rows[0].d;
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${dbName}`;
+    second = openPostgres(url.toString(), 10);
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-two-'));
+    const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir });
+    const files = diskFileStore(path.join(dataDir, 'uploads')); // the shared file store
+    apps = await Promise.all(
+      [first, second].map(async (h) => {
+        const app = await buildApp({ db: h.db, config, files, payments: localProvider(h.db) });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        return app;
+      }),
+    );
+    const ports = apps.map((a) => (a.server.address() as AddressInfo).port);
+    let next = 0;
+    proxy = http.createServer((req, res) => {
+      const i = next++ % ports.length;
+      served.push(i);
+      const upstream = http.request(
+        { host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => proxy?.close(r));
+    for (const app of apps) await app.close();
+    await second?.close();
+    await first?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  class Browser {
+    cookie = '';
+    async req(method: string, url: string, body?: unknown, raw?: { data: Buffer; type: string }) {
+      const res = await fetch(base + url, {
+        method,
+        headers: {
+          ...(method !== 'GET' ? { origin: base } : {}),
+          ...(this.cookie ? { cookie: this.cookie } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : raw ? { 'content-type': raw.type } : {}),
+        },
+        body: raw ? new Uint8Array(raw.data) : body === undefined ? undefined : JSON.stringify(body),
+      });
+      const set = res.headers.get('set-cookie');
+      if (set?.startsWith('byline_session=')) this.cookie = set.split(';')[0];
+      const text = await res.text();
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text,
+      };
+    }
+  }
+
+  it('the proxy alternates between the instances', async () => {
+    const b = new Browser();
+    served.length = 0;
+    for (let i = 0; i < 4; i++) await b.req('GET', '/api/user');
+    expect(served).toEqual([0, 1, 0, 1]);
+  });
+
+  it('a session made on one instance works on the other, and signing out on one ends it on both', async () => {
+    const b = new Browser();
+    served.length = 0;
+    const reg = await b.req('POST', '/api/register', {
+      email: `two-${Date.now()}@example.com`,
+      password: 'a-long-enough-password-1',
+    });
+    expect(reg.status).toBe(201);
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push((await b.req('GET', '/api/user')).status);
+    expect(seen).toEqual([200, 200, 200, 200]);
+    expect(new Set(served)).toEqual(new Set([0, 1]));
+    expect((await b.req('POST', '/api/logout')).status).toBe(200);
+    const stolen = new Browser();
+    stolen.cookie = reg.headers.get('set-cookie')!.split(';')[0];
+    expect([(await stolen.req('GET', '/api/user')).status, (await stolen.req('GET', '/api/user')).status]).toEqual([
+      401, 401,
+    ]);
+  });
+
+  it('a checkout completed through both instances at once counts once', async () => {
+    const b = new Browser();
+    await b.req('POST', '/api/register', {
+      email: `two-pay-${Date.now()}@example.com`,
+      password: 'a-long-enough-password-1',
+    });
+    await b.req('PATCH', '/api/user/profile', {
+      name: 'Two',
+      brandName: 'Two Inc',
+      website: 'https://two.example.com',
+    });
+    const me = (await b.req('GET', '/api/user')).body;
+    await first.db.update(users).set({ approved: true }).where(eq(users.id, me.id));
+    const opp = await createOpportunity(first.db, { maxSlots: 5, priceUsd: '300.00' });
+    const co = await b.req('POST', '/api/payments/checkout', { opportunityId: opp.id });
+    expect(co.status).toBe(200);
+    const sessionId = String(co.body.url).split('/').pop();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => b.req('POST', `/api/payments/checkout/${sessionId}/pay`)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.body.paymentId)).size).toBe(1);
+    const rows = await first.db.select().from(payments).where(eq(payments.opportunityId, opp.id));
+    expect(rows).toHaveLength(1);
+    const wallet = await b.req('GET', '/api/brand/payments');
+    expect(wallet.body.filter((p: { id: string }) => p.id === rows[0].id)).toHaveLength(1);
+
+    // the 90-day sweep, run by both instances at once, refunds it once
+    const later = new Date(Date.now() + 91 * 86_400_000);
+    const [a, c] = await Promise.all([
+      refundOverduePayments(first.db, localProvider(first.db), later),
+      refundOverduePayments(second.db, localProvider(second.db), later),
+    ]);
+    expect([...a, ...c].filter((id) => id === rows[0].id)).toHaveLength(1);
+    const [after] = await first.db.select().from(payments).where(eq(payments.id, rows[0].id));
+    expect(after.status).toBe('refunded');
+  });
+
+  it('an upload made through one instance is served by the other', async () => {
+    const b = new Browser();
+    await b.req('POST', '/api/register', {
+      email: `two-up-${Date.now()}@example.com`,
+      password: 'a-long-enough-password-1',
+    });
+    const boundary = 'twoinstances';
+    const data = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const up = await b.req('POST', '/api/upload/avatar', undefined, {
+      data,
+      type: `multipart/form-data; boundary=${boundary}`,
+    });
+    expect(up.status).toBe(200);
+    const got = await Promise.all([fetch(base + up.body.url), fetch(base + up.body.url)]);
+    expect(got.map((r) => r.status)).toEqual([200, 200]);
+    for (const r of got) expect(Buffer.from(await r.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+});
