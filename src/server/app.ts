@@ -61,8 +61,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     trustProxy: true,
-    // one line per request drowns the log; errors are still logged with their request
-    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
     routerOptions: { maxParamLength: 500 },
@@ -133,7 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clientDir = deps.clientDir;
   const hasClient = clientDir && existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: clientDir, prefix: '/', index: false, wildcard: false, serve: true });
+    // preCompressed: the build wrote .br/.gz beside each asset
+    await app.register(fastifyStatic, { root: clientDir, prefix: '/', index: false, wildcard: false, serve: true, preCompressed: true });
     // hashed assets never change; index.html must always be revalidated
     app.addHook('onSend', async (req, reply) => {
       if (req.url.startsWith('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');

@@ -22,7 +22,8 @@ export const configSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
   /** Days a session stays valid. */
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // 'info' also logs every request
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   /** Stripe secret key; when set (with STRIPE_WEBHOOK_SECRET) payments go through Stripe Checkout instead of the built-in test checkout. */
   STRIPE_SECRET_KEY: z.string().optional(),
   /** Signing secret of the webhook endpoint POST /api/webhooks/stripe ("whsec_..."). */

@@ -5,7 +5,8 @@ import { homeFor, type PublicUser } from '@shared/user';
 import { Button } from '@/components/ui/button';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
-import { AppShell } from './shell/app-shell';
+// the shell (sidebar, menus) is not needed by the sign-in and onboarding pages: load it with the first portal page
+const AppShell = React.lazy(() => import('./shell/app-shell').then((m) => ({ default: m.AppShell })));
 
 function LoadError({ retry }: { retry: () => void }) {
   return (
@@ -37,7 +38,13 @@ export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: b
   const to = guardRedirect(user, role);
   if (to) return <Redirect to={to} replace />;
   // bare pages (the built-in checkout) stand alone, without the portal's navigation
-  return bare ? <>{children}</> : <AppShell user={user}>{children}</AppShell>;
+  return bare ? (
+    <>{children}</>
+  ) : (
+    <React.Suspense fallback={<FullScreenSpinner />}>
+      <AppShell user={user}>{children}</AppShell>
+    </React.Suspense>
+  );
 }
 
 /**

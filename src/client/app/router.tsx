@@ -1,125 +1,153 @@
+import * as React from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { AuthPage } from '@/features/auth/pages/auth-page';
-import { ForgotPasswordPage } from '@/features/auth/pages/forgot-password-page';
-import { ResetPasswordPage } from '@/features/auth/pages/reset-password-page';
-import { CompleteProfilePage } from '@/features/onboarding/pages/complete-profile-page';
-import { PendingApprovalPage } from '@/features/onboarding/pages/pending-approval-page';
-import { ProfilePage } from '@/features/profile/pages/profile-page';
-import { ApprovalsPage } from '@/features/approvals/pages/approvals-page';
-import { InviteCodesPage } from '@/features/invite-codes/pages/invite-codes-page';
-import { DashboardPage } from '@/features/admin-opportunities/pages/dashboard-page';
-import { EditOpportunityPage } from '@/features/admin-opportunities/pages/edit-opportunity-page';
-import { NewOpportunityPage } from '@/features/admin-opportunities/pages/new-opportunity-page';
-import { NotFoundPage } from '@/features/not-found/pages/not-found-page';
-import { OpportunitiesPage } from '@/features/opportunities/pages/opportunities-page';
-import { PaymentHistoryPage } from '@/features/payments/pages/payment-history-page';
-import { AdminPaymentsPage } from '@/features/admin-payments/pages/admin-payments-page';
-import { CheckoutPage } from '@/features/checkout/pages/checkout-page';
-import { ProjectsPage } from '@/features/admin-projects/pages/projects-page';
-import { MyArticlesPage } from '@/features/my-articles/pages/my-articles-page';
-import { BriefPage } from '@/features/brief/pages/brief-page';
-import { OlderBriefPage } from '@/features/brief/pages/older-brief-page';
+import { FullScreenSpinner } from '@/components/ui/spinner';
 import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
+
+/**
+ * Every page is its own chunk: a brand never downloads admin screens, and the first visit loads
+ * only the page it lands on.
+ */
+function page<K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) {
+  return React.lazy(() => load().then((m) => ({ default: m[name] })));
+}
+
+const AuthPage = page(() => import('@/features/auth/pages/auth-page'), 'AuthPage');
+const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
+const CompleteProfilePage = page(
+  () => import('@/features/onboarding/pages/complete-profile-page'),
+  'CompleteProfilePage',
+);
+const PendingApprovalPage = page(
+  () => import('@/features/onboarding/pages/pending-approval-page'),
+  'PendingApprovalPage',
+);
+const ProfilePage = page(() => import('@/features/profile/pages/profile-page'), 'ProfilePage');
+const ApprovalsPage = page(() => import('@/features/approvals/pages/approvals-page'), 'ApprovalsPage');
+const InviteCodesPage = page(() => import('@/features/invite-codes/pages/invite-codes-page'), 'InviteCodesPage');
+const DashboardPage = page(() => import('@/features/admin-opportunities/pages/dashboard-page'), 'DashboardPage');
+const EditOpportunityPage = page(
+  () => import('@/features/admin-opportunities/pages/edit-opportunity-page'),
+  'EditOpportunityPage',
+);
+const NewOpportunityPage = page(
+  () => import('@/features/admin-opportunities/pages/new-opportunity-page'),
+  'NewOpportunityPage',
+);
+const NotFoundPage = page(() => import('@/features/not-found/pages/not-found-page'), 'NotFoundPage');
+const OpportunitiesPage = page(() => import('@/features/opportunities/pages/opportunities-page'), 'OpportunitiesPage');
+const PaymentHistoryPage = page(() => import('@/features/payments/pages/payment-history-page'), 'PaymentHistoryPage');
+const AdminPaymentsPage = page(
+  () => import('@/features/admin-payments/pages/admin-payments-page'),
+  'AdminPaymentsPage',
+);
+const CheckoutPage = page(() => import('@/features/checkout/pages/checkout-page'), 'CheckoutPage');
+const ProjectsPage = page(() => import('@/features/admin-projects/pages/projects-page'), 'ProjectsPage');
+const MyArticlesPage = page(() => import('@/features/my-articles/pages/my-articles-page'), 'MyArticlesPage');
+const BriefPage = page(() => import('@/features/brief/pages/brief-page'), 'BriefPage');
+const OlderBriefPage = page(() => import('@/features/brief/pages/older-brief-page'), 'OlderBriefPage');
 
 export function AppRouter() {
   return (
-    <Switch>
-      <Route path="/" component={RootRedirect} />
-      <Route path="/auth" component={AuthPage} />
-      <Route path="/forgot-password" component={ForgotPasswordPage} />
-      <Route path="/reset-password" component={ResetPasswordPage} />
-      <Route path="/complete-profile">
-        <OnboardingRoute step="/complete-profile">
-          <CompleteProfilePage />
-        </OnboardingRoute>
-      </Route>
-      <Route path="/pending-approval">
-        <OnboardingRoute step="/pending-approval">
-          <PendingApprovalPage />
-        </OnboardingRoute>
-      </Route>
+    <React.Suspense fallback={<FullScreenSpinner />}>
+      <Switch>
+        <Route path="/" component={RootRedirect} />
+        <Route path="/auth" component={AuthPage} />
+        <Route path="/forgot-password" component={ForgotPasswordPage} />
+        <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/complete-profile">
+          <OnboardingRoute step="/complete-profile">
+            <CompleteProfilePage />
+          </OnboardingRoute>
+        </Route>
+        <Route path="/pending-approval">
+          <OnboardingRoute step="/pending-approval">
+            <PendingApprovalPage />
+          </OnboardingRoute>
+        </Route>
 
-      <Route path="/checkout/:sessionId">
-        <ProtectedRoute role="brand" bare>
-          <CheckoutPage />
-        </ProtectedRoute>
-      </Route>
+        <Route path="/checkout/:sessionId">
+          <ProtectedRoute role="brand" bare>
+            <CheckoutPage />
+          </ProtectedRoute>
+        </Route>
 
-      {/* brand */}
-      <Route path="/brand">
-        <ProtectedRoute role="brand">
-          <Redirect to="/brand/opportunities" replace />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/opportunities">
-        <ProtectedRoute role="brand">
-          <OpportunitiesPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/my-articles">
-        <ProtectedRoute role="brand">
-          <MyArticlesPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/payments">
-        <ProtectedRoute role="brand">
-          <PaymentHistoryPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/profile">
-        <ProtectedRoute>
-          <ProfilePage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/brief/:paymentId">
-        <ProtectedRoute role="brand">
-          <BriefPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/brand/brief">
-        <ProtectedRoute role="brand">
-          <OlderBriefPage />
-        </ProtectedRoute>
-      </Route>
+        {/* brand */}
+        <Route path="/brand">
+          <ProtectedRoute role="brand">
+            <Redirect to="/brand/opportunities" replace />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/opportunities">
+          <ProtectedRoute role="brand">
+            <OpportunitiesPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/my-articles">
+          <ProtectedRoute role="brand">
+            <MyArticlesPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/payments">
+          <ProtectedRoute role="brand">
+            <PaymentHistoryPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/profile">
+          <ProtectedRoute>
+            <ProfilePage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/brief/:paymentId">
+          <ProtectedRoute role="brand">
+            <BriefPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/brief">
+          <ProtectedRoute role="brand">
+            <OlderBriefPage />
+          </ProtectedRoute>
+        </Route>
 
-      {/* admin */}
-      <Route path="/admin">
-        <ProtectedRoute role="admin">
-          <DashboardPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/new-opportunity">
-        <ProtectedRoute role="admin">
-          <NewOpportunityPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/edit-opportunity/:id">
-        <ProtectedRoute role="admin">
-          <EditOpportunityPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/projects">
-        <ProtectedRoute role="admin">
-          <ProjectsPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/payments">
-        <ProtectedRoute role="admin">
-          <AdminPaymentsPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/approvals">
-        <ProtectedRoute role="admin">
-          <ApprovalsPage />
-        </ProtectedRoute>
-      </Route>
-      <Route path="/admin/invite-codes">
-        <ProtectedRoute role="admin">
-          <InviteCodesPage />
-        </ProtectedRoute>
-      </Route>
+        {/* admin */}
+        <Route path="/admin">
+          <ProtectedRoute role="admin">
+            <DashboardPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/new-opportunity">
+          <ProtectedRoute role="admin">
+            <NewOpportunityPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/edit-opportunity/:id">
+          <ProtectedRoute role="admin">
+            <EditOpportunityPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/projects">
+          <ProtectedRoute role="admin">
+            <ProjectsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/payments">
+          <ProtectedRoute role="admin">
+            <AdminPaymentsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/approvals">
+          <ProtectedRoute role="admin">
+            <ApprovalsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/invite-codes">
+          <ProtectedRoute role="admin">
+            <InviteCodesPage />
+          </ProtectedRoute>
+        </Route>
 
-      <Route component={NotFoundPage} />
-    </Switch>
+        <Route component={NotFoundPage} />
+      </Switch>
+    </React.Suspense>
   );
 }

@@ -14,6 +14,8 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { Logo } from '@/components/ui/logo';
+import { TooltipProvider } from '@/components/ui/tooltip';
+import { PageSpinner } from '@/components/ui/spinner';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
 
@@ -28,7 +30,6 @@ const BRAND_NAV = [
   { href: '/brand/my-articles', label: 'My Articles', icon: <FileText /> },
   { href: '/brand/payments', label: 'Payments', icon: <Wallet /> },
 ];
-
 
 function Brand({ portal }: { portal: string }) {
   const { open, isMobile } = useSidebar();
@@ -48,7 +49,8 @@ function Brand({ portal }: { portal: string }) {
 }
 
 function isActive(path: string, href: string) {
-  if (href === '/admin') return path === '/admin' || path.startsWith('/admin/new-opportunity') || path.startsWith('/admin/edit-opportunity');
+  if (href === '/admin')
+    return path === '/admin' || path.startsWith('/admin/new-opportunity') || path.startsWith('/admin/edit-opportunity');
   return path === href || path.startsWith(`${href}/`);
 }
 
@@ -60,7 +62,13 @@ function Navigation({ user }: { user: PublicUser }) {
     <nav aria-label="Main">
       <SidebarMenu>
         {items.map((item) => (
-          <SidebarMenuButton key={item.href} icon={item.icon} label={item.label} active={isActive(path, item.href)} asChild>
+          <SidebarMenuButton
+            key={item.href}
+            icon={item.icon}
+            label={item.label}
+            active={isActive(path, item.href)}
+            asChild
+          >
             <Link href={item.href} onClick={() => setOpenMobile(false)} />
           </SidebarMenuButton>
         ))}
@@ -72,26 +80,32 @@ function Navigation({ user }: { user: PublicUser }) {
 export function AppShell({ user, children }: { user: PublicUser; children: React.ReactNode }) {
   const portal = user.role === 'admin' ? 'Admin Portal' : 'Brand Portal';
   return (
-    <SidebarProvider>
-      <Sidebar>
-        <SidebarHeader>
-          <Brand portal={portal} />
-        </SidebarHeader>
-        <SidebarContent>
-          <Navigation user={user} />
-        </SidebarContent>
-        <SidebarFooter>
-          {user.role === 'brand' && <EscrowCard />}
-          <UserMenu user={user} />
-        </SidebarFooter>
-      </Sidebar>
-      <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-[5] flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
-          <SidebarTrigger />
-          <span className="text-sm font-medium text-muted-foreground">{portal}</span>
-        </header>
-        <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-8">{children}</main>
-      </div>
-    </SidebarProvider>
+    // tooltips live only inside the portal, so the sign-in pages never load their positioning code
+    <TooltipProvider>
+      <SidebarProvider>
+        <Sidebar>
+          <SidebarHeader>
+            <Brand portal={portal} />
+          </SidebarHeader>
+          <SidebarContent>
+            <Navigation user={user} />
+          </SidebarContent>
+          <SidebarFooter>
+            {user.role === 'brand' && <EscrowCard />}
+            <UserMenu user={user} />
+          </SidebarFooter>
+        </Sidebar>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="sticky top-0 z-[5] flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
+            <SidebarTrigger />
+            <span className="text-sm font-medium text-muted-foreground">{portal}</span>
+          </header>
+          <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-8">
+            {/* a page's chunk loads inside the shell: navigation stays in place */}
+            <React.Suspense fallback={<PageSpinner />}>{children}</React.Suspense>
+          </main>
+        </div>
+      </SidebarProvider>
+    </TooltipProvider>
   );
 }

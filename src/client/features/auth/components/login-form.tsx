@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { Link } from 'wouter';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { loginSchema, type LoginInput } from '@shared/schemas/auth';
+import type { LoginInput } from '@shared/schemas/auth';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -9,15 +9,31 @@ import { useLogin } from '../api/login';
 
 export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
   const login = useLogin();
-  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginInput>({
+    resolver: lazyZodResolver(() => import('@shared/schemas/auth').then((m) => m.loginSchema)),
+    defaultValues: { email: '', password: '' },
+  });
   const { errors } = form.formState;
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit((v) => login.mutate(v))}>
       <FormField id="login-email" label="Email" error={errors.email?.message}>
-        <Input id="login-email" type="email" autoComplete="email" placeholder="you@company.com" aria-invalid={!!errors.email} {...form.register('email')} />
+        <Input
+          id="login-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          aria-invalid={!!errors.email}
+          {...form.register('email')}
+        />
       </FormField>
       <FormField id="login-password" label="Password" error={errors.password?.message}>
-        <Input id="login-password" type="password" autoComplete="current-password" aria-invalid={!!errors.password} {...form.register('password')} />
+        <Input
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={!!errors.password}
+          {...form.register('password')}
+        />
       </FormField>
       <div className="-mt-2 text-right">
         <Link href="/forgot-password" className="text-sm font-medium text-primary hover:underline">

@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLocation } from 'wouter';
-import { signUpFormSchema, type SignUpFormInput } from '@shared/schemas/auth';
+import type { SignUpFormInput } from '@shared/schemas/auth';
+import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -11,7 +11,7 @@ export function SignUpForm({ onSwitch }: { onSwitch: () => void }) {
   const register = useRegister();
   const [, navigate] = useLocation();
   const form = useForm<SignUpFormInput>({
-    resolver: zodResolver(signUpFormSchema),
+    resolver: lazyZodResolver(() => import('@shared/schemas/auth').then((m) => m.signUpFormSchema)),
     defaultValues: { email: '', password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
@@ -21,13 +21,32 @@ export function SignUpForm({ onSwitch }: { onSwitch: () => void }) {
   return (
     <form className="space-y-4" noValidate onSubmit={submit}>
       <FormField id="signup-email" label="Email" error={errors.email?.message}>
-        <Input id="signup-email" type="email" autoComplete="email" placeholder="you@company.com" aria-invalid={!!errors.email} {...form.register('email')} />
+        <Input
+          id="signup-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          aria-invalid={!!errors.email}
+          {...form.register('email')}
+        />
       </FormField>
       <FormField id="signup-password" label="Password" error={errors.password?.message} hint="At least 8 characters">
-        <Input id="signup-password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register('password')} />
+        <Input
+          id="signup-password"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={!!errors.password}
+          {...form.register('password')}
+        />
       </FormField>
       <FormField id="signup-confirm" label="Confirm password" error={errors.confirmPassword?.message}>
-        <Input id="signup-confirm" type="password" autoComplete="new-password" aria-invalid={!!errors.confirmPassword} {...form.register('confirmPassword')} />
+        <Input
+          id="signup-confirm"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={!!errors.confirmPassword}
+          {...form.register('confirmPassword')}
+        />
       </FormField>
       <Button type="submit" className="w-full" disabled={register.isPending}>
         {register.isPending ? 'Creating account...' : 'Create Account'}
