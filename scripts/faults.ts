@@ -1,13 +1,15 @@
 /**
  * npm run test:faults — crash safety. Starts the real server (node src/server/main.ts) on a fresh
- * database, runs brands doing checkout → pay → brief autosave concurrently, kills the server with
+ * database, runs brands doing checkout → pay → brief autosave → (every other purchase) brief submit
+ * with an admin attaching a draft, concurrently, kills the server with
  * SIGKILL in the middle, restarts it on the same data and checks:
- *   - every acknowledged write is there (payments, brief autosaves, sessions still valid);
+ *   - every acknowledged write is there (payments, brief autosaves and submissions, attached drafts,
+ *     sessions still valid);
  *   - a completion sent again for every payment whose answer was lost ("redelivery") completes it,
  *     exactly once;
  *   - nothing is half-applied: each opportunity's filled slots equal its open holds plus the
  *     payments holding a slot, every completed hold has exactly one payment and every payment a
- *     completed hold.
+ *     completed hold; a draft is attached whole and only to a payment with a submitted brief.
  * Runs on the embedded PGlite database, and on PostgreSQL when FAULTS_DATABASE_URL (or
  * TEST_DATABASE_URL) names a server (a scratch database is created and dropped).
  * ROUNDS (default 3) kills per database.
@@ -119,6 +121,11 @@ interface Ledger {
   /** brief autosaves answered 200, by payment: the last acknowledged value and any sent after it */
   briefs: Map<string, { acked: string; later: Set<string>; brand: number }>;
 }
+/** drafts attached and acknowledged, across rounds: payment id → draft URL */
+const ackedDrafts = new Map<string, string>();
+
+const PART1 = { personOrBrandName: 'Crash Test', backgroundExperience: 'Survives kill -9.' };
+const PART2 = { mainGoal: 'Stay consistent', targetAudience: 'Auditors', mainMessage: 'Nothing half-applied' };
 
 async function setup(base: string) {
   const admin = new Client(base);
@@ -160,11 +167,17 @@ async function setup(base: string) {
     must(await admin.req('POST', `/api/admin/approve-brand/${user.id}`), 'approve');
     brands.push(c);
   }
-  return { opportunities, brands };
+  return { opportunities, brands, admin };
 }
 
 /** Brands buy and autosave until the server dies under them. */
-async function workload(brands: Client[], opportunities: string[], ledger: Ledger, stop: { dead: boolean }) {
+async function workload(
+  brands: Client[],
+  admin: Client,
+  opportunities: string[],
+  ledger: Ledger,
+  stop: { dead: boolean },
+) {
   await Promise.all(
     brands.map(async (c, b) => {
       for (let n = 0; !stop.dead; n++) {
@@ -190,6 +203,23 @@ async function workload(brands: Client[], opportunities: string[], ledger: Ledge
             entry.acked = value;
             entry.later.clear();
           }
+          // every other purchase: submit the brief, and the admin attaches a draft
+          if (n % 2 === 1 || stop.dead) continue;
+          const entry = ledger.briefs.get(pay.body.paymentId)!;
+          entry.later.add(PART1.personOrBrandName);
+          const submit = await c.req('POST', `/api/brand/brief/${pay.body.paymentId}/submit`, {
+            part1Json: PART1,
+            part2Json: PART2,
+          });
+          if (submit.status !== 200) throw new Error(`submit answered ${submit.status} ${JSON.stringify(submit.body)}`);
+          entry.acked = PART1.personOrBrandName;
+          entry.later.clear();
+          const url = `https://docs.example.com/draft/${pay.body.paymentId}`;
+          const attach = await admin.req('PATCH', `/api/admin/payments/${pay.body.paymentId}/status`, {
+            draftDocumentUrl: url,
+          });
+          if (attach.status !== 200) throw new Error(`attach answered ${attach.status} ${JSON.stringify(attach.body)}`);
+          ackedDrafts.set(pay.body.paymentId, url);
         } catch (err) {
           if (stop.dead) return;
           if (err instanceof TypeError) return; // connection reset: the server was killed
@@ -215,11 +245,29 @@ async function checkDatabase(query: (sql: string) => Promise<Record<string, unkn
     UNION ALL
     SELECT 'payment without completed hold', p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM checkout_sessions c WHERE c.id = p.id AND c.status = 'completed')`);
   for (const r of orphans) problems.push(`${r.what}: ${r.id}`);
+  // a draft is only ever attached whole, and only to a payment whose brief was submitted
+  const drafts = await query(`
+    SELECT 'draft without review state' AS what, id FROM payments WHERE draft_document_url IS NOT NULL AND draft_review_status = 'awaiting_brand_brief'
+    UNION ALL
+    SELECT 'review state without draft', id FROM payments WHERE draft_document_url IS NULL AND draft_document_file IS NULL AND draft_review_status <> 'awaiting_brand_brief'
+    UNION ALL
+    SELECT 'draft without submitted brief', p.id FROM payments p WHERE p.draft_review_status <> 'awaiting_brand_brief'
+      AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`);
+  for (const r of drafts) problems.push(`${r.what}: ${r.id}`);
+  const stored = new Map(
+    (await query(`SELECT id, draft_document_url FROM payments`)).map((r) => [String(r.id), r.draft_document_url]),
+  );
+  for (const [id, url] of ackedDrafts) if (stored.get(id) !== url) problems.push(`acknowledged draft of ${id} missing`);
   const [money] = await query(`SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments`);
   if (Number(money.total) * 100 !== Number(money.n) * 12550)
     problems.push(`money: ${money.n} payments sum to ${money.total}`);
   if (problems.length) throw new Error(`${label}: database inconsistent:\n  ${problems.join('\n  ')}`);
-  return { payments: Number(money.n), total: String(money.total), opportunities: slots.length };
+  return {
+    payments: Number(money.n),
+    total: String(money.total),
+    opportunities: slots.length,
+    drafts: ackedDrafts.size,
+  };
 }
 
 async function runKind(kind: 'pglite' | 'postgres') {
@@ -243,16 +291,17 @@ async function runKind(kind: 'pglite' | 'postgres') {
       await d.end();
     };
   }
+  ackedDrafts.clear();
   const port = await freePort();
   const totals = { kills: 0, ackedPays: 0, redelivered: 0, ackedSaves: 0 };
   try {
     let server = await start(env, port);
-    const { opportunities, brands } = await setup(server.base);
+    const { opportunities, brands, admin } = await setup(server.base);
     for (let round = 1; round <= ROUNDS; round++) {
       const ledger: Ledger = { paid: new Map(), inFlightPays: new Map(), briefs: new Map() };
       const stop = { dead: false };
-      const work = workload(brands, opportunities, ledger, stop);
-      await new Promise((r) => setTimeout(r, 700 + Math.random() * 1500));
+      const work = workload(brands, admin, opportunities, ledger, stop);
+      await new Promise((r) => setTimeout(r, 1000 + Math.random() * 2000));
       stop.dead = true;
       server.proc.kill('SIGKILL');
       await exited(server.proc);
@@ -308,7 +357,7 @@ async function runKind(kind: 'pglite' | 'postgres') {
       await c.end();
     }
     console.log(
-      `faults ${kind}: ${totals.kills} kill -9 mid-workload; ${totals.ackedPays} acknowledged payments present once, ${totals.redelivered} lost answers redelivered and completed once, ${totals.ackedSaves} acknowledged autosaves present; database consistent (${result.payments} payments = ${result.total} USD, slots = open holds + held payments on ${result.opportunities} opportunities)`,
+      `faults ${kind}: ${totals.kills} kill -9 mid-workload; ${totals.ackedPays} acknowledged payments present once, ${totals.redelivered} lost answers redelivered and completed once, ${totals.ackedSaves} acknowledged autosaves and ${result.drafts} acknowledged draft attachments present; database consistent (${result.payments} payments = ${result.total} USD, slots = open holds + held payments on ${result.opportunities} opportunities)`,
     );
   } finally {
     await dropDb?.();
