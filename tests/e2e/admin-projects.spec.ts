@@ -204,6 +204,9 @@ test('[ADMIN] runs a project from brief to publication: view and copy the brief,
   await expectNoHorizontalOverflow(admin);
   await admin.setViewportSize({ width: 1280, height: 800 });
   await approved.getByRole('button', { name: 'Publish Content' }).click();
+  // releasing money asks first
+  await expect(admin.getByRole('dialog')).toContainText('cannot be undone');
+  await admin.getByRole('dialog').getByRole('button', { name: 'Publish and release' }).click();
   await expect(toast(admin)).toContainText('Status updated');
   await expect(toast(admin)).toContainText('Project status has been updated successfully');
   await expect(approved).toContainText('Published');
@@ -284,6 +287,7 @@ test('[ADMIN] a stale screen: mark edits complete and publish refused by the ser
   // meanwhile released elsewhere (the dashboard's Mark Published): Publish Content is refused
   expect((await api(admin, 'POST', `/api/admin/payments/${paymentId}/release`)).status()).toBe(200);
   await approved.getByRole('button', { name: 'Publish Content' }).click();
+  await admin.getByRole('dialog').getByRole('button', { name: 'Publish and release' }).click();
   await expect(toast(admin)).toContainText('Error');
   await expect(toast(admin)).toContainText('Only a payment held in escrow can be released');
   await expect(approved).toContainText('Published');

@@ -6,6 +6,7 @@ import type { AdminProjectItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../api/mark-edits-complete';
@@ -42,21 +43,46 @@ function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
   );
 }
 
-function PublishButton({ paymentId }: { paymentId: string }) {
+/** Releasing escrow cannot be undone: the admin confirms the amount and the brand first. */
+function PublishButton({ item }: { item: AdminProjectItem }) {
   const publish = usePublishContent();
+  const [open, setOpen] = React.useState(false);
+  const confirm = () =>
+    publish.mutate(item.payment.id, {
+      onSuccess: () => {
+        setOpen(false);
+        toast({ title: 'Status updated', description: 'Project status has been updated successfully' });
+      },
+      onError: (err) => {
+        setOpen(false);
+        toast({ title: 'Error', description: errorMessage(err, 'Failed to update status'), variant: 'destructive' });
+      },
+    });
   return (
-    <Button
-      size="sm"
-      disabled={publish.isPending}
-      onClick={() =>
-        publish.mutate(paymentId, {
-          onSuccess: () => toast({ title: 'Status updated', description: 'Project status has been updated successfully' }),
-          onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Failed to update status'), variant: 'destructive' }),
-        })
-      }
-    >
-      <Rocket /> {publish.isPending ? 'Publishing...' : 'Publish Content'}
-    </Button>
+    <>
+      <Button size="sm" onClick={() => setOpen(true)}>
+        <Rocket /> Publish Content
+      </Button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Publish and release the payment?</DialogTitle>
+            <DialogDescription>
+              Confirm that "{item.title}" is published. {formatUsd(item.payment.amount)} held in escrow for {brandOf(item.user)} is then released;
+              this cannot be undone.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)} disabled={publish.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} disabled={publish.isPending}>
+              {publish.isPending ? 'Publishing...' : 'Publish and release'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
   );
 }
 
@@ -140,7 +166,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
               <FilePlus2 /> Attach Draft
             </Button>
           )}
-          {tab === 'approved' && !released && <PublishButton paymentId={payment.id} />}
+          {tab === 'approved' && !released && <PublishButton item={item} />}
           {tab === 'approved' && <DocumentLink payment={payment} />}
           {brief && (
             <>
