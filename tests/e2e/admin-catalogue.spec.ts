@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ADMIN, api, loginAs } from './support';
+import { DEMO_ADMIN, DEMO_BRAND, api, loginAs } from './support';
 
 const PNG = path.resolve('tests/e2e/fixtures/avatar.png');
 
@@ -19,7 +19,7 @@ async function asAdmin(page: Page) {
 const noHorizontalScroll = async (page: Page) =>
   expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
-test('[ADMIN] creates an opportunity with a logo and two examples, finds it with the filters, and edits it', async ({ page }) => {
+test('[ADMIN] creates an opportunity with a logo and two examples, finds it with the filters, and edits it; a brand sees it', async ({ page, browser }) => {
   const stamp = Date.now();
   const title = `E2E listicle ${stamp}`;
   const outlet = `E2E Outlet ${stamp}`;
@@ -166,6 +166,29 @@ test('[ADMIN] creates an opportunity with a logo and two examples, finds it with
   await expect(page.getByTestId('opportunity-row').filter({ hasText: renamed })).toBeVisible();
   const after = await (await api(page, 'GET', `/api/admin/opportunities/${created.id}`)).json();
   expect(after).toMatchObject({ title: renamed, priceUsd: '1234.50', logoUrl, exampleUrls: stored.exampleUrls });
+
+  // a brand sees exactly that card, under All and under its type tabs, and opens it with the keyboard
+  const brandCtx = await browser.newContext();
+  const brand = await brandCtx.newPage();
+  await brand.goto('/auth');
+  await loginAs(brand, DEMO_BRAND);
+  await brand.goto('/brand/opportunities');
+  const card = brand.getByTestId('opportunity-card').filter({ hasText: renamed });
+  await expect(card).toContainText(outlet);
+  await expect(card).toContainText('$1,234.50');
+  await expect(card.locator(`img[src="${logoUrl}"]`)).toBeVisible();
+  await brand.getByRole('tab', { name: 'Listicle' }).click();
+  await expect(card).toBeVisible();
+  await brand.getByRole('tab', { name: 'Editorial' }).click();
+  await expect(card).toHaveCount(0);
+  await brand.getByRole('tab', { name: 'Profile' }).click();
+  await card.focus();
+  await brand.keyboard.press('Enter');
+  const dialog = brand.getByTestId('claim-dialog');
+  await expect(dialog.getByRole('heading', { name: 'Review Opportunity' })).toBeVisible();
+  await expect(dialog).toContainText(renamed);
+  await expect(dialog.getByRole('link', { name: /View example/ })).toHaveCount(2);
+  await brandCtx.close();
 });
 
 test('[ADMIN] an unknown opportunity shows "Opportunity not found"', async ({ page }) => {
