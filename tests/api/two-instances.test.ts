@@ -2,7 +2,9 @@
  * Two app instances on one PostgreSQL database, behind a round-robin proxy on loopback, sharing one
  * file store: a session made on one works on the other, a checkout completed through both at once
  * counts once, the 90-day sweep run by both refunds once, and an upload made through one is served
- * by the other. PostgreSQL only (an embedded PGlite database belongs to one process).
+ * by the other. Then two instances with the Stripe provider (pointed at the Stripe stand-in): the
+ * same signed checkout.session.completed delivered to both at once counts once. PostgreSQL only (an
+ * embedded PGlite database belongs to one process).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -11,16 +13,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import { openPostgres, type DbHandle } from '../../src/server/db/client';
-import { payments, users } from '../../src/server/db/schema';
+import { opportunities, payments, processedWebhookEvents, users } from '../../src/server/db/schema';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import { localProvider } from '../../src/server/payments/local';
+import { stripeProvider } from '../../src/server/payments/stripe';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb, dbKind } from '../support/db';
-import { createOpportunity } from '../support/payments';
+import { createOpportunity, holdsOf, quickBrands } from '../support/payments';
+import { startStripeStandIn } from '../support/stripe-stand-in';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -196,5 +201,108 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     const got = await Promise.all([fetch(base + up.body.url), fetch(base + up.body.url)]);
     expect(got.map((r) => r.status)).toEqual([200, 200]);
     for (const r of got) expect(Buffer.from(await r.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+  describe('with the Stripe provider on both instances', () => {
+    const SECRET = 'whsec_test_two_instances';
+    const signer = new Stripe('sk_test_signer');
+    let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+    let stripeApps: FastifyInstance[] = [];
+    let ports: number[] = [];
+    let stripeDir = '';
+
+    beforeAll(async () => {
+      stripe = await startStripeStandIn();
+      stripeDir = mkdtempSync(path.join(os.tmpdir(), 'byline-two-stripe-'));
+      const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: stripeDir, PUBLIC_URL: 'https://byline.example.com' });
+      const files = diskFileStore(path.join(stripeDir, 'uploads'));
+      stripeApps = await Promise.all(
+        [first, second].map(async (h) => {
+          const provider = stripeProvider({
+            secretKey: 'sk_test_byline',
+            webhookSecret: SECRET,
+            host: '127.0.0.1',
+            port: stripe.port,
+            protocol: 'http',
+          });
+          const app = await buildApp({ db: h.db, config, files, payments: provider });
+          await app.listen({ port: 0, host: '127.0.0.1' });
+          return app;
+        }),
+      );
+      ports = stripeApps.map((a) => (a.server.address() as AddressInfo).port);
+    });
+
+    afterAll(async () => {
+      for (const app of stripeApps) await app.close();
+      await stripe?.close();
+      if (stripeDir) rmSync(stripeDir, { recursive: true, force: true });
+    });
+
+    let eventSeq = 0;
+    function signedCompleted(sessionId: string) {
+      const payload = JSON.stringify({
+        id: `evt_two_${Date.now()}_${++eventSeq}`,
+        object: 'event',
+        type: 'checkout.session.completed',
+        data: { object: { id: sessionId, object: 'checkout.session' } },
+      });
+      return { payload, header: signer.webhooks.generateTestHeaderString({ payload, secret: SECRET }) };
+    }
+
+    /** A real HTTP delivery to one instance (not through the proxy: each instance gets its copy). */
+    async function deliver(instance: number, event: { payload: string; header: string }) {
+      const res = await fetch(`http://127.0.0.1:${ports[instance]}/api/webhooks/stripe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': event.header },
+        body: event.payload,
+      });
+      await res.text();
+      return res.status;
+    }
+
+    async function paidCheckout(maxSlots: number) {
+      const opp = await createOpportunity(first.db, { maxSlots, priceUsd: '410.25' });
+      const [brand] = await quickBrands(stripeApps[0], first.db, 1);
+      const co = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+      expect(co.status).toBe(200);
+      const [hold] = await holdsOf(first.db, opp.id);
+      const sessionId = hold.providerSessionId!;
+      stripe.pay(sessionId);
+      return { opp, brand, hold, sessionId };
+    }
+
+    async function expectCountedOnce(opp: { id: string }, hold: { id: string }, brandId: string, eventIds: string[]) {
+      const rows = await first.db.select().from(payments).where(eq(payments.opportunityId, opp.id));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id: hold.id, brandId, amount: '410.25', status: 'paid' });
+      const [o] = await first.db.select().from(opportunities).where(eq(opportunities.id, opp.id));
+      expect(o.filledSlots).toBe(1);
+      for (const id of eventIds) {
+        expect(await first.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.id, id))).toHaveLength(1);
+      }
+    }
+
+    it('the same signed checkout.session.completed delivered to both instances at once counts once', async () => {
+      const { opp, brand, hold, sessionId } = await paidCheckout(3);
+      const event = signedCompleted(sessionId);
+      const statuses = await Promise.all([deliver(0, event), deliver(1, event)]);
+      expect(statuses).toEqual([200, 200]);
+      await expectCountedOnce(opp, hold, brand.user.id, [JSON.parse(event.payload).id]);
+      expect(stripe.unexpected).toEqual([]);
+    });
+
+    it('10 deliveries interleaved across both instances (same event, and fresh event ids) count once', async () => {
+      const { opp, brand, hold, sessionId } = await paidCheckout(3);
+      const event = signedCompleted(sessionId);
+      const other = signedCompleted(sessionId); // Stripe may also send a second event for the same session
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => deliver(i % 2, i % 5 === 4 ? other : event)),
+      );
+      expect(statuses).toEqual(Array(10).fill(200));
+      await expectCountedOnce(opp, hold, brand.user.id, [JSON.parse(event.payload).id, JSON.parse(other.payload).id]);
+      const wallet = await brand.agent.get('/api/brand/payments');
+      expect(wallet.body.filter((p: { id: string }) => p.id === hold.id)).toHaveLength(1);
+      expect(stripe.unexpected).toEqual([]);
+    });
   });
 });
