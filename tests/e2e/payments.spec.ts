@@ -43,8 +43,8 @@ test('[BRAND] claims, pays on the built-in checkout, and sees the payment held i
   await expect(page.getByTestId('checkout-amount')).toHaveText('$1,234.50');
   await expect(page.getByText('The Daily Ledger')).toBeVisible();
   await page.getByRole('button', { name: 'Pay $1,234.50' }).click();
-  await expect(page).toHaveURL(/\/brand\/my-articles/);
   await expect(page.getByTestId('toast')).toContainText('Payment received');
+  await expect(page).toHaveURL(/\/brand\/my-articles$/);
   await expect(page.getByTestId('escrow-balance')).toHaveText('$1,234.50');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payments' }).click();
@@ -93,7 +93,9 @@ test('[BRAND] cancelling the checkout returns to the opportunities and gives the
   expect(held).toMatchObject({ filledSlots: 1, status: 'full' });
 
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page).toHaveURL(/\/brand\/opportunities/);
+  await expect(page.getByTestId('toast')).toContainText('Checkout cancelled');
+  // the parameter is dropped, so a reload says nothing more
+  await expect(page).toHaveURL(/\/brand\/opportunities$/);
   await expect(page.getByTestId('opportunity-card').filter({ hasText: title })).toBeVisible();
   const freed = await (await api(admin, 'GET', `/api/admin/opportunities/${id}`)).json();
   expect(freed).toMatchObject({ filledSlots: 0, status: 'available' });

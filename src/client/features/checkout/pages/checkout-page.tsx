@@ -28,10 +28,11 @@ export function CheckoutPage() {
       onSuccess: ({ url, status }) => {
         if (status === 'refunded') {
           toast({ title: 'Sold out', description: 'The last slot was taken while you paid; your payment has been refunded in full.', variant: 'destructive' });
+          navigate('/brand/payments');
         } else {
-          toast({ title: 'Payment received', description: 'Your payment is held in escrow until your article is published.' });
+          // the page it returns to (as from a card provider) says "Payment received"
+          navigate(url);
         }
-        navigate(url);
       },
       onError: (err) => toast({ title: 'Payment failed', description: errorMessage(err, 'The payment could not be completed'), variant: 'destructive' }),
     });

@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
+import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useMyArticles } from '../api/get-my-articles';
 import { ArticleCard } from '../components/article-card';
 import { canReview, tabOf, type ArticleTab } from '../components/placement';
@@ -74,6 +75,7 @@ function ArticleTabs({ articles }: { articles: MyArticleItem[] }) {
 }
 
 export function MyArticlesPage() {
+  useCheckoutReturn();
   const { data, isLoading, isError, error } = useMyArticles();
   return (
     <div className="space-y-6">

@@ -11,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUser } from '@/lib/auth';
+import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useOpportunities } from '../api/get-opportunities';
 import { ClaimDialog } from '../components/claim-dialog';
 import { OpportunityCard } from '../components/opportunity-card';
@@ -18,6 +19,7 @@ import { OpportunityCard } from '../components/opportunity-card';
 type Tab = 'all' | OpportunityType;
 
 export function OpportunitiesPage() {
+  useCheckoutReturn();
   const { data: user } = useUser();
   const { data, isLoading } = useOpportunities();
   const [tab, setTab] = React.useState<Tab>('all');
