@@ -16,7 +16,7 @@ test.describe('brand browse', () => {
 
     const listicle = page.getByTestId('opportunity-card').filter({ hasText: 'Forbes Insights' });
     await expect(listicle).toContainText('Listicle');
-    await expect(listicle).toContainText('7 of 10 spots left');
+    await expect(listicle).toContainText('10 of 10 spots left');
     await expect(listicle).toContainText('$899.99');
     await expect(listicle).toContainText('DA 95');
     await expect(listicle).toContainText(/Deadline [A-Z][a-z]{2} \d{1,2}/);
@@ -47,7 +47,7 @@ test.describe('brand browse', () => {
     await expect(dialog).toContainText('Domain Authority');
     await expect(dialog).toContainText('Turnaround Time');
     await expect(dialog).toContainText('Available Slots');
-    await expect(dialog).toContainText('7/10');
+    await expect(dialog).toContainText('10/10');
     await expect(dialog).toContainText('Last date to purchase');
     await expect(dialog).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
 

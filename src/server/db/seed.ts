@@ -11,6 +11,7 @@ export const DEMO_LOGINS = {
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000);
 
+// no filled slots: every filled slot is a payment or a live checkout hold
 const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
   {
     outletName: 'TechCrunch Daily',
@@ -33,7 +34,6 @@ const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
     tat: '10 business days',
     priceUsd: '899.99',
     maxSlots: 10,
-    filledSlots: 3,
     domainAuthority: 95,
     deadlineDate: inDays(30),
   },
