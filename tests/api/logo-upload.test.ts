@@ -128,11 +128,16 @@ describe('[ADMIN] POST /api/upload/logo', () => {
     expect(svg).toContain('<circle cx="50" cy="50" r="10"></circle>');
   });
 
-  it('decides the type by the bytes: a PNG named .svg is stored as a PNG', async () => {
+  it('refuses a PNG named .svg (the name and the bytes disagree) and stores nothing; the same bytes named .png are stored as a PNG', async () => {
+    const before = stored();
     const res = await admin.upload('/api/upload/logo', 'logo', PNG, 'logo.svg', 'image/svg+xml');
-    expect(res.status).toBe(200);
-    expect(res.body.url).toMatch(/\.png$/);
-    expect((await admin.get(res.body.url)).headers['content-type']).toBe('image/png');
+    expect(res.status).toBe(415);
+    expect(res.body.message).toBe('This file is not a valid .svg image');
+    expect(stored()).toEqual(before);
+    const ok = await admin.upload('/api/upload/logo', 'logo', PNG, 'logo.png', 'image/svg+xml');
+    expect(ok.status).toBe(200);
+    expect(ok.body.url).toMatch(/\.png$/);
+    expect((await admin.get(ok.body.url)).headers['content-type']).toBe('image/png');
   });
 
   it.each([

@@ -15,7 +15,7 @@ export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
   app.post<{ Querystring: { purpose?: string } }>('/api/upload/logo', async (req) => {
     requireAdmin(req);
     const forExample = req.query.purpose === 'example';
-    const { buffer } = await readUpload(
+    const { buffer, filename } = await readUpload(
       req,
       'logo',
       LOGO_MAX_BYTES,
@@ -23,6 +23,13 @@ export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
     );
 
     const image = detectImage(buffer);
+    // the bytes decide the type; a file whose name claims another image type is refused rather
+    // than silently stored as something the admin did not pick (a PNG named logo.svg)
+    const claimed = /\.(png|jpe?g|gif|webp|svg)$/i.exec(filename ?? '')?.[1].toLowerCase().replace('jpeg', 'jpg');
+    const actual = image?.ext ?? (looksLikeSvg(buffer) ? 'svg' : undefined);
+    if (claimed && actual && claimed !== actual) {
+      throw new HttpError(415, `This file is not a valid .${claimed} image`);
+    }
     if (image) {
       const name = generatedName(image.ext);
       await files.put(name, buffer, image.mime);
