@@ -104,11 +104,17 @@ describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SEC
       const opps = [
         ...(await Promise.all(
           Array.from({ length: 10 }, (_, i) =>
-            createOpportunity(db, { title: `Load ${i}`, maxSlots: 100_000, priceUsd: `${100 + i * 37}.${String(i * 7).padStart(2, '0')}` }),
+            createOpportunity(db, {
+              title: `Load ${i}`,
+              maxSlots: 100_000,
+              priceUsd: `${100 + i * 37}.${String(i * 7).padStart(2, '0')}`,
+            }),
           ),
         )),
         ...(await Promise.all(
-          Array.from({ length: 4 }, (_, i) => createOpportunity(db, { title: `Scarce ${i}`, maxSlots: 3, priceUsd: '999.99' })),
+          Array.from({ length: 4 }, (_, i) =>
+            createOpportunity(db, { title: `Scarce ${i}`, maxSlots: 3, priceUsd: '999.99' }),
+          ),
         )),
       ];
       const priceCents = new Map(opps.map((o) => [o.id, toCents(o.priceUsd)]));
@@ -117,7 +123,10 @@ describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SEC
       const adminCookie = admin.agent.cookie ?? '';
 
       // the ledger of acknowledged writes
-      const paid = new Map<string, { brandId: string; opportunityId: string; status: 'paid' | 'released' | 'refunded' }>();
+      const paid = new Map<
+        string,
+        { brandId: string; opportunityId: string; status: 'paid' | 'released' | 'refunded' }
+      >();
       const briefAck = new Map<string, string>();
       const draftAck = new Map<string, string>();
       const submitted: string[] = [];
@@ -132,14 +141,21 @@ describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SEC
           const list = await call(c, 'GET', '/api/opportunities', '/api/opportunities');
           if (!check(list, 'browse')) continue;
           const opp = opps[(idx * 7 + n * 3) % opps.length];
-          const co = await call(c, 'POST', '/api/payments/checkout', '/api/payments/checkout', { opportunityId: opp.id });
+          const co = await call(c, 'POST', '/api/payments/checkout', '/api/payments/checkout', {
+            opportunityId: opp.id,
+          });
           if (co.status === 409 && opp.maxSlots === 3) {
             soldOut++; // the scarce ones sell out: expected
             continue;
           }
           if (!check(co, 'checkout')) continue;
           const sessionId = String(co.body.url).split('/').pop()!;
-          const pay = await call(c, 'POST', `/api/payments/checkout/${sessionId}/pay`, '/api/payments/checkout/:id/pay');
+          const pay = await call(
+            c,
+            'POST',
+            `/api/payments/checkout/${sessionId}/pay`,
+            '/api/payments/checkout/:id/pay',
+          );
           if (!check(pay, 'pay')) continue;
           const paymentId: string = pay.body.paymentId;
           paid.set(paymentId, { brandId: b.id, opportunityId: opp.id, status: 'paid' });
@@ -175,16 +191,32 @@ describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SEC
             continue;
           }
           const url = `https://docs.example.com/draft/${paymentId}`;
-          const attach = await call(c, 'PATCH', `/api/admin/payments/${paymentId}/status`, '/api/admin/payments/:id/status', {
-            draftDocumentUrl: url,
-          });
+          const attach = await call(
+            c,
+            'PATCH',
+            `/api/admin/payments/${paymentId}/status`,
+            '/api/admin/payments/:id/status',
+            {
+              draftDocumentUrl: url,
+            },
+          );
           if (check(attach, 'attach draft')) draftAck.set(paymentId, url);
           const pick = (n + k) % 3;
           if (pick === 0) {
-            const rel = await call(c, 'POST', `/api/admin/payments/${paymentId}/release`, '/api/admin/payments/:id/release');
+            const rel = await call(
+              c,
+              'POST',
+              `/api/admin/payments/${paymentId}/release`,
+              '/api/admin/payments/:id/release',
+            );
             if (check(rel, 'release')) paid.get(paymentId)!.status = 'released';
           } else if (pick === 1) {
-            const ref = await call(c, 'POST', `/api/admin/payments/${paymentId}/refund`, '/api/admin/payments/:id/refund');
+            const ref = await call(
+              c,
+              'POST',
+              `/api/admin/payments/${paymentId}/refund`,
+              '/api/admin/payments/:id/refund',
+            );
             if (check(ref, 'refund')) paid.get(paymentId)!.status = 'refunded';
           }
           // the same payment released and refunded at once by two admins: exactly one wins
@@ -253,16 +285,23 @@ describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SEC
         brands.map(async (b) => {
           const w = await call(b.cookie, 'GET', '/api/brand/wallet', '/api/brand/wallet');
           let cents = 0;
-          for (const p of paid.values()) if (p.brandId === b.id && p.status === 'paid') cents += priceCents.get(p.opportunityId)!;
-          if (w.status !== 200 || toCents(w.body.balance) !== cents) walletMismatch.push(`${b.id}: ${w.status} ${JSON.stringify(w.body)} ≠ ${fromCents(cents)}`);
+          for (const p of paid.values())
+            if (p.brandId === b.id && p.status === 'paid') cents += priceCents.get(p.opportunityId)!;
+          if (w.status !== 200 || toCents(w.body.balance) !== cents)
+            walletMismatch.push(`${b.id}: ${w.status} ${JSON.stringify(w.body)} ≠ ${fromCents(cents)}`);
         }),
       );
 
       // slots: each opportunity's filled slots are its payments still holding one (no open holds remain)
       const oppRows = await db.select().from(opportunities);
-      const slotMismatch = oppRows.filter((o) => o.filledSlots !== rows.filter((r) => r.opportunityId === o.id && r.holdsSlot).length);
+      const slotMismatch = oppRows.filter(
+        (o) => o.filledSlots !== rows.filter((r) => r.opportunityId === o.id && r.holdsSlot).length,
+      );
       const scarce = oppRows.filter((o) => o.maxSlots === 3);
-      const over500 = [...tally.values()].reduce((s, m) => s + [...m].filter(([st]) => st >= 500).reduce((a, [, c]) => a + c, 0), 0);
+      const over500 = [...tally.values()].reduce(
+        (s, m) => s + [...m].filter(([st]) => st >= 500).reduce((a, [, c]) => a + c, 0),
+        0,
+      );
 
       const count = (s: string) => [...paid.values()].filter((p) => p.status === s).length;
       console.log(

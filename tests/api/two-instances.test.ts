@@ -213,7 +213,11 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     beforeAll(async () => {
       stripe = await startStripeStandIn();
       stripeDir = mkdtempSync(path.join(os.tmpdir(), 'byline-two-stripe-'));
-      const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: stripeDir, PUBLIC_URL: 'https://byline.example.com' });
+      const config = configSchema.parse({
+        NODE_ENV: 'test',
+        DATA_DIR: stripeDir,
+        PUBLIC_URL: 'https://byline.example.com',
+      });
       const files = diskFileStore(path.join(stripeDir, 'uploads'));
       stripeApps = await Promise.all(
         [first, second].map(async (h) => {
@@ -278,7 +282,9 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
       const [o] = await first.db.select().from(opportunities).where(eq(opportunities.id, opp.id));
       expect(o.filledSlots).toBe(1);
       for (const id of eventIds) {
-        expect(await first.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.id, id))).toHaveLength(1);
+        expect(
+          await first.db.select().from(processedWebhookEvents).where(eq(processedWebhookEvents.id, id)),
+        ).toHaveLength(1);
       }
     }
 
