@@ -107,6 +107,7 @@ const ROUTES: Route[] = [
   },
   { method: 'POST', path: '/api/admin/payments/:id/refund', who: 'admin' },
   { method: 'GET', path: '/api/brand/my-articles', who: 'brand' },
+  { method: 'GET', path: '/api/brand/my-articles/counts', who: 'brand' },
   { method: 'GET', path: '/api/brand/brief/:paymentId', who: 'brand' },
   {
     method: 'POST',
@@ -133,6 +134,7 @@ const ROUTES: Route[] = [
     needsBody: true,
   },
   { method: 'GET', path: '/api/admin/projects', who: 'admin' },
+  { method: 'GET', path: '/api/admin/projects/counts', who: 'admin' },
   { method: 'POST', path: '/api/admin/projects/:id/mark-edits-complete', who: 'admin' },
 ];
 const WITH_PARAMS = ROUTES.filter((r) => r.path.includes('/:'));
@@ -365,12 +367,19 @@ const queryString = fc
           'opportunityId[]',
           'status[$ne]',
           'a[b][c][d][e][f]',
+          'limit',
+          'cursor',
+          'tab',
+          'type',
+          'full',
+          'paymentId',
+          'limit[]',
         ),
         fc.string({ maxLength: 10 }),
       ),
       fc.oneof(
         hostileString.filter((s) => s.length < 3000),
-        fc.constantFrom('paid', 'released', 'refunded', 'example', ''),
+        fc.constantFrom('paid', 'released', 'refunded', 'example', '', '0', '200', '201', '1e2', '-5', 'needs-review', 'eyJhIjoxfQ'),
       ),
     ),
     { minLength: 1, maxLength: 6 },

@@ -312,6 +312,7 @@ const ROWS: Row[] = [
 
   // briefs
   { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },
+  { route: 'GET /api/brand/my-articles/counts', send: (a) => a.get('/api/brand/my-articles/counts'), expect: approvedBrands(200) },
   {
     route: 'GET /api/brand/brief/:paymentId',
     send: (a, c) => a.get(`/api/brand/brief/${c.paymentId}`),
@@ -356,6 +357,7 @@ const ROWS: Row[] = [
     expect: ownerOnly(200),
   },
   { route: 'GET /api/admin/projects', send: (a) => a.get('/api/admin/projects'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/projects/counts', send: (a) => a.get('/api/admin/projects/counts'), expect: adminOnly(200) },
   {
     route: 'POST /api/admin/projects/:id/mark-edits-complete',
     setup: async () => {

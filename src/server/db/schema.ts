@@ -35,8 +35,8 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
-    // the admin's pending-brands list
-    index('users_pending_brands_idx').on(t.createdAt).where(sql`role = 'brand' AND approved = false AND name IS NOT NULL`),
+    // the admin's pending-brands list, paged oldest first
+    index('users_pending_brands_idx').on(t.createdAt, t.id).where(sql`role = 'brand' AND approved = false AND name IS NOT NULL`),
   ],
 );
 
@@ -73,7 +73,7 @@ export const inviteCodes = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('invite_codes_code_unique').on(t.code)],
+  (t) => [uniqueIndex('invite_codes_code_unique').on(t.code), index('invite_codes_created_idx').on(t.createdAt, t.id)],
 );
 
 export const OPPORTUNITY_TYPES = ['profile_article', 'editorial_feature', 'advertorial_brand_voice', 'listicle'] as const;
@@ -100,8 +100,9 @@ export const opportunities = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('opportunities_status_created_idx').on(t.status, t.createdAt),
-    index('opportunities_created_idx').on(t.createdAt),
+    // the admin dashboard, paged newest first (keyset on created_at, id), with or without a status filter
+    index('opportunities_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('opportunities_created_idx').on(t.createdAt, t.id),
   ],
 );
 
@@ -186,10 +187,22 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_provider_session_unique').on(t.providerSessionId),
     index('payments_stripe_payment_idx').on(t.stripePaymentId),
-    index('payments_brand_created_idx').on(t.brandId, t.createdAt),
+    // My Articles and Payment History, paged newest first
+    index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
-    index('payments_created_idx').on(t.createdAt),
+    // Admin Payments, paged newest first
+    index('payments_created_idx').on(t.createdAt, t.id),
+    // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
+    // The predicates are those of modules/payments/tabs.ts.
+    index('payments_tab_projects_idx').on(t.createdAt, t.id).where(sql`status IN ('paid', 'released')`),
+    index('payments_tab_awaiting_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`status = 'paid' AND draft_review_status = 'awaiting_brand_brief'`),
+    index('payments_tab_review_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`status = 'paid' AND draft_review_status IN ('pending_brand_review', 'edits_requested', 'edits_complete')`),
+    index('payments_tab_approved_idx').on(t.createdAt, t.id).where(sql`draft_review_status = 'approved' AND status <> 'refunded'`),
   ],
 );
 

@@ -319,3 +319,27 @@ export interface AdminProjectItem {
 export interface UploadedDocument {
   path: string;
 }
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Spec §4 brand tab placement; the server filters My Articles by it. */
+export const ARTICLE_TABS = ['pending', 'needs-review', 'completed'] as const;
+export type ArticleTab = (typeof ARTICLE_TABS)[number];
+export type ArticleTabCounts = Record<ArticleTab, number>;
+
+/** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
+export const myArticlesQuerySchema = z.object({
+  tab: z.enum(ARTICLE_TABS, { error: 'tab must be one of pending, needs-review, completed' }).optional(),
+  paymentId: z.string({ error: 'Payment not found' }).regex(UUID_RE, 'Payment not found').optional(),
+  opportunityId: z.string({ error: 'Opportunity not found' }).regex(UUID_RE, 'Opportunity not found').optional(),
+});
+export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
+
+/** Spec §4 admin tab placement; the server filters Admin Projects by it. */
+export const PROJECT_TABS = ['awaiting', 'review', 'approved'] as const;
+export type ProjectTab = (typeof PROJECT_TABS)[number];
+export type ProjectTabCounts = Record<ProjectTab, number>;
+
+export const adminProjectsQuerySchema = z.object({
+  tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved' }).optional(),
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_EXAMPLES } from '../constants';
 import { fromCents, toCents } from '../money';
-import { OPPORTUNITY_TYPES, deadlineDay, type Opportunity, type OpportunityType } from '../opportunity';
+import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, deadlineDay, type Opportunity, type OpportunityType } from '../opportunity';
 import { isHttpUrl } from './profile';
 
 /**
@@ -283,3 +283,12 @@ export function opportunityToFormValues(o: Opportunity): OpportunityFormValues {
     exampleUrls: [...o.exampleUrls],
   };
 }
+
+/** GET /api/admin/opportunities filters (the dashboard's; besides ?limit=&cursor=). */
+export const adminOpportunitiesQuerySchema = z.object({
+  status: z.enum(OPPORTUNITY_STATUSES, { error: `status must be one of ${OPPORTUNITY_STATUSES.join(', ')}` }).optional(),
+  type: z.enum(OPPORTUNITY_TYPES, { error: `type must be one of ${OPPORTUNITY_TYPES.join(', ')}` }).optional(),
+  /** "Show Full Only" */
+  full: z.enum(['true', 'false'], { error: 'full must be true or false' }).optional(),
+});
+export type AdminOpportunitiesQuery = z.output<typeof adminOpportunitiesQuerySchema>;

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { after, cursorAt, pageOf, sendPage } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PendingBrand } from '../../../shared/schemas/invite-code';
@@ -13,8 +14,10 @@ import { notifyBrandApproved } from '../../mail/notify';
 const idParams = z.object({ id: z.uuid('Not found') });
 
 export function adminBrandRoutes(app: FastifyInstance, { db }: AppDeps) {
-  app.get('/api/admin/pending-brands', async (req): Promise<PendingBrand[]> => {
+  // oldest first: the brand that has waited longest is approved first; paged like every list that grows
+  app.get('/api/admin/pending-brands', async (req, reply): Promise<PendingBrand[]> => {
     requireAdmin(req);
+    const page = pageOf(req);
     const rows = await db
       .select({
         id: users.id,
@@ -23,12 +26,14 @@ export function adminBrandRoutes(app: FastifyInstance, { db }: AppDeps) {
         brandName: users.brandName,
         website: users.website,
         createdAt: users.createdAt,
+        cursorAt: cursorAt(users.createdAt),
       })
       .from(users)
-      // a brand appears once it has completed its profile
-      .where(and(eq(users.role, 'brand'), eq(users.approved, false), isNotNull(users.name)))
-      .orderBy(asc(users.createdAt));
-    return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+      // a brand appears once it has completed its profile (the predicate of users_pending_brands_idx)
+      .where(and(sql`role = 'brand' AND approved = false AND name IS NOT NULL`, after(users.createdAt, users.id, page.cursor, true)))
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(page.limit + 1);
+    return sendPage(req, reply, page, rows, ({ cursorAt: _c, ...r }) => ({ ...r, createdAt: r.createdAt.toISOString() }));
   });
 
   app.post('/api/admin/approve-brand/:id', async (req) => {

@@ -1,16 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { parse } from '../../lib/validate';
-import { briefDraftSchema, briefSubmitSchema, olderBriefSubmitSchema } from '../../../shared/schemas/brief';
+import { briefDraftSchema, briefSubmitSchema, myArticlesQuerySchema, olderBriefSubmitSchema } from '../../../shared/schemas/brief';
+import { pageOf, sendPage } from '../../lib/paging';
 import { requireApprovedBrand } from '../auth/guards';
-import { briefAccess, getBrief, myArticles, saveBriefDraft, submitBrief, submitOlderBrief } from './service';
+import { briefAccess, getBrief, myArticleCounts, myArticles, saveBriefDraft, submitBrief, submitOlderBrief, toMyArticle } from './service';
 
 type PaymentParams = { Params: { paymentId: string } };
 
 export function briefRoutes(app: FastifyInstance, { db }: AppDeps) {
-  app.get('/api/brand/my-articles', async (req) => {
+  app.get('/api/brand/my-articles', async (req, reply) => {
     const brand = requireApprovedBrand(req);
-    return myArticles(db, brand.id);
+    const filter = parse(myArticlesQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendPage(req, reply, page, await myArticles(db, brand.id, filter, page), toMyArticle);
+  });
+
+  app.get('/api/brand/my-articles/counts', async (req) => {
+    const brand = requireApprovedBrand(req);
+    return myArticleCounts(db, brand.id);
   });
 
   app.get<PaymentParams>('/api/brand/brief/:paymentId', async (req) => {

@@ -9,12 +9,17 @@ import {
   type BriefPart1,
   type BriefPart2,
   type BriefResponse,
+  type ArticleTab,
+  type ArticleTabCounts,
   type MyArticleItem,
+  type MyArticlesQuery,
   type OlderBriefPart1,
   type OlderBriefPart2,
   type SavedBrief,
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
+import { after, cursorAt, type Page } from '../../lib/paging';
+import { ARTICLE_TAB_SQL } from '../payments/tabs';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
@@ -58,20 +63,61 @@ function toSavedBrief(b: BriefRow): SavedBrief {
   };
 }
 
-/** GET /api/brand/my-articles: every purchase of the brand with its opportunity and brief state, newest first. */
-export async function myArticles(db: Db, brandId: string): Promise<MyArticleItem[]> {
-  const rows = await db
-    .select({ opportunity: opportunityCard, payment: payments, briefSubmittedAt: briefs.submittedAt, briefId: briefs.id })
+type MyArticleRow = {
+  opportunity: Pick<MyArticleItem, 'id' | 'title' | 'type' | 'outletName' | 'priceUsd'>;
+  payment: PaymentRow;
+  briefSubmittedAt: Date | null;
+  briefId: string | null;
+  id: string;
+  cursorAt: string;
+};
+
+/**
+ * GET /api/brand/my-articles: the brand's purchases with their opportunity and brief state, newest
+ * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
+ */
+export async function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<MyArticleRow[]> {
+  return db
+    .select({
+      opportunity: opportunityCard,
+      payment: payments,
+      briefSubmittedAt: briefs.submittedAt,
+      briefId: briefs.id,
+      id: payments.id,
+      cursorAt: cursorAt(payments.createdAt),
+    })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .leftJoin(briefs, eq(briefs.paymentId, payments.id))
-    .where(eq(payments.brandId, brandId))
-    .orderBy(desc(payments.createdAt), desc(payments.id));
-  return rows.map((r) => ({
+    .where(
+      and(
+        eq(payments.brandId, brandId),
+        filter.tab ? ARTICLE_TAB_SQL[filter.tab] : undefined,
+        filter.paymentId ? eq(payments.id, filter.paymentId) : undefined,
+        filter.opportunityId ? eq(payments.opportunityId, filter.opportunityId) : undefined,
+        after(payments.createdAt, payments.id, page.cursor),
+      ),
+    )
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit + 1);
+}
+
+export function toMyArticle(r: MyArticleRow): MyArticleItem {
+  return {
     ...r.opportunity,
     payment: projectPayment(r.payment),
     brief: r.briefId ? { submittedAt: iso(r.briefSubmittedAt) } : null,
-  }));
+  };
+}
+
+/** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
+export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleTabCounts> {
+  const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
+  const [row] = await db
+    .select({ pending: count('pending'), needsReview: count('needs-review'), completed: count('completed') })
+    .from(payments)
+    .where(eq(payments.brandId, brandId));
+  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed };
 }
 
 /** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */

@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import { after, cursorAt, pageOf, sendPage } from '../../lib/paging';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createInviteCodeSchema, type InviteCode } from '../../../shared/schemas/invite-code';
@@ -14,10 +15,16 @@ const toJson = (r: Row): InviteCode => ({ ...r, createdAt: r.createdAt.toISOStri
 const idParams = z.object({ id: z.uuid('Not found') });
 
 export function inviteCodeRoutes(app: FastifyInstance, { db }: AppDeps) {
-  app.get('/api/admin/invite-codes', async (req) => {
+  app.get('/api/admin/invite-codes', async (req, reply) => {
     requireAdmin(req);
-    const rows = await db.select().from(inviteCodes).orderBy(desc(inviteCodes.createdAt));
-    return rows.map(toJson);
+    const page = pageOf(req);
+    const rows = await db
+      .select({ row: inviteCodes, id: inviteCodes.id, cursorAt: cursorAt(inviteCodes.createdAt) })
+      .from(inviteCodes)
+      .where(after(inviteCodes.createdAt, inviteCodes.id, page.cursor))
+      .orderBy(desc(inviteCodes.createdAt), desc(inviteCodes.id))
+      .limit(page.limit + 1);
+    return sendPage(req, reply, page, rows, (r) => toJson(r.row));
   });
 
   app.post('/api/admin/invite-codes', async (req, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
+import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
+import { pageOf, sendPage } from '../../lib/paging';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
@@ -33,9 +34,11 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
     return (await listClaimable(db)).map(toBrandOpportunityJson);
   });
 
-  app.get('/api/admin/opportunities', async (req) => {
+  app.get('/api/admin/opportunities', async (req, reply) => {
     requireAdmin(req);
-    return (await listAll(db)).map(toOpportunityJson);
+    const filter = parse(adminOpportunitiesQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendPage(req, reply, page, await listAll(db, filter, page), (r) => toOpportunityJson(r.row));
   });
 
   app.get('/api/admin/opportunities/:id', async (req) => {

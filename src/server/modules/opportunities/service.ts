@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { after, cursorAt, type Page } from '../../lib/paging';
 import type { BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
-import type { OpportunityRequest } from '../../../shared/schemas/opportunity';
+import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
 import { opportunities } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
@@ -74,8 +75,22 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
     .orderBy(desc(opportunities.createdAt), desc(opportunities.id));
 }
 
-export async function listAll(db: Db): Promise<OpportunityRow[]> {
-  return db.select().from(opportunities).orderBy(desc(opportunities.createdAt), desc(opportunities.id));
+/** The admin dashboard: every opportunity (or those matching its filters), newest first, one page at a time. */
+export async function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page) {
+  return db
+    .select({ row: opportunities, id: opportunities.id, cursorAt: cursorAt(opportunities.createdAt) })
+    .from(opportunities)
+    .where(
+      and(
+        filter.status ? eq(opportunities.status, filter.status) : undefined,
+        filter.full === 'true' ? eq(opportunities.status, 'full') : undefined,
+        // an opportunity of several types matches each of them
+        filter.type ? arrayContains(opportunities.type, [filter.type]) : undefined,
+        after(opportunities.createdAt, opportunities.id, page.cursor),
+      ),
+    )
+    .orderBy(desc(opportunities.createdAt), desc(opportunities.id))
+    .limit(page.limit + 1);
 }
 
 export async function getOpportunity(db: Db, id: string): Promise<OpportunityRow> {

@@ -4,7 +4,8 @@ import { conflict, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { adminPaymentPatchSchema, adminPaymentsQuerySchema, isUuid } from '../../../shared/schemas/payment';
 import { requireAdmin } from '../auth/guards';
-import { adminPayments, paymentById, paymentTotals, toPaymentDto } from './queries';
+import { adminPayments, paymentById, paymentTotals, toAdminPayment, toPaymentDto } from './queries';
+import { pageOf, sendPage } from '../../lib/paging';
 import { refundPayment, releasePayment } from './refunds';
 import { providerOf } from './provider-of';
 import type { Db } from '../../db/client';
@@ -30,9 +31,11 @@ export function adminPaymentRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps;
   const provider = providerOf(deps);
 
-  app.get('/api/admin/payments', async (req) => {
+  app.get('/api/admin/payments', async (req, reply) => {
     requireAdmin(req);
-    return adminPayments(db, parse(adminPaymentsQuerySchema, req.query));
+    const filter = parse(adminPaymentsQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendPage(req, reply, page, await adminPayments(db, filter, page), toAdminPayment);
   });
 
   app.get('/api/admin/payments/totals', async (req) => {

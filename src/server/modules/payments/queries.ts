@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { opportunities, payments, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
+import { after, cursorAt, type Page } from '../../lib/paging';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -36,8 +37,9 @@ export async function brandEscrowBalance(db: Db, brandId: string): Promise<strin
   return row.balance;
 }
 
-export async function brandPayments(db: Db, brandId: string): Promise<BrandPaymentItem[]> {
-  const rows = await db
+/** GET /api/brand/payments: the brand's payments, newest first, one page at a time. */
+export async function brandPayments(db: Db, brandId: string, page: Page) {
+  return db
     .select({
       payment: payments,
       opportunity: {
@@ -47,31 +49,47 @@ export async function brandPayments(db: Db, brandId: string): Promise<BrandPayme
         type: opportunities.type,
         priceUsd: opportunities.priceUsd,
       },
+      id: payments.id,
+      cursorAt: cursorAt(payments.createdAt),
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(eq(payments.brandId, brandId))
-    .orderBy(desc(payments.createdAt), desc(payments.id));
-  return rows.map((r) => ({ ...toPaymentDto(r.payment), opportunity: r.opportunity }));
+    .where(and(eq(payments.brandId, brandId), after(payments.createdAt, payments.id, page.cursor)))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit + 1);
 }
 
-export async function adminPayments(db: Db, filter: { opportunityId?: string; status?: PaymentStatus } = {}): Promise<AdminPaymentItem[]> {
-  const where: SQL[] = [];
+export const toBrandPayment = (r: Awaited<ReturnType<typeof brandPayments>>[number]): BrandPaymentItem => ({
+  ...toPaymentDto(r.payment),
+  opportunity: r.opportunity,
+});
+
+/** GET /api/admin/payments: every payment (or one opportunity's, or one status), newest first, paged. */
+export async function adminPayments(db: Db, filter: { opportunityId?: string; status?: PaymentStatus }, page: Page) {
+  const where: (SQL | undefined)[] = [after(payments.createdAt, payments.id, page.cursor)];
   if (filter.opportunityId) where.push(eq(payments.opportunityId, filter.opportunityId));
   if (filter.status) where.push(eq(payments.status, filter.status));
-  const rows = await db
+  return db
     .select({
       payment: payments,
       opportunity: { id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd },
       user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
+      id: payments.id,
+      cursorAt: cursorAt(payments.createdAt),
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .innerJoin(users, eq(users.id, payments.brandId))
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(payments.createdAt), desc(payments.id));
-  return rows.map((r) => ({ ...toPaymentDto(r.payment), opportunity: r.opportunity, user: r.user }));
+    .where(and(...where))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit + 1);
 }
+
+export const toAdminPayment = (r: Awaited<ReturnType<typeof adminPayments>>[number]): AdminPaymentItem => ({
+  ...toPaymentDto(r.payment),
+  opportunity: r.opportunity,
+  user: r.user,
+});
 
 /** Spec §9: the admin's totals are sums of the opportunity price over paid and released payments. */
 export async function paymentTotals(db: Db): Promise<PaymentTotals> {

@@ -6,7 +6,8 @@ import { parse } from '../../lib/validate';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
 import { requireApprovedBrand } from '../auth/guards';
 import { cancelCheckout, checkoutView, payLocalCheckout, startCheckout } from './checkout';
-import { brandPayments } from './queries';
+import { brandPayments, toBrandPayment } from './queries';
+import { pageOf, sendPage } from '../../lib/paging';
 import { providerOf } from './provider-of';
 
 /** Session ids come from us or the provider: letters, digits and underscores. */
@@ -49,8 +50,9 @@ export function paymentRoutes(app: FastifyInstance, deps: AppDeps) {
     return cancelCheckout(db, provider, brand.id, sessionIdParam(req.params));
   });
 
-  app.get('/api/brand/payments', async (req) => {
+  app.get('/api/brand/payments', async (req, reply) => {
     const brand = requireApprovedBrand(req);
-    return brandPayments(db, brand.id);
+    const page = pageOf(req);
+    return sendPage(req, reply, page, await brandPayments(db, brand.id, page), toBrandPayment);
   });
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { parse } from '../../lib/validate';
-import { editRequestSchema } from '../../../shared/schemas/brief';
+import { adminProjectsQuerySchema, editRequestSchema } from '../../../shared/schemas/brief';
+import { pageOf, sendPage } from '../../lib/paging';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { documentRoutes } from './documents';
-import { adminProjects, approveDraft, markEditsComplete, requestEdits } from './service';
+import { adminProjectCounts, adminProjects, approveDraft, markEditsComplete, requestEdits, toAdminProject } from './service';
 
 type PaymentParams = { Params: { paymentId: string } };
 
@@ -23,9 +24,16 @@ export function projectRoutes(app: FastifyInstance, deps: AppDeps) {
     return requestEdits(db, brand.id, req.params.paymentId, feedback);
   });
 
-  app.get('/api/admin/projects', async (req) => {
+  app.get('/api/admin/projects', async (req, reply) => {
     requireAdmin(req);
-    return adminProjects(db);
+    const { tab } = parse(adminProjectsQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendPage(req, reply, page, await adminProjects(db, tab, page), toAdminProject);
+  });
+
+  app.get('/api/admin/projects/counts', async (req) => {
+    requireAdmin(req);
+    return adminProjectCounts(db);
   });
 
   // the id is the payment id

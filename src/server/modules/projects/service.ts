@@ -6,7 +6,9 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import type { FileStore } from '../../storage/file-store';
 import { isUuid } from '../../../shared/schemas/payment';
-import { draftAttachSchema, type AdminProjectItem, type ProjectPayment } from '../../../shared/schemas/brief';
+import { draftAttachSchema, type AdminProjectItem, type ProjectPayment, type ProjectTab, type ProjectTabCounts } from '../../../shared/schemas/brief';
+import { after, cursorAt, type Page } from '../../lib/paging';
+import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
 import type { DraftReviewStatus } from '../../../shared/payment';
 import { PAYMENT_NOT_FOUND, opportunityCard, projectPayment } from '../briefs/service';
 import { notifyPlacement } from '../../mail/notify';
@@ -17,22 +19,40 @@ type PaymentRow = typeof payments.$inferSelect;
 /** Spec §4: a draft is under review (the brand may approve or ask for edits) in these states. */
 const UNDER_REVIEW: DraftReviewStatus[] = ['pending_brand_review', 'edits_requested', 'edits_complete'];
 
-/** GET /api/admin/projects: every held or released payment, newest first. The brief shows once submitted. */
-export async function adminProjects(db: Db): Promise<AdminProjectItem[]> {
-  const rows = await db
+type AdminProjectRow = {
+  opportunity: Pick<AdminProjectItem, 'id' | 'title' | 'type' | 'outletName' | 'priceUsd'>;
+  payment: PaymentRow;
+  user: AdminProjectItem['user'];
+  brief: { part1Json: Record<string, string>; part2Json: Record<string, string>; submittedAt: Date | null } | null;
+  id: string;
+  cursorAt: string;
+};
+
+/**
+ * GET /api/admin/projects: held or released payments (or one tab of them), newest first, one page
+ * at a time. The brief shows once submitted (a brand's drafts are its own).
+ */
+export async function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<AdminProjectRow[]> {
+  return db
     .select({
       opportunity: opportunityCard,
       payment: payments,
       user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
       brief: { part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: briefs.submittedAt },
+      id: payments.id,
+      cursorAt: cursorAt(payments.createdAt),
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .innerJoin(users, eq(users.id, payments.brandId))
     .leftJoin(briefs, eq(briefs.paymentId, payments.id))
-    .where(inArray(payments.status, ['paid', 'released']))
-    .orderBy(desc(payments.createdAt), desc(payments.id));
-  return rows.map((r) => ({
+    .where(and(tab ? PROJECT_TAB_SQL[tab] : ALL_PROJECTS_SQL, after(payments.createdAt, payments.id, page.cursor)))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit + 1);
+}
+
+export function toAdminProject(r: AdminProjectRow): AdminProjectItem {
+  return {
     ...r.opportunity,
     payment: projectPayment(r.payment),
     brief:
@@ -40,7 +60,15 @@ export async function adminProjects(db: Db): Promise<AdminProjectItem[]> {
         ? { part1Json: r.brief.part1Json, part2Json: r.brief.part2Json, submittedAt: r.brief.submittedAt.toISOString() }
         : null,
     user: r.user,
-  }));
+  };
+}
+
+/** The three tab counts, each an index-only count over its partial index. */
+export async function adminProjectCounts(db: Db): Promise<ProjectTabCounts> {
+  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]})`;
+  const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
+  const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
+  return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };
 }
 
 /**
