@@ -136,6 +136,14 @@ describe('My Articles paging', () => {
     expect(await tabPayments('needs-review')).toEqual(paymentIds(review));
     expect(await tabPayments('completed')).toEqual(paymentIds(completed));
     expect(await ids('pending')).toHaveLength(3);
+    // drafts waiting for the brand first (newest first), then the approved one, across pages of 1
+    const order = (await walk(brand.agent, '/api/brand/my-articles?tab=needs-review&limit=1')).ids;
+    expect(order).toEqual([review[1].id, review[0].id, review[2].id]);
+    // a cursor of one list is refused by another
+    const rankedFirst = await brand.agent.get('/api/brand/my-articles?tab=needs-review&limit=1');
+    const cursor = new URL(nextOf(rankedFirst)!, 'http://x').searchParams.get('cursor');
+    const mixed = await brand.agent.get(`/api/brand/my-articles?tab=pending&cursor=${cursor}`);
+    expect(mixed.status).toBe(400);
 
     // counts of another brand are its own
     const other = await brandB.agent.get('/api/brand/my-articles/counts');
@@ -246,6 +254,8 @@ describe('admin lists', () => {
     expect(await paymentIds('/api/admin/projects?tab=awaiting&limit=3')).toEqual(sorted(awaiting));
     expect(await paymentIds('/api/admin/projects?tab=review&limit=3')).toEqual(sorted(review));
     expect(await paymentIds('/api/admin/projects?tab=approved&limit=1')).toEqual(sorted(approved));
+    // Approved: what still needs publishing first, then the published ones newest first
+    expect((await walk(adminAgent, '/api/admin/projects?tab=approved&limit=1')).ids).toEqual([approved[0].id, approved[2].id, approved[1].id]);
     // without a tab: every held or released project
     expect(await paymentIds('/api/admin/projects?limit=5')).toEqual(sorted([...awaiting, ...review, ...approved, ...releasedOther]));
 

@@ -17,21 +17,25 @@ import { parse } from './validate';
 export interface Cursor {
   at: string;
   id: string;
+  /** lists that put some rows first (e.g. drafts waiting for the brand) sort by this before created_at */
+  rank?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
 
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.at, c.id])).toString('base64url');
+export const encodeCursor = (c: Cursor) =>
+  Buffer.from(JSON.stringify(c.rank === undefined ? [c.at, c.id] : [c.at, c.id, c.rank])).toString('base64url');
 
 export function decodeCursor(raw: string): Cursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2) {
-      const [at, id] = value as unknown[];
-      if (typeof at === 'string' && TIMESTAMP.test(at) && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && UUID.test(id)) {
-        return { at, id };
+    if (Array.isArray(value) && (value.length === 2 || value.length === 3)) {
+      const [at, id, rank] = value as unknown[];
+      const validRank = rank === undefined || rank === 0 || rank === 1;
+      if (typeof at === 'string' && TIMESTAMP.test(at) && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && UUID.test(id) && validRank) {
+        return rank === undefined ? { at, id } : { at, id, rank: rank as number };
       }
     }
   } catch {
@@ -63,16 +67,27 @@ export const cursorAt = (createdAt: AnyColumn) =>
 /** Rows strictly after the cursor in the list's order (newest first unless `asc`). */
 export function after(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | undefined, asc = false): SQL | undefined {
   if (!cursor) return undefined;
+  if (cursor.rank !== undefined) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
   return asc
     ? sql`(${createdAt}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
     : sql`(${createdAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
 }
 
 /**
+ * For a list ordered by `rank DESC, created_at DESC, id DESC` (rank 0 or 1, e.g. "needs the
+ * brand's action"): the rows after the cursor. A cursor without a rank came from another list.
+ */
+export function afterRanked(rank: SQL, createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  if (cursor.rank === undefined) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  return sql`(${rank}, ${createdAt}, ${id}) < (${cursor.rank}::int, ${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+}
+
+/**
  * Takes the rows of a query made with `limit + 1` and `cursorAt`: sends at most `limit` of them and,
  * when there was one more, the Link header naming the next page (same path and filters).
  */
-export function sendPage<R extends { cursorAt: string; id: string }, T>(
+export function sendPage<R extends { cursorAt: string; id: string; cursorRank?: number }, T>(
   req: FastifyRequest,
   reply: FastifyReply,
   page: Page,
@@ -84,7 +99,7 @@ export function sendPage<R extends { cursorAt: string; id: string }, T>(
     const last = items[items.length - 1];
     const url = new URL(req.url, 'http://x');
     url.searchParams.set('limit', String(page.limit));
-    url.searchParams.set('cursor', encodeCursor({ at: last.cursorAt, id: last.id }));
+    url.searchParams.set('cursor', encodeCursor({ at: last.cursorAt, id: last.id, rank: last.cursorRank }));
     void reply.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
   }
   return items.map(toJson);

@@ -18,7 +18,7 @@ import {
   type SavedBrief,
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
-import { after, cursorAt, type Page } from '../../lib/paging';
+import { after, afterRanked, cursorAt, type Page } from '../../lib/paging';
 import { ARTICLE_TAB_SQL } from '../payments/tabs';
 
 type BriefRow = typeof briefs.$inferSelect;
@@ -70,6 +70,7 @@ type MyArticleRow = {
   briefId: string | null;
   id: string;
   cursorAt: string;
+  cursorRank?: number;
 };
 
 /**
@@ -77,6 +78,9 @@ type MyArticleRow = {
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  */
 export async function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<MyArticleRow[]> {
+  // Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication
+  const ranked = filter.tab === 'needs-review';
+  const rank = sql<number>`(${payments.draftReviewStatus} <> 'approved')::int`;
   return db
     .select({
       opportunity: opportunityCard,
@@ -85,6 +89,7 @@ export async function myArticles(db: Db, brandId: string, filter: MyArticlesQuer
       briefId: briefs.id,
       id: payments.id,
       cursorAt: cursorAt(payments.createdAt),
+      ...(ranked ? { cursorRank: rank } : {}),
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
@@ -95,10 +100,10 @@ export async function myArticles(db: Db, brandId: string, filter: MyArticlesQuer
         filter.tab ? ARTICLE_TAB_SQL[filter.tab] : undefined,
         filter.paymentId ? eq(payments.id, filter.paymentId) : undefined,
         filter.opportunityId ? eq(payments.opportunityId, filter.opportunityId) : undefined,
-        after(payments.createdAt, payments.id, page.cursor),
+        ranked ? afterRanked(rank, payments.createdAt, payments.id, page.cursor) : after(payments.createdAt, payments.id, page.cursor),
       ),
     )
-    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .orderBy(...(ranked ? [desc(rank)] : []), desc(payments.createdAt), desc(payments.id))
     .limit(page.limit + 1);
 }
 

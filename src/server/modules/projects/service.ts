@@ -7,7 +7,7 @@ import { parse } from '../../lib/validate';
 import type { FileStore } from '../../storage/file-store';
 import { isUuid } from '../../../shared/schemas/payment';
 import { draftAttachSchema, type AdminProjectItem, type ProjectPayment, type ProjectTab, type ProjectTabCounts } from '../../../shared/schemas/brief';
-import { after, cursorAt, type Page } from '../../lib/paging';
+import { after, afterRanked, cursorAt, type Page } from '../../lib/paging';
 import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
 import type { DraftReviewStatus } from '../../../shared/payment';
 import { PAYMENT_NOT_FOUND, opportunityCard, projectPayment } from '../briefs/service';
@@ -26,6 +26,7 @@ type AdminProjectRow = {
   brief: { part1Json: Record<string, string>; part2Json: Record<string, string>; submittedAt: Date | null } | null;
   id: string;
   cursorAt: string;
+  cursorRank?: number;
 };
 
 /**
@@ -33,6 +34,9 @@ type AdminProjectRow = {
  * at a time. The brief shows once submitted (a brand's drafts are its own).
  */
 export async function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<AdminProjectRow[]> {
+  // Approved puts what still needs publishing before what is published (payments_tab_approved_idx order)
+  const ranked = tab === 'approved';
+  const rank = sql<number>`(${payments.status} = 'paid')::int`;
   return db
     .select({
       opportunity: opportunityCard,
@@ -41,13 +45,19 @@ export async function adminProjects(db: Db, tab: ProjectTab | undefined, page: P
       brief: { part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: briefs.submittedAt },
       id: payments.id,
       cursorAt: cursorAt(payments.createdAt),
+      ...(ranked ? { cursorRank: rank } : {}),
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .innerJoin(users, eq(users.id, payments.brandId))
     .leftJoin(briefs, eq(briefs.paymentId, payments.id))
-    .where(and(tab ? PROJECT_TAB_SQL[tab] : ALL_PROJECTS_SQL, after(payments.createdAt, payments.id, page.cursor)))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .where(
+      and(
+        tab ? PROJECT_TAB_SQL[tab] : ALL_PROJECTS_SQL,
+        ranked ? afterRanked(rank, payments.createdAt, payments.id, page.cursor) : after(payments.createdAt, payments.id, page.cursor),
+      ),
+    )
+    .orderBy(...(ranked ? [desc(rank)] : []), desc(payments.createdAt), desc(payments.id))
     .limit(page.limit + 1);
 }
 
