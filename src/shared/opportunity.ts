@@ -77,6 +77,11 @@ export interface Opportunity {
   createdAt: string;
 }
 
+/** A row of the admin dashboard: whether any payment was made for it (the "Mark Published" button). */
+export interface AdminOpportunityItem extends Opportunity {
+  hasPayments: boolean;
+}
+
 /** What GET /api/opportunities returns to brands: only available ones, so no status. */
 export type BrandOpportunity = Omit<Opportunity, 'status'>;
 

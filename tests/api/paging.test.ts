@@ -123,7 +123,7 @@ describe('My Articles paging', () => {
 
     const counts = await brand.agent.get('/api/brand/my-articles/counts');
     expect(counts.status).toBe(200);
-    expect(counts.body).toEqual({ pending: 3, 'needs-review': 3, completed: 2 });
+    expect(counts.body).toEqual({ pending: 3, 'needs-review': 3, completed: 2, toReview: 2 });
 
     const ids = async (tab: string) => (await walk(brand.agent, `/api/brand/my-articles?tab=${tab}&limit=2`)).ids.sort();
     const paymentIds = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
@@ -147,7 +147,7 @@ describe('My Articles paging', () => {
 
     // counts of another brand are its own
     const other = await brandB.agent.get('/api/brand/my-articles/counts');
-    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, completed: 0 });
+    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, completed: 0, toReview: 0 });
   });
 
   it('finds one purchase by payment or by opportunity, only among the brand’s own', async () => {
@@ -308,6 +308,10 @@ describe('admin lists', () => {
 
     const all = await walk(adminAgent, '/api/admin/opportunities?limit=3');
     expect(all.ids).toEqual(every.map((o) => o.id));
+    // "Mark Published" is enabled exactly for the opportunities with payments
+    const paid = new Set((await app.db.selectDistinct({ id: payments.opportunityId }).from(payments)).map((r) => r.id));
+    expect(paid.size).toBeGreaterThan(0);
+    for (const o of all.pages.flat() as unknown as { id: string; hasPayments: boolean }[]) expect(o.hasPayments, o.id).toBe(paid.has(o.id));
     const ofType = await walk(adminAgent, '/api/admin/opportunities?type=listicle&limit=2');
     expect(ofType.ids.sort()).toEqual(every.filter((o) => o.type.includes('listicle')).map((o) => o.id).sort());
     const full = await walk(adminAgent, '/api/admin/opportunities?full=true');

@@ -20,8 +20,8 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `${res.status}: ${text || res.statusText}`);
 }
 
-/** Every call sends cookies; JSON in, JSON out; a non-2xx answer throws ApiError. */
-export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** Every call sends cookies; a non-2xx answer throws ApiError. The Response, for reading headers. */
+export async function apiRequestRaw(method: string, url: string, body?: unknown): Promise<Response> {
   const isForm = body instanceof FormData;
   const res = await fetch(url, {
     method,
@@ -30,6 +30,12 @@ export async function apiRequest<T>(method: string, url: string, body?: unknown)
     body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
   });
   if (!res.ok) throw await toError(res);
+  return res;
+}
+
+/** JSON in, JSON out. */
+export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await apiRequestRaw(method, url, body);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;

@@ -325,7 +325,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** Spec §4 brand tab placement; the server filters My Articles by it. */
 export const ARTICLE_TABS = ['pending', 'needs-review', 'completed'] as const;
 export type ArticleTab = (typeof ARTICLE_TABS)[number];
-export type ArticleTabCounts = Record<ArticleTab, number>;
+/** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
+export type ArticleTabCounts = Record<ArticleTab, number> & { toReview: number };
 
 /** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
 export const myArticlesQuerySchema = z.object({

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, opportunities, payments } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
@@ -28,6 +28,9 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/** Spec §4: a draft the brand may approve or ask edits for. */
+const UNDER_REVIEW = ['pending_brand_review', 'edits_requested', 'edits_complete'] as const;
 
 /** The payment fields a project card needs (no internal columns). */
 export function projectPayment(p: PaymentRow) {
@@ -119,10 +122,15 @@ export function toMyArticle(r: MyArticleRow): MyArticleItem {
 export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleTabCounts> {
   const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
   const [row] = await db
-    .select({ pending: count('pending'), needsReview: count('needs-review'), completed: count('completed') })
+    .select({
+      pending: count('pending'),
+      needsReview: count('needs-review'),
+      completed: count('completed'),
+      toReview: sql<number>`count(*) FILTER (WHERE ${payments.status} = 'paid' AND ${inArray(payments.draftReviewStatus, UNDER_REVIEW)})::int`,
+    })
     .from(payments)
     .where(eq(payments.brandId, brandId));
-  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed };
+  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed, toReview: row.toReview };
 }
 
 /** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
 import { pageOf, sendPage } from '../../lib/paging';
+import type { AdminOpportunityItem } from '../../../shared/opportunity';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
@@ -38,7 +39,7 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
     requireAdmin(req);
     const filter = parse(adminOpportunitiesQuerySchema, req.query);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await listAll(db, filter, page), (r) => toOpportunityJson(r.row));
+    return sendPage(req, reply, page, await listAll(db, filter, page), (r): AdminOpportunityItem => ({ ...toOpportunityJson(r.row), hasPayments: r.hasPayments }));
   });
 
   app.get('/api/admin/opportunities/:id', async (req) => {

@@ -78,7 +78,13 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
 /** The admin dashboard: every opportunity (or those matching its filters), newest first, one page at a time. */
 export async function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page) {
   return db
-    .select({ row: opportunities, id: opportunities.id, cursorAt: cursorAt(opportunities.createdAt) })
+    .select({
+      row: opportunities,
+      id: opportunities.id,
+      cursorAt: cursorAt(opportunities.createdAt),
+      // one index probe per row of the page, inside the same query (payments_opportunity_status_idx)
+      hasPayments: sql<boolean>`EXISTS (SELECT 1 FROM payments p WHERE p.opportunity_id = opportunities.id)`,
+    })
     .from(opportunities)
     .where(
       and(

@@ -1,11 +1,24 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Opportunity } from '@shared/opportunity';
+import type { AdminOpportunityItem } from '@shared/opportunity';
 import { queryClient } from '@/lib/query-client';
+import { usePagedList } from '@/lib/paged-query';
 
 export const adminOpportunitiesKey = ['/api/admin/opportunities'];
 
-/** GET /api/admin/opportunities: every opportunity, whatever its status. */
-export const useAdminOpportunities = () => useQuery<Opportunity[]>({ queryKey: adminOpportunitiesKey });
+export interface OpportunityListFilters {
+  status?: string;
+  type?: string;
+  full?: boolean;
+}
+
+/** GET /api/admin/opportunities: every opportunity, whatever its status, filtered by the server, page by page. */
+export function useAdminOpportunities(filters: OpportunityListFilters) {
+  const params = new URLSearchParams();
+  if (filters.status) params.set('status', filters.status);
+  if (filters.type) params.set('type', filters.type);
+  if (filters.full) params.set('full', 'true');
+  const query = params.toString();
+  return usePagedList<AdminOpportunityItem>([...adminOpportunitiesKey, 'list', query], `/api/admin/opportunities${query ? `?${query}` : ''}`);
+}
 
 /** After a create or update: the admin list, the one opportunity, and the brands' catalogue. */
 export function invalidateOpportunities(id?: string) {

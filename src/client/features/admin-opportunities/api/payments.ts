@@ -1,15 +1,17 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AdminPaymentItem } from '@shared/payment';
-import { apiRequest } from '@/lib/api';
+import { apiGet, apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
-const key = ['/api/admin/payments'];
-
-/** Every payment of one opportunity, from the one cached admin payments list. */
-export function useOpportunityPayments(opportunityId: string) {
-  return useQuery<AdminPaymentItem[], Error, AdminPaymentItem[]>({
-    queryKey: key,
-    select: (all) => all.filter((p) => p.opportunityId === opportunityId),
+/**
+ * The payments of one opportunity held in escrow (the ones "Mark Published" may release), asked
+ * for when the dialog opens. 200 is the most a page holds; an opportunity has at most that many open slots in practice.
+ */
+export function useHeldPayments(opportunityId: string, enabled: boolean) {
+  return useQuery<AdminPaymentItem[]>({
+    queryKey: ['/api/admin/payments', 'held', opportunityId],
+    queryFn: () => apiGet(`/api/admin/payments?opportunityId=${opportunityId}&status=paid&limit=200`),
+    enabled,
   });
 }
 

@@ -2,21 +2,21 @@ import * as React from 'react';
 import { Send } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { paymentIdTail } from '@shared/payment';
-import type { Opportunity } from '@shared/opportunity';
+import type { AdminOpportunityItem } from '@shared/opportunity';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
-import { useOpportunityPayments, useReleasePayment } from '../api/payments';
+import { useHeldPayments, useReleasePayment } from '../api/payments';
+import { Spinner } from '@/components/ui/spinner';
 
 /** Releases one of the opportunity's held payments once its article is published. */
-export function MarkPublishedButton({ o }: { o: Opportunity }) {
-  const { data: payments = [] } = useOpportunityPayments(o.id);
+export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
   const [open, setOpen] = React.useState(false);
+  const { data: held = [], isLoading } = useHeldPayments(o.id, open);
   const [chosen, setChosen] = React.useState<string | null>(null);
   const release = useReleasePayment();
-  const held = payments.filter((p) => p.status === 'paid');
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);
@@ -35,7 +35,7 @@ export function MarkPublishedButton({ o }: { o: Opportunity }) {
 
   return (
     <>
-      <Button variant="outline" size="sm" disabled={payments.length === 0} onClick={() => setOpen(true)} aria-label={`Mark Published ${o.title}`}>
+      <Button variant="outline" size="sm" disabled={!o.hasPayments} onClick={() => setOpen(true)} aria-label={`Mark Published ${o.title}`}>
         <Send /> Mark Published
       </Button>
       <Dialog open={open} onOpenChange={onOpenChange}>
@@ -44,7 +44,9 @@ export function MarkPublishedButton({ o }: { o: Opportunity }) {
             <DialogTitle>Mark as Published</DialogTitle>
             <DialogDescription>Select a payment to release for this opportunity</DialogDescription>
           </DialogHeader>
-          {held.length === 0 ? (
+          {isLoading ? (
+            <Spinner className="mx-auto" label="Loading payments" />
+          ) : held.length === 0 ? (
             <p className="text-sm text-muted-foreground">No payment of this opportunity is held in escrow.</p>
           ) : (
             <div role="radiogroup" aria-label="Held payments" className="space-y-2">

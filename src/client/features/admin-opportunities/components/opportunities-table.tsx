@@ -5,6 +5,7 @@ import {
   OPPORTUNITY_STATUS_LABELS,
   OPPORTUNITY_TYPE_LABELS,
   filledPercent,
+  type AdminOpportunityItem,
   type Opportunity,
   type OpportunityStatus,
 } from '@shared/opportunity';
@@ -41,7 +42,7 @@ function Slots({ o }: { o: Opportunity }) {
   );
 }
 
-function Actions({ o }: { o: Opportunity }) {
+function Actions({ o }: { o: AdminOpportunityItem }) {
   return (
     <div className="flex items-center gap-2">
       <Button asChild variant="outline" size="icon" aria-label={`Edit ${o.title}`} title="Edit">
@@ -54,7 +55,7 @@ function Actions({ o }: { o: Opportunity }) {
   );
 }
 
-function Table({ items }: { items: Opportunity[] }) {
+function Table({ items }: { items: AdminOpportunityItem[] }) {
   return (
     // scrolls sideways inside its card when the screen is narrow, so the page never widens
     <div className="overflow-x-auto">
@@ -105,7 +106,7 @@ function Table({ items }: { items: Opportunity[] }) {
 }
 
 /** Phones: one stacked card per opportunity with the same fields as the table's columns. */
-function CardList({ items }: { items: Opportunity[] }) {
+function CardList({ items }: { items: AdminOpportunityItem[] }) {
   if (items.length === 0) return <p className="px-4 py-12 text-center text-sm text-muted-foreground">{EMPTY}</p>;
   return (
     <ul className="divide-y">
@@ -141,6 +142,6 @@ function CardList({ items }: { items: Opportunity[] }) {
   );
 }
 
-export function OpportunitiesTable({ items }: { items: Opportunity[] }) {
+export function OpportunitiesTable({ items }: { items: AdminOpportunityItem[] }) {
   return useIsMobile() ? <CardList items={items} /> : <Table items={items} />;
 }

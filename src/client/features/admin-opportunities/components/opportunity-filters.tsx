@@ -3,7 +3,6 @@ import {
   OPPORTUNITY_STATUS_LABELS,
   OPPORTUNITY_TYPES,
   OPPORTUNITY_TYPE_LABELS,
-  type Opportunity,
   type OpportunityStatus,
   type OpportunityType,
 } from '@shared/opportunity';
@@ -19,15 +18,12 @@ export interface Filters {
 
 export const noFilters: Filters = { status: 'all', type: 'all', fullOnly: false };
 
-/** Status and type match exactly (an opportunity of several types matches each); "Show Full Only" keeps status full. */
-export function applyFilters(list: Opportunity[], f: Filters): Opportunity[] {
-  return list.filter(
-    (o) =>
-      (f.status === 'all' || o.status === f.status) &&
-      (f.type === 'all' || o.type.includes(f.type)) &&
-      (!f.fullOnly || o.status === 'full'),
-  );
-}
+/** The dashboard's filters as the list's query (the server filters: an opportunity of several types matches each). */
+export const toListFilters = (f: Filters) => ({
+  status: f.status === 'all' ? undefined : f.status,
+  type: f.type === 'all' ? undefined : f.type,
+  full: f.fullOnly,
+});
 
 const selectClass =
   'h-9 w-full rounded-md border border-input bg-card px-3 text-base shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm';

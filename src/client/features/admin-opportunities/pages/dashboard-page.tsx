@@ -7,12 +7,13 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api';
 import { useAdminOpportunities } from '../api/get-opportunities';
 import { OpportunitiesTable } from '../components/opportunities-table';
-import { OpportunityFilters, applyFilters, noFilters, type Filters } from '../components/opportunity-filters';
+import { OpportunityFilters, noFilters, toListFilters, type Filters } from '../components/opportunity-filters';
+import { LoadMore } from '@/components/ui/load-more';
 
 export function DashboardPage() {
-  const { data, isLoading, error } = useAdminOpportunities();
   const [filters, setFilters] = React.useState<Filters>(noFilters);
-  const items = React.useMemo(() => applyFilters(data ?? [], filters), [data, filters]);
+  const list = useAdminOpportunities(toListFilters(filters));
+  const { isLoading, error } = list;
 
   return (
     <div className="space-y-6">
@@ -31,14 +32,15 @@ export function DashboardPage() {
       <Card className="overflow-hidden">
         {isLoading ? (
           <PageSpinner />
-        ) : error ? (
+        ) : error && !list.items ? (
           <p role="alert" className="px-4 py-12 text-center text-sm text-destructive">
             {errorMessage(error, 'Failed to load opportunities')}
           </p>
         ) : (
-          <OpportunitiesTable items={items} />
+          <OpportunitiesTable items={list.items ?? []} />
         )}
       </Card>
+      <LoadMore pager={list} />
     </div>
   );
 }

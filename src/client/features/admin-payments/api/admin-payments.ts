@@ -1,16 +1,18 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { usePagedList } from '@/lib/paged-query';
 import type { AdminPaymentItem, PaymentTotals } from '@shared/payment';
 import { apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
-export const useAdminPayments = () => useQuery<AdminPaymentItem[]>({ queryKey: ['/api/admin/payments'] });
+/** GET /api/admin/payments, page by page, newest first. */
+export const useAdminPayments = () => usePagedList<AdminPaymentItem>(['/api/admin/payments', 'list'], '/api/admin/payments');
 export const usePaymentTotals = () => useQuery<PaymentTotals>({ queryKey: ['/api/admin/payments/totals'] });
 
 export function useRefundPayment() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<unknown>('POST', `/api/admin/payments/${id}/refund`),
     onSuccess: () => {
-      for (const key of ['/api/admin/payments', '/api/admin/opportunities', '/api/admin/projects']) {
+      for (const key of ['/api/admin/payments', '/api/admin/payments/totals', '/api/admin/opportunities', '/api/admin/projects']) {
         void queryClient.invalidateQueries({ queryKey: [key] });
       }
     },

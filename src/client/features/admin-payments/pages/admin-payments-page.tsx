@@ -8,6 +8,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useAdminPayments, usePaymentTotals } from '../api/admin-payments';
 import { RefundButton } from '../components/refund-button';
+import { LoadMore } from '@/components/ui/load-more';
+import { errorMessage } from '@/lib/api';
 
 const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Paid - Held', variant: 'warning' },
@@ -54,7 +56,9 @@ function Row({ p }: { p: AdminPaymentItem }) {
 }
 
 export function AdminPaymentsPage() {
-  const { data, isLoading } = useAdminPayments();
+  const list = useAdminPayments();
+  const { isLoading } = list;
+  const data = list.items;
   const totals = usePaymentTotals();
   return (
     <div className="space-y-6">
@@ -68,6 +72,10 @@ export function AdminPaymentsPage() {
       </div>
       {isLoading ? (
         <PageSpinner />
+      ) : list.isError && !data ? (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(list.error, 'Failed to load payments')}
+        </p>
       ) : !data?.length ? (
         <EmptyState icon={<CreditCard />} title="No payments yet" description="Payments appear here as soon as a brand pays for a placement." />
       ) : (
@@ -77,6 +85,7 @@ export function AdminPaymentsPage() {
               <Row key={p.id} p={p} />
             ))}
           </ul>
+          <LoadMore pager={list} />
         </Card>
       )}
     </div>

@@ -1,11 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminProjectItem } from '@shared/schemas/brief';
+import type { AdminProjectItem, ProjectTab, ProjectTabCounts } from '@shared/schemas/brief';
+import { apiGet } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { usePagedList } from '@/lib/paged-query';
 
-const key = ['/api/admin/projects'];
+const key = ['/api/admin/projects'] as const;
 
-/** GET /api/admin/projects: every held or released payment with its opportunity, brand and submitted brief. */
-export const useAdminProjects = () => useQuery<AdminProjectItem[]>({ queryKey: key });
+/** GET /api/admin/projects?tab=…: one tab's projects with their opportunity, brand and submitted brief, page by page. */
+export const useAdminProjectsTab = (tab: ProjectTab) => usePagedList<AdminProjectItem>([...key, 'tab', tab], `/api/admin/projects?tab=${tab}`);
+
+/** GET /api/admin/projects/counts: each tab's count over every project. */
+export const useProjectCounts = () => useQuery<ProjectTabCounts>({ queryKey: [...key, 'counts'], queryFn: () => apiGet('/api/admin/projects/counts') });
 
 /** After any project change: the projects, the payments screen (and its totals) and the catalogue. */
 export function invalidateProjects() {

@@ -1,13 +1,13 @@
 import * as React from 'react';
 import { FolderKanban } from 'lucide-react';
-import type { AdminProjectItem } from '@shared/schemas/brief';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
-import { useAdminProjects } from '../api/admin-projects';
+import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
 import { ProjectCard } from '../components/project-card';
-import { projectTab, type ProjectTab } from '../lib/brief-text';
+import type { ProjectTab } from '../lib/brief-text';
 
 const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   {
@@ -27,21 +27,32 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   },
 ];
 
-function group(items: AdminProjectItem[]): Record<ProjectTab, AdminProjectItem[]> {
-  const out: Record<ProjectTab, AdminProjectItem[]> = { awaiting: [], review: [], approved: [] };
-  for (const item of items) {
-    const tab = projectTab(item);
-    if (tab) out[tab].push(item);
+/** One tab's projects, page by page, in the server's order (Approved: unpublished first). */
+function ProjectTabList({ tab }: { tab: (typeof TABS)[number] }) {
+  const list = useAdminProjectsTab(tab.value);
+  if (list.isLoading) return <PageSpinner />;
+  if (list.isError && !list.items) {
+    return (
+      <p role="alert" className="py-12 text-center text-sm text-destructive">
+        {errorMessage(list.error, 'Failed to load projects')}
+      </p>
+    );
   }
-  // what still needs publishing comes before what is already published
-  out.approved.sort((a, b) => Number(a.payment.status === 'released') - Number(b.payment.status === 'released'));
-  return out;
+  const items = list.items ?? [];
+  if (items.length === 0) return <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty} />;
+  return (
+    <>
+      {items.map((item) => (
+        <ProjectCard key={item.payment.id} item={item} tab={tab.value} />
+      ))}
+      <LoadMore pager={list} />
+    </>
+  );
 }
 
 export function ProjectsPage() {
-  const { data, isLoading, error } = useAdminProjects();
+  const { data: counts, isLoading, error } = useProjectCounts();
   const [tab, setTab] = React.useState<ProjectTab>('awaiting');
-  const groups = React.useMemo(() => group(data ?? []), [data]);
 
   return (
     <div className="space-y-6">
@@ -51,7 +62,7 @@ export function ProjectsPage() {
       </div>
       {isLoading ? (
         <PageSpinner />
-      ) : error ? (
+      ) : error || !counts ? (
         <p role="alert" className="py-12 text-center text-sm text-destructive">
           {errorMessage(error, 'Failed to load projects')}
         </p>
@@ -61,9 +72,9 @@ export function ProjectsPage() {
             {TABS.map((t) => (
               <TabsTrigger key={t.value} value={t.value} className="h-full whitespace-normal px-1.5 leading-tight sm:whitespace-nowrap sm:px-3">
                 <span>{t.label}</span>
-                {groups[t.value].length > 0 && (
+                {counts[t.value] > 0 && (
                   <span className="rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums" data-testid="tab-count">
-                    {groups[t.value].length}
+                    {counts[t.value]}
                   </span>
                 )}
               </TabsTrigger>
@@ -71,11 +82,7 @@ export function ProjectsPage() {
           </TabsList>
           {TABS.map((t) => (
             <TabsContent key={t.value} value={t.value} className="space-y-4">
-              {groups[t.value].length === 0 ? (
-                <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={t.empty} />
-              ) : (
-                groups[t.value].map((item) => <ProjectCard key={item.payment.id} item={item} tab={t.value} />)
-              )}
+              <ProjectTabList tab={t} />
             </TabsContent>
           ))}
         </Tabs>

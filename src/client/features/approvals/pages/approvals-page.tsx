@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useApproveBrand, usePendingBrands } from '../api/pending-brands';
+import { LoadMore } from '@/components/ui/load-more';
 
 function BrandRow({ brand }: { brand: PendingBrand }) {
   const approve = useApproveBrand();
@@ -48,7 +49,9 @@ function BrandRow({ brand }: { brand: PendingBrand }) {
 }
 
 export function ApprovalsPage() {
-  const { data, isLoading } = usePendingBrands();
+  const list = usePendingBrands();
+  const { isLoading } = list;
+  const data = list.items;
   return (
     <div className="space-y-6">
       <div>
@@ -64,6 +67,7 @@ export function ApprovalsPage() {
           {data.map((b) => (
             <BrandRow key={b.id} brand={b} />
           ))}
+          <LoadMore pager={list} />
         </div>
       )}
     </div>

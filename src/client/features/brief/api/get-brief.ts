@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BriefResponse, MyArticleItem } from '@shared/schemas/brief';
+import type { BriefResponse } from '@shared/schemas/brief';
+import { useMyArticle } from '@/features/my-articles/api/get-my-articles';
 import { apiGet } from '@/lib/api';
 
 export const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const;
@@ -12,7 +13,4 @@ export const useBrief = (paymentId: string) =>
   useQuery<BriefResponse>({ queryKey: briefKey(paymentId), queryFn: () => apiGet(`/api/brand/brief/${paymentId}`), gcTime: 0 });
 
 /** The purchase the brief belongs to (title, outlet, whether it can still change). */
-export function useArticle(paymentId: string) {
-  const q = useQuery<MyArticleItem[]>({ queryKey: ['/api/brand/my-articles'] });
-  return { ...q, article: q.data?.find((a) => a.payment.id === paymentId) };
-}
+export const useArticle = (paymentId: string) => useMyArticle({ paymentId });

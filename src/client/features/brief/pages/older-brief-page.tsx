@@ -3,8 +3,8 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { useQuery } from '@tanstack/react-query';
-import { olderBriefPart1Schema, olderBriefPart2Schema, type MyArticleItem } from '@shared/schemas/brief';
+import { olderBriefPart1Schema, olderBriefPart2Schema } from '@shared/schemas/brief';
+import { useMyArticle } from '@/features/my-articles/api/get-my-articles';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
@@ -137,8 +137,7 @@ export function OlderBriefPage() {
   const opportunityId = new URLSearchParams(useSearch()).get('opportunityId');
   const access = useBriefAccess(opportunityId);
   const { data: user } = useUser();
-  const { data: articles } = useQuery<MyArticleItem[]>({ queryKey: ['/api/brand/my-articles'] });
-  const article = articles?.find((a) => a.id === opportunityId);
+  const { article } = useMyArticle({ opportunityId });
 
   if (!opportunityId) return <Redirect to="/brand" replace />;
   if (access.isLoading || !user) return <PageSpinner />;

@@ -1,11 +1,13 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
+import { usePagedList } from '@/lib/paged-query';
 import type { InviteCode } from '@shared/schemas/invite-code';
 import { apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
 const key = ['/api/admin/invite-codes'];
 
-export const useInviteCodes = () => useQuery<InviteCode[]>({ queryKey: key });
+/** GET /api/admin/invite-codes, page by page, newest first. */
+export const useInviteCodes = () => usePagedList<InviteCode>([...key, 'list'], '/api/admin/invite-codes');
 
 export function useCreateInviteCode() {
   return useMutation({

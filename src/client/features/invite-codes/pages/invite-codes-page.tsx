@@ -12,6 +12,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useCreateInviteCode, useDeactivateInviteCode, useInviteCodes } from '../api/invite-codes';
+import { LoadMore } from '@/components/ui/load-more';
 
 function CreateCodeForm({ onDone }: { onDone: () => void }) {
   const [code, setCode] = React.useState('');
@@ -82,7 +83,9 @@ function CodeCard({ code }: { code: InviteCode }) {
 }
 
 export function InviteCodesPage() {
-  const { data, isLoading } = useInviteCodes();
+  const list = useInviteCodes();
+  const { isLoading } = list;
+  const data = list.items;
   const [creating, setCreating] = React.useState(false);
   return (
     <div className="space-y-6">
@@ -109,6 +112,7 @@ export function InviteCodesPage() {
           ))}
         </div>
       )}
+      <LoadMore pager={list} />
     </div>
   );
 }

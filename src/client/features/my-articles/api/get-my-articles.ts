@@ -1,6 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { ArticleTab, ArticleTabCounts, MyArticleItem } from '@shared/schemas/brief';
+import { apiGet } from '@/lib/api';
+import { usePagedList } from '@/lib/paged-query';
 
+/** The list path: invalidating it refreshes every tab, every loaded page and the counts. */
 export const myArticlesKey = ['/api/brand/my-articles'] as const;
 
-export const useMyArticles = () => useQuery<MyArticleItem[]>({ queryKey: myArticlesKey });
+/** GET /api/brand/my-articles?tab=…: one tab, page by page (the server filters and orders it). */
+export const useMyArticlesTab = (tab: ArticleTab) =>
+  usePagedList<MyArticleItem>([...myArticlesKey, 'tab', tab], `/api/brand/my-articles?tab=${tab}`);
+
+/** GET /api/brand/my-articles/counts: each tab's count over every purchase. */
+export const useMyArticleCounts = () =>
+  useQuery<ArticleTabCounts>({ queryKey: [...myArticlesKey, 'counts'], queryFn: () => apiGet('/api/brand/my-articles/counts') });
+
+/** One purchase of the brand (by payment or by opportunity), or undefined when it is not the brand's. */
+export function useMyArticle(filter: { paymentId: string } | { opportunityId: string | null }) {
+  const [name, value] = 'paymentId' in filter ? ['paymentId', filter.paymentId] : ['opportunityId', filter.opportunityId];
+  const q = useQuery<MyArticleItem[]>({
+    queryKey: [...myArticlesKey, name, value],
+    queryFn: () => apiGet(`/api/brand/my-articles?${name}=${encodeURIComponent(value ?? '')}&limit=1`),
+    enabled: Boolean(value),
+  });
+  return { ...q, article: q.data?.[0] };
+}

@@ -1,14 +1,15 @@
 import * as React from 'react';
 import { CheckCircle2, FileSearch, Inbox } from 'lucide-react';
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { ArticleTabCounts } from '@shared/schemas/brief';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
-import { useMyArticles } from '../api/get-my-articles';
+import { useMyArticleCounts, useMyArticlesTab } from '../api/get-my-articles';
 import { ArticleCard } from '../components/article-card';
-import { canReview, tabOf, type ArticleTab } from '../components/placement';
+import type { ArticleTab } from '../components/placement';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
   { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
@@ -28,23 +29,35 @@ const TABS: { value: ArticleTab; label: string; title: string; empty: string; ic
   },
 ];
 
-function ArticleTabs({ articles }: { articles: MyArticleItem[] }) {
-  const byTab = React.useMemo(() => {
-    const groups: Record<ArticleTab, MyArticleItem[]> = { pending: [], 'needs-review': [], completed: [] };
-    for (const a of articles) groups[tabOf(a)].push(a);
-    // drafts waiting for the brand come before approved ones (the sort is stable: newest first within each)
-    groups['needs-review'].sort((a, b) => Number(canReview(b)) - Number(canReview(a)));
-    return groups;
-  }, [articles]);
+/** One tab's purchases, page by page, in the server's order (drafts waiting for the brand first). */
+function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
+  const list = useMyArticlesTab(tab.value);
+  if (list.isLoading) return <PageSpinner />;
+  if (list.isError && !list.items) {
+    return <p className="text-sm text-destructive">{errorMessage(list.error, 'Failed to load your articles')}</p>;
+  }
+  const items = list.items ?? [];
+  if (items.length === 0) return <EmptyState icon={tab.icon} title={tab.title} description={tab.empty} />;
+  return (
+    <div className="grid gap-4">
+      {items.map((a) => (
+        <ArticleCard key={a.payment.id} article={a} />
+      ))}
+      <LoadMore pager={list} />
+    </div>
+  );
+}
+
+function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
   // opens where the brand has something to do (a draft waiting for its review), else Pending; chosen
   // once, so approving the last draft does not switch the tab under the user
-  const [tab, setTab] = React.useState<ArticleTab>(() => (articles.some(canReview) ? 'needs-review' : 'pending'));
+  const [tab, setTab] = React.useState<ArticleTab>(() => (counts.toReview > 0 ? 'needs-review' : 'pending'));
 
   return (
     <Tabs value={tab} onValueChange={(v) => setTab(v as ArticleTab)}>
       <TabsList>
         {TABS.map((t) => {
-          const n = byTab[t.value].length;
+          const n = counts[t.value];
           return (
             <TabsTrigger key={t.value} value={t.value}>
               {t.label}
@@ -59,15 +72,7 @@ function ArticleTabs({ articles }: { articles: MyArticleItem[] }) {
       </TabsList>
       {TABS.map((t) => (
         <TabsContent key={t.value} value={t.value}>
-          {byTab[t.value].length === 0 ? (
-            <EmptyState icon={t.icon} title={t.title} description={t.empty} />
-          ) : (
-            <div className="grid gap-4">
-              {byTab[t.value].map((a) => (
-                <ArticleCard key={a.payment.id} article={a} />
-              ))}
-            </div>
-          )}
+          <ArticleTabList tab={t} />
         </TabsContent>
       ))}
     </Tabs>
@@ -76,7 +81,7 @@ function ArticleTabs({ articles }: { articles: MyArticleItem[] }) {
 
 export function MyArticlesPage() {
   useCheckoutReturn();
-  const { data, isLoading, isError, error } = useMyArticles();
+  const { data, isLoading, isError, error } = useMyArticleCounts();
   return (
     <div className="space-y-6">
       <div>
@@ -88,7 +93,7 @@ export function MyArticlesPage() {
       ) : isError || !data ? (
         <p className="text-sm text-destructive">{errorMessage(error, 'Failed to load your articles')}</p>
       ) : (
-        <ArticleTabs articles={data} />
+        <ArticleTabs counts={data} />
       )}
     </div>
   );

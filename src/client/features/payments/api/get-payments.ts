@@ -1,4 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import type { BrandPaymentItem } from '@shared/payment';
+import { usePagedList } from '@/lib/paged-query';
+import { useMyArticleCounts } from '@/features/my-articles/api/get-my-articles';
 
-export const useBrandPayments = () => useQuery<BrandPaymentItem[]>({ queryKey: ['/api/brand/payments'] });
+/** GET /api/brand/payments, page by page, newest first. */
+export const useBrandPayments = () => usePagedList<BrandPaymentItem>(['/api/brand/payments'], '/api/brand/payments');
+
+/** How many payments the brand has in all: every purchase is in exactly one My Articles tab. */
+export function useBrandPaymentCount(): number | undefined {
+  const { data } = useMyArticleCounts();
+  return data ? data.pending + data['needs-review'] + data.completed : undefined;
+}

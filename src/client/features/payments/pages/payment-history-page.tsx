@@ -6,7 +6,9 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useBrandPayments } from '../api/get-payments';
+import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
+import { LoadMore } from '@/components/ui/load-more';
+import { errorMessage } from '@/lib/api';
 
 const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
 
@@ -40,8 +42,11 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
 }
 
 export function PaymentHistoryPage() {
-  const { data, isLoading } = useBrandPayments();
-  const n = data?.length ?? 0;
+  const list = useBrandPayments();
+  const { isLoading } = list;
+  const items = list.items ?? [];
+  // the count is of every payment, not of the pages loaded so far
+  const n = useBrandPaymentCount() ?? items.length;
   return (
     <div className="space-y-6">
       <div>
@@ -50,7 +55,11 @@ export function PaymentHistoryPage() {
       </div>
       {isLoading ? (
         <PageSpinner />
-      ) : n === 0 ? (
+      ) : list.isError && !list.items ? (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(list.error, 'Failed to load your payments')}
+        </p>
+      ) : items.length === 0 ? (
         <EmptyState icon={<Receipt />} title="No payments yet" description="Your payment history will appear here once you claim your first opportunity." />
       ) : (
         <Card>
@@ -60,10 +69,11 @@ export function PaymentHistoryPage() {
             </CardTitle>
           </CardHeader>
           <ul className="divide-y">
-            {data!.map((p) => (
+            {items.map((p) => (
               <PaymentRow key={p.id} p={p} />
             ))}
           </ul>
+          <LoadMore pager={list} />
         </Card>
       )}
       <Card>
