@@ -6,6 +6,7 @@
  * Usage: npm run bench:lighthouse   (uses dist/client; runs `vite build` only when it is missing)
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { BRAND, startPortal } from './lib/portal';
@@ -30,6 +31,7 @@ interface Run {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+const loadBefore = loadavg()[0];
 const portal = await startPortal({ opportunities: OPPORTUNITIES });
 const pages: { route: string; who: string; runs: Run[] }[] = [];
 try {
@@ -115,7 +117,8 @@ const section = [
   `Target: performance score **>= ${TARGET}** on /auth and /brand/opportunities with ${OPPORTUNITIES} opportunities.`,
   `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, default mobile settings (formFactor mobile, simulated throttling), `,
   `system Chromium headless, real server (\`node --import tsx src/server/main.ts\`) on the embedded database with the production client build;`,
-  `median of ${RUNS} runs per page (the score's runs in brackets). Produced by \`npm run bench:lighthouse\` on ${new Date().toISOString().slice(0, 10)}.`,
+  `median of ${RUNS} runs per page (the score's runs in brackets). Produced by \`npm run bench:lighthouse\` on ${new Date().toISOString().slice(0, 10)};`,
+  `machine: ${cpus().length} CPUs, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadavg()[0].toFixed(1)} after the runs.`,
   '',
   '| page | score | target | FCP | LCP | TBT | CLS | Speed Index |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -129,8 +132,9 @@ const section = [
   'approach; a static spinner in index.html for the first paint; the browse list drawn a screenful',
   'first and then appended in short background renders (memoised cards, icons as SVG `<use>`,',
   '`content-visibility: auto`); JSON answers compressed by the server (the 1,000-opportunity list:',
-  '~480 KB of JSON, ~40 KB brotli). TBT moves by +-100 ms between runs with the machine\'s load',
-  '(Lighthouse multiplies the observed main-thread time by 4); the score with it.',
+  '~480 KB of JSON, ~40 KB brotli). TBT (and with it the score) depends on the machine\'s load:',
+  'Lighthouse multiplies the main-thread time it observes by 4, so other processes on the CPUs',
+  'count as the page\'s; run it on an idle machine (the load average is recorded above).',
   '',
   END,
 ].join('\n');
