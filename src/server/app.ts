@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { compressJson } from './lib/compress-json';
 import { HttpError } from './lib/errors';
 import type { FileStore } from './storage/file-store';
 import { SESSION_COOKIE, userForToken } from './modules/auth/session';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(multipart, { limits: { files: 1, fileSize: 30 * 1024 * 1024 } });
+  compressJson(app);
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);

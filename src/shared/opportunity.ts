@@ -98,8 +98,17 @@ const longFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-/** "Mar 5": the browse card's deadline chip ("Deadline {Mon d}"). */
-export const formatDeadlineShort = (iso: string) => chipFormat.format(new Date(iso));
+/** "Mar 5": the browse card's deadline chip ("Deadline {Mon d}"); remembered, a list repeats dates. */
+const chipCache = new Map<string, string>();
+export function formatDeadlineShort(iso: string): string {
+  let text = chipCache.get(iso);
+  if (text === undefined) {
+    if (chipCache.size >= 1000) chipCache.clear();
+    text = chipFormat.format(new Date(iso));
+    chipCache.set(iso, text);
+  }
+  return text;
+}
 /** "Mar 5, 2027": the claim dialog's "Last date to purchase". */
 export const formatDeadlineLong = (iso: string) => longFormat.format(new Date(iso));
 

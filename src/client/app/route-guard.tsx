@@ -6,7 +6,8 @@ import { Button } from '@/components/ui/button';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
 // the shell (sidebar, menus) is not needed by the sign-in and onboarding pages: load it with the first portal page
-const AppShell = React.lazy(() => import('./shell/app-shell').then((m) => ({ default: m.AppShell })));
+export const loadAppShell = () => import('./shell/app-shell');
+const AppShell = React.lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
 
 function LoadError({ retry }: { retry: () => void }) {
   return (

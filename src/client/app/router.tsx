@@ -1,7 +1,10 @@
 import * as React from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { OnboardingRoute, ProtectedRoute, RootRedirect } from './route-guard';
+import { opportunitiesQueryKey } from '@/features/opportunities/api/get-opportunities';
+import { fetchUser, userQueryKey } from '@/lib/auth';
+import { queryClient } from '@/lib/query-client';
+import { OnboardingRoute, ProtectedRoute, RootRedirect, guardRedirect, loadAppShell } from './route-guard';
 
 /**
  * Every page is its own chunk: a brand never downloads admin screens, and the first visit loads
@@ -11,7 +14,8 @@ function page<K extends string>(load: () => Promise<Record<K, React.ComponentTyp
   return React.lazy(() => load().then((m) => ({ default: m[name] })));
 }
 
-const AuthPage = page(() => import('@/features/auth/pages/auth-page'), 'AuthPage');
+const loadAuthPage = () => import('@/features/auth/pages/auth-page');
+const AuthPage = page(loadAuthPage, 'AuthPage');
 const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
 const CompleteProfilePage = page(
@@ -35,7 +39,8 @@ const NewOpportunityPage = page(
   'NewOpportunityPage',
 );
 const NotFoundPage = page(() => import('@/features/not-found/pages/not-found-page'), 'NotFoundPage');
-const OpportunitiesPage = page(() => import('@/features/opportunities/pages/opportunities-page'), 'OpportunitiesPage');
+const loadOpportunitiesPage = () => import('@/features/opportunities/pages/opportunities-page');
+const OpportunitiesPage = page(loadOpportunitiesPage, 'OpportunitiesPage');
 const PaymentHistoryPage = page(() => import('@/features/payments/pages/payment-history-page'), 'PaymentHistoryPage');
 const AdminPaymentsPage = page(
   () => import('@/features/admin-payments/pages/admin-payments-page'),
@@ -46,6 +51,23 @@ const ProjectsPage = page(() => import('@/features/admin-projects/pages/projects
 const MyArticlesPage = page(() => import('@/features/my-articles/pages/my-articles-page'), 'MyArticlesPage');
 const BriefPage = page(() => import('@/features/brief/pages/brief-page'), 'BriefPage');
 const OlderBriefPage = page(() => import('@/features/brief/pages/older-brief-page'), 'OlderBriefPage');
+
+/**
+ * Called once before the first render: what the landing page will need (its chunks, the session
+ * and the brand's opportunity list) is requested at once and side by side, instead of one after
+ * the other as the guard, the shell and the page each find out.
+ */
+export function preloadRoute(path: string) {
+  const user = queryClient.fetchQuery({ queryKey: userQueryKey, queryFn: fetchUser }).catch(() => null);
+  if (path === '/auth') void loadAuthPage();
+  if (path === '/brand' || path === '/brand/opportunities') {
+    void loadAppShell();
+    void loadOpportunitiesPage();
+    void user.then((u) => {
+      if (u?.role === 'brand' && !guardRedirect(u, 'brand')) void queryClient.prefetchQuery({ queryKey: opportunitiesQueryKey });
+    });
+  }
+}
 
 export function AppRouter() {
   return (

@@ -1,20 +1,16 @@
-import { Link } from 'wouter';
-import { ChevronsUpDown, KeyRound, LogOut, UserRound } from 'lucide-react';
+import * as React from 'react';
+import { ChevronsUpDown } from 'lucide-react';
 import type { PublicUser } from '@shared/user';
 import { UserAvatar } from '@/components/ui/avatar';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
 import { useSidebar } from '@/components/ui/sidebar';
-import { useLogout } from '@/lib/use-logout';
 import { cn } from '@/lib/utils';
 
-function Identity({ user }: { user: PublicUser }) {
+// the menu itself (Radix DropdownMenu and its positioning code) is fetched when a pointer or the
+// focus first reaches the button, so a first visit does not carry it
+const loadDropdown = () => import('./user-menu-dropdown').then((m) => m.default);
+type Dropdown = Awaited<ReturnType<typeof loadDropdown>>;
+
+export function Identity({ user }: { user: PublicUser }) {
   return (
     <div className="grid min-w-0 flex-1 text-left text-sm leading-tight">
       <span className="truncate font-semibold">{user.name || user.email}</span>
@@ -24,52 +20,73 @@ function Identity({ user }: { user: PublicUser }) {
   );
 }
 
-export function UserMenu({ user }: { user: PublicUser }) {
-  const { open, isMobile, setOpenMobile } = useSidebar();
-  const logout = useLogout();
-  const collapsed = !open && !isMobile;
-  const close = () => setOpenMobile(false);
+/** What the menu button shows: the avatar, and the name, e-mail and company when there is room. */
+export function UserMenuButtonFace({ user, collapsed }: { user: PublicUser; collapsed: boolean }) {
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger
-        className={cn(
-          'flex w-full cursor-pointer items-center gap-2 overflow-hidden rounded-md p-1.5 text-left outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring',
-          collapsed && 'justify-center p-0',
-        )}
-        aria-label="User menu"
-        data-testid="user-menu"
-      >
-        <UserAvatar name={user.name} src={user.avatarUrl} />
-        {!collapsed && (
-          <>
-            <Identity user={user} />
-            <ChevronsUpDown className="size-4 shrink-0 text-muted-foreground" />
-          </>
-        )}
-      </DropdownMenuTrigger>
-      <DropdownMenuContent side={isMobile ? 'top' : 'right'} align="end" className="w-64">
-        <DropdownMenuLabel className="flex items-center gap-2">
-          <UserAvatar name={user.name} src={user.avatarUrl} />
+    <>
+      <UserAvatar name={user.name} src={user.avatarUrl} />
+      {!collapsed && (
+        <>
           <Identity user={user} />
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild onSelect={close}>
-          <Link href="/brand/profile">
-            <UserRound /> Profile
-          </Link>
-        </DropdownMenuItem>
-        {user.role === 'admin' && (
-          <DropdownMenuItem asChild onSelect={close}>
-            <Link href="/admin/invite-codes">
-              <KeyRound /> Invite Codes
-            </Link>
-          </DropdownMenuItem>
-        )}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => logout.mutate()} disabled={logout.isPending}>
-          <LogOut /> Log out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+          <ChevronsUpDown className="size-4 shrink-0 text-muted-foreground" />
+        </>
+      )}
+    </>
+  );
+}
+
+export const userMenuButtonClass = (collapsed: boolean) =>
+  cn(
+    'flex w-full cursor-pointer items-center gap-2 overflow-hidden rounded-md p-1.5 text-left outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring',
+    collapsed && 'justify-center p-0',
+  );
+
+export function UserMenu({ user }: { user: PublicUser }) {
+  const { open, isMobile } = useSidebar();
+  const collapsed = !open && !isMobile;
+  const [Menu, setMenu] = React.useState<{ Dropdown: Dropdown; focusButton: boolean; open: boolean } | null>(null);
+  // pressed (pointer, Enter, Space, ArrowDown) before the menu's code arrived: open it when it does
+  const openWhenLoaded = React.useRef(false);
+  const loading = React.useRef(false);
+
+  // the plain button is swapped for the menu's own in one render, once the code is here
+  const load = (button: HTMLButtonElement) => {
+    if (loading.current) return;
+    loading.current = true;
+    void loadDropdown().then((Dropdown) =>
+      setMenu({ Dropdown, focusButton: document.activeElement === button, open: openWhenLoaded.current }),
+    );
+  };
+
+  if (Menu) {
+    return <Menu.Dropdown user={user} defaultOpen={Menu.open} focusButton={Menu.focusButton} />;
+  }
+  return (
+    <button
+      type="button"
+      className={userMenuButtonClass(collapsed)}
+      aria-label="User menu"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-state="closed"
+      data-testid="user-menu"
+      onPointerEnter={(e) => load(e.currentTarget)}
+      onFocus={(e) => load(e.currentTarget)}
+      onPointerDown={(e) => {
+        // as Radix's trigger: the left button without Ctrl opens the menu
+        if (e.button !== 0 || e.ctrlKey) return;
+        e.preventDefault();
+        openWhenLoaded.current = true;
+        load(e.currentTarget);
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
+        e.preventDefault();
+        openWhenLoaded.current = true;
+        load(e.currentTarget);
+      }}
+    >
+      <UserMenuButtonFace user={user} collapsed={collapsed} />
+    </button>
   );
 }

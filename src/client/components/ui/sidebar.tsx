@@ -4,8 +4,10 @@ import { SIDEBAR_COOKIE_MAX_AGE, SIDEBAR_COOKIE_NAME } from '@shared/constants';
 import { useIsMobile } from '@/lib/use-mobile';
 import { cn } from '@/lib/utils';
 import { Button } from './button';
-import { Sheet, SheetContent, SheetDescription, SheetTitle } from './sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip';
+
+// the phone's sheet (Radix Dialog, focus trap, scroll lock) loads the first time it opens
+const SidebarSheet = React.lazy(() => import('./sidebar-sheet'));
 
 // spec §2/§9: 16rem expanded, 3rem icon-only, 18rem mobile sheet; Ctrl/Cmd+B; cookie 7 days
 const SIDEBAR_WIDTH = '16rem';
@@ -80,17 +82,16 @@ export function SidebarProvider({ children }: { children: React.ReactNode }) {
 
 export function Sidebar({ children }: { children: React.ReactNode }) {
   const { isMobile, open, openMobile, setOpenMobile } = useSidebar();
+  const [sheetUsed, setSheetUsed] = React.useState(false);
+  if (isMobile && openMobile && !sheetUsed) setSheetUsed(true);
   if (isMobile) {
+    if (!sheetUsed) return null;
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent side="left" className="p-0 text-sidebar-foreground" style={{ width: SIDEBAR_WIDTH_MOBILE }} data-testid="sidebar-mobile">
-          <SheetTitle className="sr-only">Navigation</SheetTitle>
-          <SheetDescription className="sr-only">Main navigation</SheetDescription>
-          <div className="flex h-full flex-col" data-collapsed="false">
-            {children}
-          </div>
-        </SheetContent>
-      </Sheet>
+      <React.Suspense fallback={null}>
+        <SidebarSheet open={openMobile} onOpenChange={setOpenMobile} width={SIDEBAR_WIDTH_MOBILE}>
+          {children}
+        </SidebarSheet>
+      </React.Suspense>
     );
   }
   return (

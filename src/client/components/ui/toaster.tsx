@@ -1,11 +1,17 @@
+import * as React from 'react';
 import { Toast as T } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/utils';
 import { dismissToast, useToasts } from './use-toast';
 
 // spec §9: shown 5000 ms, swipe right past 50 px, F8 focuses the region labelled "Notification"
-export function Toaster() {
+// (loaded by ./toaster-loader with the first toast or the first F8, which then focuses the region)
+export function Toaster({ focusRegion = false }: { focusRegion?: boolean }) {
   const toasts = useToasts();
+  const viewportRef = React.useRef<HTMLOListElement>(null);
+  React.useEffect(() => {
+    if (focusRegion) viewportRef.current?.focus();
+  }, [focusRegion]);
   return (
     <T.Provider duration={5000} swipeDirection="right" swipeThreshold={50} label="Notification">
       {toasts.map((t) => (
@@ -29,6 +35,7 @@ export function Toaster() {
         </T.Root>
       ))}
       <T.Viewport
+        ref={viewportRef}
         hotkey={['F8']}
         label="Notification"
         className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]"

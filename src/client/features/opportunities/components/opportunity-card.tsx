@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { CalendarClock, Clock, Info, TrendingUp } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunity } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
@@ -6,22 +7,59 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { Availability } from './availability';
 import { OutletLogo } from './outlet-logo';
 
-export function OpportunityCard({ opportunity: o, onOpen }: { opportunity: BrandOpportunity; onOpen: () => void }) {
+/** One card of the browse list; memoised, so the list's other state changes leave 1,000 cards alone. */
+/*
+ * The card's icons, drawn once per page as SVG symbols and referenced with <use>: a thousand cards
+ * then create two elements per icon instead of a full lucide component each.
+ */
+const ICONS = { deadline: CalendarClock, tat: Clock, info: Info, da: TrendingUp } as const;
+type IconName = keyof typeof ICONS;
+
+export function OpportunityCardIcons() {
+  return (
+    <svg aria-hidden width="0" height="0" className="absolute">
+      <defs>
+        {Object.entries(ICONS).map(([name, Icon]) => (
+          <symbol key={name} id={`opportunity-icon-${name}`} viewBox="0 0 24 24">
+            <Icon width={24} height={24} />
+          </symbol>
+        ))}
+      </defs>
+    </svg>
+  );
+}
+
+function CardIcon({ name, className }: { name: IconName; className: string }) {
+  return (
+    <svg aria-hidden className={className}>
+      <use href={`#opportunity-icon-${name}`} />
+    </svg>
+  );
+}
+
+export const OpportunityCard = React.memo(function OpportunityCard({
+  opportunity: o,
+  onOpen,
+}: {
+  opportunity: BrandOpportunity;
+  onOpen: (o: BrandOpportunity) => void;
+}) {
   const firstType = o.type[0];
   return (
     <div
       role="button"
       tabIndex={0}
-      onClick={onOpen}
+      onClick={() => onOpen(o)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
-          onOpen();
+          onOpen(o);
         }
       }}
       aria-label={`${o.outletName}: ${o.title}`}
       data-testid="opportunity-card"
-      className="group flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      // off-screen cards skip layout and paint until scrolled near (sized by their last render)
+      className="group flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition [contain-intrinsic-size:auto_300px] [content-visibility:auto] hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
     >
       <div className="flex items-start gap-3">
         <OutletLogo name={o.outletName} logoUrl={o.logoUrl} />
@@ -33,12 +71,12 @@ export function OpportunityCard({ opportunity: o, onOpen }: { opportunity: Brand
       <div className="flex flex-wrap gap-2 text-xs">
         {o.deadlineDate && (
           <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-1 font-medium text-amber-800">
-            <CalendarClock className="size-3.5" /> Deadline {formatDeadlineShort(o.deadlineDate)}
+            <CardIcon name="deadline" className="size-3.5" /> Deadline {formatDeadlineShort(o.deadlineDate)}
           </span>
         )}
         {o.tat && (
           <span className="inline-flex items-center gap-1 rounded-full bg-muted px-2 py-1 font-medium text-muted-foreground">
-            <Clock className="size-3.5" /> {o.tat}
+            <CardIcon name="tat" className="size-3.5" /> {o.tat}
           </span>
         )}
       </div>
@@ -52,7 +90,7 @@ export function OpportunityCard({ opportunity: o, onOpen }: { opportunity: Brand
               <Tooltip>
                 <TooltipTrigger asChild>
                   <button type="button" className="cursor-help" aria-label="About the price" onClick={(e) => e.stopPropagation()}>
-                    <Info className="size-3.5" />
+                    <CardIcon name="info" className="size-3.5" />
                   </button>
                 </TooltipTrigger>
                 <TooltipContent>One-time fee, held in escrow until your content is published</TooltipContent>
@@ -64,7 +102,7 @@ export function OpportunityCard({ opportunity: o, onOpen }: { opportunity: Brand
             <div className="text-right">
               <p className="text-xs text-muted-foreground">Domain Authority</p>
               <p className="inline-flex items-center gap-1 font-semibold">
-                <TrendingUp className="size-4 text-emerald-600" /> DA {o.domainAuthority}
+                <CardIcon name="da" className="size-4 text-emerald-600" /> DA {o.domainAuthority}
               </p>
             </div>
           )}
@@ -72,4 +110,4 @@ export function OpportunityCard({ opportunity: o, onOpen }: { opportunity: Brand
       </div>
     </div>
   );
-}
+});

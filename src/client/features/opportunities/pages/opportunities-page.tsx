@@ -13,10 +13,22 @@ import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUser } from '@/lib/auth';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useOpportunities } from '../api/get-opportunities';
-import { ClaimDialog } from '../components/claim-dialog';
-import { OpportunityCard } from '../components/opportunity-card';
+import { OpportunityCard, OpportunityCardIcons } from '../components/opportunity-card';
 
 type Tab = 'all' | OpportunityType;
+
+// the claim dialog (Radix Dialog, focus trap, checkout) is fetched when a card is first approached
+const loadClaimDialog = () => import('../components/claim-dialog');
+const ClaimDialog = React.lazy(() => loadClaimDialog().then((m) => ({ default: m.ClaimDialog })));
+const preloadClaimDialog = () => void loadClaimDialog();
+
+/**
+ * A long list is drawn in steps: the first screenful with the page, then the rest appended a few
+ * dozen cards at a time in background renders, so no single task holds the main thread for long.
+ * It stays one list (no paging); memoised cards are not redrawn by later steps.
+ */
+const FIRST_CARDS = 12;
+const MORE_CARDS = 48;
 
 export function OpportunitiesPage() {
   useCheckoutReturn();
@@ -24,9 +36,25 @@ export function OpportunitiesPage() {
   const { data, isLoading } = useOpportunities();
   const [tab, setTab] = React.useState<Tab>('all');
   const [selected, setSelected] = React.useState<BrandOpportunity | null>(null);
+  const [dialogUsed, setDialogUsed] = React.useState(false);
+  if (selected && !dialogUsed) setDialogUsed(true);
+  const close = React.useCallback(() => setSelected(null), []);
   const firstName = user?.name?.trim().split(/\s+/)[0] || 'there';
 
-  const visible = React.useMemo(() => (data ?? []).filter((o) => tab === 'all' || o.type.includes(tab)), [data, tab]);
+  // the tab strip answers at once; a long list is redrawn for the new tab in the background
+  const listTab = React.useDeferredValue(tab);
+  const visible = React.useMemo(
+    () => (data ?? []).filter((o) => listTab === 'all' || o.type.includes(listTab)),
+    [data, listTab],
+  );
+  const [shown, setShown] = React.useState({ tab: listTab, count: FIRST_CARDS });
+  if (shown.tab !== listTab) setShown({ tab: listTab, count: FIRST_CARDS });
+  React.useEffect(() => {
+    if (shown.count >= visible.length) return;
+    const timer = setTimeout(() => React.startTransition(() => setShown((s) => ({ ...s, count: s.count + MORE_CARDS }))));
+    return () => clearTimeout(timer);
+  }, [shown.count, visible.length]);
+  const cards = visible.length > shown.count ? visible.slice(0, shown.count) : visible;
 
   return (
     <div className="space-y-6">
@@ -58,13 +86,19 @@ export function OpportunitiesPage() {
           description={`No ${tab === 'all' ? '' : `${OPPORTUNITY_TYPE_SHORT_LABELS[tab]} `}opportunities available`}
         />
       ) : (
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {visible.map((o) => (
-            <OpportunityCard key={o.id} opportunity={o} onOpen={() => setSelected(o)} />
+        // one list, however long: cards are memoised and skipped by layout and paint while off screen
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" onPointerOver={preloadClaimDialog} onFocus={preloadClaimDialog}>
+          {cards.map((o) => (
+            <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
           ))}
         </div>
       )}
-      <ClaimDialog opportunity={selected} onClose={() => setSelected(null)} />
+      {dialogUsed && (
+        <React.Suspense fallback={null}>
+          <ClaimDialog opportunity={selected} onClose={close} />
+        </React.Suspense>
+      )}
+      <OpportunityCardIcons />
     </div>
   );
 }
