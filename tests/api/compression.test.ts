@@ -1,0 +1,44 @@
+/** JSON answers over 2 KB are compressed for clients that accept it; the bytes decode to the same JSON. */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app';
+import { kinds, signedIn } from '../support/factories';
+import { createOpportunity } from '../support/payments';
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  for (let i = 0; i < 20; i++) await createOpportunity(t.db, { description: `A long description number ${i} `.repeat(10) });
+  cookie = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent.cookie!;
+});
+afterAll(() => t.close());
+
+const get = (encoding?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/opportunities', headers: { cookie, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+
+describe('JSON compression', () => {
+  it('sends plain JSON to a client that accepts no encoding', async () => {
+    const res = await get();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toContain('Accept-Encoding');
+    expect(JSON.parse(res.body)).toHaveLength(20);
+  });
+
+  it('brotli when accepted, else gzip; both decode to the same JSON', async () => {
+    const plain = JSON.parse((await get()).body);
+    const br = await get('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8'))).toEqual(plain);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(plain);
+  });
+
+  it('leaves small answers alone', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie, 'accept-encoding': 'br' } });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.body).role).toBe('brand');
+  });
+});
