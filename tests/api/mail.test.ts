@@ -187,6 +187,25 @@ describe('pg-boss delivery jobs', () => {
     }
   });
 
+  it('a backlog drains in batches: 60 mails in seconds, not one per poll', async () => {
+    const user = await createUser(t.db, kinds.pendingBrand);
+    const back = await startSmtp(downSmtpPort);
+    try {
+      const started = Date.now();
+      await t.db.transaction(async (tx) => {
+        for (let i = 0; i < 60; i++) await enqueueMail(tx, { userId: user.id }, approved());
+      });
+      // one mail per 0.5 s poll would take 30 s
+      expect(await until(() => back.to(user.email).length >= 60, 10_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(back.to(user.email)).toHaveLength(60);
+      expect(new Set(back.to(user.email).map((m) => m.messageId)).size).toBe(60);
+    } finally {
+      await back.close();
+    }
+  });
+
   it('registers the sweep every minute', async () => {
     const schedules = await jobs.boss.getSchedules();
     expect(schedules.find((s) => s.name === MAIL_JOBS.sweep)?.cron).toBe('* * * * *');

@@ -10,6 +10,9 @@ export const MAIL_JOBS = {
   sweep: 'mail-sweep',
 } as const;
 
+const MAIL_BATCH = 20;
+const MAIL_PARALLEL = 5;
+
 export interface MailJobOptions extends DeliveryOptions {
   db: Db;
   /** seconds before the first retry of a failed delivery; doubled each time (with jitter) */
@@ -45,9 +48,30 @@ export async function startMailJobs(boss: PgBoss, opts: MailJobOptions): Promise
   setDeliveryQueue((tx, mailId) => queue(mailId, tx));
 
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 };
-  await boss.work<{ mailId: string }>(MAIL_JOBS.send, polling, async ([job]) => {
-    await deliverMail(opts.db, opts, job!.data.mailId);
-  });
+  // Up to 20 mails per fetch, and the next fetch at once while fetches come back full: a backlog
+  // (a burst of purchases, SMTP back after an outage) drains in seconds, and a password-reset mail
+  // is not queued behind it for minutes. Each mail succeeds or fails on its own.
+  await boss.work<{ mailId: string }>(
+    MAIL_JOBS.send,
+    { ...polling, batchSize: MAIL_BATCH, burstWhenBatchFull: true, perJobResults: true },
+    async (jobs) => {
+      const results: { id: string; status: 'completed' | 'failed'; output?: { message: string } }[] = [];
+      // a few SMTP conversations at a time, each mail on its own
+      for (let i = 0; i < jobs.length; i += MAIL_PARALLEL) {
+        await Promise.all(
+          jobs.slice(i, i + MAIL_PARALLEL).map(async (job) => {
+            try {
+              await deliverMail(opts.db, opts, job.data.mailId);
+              results.push({ id: job.id, status: 'completed' });
+            } catch (err) {
+              results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
+            }
+          }),
+        );
+      }
+      return results;
+    },
+  );
   await boss.work(MAIL_JOBS.sweep, polling, async () => {
     // fresh mails have their own job; anything older than three days is left for a person to look at
     const now = Date.now();
