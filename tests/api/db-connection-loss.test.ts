@@ -79,6 +79,11 @@ describe('a database that cannot be reached', () => {
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(false);
     expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+    // pg-boss reports a failed poll as a plain copy of the error
+    expect(
+      isDatabaseUnavailable({ message: 'the database system is starting up (Queue: mail-send)', code: '57P03' }),
+    ).toBe(true);
+    expect(isDatabaseUnavailable({ message: 'job failed', code: '23505' })).toBe(false);
     // a cause chain that loops does not hang
     const a = new Error('a') as Error & { cause?: unknown };
     a.cause = a;

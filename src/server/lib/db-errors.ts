@@ -37,12 +37,18 @@ const PG_MESSAGES = [
 export function databaseUnavailableCause(err: unknown): { message: string; code?: string } | undefined {
   // Drizzle wraps the driver's error ("Failed query: ...", cause: the real one): follow the chain
   const seen = new Set<unknown>();
-  for (let e = err; e instanceof Error && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+  // (any object, not only an Error: pg-boss reports worker errors as plain copies `{ ...err, message }`)
+  for (
+    let e = err as { message?: unknown; code?: unknown; cause?: unknown };
+    typeof e === 'object' && e !== null && !seen.has(e);
+    e = e.cause as typeof e
+  ) {
     seen.add(e);
-    const code = (e as { code?: unknown }).code;
+    const { code } = e;
+    const message = typeof e.message === 'string' ? e.message : '';
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)))
-      return { message: e.message, code };
-    if (PG_MESSAGES.some((m) => e.message.includes(m))) return { message: e.message };
+      return { message, code };
+    if (PG_MESSAGES.some((m) => message.includes(m))) return { message };
   }
   return undefined;
 }
