@@ -140,8 +140,10 @@ export async function runPgRestart() {
           stats.hung++;
           return undefined;
         }
+        await sleep(300);
+        const died = server!.proc.exitCode ?? server!.proc.signalCode;
         throw new Error(
-          `${label}: ${method} ${url} got no answer (${String(err)}); the app died?\n${logTail(server!)}`,
+          `${label}: ${method} ${url} got no answer (${String(err)})${died !== null ? `: the app exited (${died})` : ''}\n${logTail(server!)}`,
         );
       }
       stats.byStatus[a.status] = (stats.byStatus[a.status] ?? 0) + 1;
@@ -313,7 +315,7 @@ export async function runPgRestart() {
     if (server.proc.exitCode !== 0) throw new Error(`${label}: the app did not stop cleanly (${server.proc.exitCode})`);
     const result = await direct((c) => checkDatabase(async (q, p) => (await c.query(q, p)).rows, label));
     console.log(
-      `${label}: 1 app process (pid ${pid}, never restarted), 6 brands; PostgreSQL stopped ${recoveries.map((r) => `-m ${r.mode}`).join(' and ')} for 3 s each under load: ${stats.requests} requests, ${stats.ok} × 200, ${stats.unavailable.outage + stats.unavailable.recovering} × 503 "${UNAVAILABLE}" during the outages, 0 other errors, 0 hung; answering again ${recoveries.map((r) => `${(r.ms / 1000).toFixed(1)} s`).join(' and ')} after PostgreSQL was back (limit ${RECOVERY_LIMIT_MS / 1000} s); ${paidBeforeOutage} payments before the first outage, ${paid.size} acknowledged in all (${retried} pays answered 503 sent again and completed once), ${ackedSaves} acknowledged autosaves present; pg-boss after the restarts: ${MAILS_AFTER} mails sent within ${(mailMs / 1000).toFixed(1)} s of the last recovery (${mails.after} by the end; ${mails.sent} sent, ${mails.pending} still queued in all), the expired hold closed by the sweep ${(sweepMs / 1000).toFixed(1)} s after it was due; database consistent (${result.payments} payments = ${result.total} USD)`,
+      `${label}: 1 app process (pid ${pid}, never restarted), 6 brands; PostgreSQL stopped ${recoveries.map((r) => `-m ${r.mode}`).join(' and ')} for 3 s each under load: ${stats.requests} requests, ${stats.ok} × 200, ${stats.unavailable.outage + stats.unavailable.recovering} × 503 "${UNAVAILABLE}" during the outages, 0 other errors, 0 hung; answering again ${recoveries.map((r) => `${r.ms} ms`).join(' and ')} after pg_ctl start returned (limit ${RECOVERY_LIMIT_MS / 1000} s); ${paidBeforeOutage} payments before the first outage, ${paid.size} acknowledged in all (${retried} pays answered 503 sent again and completed once), ${ackedSaves} acknowledged autosaves present; pg-boss after the restarts: ${MAILS_AFTER} mails sent within ${(mailMs / 1000).toFixed(1)} s of the last recovery (${mails.after} by the end; ${mails.sent} sent, ${mails.pending} still queued in all), the expired hold closed by the sweep ${(sweepMs / 1000).toFixed(1)} s after it was due; database consistent (${result.payments} payments = ${result.total} USD)`,
     );
   } finally {
     if (server && server.proc.exitCode === null && server.proc.signalCode === null) {
