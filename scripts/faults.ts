@@ -121,6 +121,9 @@ async function runKind(kind: 'pglite' | 'postgres') {
       const ledger: Ledger = { paid: new Map(), inFlightPays: new Map(), briefs: new Map() };
       const stop = { dead: false };
       const work = workload(brands, admin, opportunities, ledger, stop);
+      // a failure is raised by `await work` below; until then it must not end the process unhandled
+      // (the cleanup in `finally` would not run)
+      work.catch(() => {});
       await new Promise((r) => setTimeout(r, 1000 + Math.random() * 2000));
       stop.dead = true;
       server.proc.kill('SIGKILL');

@@ -188,11 +188,23 @@ export async function runPgRestart() {
       }),
     );
 
+    // a failure of the load (e.g. the app died) stops the outage sequence at its next step and is
+    // raised by `await load`; it must not end the process unhandled (the cluster would be left)
+    let loadFailed = false;
+    load.catch(() => {
+      loadFailed = true;
+      state.stop = true;
+    });
+    const step = async (ms: number) => {
+      await sleep(ms);
+      if (loadFailed) await load;
+    };
+
     /** PostgreSQL down for `downMs` under the load, then up; ms until the app answers again. */
     const outage = async (mode: 'immediate' | 'fast', downMs: number) => {
       state.phase = 'outage';
       await cluster.stop(mode);
-      await sleep(downMs);
+      await step(downMs);
       state.phase = 'recovering';
       await cluster.start();
       const upAt = Date.now();
@@ -203,6 +215,7 @@ export async function runPgRestart() {
           .req('GET', '/api/user', undefined, { timeoutMs: REQUEST_TIMEOUT_MS })
           .catch(() => undefined);
         if (a?.status === 200) break;
+        if (loadFailed) await load;
         if (Date.now() - upAt > RECOVERY_LIMIT_MS)
           throw new Error(
             `${label}: after pg_ctl ${mode} stop and start the app did not answer within ${RECOVERY_LIMIT_MS} ms (last: ${a?.status})\n${logTail(server!)}`,
@@ -211,19 +224,19 @@ export async function runPgRestart() {
       }
       const recovered = Date.now() - upAt;
       // in-flight requests of the outage settle; from here on the app must be steady again
-      await sleep(1000);
+      await step(1000);
       state.phase = 'steady';
       return recovered;
     };
 
-    await sleep(3000);
+    await step(3000);
     const paidBeforeOutage = paid.size;
     const recoveries: { mode: string; ms: number }[] = [];
     recoveries.push({ mode: 'immediate', ms: await outage('immediate', 3000) });
-    await sleep(3000);
+    await step(3000);
     recoveries.push({ mode: 'fast', ms: await outage('fast', 3000) });
     const recoveredAt = new Date();
-    await sleep(3000);
+    await step(3000);
     state.stop = true;
     await load;
 

@@ -143,6 +143,9 @@ export async function runStripe(kind: 'pglite' | 'postgres', postgresUrl?: strin
           }
         }),
       );
+      // a failure is raised by `await work` below; until then it must not end the process unhandled
+      // (the cleanup in `finally` would not run)
+      work.catch(() => {});
       // kill at a random moment, always with at least one webhook being handled
       await sleep(1000 + Math.random() * 2000);
       for (let i = 0; i < 2000 && webhooksInFlight.n === 0; i++) await sleep(1);
