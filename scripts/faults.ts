@@ -18,7 +18,7 @@
  *
  * Legs 1 and 2 run on the embedded PGlite database, and on PostgreSQL when FAULTS_DATABASE_URL (or
  * TEST_DATABASE_URL) names a server (a scratch database is created and dropped).
- * ROUNDS (default 3) kills per database and leg.
+ * ROUNDS kills per database and leg (default 3; 2 for the Stripe leg, to keep the run short).
  */
 import {
   Client,
@@ -182,10 +182,16 @@ const postgresUrl = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE
 const kinds: ('pglite' | 'postgres')[] = ['pglite'];
 if (postgresUrl) kinds.push('postgres');
 else console.log('faults: no FAULTS_DATABASE_URL or TEST_DATABASE_URL, the PostgreSQL legs are skipped');
+/** Runs one leg and prints how long it took (the whole command should stay within ~4 minutes). */
+async function leg(name: string, run: () => Promise<void>) {
+  const t0 = Date.now();
+  await run();
+  console.log(`  (${name}: ${Math.round((Date.now() - t0) / 1000)} s)`);
+}
 // kill -9 mid checkout, pay, autosave, submission and draft attachment (built-in checkout)
-for (const kind of kinds) await runKind(kind);
+for (const kind of kinds) await leg(kind, () => runKind(kind));
 // kill -9 while signed Stripe webhooks are being handled; lost ones redelivered
-for (const kind of kinds) await runStripe(kind, postgresUrl);
+for (const kind of kinds) await leg(`stripe ${kind}`, () => runStripe(kind, postgresUrl));
 // a PostgreSQL server of our own stopped and started under load: the same app process recovers
-await runPgRestart();
+await leg('pg-restart', runPgRestart);
 console.log(`faults: all green in ${Math.round((Date.now() - started) / 1000)} s`);
