@@ -1,8 +1,10 @@
 /**
- * npm run test:faults — crash safety. Starts the real server (node src/server/main.ts) on a fresh
- * database, runs brands doing checkout → pay → brief autosave → (every other purchase) brief submit
- * with an admin attaching a draft, concurrently, kills the server with
- * SIGKILL in the middle, restarts it on the same data and checks:
+ * npm run test:faults — crash safety, three legs (docs/reliability.md section 5):
+ *
+ * 1. kill -9 mid-workload (this file). Starts the real server (node src/server/main.ts) on a fresh
+ *    database, runs brands doing checkout → pay → brief autosave → (every other purchase) brief
+ *    submit with an admin attaching a draft, concurrently, kills the server with SIGKILL in the
+ *    middle, restarts it on the same data and checks:
  *   - every acknowledged write is there (payments, brief autosaves and submissions, attached drafts,
  *     sessions still valid);
  *   - a completion sent again for every payment whose answer was lost ("redelivery") completes it,
@@ -10,108 +12,30 @@
  *   - nothing is half-applied: each opportunity's filled slots equal its open holds plus the
  *     payments holding a slot, every completed hold has exactly one payment and every payment a
  *     completed hold; a draft is attached whole and only to a payment with a submitted brief.
- * Runs on the embedded PGlite database, and on PostgreSQL when FAULTS_DATABASE_URL (or
+ * 2. The same with Stripe: signed webhooks killed mid-handling and redelivered (faults/stripe.ts).
+ * 3. PostgreSQL stopped and started under load, the app recovering by itself (faults/pg-restart.ts,
+ *    on a throwaway cluster of its own; skipped with a message without the PostgreSQL binaries).
+ *
+ * Legs 1 and 2 run on the embedded PGlite database, and on PostgreSQL when FAULTS_DATABASE_URL (or
  * TEST_DATABASE_URL) names a server (a scratch database is created and dropped).
- * ROUNDS (default 3) kills per database.
+ * ROUNDS kills per database and leg (default 3; 2 for the Stripe leg, to keep the run short).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import {
+  Client,
+  PART1,
+  PART2,
+  checkDatabase,
+  exited,
+  freePort,
+  must,
+  scratchDatabase,
+  setup,
+  start,
+} from './faults/harness';
+import { runPgRestart } from './faults/pg-restart';
+import { runStripe } from './faults/stripe';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const BRANDS = 4;
-const ADMIN = { email: 'faults-admin@byline.test', password: 'faults-admin-password-1' };
-const BRAND_PASSWORD = 'faults-brand-password-1';
-
-interface Server {
-  proc: ChildProcess;
-  base: string;
-  log: string[];
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-
-async function start(env: Record<string, string>, port: number): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      SEED_DEMO: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log: string[] = [];
-  proc.stdout!.on('data', (d) => log.push(String(d)));
-  proc.stderr!.on('data', (d) => log.push(String(d)));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}:\n${log.join('')}`);
-    try {
-      const res = await fetch(`${base}/api/user`);
-      if (res.status === 401) return { proc, base, log };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not start:\n${log.join('')}`);
-}
-
-const exited = (proc: ChildProcess) =>
-  new Promise<void>((resolve) =>
-    proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve()),
-  );
-
-class Client {
-  cookie = '';
-  constructor(public base: string) {}
-  async req(method: string, url: string, body?: unknown) {
-    const res = await fetch(this.base + url, {
-      method,
-      headers: {
-        origin: this.base,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = res.headers.get('set-cookie');
-    if (set?.startsWith('byline_session=')) this.cookie = set.split(';')[0];
-    const text = await res.text();
-    let json: any;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, body: json };
-  }
-}
-
-const must = (r: { status: number; body: any }, what: string) => {
-  if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-};
 
 interface Ledger {
   /** pay answered 200: the payment must exist */
@@ -123,52 +47,6 @@ interface Ledger {
 }
 /** drafts attached and acknowledged, across rounds: payment id → draft URL */
 const ackedDrafts = new Map<string, string>();
-
-const PART1 = { personOrBrandName: 'Crash Test', backgroundExperience: 'Survives kill -9.' };
-const PART2 = { mainGoal: 'Stay consistent', targetAudience: 'Auditors', mainMessage: 'Nothing half-applied' };
-
-async function setup(base: string) {
-  const admin = new Client(base);
-  must(await admin.req('POST', '/api/login', ADMIN), 'admin login');
-  const opportunities: string[] = [];
-  for (let i = 0; i < 6; i++) {
-    const body = {
-      outletName: `Faults Outlet ${i}`,
-      outletUrl: 'https://outlet.example.com',
-      title: `Crash-tested placement ${i}`,
-      description: 'A placement bought while the server is being killed.',
-      type: ['profile_article'],
-      tat: '2-3 weeks',
-      priceUsd: '125.50',
-      maxSlots: 50,
-      domainAuthority: 50,
-      deadlineDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
-    };
-    opportunities.push(must(await admin.req('POST', '/api/admin/opportunities', body), 'create opportunity').id);
-  }
-  const brands: Client[] = [];
-  for (let i = 0; i < BRANDS; i++) {
-    const c = new Client(base);
-    const user = must(
-      await c.req('POST', '/api/register', {
-        email: `faults-${randomBytes(4).toString('hex')}@example.com`,
-        password: BRAND_PASSWORD,
-      }),
-      'register',
-    );
-    must(
-      await c.req('PATCH', '/api/user/profile', {
-        name: `Brand ${i}`,
-        brandName: `Brand ${i}`,
-        website: 'https://brand.example.com',
-      }),
-      'profile',
-    );
-    must(await admin.req('POST', `/api/admin/approve-brand/${user.id}`), 'approve');
-    brands.push(c);
-  }
-  return { opportunities, brands, admin };
-}
 
 /** Brands buy and autosave until the server dies under them. */
 async function workload(
@@ -230,67 +108,9 @@ async function workload(
   );
 }
 
-async function checkDatabase(query: (sql: string) => Promise<Record<string, unknown>[]>, label: string) {
-  const problems: string[] = [];
-  const slots = await query(`
-    SELECT o.id, o.filled_slots,
-      (SELECT count(*) FROM checkout_sessions c WHERE c.opportunity_id = o.id AND c.status = 'open')::int AS open_holds,
-      (SELECT count(*) FROM payments p WHERE p.opportunity_id = o.id AND p.holds_slot)::int AS held
-    FROM opportunities o`);
-  for (const r of slots)
-    if (Number(r.filled_slots) !== Number(r.open_holds) + Number(r.held))
-      problems.push(`slots of ${r.id}: filled ${r.filled_slots} ≠ ${r.open_holds} open holds + ${r.held} payments`);
-  const orphans = await query(`
-    SELECT 'completed hold without payment' AS what, c.id FROM checkout_sessions c WHERE c.status = 'completed' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = c.id)
-    UNION ALL
-    SELECT 'payment without completed hold', p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM checkout_sessions c WHERE c.id = p.id AND c.status = 'completed')`);
-  for (const r of orphans) problems.push(`${r.what}: ${r.id}`);
-  // a draft is only ever attached whole, and only to a payment whose brief was submitted
-  const drafts = await query(`
-    SELECT 'draft without review state' AS what, id FROM payments WHERE draft_document_url IS NOT NULL AND draft_review_status = 'awaiting_brand_brief'
-    UNION ALL
-    SELECT 'review state without draft', id FROM payments WHERE draft_document_url IS NULL AND draft_document_file IS NULL AND draft_review_status <> 'awaiting_brand_brief'
-    UNION ALL
-    SELECT 'draft without submitted brief', p.id FROM payments p WHERE p.draft_review_status <> 'awaiting_brand_brief'
-      AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`);
-  for (const r of drafts) problems.push(`${r.what}: ${r.id}`);
-  const stored = new Map(
-    (await query(`SELECT id, draft_document_url FROM payments`)).map((r) => [String(r.id), r.draft_document_url]),
-  );
-  for (const [id, url] of ackedDrafts) if (stored.get(id) !== url) problems.push(`acknowledged draft of ${id} missing`);
-  const [money] = await query(`SELECT count(*)::int AS n, coalesce(sum(amount), 0)::text AS total FROM payments`);
-  if (Number(money.total) * 100 !== Number(money.n) * 12550)
-    problems.push(`money: ${money.n} payments sum to ${money.total}`);
-  if (problems.length) throw new Error(`${label}: database inconsistent:\n  ${problems.join('\n  ')}`);
-  return {
-    payments: Number(money.n),
-    total: String(money.total),
-    opportunities: slots.length,
-    drafts: ackedDrafts.size,
-  };
-}
-
 async function runKind(kind: 'pglite' | 'postgres') {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-faults-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir };
-  let dropDb: (() => Promise<void>) | undefined;
-  if (kind === 'postgres') {
-    const url = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL!;
-    const name = `byline_faults_${randomBytes(5).toString('hex')}`;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const u = new URL(url);
-    u.pathname = `/${name}`;
-    env.DATABASE_URL = u.toString();
-    dropDb = async () => {
-      const d = new pg.Client({ connectionString: url });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
-  }
+  const scratch = await scratchDatabase(kind, process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
+  const { env } = scratch;
   ackedDrafts.clear();
   const port = await freePort();
   const totals = { kills: 0, ackedPays: 0, redelivered: 0, ackedSaves: 0 };
@@ -301,6 +121,9 @@ async function runKind(kind: 'pglite' | 'postgres') {
       const ledger: Ledger = { paid: new Map(), inFlightPays: new Map(), briefs: new Map() };
       const stop = { dead: false };
       const work = workload(brands, admin, opportunities, ledger, stop);
+      // a failure is raised by `await work` below; until then it must not end the process unhandled
+      // (the cleanup in `finally` would not run)
+      work.catch(() => {});
       await new Promise((r) => setTimeout(r, 1000 + Math.random() * 2000));
       stop.dead = true;
       server.proc.kill('SIGKILL');
@@ -345,26 +168,30 @@ async function runKind(kind: 'pglite' | 'postgres') {
     server.proc.kill('SIGTERM');
     await exited(server.proc);
 
-    let result;
-    if (kind === 'pglite') {
-      const db = await PGlite.create(path.join(dataDir, 'db'));
-      result = await checkDatabase(async (q) => (await db.query<Record<string, unknown>>(q)).rows, kind);
-      await db.close();
-    } else {
-      const c = new pg.Client({ connectionString: env.DATABASE_URL });
-      await c.connect();
-      result = await checkDatabase(async (q) => (await c.query(q)).rows, kind);
-      await c.end();
-    }
+    const result = await scratch.withQuery((q) => checkDatabase(q, kind, ackedDrafts));
     console.log(
       `faults ${kind}: ${totals.kills} kill -9 mid-workload; ${totals.ackedPays} acknowledged payments present once, ${totals.redelivered} lost answers redelivered and completed once, ${totals.ackedSaves} acknowledged autosaves and ${result.drafts} acknowledged draft attachments present; database consistent (${result.payments} payments = ${result.total} USD, slots = open holds + held payments on ${result.opportunities} opportunities)`,
     );
   } finally {
-    await dropDb?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.cleanup();
   }
 }
 
+const started = Date.now();
+const postgresUrl = process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const kinds: ('pglite' | 'postgres')[] = ['pglite'];
-if (process.env.FAULTS_DATABASE_URL ?? process.env.TEST_DATABASE_URL) kinds.push('postgres');
-for (const kind of kinds) await runKind(kind);
+if (postgresUrl) kinds.push('postgres');
+else console.log('faults: no FAULTS_DATABASE_URL or TEST_DATABASE_URL, the PostgreSQL legs are skipped');
+/** Runs one leg and prints how long it took (the whole command should stay within ~4 minutes). */
+async function leg(name: string, run: () => Promise<void>) {
+  const t0 = Date.now();
+  await run();
+  console.log(`  (${name}: ${Math.round((Date.now() - t0) / 1000)} s)`);
+}
+// kill -9 mid checkout, pay, autosave, submission and draft attachment (built-in checkout)
+for (const kind of kinds) await leg(kind, () => runKind(kind));
+// kill -9 while signed Stripe webhooks are being handled; lost ones redelivered
+for (const kind of kinds) await leg(`stripe ${kind}`, () => runStripe(kind, postgresUrl));
+// a PostgreSQL server of our own stopped and started under load: the same app process recovers
+await leg('pg-restart', runPgRestart);
+console.log(`faults: all green in ${Math.round((Date.now() - started) / 1000)} s`);

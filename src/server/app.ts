@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import { compressJson } from './lib/compress-json';
 import { HttpError } from './lib/errors';
+import { databaseUnavailableCause } from './lib/db-errors';
 import type { FileStore } from './storage/file-store';
 import { SESSION_COOKIE, userForToken } from './modules/auth/session';
 import { authRoutes } from './modules/auth/routes';
@@ -122,6 +123,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
               ? 'Unsupported content type'
               : err.message;
       return reply.code(status).send({ message });
+    }
+    const unavailable = databaseUnavailableCause(err);
+    if (unavailable) {
+      // the database is restarting or cannot be reached: the pool opens fresh connections by itself
+      // once it is back, so the client is told to try again shortly. (As with any lost answer, a
+      // change whose COMMIT was cut off may still have been applied.)
+      req.log.warn({ db: unavailable }, 'database unavailable');
+      return reply.code(503).header('Retry-After', '5').send({ message: 'The service is temporarily unavailable, please try again' });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });

@@ -9,6 +9,7 @@ import { paymentProviderFor } from './payments/from-config';
 import { startJobs } from './jobs/boss';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
 import { mailerFor } from './mail/mailer';
+import { databaseUnavailableCause } from './lib/db-errors';
 
 async function main() {
   const config = loadConfig();
@@ -35,7 +36,19 @@ async function main() {
     logger: { level: config.LOG_LEVEL },
   });
 
-  const jobs = await startJobs({ handle, databaseUrl: config.DATABASE_URL, provider: payments, onError: (err) => app.log.error({ err }, 'background job failed') });
+  const jobs = await startJobs({
+    handle,
+    databaseUrl: config.DATABASE_URL,
+    provider: payments,
+    onError: (err) => {
+      // while the database is down pg-boss reports every failed poll; its errors carry the whole pg
+      // client object, so a lost connection is logged as one short line (pg-boss keeps polling and
+      // resumes by itself once the database is back)
+      const unavailable = databaseUnavailableCause(err);
+      if (unavailable) app.log.warn({ db: unavailable }, 'background jobs: database unavailable');
+      else app.log.error({ err }, 'background job failed');
+    },
+  });
   const mailer = mailerFor(config, (line) => app.log.info(line));
   await startMailJobs(jobs.boss, { db, mailer, from: config.MAIL_FROM, baseUrl: publicUrl(config) });
 

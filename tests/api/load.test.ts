@@ -1,11 +1,12 @@
 /**
- * Load: 100 simulated users (80 brands, 20 admin loops) doing the brand journey (browse, checkout,
+ * Load: 100 simulated users (80 brands, 20 admin loops; 20 users on PGlite) doing the brand journey (browse, checkout,
  * pay, autosave the brief, submit it) and the admin journey (list projects, attach a draft URL,
  * release some payments, refund some) through the real HTTP server on loopback, concurrently, for
- * LOAD_SECONDS (default 20; `LOAD_SECONDS=60` for the issue's full minute). Afterwards: no answer
- * ≥ 500, no unexpected 4xx (409s on sold-out checkouts are expected and counted apart), every
- * acknowledged payment, brief and draft is stored, and the money totals equal the sum of the rows.
- * PostgreSQL only (the embedded database is one connection; this measures the server database).
+ * LOAD_SECONDS (default 20 on PostgreSQL; `LOAD_SECONDS=60` for the issue's full minute; 5 on the
+ * embedded PGlite database, which runs one statement at a time, so the suite stays fast).
+ * Afterwards: no answer ≥ 500, no unexpected 4xx (409s on sold-out checkouts are expected and
+ * counted apart), every acknowledged payment, brief and draft is stored, and the money totals equal
+ * the sum of the rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -24,9 +25,11 @@ import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb, dbKind } from '../support/db';
 import { createOpportunity, quickBrands } from '../support/payments';
 
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
-const BRANDS = 80;
-const ADMINS = 20;
+const SECONDS = Number(process.env.LOAD_SECONDS ?? (dbKind === 'pglite' ? 5 : 20));
+// PGlite runs one statement at a time for the whole process: 100 users there measure a queue
+// (a 5-second run of 100 users took 41 s to drain, list pages waiting 15-36 s), so 20 users
+const BRANDS = dbKind === 'pglite' ? 16 : 80;
+const ADMINS = dbKind === 'pglite' ? 4 : 20;
 const PART1 = { personOrBrandName: 'Load Test', backgroundExperience: 'Bought under load.' };
 const PART2 = { mainGoal: 'Stay correct', targetAudience: 'Auditors', mainMessage: 'Nothing lost' };
 
@@ -75,7 +78,7 @@ function check(a: Answer, what: string, expected409 = false) {
   return false;
 }
 
-describe.skipIf(dbKind !== 'postgres')(`load: ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
+describe(`load (${dbKind}): ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
   beforeAll(async () => {
     handle = await createTestDb();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-load-'));

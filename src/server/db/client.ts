@@ -33,10 +33,23 @@ export async function openEmbedded(dataDir: string): Promise<DbHandle> {
 }
 
 export function openPostgres(url: string, max = 10): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // a server that does not answer (network gone, host down) fails the request after 5 s instead
+    // of leaving it waiting for a connection forever; refused connections fail at once anyway
+    connectionTimeoutMillis: 5_000,
+    // notices a silently dropped connection (failover, NAT timeout) instead of waiting on it
+    keepAlive: true,
+  });
   // an idle client that loses its server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout
   pool.on('error', () => {});
+  // pg-pool removes that listener while a client is checked out (e.g. inside a transaction, between
+  // two statements): a connection ended then by the server emits 'error' with nobody listening, an
+  // uncaught exception that ends the whole process. The transaction fails on its next statement
+  // instead, and the pool discards the dead client when it is released (it is no longer queryable).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
 }
