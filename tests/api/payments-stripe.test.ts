@@ -60,6 +60,55 @@ async function claim(opts: { maxSlots?: number; priceUsd?: string } = {}) {
   return { opp, brand, url: res.body.url as string, hold, sessionId: hold.providerSessionId! };
 }
 
+describe('a hold left without its Stripe session (the server stopped while creating it)', () => {
+  /** A claim whose provider session was never recorded, made `ageMs` ago. */
+  async function stranded(ageMs: number) {
+    const c = await claim({ maxSlots: 2 });
+    await t.db
+      .update(checkoutSessions)
+      .set({ providerSessionId: null, url: null, createdAt: new Date(Date.now() - ageMs) })
+      .where(eq(checkoutSessions.id, c.hold.id));
+    return c;
+  }
+
+  it('is resumed with the same idempotency key: the brand gets the session Stripe made, no second slot', async () => {
+    const { opp, brand, url, hold } = await stranded(60_000);
+    const before = stripe.calls.length;
+    const res = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+    expect(res.status).toBe(200);
+    expect(res.body.url).toBe(url);
+    const calls = stripe.calls.slice(before);
+    expect(calls.map((c) => [c.path, c.idempotencyKey])).toEqual([['/v1/checkout/sessions', `checkout-${hold.id}`]]);
+    const holds = await holdsOf(t.db, opp.id);
+    expect(holds).toHaveLength(1);
+    expect(holds[0]).toMatchObject({ id: hold.id, status: 'open', url });
+    expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
+  });
+
+  it('when Stripe refuses to resume it, the hold is closed, its slot given back, and a fresh checkout opens', async () => {
+    const { opp, brand, hold } = await stranded(20 * 60_000);
+    stripe.refuseNextCreate();
+    const res = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+    expect(res.status).toBe(200);
+    const holds = await holdsOf(t.db, opp.id);
+    expect(holds.map((h) => h.status).sort()).toEqual(['cancelled', 'open']);
+    expect(holds.find((h) => h.id === hold.id)!.status).toBe('cancelled');
+    const fresh = holds.find((h) => h.status === 'open')!;
+    expect(res.body.url).toBe(fresh.url);
+    expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
+  });
+
+  it('a hold still being created a moment ago is not touched: the second request is told to try again', async () => {
+    const { opp, brand, hold } = await stranded(0);
+    const before = stripe.calls.length;
+    const res = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('A checkout for this opportunity is already being prepared. Please try again.');
+    expect(stripe.calls.length).toBe(before);
+    expect((await holdsOf(t.db, opp.id)).map((h) => [h.id, h.status])).toEqual([[hold.id, 'open']]);
+  });
+});
+
 describe('Stripe Checkout Session creation', () => {
   it('chooses Stripe only when both keys are configured', () => {
     const base = configSchema.parse({ NODE_ENV: 'test' });

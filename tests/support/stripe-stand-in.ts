@@ -33,6 +33,8 @@ export async function startStripeStandIn() {
   const sessions = new Map<string, Session>();
   const refundedIntents = new Set<string>();
   const idempotent = new Map<string, unknown>();
+  /** session creations to refuse next, with Stripe's error (e.g. an expiry too close) */
+  const refusals: string[] = [];
   let n = 0;
 
   const server = http.createServer((req, res) => {
@@ -55,6 +57,9 @@ export async function startStripeStandIn() {
         return send(200, out);
       };
       const m = url.pathname.match(/^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/);
+      if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions' && refusals.length) {
+        return send(400, { error: { type: 'invalid_request_error', param: 'expires_at', message: refusals.shift() } });
+      }
       if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         return once(() => {
           const id = `cs_test_${String(++n).padStart(6, '0')}${Math.random().toString(36).slice(2, 10)}`;
@@ -121,6 +126,10 @@ export async function startStripeStandIn() {
       const s = sessions.get(sessionId)!;
       Object.assign(s, { status: 'complete', payment_status: 'paid', payment_intent: paymentIntent });
       return paymentIntent;
+    },
+    /** The next session creation is refused with this message (as Stripe refuses a bad request). */
+    refuseNextCreate(message = 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.') {
+      refusals.push(message);
     },
     /** A refund made in Stripe's dashboard. */
     refundOutside(paymentIntent: string) {

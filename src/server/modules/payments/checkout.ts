@@ -38,6 +38,55 @@ async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<Ht
 }
 
 /**
+ * How long a hold may wait for its provider session before another request resumes it: longer
+ * than a provider call normally takes. A request still in flight is harmless: the resumed call
+ * carries the same idempotency key, so the provider answers both with the same session.
+ */
+const RESUME_AFTER_MS = 10_000;
+
+type HoldRow = typeof checkoutSessions.$inferSelect;
+
+/**
+ * Finishes a hold left without its provider session: asks the provider again with the hold's own
+ * id, amount, expiry and idempotency key (the provider returns the session it made, if it made
+ * one). When the provider refuses (e.g. the expiry is now too close), the hold is closed and its
+ * slot given back; null tells the caller to start a fresh checkout.
+ */
+async function resumeHold(db: Db, provider: PaymentProvider, hold: HoldRow, publicUrl: string, brandEmail: string, now: Date) {
+  const [opp] = await db
+    .select({ title: opportunities.title, outletName: opportunities.outletName })
+    .from(opportunities)
+    .where(eq(opportunities.id, hold.opportunityId));
+  try {
+    if (!opp) throw new Error('opportunity gone');
+    const created = await provider.createCheckout({
+      paymentId: hold.id,
+      brandId: hold.brandId,
+      opportunityId: hold.opportunityId,
+      brandEmail,
+      amountCents: toCents(hold.amount),
+      productName: `${opp.outletName}: ${opp.title}`,
+      expiresAt: hold.expiresAt,
+      successUrl: `${publicUrl}${CHECKOUT_SUCCESS_PATH}`,
+      cancelUrl: `${publicUrl}${CHECKOUT_CANCEL_PATH}`,
+      idempotencyKey: `checkout-${hold.id}`,
+    });
+    const [recorded] = await db
+      .update(checkoutSessions)
+      .set({ providerSessionId: created.sessionId, url: created.url })
+      .where(and(eq(checkoutSessions.id, hold.id), isNull(checkoutSessions.url), eq(checkoutSessions.status, 'open')))
+      .returning({ url: checkoutSessions.url });
+    if (recorded?.url) return { url: recorded.url };
+    // the original request recorded it meanwhile (same session), or the hold ended
+    const [again] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, hold.id));
+    return again?.status === 'open' && again.url ? { url: again.url } : null;
+  } catch {
+    await closeHolds(db, and(holdById(hold.id), isNull(checkoutSessions.url))!, 'cancelled', now);
+    return null;
+  }
+}
+
+/**
  * Reserves a slot and opens a checkout with the provider; returns where the browser goes to pay.
  * A brand that already has an open checkout for the opportunity gets that one back (no second hold).
  */
@@ -51,6 +100,12 @@ export async function startCheckout(
 
   const existing = await openHoldFor(db, brand.id, opportunityId);
   if (existing?.url && existing.expiresAt > now) return { url: existing.url };
+  // a hold whose provider session was never recorded (the server stopped while creating it)
+  if (existing && !existing.url && existing.expiresAt > now && now.getTime() - existing.createdAt.getTime() >= RESUME_AFTER_MS) {
+    const resumed = await resumeHold(db, provider, existing, args.publicUrl, brand.email, now);
+    if (resumed) return resumed;
+    // it could not be resumed and was closed, its slot given back: start afresh below
+  }
   // a hold of this brand whose time ran out but that the sweep has not reached yet
   const stale = existing && existing.expiresAt <= now ? existing : undefined;
 
