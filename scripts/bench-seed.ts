@@ -18,9 +18,11 @@ export const BRAND_PASSWORD = 'bench-password-1';
 
 /** 00:00 UTC of today, in SQL */
 const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
-/** a pseudo-random instant in the last two years, with microseconds, from an integer expression */
-const past = (n: string, prime: number) =>
-  `now() - make_interval(secs => ((${n}::bigint * ${prime}) % 63072000) + ((${n}::bigint * 7919) % 1000000) / 1000000.0)`;
+/** a pseudo-random instant in the last two years (or `windowSeconds`), with microseconds, from an integer expression */
+const past = (n: string, prime: number, windowSeconds = 63_072_000) =>
+  `now() - make_interval(secs => ((${n}::bigint * ${prime}) % ${windowSeconds}) + ((${n}::bigint * 7919) % 1000000) / 1000000.0)`;
+/** held (paid) payments are at most 80 days old: the 90-day guarantee job must find nothing to refund during the run */
+const HELD_WINDOW_SECONDS = 80 * 86_400;
 
 export function seedStatements(passwordHash: string): { label: string; sql: string }[] {
   if (passwordHash.includes("'")) throw new Error('unexpected quote in the password hash');
@@ -90,7 +92,8 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
                 CASE WHEN n % 20 = 0 THEN 'refunded' WHEN n % 20 <= 5 THEN 'released' ELSE 'paid' END AS status,
                 CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
                      ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review,
-                ${past('n', 15485863)} AS at
+                -- a payment still held 90 days after it was paid is refunded by the guarantee job: held ones are younger
+                CASE WHEN n % 20 > 5 THEN ${past('n', 15485863, HELD_WINDOW_SECONDS)} ELSE ${past('n', 15485863)} END AS at
               FROM (SELECT n, CASE WHEN (1 + (n * 31) % ${BENCH_OPPORTUNITIES}) % ${CHECKOUT_OPPORTUNITY_EVERY} = 0
                                    THEN (n * 31) % ${BENCH_OPPORTUNITIES} ELSE 1 + (n * 31) % ${BENCH_OPPORTUNITIES} END AS m
                     FROM generate_series(1, ${BENCH_PAYMENTS}) n) g) s
