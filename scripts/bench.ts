@@ -458,7 +458,8 @@ async function main() {
     server = await startServer(PGLITE ? { DATA_DIR: dataDir } : { DATA_DIR: dataDir, DATABASE_URL: url });
     const { origin } = server;
     const pid = server.child.pid!;
-    log(`server pid ${pid} at ${origin}`);
+    const idleRss = procMemory(pid)?.rss ?? NaN;
+    log(`server pid ${pid} at ${origin}, RSS ${mb(idleRss)} MB after start`);
 
     const adminCookie = await login(origin, ADMIN_EMAIL, ADMIN_PASSWORD);
     const brandCookie = await login(origin, brandEmail(0), BRAND_PASSWORD);
@@ -632,7 +633,7 @@ async function main() {
     lines.push('');
     const runPeak = Math.max(0, ...runs.map((r) => r.peakRss ?? 0));
     lines.push(
-      `**Server peak RSS: ${mb(hwm)} MB** (VmHWM of the server process over the whole run, single requests to unpaged lists included${judge ? `; target < ${RSS_MB} MB: ${rssOk ? 'met' : 'missed'}` : ''}; highest RSS sampled during the measured runs: ${mb(runPeak)} MB).` +
+      `**Server peak RSS: ${mb(hwm)} MB** (VmHWM of the server process over the whole run, single requests to unpaged lists included${judge ? `; target < ${RSS_MB} MB: ${rssOk ? 'met' : 'missed'}` : ''}; highest RSS sampled during the measured runs: ${mb(runPeak)} MB; RSS right after start, idle: ${mb(idleRss)} MB).` +
         (ceilingRun ? ` **Ceiling ratio (/api/opportunities req/s ÷ ceiling req/s): ${fmt(ratio, 2)}**${judge ? ` (target ≥ ${CEILING_RATIO}: ${ratio >= CEILING_RATIO ? 'met' : 'missed'})` : ''}.` : ''),
     );
     lines.push('');
