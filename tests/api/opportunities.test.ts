@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { opportunities } from '../../src/server/db/schema';
+import { listClaimable, toBrandOpportunityJson } from '../../src/server/modules/opportunities/service';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { everyKind } from '../support/factories';
 
@@ -540,5 +541,68 @@ describe('[ADMIN] editing an opportunity whose deadline has passed', () => {
     expect(other.status).toBe(400);
     expect(other.body.errors.deadlineDate).toBe('Deadline cannot be in the past');
     expect((await rowById(row.id)).title).toBe('Typo fixed');
+  });
+});
+
+describe('GET /api/opportunities body (built by Postgres)', () => {
+  const future = () => new Date(`${utcDay(20)}T00:00:00.000Z`);
+
+  it('is byte for byte what toBrandOpportunityJson gives, awkward values included', async () => {
+    await t.db.delete(opportunities);
+    await insertRow({
+      title: 'Quotes " and \\ backslash, tab\t, newline\n, control \u0001\u001f, é, 汉字, emoji 🎉, \u2028 separator',
+      description: '<script>alert("x")</script> & more / slashes',
+      outletName: 'Ünïcode Outlet',
+      outletUrl: null,
+      tat: null,
+      logoUrl: null,
+      domainAuthority: null,
+      deadlineDate: null,
+      exampleUrls: [],
+      type: ['profile_article', 'editorial_feature', 'advertorial_brand_voice', 'listicle'],
+      priceUsd: '12345678.90',
+      // microseconds are stored; the JSON shows milliseconds, truncated as a JS Date does
+      createdAt: sql`'2024-02-29 23:59:59.999999+00'::timestamptz` as unknown as Date,
+    });
+    await insertRow({
+      title: 'Everything set',
+      outletUrl: 'https://outlet.example.com/?a=1&b=2',
+      tat: '2-3 weeks',
+      logoUrl: '/uploads/0123456789abcdef0123456789abcdef.png',
+      domainAuthority: 100,
+      deadlineDate: future(),
+      exampleUrls: ['https://a.example.com/x', '/uploads/abcdefabcdefabcdefabcdefabcdefab.jpg', 'https://c.example.com'],
+      maxSlots: 10_000,
+      filledSlots: 9_999,
+      priceUsd: '0.01',
+      createdAt: sql`'2026-01-01 00:00:00.291+00'::timestamptz` as unknown as Date,
+    });
+    // the same instant twice: the id decides the order
+    const tie = sql`'2025-06-01 12:00:00.5+00'::timestamptz` as unknown as Date;
+    await insertRow({ title: 'tie a', createdAt: tie });
+    await insertRow({ title: 'tie b', createdAt: tie });
+
+    const res = await brand.get('/api/opportunities');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toHaveLength(4);
+    expect(res.text).toBe(JSON.stringify((await listClaimable(t.db)).map(toBrandOpportunityJson)));
+    expect(res.body[3].createdAt).toBe('2024-02-29T23:59:59.999Z');
+  });
+
+  it('is an empty array when nothing can be claimed', async () => {
+    await t.db.delete(opportunities);
+    await insertRow({ title: 'published', status: 'published' });
+    const res = await brand.get('/api/opportunities');
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('[]');
+  });
+
+  it('never lists an "available" row that has no slot left', async () => {
+    await t.db.delete(opportunities);
+    await insertRow({ title: 'inconsistent', maxSlots: 2, filledSlots: 2 });
+    await insertRow({ title: 'one left', maxSlots: 2, filledSlots: 1 });
+    const res = await brand.get('/api/opportunities');
+    expect(res.body.map((o: { title: string }) => o.title)).toEqual(['one left']);
   });
 });

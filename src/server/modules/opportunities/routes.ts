@@ -8,12 +8,11 @@ import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
+import { claimableJson } from './claimable';
 import {
   createOpportunity,
   getOpportunity,
   listAll,
-  listClaimable,
-  toBrandOpportunityJson,
   toOpportunityJson,
   updateOpportunity,
 } from './service';
@@ -30,9 +29,10 @@ function opportunityId(params: unknown): string {
 export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps;
 
-  app.get('/api/opportunities', async (req) => {
+  // the body comes ready-made from Postgres (claimable.ts): no rows to map, no JSON.stringify
+  app.get('/api/opportunities', async (req, reply) => {
     requireApprovedBrand(req);
-    return (await listClaimable(db)).map(toBrandOpportunityJson);
+    return reply.type('application/json; charset=utf-8').send(await claimableJson(db));
   });
 
   app.get('/api/admin/opportunities', async (req, reply) => {

@@ -1,0 +1,119 @@
+/**
+ * The benchmark's data set as plain SQL (generate_series), run unchanged on PostgreSQL and PGlite:
+ * 5,000 approved brands, 10,000 opportunities (about 1,000 claimable), 100,000 payments and ~90,000
+ * briefs. Ids are md5-derived uuids so the statements can refer to each other without lookups, and
+ * every value is a function of the row number: two runs seed the same data (only timestamps move).
+ */
+
+export const BENCH_BRANDS = 5_000;
+export const BENCH_OPPORTUNITIES = 10_000;
+export const BENCH_PAYMENTS = 100_000;
+/** brand number 0 has exactly this many placements (My Articles, wallet) */
+export const BIG_BRAND_PLACEMENTS = 200;
+/** opportunity numbers divisible by this are claimable with 10,000 free slots: checkout creation claims them */
+export const CHECKOUT_OPPORTUNITY_EVERY = 100;
+
+export const brandEmail = (n: number) => `brand${n}@bench.example.com`;
+export const BRAND_PASSWORD = 'bench-password-1';
+
+/** 00:00 UTC of today, in SQL */
+const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+/** a pseudo-random instant in the last two years (or `windowSeconds`), with microseconds, from an integer expression */
+const past = (n: string, prime: number, windowSeconds = 63_072_000) =>
+  `now() - make_interval(secs => ((${n}::bigint * ${prime}) % ${windowSeconds}) + ((${n}::bigint * 7919) % 1000000) / 1000000.0)`;
+/** held (paid) payments are at most 80 days old: the 90-day guarantee job must find nothing to refund during the run */
+const HELD_WINDOW_SECONDS = 80 * 86_400;
+
+export function seedStatements(passwordHash: string): { label: string; sql: string }[] {
+  if (passwordHash.includes("'")) throw new Error('unexpected quote in the password hash');
+  return [
+    {
+      label: `${BENCH_BRANDS} brands`,
+      sql: `INSERT INTO users (id, name, email, password, role, brand_name, website, approved, email_notifications, created_at)
+        SELECT md5('bench-brand-' || n)::uuid, 'Brand Owner ' || n, 'brand' || n || '@bench.example.com', '${passwordHash}', 'brand',
+               'Bench Brand ' || n, 'https://brand' || n || '.example.com', true, n % 3 <> 0, ${past('n', 104723)}
+        FROM generate_series(0, ${BENCH_BRANDS - 1}) n`,
+    },
+    {
+      // c = n % 10: 0 claimable (available, a slot left, deadline null or ahead); 1-3 published;
+      // 4-6 full; 7-8 available but past the deadline; 9 claimed or in progress
+      label: `${BENCH_OPPORTUNITIES} opportunities`,
+      sql: `INSERT INTO opportunities (id, title, outlet_name, outlet_url, description, type, tat, price_usd, logo_url,
+                                       example_urls, max_slots, filled_slots, domain_authority, deadline_date, status, created_at)
+        SELECT md5('bench-opp-' || n)::uuid,
+          (ARRAY['Founder profile in', 'Industry feature for', 'Sponsored story in', 'Top 10 list in'])[1 + n % 4]
+            || ' the ' || (ARRAY['business', 'technology', 'lifestyle', 'finance', 'health'])[1 + n % 5] || ' section #' || n,
+          'Outlet ' || (n % 700),
+          CASE WHEN n % 9 = 0 THEN NULL ELSE 'https://outlet' || (n % 700) || '.example.com' END,
+          repeat('An in-depth piece written by the outlet''s own staff for its readers. ', 1 + n % 5) || 'Ref ' || n || '.',
+          CASE n % 4 WHEN 0 THEN ARRAY['profile_article'] WHEN 1 THEN ARRAY['editorial_feature', 'listicle']
+                     WHEN 2 THEN ARRAY['advertorial_brand_voice'] ELSE ARRAY['listicle'] END,
+          CASE WHEN n % 7 = 0 THEN NULL ELSE (1 + n % 4) || '-' || (2 + n % 4) || ' weeks' END,
+          (100 + (n * 37) % 9900) + (n % 100) / 100.0,
+          CASE WHEN n % 5 = 0 THEN NULL ELSE '/uploads/' || md5('logo' || n) || '.png' END,
+          CASE n % 4 WHEN 0 THEN '{}'::text[]
+                     WHEN 1 THEN ARRAY['https://outlet' || (n % 700) || '.example.com/story-' || n]
+                     ELSE ARRAY['https://outlet' || (n % 700) || '.example.com/a-' || n, '/uploads/' || md5('ex' || n) || '.jpg'] END,
+          s.max_slots,
+          CASE WHEN s.c = 0 OR s.c IN (7, 8) THEN (n / 10) % s.max_slots ELSE s.max_slots END,
+          CASE WHEN n % 11 = 0 THEN NULL ELSE 1 + n % 100 END,
+          CASE WHEN s.checkout THEN NULL
+               WHEN s.c IN (7, 8) THEN ${TODAY} - make_interval(days => 1 + n % 365)
+               WHEN (n / 10) % 2 = 0 THEN NULL
+               WHEN s.c IN (1, 2, 3) THEN ${TODAY} - make_interval(days => n % 300)
+               ELSE ${TODAY} + make_interval(days => n % 180) END,
+          CASE WHEN s.c = 0 OR s.c IN (7, 8) THEN 'available' WHEN s.c IN (1, 2, 3) THEN 'published'
+               WHEN s.c IN (4, 5, 6) THEN 'full' WHEN n % 20 = 9 THEN 'claimed' ELSE 'in_progress' END,
+          ${past('n', 104729)}
+        FROM (SELECT n, n % 10 AS c, n % ${CHECKOUT_OPPORTUNITY_EVERY} = 0 AS checkout,
+                     CASE WHEN n % ${CHECKOUT_OPPORTUNITY_EVERY} = 0 THEN 10000 ELSE 2 + (n / 10) % 9 END AS max_slots
+              FROM generate_series(1, ${BENCH_OPPORTUNITIES}) n) s`,
+    },
+    {
+      // brand 0 has exactly ${BIG_BRAND_PLACEMENTS}; the rest spread over brands 1..; 70% paid,
+      // 25% released, 5% refunded; every review state among the paid ones
+      label: `${BENCH_PAYMENTS} payments`,
+      sql: `INSERT INTO payments (id, brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
+                                  draft_document_url, draft_review_status, brand_feedback, paid_at, released_at,
+                                  refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
+        SELECT md5('bench-pay-' || n)::uuid,
+          md5('bench-brand-' || CASE WHEN n <= ${BIG_BRAND_PLACEMENTS} THEN 0 ELSE 1 + (n * 7) % ${BENCH_BRANDS - 1} END)::uuid,
+          o.id, 'pi_bench_' || n, 'cs_bench_' || n, o.price_usd, s.status, s.status <> 'refunded',
+          CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || n END,
+          s.review,
+          CASE WHEN s.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
+          s.at, CASE WHEN s.status = 'released' THEN s.at + interval '20 days' END,
+          CASE WHEN s.status = 'refunded' THEN s.at + interval '5 days' END,
+          CASE WHEN s.status = 'refunded' THEN 'admin' END,
+          CASE WHEN s.status = 'refunded' THEN 're_bench_' || n END,
+          CASE WHEN s.status = 'refunded' THEN s.at + interval '5 days' END,
+          s.at
+        FROM (SELECT n, m,
+                CASE WHEN n % 20 = 0 THEN 'refunded' WHEN n % 20 <= 5 THEN 'released' ELSE 'paid' END AS status,
+                CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
+                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review,
+                -- a payment still held 90 days after it was paid is refunded by the guarantee job: held ones are younger
+                CASE WHEN n % 20 > 5 THEN ${past('n', 15485863, HELD_WINDOW_SECONDS)} ELSE ${past('n', 15485863)} END AS at
+              FROM (SELECT n, CASE WHEN (1 + (n * 31) % ${BENCH_OPPORTUNITIES}) % ${CHECKOUT_OPPORTUNITY_EVERY} = 0
+                                   THEN (n * 31) % ${BENCH_OPPORTUNITIES} ELSE 1 + (n * 31) % ${BENCH_OPPORTUNITIES} END AS m
+                    FROM generate_series(1, ${BENCH_PAYMENTS}) n) g) s
+        JOIN opportunities o ON o.id = md5('bench-opp-' || s.m)::uuid`,
+    },
+    {
+      // 90% of payments have a brief; those past "awaiting" and 70% of the rest are submitted
+      label: 'briefs',
+      sql: `INSERT INTO briefs (brand_id, opportunity_id, payment_id, part1_json, part2_json, submitted_at, updated_at, created_at)
+        SELECT p.brand_id, p.opportunity_id, p.id,
+          jsonb_build_object('personOrBrandName', 'Bench Brand ' || k, 'backgroundExperience',
+            'Founded in ' || (2000 + k % 24) || ', we build tools that help small teams ship faster. Our founder previously led product at two startups.'),
+          jsonb_build_object('mainGoal', 'Build awareness ahead of our launch', 'targetAudience', 'Operations leaders at mid-size companies',
+            'mainMessage', 'Shipping faster does not have to mean breaking things.', 'toneStyleGuidelines', 'Confident, plain English, no jargon.',
+            'socialMediaLinks', 'https://twitter.com/bench' || k || E'\\nhttps://linkedin.com/company/bench' || k),
+          CASE WHEN p.draft_review_status <> 'awaiting_brand_brief' OR k % 10 < 7 THEN p.created_at + interval '1 day' END,
+          p.created_at + interval '1 day', p.created_at + interval '1 hour'
+        FROM (SELECT *, substr(stripe_payment_id, 10)::int AS k FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
+        WHERE p.k % 10 <> 9`,
+    },
+    { label: 'analyze', sql: 'ANALYZE' },
+  ];
+}

@@ -1,0 +1,745 @@
+/**
+ * `npm run bench`: the portal's read paths and checkout creation under load, at full data size.
+ *
+ * Seeds 5,000 brands, 10,000 opportunities (about 1,000 claimable), 100,000 payments and ~90,000
+ * briefs (scripts/bench-seed.ts) into its own database `byline_bench` on the server of
+ * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; the database is dropped and
+ * created again each run, `test` itself is never touched), starts the server as `npm start` does
+ * (tsx src/server/main.ts, API only), logs in over HTTP and drives each endpoint on loopback with
+ * autocannon: 50 connections, a warm-up, then 10 s. In the same run a bare node:http + pg server
+ * (scripts/bench-ceiling.ts) answers GET /api/opportunities with the same statement and bytes: the
+ * ceiling. Every statement of the benchmarked requests is captured in the server
+ * (scripts/bench-capture.ts) and EXPLAINed. Prints one table and writes it to bench/results.md
+ * between <!-- bench:start --> and <!-- bench:end --> (nothing else in the file changes).
+ *
+ *   npm run bench                 PostgreSQL server, judged against the targets
+ *   npm run bench -- --pglite     the embedded database (own section, no judging, no ceiling)
+ *
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50),
+ * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { openPglite, openPostgres } from '../src/server/db/client';
+import { runMigrations } from '../src/server/db/migrate';
+import { hashPassword } from '../src/server/lib/password';
+import {
+  BENCH_BRANDS,
+  BENCH_OPPORTUNITIES,
+  BENCH_PAYMENTS,
+  BIG_BRAND_PLACEMENTS,
+  BRAND_PASSWORD,
+  CHECKOUT_OPPORTUNITY_EVERY,
+  brandEmail,
+  seedStatements,
+} from './bench-seed';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PGLITE = process.argv.includes('--pglite');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (PGLITE ? 2 : 3));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'byline_bench';
+const RESULTS = path.join(root, 'bench', 'results.md');
+/** brands 1..CHECKOUT_BRANDS get a session for checkout creation (inserted directly: 500 argon2 logins would take a while) */
+const CHECKOUT_BRANDS = 500;
+/** a response this large (or this slow) is not put under 50 connections: an unpaged list of ~100k rows */
+const MAX_LOAD_BYTES = 16 * 1024 * 1024;
+const MAX_LOAD_MS = 3_000;
+
+// targets of the performance issue (2-core machine, PostgreSQL server, 50 connections)
+const P99_MS = 50;
+const CHECKOUT_P99_MS = 100;
+const RSS_MB = 300;
+const CEILING_RATIO = 0.7;
+
+const ADMIN_EMAIL = 'admin@bench.example.com';
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || DB_NAME === 'test' || DB_NAME.startsWith('byline_test_')) {
+  throw new Error(`BENCH_DATABASE_NAME ${DB_NAME} is not allowed`);
+}
+
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+function withDatabase(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function adminQuery(query: string) {
+  const c = new pg.Client({ connectionString: BASE_URL });
+  await c.connect();
+  try {
+    await c.query(query);
+  } finally {
+    await c.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** VmRSS / VmHWM of a process, in bytes (Linux). */
+function procMemory(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// seeding
+
+async function seedPostgres(url: string) {
+  log(`database ${DB_NAME}: drop and create on ${new URL(BASE_URL).host}`);
+  await adminQuery(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${DB_NAME}`);
+  const handle = openPostgres(url, 2);
+  try {
+    await runMigrations(handle);
+    const hash = await hashPassword(BRAND_PASSWORD);
+    for (const s of seedStatements(hash)) {
+      const t0 = performance.now();
+      await handle.pool!.query(s.sql);
+      log(`seeded ${s.label} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+async function seedPglite(dataDir: string) {
+  const dir = path.join(dataDir, 'db');
+  mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  const handle = openPglite(pglite);
+  try {
+    await runMigrations(handle);
+    const hash = await hashPassword(BRAND_PASSWORD);
+    for (const s of seedStatements(hash)) {
+      const t0 = performance.now();
+      await pglite.exec(s.sql);
+      log(`seeded ${s.label} in ${((performance.now() - t0) / 1000).toFixed(1)} s (PGlite)`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Sessions for the checkout brands, as the login route makes them (sha256 of a random token). */
+function checkoutSessionRows() {
+  return Array.from({ length: CHECKOUT_BRANDS }, (_, i) => {
+    const token = randomBytes(32).toString('base64url');
+    return { n: i + 1, token, id: createHash('sha256').update(token).digest('hex') };
+  });
+}
+const sessionInsert = (rows: { n: number; id: string }[]) =>
+  `INSERT INTO sessions (id, user_id, expires_at) VALUES ${rows
+    .map((r) => `('${r.id}', md5('bench-brand-${r.n}')::uuid, now() + interval '1 day')`)
+    .join(', ')}`;
+
+// ---------------------------------------------------------------------------------------------
+// the server and the ceiling
+
+interface Server {
+  child: ChildProcess;
+  origin: string;
+  stderr: string[];
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const clean = { ...process.env };
+  for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST)/.test(k)) delete clean[k];
+  const args = ['--import', 'tsx'];
+  if (!PGLITE) args.push('--import', './scripts/bench-capture.ts');
+  args.push('src/server/main.ts');
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: {
+      ...clean,
+      ...env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+  child.stdout!.on('data', () => {});
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr.join('')}`);
+    try {
+      const res = await fetch(`${origin}/api/user`);
+      if (res.status === 401) return { child, origin, stderr };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${stderr.join('')}`);
+}
+
+function onMessage<T>(child: ChildProcess, type: string, timeoutMs = 30_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', handler);
+      reject(new Error(`no ${type} from child ${child.pid}`));
+    }, timeoutMs);
+    const handler = (m: unknown) => {
+      if ((m as { type?: string })?.type === type) {
+        clearTimeout(timer);
+        child.off('message', handler);
+        resolve(m as T);
+      }
+    };
+    child.on('message', handler);
+  });
+}
+
+async function startCeiling(url: string): Promise<{ child: ChildProcess; origin: string; sql: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-ceiling.ts'], {
+    cwd: root,
+    env: { ...process.env, BENCH_CEILING_DATABASE_URL: url },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await onMessage<{ port: number; sql: string }>(child, 'ceiling:ready', 60_000);
+  return { child, origin: `http://127.0.0.1:${ready.port}`, sql: ready.sql };
+}
+
+async function stop(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null || child.signalCode) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000)]);
+  if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
+}
+
+async function login(origin: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${origin}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('byline_session='));
+  if (!cookie) throw new Error(`login ${email}: no session cookie`);
+  return cookie;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the endpoints
+
+interface Endpoint {
+  name: string;
+  /** the first page only: no query parameters (works with and without paging) */
+  path: string;
+  method: 'GET' | 'POST';
+  cookie: () => string;
+  /** POST: a new (brand, opportunity) pair per request */
+  post?: () => { cookie: string; body: string };
+  p99: number;
+  note: string;
+}
+
+interface Probe {
+  status: number;
+  bytes: number;
+  ms: number;
+  items: number | null;
+  paged: boolean;
+}
+
+interface Run {
+  endpoint: Endpoint;
+  probe: Probe;
+  result?: Result;
+  skipped?: string;
+  peakRss?: number;
+  load1?: number;
+}
+
+async function probe(origin: string, e: Endpoint): Promise<Probe> {
+  const t0 = performance.now();
+  const req = e.post?.();
+  const res = await fetch(`${origin}${e.path}`, {
+    method: e.method,
+    headers: req ? { cookie: req.cookie, origin, 'content-type': 'application/json' } : { cookie: e.cookie() },
+    body: req?.body,
+  });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  let items: number | null = null;
+  try {
+    const body = JSON.parse(text);
+    if (Array.isArray(body)) items = body.length;
+    else if (Array.isArray(body?.items)) items = body.items.length;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, bytes: Buffer.byteLength(text), ms, items, paged: Boolean(res.headers.get('link')) };
+}
+
+/** Runs autocannon against one endpoint while sampling the server's RSS. */
+async function load(origin: string, e: Endpoint, seconds: number, pid?: number): Promise<{ result: Result; peakRss: number }> {
+  let peakRss = 0;
+  const sample = () => {
+    const m = pid ? procMemory(pid) : null;
+    if (m) peakRss = Math.max(peakRss, m.rss);
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const result = await autocannon({
+      url: `${origin}${e.path}`,
+      connections: CONNECTIONS,
+      duration: seconds,
+      timeout: 10,
+      requests: [
+        e.post
+          ? {
+              method: 'POST',
+              path: e.path,
+              setupRequest: (req) => {
+                const next = e.post!();
+                return { ...req, headers: { 'content-type': 'application/json', origin, cookie: next.cookie }, body: next.body };
+              },
+            }
+          : { method: 'GET', path: e.path, headers: { cookie: e.cookie() } },
+      ],
+    });
+    sample();
+    return { result, peakRss };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Waits until the server has worked off what the last run left behind (autocannon closes its
+ * connections at the end, but the handlers of requests in flight still run to completion), so one
+ * endpoint's backlog is not measured as the next one's latency.
+ */
+async function settle(origin: string, cookie: string) {
+  const deadline = Date.now() + 30_000;
+  const quick = PGLITE ? 100 : 20;
+  let fast = 0;
+  while (Date.now() < deadline && fast < 3) {
+    const t0 = performance.now();
+    await fetch(`${origin}/api/user`, { headers: { cookie } }).then((r) => r.arrayBuffer());
+    fast = performance.now() - t0 < quick ? fast + 1 : 0;
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// EXPLAIN
+
+interface Captured {
+  text: string;
+  values: unknown[];
+}
+
+async function capture(server: Server, origin: string, e: Endpoint): Promise<Captured[]> {
+  const ready = onMessage(server.child, 'capture:ready');
+  server.child.send('capture:on');
+  await ready;
+  await probe(origin, e);
+  const done = onMessage<{ captured: Captured[] }>(server.child, 'capture:done');
+  server.child.send('capture:off');
+  // pg-boss's own polling is not part of the request
+  return (await done).captured.filter((q) => !/pgboss/i.test(q.text));
+}
+
+const BIG_TABLES = ['opportunities', 'payments', 'briefs', 'users', 'sessions', 'checkout_sessions'];
+
+async function explainAll(url: string, queries: Map<string, Captured[]>) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const out: { endpoint: string; statements: { text: string; values: unknown[]; plan: string; seqScans: string[] }[] }[] = [];
+  try {
+    for (const [endpoint, list] of queries) {
+      const statements = [];
+      for (const q of list) {
+        if (/^\s*(begin|commit|rollback|savepoint|release|set)\b/i.test(q.text)) continue;
+        const res = await c.query(`EXPLAIN ${q.text}`, q.values);
+        const plan = res.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+        const seqScans = BIG_TABLES.filter((t) => new RegExp(`Seq Scan on ${t}\\b`).test(plan));
+        statements.push({ text: q.text, values: q.values, plan, seqScans });
+      }
+      out.push({ endpoint, statements });
+    }
+  } finally {
+    await c.end();
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// results.md
+
+function writeSection(start: string, end: string, body: string) {
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const before = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const block = `${start}\n${body.trim()}\n${end}`;
+  const i = before.indexOf(start);
+  const j = before.indexOf(end);
+  const next = i >= 0 && j > i ? before.slice(0, i) + block + before.slice(j + end.length) : `${before.replace(/\n*$/, '\n\n')}${block}\n`;
+  writeFileSync(RESULTS, next);
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = performance.now();
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg();
+  log(`${PGLITE ? 'PGlite' : 'PostgreSQL'} run; load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-bench-'));
+  const url = withDatabase(BASE_URL, DB_NAME);
+  let server: Server | undefined;
+  let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
+  try {
+    const seedStart = performance.now();
+    if (PGLITE) await seedPglite(dataDir);
+    else await seedPostgres(url);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+
+    // sessions of the checkout brands (before the server opens an embedded database)
+    const sessions = checkoutSessionRows();
+    if (PGLITE) {
+      const p = await PGlite.create(path.join(dataDir, 'db'));
+      await p.exec(sessionInsert(sessions));
+      await p.close();
+    } else {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(sessionInsert(sessions));
+      await c.end();
+    }
+
+    server = await startServer(PGLITE ? { DATA_DIR: dataDir } : { DATA_DIR: dataDir, DATABASE_URL: url });
+    const { origin } = server;
+    const pid = server.child.pid!;
+    const idleRss = procMemory(pid)?.rss ?? NaN;
+    log(`server pid ${pid} at ${origin}, RSS ${mb(idleRss)} MB after start`);
+
+    const adminCookie = await login(origin, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const brandCookie = await login(origin, brandEmail(0), BRAND_PASSWORD);
+
+    const checkoutOpportunityIds = Array.from({ length: BENCH_OPPORTUNITIES / CHECKOUT_OPPORTUNITY_EVERY }, (_, i) =>
+      md5Uuid(`bench-opp-${(i + 1) * CHECKOUT_OPPORTUNITY_EVERY}`),
+    );
+    // request i claims opportunity i % 100 as brand (i / 100) % 500: 50,000 distinct pairs, and
+    // the 50 requests in flight touch 50 different opportunity rows
+    let claimNo = 0;
+    const nextClaim = () => {
+      const i = claimNo++;
+      const opp = checkoutOpportunityIds[i % checkoutOpportunityIds.length];
+      const s = sessions[Math.floor(i / checkoutOpportunityIds.length) % sessions.length];
+      return { cookie: `byline_session=${s.token}`, body: JSON.stringify({ opportunityId: opp }) };
+    };
+
+    const endpoints: Endpoint[] = [
+      { name: 'GET /api/user', path: '/api/user', method: 'GET', cookie: () => brandCookie, p99: P99_MS, note: 'the brand with 200 placements' },
+      { name: 'GET /api/opportunities', path: '/api/opportunities', method: 'GET', cookie: () => brandCookie, p99: P99_MS, note: 'every claimable one, one list' },
+      { name: 'GET /api/brand/my-articles', path: '/api/brand/my-articles', method: 'GET', cookie: () => brandCookie, p99: P99_MS, note: `brand with ${BIG_BRAND_PLACEMENTS} placements` },
+      { name: 'GET /api/brand/wallet', path: '/api/brand/wallet', method: 'GET', cookie: () => brandCookie, p99: P99_MS, note: `brand with ${BIG_BRAND_PLACEMENTS} placements` },
+      { name: 'GET /api/admin/opportunities', path: '/api/admin/opportunities', method: 'GET', cookie: () => adminCookie, p99: P99_MS, note: 'no query parameters: the first page once paged' },
+      { name: 'GET /api/admin/projects', path: '/api/admin/projects', method: 'GET', cookie: () => adminCookie, p99: P99_MS, note: 'no query parameters: the first page once paged' },
+      { name: 'GET /api/admin/payments', path: '/api/admin/payments', method: 'GET', cookie: () => adminCookie, p99: P99_MS, note: 'no query parameters: the first page once paged' },
+      { name: 'POST /api/payments/checkout', path: '/api/payments/checkout', method: 'POST', cookie: () => '', post: nextClaim, p99: CHECKOUT_P99_MS, note: `${CHECKOUT_BRANDS} brands × 100 opportunities, built-in provider` },
+    ];
+
+    // filled slots of the checkout opportunities before any claim
+    const slotsBefore = new Map<string, number>();
+    if (!PGLITE) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      for (const r of (await c.query(SLOTS_SQL)).rows) {
+        slotsBefore.set(r.id as string, Number(r.filled));
+        holdsBefore.set(r.id as string, Number(r.holds));
+      }
+      await c.end();
+    }
+
+    // endpoint by endpoint, so that one endpoint's aftermath (a 100 MB unpaged list) lands after
+    // the others were measured: one request (status, size, paging: works with the unpaged and
+    // the paged API), the statements of one request (PostgreSQL: the capture hooks node-postgres),
+    // then warm-up and the measured run
+    const runs: Run[] = [];
+    const captured = new Map<string, Captured[]>();
+    let ceilingRun: { result: Result; load1: number } | undefined;
+    for (const e of endpoints) {
+      await settle(origin, brandCookie);
+      const p = await probe(origin, e);
+      log(`probe ${e.name}: ${p.status}, ${mb(p.bytes)} MB, ${p.items ?? '-'} items, ${p.paged ? 'paged' : 'not paged'}, ${p.ms.toFixed(0)} ms`);
+      if (p.status >= 300) throw new Error(`${e.name} answered ${p.status} to the probe`);
+      const run: Run = { endpoint: e, probe: p };
+      runs.push(run);
+      if (!PGLITE) captured.set(e.name, await capture(server, origin, e));
+
+      if (e.path === '/api/opportunities' && !PGLITE) {
+        // the ceiling: same statement, same bytes
+        ceiling = await startCeiling(url);
+        const [a, b] = await Promise.all([
+          fetch(`${origin}/api/opportunities`, { headers: { cookie: brandCookie } }).then((r) => r.text()),
+          fetch(`${ceiling.origin}/api/opportunities`).then((r) => r.text()),
+        ]);
+        if (a !== b) throw new Error(`the ceiling's body differs from the app's (${a.length} vs ${b.length} characters): fix the ceiling first`);
+        const appSql = captured.get(e.name)?.map((q) => q.text) ?? [];
+        if (!appSql.includes(ceiling.sql)) throw new Error(`the ceiling's SQL is not one the app ran for /api/opportunities:\n${ceiling.sql}\n---\n${appSql.join('\n---\n')}`);
+        log(`ceiling at ${ceiling.origin}: same SQL, same ${mb(Buffer.byteLength(a))} MB body`);
+      }
+
+      if (p.bytes > MAX_LOAD_BYTES || p.ms > MAX_LOAD_MS) {
+        run.skipped = `one request returns ${p.items ?? '?'} items, ${mb(p.bytes)} MB in ${p.ms.toFixed(0)} ms (not paged): ${CONNECTIONS} of them at once would exhaust the server's memory`;
+        log(`skip ${e.name}: ${run.skipped}`);
+        continue;
+      }
+      await settle(origin, brandCookie);
+      log(`warm-up ${e.name} (${WARMUP} s)`);
+      await load(origin, e, WARMUP);
+      await settle(origin, brandCookie);
+      run.load1 = os.loadavg()[0];
+      const { result, peakRss } = await load(origin, e, SECONDS, pid);
+      run.result = result;
+      run.peakRss = peakRss;
+      log(`${e.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, peak RSS ${mb(peakRss)} MB`);
+      if (ceiling && e.path === '/api/opportunities') {
+        const c: Endpoint = { ...e, cookie: () => '' };
+        await settle(origin, brandCookie);
+        log(`warm-up ceiling (${WARMUP} s)`);
+        await load(ceiling.origin, c, WARMUP);
+        const load1 = os.loadavg()[0];
+        const r = await load(ceiling.origin, c, SECONDS);
+        ceilingRun = { result: r.result, load1 };
+        log(`ceiling: ${r.result.requests.average.toFixed(0)} req/s, p50 ${r.result.latency.p50} ms, p99 ${r.result.latency.p99} ms`);
+      }
+    }
+    const hwm = procMemory(pid)?.hwm ?? NaN;
+
+    // checkout consistency: every open hold took exactly one slot, and no opportunity is over its slots
+    let checkoutCheck = 'slot accounting is checked in the PostgreSQL run only';
+    if (!PGLITE) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      checkoutCheck = await checkSlots((q) => c.query(q).then((r) => r.rows), slotsBefore);
+      // background work that would skew the figures: the 90-day guarantee job must have found nothing
+      const guarantee = await c.query(`SELECT count(*)::int AS n FROM payments WHERE refund_reason = 'guarantee'`);
+      checkoutCheck += `; payments refunded by the 90-day guarantee job during the run: ${guarantee.rows[0].n}`;
+      await c.end();
+    }
+
+    const explains = PGLITE ? [] : await explainAll(url, captured);
+
+    // -----------------------------------------------------------------------------------------
+    // report
+    const ceilingRps = ceilingRun?.result.requests.average ?? NaN;
+    const oppRun = runs.find((r) => r.endpoint.path === '/api/opportunities');
+    const ratio = oppRun?.result ? oppRun.result.requests.average / ceilingRps : NaN;
+    const judge = !PGLITE;
+    const rows: string[] = [];
+    const header = judge
+      ? '| endpoint | req/s | p50 ms | p99 ms | non-2xx | target | met? |\n|---|---:|---:|---:|---:|---|---|'
+      : '| endpoint | req/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|';
+    const misses: string[] = [];
+    for (const run of runs) {
+      const e = run.endpoint;
+      const target = `p99 < ${e.p99} ms${e.path === '/api/opportunities' ? `, ≥ ${CEILING_RATIO} × ceiling` : ''}`;
+      if (!run.result) {
+        rows.push(judge ? `| ${e.name} | not run | | | | ${target} | **no**: ${run.skipped} |` : `| ${e.name} | not run: ${run.skipped} | | | |`);
+        if (judge) misses.push(`${e.name}: ${run.skipped}`);
+        continue;
+      }
+      const r = run.result;
+      const p99ok = r.latency.p99 < e.p99;
+      const ratioOk = e.path !== '/api/opportunities' || ratio >= CEILING_RATIO;
+      const non2xx = r.non2xx + r.errors;
+      const ok = p99ok && ratioOk && non2xx === 0 && r['2xx'] > 0;
+      if (judge && !ok) {
+        const why: string[] = [];
+        if (!p99ok) why.push(`p99 ${r.latency.p99} ms is ${(r.latency.p99 / e.p99).toFixed(1)}× the ${e.p99} ms target`);
+        if (!ratioOk) why.push(`${fmt(ratio, 2)} of the ceiling's req/s (target ${CEILING_RATIO})`);
+        if (non2xx) why.push(`${non2xx} non-2xx/errors/timeouts`);
+        if (!r['2xx']) why.push('no request completed within the run');
+        misses.push(`${e.name}: ${why.join('; ')}`);
+      }
+      const cells = [e.name, fmt(r.requests.average), fmt(r.latency.p50), fmt(r.latency.p99), String(r.non2xx + r.errors)];
+      if (judge) cells.push(target, ok ? 'yes' : 'no');
+      rows.push(`| ${cells.join(' | ')} |`);
+    }
+    if (ceilingRun) {
+      const r = ceilingRun.result;
+      rows.push(`| ceiling: bare node:http + pg, GET /api/opportunities | ${fmt(r.requests.average)} | ${fmt(r.latency.p50)} | ${fmt(r.latency.p99)} | ${r.non2xx + r.errors} | (reference) | |`);
+    }
+    const rssOk = hwm < RSS_MB * 1024 * 1024;
+    if (judge && !rssOk) misses.push(`server peak RSS ${mb(hwm)} MB is over the ${RSS_MB} MB target by ${mb(hwm - RSS_MB * 1024 * 1024)} MB`);
+
+    const totalSeconds = (performance.now() - started) / 1000;
+    const lines: string[] = [];
+    lines.push(PGLITE ? '## `npm run bench -- --pglite` (embedded PGlite database; reported, not judged)' : '## `npm run bench` (PostgreSQL server)');
+    lines.push('');
+    lines.push(
+      `Run ${startedAt.toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}, ` +
+        `${PGLITE ? 'PGlite (embedded)' : `PostgreSQL ${await serverVersion(url)}`}. ` +
+        `**Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}** (1/5/15 min; the machine is shared with other engineers' test runs, so the figures are noisy). ` +
+        `${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s per endpoint, loopback; load generator (autocannon) in the bench process, server in its own process.`,
+    );
+    lines.push('');
+    lines.push(
+      `Data: ${BENCH_BRANDS} brands, ${BENCH_OPPORTUNITIES} opportunities (${oppRun?.probe.items ?? '?'} claimable), ${BENCH_PAYMENTS} payments, ~${(BENCH_PAYMENTS * 0.9).toLocaleString('en-US')} briefs; seeded in ${seedSeconds.toFixed(1)} s. Whole run: ${totalSeconds.toFixed(0)} s.`,
+    );
+    lines.push('');
+    lines.push(header);
+    lines.push(...rows);
+    lines.push('');
+    const runPeak = Math.max(0, ...runs.map((r) => r.peakRss ?? 0));
+    lines.push(
+      `**Server peak RSS: ${mb(hwm)} MB** (VmHWM of the server process over the whole run, single requests to unpaged lists included${judge ? `; target < ${RSS_MB} MB: ${rssOk ? 'met' : 'missed'}` : ''}; highest RSS sampled during the measured runs: ${mb(runPeak)} MB; RSS right after start, idle: ${mb(idleRss)} MB).` +
+        (ceilingRun ? ` **Ceiling ratio (/api/opportunities req/s ÷ ceiling req/s): ${fmt(ratio, 2)}**${judge ? ` (target ≥ ${CEILING_RATIO}: ${ratio >= CEILING_RATIO ? 'met' : 'missed'})` : ''}.` : ''),
+    );
+    lines.push('');
+    lines.push('Per endpoint (the first request, and the measured run; "non-2xx" above counts non-2xx answers plus connection errors and timeouts, autocannon\'s 10 s timeout):');
+    lines.push('');
+    lines.push('| endpoint | first response | items | paged (Link) | peak RSS during run MB | 1-min load at run start | status codes |');
+    lines.push('|---|---|---:|---|---:|---:|---|');
+    for (const run of runs) {
+      const codes = run.result ? Object.entries(run.result.statusCodeStats).map(([s, v]) => `${s}×${v.count}`).join(', ') + (run.result.errors ? `, errors×${run.result.errors} (of which timeouts: ${run.result.timeouts})` : '') : '—';
+      lines.push(
+        `| ${run.endpoint.name} (${run.endpoint.note}) | ${run.probe.status}, ${mb(run.probe.bytes)} MB, ${run.probe.ms.toFixed(0)} ms | ${run.probe.items ?? '—'} | ${run.probe.paged ? 'yes' : 'no'} | ${run.peakRss ? mb(run.peakRss) : '—'} | ${run.load1 !== undefined ? run.load1.toFixed(2) : '—'} | ${codes} |`,
+      );
+    }
+    lines.push('');
+    lines.push(`Checkout creation: ${checkoutCheck}.`);
+    if (ceilingRun) {
+      lines.push('');
+      lines.push(
+        'The ceiling (scripts/bench-ceiling.ts) runs the statement the app runs for GET /api/opportunities — checked in this run: its SQL text is one the app sent, and both bodies are byte-identical — ' +
+          'on a `pg` Pool of the same size (10), and writes the text. It checks no session (the app does one more query per request for the cookie) and sends no security headers.',
+      );
+    }
+    if (judge) {
+      lines.push('');
+      lines.push(misses.length ? '### Targets missed in this run' : '### All targets met in this run');
+      for (const m of misses) lines.push(`- ${m}`);
+    }
+    if (explains.length) {
+      lines.push('');
+      lines.push('### Statements per request and their plans');
+      lines.push('');
+      lines.push(
+        'Captured inside the server (scripts/bench-capture.ts) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used. ' +
+          'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkout_sessions) is flagged **SEQ SCAN**.',
+      );
+      lines.push('');
+      lines.push('| endpoint | statements per request | sequential scans on big tables |');
+      lines.push('|---|---:|---|');
+      for (const x of explains) {
+        const seq = x.statements.flatMap((s, i) => s.seqScans.map((t) => `#${i + 1} ${t}`));
+        lines.push(`| ${x.endpoint} | ${x.statements.length} | ${seq.length ? `**SEQ SCAN**: ${seq.join(', ')}` : 'none'} |`);
+      }
+      for (const x of explains) {
+        lines.push('');
+        lines.push(`#### ${x.endpoint}`);
+        x.statements.forEach((s, i) => {
+          lines.push('');
+          lines.push(`${i + 1}. ${s.seqScans.length ? `**SEQ SCAN on ${s.seqScans.join(', ')}**` : 'no sequential scan on a big table'} — parameters: \`${JSON.stringify(s.values).slice(0, 300)}\``);
+          lines.push('');
+          lines.push('```sql');
+          lines.push(s.text.replace(/\s+/g, ' ').trim());
+          lines.push('```');
+          lines.push('```');
+          lines.push(s.plan);
+          lines.push('```');
+        });
+      }
+    }
+
+    const section = lines.join('\n');
+    if (PGLITE) writeSection('<!-- bench:pglite:start -->', '<!-- bench:pglite:end -->', section);
+    else writeSection('<!-- bench:start -->', '<!-- bench:end -->', section);
+    console.log('\n' + [header, ...rows].join('\n'));
+    console.log(`\nserver peak RSS ${mb(hwm)} MB${ceilingRun ? `, ceiling ratio ${fmt(ratio, 2)}` : ''}; load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}; ${totalSeconds.toFixed(0)} s`);
+    if (misses.length) console.log(`targets missed:\n  ${misses.join('\n  ')}`);
+    console.log(`written to ${path.relative(process.cwd(), RESULTS)}`);
+    if (server.stderr.length) console.log(`server stderr:\n${server.stderr.join('').slice(0, 2000)}`);
+  } finally {
+    await stop(ceiling?.child);
+    await stop(server?.child);
+    if (!PGLITE && process.env.BENCH_KEEP_DB !== '1') await adminQuery(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** filled slots and open holds of the opportunities checkout creation claims */
+const SLOTS_SQL = `SELECT o.id, o.filled_slots AS filled, o.max_slots AS max,
+    (SELECT count(*)::int FROM checkout_sessions h WHERE h.opportunity_id = o.id AND h.status = 'open') AS holds
+  FROM opportunities o WHERE o.max_slots = 10000 AND o.deadline_date IS NULL AND o.status IN ('available', 'full')`;
+
+async function checkSlots(query: (q: string) => Promise<Record<string, unknown>[]>, before: Map<string, number>): Promise<string> {
+  const rows = await query(SLOTS_SQL);
+  const holds = rows.reduce((n, r) => n + Number(r.holds), 0);
+  const over = rows.filter((r) => Number(r.filled) > Number(r.max)).length;
+  // holds made before `before` was read (the probe and the capture) are in both numbers
+  const miscounted = rows.filter((r) => before.has(r.id as string) && Number(r.filled) - before.get(r.id as string)! !== Number(r.holds) - holdsBefore.get(r.id as string)!).length;
+  return `${holds} open checkout holds on ${rows.length} opportunities after the run; opportunities over their slots: ${over}; opportunities whose filled slots moved by other than their new holds: ${miscounted}`;
+}
+const holdsBefore = new Map<string, number>();
+
+function md5Uuid(s: string) {
+  const h = createHash('md5').update(s).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+async function serverVersion(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query('SHOW server_version')).rows[0].server_version as string;
+  } finally {
+    await c.end();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
