@@ -103,6 +103,8 @@ export const opportunities = pgTable(
     // the admin dashboard, paged newest first (keyset on created_at, id), with or without a status filter
     index('opportunities_status_created_idx').on(t.status, t.createdAt, t.id),
     index('opportunities_created_idx').on(t.createdAt, t.id),
+    // the brands' browse list reads exactly the claimable rows (modules/opportunities/claimable.ts)
+    index('opportunities_claimable_idx').on(t.deadlineDate).where(sql`status = 'available' AND filled_slots < max_slots`),
   ],
 );
 
@@ -189,6 +191,8 @@ export const payments = pgTable(
     index('payments_stripe_payment_idx').on(t.stripePaymentId),
     // My Articles and Payment History, paged newest first
     index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),
+    // the brand's escrow balance: an index-only sum of its held payments
+    index('payments_brand_held_idx').on(t.brandId, t.amount).where(sql`status = 'paid'`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
     // Admin Payments, paged newest first

@@ -1,4 +1,4 @@
-import { and, arrayContains, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, getTableColumns, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import { after, cursorAt, type Page } from '../../lib/paging';
 import type { BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
@@ -77,14 +77,11 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
 
 /** The admin dashboard: every opportunity (or those matching its filters), newest first, one page at a time. */
 export async function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page) {
-  return db
-    .select({
-      row: opportunities,
-      id: opportunities.id,
-      cursorAt: cursorAt(opportunities.createdAt),
-      // one index probe per row of the page, inside the same query (payments_opportunity_status_idx)
-      hasPayments: sql<boolean>`EXISTS (SELECT 1 FROM payments p WHERE p.opportunity_id = opportunities.id)`,
-    })
+  // the page first (a subquery), then "has payments" for its rows only: one index probe each on
+  // payments_opportunity_status_idx. Asked over the whole filtered table, the planner would hash
+  // every payment on each request.
+  const pageRows = db
+    .select({ ...getTableColumns(opportunities), cursorAt: cursorAt(opportunities.createdAt).as('cursor_at') })
     .from(opportunities)
     .where(
       and(
@@ -96,7 +93,19 @@ export async function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Pag
       ),
     )
     .orderBy(desc(opportunities.createdAt), desc(opportunities.id))
-    .limit(page.limit + 1);
+    .limit(page.limit + 1)
+    .as('page');
+  // every column of the page, as the subquery names them
+  const pageColumns = Object.fromEntries(Object.keys(getTableColumns(opportunities)).map((k) => [k, pageRows[k as keyof typeof pageRows]]));
+  const rows = (await db
+    .select({
+      row: pageColumns as unknown as typeof opportunities._.columns,
+      cursorAt: pageRows.cursorAt,
+      hasPayments: sql<boolean>`EXISTS (SELECT 1 FROM payments p WHERE p.opportunity_id = "page"."id")`,
+    })
+    .from(pageRows)
+    .orderBy(desc(pageRows.createdAt), desc(pageRows.id))) as unknown as { row: OpportunityRow; cursorAt: string; hasPayments: boolean }[];
+  return rows.map((r) => ({ ...r, id: r.row.id }));
 }
 
 export async function getOpportunity(db: Db, id: string): Promise<OpportunityRow> {

@@ -1,0 +1,2 @@
+CREATE INDEX "opportunities_claimable_idx" ON "opportunities" USING btree ("deadline_date") WHERE status = 'available' AND filled_slots < max_slots;--> statement-breakpoint
+CREATE INDEX "payments_brand_held_idx" ON "payments" USING btree ("brand_id","amount") WHERE status = 'paid';
