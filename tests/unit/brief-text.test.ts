@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminProjectItem, ProjectPayment } from '../../src/shared/schemas/brief';
-import { briefRows, briefToText, linkHref, projectTab, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/admin-projects/lib/brief-text';
+import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/admin-projects/lib/brief-text';
 import { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS } from '../../src/shared/schemas/brief';
 
 const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
@@ -35,23 +35,6 @@ const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({
     submittedAt: '2026-11-21T09:30:00.000Z',
   },
   ...over,
-});
-
-describe('projectTab (spec §4, admin)', () => {
-  it.each([
-    ['paid', 'awaiting_brand_brief', 'awaiting'],
-    ['paid', 'pending_brand_review', 'review'],
-    ['paid', 'edits_requested', 'review'],
-    ['paid', 'edits_complete', 'review'],
-    ['paid', 'approved', 'approved'],
-    ['released', 'approved', 'approved'],
-    ['released', 'pending_brand_review', null],
-    ['released', 'awaiting_brand_brief', null],
-    ['refunded', 'awaiting_brand_brief', null],
-    ['refunded', 'approved', null],
-  ] as const)('%s + %s → %s', (status, draftReviewStatus, tab) => {
-    expect(projectTab({ payment: payment({ status, draftReviewStatus }) })).toBe(tab);
-  });
 });
 
 describe('brief fields', () => {

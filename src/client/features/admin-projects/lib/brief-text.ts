@@ -4,20 +4,8 @@ import { formatUsd } from '../../../../shared/money';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '../../../../shared/opportunity';
 import type { AdminProjectItem, BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field } from '../../../../shared/schemas/brief';
 
-export type ProjectTab = 'awaiting' | 'review' | 'approved';
-
-/**
- * Spec §4 (admin): Awaiting Brief = paid + awaiting_brand_brief; Pending Review = paid + a draft
- * under review; Approved = approved. A published (released) project stays under Approved, marked
- * "Published", when its draft was approved; one released some other way needs nothing here.
- */
-export function projectTab(p: Pick<AdminProjectItem, 'payment'>): ProjectTab | null {
-  const { status, draftReviewStatus } = p.payment;
-  if (draftReviewStatus === 'approved') return status === 'refunded' ? null : 'approved';
-  if (status !== 'paid') return null;
-  if (draftReviewStatus === 'awaiting_brand_brief') return 'awaiting';
-  return 'review';
-}
+/** The server places projects in tabs (modules/payments/tabs.ts). */
+export type { ProjectTab } from '../../../../shared/schemas/brief';
 
 export interface BriefField<K extends string> {
   key: K;

@@ -1,7 +1,8 @@
 import type { MyArticleItem } from '@shared/schemas/brief';
 import type { DraftReviewStatus } from '@shared/payment';
 
-export type ArticleTab = 'pending' | 'needs-review' | 'completed';
+/** The server places purchases in tabs (modules/payments/tabs.ts). */
+export type { ArticleTab } from '@shared/schemas/brief';
 
 const UNDER_REVIEW: DraftReviewStatus[] = ['pending_brand_review', 'edits_requested', 'edits_complete'];
 
@@ -9,16 +10,6 @@ export const hasDraft = (a: MyArticleItem) => Boolean(a.payment.draftDocumentUrl
 
 /** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
 export const canReview = (a: MyArticleItem) => a.payment.status === 'paid' && UNDER_REVIEW.includes(a.payment.draftReviewStatus) && hasDraft(a);
-
-/**
- * Spec §4 tab placement. Two cases the spec leaves open: an approved draft waits for the admin to
- * publish, so it stays under Needs Review (marked Approved, without actions) until the payment is
- * released; a refunded purchase is over, so it goes to Completed with a Refunded badge.
- */
-export function tabOf(a: MyArticleItem): ArticleTab {
-  if (a.payment.status !== 'paid') return 'completed';
-  return a.payment.draftReviewStatus === 'awaiting_brand_brief' ? 'pending' : 'needs-review';
-}
 
 export type CardStatus = 'Released' | 'Refunded' | 'Approved' | 'Needs Review' | 'Pending';
 
