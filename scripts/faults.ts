@@ -146,7 +146,7 @@ async function runKind(kind: 'pglite' | 'postgres') {
         totals.redelivered++;
       }
       // acknowledged payments are there, each once
-      const lists = await Promise.all(brands.map((c) => c.req('GET', '/api/brand/payments')));
+      const lists = await Promise.all(brands.map((c) => c.all('/api/brand/payments?limit=200')));
       for (const [sessionId, { brand, paymentId }] of ledger.paid) {
         const found = (lists[brand].body as { id: string }[]).filter((p) => p.id === paymentId).length;
         if (found !== 1) throw new Error(`${kind}: payment ${paymentId} (checkout ${sessionId}) found ${found} times`);

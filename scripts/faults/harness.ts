@@ -77,6 +77,8 @@ export const exited = (proc: ChildProcess) =>
 export interface Answer {
   status: number;
   body: any;
+  /** the next page of a paged list (its `Link: <…>; rel="next"`), or null */
+  next?: string | null;
 }
 
 export class Client {
@@ -103,7 +105,21 @@ export class Client {
     } catch {
       json = undefined;
     }
-    return { status: res.status, body: json };
+    const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    return { status: res.status, body: json, next };
+  }
+
+  /** Every row of a paged list (lists answer 50 rows a page by default), following the Link headers. */
+  async all(url: string): Promise<Answer> {
+    const rows: unknown[] = [];
+    let next: string | null = url;
+    while (next) {
+      const page = await this.req('GET', next);
+      if (page.status !== 200 || !Array.isArray(page.body)) return page;
+      rows.push(...(page.body as unknown[]));
+      next = page.next ?? null;
+    }
+    return { status: 200, body: rows, next: null };
   }
 }
 

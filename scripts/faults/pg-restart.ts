@@ -262,7 +262,7 @@ export async function runPgRestart() {
       retried++;
     }
     // acknowledged writes are there
-    const lists = await Promise.all(brands.map((c) => c.req('GET', '/api/brand/payments')));
+    const lists = await Promise.all(brands.map((c) => c.all('/api/brand/payments?limit=200')));
     for (const [sessionId, { brand, paymentId }] of paid) {
       const found = (lists[brand].body as { id: string }[]).filter((p) => p.id === paymentId).length;
       if (found !== 1) throw new Error(`${label}: payment ${paymentId} (checkout ${sessionId}) found ${found} times`);

@@ -178,7 +178,7 @@ export async function runStripe(kind: 'pglite' | 'postgres', postgresUrl?: strin
       }
       unexpectedStand();
       // each paid session is one payment in its brand's history (the payment id is our hold's id)
-      const lists = await Promise.all(brands.map((c) => c.req('GET', '/api/brand/payments')));
+      const lists = await Promise.all(brands.map((c) => c.all('/api/brand/payments?limit=200')));
       for (const d of [...acked.values(), ...lost.values()]) {
         const paymentId = stand.sessions.get(d.sessionId)!.metadata.paymentId;
         const found = (lists[d.brand].body as { id: string }[]).filter((p) => p.id === paymentId).length;
