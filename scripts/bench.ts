@@ -5,11 +5,11 @@
  * briefs (scripts/bench-seed.ts) into its own database `byline_bench` on the server of
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; the database is dropped and
  * created again each run, `test` itself is never touched), starts the server as `npm start` does
- * (tsx src/server/main.ts, API only), logs in over HTTP and drives each endpoint on loopback with
+ * (the built dist/server/main.js under plain node, API only), logs in over HTTP and drives each endpoint on loopback with
  * autocannon: 50 connections, a warm-up, then 10 s. In the same run a bare node:http + pg server
  * (scripts/bench-ceiling.ts) answers GET /api/opportunities with the same statement and bytes: the
  * ceiling. Every statement of the benchmarked requests is captured in the server
- * (scripts/bench-capture.ts) and EXPLAINed. Prints one table and writes it to bench/results.md
+ * (scripts/bench-capture.mjs) and EXPLAINed. Prints one table and writes it to bench/results.md
  * between <!-- bench:start --> and <!-- bench:end --> (nothing else in the file changes).
  *
  *   npm run bench                 PostgreSQL server, judged against the targets
@@ -28,9 +28,11 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { openPglite, openPostgres } from '../src/server/db/client';
+import { openPostgres } from '../src/server/db/client';
+import { openPglite } from '../src/server/db/pglite';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
+import { builtServerArgs } from './lib/server-build';
 import {
   BENCH_BRANDS,
   BENCH_OPPORTUNITIES,
@@ -175,9 +177,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const clean = { ...process.env };
   for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST)/.test(k)) delete clean[k];
-  const args = ['--import', 'tsx'];
-  if (!PGLITE) args.push('--import', './scripts/bench-capture.ts');
-  args.push('src/server/main.ts');
+  const args = PGLITE ? [] : ['--import', './scripts/bench-capture.mjs'];
+  args.push(...builtServerArgs());
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
@@ -666,7 +667,7 @@ async function main() {
       lines.push('### Statements per request and their plans');
       lines.push('');
       lines.push(
-        'Captured inside the server (scripts/bench-capture.ts) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used. ' +
+        'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used. ' +
           'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkout_sessions) is flagged **SEQ SCAN**.',
       );
       lines.push('');

@@ -1,7 +1,7 @@
 /**
  * npm run test:faults — crash safety, three legs (docs/reliability.md section 5):
  *
- * 1. kill -9 mid-workload (this file). Starts the real server (node src/server/main.ts) on a fresh
+ * 1. kill -9 mid-workload (this file). Starts the real server (the built dist/server/main.js) on a fresh
  *    database, runs brands doing checkout → pay → brief autosave → (every other purchase) brief
  *    submit with an admin attaching a draft, concurrently, kills the server with SIGKILL in the
  *    middle, restarts it on the same data and checks:

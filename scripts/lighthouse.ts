@@ -116,7 +116,7 @@ const section = [
   '',
   `Target: performance score **>= ${TARGET}** on /auth and /brand/opportunities with ${OPPORTUNITIES} opportunities.`,
   `Lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, default mobile settings (formFactor mobile, simulated throttling), `,
-  `system Chromium headless, real server (\`node --import tsx src/server/main.ts\`) on the embedded database with the production client build;`,
+  `system Chromium headless, real server (the built \`dist/server/main.js\`) on the embedded database with the production client build;`,
   `median of ${RUNS} runs per page (the score's runs in brackets). Produced by \`npm run bench:lighthouse\` on ${new Date().toISOString().slice(0, 10)};`,
   `machine: ${cpus().length} CPUs, 1-minute load average ${loadBefore.toFixed(1)} before and ${loadavg()[0].toFixed(1)} after the runs.`,
   '',

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { builtServerArgs } from '../lib/server-build';
 
 export const ADMIN = { email: 'faults-admin@byline.test', password: 'faults-admin-password-1' };
 const BRAND_PASSWORD = 'faults-brand-password-1';
@@ -35,9 +36,12 @@ export const freePort = () =>
     s.on('error', reject);
   });
 
-/** `node src/server/main.ts` as in production; resolves once it answers HTTP. */
+let serverArgs: string[] | undefined;
+
+/** The built server (dist/server/main.js) as `npm start` runs it; resolves once it answers HTTP. */
 export async function start(env: Record<string, string>, port: number): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  serverArgs ??= builtServerArgs();
+  const proc = spawn(process.execPath, serverArgs, {
     env: {
       ...process.env,
       ...env,

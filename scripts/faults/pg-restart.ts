@@ -1,7 +1,7 @@
 /**
  * PostgreSQL restarted under load: the app reconnects by itself. A throwaway PostgreSQL cluster of
  * our own (initdb in a temporary directory, trust auth, 127.0.0.1 on a free port; the machine's
- * shared server is never touched) serves one real server process (node src/server/main.ts) while
+ * shared server is never touched) serves one real server process (the built dist/server/main.js) while
  * brands browse, check out, pay through the built-in checkout and autosave briefs. PostgreSQL is
  * stopped twice under that load, `pg_ctl -m immediate` (a crash: no checkpoint, clients cut off)
  * and `-m fast`, kept down for a few seconds, and started again. Checked:

@@ -1,5 +1,5 @@
 /**
- * A real server for the client benchmarks: `node --import tsx src/server/main.ts` on a free port,
+ * A real server for the client benchmarks: the built server (dist/server/main.js) on a free port,
  * a fresh embedded database with the demo users, and (optionally) N extra available opportunities
  * created through the admin API. Needs a client build in dist/client (runs `vite build` if missing).
  */
@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { builtServerArgs } from './server-build';
 
 export const BRAND = { email: 'brand@byline.test', password: 'byline-brand-demo' };
 export const ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
@@ -43,7 +44,7 @@ export async function startPortal({ opportunities = 0 } = {}): Promise<Portal> {
   const port = Number(process.env.BENCH_PORT) || (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'byline-bench-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, builtServerArgs(), {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', LOG_LEVEL: 'warn', PUBLIC_URL: base },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
+import { clientDistDir } from './paths';
 import type { Db } from './db/client';
 import { compressJson } from './lib/compress-json';
 import { HttpError } from './lib/errors';
@@ -39,7 +39,7 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
 }
 
-export const defaultClientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
+export const defaultClientDir = clientDistDir;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

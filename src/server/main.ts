@@ -26,7 +26,7 @@ async function main() {
     console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
   }
 
-  const payments = paymentProviderFor(config, db);
+  const payments = await paymentProviderFor(config, db);
   const app = await buildApp({
     db,
     config,

@@ -110,10 +110,10 @@ describe('a hold left without its Stripe session (the server stopped while creat
 });
 
 describe('Stripe Checkout Session creation', () => {
-  it('chooses Stripe only when both keys are configured', () => {
+  it('chooses Stripe only when both keys are configured', async () => {
     const base = configSchema.parse({ NODE_ENV: 'test' });
-    expect(paymentProviderFor(base, t.db).name).toBe('local');
-    expect(paymentProviderFor({ ...base, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: SECRET }, t.db).name).toBe('stripe');
+    expect((await paymentProviderFor(base, t.db)).name).toBe('local');
+    expect((await paymentProviderFor({ ...base, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: SECRET }, t.db)).name).toBe('stripe');
   });
 
   it('sends the server price in cents, usd, our payment id, metadata, a 30-minute expiry, return URLs and an idempotency key', async () => {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openPglite, openPostgres, type DbHandle } from '../../src/server/db/client';
+import { openPostgres, type DbHandle } from '../../src/server/db/client';
+import { openPglite } from '../../src/server/db/pglite';
 import { PGLITE_DUMP, pgTemplateName, withDatabase } from './global-setup';
 
 export const dbKind = (process.env.TEST_DB_KIND ?? 'pglite') as 'pglite' | 'postgres';

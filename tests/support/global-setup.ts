@@ -3,7 +3,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPglite, openPostgres } from '../../src/server/db/client';
+import { openPostgres } from '../../src/server/db/client';
+import { openPglite } from '../../src/server/db/pglite';
 import { runMigrations } from '../../src/server/db/migrate';
 
 export const PGLITE_DUMP = path.resolve('.tmp/pglite-migrated.tar.gz');

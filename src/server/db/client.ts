@@ -1,8 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
@@ -18,18 +15,6 @@ export interface DbHandle {
   pglite?: PGlite;
   pool?: pg.Pool;
   close(): Promise<void>;
-}
-
-export function openPglite(pglite: PGlite): DbHandle {
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
-  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
-}
-
-export async function openEmbedded(dataDir: string): Promise<DbHandle> {
-  const dir = path.resolve(dataDir, 'db');
-  mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
-  return openPglite(pglite);
 }
 
 export function openPostgres(url: string, max = 10): DbHandle {

@@ -1,19 +1,18 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
 import type { DbHandle } from './client';
+import { migrationsDir } from '../paths';
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+export const migrationsFolder = migrationsDir;
 
 // any constant: all app instances take the same lock so only one migrates at a time
 const MIGRATION_LOCK = 7_240_113;
 
 export async function runMigrations(handle: DbHandle): Promise<void> {
   if (handle.kind === 'pglite') {
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }

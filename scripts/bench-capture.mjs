@@ -1,0 +1,35 @@
+/**
+ * Preloaded into the benchmarked server by scripts/bench.ts (`node --import ./scripts/bench-capture.mjs
+ * dist/server/main.js`; plain JavaScript, so the built server runs without a TypeScript loader):
+ * records the SQL text and parameters of every node-postgres query while the bench asks for it over
+ * IPC ("capture:on" ... "capture:off"), so the bench can count the queries of one request and EXPLAIN
+ * exactly those. Off, it costs one boolean test.
+ */
+import process from 'node:process';
+import pg from 'pg';
+
+/** @type {{ text: string; values: unknown[] }[]} */
+const captured = [];
+let capturing = false;
+
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function query(...args) {
+  if (capturing) {
+    const [q, v] = args;
+    const text = typeof q === 'string' ? q : q?.text;
+    const values = (typeof q === 'string' ? v : (q?.values ?? (Array.isArray(v) ? v : undefined))) ?? [];
+    if (text) captured.push({ text, values: values.map((x) => (x instanceof Date ? x.toISOString() : x)) });
+  }
+  return original.apply(this, args);
+};
+
+process.on('message', (message) => {
+  if (message === 'capture:on') {
+    captured.length = 0;
+    capturing = true;
+    process.send?.({ type: 'capture:ready' });
+  } else if (message === 'capture:off') {
+    capturing = false;
+    process.send?.({ type: 'capture:done', captured: captured.splice(0) });
+  }
+});

@@ -1,0 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Builds the server as `npm start` runs it (`npm run build:server`: one esbuild bundle, well under a
+ * second) and returns the arguments that start it with plain node, so the scripts measure and
+ * attack the very artifact production runs, built from the current source.
+ */
+export function builtServerArgs(): string[] {
+  const r = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build:server failed');
+  return ['--enable-source-maps', path.join(root, 'dist/server/main.js')];
+}
