@@ -1,27 +1,27 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../../lib/errors';
-import type { UserRow } from './users';
+import type { SessionUser } from './users';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    user: UserRow | null;
+    user: SessionUser | null;
     sessionToken: string | null;
   }
 }
 
-export function requireUser(req: FastifyRequest): UserRow {
+export function requireUser(req: FastifyRequest): SessionUser {
   if (!req.user) throw unauthorized();
   return req.user;
 }
 
-export function requireAdmin(req: FastifyRequest): UserRow {
+export function requireAdmin(req: FastifyRequest): SessionUser {
   const user = requireUser(req);
   if (user.role !== 'admin') throw forbidden('Only admins can do this');
   return user;
 }
 
 /** Brand endpoints that need a completed profile and an approved account. */
-export function requireApprovedBrand(req: FastifyRequest): UserRow {
+export function requireApprovedBrand(req: FastifyRequest): SessionUser {
   const user = requireUser(req);
   if (user.role !== 'brand') throw forbidden('Only brands can do this');
   if (!user.name) throw forbidden('Please complete your profile first');

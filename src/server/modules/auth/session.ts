@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import { toPublicUser, type UserRow } from './users';
+import { isoUtc, preparedStatement } from '../../db/statement';
+import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
 
@@ -27,14 +28,22 @@ export async function deleteUserSessions(db: Db, userId: string): Promise<void> 
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-export async function userForToken(db: Db, token: string): Promise<UserRow | null> {
-  const rows = await db
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, hashToken(token)), gt(sessions.expiresAt, new Date())))
-    .limit(1);
-  return rows[0]?.user ?? null;
+/**
+ * Every signed-in request runs this, so it is a prepared statement (one index lookup per table) and
+ * reads no more than a request needs: not the password hash.
+ */
+const sessionUser = preparedStatement<Omit<SessionUser, 'createdAt'> & { createdAt: string }, { id: string; now: string }>(
+  'session_user',
+  sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
+      ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
+      ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt"
+    FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
+    WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+);
+
+export async function userForToken(db: Db, token: string): Promise<SessionUser | null> {
+  const [row] = await sessionUser(db, { id: hashToken(token), now: new Date().toISOString() });
+  return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {

@@ -4,8 +4,10 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
+/** The signed-in user a request carries (`req.user`): the row without its password hash. */
+export type SessionUser = Omit<UserRow, 'password'>;
 
-export function toPublicUser(u: UserRow): PublicUser {
+export function toPublicUser(u: SessionUser): PublicUser {
   return {
     id: u.id,
     name: u.name,

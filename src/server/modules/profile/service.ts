@@ -3,7 +3,7 @@ import type { CompleteProfileInput, EditProfileInput } from '../../../shared/sch
 import type { Db } from '../../db/client';
 import { inviteCodes, users } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
-import type { UserRow } from '../auth/users';
+import type { SessionUser, UserRow } from '../auth/users';
 import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 
 export const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
@@ -14,7 +14,7 @@ export const INVALID_INVITE_CODE = 'This invite code is not valid or is no longe
  */
 export async function completeBrandProfile(
   db: Db,
-  user: UserRow,
+  user: SessionUser,
   input: CompleteProfileInput,
 ): Promise<{ user: UserRow; autoApproved: boolean }> {
   const code = input.inviteCode?.trim().toUpperCase();
@@ -46,7 +46,7 @@ export async function completeBrandProfile(
   return { user: updated, autoApproved };
 }
 
-export async function editProfile(db: Db, user: UserRow, input: EditProfileInput): Promise<UserRow> {
+export async function editProfile(db: Db, user: SessionUser, input: EditProfileInput): Promise<UserRow> {
   const set: Partial<UserRow> = { name: input.name };
   // admins edit only their name (spec §6)
   if (user.role === 'brand') {
@@ -58,13 +58,13 @@ export async function editProfile(db: Db, user: UserRow, input: EditProfileInput
   return updated;
 }
 
-export async function setAvatar(db: Db, user: UserRow, avatarUrl: string): Promise<UserRow> {
+export async function setAvatar(db: Db, user: SessionUser, avatarUrl: string): Promise<UserRow> {
   const [updated] = await db.update(users).set({ avatarUrl }).where(eq(users.id, user.id)).returning();
   return updated;
 }
 
 /** The brand's switch for progress e-mails (receipts, refunds and password mail always go). */
-export async function setEmailNotifications(db: Db, user: UserRow, emailNotifications: boolean): Promise<UserRow> {
+export async function setEmailNotifications(db: Db, user: SessionUser, emailNotifications: boolean): Promise<UserRow> {
   const [updated] = await db.update(users).set({ emailNotifications }).where(eq(users.id, user.id)).returning();
   return updated;
 }
