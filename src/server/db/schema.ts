@@ -11,6 +11,8 @@ import {
   uniqueIndex,
   uuid,
   bigserial,
+  bigint,
+  smallint,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -107,6 +109,18 @@ export const opportunities = pgTable(
     index('opportunities_claimable_idx').on(t.deadlineDate).where(sql`status = 'available' AND filled_slots < max_slots`),
   ],
 );
+
+/**
+ * How many committed changes the opportunities table has seen, spread over 16 rows so that
+ * concurrent checkouts seldom wait on the same one. A deferred trigger (migration 0006) adds 1 to
+ * one row, chosen by transaction id, when a transaction that changed opportunities commits: the sum
+ * is a version of the catalogue that moves with every change and is read in the same snapshot as
+ * the data. The brands' browse list is kept ready per version (opportunities/browse-cache.ts).
+ */
+export const catalogueVersions = pgTable('catalogue_versions', {
+  shard: smallint('shard').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
 
 export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
 export const DRAFT_REVIEW_STATUSES = [

@@ -8,7 +8,8 @@ import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
-import { claimableJson } from './claimable';
+import { browseListCache } from './browse-cache';
+import { preferredEncoding } from '../../lib/compress-json';
 import {
   createOpportunity,
   getOpportunity,
@@ -26,13 +27,28 @@ function opportunityId(params: unknown): string {
   return id as string;
 }
 
+/** If-None-Match (one tag, a list, or `*`) against the current tag, compared weakly (RFC 9110 13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
+}
+
 export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps;
 
-  // the body comes ready-made from Postgres (claimable.ts): no rows to map, no JSON.stringify
+  // the same list for every brand, kept ready per catalogue version (browse-cache.ts); browsers
+  // revalidate it with its ETag and get a 304 while the catalogue has not changed
+  const claimable = browseListCache(db);
   app.get('/api/opportunities', async (req, reply) => {
     requireApprovedBrand(req);
-    return reply.type('application/json; charset=utf-8').send(await claimableJson(db));
+    const list = await claimable();
+    const etag = `W/"${list.key}"`;
+    void reply.type('application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
+    if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
+    if (!encoding) return reply.send(list.json);
+    return reply.header('content-encoding', encoding).send(await list.encoded(encoding));
   });
 
   app.get('/api/admin/opportunities', async (req, reply) => {
