@@ -1,10 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { parse } from '../../lib/validate';
-import { briefDraftSchema, briefSubmitSchema, myArticlesQuerySchema, olderBriefSubmitSchema } from '../../../shared/schemas/brief';
-import { pageOf, sendPage } from '../../lib/paging';
+import {
+  briefDraftSchema,
+  briefSubmitSchema,
+  myArticlesQuerySchema,
+  olderBriefSubmitSchema,
+} from '../../../shared/schemas/brief';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import { requireApprovedBrand } from '../auth/guards';
-import { briefAccess, getBrief, myArticleCounts, myArticles, saveBriefDraft, submitBrief, submitOlderBrief, toMyArticle } from './service';
+import {
+  briefAccess,
+  getBrief,
+  myArticleCounts,
+  myArticles,
+  saveBriefDraft,
+  submitBrief,
+  submitOlderBrief,
+} from './service';
 
 type PaymentParams = { Params: { paymentId: string } };
 
@@ -13,7 +26,7 @@ export function briefRoutes(app: FastifyInstance, { db }: AppDeps) {
     const brand = requireApprovedBrand(req);
     const filter = parse(myArticlesQuerySchema, req.query);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await myArticles(db, brand.id, filter, page), toMyArticle);
+    return sendJsonPage(req, reply, page, await myArticles(db, brand.id, filter, page));
   });
 
   app.get('/api/brand/my-articles/counts', async (req) => {

@@ -12,13 +12,24 @@ import {
   type ArticleTab,
   type ArticleTabCounts,
   type MyArticleItem,
+  type ProjectPayment,
   type MyArticlesQuery,
   type OlderBriefPart1,
   type OlderBriefPart2,
   type SavedBrief,
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
-import { after, afterRanked, cursorAt, type Page } from '../../lib/paging';
+import {
+  limitedPage,
+  afterCursor,
+  afterRankedCursor,
+  cursorAt,
+  pageValues,
+  type JsonPageRow,
+  type Page,
+} from '../../lib/paging';
+import { jsonObject } from '../../db/json';
+import { isoUtc, preparedVariants } from '../../db/statement';
 import { ARTICLE_TAB_SQL } from '../payments/tabs';
 
 type BriefRow = typeof briefs.$inferSelect;
@@ -47,14 +58,6 @@ export function projectPayment(p: PaymentRow) {
   };
 }
 
-export const opportunityCard = {
-  id: opportunities.id,
-  title: opportunities.title,
-  type: opportunities.type,
-  outletName: opportunities.outletName,
-  priceUsd: opportunities.priceUsd,
-};
-
 function toSavedBrief(b: BriefRow): SavedBrief {
   return {
     paymentId: b.paymentId,
@@ -66,56 +69,80 @@ function toSavedBrief(b: BriefRow): SavedBrief {
   };
 }
 
-type MyArticleRow = {
-  opportunity: Pick<MyArticleItem, 'id' | 'title' | 'type' | 'outletName' | 'priceUsd'>;
-  payment: PaymentRow;
-  briefSubmittedAt: Date | null;
-  briefId: string | null;
-  id: string;
-  cursorAt: string;
-  cursorRank?: number;
+/** `projectPayment` written in SQL, for lists built by the database (same keys, same order). */
+export const projectPaymentJson = jsonObject<ProjectPayment>({
+  id: payments.id,
+  status: payments.status,
+  draftReviewStatus: payments.draftReviewStatus,
+  draftDocumentUrl: payments.draftDocumentUrl,
+  draftDocumentFile: payments.draftDocumentFile,
+  brandFeedback: payments.brandFeedback,
+  stripePaymentId: payments.stripePaymentId,
+  amount: sql`${payments.amount}::text`,
+  createdAt: isoUtc(payments.createdAt),
+});
+
+/** The opportunity members of a project card (My Articles, Admin Projects), for lists built by the database. */
+export const opportunityCardJson = {
+  id: opportunities.id,
+  title: opportunities.title,
+  type: opportunities.type,
+  outletName: opportunities.outletName,
+  priceUsd: sql`${opportunities.priceUsd}::text`,
 };
+
+type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
+/** Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication. */
+const needsActionRank = sql`(${payments.draftReviewStatus} <> 'approved')::int`;
+
+const myArticlesPage = preparedVariants<MyArticlesShape, JsonPageRow, Record<string, unknown>>(
+  'my_articles',
+  (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => {
+    const ranked = o.tab === 'needs-review';
+    const item = jsonObject<MyArticleItem>({
+      ...opportunityCardJson,
+      payment: projectPaymentJson,
+      brief: sql`CASE WHEN ${briefs.id} IS NOT NULL THEN ${jsonObject({ submittedAt: isoUtc(briefs.submittedAt) })} END`,
+    });
+    return limitedPage(sql`SELECT ${item}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+        ${ranked ? sql`, ${needsActionRank} AS "cursorRank"` : sql``}
+      FROM ${payments}
+      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+      WHERE ${and(
+        sql`${payments.brandId} = ${sql.placeholder('brandId')}`,
+        o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
+        o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
+        o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+        o.cursor
+          ? ranked
+            ? afterRankedCursor(needsActionRank, payments.createdAt, payments.id)
+            : afterCursor(payments.createdAt, payments.id)
+          : undefined,
+      )}
+      ORDER BY ${ranked ? sql`${needsActionRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
+  },
+);
 
 /**
  * GET /api/brand/my-articles: the brand's purchases with their opportunity and brief state, newest
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
+ * Each row's JSON is a `MyArticleItem`, built by the database.
  */
-export async function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<MyArticleRow[]> {
-  // Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication
-  const ranked = filter.tab === 'needs-review';
-  const rank = sql<number>`(${payments.draftReviewStatus} <> 'approved')::int`;
-  return db
-    .select({
-      opportunity: opportunityCard,
-      payment: payments,
-      briefSubmittedAt: briefs.submittedAt,
-      briefId: briefs.id,
-      id: payments.id,
-      cursorAt: cursorAt(payments.createdAt),
-      ...(ranked ? { cursorRank: rank } : {}),
-    })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .leftJoin(briefs, eq(briefs.paymentId, payments.id))
-    .where(
-      and(
-        eq(payments.brandId, brandId),
-        filter.tab ? ARTICLE_TAB_SQL[filter.tab] : undefined,
-        filter.paymentId ? eq(payments.id, filter.paymentId) : undefined,
-        filter.opportunityId ? eq(payments.opportunityId, filter.opportunityId) : undefined,
-        ranked ? afterRanked(rank, payments.createdAt, payments.id, page.cursor) : after(payments.createdAt, payments.id, page.cursor),
-      ),
-    )
-    .orderBy(...(ranked ? [desc(rank)] : []), desc(payments.createdAt), desc(payments.id))
-    .limit(page.limit + 1);
-}
-
-export function toMyArticle(r: MyArticleRow): MyArticleItem {
-  return {
-    ...r.opportunity,
-    payment: projectPayment(r.payment),
-    brief: r.briefId ? { submittedAt: iso(r.briefSubmittedAt) } : null,
+export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+  const shape = {
+    tab: filter.tab,
+    byPayment: Boolean(filter.paymentId),
+    byOpportunity: Boolean(filter.opportunityId),
+    cursor: Boolean(page.cursor),
   };
+  return myArticlesPage(db, shape, {
+    brandId,
+    ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
+    ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
+    ...pageValues(page, filter.tab === 'needs-review'),
+  });
 }
 
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
@@ -136,7 +163,10 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
 /** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */
 async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PaymentRow> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const q = db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
+  const q = db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
@@ -169,7 +199,13 @@ async function fallbackBrief(db: Db, brandId: string, paymentId: string) {
 export async function getBrief(db: Db, brandId: string, paymentId: string): Promise<BriefResponse> {
   await ownPayment(db, brandId, paymentId);
   const [saved] = await db.select().from(briefs).where(eq(briefs.paymentId, paymentId));
-  if (saved) return { part1Json: saved.part1Json, part2Json: saved.part2Json, source: 'saved', submittedAt: iso(saved.submittedAt) };
+  if (saved)
+    return {
+      part1Json: saved.part1Json,
+      part2Json: saved.part2Json,
+      source: 'saved',
+      submittedAt: iso(saved.submittedAt),
+    };
   const fallback = await fallbackBrief(db, brandId, paymentId);
   if (fallback) return { ...fallback, source: 'fallback', submittedAt: null };
   return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null };
@@ -215,12 +251,22 @@ async function storeBrief(
 }
 
 /** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
-export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 }) {
+export async function saveBriefDraft(
+  db: Db,
+  brandId: string,
+  paymentId: string,
+  parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 },
+) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, false));
 }
 
 /** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
-export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: { part1Json: BriefPart1; part2Json: BriefPart2 }) {
+export async function submitBrief(
+  db: Db,
+  brandId: string,
+  paymentId: string,
+  parts: { part1Json: BriefPart1; part2Json: BriefPart2 },
+) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, true));
 }
 
@@ -250,14 +296,22 @@ export async function submitOlderBrief(
     const held = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, input.opportunityId), eq(payments.status, 'paid')))
+      .where(
+        and(
+          eq(payments.brandId, brandId),
+          eq(payments.opportunityId, input.opportunityId),
+          eq(payments.status, 'paid'),
+        ),
+      )
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .for('update');
     if (!held.length) throw notFound('No paid article was found for this opportunity');
     const submitted = await tx
       .select({ paymentId: briefs.paymentId })
       .from(briefs)
-      .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
+      .where(
+        and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)),
+      );
     const done = new Set(submitted.map((b) => b.paymentId));
     const target = held.find((p) => !done.has(p.id)) ?? held[0];
     return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true);

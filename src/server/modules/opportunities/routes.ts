@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
-import { pageOf, sendPage } from '../../lib/paging';
-import type { AdminOpportunityItem } from '../../../shared/opportunity';
+import {
+  adminOpportunitiesQuerySchema,
+  opportunityRequestSchema,
+  opportunityRequestSchemaFor,
+} from '../../../shared/schemas/opportunity';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
@@ -10,13 +13,7 @@ import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
 import { preferredEncoding } from '../../lib/compress-json';
-import {
-  createOpportunity,
-  getOpportunity,
-  listAll,
-  toOpportunityJson,
-  updateOpportunity,
-} from './service';
+import { createOpportunity, getOpportunity, listAll, toOpportunityJson, updateOpportunity } from './service';
 
 const uuid = z.uuid();
 
@@ -44,7 +41,11 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
     requireApprovedBrand(req);
     const list = await claimable();
     const etag = `W/"${list.key}"`;
-    void reply.type('application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
+    void reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'private, no-cache')
+      .header('etag', etag)
+      .header('vary', 'Accept-Encoding');
     if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
     const encoding = preferredEncoding(req.headers['accept-encoding']);
     if (!encoding) return reply.send(list.json);
@@ -55,7 +56,7 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
     requireAdmin(req);
     const filter = parse(adminOpportunitiesQuerySchema, req.query);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await listAll(db, filter, page), (r): AdminOpportunityItem => ({ ...toOpportunityJson(r.row), hasPayments: r.hasPayments }));
+    return sendJsonPage(req, reply, page, await listAll(db, filter, page));
   });
 
   app.get('/api/admin/opportunities/:id', async (req) => {

@@ -1,9 +1,13 @@
-import { and, arrayContains, desc, eq, getTableColumns, gte, isNull, lte, or, sql } from 'drizzle-orm';
-import { after, cursorAt, type Page } from '../../lib/paging';
-import type { BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
+import { and, desc, eq, gte, isNull, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { jsonObject } from '../../db/json';
+import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
+import { isoUtc, preparedVariants } from '../../db/statement';
+import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
-import { opportunities } from '../../db/schema';
+import { opportunities, payments } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
 
 export type OpportunityRow = typeof opportunities.$inferSelect;
@@ -75,37 +79,75 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
     .orderBy(desc(opportunities.createdAt), desc(opportunities.id));
 }
 
-/** The admin dashboard: every opportunity (or those matching its filters), newest first, one page at a time. */
-export async function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page) {
-  // the page first (a subquery), then "has payments" for its rows only: one index probe each on
-  // payments_opportunity_status_idx. Asked over the whole filtered table, the planner would hash
-  // every payment on each request.
-  const pageRows = db
-    .select({ ...getTableColumns(opportunities), cursorAt: cursorAt(opportunities.createdAt).as('cursor_at') })
-    .from(opportunities)
-    .where(
-      and(
-        filter.status ? eq(opportunities.status, filter.status) : undefined,
-        filter.full === 'true' ? eq(opportunities.status, 'full') : undefined,
-        // an opportunity of several types matches each of them
-        filter.type ? arrayContains(opportunities.type, [filter.type]) : undefined,
-        after(opportunities.createdAt, opportunities.id, page.cursor),
-      ),
-    )
-    .orderBy(desc(opportunities.createdAt), desc(opportunities.id))
-    .limit(page.limit + 1)
-    .as('page');
-  // every column of the page, as the subquery names them
-  const pageColumns = Object.fromEntries(Object.keys(getTableColumns(opportunities)).map((k) => [k, pageRows[k as keyof typeof pageRows]]));
-  const rows = (await db
-    .select({
-      row: pageColumns as unknown as typeof opportunities._.columns,
-      cursorAt: pageRows.cursorAt,
-      hasPayments: sql<boolean>`EXISTS (SELECT 1 FROM payments p WHERE p.opportunity_id = "page"."id")`,
-    })
-    .from(pageRows)
-    .orderBy(desc(pageRows.createdAt), desc(pageRows.id))) as unknown as { row: OpportunityRow; cursorAt: string; hasPayments: boolean }[];
-  return rows.map((r) => ({ ...r, id: r.row.id }));
+/** The dashboard's page of opportunities: a subquery of the table under this name. */
+const page = alias(opportunities, 'page');
+
+/** `toOpportunityJson` written in SQL, over the columns of the page. */
+const opportunityJson = (from: typeof page) =>
+  ({
+    id: from.id,
+    title: from.title,
+    outletName: from.outletName,
+    outletUrl: from.outletUrl,
+    description: from.description,
+    type: from.type,
+    tat: from.tat,
+    priceUsd: sql`${from.priceUsd}::text`,
+    logoUrl: from.logoUrl,
+    exampleUrls: from.exampleUrls,
+    maxSlots: from.maxSlots,
+    filledSlots: from.filledSlots,
+    domainAuthority: from.domainAuthority,
+    deadlineDate: isoUtc(from.deadlineDate),
+    status: from.status,
+    createdAt: isoUtc(from.createdAt),
+  }) satisfies Record<keyof Opportunity, SQLWrapper>;
+
+type DashboardShape = { status: boolean; full: boolean; type: boolean; cursor: boolean };
+
+const dashboardPage = preparedVariants<DashboardShape, JsonPageRow, Record<string, unknown>>(
+  'admin_opportunities',
+  (o) => `${o.status ? 's' : ''}${o.full ? 'f' : ''}${o.type ? 't' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => {
+    const filters = and(
+      o.status ? sql`${opportunities.status} = ${sql.placeholder('status')}` : undefined,
+      o.full ? eq(opportunities.status, 'full') : undefined,
+      // an opportunity of several types matches each of them
+      o.type ? sql`${opportunities.type} @> ARRAY[${sql.placeholder('type')}::text]` : undefined,
+      o.cursor ? afterCursor(opportunities.createdAt, opportunities.id) : undefined,
+    );
+    // The page first (the subquery; a constant LIMIT for the plan, see limitedPage), then "has
+    // payments" for its rows only: one index probe each on payments_opportunity_status_idx. Asked
+    // over the whole filtered table, the planner would hash every payment on each request. No
+    // ORDER BY out here: the page's rows come in its order, and are pulled only up to `limit`.
+    const item = jsonObject<AdminOpportunityItem>({
+      ...opportunityJson(page),
+      hasPayments: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id})`,
+    });
+    return sql`SELECT ${item}::text AS "json", ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
+      FROM (SELECT * FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
+        ORDER BY ${opportunities.createdAt} DESC, ${opportunities.id} DESC
+        LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}) AS ${sql.identifier('page')}
+      LIMIT ${sql.placeholder('limit')}`;
+  },
+);
+
+/**
+ * The admin dashboard: every opportunity (or those matching its filters), newest first, one page at
+ * a time, each row's JSON an `AdminOpportunityItem` built by the database.
+ */
+export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Promise<JsonPageRow[]> {
+  const shape = {
+    status: Boolean(filter.status),
+    full: filter.full === 'true',
+    type: Boolean(filter.type),
+    cursor: Boolean(page.cursor),
+  };
+  return dashboardPage(db, shape, {
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.type ? { type: filter.type } : {}),
+    ...pageValues(page),
+  });
 }
 
 export async function getOpportunity(db: Db, id: string): Promise<OpportunityRow> {

@@ -4,8 +4,8 @@ import { conflict, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { adminPaymentPatchSchema, adminPaymentsQuerySchema, isUuid } from '../../../shared/schemas/payment';
 import { requireAdmin } from '../auth/guards';
-import { adminPayments, paymentById, paymentTotals, toAdminPayment, toPaymentDto } from './queries';
-import { pageOf, sendPage } from '../../lib/paging';
+import { adminPayments, paymentById, paymentTotals, toPaymentDto } from './queries';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import { refundPayment, releasePayment } from './refunds';
 import { providerOf } from './provider-of';
 import type { Db } from '../../db/client';
@@ -35,7 +35,7 @@ export function adminPaymentRoutes(app: FastifyInstance, deps: AppDeps) {
     requireAdmin(req);
     const filter = parse(adminPaymentsQuerySchema, req.query);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await adminPayments(db, filter, page), toAdminPayment);
+    return sendJsonPage(req, reply, page, await adminPayments(db, filter, page));
   });
 
   app.get('/api/admin/payments/totals', async (req) => {

@@ -1,10 +1,17 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities, payments, users } from '../../db/schema';
-import type { AdminPaymentItem, BrandPaymentItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
+import type {
+  AdminPaymentItem,
+  BrandPaymentItem,
+  PaymentDto,
+  PaymentStatus,
+  PaymentTotals,
+} from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
-import { after, cursorAt, type Page } from '../../lib/paging';
-import { preparedStatement } from '../../db/statement';
+import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { jsonObject } from '../../db/json';
+import { isoUtc, preparedStatement, preparedVariants } from '../../db/statement';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -44,59 +51,96 @@ export async function brandEscrowBalance(db: Db, brandId: string): Promise<strin
   return row.balance;
 }
 
-/** GET /api/brand/payments: the brand's payments, newest first, one page at a time. */
-export async function brandPayments(db: Db, brandId: string, page: Page) {
-  return db
-    .select({
-      payment: payments,
-      opportunity: {
+/** `toPaymentDto` written in SQL, for lists built by the database (same keys, same order). */
+const paymentDtoJson = {
+  id: payments.id,
+  brandId: payments.brandId,
+  opportunityId: payments.opportunityId,
+  stripePaymentId: payments.stripePaymentId,
+  amount: sql`${payments.amount}::text`,
+  status: payments.status,
+  draftReviewStatus: payments.draftReviewStatus,
+  draftDocumentUrl: payments.draftDocumentUrl,
+  draftDocumentFile: payments.draftDocumentFile,
+  brandFeedback: payments.brandFeedback,
+  refundReason: payments.refundReason,
+  paidAt: isoUtc(payments.paidAt),
+  releasedAt: isoUtc(payments.releasedAt),
+  refundedAt: isoUtc(payments.refundedAt),
+  createdAt: isoUtc(payments.createdAt),
+} satisfies Record<keyof PaymentDto, SQLWrapper>;
+
+const brandPaymentsPage = preparedVariants<{ cursor: boolean }, JsonPageRow, Record<string, unknown>>(
+  'brand_payments',
+  (o) => (o.cursor ? 'c' : 'n'),
+  (o) =>
+    limitedPage(sql`SELECT ${jsonObject<BrandPaymentItem>({
+      ...paymentDtoJson,
+      opportunity: jsonObject<BrandPaymentItem['opportunity']>({
         id: opportunities.id,
         title: opportunities.title,
         outletName: opportunities.outletName,
         type: opportunities.type,
-        priceUsd: opportunities.priceUsd,
-      },
-      id: payments.id,
-      cursorAt: cursorAt(payments.createdAt),
-    })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(and(eq(payments.brandId, brandId), after(payments.createdAt, payments.id, page.cursor)))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(page.limit + 1);
+        priceUsd: sql`${opportunities.priceUsd}::text`,
+      }),
+    })}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+    WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
+    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+);
+
+/** GET /api/brand/payments: the brand's payments (`BrandPaymentItem`), newest first, one page at a time. */
+export function brandPayments(db: Db, brandId: string, page: Page): Promise<JsonPageRow[]> {
+  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
 }
 
-export const toBrandPayment = (r: Awaited<ReturnType<typeof brandPayments>>[number]): BrandPaymentItem => ({
-  ...toPaymentDto(r.payment),
-  opportunity: r.opportunity,
-});
+type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; cursor: boolean };
+const adminPaymentsPage = preparedVariants<AdminPaymentsShape, JsonPageRow, Record<string, unknown>>(
+  'admin_payments',
+  (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) =>
+    limitedPage(sql`SELECT ${jsonObject<AdminPaymentItem>({
+      ...paymentDtoJson,
+      opportunity: jsonObject<AdminPaymentItem['opportunity']>({
+        id: opportunities.id,
+        title: opportunities.title,
+        outletName: opportunities.outletName,
+        priceUsd: sql`${opportunities.priceUsd}::text`,
+      }),
+      user: jsonObject<AdminPaymentItem['user']>({
+        id: users.id,
+        name: users.name,
+        brandName: users.brandName,
+        email: users.email,
+      }),
+    })}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    FROM ${payments}
+    JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+    JOIN ${users} ON ${users.id} = ${payments.brandId}
+    WHERE ${and(
+      o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+      o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
+      o.cursor ? afterCursor(payments.createdAt, payments.id) : sql`true`,
+    )}
+    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+);
 
-/** GET /api/admin/payments: every payment (or one opportunity's, or one status), newest first, paged. */
-export async function adminPayments(db: Db, filter: { opportunityId?: string; status?: PaymentStatus }, page: Page) {
-  const where: (SQL | undefined)[] = [after(payments.createdAt, payments.id, page.cursor)];
-  if (filter.opportunityId) where.push(eq(payments.opportunityId, filter.opportunityId));
-  if (filter.status) where.push(eq(payments.status, filter.status));
-  return db
-    .select({
-      payment: payments,
-      opportunity: { id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd },
-      user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
-      id: payments.id,
-      cursorAt: cursorAt(payments.createdAt),
-    })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .where(and(...where))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(page.limit + 1);
+/** GET /api/admin/payments: every payment (or one opportunity's, or one status), newest first, paged (`AdminPaymentItem`). */
+export function adminPayments(
+  db: Db,
+  filter: { opportunityId?: string; status?: PaymentStatus },
+  page: Page,
+): Promise<JsonPageRow[]> {
+  return adminPaymentsPage(
+    db,
+    { byOpportunity: Boolean(filter.opportunityId), byStatus: Boolean(filter.status), cursor: Boolean(page.cursor) },
+    {
+      ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...pageValues(page),
+    },
+  );
 }
-
-export const toAdminPayment = (r: Awaited<ReturnType<typeof adminPayments>>[number]): AdminPaymentItem => ({
-  ...toPaymentDto(r.payment),
-  opportunity: r.opportunity,
-  user: r.user,
-});
 
 /** Spec §9: the admin's totals are sums of the opportunity price over paid and released payments. */
 export async function paymentTotals(db: Db): Promise<PaymentTotals> {

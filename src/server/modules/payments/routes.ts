@@ -6,8 +6,8 @@ import { parse } from '../../lib/validate';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
 import { requireApprovedBrand } from '../auth/guards';
 import { cancelCheckout, checkoutView, payLocalCheckout, startCheckout } from './checkout';
-import { brandPayments, toBrandPayment } from './queries';
-import { pageOf, sendPage } from '../../lib/paging';
+import { brandPayments } from './queries';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import { providerOf } from './provider-of';
 
 /** Session ids come from us or the provider: letters, digits and underscores. */
@@ -53,6 +53,6 @@ export function paymentRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/api/brand/payments', async (req, reply) => {
     const brand = requireApprovedBrand(req);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await brandPayments(db, brand.id, page), toBrandPayment);
+    return sendJsonPage(req, reply, page, await brandPayments(db, brand.id, page));
   });
 }

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { parse } from '../../lib/validate';
 import { adminProjectsQuerySchema, editRequestSchema } from '../../../shared/schemas/brief';
-import { pageOf, sendPage } from '../../lib/paging';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { documentRoutes } from './documents';
-import { adminProjectCounts, adminProjects, approveDraft, markEditsComplete, requestEdits, toAdminProject } from './service';
+import { adminProjectCounts, adminProjects, approveDraft, markEditsComplete, requestEdits } from './service';
 
 type PaymentParams = { Params: { paymentId: string } };
 
@@ -28,7 +28,7 @@ export function projectRoutes(app: FastifyInstance, deps: AppDeps) {
     requireAdmin(req);
     const { tab } = parse(adminProjectsQuerySchema, req.query);
     const page = pageOf(req);
-    return sendPage(req, reply, page, await adminProjects(db, tab, page), toAdminProject);
+    return sendJsonPage(req, reply, page, await adminProjects(db, tab, page));
   });
 
   app.get('/api/admin/projects/counts', async (req) => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { briefs, opportunities, payments, users } from '../../db/schema';
@@ -6,11 +6,27 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import type { FileStore } from '../../storage/file-store';
 import { isUuid } from '../../../shared/schemas/payment';
-import { draftAttachSchema, type AdminProjectItem, type ProjectPayment, type ProjectTab, type ProjectTabCounts } from '../../../shared/schemas/brief';
-import { after, afterRanked, cursorAt, type Page } from '../../lib/paging';
+import {
+  draftAttachSchema,
+  type AdminProjectItem,
+  type ProjectPayment,
+  type ProjectTab,
+  type ProjectTabCounts,
+} from '../../../shared/schemas/brief';
+import {
+  limitedPage,
+  afterCursor,
+  afterRankedCursor,
+  cursorAt,
+  pageValues,
+  type JsonPageRow,
+  type Page,
+} from '../../lib/paging';
+import { jsonObject } from '../../db/json';
+import { isoUtc, preparedVariants } from '../../db/statement';
 import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
 import type { DraftReviewStatus } from '../../../shared/payment';
-import { PAYMENT_NOT_FOUND, opportunityCard, projectPayment } from '../briefs/service';
+import { PAYMENT_NOT_FOUND, opportunityCardJson, projectPayment, projectPaymentJson } from '../briefs/service';
 import { notifyPlacement } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 
@@ -19,64 +35,59 @@ type PaymentRow = typeof payments.$inferSelect;
 /** Spec §4: a draft is under review (the brand may approve or ask for edits) in these states. */
 const UNDER_REVIEW: DraftReviewStatus[] = ['pending_brand_review', 'edits_requested', 'edits_complete'];
 
-type AdminProjectRow = {
-  opportunity: Pick<AdminProjectItem, 'id' | 'title' | 'type' | 'outletName' | 'priceUsd'>;
-  payment: PaymentRow;
-  user: AdminProjectItem['user'];
-  brief: { part1Json: Record<string, string>; part2Json: Record<string, string>; submittedAt: Date | null } | null;
-  id: string;
-  cursorAt: string;
-  cursorRank?: number;
-};
+/** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
+const unpublishedRank = sql`(${payments.status} = 'paid')::int`;
+
+const adminProjectsPage = preparedVariants<{ tab?: ProjectTab; cursor: boolean }, JsonPageRow, Record<string, unknown>>(
+  'admin_projects',
+  (o) => `${o.tab ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
+  (o) => {
+    const ranked = o.tab === 'approved';
+    const item = jsonObject<AdminProjectItem>({
+      ...opportunityCardJson,
+      payment: projectPaymentJson,
+      // the brief shows once submitted: a brand's drafts are its own
+      brief: sql`CASE WHEN ${briefs.submittedAt} IS NOT NULL AND ${briefs.part1Json} IS NOT NULL AND ${briefs.part2Json} IS NOT NULL
+        THEN ${jsonObject({ part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: isoUtc(briefs.submittedAt) })} END`,
+      user: jsonObject<AdminProjectItem['user']>({
+        id: users.id,
+        name: users.name,
+        brandName: users.brandName,
+        email: users.email,
+      }),
+    });
+    return limitedPage(sql`SELECT ${item}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+        ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
+      FROM ${payments}
+      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+      JOIN ${users} ON ${users.id} = ${payments.brandId}
+      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+      WHERE ${and(
+        o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+        o.cursor
+          ? ranked
+            ? afterRankedCursor(unpublishedRank, payments.createdAt, payments.id)
+            : afterCursor(payments.createdAt, payments.id)
+          : undefined,
+      )}
+      ORDER BY ${ranked ? sql`${unpublishedRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
+  },
+);
 
 /**
  * GET /api/admin/projects: held or released payments (or one tab of them), newest first, one page
- * at a time. The brief shows once submitted (a brand's drafts are its own).
+ * at a time, each row's JSON an `AdminProjectItem` built by the database.
  */
-export async function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<AdminProjectRow[]> {
-  // Approved puts what still needs publishing before what is published (payments_tab_approved_idx order)
-  const ranked = tab === 'approved';
-  const rank = sql<number>`(${payments.status} = 'paid')::int`;
-  return db
-    .select({
-      opportunity: opportunityCard,
-      payment: payments,
-      user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
-      brief: { part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: briefs.submittedAt },
-      id: payments.id,
-      cursorAt: cursorAt(payments.createdAt),
-      ...(ranked ? { cursorRank: rank } : {}),
-    })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .leftJoin(briefs, eq(briefs.paymentId, payments.id))
-    .where(
-      and(
-        tab ? PROJECT_TAB_SQL[tab] : ALL_PROJECTS_SQL,
-        ranked ? afterRanked(rank, payments.createdAt, payments.id, page.cursor) : after(payments.createdAt, payments.id, page.cursor),
-      ),
-    )
-    .orderBy(...(ranked ? [desc(rank)] : []), desc(payments.createdAt), desc(payments.id))
-    .limit(page.limit + 1);
-}
-
-export function toAdminProject(r: AdminProjectRow): AdminProjectItem {
-  return {
-    ...r.opportunity,
-    payment: projectPayment(r.payment),
-    brief:
-      r.brief?.submittedAt && r.brief.part1Json && r.brief.part2Json
-        ? { part1Json: r.brief.part1Json, part2Json: r.brief.part2Json, submittedAt: r.brief.submittedAt.toISOString() }
-        : null,
-    user: r.user,
-  };
+export function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<JsonPageRow[]> {
+  return adminProjectsPage(db, { tab, cursor: Boolean(page.cursor) }, pageValues(page, tab === 'approved'));
 }
 
 /** The three tab counts, each an index-only count over its partial index. */
 export async function adminProjectCounts(db: Db): Promise<ProjectTabCounts> {
   const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]})`;
-  const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
+  const result = await db.execute(
+    sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`,
+  );
   const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
   return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };
 }
@@ -107,7 +118,10 @@ async function move(
     return moved;
   });
   if (row) return projectPayment(row);
-  const [existing] = await db.select().from(payments).where(and(eq(payments.id, paymentId), mine));
+  const [existing] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), mine));
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
   throw conflict(notHeld(existing) ?? refusal(existing));
 }
@@ -196,7 +210,10 @@ export async function attachDraft(
       draftDocumentFile: file,
       draftReviewStatus: sql`CASE WHEN ${payments.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${payments.draftReviewStatus} END`,
     },
-    (p) => (p.draftReviewStatus === 'approved' ? 'The brand has already approved this draft' : 'The brand has not submitted the brief yet'),
+    (p) =>
+      p.draftReviewStatus === 'approved'
+        ? 'The brand has already approved this draft'
+        : 'The brand has not submitted the brief yet',
     // a draft the brand is to review (first attached, or replaced before it answered); a draft
     // replaced after an edit request is announced by "mark edits complete"
     async (tx, p) => {
@@ -206,7 +223,11 @@ export async function attachDraft(
 }
 
 /** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own payment. */
-export async function mayDownloadDraft(db: Db, user: { id: string; role: string }, storedPath: string): Promise<boolean> {
+export async function mayDownloadDraft(
+  db: Db,
+  user: { id: string; role: string },
+  storedPath: string,
+): Promise<boolean> {
   if (user.role === 'admin') return true;
   const [own] = await db
     .select({ id: payments.id })
@@ -220,11 +241,19 @@ export async function mayDownloadDraft(db: Db, user: { id: string; role: string 
  * The draft members of PATCH /api/admin/payments/{id}/status (the route lives with payments):
  * validates the body, checks an uploaded file really is in the store, then attaches.
  */
-export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown): Promise<ProjectPayment> {
+export async function attachDraftFromBody(
+  db: Db,
+  files: FileStore,
+  paymentId: string,
+  body: unknown,
+): Promise<ProjectPayment> {
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
     const stored = await files.get(draft.draftDocumentFile.slice('/api/files/'.length));
-    if (!stored) throw badRequest('The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
+    if (!stored)
+      throw badRequest('The uploaded file was not found. Please upload it again.', {
+        draftDocumentFile: 'No file selected',
+      });
     stored.stream.destroy();
   }
   return attachDraft(db, paymentId, draft);
