@@ -43,3 +43,10 @@ declare module 'autocannon' {
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;
 }
+
+// the queue whose addBody scripts/bench.ts replaces (see BROWSER_HEADERS there)
+declare module 'autocannon/lib/pipelinedRequestsQueue.js' {
+  export default class PipelinedRequestsQueue {
+    addBody(data: Buffer): void;
+  }
+}

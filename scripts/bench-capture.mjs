@@ -1,14 +1,14 @@
 /**
  * Preloaded into the benchmarked server by scripts/bench.ts (`node --import ./scripts/bench-capture.mjs
  * dist/server/main.js`; plain JavaScript, so the built server runs without a TypeScript loader):
- * records the SQL text and parameters of every node-postgres query while the bench asks for it over
+ * records the SQL text, parameters and statement name (prepared statements) of every node-postgres query while the bench asks for it over
  * IPC ("capture:on" ... "capture:off"), so the bench can count the queries of one request and EXPLAIN
  * exactly those. Off, it costs one boolean test.
  */
 import process from 'node:process';
 import pg from 'pg';
 
-/** @type {{ text: string; values: unknown[] }[]} */
+/** @type {{ text: string; values: unknown[]; name?: string }[]} */
 const captured = [];
 let capturing = false;
 
@@ -18,7 +18,8 @@ pg.Client.prototype.query = function query(...args) {
     const [q, v] = args;
     const text = typeof q === 'string' ? q : q?.text;
     const values = (typeof q === 'string' ? v : (q?.values ?? (Array.isArray(v) ? v : undefined))) ?? [];
-    if (text) captured.push({ text, values: values.map((x) => (x instanceof Date ? x.toISOString() : x)) });
+    const name = typeof q === 'string' ? undefined : q?.name;
+    if (text) captured.push({ text, name, values: values.map((x) => (x instanceof Date ? x.toISOString() : x)) });
   }
   return original.apply(this, args);
 };

@@ -15,6 +15,11 @@ export const configSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** PostgreSQL server; when unset the embedded PGlite database under DATA_DIR/db is used. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * Connections this server keeps to DATABASE_URL. More than the database's CPU cores can run at
+   * once only adds switching between them; fewer leave it idle while answers travel.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** Seed demo content on first start of an empty embedded database. */
   SEED_DEMO: bool.default(true),
   /** Create (or reset the password of) this admin at start. */

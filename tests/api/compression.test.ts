@@ -36,6 +36,23 @@ describe('JSON compression', () => {
     expect(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(plain);
   });
 
+  it('answers made per request (a page of a list) too: each encoding decodes to the plain JSON', async () => {
+    const admin = (await signedIn(t.app, t.db, kinds.admin)).agent.cookie!;
+    const page = (encoding?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/admin/opportunities', headers: { cookie: admin, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+    const plain = await page();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body)).toHaveLength(20);
+    expect(plain.body.length).toBeGreaterThan(2048);
+    const br = await page('br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(plain.body.length / 2);
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    const gz = await page('gzip, deflate');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+  });
+
   it('leaves small answers alone', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie, 'accept-encoding': 'br' } });
     expect(res.headers['content-encoding']).toBeUndefined();

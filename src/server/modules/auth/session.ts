@@ -8,7 +8,7 @@ import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Starts a new session for the user; the cookie carries a random 256-bit token. */
 export async function createSession(db: Db, userId: string, days: number): Promise<{ token: string; expiresAt: Date }> {
@@ -32,13 +32,14 @@ export async function deleteUserSessions(db: Db, userId: string): Promise<void> 
  * Every signed-in request runs this, so it is a prepared statement (one index lookup per table) and
  * reads no more than a request needs: not the password hash.
  */
-const sessionUser = preparedStatement<Omit<SessionUser, 'createdAt'> & { createdAt: string }, { id: string; now: string }>(
-  'session_user',
-  sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
+export const sessionUserSql = sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
       ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
       ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt"
     FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
-    WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+    WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;
+const sessionUser = preparedStatement<Omit<SessionUser, 'createdAt'> & { createdAt: string }, { id: string; now: string }>(
+  'session_user',
+  sessionUserSql,
 );
 
 export async function userForToken(db: Db, token: string): Promise<SessionUser | null> {

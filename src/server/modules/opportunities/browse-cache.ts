@@ -5,11 +5,13 @@ import { compress, type Encoding } from '../../lib/compress-json';
 import { startOfUtcDay } from './service';
 import { catalogueVersionSql, claimableJsonQuery } from './claimable';
 
-const readVersion = preparedStatement<{ version: string }>('catalogue_version', sql`SELECT ${catalogueVersionSql} AS "version"`);
-const readBody = preparedStatement<{ version: string; body: string }, { since: string }>(
-  'claimable_opportunities',
-  claimableJsonQuery(sql.placeholder('since')),
-);
+/** The statements of a request for the browse list (also run by the bench's ceiling server). */
+export const browseStatements = {
+  version: { name: 'catalogue_version', sql: sql`SELECT ${catalogueVersionSql} AS "version"` },
+  body: { name: 'claimable_opportunities', sql: claimableJsonQuery(sql.placeholder('since')) },
+};
+const readVersion = preparedStatement<{ version: string }>(browseStatements.version.name, browseStatements.version.sql);
+const readBody = preparedStatement<{ version: string; body: string }, { since: string }>(browseStatements.body.name, browseStatements.body.sql);
 
 /** One version of the browse list: its JSON, and each compressed form once someone asked for it. */
 export interface BrowseList {
@@ -28,7 +30,7 @@ function browseList(key: string, body: string): BrowseList {
     encoded(encoding) {
       let bytes = encodings.get(encoding);
       if (!bytes) {
-        bytes = compress(json, encoding);
+        bytes = compress(json, encoding, 'small');
         encodings.set(encoding, bytes);
       }
       return bytes;
