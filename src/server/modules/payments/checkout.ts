@@ -6,7 +6,8 @@ import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider';
 import { toCents } from '../../../shared/money';
 import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
-import { closeHolds, holdById, slotIsFree, startOfUtcDay, type Tx } from './slots';
+import { closeHolds, holdById, startOfUtcDay, type Tx } from './slots';
+import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
 
@@ -15,14 +16,55 @@ export interface CheckoutBrand {
   email: string;
 }
 
+type HoldRow = typeof checkoutSessions.$inferSelect;
+const h = checkoutSessions;
+/** Timestamps travel as ISO text (prepared statements return the driver's rows unmapped). */
+const openHoldStatement = preparedStatement<
+  Omit<HoldRow, 'expiresAt' | 'closedAt' | 'createdAt'> & { expiresAt: string; closedAt: string | null; createdAt: string },
+  { brandId: string; opportunityId: string }
+>(
+  'open_checkout_hold',
+  sql`SELECT ${h.id} AS "id", ${h.providerSessionId} AS "providerSessionId", ${h.brandId} AS "brandId", ${h.opportunityId} AS "opportunityId",
+      ${h.amount}::text AS "amount", ${h.status} AS "status", ${h.url} AS "url", ${isoUtc(h.expiresAt)} AS "expiresAt",
+      ${h.localPaymentId} AS "localPaymentId", ${isoUtc(h.closedAt)} AS "closedAt", ${isoUtc(h.createdAt)} AS "createdAt"
+    FROM ${h}
+    WHERE ${h.brandId} = ${sql.placeholder('brandId')} AND ${h.opportunityId} = ${sql.placeholder('opportunityId')}::uuid AND ${h.status} = 'open'`,
+);
+
 /** The brand's open hold for the opportunity, if any (at most one: a partial unique index). */
-async function openHoldFor(db: Db, brandId: string, opportunityId: string) {
-  const [hold] = await db
-    .select()
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.brandId, brandId), eq(checkoutSessions.opportunityId, opportunityId), eq(checkoutSessions.status, 'open')));
-  return hold;
+async function openHoldFor(db: Db, brandId: string, opportunityId: string): Promise<HoldRow | undefined> {
+  const [row] = await openHoldStatement(db, { brandId, opportunityId });
+  if (!row) return undefined;
+  return { ...row, expiresAt: new Date(row.expiresAt), closedAt: row.closedAt ? new Date(row.closedAt) : null, createdAt: new Date(row.createdAt) };
 }
+
+/**
+ * Reserves the slot and writes the hold in ONE statement: both happen or neither does. The UPDATE
+ * takes the slot only while one is free (slots.ts `slotIsFree`, written here with placeholders so
+ * the statement is prepared once per connection: every claim runs it).
+ */
+const reserveStatement = preparedStatement<{ title: string; outletName: string; priceUsd: string }, Record<string, unknown>>(
+  'reserve_checkout_slot',
+  sql`
+    WITH opp AS (
+      UPDATE ${opportunities}
+      SET filled_slots = filled_slots + 1,
+          status = CASE WHEN filled_slots + 1 >= max_slots THEN 'full' ELSE status END
+      WHERE ${opportunities.id} = ${sql.placeholder('opportunityId')}::uuid AND ${opportunities.status} = 'available'
+        AND ${opportunities.filledSlots} < ${opportunities.maxSlots}
+        AND (${opportunities.deadlineDate} IS NULL OR ${opportunities.deadlineDate} >= ${sql.placeholder('since')}::timestamptz)
+      RETURNING id, title, outlet_name, price_usd
+    ), hold AS (
+      INSERT INTO ${checkoutSessions}
+        (id, brand_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
+      SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, opp.id, opp.price_usd, 'open',
+             ${sql.placeholder('expiresAt')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
+             ${sql.placeholder('sessionId')}::text, ${sql.placeholder('url')}::text
+      FROM opp
+      RETURNING id
+    )
+    SELECT opp.title, opp.outlet_name AS "outletName", opp.price_usd::text AS "priceUsd" FROM hold, opp`,
+);
 
 /** Why a slot could not be taken, in words the claim dialog can show. */
 async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<HttpError> {
@@ -43,8 +85,6 @@ async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<Ht
  * carries the same idempotency key, so the provider answers both with the same session.
  */
 const RESUME_AFTER_MS = 10_000;
-
-type HoldRow = typeof checkoutSessions.$inferSelect;
 
 /**
  * Finishes a hold left without its provider session: asks the provider again with the hold's own
@@ -130,25 +170,16 @@ export async function startCheckout(
   const pre = provider.precomputedCheckout?.(holdId);
   let reserved: { title: string; outletName: string; priceUsd: string } | undefined;
   try {
-    const result = await db.execute(sql`
-      WITH opp AS (
-        UPDATE ${opportunities}
-        SET filled_slots = filled_slots + 1,
-            status = CASE WHEN filled_slots + 1 >= max_slots THEN 'full' ELSE status END
-        WHERE ${slotIsFree(opportunityId, now)}
-        RETURNING id, title, outlet_name, price_usd
-      ), hold AS (
-        INSERT INTO ${checkoutSessions}
-          (id, brand_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
-        SELECT ${holdId}::uuid, ${brand.id}::uuid, opp.id, opp.price_usd, 'open',
-               ${expiresAt.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
-               ${pre?.sessionId ?? null}::text, ${pre?.url ?? null}::text
-        FROM opp
-        RETURNING id
-      )
-      SELECT opp.title, opp.outlet_name AS "outletName", opp.price_usd::text AS "priceUsd" FROM hold, opp
-    `);
-    reserved = (result as unknown as { rows: { title: string; outletName: string; priceUsd: string }[] }).rows[0];
+    [reserved] = await reserveStatement(db, {
+      opportunityId,
+      since: startOfUtcDay(now).toISOString(),
+      holdId,
+      brandId: brand.id,
+      expiresAt: expiresAt.toISOString(),
+      now: now.toISOString(),
+      sessionId: pre?.sessionId ?? null,
+      url: pre?.url ?? null,
+    });
   } catch (err) {
     // the partial unique index (one open checkout per brand and opportunity) caught a double
     // click; the whole statement, slot included, was undone
