@@ -18,8 +18,8 @@ import { startOfUtcDay } from '../src/server/modules/opportunities/service';
 import { compress, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
 
 const dialect = new PgDialect();
-// the same pool size as the app's (openPostgres default)
-const pool = new pg.Pool({ connectionString: process.env.BENCH_CEILING_DATABASE_URL, max: 10 });
+// the same pool size as the app's (DATABASE_POOL_SIZE)
+const pool = new pg.Pool({ connectionString: process.env.BENCH_CEILING_DATABASE_URL, max: Number(process.env.BENCH_CEILING_POOL_SIZE ?? 10) });
 pool.on('error', () => {});
 
 function statement(name: string, query: SQL) {

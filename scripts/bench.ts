@@ -15,8 +15,9 @@
  *   npm run bench                 PostgreSQL server, judged against the targets
  *   npm run bench -- --pglite     the embedded database (own section, no judging, no ceiling)
  *
- * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50),
- * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards.
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10: the server's DATABASE_POOL_SIZE and the ceiling's pool),
+ * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards, BENCH_ONLY=<paths,…> runs
+ * only those endpoints (for working on one path; the report then judges only those).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -50,6 +51,8 @@ const PGLITE = process.argv.includes('--pglite');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (PGLITE ? 2 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** DATABASE_POOL_SIZE of the server under test, and the ceiling's pool size */
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'byline_bench';
 const RESULTS = path.join(root, 'bench', 'results.md');
@@ -205,6 +208,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
     },
@@ -249,7 +253,7 @@ function onMessage<T>(child: ChildProcess, type: string, timeoutMs = 30_000): Pr
 async function startCeiling(url: string): Promise<{ child: ChildProcess; origin: string; sql: string[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-ceiling.ts'], {
     cwd: root,
-    env: { ...process.env, BENCH_CEILING_DATABASE_URL: url },
+    env: { ...process.env, BENCH_CEILING_DATABASE_URL: url, BENCH_CEILING_POOL_SIZE: String(POOL_SIZE) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await onMessage<{ port: number; sql: string[] }>(child, 'ceiling:ready', 60_000);
@@ -547,7 +551,9 @@ async function main() {
     const runs: Run[] = [];
     const captured = new Map<string, Captured[]>();
     let ceilingRun: { result: Result; load1: number } | undefined;
-    for (const e of endpoints) {
+    // BENCH_ONLY=/api/user,/api/payments/checkout: measure these only (while working on one path)
+    const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
+    for (const e of endpoints.filter((x) => !only || only.includes(x.path))) {
       await settle(origin, brandCookie);
       const p = await probe(origin, e);
       log(`probe ${e.name}: ${p.status}, ${mb(p.bytes)} MB, ${p.items ?? '-'} items, ${p.paged ? 'paged' : 'not paged'}, ${p.ms.toFixed(0)} ms`);
@@ -706,7 +712,8 @@ async function main() {
     if (ceilingRun) {
       lines.push('');
       lines.push(
-        'The ceiling (scripts/bench-ceiling.ts) is a bare node:http + `pg` Pool of the same size (10) doing the database work the app does for GET /api/opportunities — ' +
+        `The ceiling (scripts/bench-ceiling.ts) is a bare node:http + \`pg\` Pool of the same size (${POOL_SIZE}) doing` +
+          ' the database work the app does for GET /api/opportunities — ' +
           "the session's user, the catalogue version, and the list when the version moved, as the same prepared statements compiled from the app's SQL (checked in this run: each is one the app ran) — " +
           'keeping the list per version and compressing it once per encoding as the app does; both answers checked identical in this run. No framework, no security headers, no other permission check.',
       );
