@@ -1,8 +1,8 @@
 /**
  * The ceiling of `npm run bench`: a bare node:http + pg (Pool) server that answers
  * GET /api/opportunities with the database work the app does for it, and nothing else: the same
- * prepared statements (the session's user, the catalogue version, and — when the version moved —
- * the list itself, all compiled from the app's own SQL), the list kept per version and compressed
+ * prepared statements (the session's user with the catalogue version, and — when the version moved
+ * — the list itself, both compiled from the app's own SQL), the list kept per version and compressed
  * once per encoding as the app does, the same bytes out. No framework, no security headers, no
  * permission check beyond "a session exists": what the app could reach at best. Started as a child
  * process by scripts/bench.ts (BENCH_CEILING_DATABASE_URL).
@@ -26,17 +26,16 @@ function statement(name: string, query: SQL) {
   const { sql: text, params } = dialect.sqlToQuery(query);
   return { name, text, run: (values: Record<string, unknown>) => pool.query({ name, text, values: fillPlaceholders(params, values) }) };
 }
+// the session's user comes with the catalogue version, as in the app (db/catalogue-version.ts)
 const session = statement('session_user', sessionUserSql);
-const version = statement(browseStatements.version.name, browseStatements.version.sql);
 const body = statement(browseStatements.body.name, browseStatements.body.sql);
 
 type List = { key: string; json: Buffer; encoded: Map<Encoding, Promise<Buffer>> };
 let current: List | undefined;
 let building: { key: string; list: Promise<List> } | undefined;
 
-async function list(): Promise<List> {
+async function list(v: string): Promise<List> {
   const since = startOfUtcDay(new Date()).toISOString();
-  const v = (await version.run({})).rows[0].version as string;
   const key = `${v}.${since.slice(0, 10)}`;
   if (current?.key === key) return current;
   if (building?.key !== key) {
@@ -64,7 +63,7 @@ const server = http.createServer((req, res) => {
     const token = cookieToken(req.headers.cookie);
     const user = token ? (await session.run({ id: hashToken(token), now: new Date().toISOString() })).rows[0] : undefined;
     if (!user) return void res.writeHead(401).end();
-    const l = await list();
+    const l = await list(user.catalogueVersion as string);
     const encoding = preferredEncoding(req.headers['accept-encoding']);
     let out = l.json;
     if (encoding) {
@@ -82,7 +81,7 @@ const server = http.createServer((req, res) => {
 });
 
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'ceiling:ready', port: (server.address() as AddressInfo).port, sql: [session.text, version.text, body.text] });
+  process.send?.({ type: 'ceiling:ready', port: (server.address() as AddressInfo).port, sql: [session.text, body.text] });
 });
 process.on('SIGTERM', () => {
   server.close();

@@ -714,7 +714,7 @@ async function main() {
       lines.push(
         `The ceiling (scripts/bench-ceiling.ts) is a bare node:http + \`pg\` Pool of the same size (${POOL_SIZE}) doing` +
           ' the database work the app does for GET /api/opportunities — ' +
-          "the session's user, the catalogue version, and the list when the version moved, as the same prepared statements compiled from the app's SQL (checked in this run: each is one the app ran) — " +
+          "the session's user with the catalogue version, and the list when the version moved, as the same prepared statements compiled from the app's SQL (checked in this run: each is one the app ran) — " +
           'keeping the list per version and compressing it once per encoding as the app does; both answers checked identical in this run. No framework, no security headers, no other permission check.',
       );
     }

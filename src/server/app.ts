@@ -12,7 +12,7 @@ import { compressJson } from './lib/compress-json';
 import { HttpError } from './lib/errors';
 import { databaseUnavailableCause } from './lib/db-errors';
 import type { FileStore } from './storage/file-store';
-import { SESSION_COOKIE, userForToken } from './modules/auth/session';
+import { SESSION_COOKIE, sessionForToken } from './modules/auth/session';
 import { authRoutes } from './modules/auth/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { uploadRoutes } from './modules/uploads/routes';
@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('catalogueVersion', null);
 
   app.addHook('onRequest', async (req) => {
     const url = req.url;
@@ -109,7 +110,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const token = req.cookies[SESSION_COOKIE];
     if (token && token.length <= 100) {
       req.sessionToken = token;
-      req.user = await userForToken(db, token);
+      const session = await sessionForToken(db, token);
+      req.user = session?.user ?? null;
+      req.catalogueVersion = session?.catalogueVersion ?? null;
     }
   });
 

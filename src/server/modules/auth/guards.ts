@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
     sessionToken: string | null;
+    /** the catalogue version read with the session (db/catalogue-version.ts), for the browse list's cache */
+    catalogueVersion: string | null;
   }
 }
 

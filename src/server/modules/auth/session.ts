@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
+import { catalogueVersionSql } from '../../db/catalogue-version';
 import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
@@ -34,17 +35,27 @@ export async function deleteUserSessions(db: Db, userId: string): Promise<void> 
  */
 export const sessionUserSql = sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
       ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
-      ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt"
+      ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt",
+      ${catalogueVersionSql} AS "catalogueVersion"
     FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
     WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;
-const sessionUser = preparedStatement<Omit<SessionUser, 'createdAt'> & { createdAt: string }, { id: string; now: string }>(
+const sessionUser = preparedStatement<
+  Omit<SessionUser, 'createdAt'> & { createdAt: string; catalogueVersion: string },
+  { id: string; now: string }
+>(
   'session_user',
   sessionUserSql,
 );
 
-export async function userForToken(db: Db, token: string): Promise<SessionUser | null> {
+/**
+ * The signed-in user of a session token, and the catalogue version as of this request (read in the
+ * same statement: the browse list's cache needs it, see db/catalogue-version.ts).
+ */
+export async function sessionForToken(db: Db, token: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
   const [row] = await sessionUser(db, { id: hashToken(token), now: new Date().toISOString() });
-  return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
+  if (!row) return null;
+  const { catalogueVersion, createdAt, ...user } = row;
+  return { user: { ...user, createdAt: new Date(createdAt) }, catalogueVersion };
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client';
 import { preparedStatement } from '../../db/statement';
 import { compress, type Encoding } from '../../lib/compress-json';
 import { startOfUtcDay } from './service';
-import { catalogueVersionSql, claimableJsonQuery } from './claimable';
+import { claimableJsonQuery } from './claimable';
+import { catalogueVersionSql } from '../../db/catalogue-version';
 
 /** The statements of a request for the browse list (also run by the bench's ceiling server). */
 export const browseStatements = {
@@ -62,9 +63,10 @@ export function browseListCache(db: Db) {
     return list;
   }
 
-  return async function claimable(now = new Date()): Promise<BrowseList> {
+  /** `version`: the catalogue version read in this request already (with its session), if any */
+  return async function claimable(now = new Date(), knownVersion?: string): Promise<BrowseList> {
     const since = startOfUtcDay(now).toISOString();
-    const [{ version }] = await readVersion(db, {});
+    const version = knownVersion ?? (await readVersion(db, {}))[0].version;
     const key = `${version}.${since.slice(0, 10)}`;
     if (current?.list.key === key) return current.list;
     if (pending?.key !== key) {

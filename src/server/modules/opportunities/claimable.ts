@@ -1,9 +1,8 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { catalogueVersions, opportunities as o } from '../../db/schema';
+import { opportunities as o } from '../../db/schema';
 import { isoUtc } from '../../db/statement';
 
-/** The catalogue's version (schema.ts `catalogueVersions`): the number of committed changes, as text. */
-export const catalogueVersionSql = sql<string>`(SELECT coalesce(sum(${catalogueVersions.version}), 0)::text FROM ${catalogueVersions})`;
+import { catalogueVersionSql } from '../../db/catalogue-version';
 
 /**
  * GET /api/opportunities in ONE statement that returns the response body itself: the claimable

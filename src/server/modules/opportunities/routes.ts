@@ -39,7 +39,7 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
   const claimable = browseListCache(db);
   app.get('/api/opportunities', async (req, reply) => {
     requireApprovedBrand(req);
-    const list = await claimable();
+    const list = await claimable(new Date(), req.catalogueVersion ?? undefined);
     const etag = `W/"${list.key}"`;
     void reply
       .type('application/json; charset=utf-8')
