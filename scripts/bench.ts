@@ -15,7 +15,7 @@
  *   npm run bench                 PostgreSQL server, judged against the targets
  *   npm run bench -- --pglite     the embedded database (own section, no judging, no ceiling)
  *
- * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10: the server's DATABASE_POOL_SIZE and the ceiling's pool),
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (4: the server's DATABASE_POOL_SIZE and the ceiling's pool; the database here has 2 cores),
  * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards, BENCH_ONLY=<paths,…> runs
  * only those endpoints (for working on one path; the report then judges only those).
  */
@@ -52,7 +52,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (PGLITE ? 2 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** DATABASE_POOL_SIZE of the server under test, and the ceiling's pool size */
-const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 4);
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'byline_bench';
 const RESULTS = path.join(root, 'bench', 'results.md');
