@@ -15,13 +15,13 @@
  *   npm run bench                 PostgreSQL server, judged against the targets
  *   npm run bench -- --pglite     the embedded database (own section, no judging, no ceiling)
  *
- * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (4: the server's DATABASE_POOL_SIZE and the ceiling's pool; the database here has 2 cores),
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10, the default: the server's DATABASE_POOL_SIZE and the ceiling's pool),
  * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards, BENCH_ONLY=<paths,…> runs
  * only those endpoints (for working on one path; the report then judges only those).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,7 +52,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (PGLITE ? 2 : 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** DATABASE_POOL_SIZE of the server under test, and the ceiling's pool size */
-const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 4);
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = process.env.BENCH_DATABASE_NAME ?? 'byline_bench';
 const RESULTS = path.join(root, 'bench', 'results.md');
@@ -130,6 +130,37 @@ function procMemory(pid: number): { rss: number; hwm: number } | null {
   } catch {
     return null;
   }
+}
+
+/** CPU time (user + system, ms) a process has used so far; null when it is gone. */
+function procCpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** CPU time of the PostgreSQL server's processes on this machine (ms), when it runs here. */
+function postgresCpuMs(): number | null {
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
+    } catch {
+      continue;
+    }
+    const ms = procCpuMs(Number(entry));
+    if (ms !== null) {
+      total += ms;
+      found = true;
+    }
+  }
+  return found ? total : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,6 +344,9 @@ interface Run {
   skipped?: string;
   peakRss?: number;
   load1?: number;
+  /** CPU time per request of the server process and of PostgreSQL's processes, ms */
+  serverCpu?: number | null;
+  databaseCpu?: number | null;
 }
 
 async function probe(origin: string, e: Endpoint): Promise<Probe> {
@@ -337,8 +371,15 @@ async function probe(origin: string, e: Endpoint): Promise<Probe> {
 }
 
 /** Runs autocannon against one endpoint while sampling the server's RSS. */
-async function load(origin: string, e: Endpoint, seconds: number, pid?: number): Promise<{ result: Result; peakRss: number }> {
+async function load(
+  origin: string,
+  e: Endpoint,
+  seconds: number,
+  pid?: number,
+): Promise<{ result: Result; peakRss: number; serverCpuMs: number | null; databaseCpuMs: number | null }> {
   let peakRss = 0;
+  const serverCpu0 = pid ? procCpuMs(pid) : null;
+  const databaseCpu0 = pid ? postgresCpuMs() : null;
   const sample = () => {
     const m = pid ? procMemory(pid) : null;
     if (m) peakRss = Math.max(peakRss, m.rss);
@@ -364,7 +405,14 @@ async function load(origin: string, e: Endpoint, seconds: number, pid?: number):
       ],
     });
     sample();
-    return { result, peakRss };
+    const serverCpu1 = pid ? procCpuMs(pid) : null;
+    const databaseCpu1 = pid ? postgresCpuMs() : null;
+    return {
+      result,
+      peakRss,
+      serverCpuMs: serverCpu0 !== null && serverCpu1 !== null ? serverCpu1 - serverCpu0 : null,
+      databaseCpuMs: databaseCpu0 !== null && databaseCpu1 !== null ? databaseCpu1 - databaseCpu0 : null,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -598,10 +646,16 @@ async function main() {
       await load(origin, e, WARMUP);
       await settle(origin, brandCookie);
       run.load1 = os.loadavg()[0];
-      const { result, peakRss } = await load(origin, e, SECONDS, pid);
+      const { result, peakRss, serverCpuMs, databaseCpuMs } = await load(origin, e, SECONDS, pid);
       run.result = result;
       run.peakRss = peakRss;
-      log(`${e.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, peak RSS ${mb(peakRss)} MB`);
+      const perRequest = (ms: number | null) => (ms === null || !result.requests.total ? null : ms / result.requests.total);
+      run.serverCpu = perRequest(serverCpuMs);
+      run.databaseCpu = PGLITE ? null : perRequest(databaseCpuMs);
+      log(
+        `${e.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, peak RSS ${mb(peakRss)} MB, ` +
+          `CPU per request: server ${fmt(run.serverCpu ?? NaN, 2)} ms, PostgreSQL ${fmt(run.databaseCpu ?? NaN, 2)} ms`,
+      );
       if (ceiling && e.path === '/api/opportunities') {
         const c: Endpoint = { ...e, cookie: () => brandCookie };
         await settle(origin, brandCookie);
@@ -699,12 +753,12 @@ async function main() {
     lines.push('');
     lines.push('Per endpoint (the first request, and the measured run; "non-2xx" above counts non-2xx answers plus connection errors and timeouts, autocannon\'s 10 s timeout):');
     lines.push('');
-    lines.push('| endpoint | first response | items | paged (Link) | peak RSS during run MB | 1-min load at run start | status codes |');
-    lines.push('|---|---|---:|---|---:|---:|---|');
+    lines.push('| endpoint | first response | items | paged (Link) | CPU ms per request: server / PostgreSQL | peak RSS during run MB | 1-min load at run start | status codes |');
+    lines.push('|---|---|---:|---|---:|---:|---:|---|');
     for (const run of runs) {
       const codes = run.result ? Object.entries(run.result.statusCodeStats).map(([s, v]) => `${s}×${v.count}`).join(', ') + (run.result.errors ? `, errors×${run.result.errors} (of which timeouts: ${run.result.timeouts})` : '') : '—';
       lines.push(
-        `| ${run.endpoint.name} (${run.endpoint.note}) | ${run.probe.status}, ${mb(run.probe.bytes)} MB, ${run.probe.ms.toFixed(0)} ms | ${run.probe.items ?? '—'} | ${run.probe.paged ? 'yes' : 'no'} | ${run.peakRss ? mb(run.peakRss) : '—'} | ${run.load1 !== undefined ? run.load1.toFixed(2) : '—'} | ${codes} |`,
+        `| ${run.endpoint.name} (${run.endpoint.note}) | ${run.probe.status}, ${mb(run.probe.bytes)} MB, ${run.probe.ms.toFixed(0)} ms | ${run.probe.items ?? '—'} | ${run.probe.paged ? 'yes' : 'no'} | ${fmt(run.serverCpu ?? NaN, 2)} / ${PGLITE ? 'in the server' : fmt(run.databaseCpu ?? NaN, 2)} | ${run.peakRss ? mb(run.peakRss) : '—'} | ${run.load1 !== undefined ? run.load1.toFixed(2) : '—'} | ${codes} |`,
       );
     }
     lines.push('');

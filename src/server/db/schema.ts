@@ -105,8 +105,10 @@ export const opportunities = pgTable(
     // the admin dashboard, paged newest first (keyset on created_at, id), with or without a status filter
     index('opportunities_status_created_idx').on(t.status, t.createdAt, t.id),
     index('opportunities_created_idx').on(t.createdAt, t.id),
-    // the brands' browse list reads exactly the claimable rows (modules/opportunities/claimable.ts)
-    index('opportunities_claimable_idx').on(t.deadlineDate).where(sql`status = 'available' AND filled_slots < max_slots`),
+    // the brands' browse list reads the available rows (modules/opportunities/claimable.ts). Not
+    // filled_slots in the predicate: a column an index names makes every checkout's update of it
+    // rewrite every index of the table (no HOT update), measured 0 of 30,933 updates before.
+    index('opportunities_available_idx').on(t.deadlineDate).where(sql`status = 'available'`),
   ],
 );
 

@@ -10,7 +10,7 @@ import { catalogueVersionSql } from '../../db/catalogue-version';
  * newest first, as the JSON array `toBrandOpportunityJson` would produce, byte for byte (same keys
  * in the same order, compact). Postgres builds the JSON, so Node neither parses ~1,000 rows nor
  * serialises them again. It also answers the catalogue version the body belongs to: both come
- * from the statement's one snapshot. Uses opportunities_claimable_idx.
+ * from the statement's one snapshot. Uses opportunities_available_idx.
  */
 export function claimableJsonQuery(since: Date | Placeholder): SQL {
   const sinceValue = since instanceof Date ? since.toISOString() : since;
