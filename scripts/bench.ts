@@ -733,7 +733,7 @@ async function main() {
     lines.push(
       `Run ${startedAt.toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}, ` +
         `${PGLITE ? 'PGlite (embedded)' : `PostgreSQL ${await serverVersion(url)}`}. ` +
-        `**Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}** (1/5/15 min; the machine is shared with other engineers' test runs, so the figures are noisy). ` +
+        `**Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}** (1/5/15 min; a virtual machine whose figures move by up to a third from run to run). ` +
         `${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s per endpoint, loopback; load generator (autocannon) in the bench process, server in its own process. ` +
         `Requests carry a browser's \`Accept-Encoding: gzip, deflate, br\` (answers over 2 KB come compressed); the load generator counts response bytes without decoding them (see BROWSER_HEADERS in scripts/bench.ts).`,
     );
@@ -782,7 +782,9 @@ async function main() {
       lines.push('### Statements per request and their plans');
       lines.push('');
       lines.push(
-        'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used. ' +
+        'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used: ' +
+          'a prepared statement with its generic plan (made without the values: the plan PostgreSQL settles on for a statement run again and again), anything else as sent. ' +
+          'GET /api/opportunities is captured right after a catalogue change, when the list is built again (2 statements); while the catalogue is unchanged a request runs only the first. ' +
           'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkout_sessions) is flagged **SEQ SCAN**.',
       );
       lines.push('');
