@@ -58,10 +58,19 @@ function isSameOrigin(req: FastifyRequest, publicOrigin?: string): boolean {
   }
 }
 
+function logsRequests(logger: AppDeps['logger']): boolean {
+  if (!logger) return false;
+  if (logger === true) return true;
+  const level = typeof logger === 'object' && 'level' in logger ? logger.level : 'info';
+  return level === undefined || ['info', 'debug', 'trace'].includes(level);
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
+    // "incoming request" / "request completed" are info lines: skip the calls when they would be dropped
+    disableRequestLogging: !logsRequests(deps.logger),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
@@ -150,11 +159,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clientDir = deps.clientDir;
   const hasClient = clientDir && existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    // preCompressed: the build wrote .br/.gz beside each asset
-    await app.register(fastifyStatic, { root: clientDir, prefix: '/', index: false, wildcard: false, serve: true, preCompressed: true });
-    // hashed assets never change; index.html must always be revalidated
-    app.addHook('onSend', async (req, reply) => {
-      if (req.url.startsWith('/assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+    // preCompressed: the build wrote .br/.gz beside each asset. Hashed assets never change;
+    // index.html must always be revalidated.
+    const assetsDir = path.join(clientDir, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      serve: true,
+      preCompressed: true,
+      setHeaders: (reply, file) => {
+        if (file.startsWith(assetsDir)) void reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
     });
   }
 

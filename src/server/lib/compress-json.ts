@@ -47,15 +47,22 @@ function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer>
  * a route that sends its own encoded bytes (content-encoding set) is left alone.
  */
 export function compressJson(app: FastifyInstance) {
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (typeof payload !== 'string' || payload.length < MIN_BYTES) return payload;
-    if (reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+  // a callback hook: most answers pass through untouched, without a promise per request
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (typeof payload !== 'string' || payload.length < MIN_BYTES) return done(null, payload);
+    if (reply.hasHeader('content-encoding') || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+      return done(null, payload);
+    }
     const encoding = preferredEncoding(req.headers['accept-encoding']);
     reply.header('vary', 'Accept-Encoding');
-    if (!encoding) return payload;
-    const body = await compressNow(payload, encoding);
-    reply.header('content-encoding', encoding);
-    reply.removeHeader('content-length');
-    return body;
+    if (!encoding) return done(null, payload);
+    const send = (body: Buffer) => {
+      reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, body);
+    };
+    const body = compressNow(payload, encoding);
+    if (Buffer.isBuffer(body)) return send(body);
+    body.then(send, (err: Error) => done(err));
   });
 }

@@ -1,0 +1,65 @@
+/**
+ * The built client as the server serves it: hashed assets cached for a year (they never change),
+ * precompressed files picked by Accept-Encoding, and every page path answered with index.html that
+ * browsers must revalidate (a new deployment must reach them); API paths keep their JSON 404.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { configSchema } from '../../src/server/config';
+import { diskFileStore } from '../../src/server/storage/file-store';
+import { createTestDb } from '../support/db';
+import type { DbHandle } from '../../src/server/db/client';
+
+let app: FastifyInstance;
+let handle: DbHandle;
+let dir: string;
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'byline-client-'));
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), SCRIPT);
+  writeFileSync(path.join(dir, 'assets', 'index-abc123.js.br'), brotliCompressSync(SCRIPT));
+  handle = await createTestDb();
+  const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dir });
+  app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dir, 'uploads')), clientDir: dir });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await handle.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the built client', () => {
+  it('serves hashed assets for a year, brotli when accepted', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).toBe(SCRIPT);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const br = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers page paths with index.html that must be revalidated, and API paths with JSON 404s', async () => {
+    for (const url of ['/', '/brand/opportunities', '/admin/projects', '/no/such/page']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      // revalidated on every visit: no-cache (the page fallback) or max-age=0 (the static file)
+      expect(res.headers['cache-control'], url).toMatch(/^(no-cache|public, max-age=0)$/);
+    }
+    const api = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ message: 'Not found' });
+    const missingAsset = await app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect(missingAsset.headers['cache-control']).not.toContain('immutable');
+  });
+});
