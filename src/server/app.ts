@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     // "incoming request" / "request completed" are info lines: skip the calls when they would be dropped
-    disableRequestLogging: !logsRequests(deps.logger),
+    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
