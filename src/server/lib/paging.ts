@@ -34,14 +34,7 @@ export function decodeCursor(raw: string): Cursor {
     if (Array.isArray(value) && (value.length === 2 || value.length === 3)) {
       const [at, id, rank] = value as unknown[];
       const validRank = rank === undefined || rank === 0 || rank === 1;
-      if (
-        typeof at === 'string' &&
-        TIMESTAMP.test(at) &&
-        !Number.isNaN(Date.parse(at)) &&
-        typeof id === 'string' &&
-        UUID.test(id) &&
-        validRank
-      ) {
+      if (typeof at === 'string' && TIMESTAMP.test(at) && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && UUID.test(id) && validRank) {
         return rank === undefined ? { at, id } : { at, id, rank: rank as number };
       }
     }
@@ -84,12 +77,7 @@ export function after(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | unde
  * For a list ordered by `rank DESC, created_at DESC, id DESC` (rank 0 or 1, e.g. "needs the
  * brand's action"): the rows after the cursor. A cursor without a rank came from another list.
  */
-export function afterRanked(
-  rank: SQL,
-  createdAt: AnyColumn,
-  id: AnyColumn,
-  cursor: Cursor | undefined,
-): SQL | undefined {
+export function afterRanked(rank: SQL, createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | undefined): SQL | undefined {
   if (!cursor) return undefined;
   if (cursor.rank === undefined) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
   return sql`(${rank}, ${createdAt}, ${id}) < (${cursor.rank}::int, ${cursor.at}::timestamptz, ${cursor.id}::uuid)`;

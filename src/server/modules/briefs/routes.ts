@@ -1,23 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
 import { parse } from '../../lib/validate';
-import {
-  briefDraftSchema,
-  briefSubmitSchema,
-  myArticlesQuerySchema,
-  olderBriefSubmitSchema,
-} from '../../../shared/schemas/brief';
+import { briefDraftSchema, briefSubmitSchema, myArticlesQuerySchema, olderBriefSubmitSchema } from '../../../shared/schemas/brief';
 import { pageOf, sendJsonPage } from '../../lib/paging';
 import { requireApprovedBrand } from '../auth/guards';
-import {
-  briefAccess,
-  getBrief,
-  myArticleCounts,
-  myArticles,
-  saveBriefDraft,
-  submitBrief,
-  submitOlderBrief,
-} from './service';
+import { briefAccess, getBrief, myArticleCounts, myArticles, saveBriefDraft, submitBrief, submitOlderBrief } from './service';
 
 type PaymentParams = { Params: { paymentId: string } };
 

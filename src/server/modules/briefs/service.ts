@@ -19,15 +19,7 @@ import {
   type SavedBrief,
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
-import {
-  limitedPage,
-  afterCursor,
-  afterRankedCursor,
-  cursorAt,
-  pageValues,
-  type JsonPageRow,
-  type Page,
-} from '../../lib/paging';
+import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
 import { isoUtc, preparedVariants } from '../../db/statement';
 import { ARTICLE_TAB_SQL } from '../payments/tabs';
@@ -163,10 +155,7 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
 /** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */
 async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PaymentRow> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const q = db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
+  const q = db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
@@ -199,13 +188,7 @@ async function fallbackBrief(db: Db, brandId: string, paymentId: string) {
 export async function getBrief(db: Db, brandId: string, paymentId: string): Promise<BriefResponse> {
   await ownPayment(db, brandId, paymentId);
   const [saved] = await db.select().from(briefs).where(eq(briefs.paymentId, paymentId));
-  if (saved)
-    return {
-      part1Json: saved.part1Json,
-      part2Json: saved.part2Json,
-      source: 'saved',
-      submittedAt: iso(saved.submittedAt),
-    };
+  if (saved) return { part1Json: saved.part1Json, part2Json: saved.part2Json, source: 'saved', submittedAt: iso(saved.submittedAt) };
   const fallback = await fallbackBrief(db, brandId, paymentId);
   if (fallback) return { ...fallback, source: 'fallback', submittedAt: null };
   return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null };
@@ -251,22 +234,12 @@ async function storeBrief(
 }
 
 /** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
-export async function saveBriefDraft(
-  db: Db,
-  brandId: string,
-  paymentId: string,
-  parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 },
-) {
+export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 }) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, false));
 }
 
 /** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
-export async function submitBrief(
-  db: Db,
-  brandId: string,
-  paymentId: string,
-  parts: { part1Json: BriefPart1; part2Json: BriefPart2 },
-) {
+export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: { part1Json: BriefPart1; part2Json: BriefPart2 }) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, true));
 }
 
@@ -296,22 +269,14 @@ export async function submitOlderBrief(
     const held = await tx
       .select()
       .from(payments)
-      .where(
-        and(
-          eq(payments.brandId, brandId),
-          eq(payments.opportunityId, input.opportunityId),
-          eq(payments.status, 'paid'),
-        ),
-      )
+      .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, input.opportunityId), eq(payments.status, 'paid')))
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .for('update');
     if (!held.length) throw notFound('No paid article was found for this opportunity');
     const submitted = await tx
       .select({ paymentId: briefs.paymentId })
       .from(briefs)
-      .where(
-        and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)),
-      );
+      .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
     const done = new Set(submitted.map((b) => b.paymentId));
     const target = held.find((p) => !done.has(p.id)) ?? held[0];
     return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true);

@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  adminOpportunitiesQuerySchema,
-  opportunityRequestSchema,
-  opportunityRequestSchemaFor,
-} from '../../../shared/schemas/opportunity';
+import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
 import { pageOf, sendJsonPage } from '../../lib/paging';
 import type { AppDeps } from '../../app';
 import { notFound } from '../../lib/errors';
@@ -13,7 +9,13 @@ import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
 import { preferredEncoding } from '../../lib/compress-json';
-import { createOpportunity, getOpportunity, listAll, toOpportunityJson, updateOpportunity } from './service';
+import {
+  createOpportunity,
+  getOpportunity,
+  listAll,
+  toOpportunityJson,
+  updateOpportunity,
+} from './service';
 
 const uuid = z.uuid();
 

@@ -1,13 +1,7 @@
 import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities, payments, users } from '../../db/schema';
-import type {
-  AdminPaymentItem,
-  BrandPaymentItem,
-  PaymentDto,
-  PaymentStatus,
-  PaymentTotals,
-} from '../../../shared/payment';
+import type { AdminPaymentItem, BrandPaymentItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';

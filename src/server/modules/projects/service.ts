@@ -6,22 +6,8 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import type { FileStore } from '../../storage/file-store';
 import { isUuid } from '../../../shared/schemas/payment';
-import {
-  draftAttachSchema,
-  type AdminProjectItem,
-  type ProjectPayment,
-  type ProjectTab,
-  type ProjectTabCounts,
-} from '../../../shared/schemas/brief';
-import {
-  limitedPage,
-  afterCursor,
-  afterRankedCursor,
-  cursorAt,
-  pageValues,
-  type JsonPageRow,
-  type Page,
-} from '../../lib/paging';
+import { draftAttachSchema, type AdminProjectItem, type ProjectPayment, type ProjectTab, type ProjectTabCounts } from '../../../shared/schemas/brief';
+import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
 import { isoUtc, preparedVariants } from '../../db/statement';
 import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
@@ -85,9 +71,7 @@ export function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): 
 /** The three tab counts, each an index-only count over its partial index. */
 export async function adminProjectCounts(db: Db): Promise<ProjectTabCounts> {
   const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]})`;
-  const result = await db.execute(
-    sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`,
-  );
+  const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
   const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
   return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };
 }
@@ -118,10 +102,7 @@ async function move(
     return moved;
   });
   if (row) return projectPayment(row);
-  const [existing] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.id, paymentId), mine));
+  const [existing] = await db.select().from(payments).where(and(eq(payments.id, paymentId), mine));
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
   throw conflict(notHeld(existing) ?? refusal(existing));
 }
@@ -223,11 +204,7 @@ export async function attachDraft(
 }
 
 /** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own payment. */
-export async function mayDownloadDraft(
-  db: Db,
-  user: { id: string; role: string },
-  storedPath: string,
-): Promise<boolean> {
+export async function mayDownloadDraft(db: Db, user: { id: string; role: string }, storedPath: string): Promise<boolean> {
   if (user.role === 'admin') return true;
   const [own] = await db
     .select({ id: payments.id })
@@ -241,19 +218,11 @@ export async function mayDownloadDraft(
  * The draft members of PATCH /api/admin/payments/{id}/status (the route lives with payments):
  * validates the body, checks an uploaded file really is in the store, then attaches.
  */
-export async function attachDraftFromBody(
-  db: Db,
-  files: FileStore,
-  paymentId: string,
-  body: unknown,
-): Promise<ProjectPayment> {
+export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown): Promise<ProjectPayment> {
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
     const stored = await files.get(draft.draftDocumentFile.slice('/api/files/'.length));
-    if (!stored)
-      throw badRequest('The uploaded file was not found. Please upload it again.', {
-        draftDocumentFile: 'No file selected',
-      });
+    if (!stored) throw badRequest('The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
     stored.stream.destroy();
   }
   return attachDraft(db, paymentId, draft);
