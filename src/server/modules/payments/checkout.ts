@@ -6,7 +6,7 @@ import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../payments/provider';
 import { toCents } from '../../../shared/money';
 import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
-import { closeHolds, holdById, startOfUtcDay, type Tx } from './slots';
+import { closeHolds, holdById, slotIsFree, startOfUtcDay, takeSlot, type Tx } from './slots';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
@@ -39,20 +39,16 @@ async function openHoldFor(db: Db, brandId: string, opportunityId: string): Prom
 }
 
 /**
- * Reserves the slot and writes the hold in ONE statement: both happen or neither does. The UPDATE
- * takes the slot only while one is free (slots.ts `slotIsFree`, written here with placeholders so
- * the statement is prepared once per connection: every claim runs it).
+ * Reserves the slot and writes the hold in ONE statement: both happen or neither does. Prepared
+ * (every claim runs it), so the slot's condition and change (slots.ts) take placeholders.
  */
 const reserveStatement = preparedStatement<{ title: string; outletName: string; priceUsd: string }, Record<string, unknown>>(
   'reserve_checkout_slot',
   sql`
     WITH opp AS (
       UPDATE ${opportunities}
-      SET filled_slots = filled_slots + 1,
-          status = CASE WHEN filled_slots + 1 >= max_slots THEN 'full' ELSE status END
-      WHERE ${opportunities.id} = ${sql.placeholder('opportunityId')}::uuid AND ${opportunities.status} = 'available'
-        AND ${opportunities.filledSlots} < ${opportunities.maxSlots}
-        AND (${opportunities.deadlineDate} IS NULL OR ${opportunities.deadlineDate} >= ${sql.placeholder('since')}::timestamptz)
+      SET filled_slots = ${takeSlot.filledSlots}, status = ${takeSlot.status}
+      WHERE ${slotIsFree(sql.placeholder('opportunityId'), sql.placeholder('since'))}
       RETURNING id, title, outlet_name, price_usd
     ), hold AS (
       INSERT INTO ${checkoutSessions}

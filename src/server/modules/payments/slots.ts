@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { checkoutSessions, opportunities } from '../../db/schema';
 
@@ -10,17 +10,18 @@ export function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/** The condition under which a slot can be taken: available, not full, deadline not passed. */
-export function slotIsFree(opportunityId: string, now: Date, opts: { ignoreDeadline?: boolean } = {}): SQL {
-  const conditions: (SQL | undefined)[] = [
+/**
+ * The condition under which a slot can be taken: available, not full, and no deadline or one on or
+ * after `since` (the start of today in UTC; null ignores the deadline). Values or placeholders of a
+ * prepared statement.
+ */
+export function slotIsFree(opportunityId: string | Placeholder, since: Date | Placeholder | null): SQL {
+  return and(
     eq(opportunities.id, opportunityId),
     eq(opportunities.status, 'available'),
     lt(opportunities.filledSlots, opportunities.maxSlots),
-  ];
-  if (!opts.ignoreDeadline) {
-    conditions.push(or(isNull(opportunities.deadlineDate), gte(opportunities.deadlineDate, startOfUtcDay(now))));
-  }
-  return and(...conditions)!;
+    since === null ? undefined : or(isNull(opportunities.deadlineDate), gte(opportunities.deadlineDate, since)),
+  )!;
 }
 
 /** The change that takes a slot; the last one makes the opportunity full. */
@@ -40,7 +41,7 @@ export async function reserveSlot(tx: Tx, opportunityId: string, now: Date, opts
   const [row] = await tx
     .update(opportunities)
     .set(takeSlot)
-    .where(slotIsFree(opportunityId, now, opts))
+    .where(slotIsFree(opportunityId, opts.ignoreDeadline ? null : startOfUtcDay(now)))
     .returning({
       id: opportunities.id,
       title: opportunities.title,
