@@ -13,7 +13,7 @@ import pg from 'pg';
 import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { hashToken, SESSION_COOKIE, sessionUserSql } from '../src/server/modules/auth/session';
-import { browseStatements } from '../src/server/modules/opportunities/browse-cache';
+import { claimableStatement } from '../src/server/modules/opportunities/browse-cache';
 import { startOfUtcDay } from '../src/server/modules/opportunities/service';
 import { compress, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
 
@@ -28,7 +28,7 @@ function statement(name: string, query: SQL) {
 }
 // the session's user comes with the catalogue version, as in the app (db/catalogue-version.ts)
 const session = statement('session_user', sessionUserSql);
-const body = statement(browseStatements.body.name, browseStatements.body.sql);
+const body = statement(claimableStatement.name, claimableStatement.sql);
 
 type List = { key: string; json: Buffer; encoded: Map<Encoding, Promise<Buffer>> };
 let current: List | undefined;

@@ -132,6 +132,9 @@ function procMemory(pid: number): { rss: number; hwm: number } | null {
   }
 }
 
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks per second. */
+const CLOCK_TICKS = 100;
+
 /** CPU time (user + system, ms) a process has used so far; null when it is gone. */
 function procCpuMs(pid: number): number | null {
   try {
@@ -141,7 +144,6 @@ function procCpuMs(pid: number): number | null {
     return null;
   }
 }
-const CLOCK_TICKS = 100;
 
 /** CPU time of the PostgreSQL server's processes on this machine (ms), when it runs here. */
 function postgresCpuMs(): number | null {

@@ -6,7 +6,6 @@ import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
-import { clientDistDir } from './paths';
 import type { Db } from './db/client';
 import { compressJson } from './lib/compress-json';
 import { HttpError } from './lib/errors';
@@ -38,8 +37,6 @@ export interface AppDeps {
   /** Sees every route as it is registered (the permission matrix compares them with its table). */
   onRoute?: (route: RouteOptions) => void;
 }
-
-export const defaultClientDir = clientDistDir;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

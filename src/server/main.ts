@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig, publicUrl } from './config';
-import { buildApp, defaultClientDir } from './app';
+import { buildApp } from './app';
+import { clientDistDir } from './paths';
 import { openConfiguredDb } from './db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
 import { upsertAdmin } from './modules/auth/service';
@@ -32,7 +33,7 @@ async function main() {
     config,
     files: diskFileStore(path.join(config.DATA_DIR, 'uploads')),
     payments,
-    clientDir: defaultClientDir,
+    clientDir: clientDistDir,
     logger: { level: config.LOG_LEVEL },
   });
 

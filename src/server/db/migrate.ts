@@ -5,15 +5,13 @@ import { sql } from 'drizzle-orm';
 import type { DbHandle } from './client';
 import { migrationsDir } from '../paths';
 
-export const migrationsFolder = migrationsDir;
-
 // any constant: all app instances take the same lock so only one migrates at a time
 const MIGRATION_LOCK = 7_240_113;
 
 export async function runMigrations(handle: DbHandle): Promise<void> {
   if (handle.kind === 'pglite') {
     const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
-    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: migrationsDir });
     return;
   }
   // several instances may start together against one server: serialise on an advisory lock
@@ -21,7 +19,7 @@ export async function runMigrations(handle: DbHandle): Promise<void> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    await migratePg(drizzle(client) as unknown as NodePgDatabase, { migrationsFolder });
+    await migratePg(drizzle(client) as unknown as NodePgDatabase, { migrationsFolder: migrationsDir });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();

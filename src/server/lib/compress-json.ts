@@ -23,9 +23,13 @@ export function preferredEncoding(acceptEncoding: string | string[] | undefined)
  */
 export type Effort = 'fast' | 'small';
 
+const options = (encoding: Encoding, effort: Effort) =>
+  encoding === 'gzip'
+    ? { level: effort === 'fast' ? 1 : 6 }
+    : { params: { [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 5 } };
+
 export function compress(body: string | Buffer, encoding: Encoding, effort: Effort = 'fast'): Promise<Buffer> {
-  if (encoding === 'gzip') return gz(body, { level: effort === 'fast' ? 1 : 6 });
-  return brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 5 } });
+  return encoding === 'gzip' ? gz(body, options(encoding, effort)) : brotli(body, options(encoding, effort));
 }
 
 /**
@@ -37,7 +41,7 @@ const SYNC_MAX_BYTES = 256 * 1024;
 
 function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
   if (Buffer.byteLength(body) > SYNC_MAX_BYTES) return compress(body, encoding);
-  return encoding === 'gzip' ? gzipSync(body, { level: 1 }) : brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+  return encoding === 'gzip' ? gzipSync(body, options(encoding, 'fast')) : brotliCompressSync(body, options(encoding, 'fast'));
 }
 
 /**

@@ -73,16 +73,6 @@ export function after(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | unde
     : sql`(${createdAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
 }
 
-/**
- * For a list ordered by `rank DESC, created_at DESC, id DESC` (rank 0 or 1, e.g. "needs the
- * brand's action"): the rows after the cursor. A cursor without a rank came from another list.
- */
-export function afterRanked(rank: SQL, createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | undefined): SQL | undefined {
-  if (!cursor) return undefined;
-  if (cursor.rank === undefined) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
-  return sql`(${rank}, ${createdAt}, ${id}) < (${cursor.rank}::int, ${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
-}
-
 /** The Link header naming the page after `last` (same path and filters), when there is one. */
 function linkToNextPage(
   req: FastifyRequest,
@@ -138,11 +128,9 @@ export interface JsonPageRow {
   cursorRank?: number | null;
 }
 
-/** `WHERE` part: rows after the cursor (placeholders cursorAt, cursorId), newest first unless `asc`. */
-export const afterCursor = (createdAt: AnyColumn, id: AnyColumn, asc = false) =>
-  asc
-    ? sql`(${createdAt}, ${id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`
-    : sql`(${createdAt}, ${id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`;
+/** `WHERE` part of a list newest first: rows after the cursor (placeholders cursorAt, cursorId). */
+export const afterCursor = (createdAt: AnyColumn, id: AnyColumn) =>
+  sql`(${createdAt}, ${id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`;
 
 /** `WHERE` part of a ranked list (`rank DESC, created_at DESC, id DESC`): rows after the cursor (placeholders cursorRank, cursorAt, cursorId). */
 export const afterRankedCursor = (rank: SQL, createdAt: AnyColumn, id: AnyColumn) =>

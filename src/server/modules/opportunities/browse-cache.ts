@@ -6,13 +6,11 @@ import { startOfUtcDay } from './service';
 import { claimableJsonQuery } from './claimable';
 import { catalogueVersionSql } from '../../db/catalogue-version';
 
-/** The statements of a request for the browse list (also run by the bench's ceiling server). */
-export const browseStatements = {
-  version: { name: 'catalogue_version', sql: sql`SELECT ${catalogueVersionSql} AS "version"` },
-  body: { name: 'claimable_opportunities', sql: claimableJsonQuery(sql.placeholder('since')) },
-};
-const readVersion = preparedStatement<{ version: string }>(browseStatements.version.name, browseStatements.version.sql);
-const readBody = preparedStatement<{ version: string; body: string }, { since: string }>(browseStatements.body.name, browseStatements.body.sql);
+/** The statement that builds the list (also run by the bench's ceiling server). */
+export const claimableStatement = { name: 'claimable_opportunities', sql: claimableJsonQuery(sql.placeholder('since')) };
+const readBody = preparedStatement<{ version: string; body: string }, { since: string }>(claimableStatement.name, claimableStatement.sql);
+/** For a caller that has not read the version with its session (the route has). */
+const readVersion = preparedStatement<{ version: string }>('catalogue_version', sql`SELECT ${catalogueVersionSql} AS "version"`);
 
 /** One version of the browse list: its JSON, and each compressed form once someone asked for it. */
 export interface BrowseList {
@@ -51,26 +49,27 @@ function browseList(key: string, body: string): BrowseList {
  * of the key because an opportunity leaves the list when its deadline passes, without any change.
  */
 export function browseListCache(db: Db) {
-  let current: { version: bigint; list: BrowseList } | undefined;
+  let current: { version: bigint; day: string; list: BrowseList } | undefined;
   let pending: { key: string; list: Promise<BrowseList> } | undefined;
 
-  async function build(since: string): Promise<BrowseList> {
+  async function build(since: string, day: string): Promise<BrowseList> {
     const [row] = await readBody(db, { since });
-    const list = browseList(`${row.version}.${since.slice(0, 10)}`, row.body);
     const version = BigInt(row.version);
+    const list = browseList(`${row.version}.${day}`, row.body);
     // a request that started later may have built a newer version already: keep the newest
-    if (!current || version > current.version || !current.list.key.endsWith(since.slice(0, 10))) current = { version, list };
+    if (!current || current.day !== day || version > current.version) current = { version, day, list };
     return list;
   }
 
-  /** `version`: the catalogue version read in this request already (with its session), if any */
+  /** `knownVersion`: the catalogue version this request read already (with its session), if any */
   return async function claimable(now = new Date(), knownVersion?: string): Promise<BrowseList> {
     const since = startOfUtcDay(now).toISOString();
+    const day = since.slice(0, 10);
     const version = knownVersion ?? (await readVersion(db, {}))[0].version;
-    const key = `${version}.${since.slice(0, 10)}`;
+    const key = `${version}.${day}`;
     if (current?.list.key === key) return current.list;
     if (pending?.key !== key) {
-      const entry = { key, list: build(since) };
+      const entry = { key, list: build(since, day) };
       pending = entry;
       const done = () => {
         if (pending === entry) pending = undefined;

@@ -12,8 +12,7 @@ import { catalogueVersionSql } from '../../db/catalogue-version';
  * serialises them again. It also answers the catalogue version the body belongs to: both come
  * from the statement's one snapshot. Uses opportunities_available_idx.
  */
-export function claimableJsonQuery(since: Date | Placeholder): SQL {
-  const sinceValue = since instanceof Date ? since.toISOString() : since;
+export function claimableJsonQuery(since: Placeholder): SQL {
   return sql`SELECT ${catalogueVersionSql} AS "version",
     coalesce('[' || string_agg(row_to_json(j)::text, ',' ORDER BY ${o.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
     FROM ${o}
@@ -24,5 +23,5 @@ export function claimableJsonQuery(since: Date | Placeholder): SQL {
       ${o.filledSlots} AS "filledSlots", ${o.domainAuthority} AS "domainAuthority",
       ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt") j
     WHERE ${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots}
-      AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${sinceValue}::timestamptz)`;
+      AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${since}::timestamptz)`;
 }

@@ -64,6 +64,14 @@ const paymentDtoJson = {
   createdAt: isoUtc(payments.createdAt),
 } satisfies Record<keyof PaymentDto, SQLWrapper>;
 
+/** The brand an admin list names beside a payment (Admin Payments, Admin Projects), in SQL. */
+export const brandContactJson = jsonObject<AdminPaymentItem['user']>({
+  id: users.id,
+  name: users.name,
+  brandName: users.brandName,
+  email: users.email,
+});
+
 const brandPaymentsPage = preparedVariants<{ cursor: boolean }, JsonPageRow, Record<string, unknown>>(
   'brand_payments',
   (o) => (o.cursor ? 'c' : 'n'),
@@ -101,12 +109,7 @@ const adminPaymentsPage = preparedVariants<AdminPaymentsShape, JsonPageRow, Reco
         outletName: opportunities.outletName,
         priceUsd: sql`${opportunities.priceUsd}::text`,
       }),
-      user: jsonObject<AdminPaymentItem['user']>({
-        id: users.id,
-        name: users.name,
-        brandName: users.brandName,
-        email: users.email,
-      }),
+      user: brandContactJson,
     })}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}

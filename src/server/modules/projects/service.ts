@@ -11,6 +11,7 @@ import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type
 import { jsonObject } from '../../db/json';
 import { isoUtc, preparedVariants } from '../../db/statement';
 import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
+import { brandContactJson } from '../payments/queries';
 import type { DraftReviewStatus } from '../../../shared/payment';
 import { PAYMENT_NOT_FOUND, opportunityCardJson, projectPayment, projectPaymentJson } from '../briefs/service';
 import { notifyPlacement } from '../../mail/notify';
@@ -35,12 +36,7 @@ const adminProjectsPage = preparedVariants<{ tab?: ProjectTab; cursor: boolean }
       // the brief shows once submitted: a brand's drafts are its own
       brief: sql`CASE WHEN ${briefs.submittedAt} IS NOT NULL AND ${briefs.part1Json} IS NOT NULL AND ${briefs.part2Json} IS NOT NULL
         THEN ${jsonObject({ part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: isoUtc(briefs.submittedAt) })} END`,
-      user: jsonObject<AdminProjectItem['user']>({
-        id: users.id,
-        name: users.name,
-        brandName: users.brandName,
-        email: users.email,
-      }),
+      user: brandContactJson,
     });
     return limitedPage(sql`SELECT ${item}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
         ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
