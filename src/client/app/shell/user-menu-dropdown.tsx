@@ -30,7 +30,8 @@ export default function UserMenuDropdown({
   const collapsed = !open && !isMobile;
   const close = () => setOpenMobile(false);
   const buttonRef = React.useRef<HTMLButtonElement>(null);
-  React.useEffect(() => {
+  // before the browser handles the next event: a key pressed right after the swap reaches this button
+  React.useLayoutEffect(() => {
     // an open menu takes the focus itself (and gives it back to the button when it closes)
     if (focusButton && !defaultOpen) buttonRef.current?.focus();
   }, [focusButton, defaultOpen]);

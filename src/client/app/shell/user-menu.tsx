@@ -49,6 +49,13 @@ export function UserMenu({ user }: { user: PublicUser }) {
   const openWhenLoaded = React.useRef(false);
   const loading = React.useRef(false);
 
+  // a press after the code arrived but before the swap is rendered opens the menu too
+  const openOnArrival = (button: HTMLButtonElement) => {
+    openWhenLoaded.current = true;
+    setMenu((m) => (m ? { ...m, open: true } : m));
+    load(button);
+  };
+
   // the plain button is swapped for the menu's own in one render, once the code is here
   const load = (button: HTMLButtonElement) => {
     if (loading.current) return;
@@ -76,14 +83,12 @@ export function UserMenu({ user }: { user: PublicUser }) {
         // as Radix's trigger: the left button without Ctrl opens the menu
         if (e.button !== 0 || e.ctrlKey) return;
         e.preventDefault();
-        openWhenLoaded.current = true;
-        load(e.currentTarget);
+        openOnArrival(e.currentTarget);
       }}
       onKeyDown={(e) => {
         if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
         e.preventDefault();
-        openWhenLoaded.current = true;
-        load(e.currentTarget);
+        openOnArrival(e.currentTarget);
       }}
     >
       <UserMenuButtonFace user={user} collapsed={collapsed} />
