@@ -14,7 +14,7 @@ import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { hashToken, SESSION_COOKIE, sessionUserSql } from '../src/server/modules/auth/session';
 import { claimableStatement } from '../src/server/modules/opportunities/browse-cache';
-import { startOfUtcDay } from '../src/server/modules/opportunities/service';
+import { startOfUtcDay } from '../src/server/lib/dates';
 import { compress, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
 
 const dialect = new PgDialect();

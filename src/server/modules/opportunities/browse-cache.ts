@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedStatement } from '../../db/statement';
 import { compress, type Encoding } from '../../lib/compress-json';
-import { startOfUtcDay } from './service';
+import { startOfUtcDay } from '../../lib/dates';
 import { claimableJsonQuery } from './claimable';
 import { catalogueVersionSql } from '../../db/catalogue-version';
 

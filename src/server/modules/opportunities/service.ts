@@ -8,6 +8,7 @@ import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityTy
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
 import { opportunities, payments } from '../../db/schema';
+import { startOfUtcDay } from '../../lib/dates';
 import { conflict, notFound } from '../../lib/errors';
 
 export type OpportunityRow = typeof opportunities.$inferSelect;
@@ -42,10 +43,6 @@ export function toBrandOpportunityJson(r: OpportunityRow): BrandOpportunity {
 
 /** A deadline day is stored as 00:00 UTC of that day. */
 const deadlineTimestamp = (day: string | null) => (day ? new Date(`${day}T00:00:00.000Z`) : null);
-
-/** 00:00 UTC of the day `now` falls in: a deadline on that day or later can still be claimed. */
-export const startOfUtcDay = (now: Date) =>
-  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** The columns an admin's request sets: never status or filledSlots. */
 function columnsOf(input: OpportunityRequest) {

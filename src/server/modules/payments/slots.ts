@@ -1,14 +1,10 @@
 import { and, eq, gte, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { checkoutSessions, opportunities } from '../../db/schema';
+import { startOfUtcDay } from '../../lib/dates';
 
 /** A database handle or a transaction: both run the same queries. */
 export type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'execute'>;
-
-/** Midnight UTC of `now`: a deadline is the last day on which a slot can be claimed. */
-export function startOfUtcDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
 
 /**
  * The condition under which a slot can be taken: available, not full, and no deadline or one on or
