@@ -21,7 +21,8 @@ import {
 import { notifyPlacement } from '../../mail/notify';
 import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
-import { isoUtc, preparedVariants } from '../../db/statement';
+import { isoUtc } from '../../db/statement';
+import { itemPages, rowVersions, xminOf } from '../../db/item-pages';
 import { ARTICLE_TAB_SQL } from '../payments/tabs';
 
 type BriefRow = typeof briefs.$inferSelect;
@@ -87,17 +88,18 @@ type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: bo
 /** Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication. */
 const needsActionRank = sql`(${payments.draftReviewStatus} <> 'approved')::int`;
 
-const myArticlesPage = preparedVariants<MyArticlesShape, JsonPageRow, Record<string, unknown>>(
+const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
   (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o) => {
+  (o, columns) => {
     const ranked = o.tab === 'needs-review';
     const item = jsonObject<MyArticleItem>({
       ...opportunityCardJson,
       payment: projectPaymentJson,
       brief: sql`CASE WHEN ${briefs.id} IS NOT NULL THEN ${jsonObject({ submittedAt: isoUtc(briefs.submittedAt) })} END`,
     });
-    return limitedPage(sql`SELECT ${item}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    const versions = rowVersions(xminOf(payments), xminOf(opportunities), xminOf(briefs));
+    return limitedPage(sql`SELECT ${columns(item, versions)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
         ${ranked ? sql`, ${needsActionRank} AS "cursorRank"` : sql``}
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}

@@ -3,7 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
-import { isoUtc, preparedVariants } from '../../db/statement';
+import { isoUtc } from '../../db/statement';
+import { itemPages, rowVersions } from '../../db/item-pages';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
@@ -102,10 +103,10 @@ const opportunityJson = (from: typeof page) =>
 
 type DashboardShape = { status: boolean; full: boolean; type: boolean; cursor: boolean };
 
-const dashboardPage = preparedVariants<DashboardShape, JsonPageRow, Record<string, unknown>>(
+const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
   'admin_opportunities',
   (o) => `${o.status ? 's' : ''}${o.full ? 'f' : ''}${o.type ? 't' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o) => {
+  (o, columns) => {
     const filters = and(
       o.status ? sql`${opportunities.status} = ${sql.placeholder('status')}` : undefined,
       o.full ? eq(opportunities.status, 'full') : undefined,
@@ -117,12 +118,12 @@ const dashboardPage = preparedVariants<DashboardShape, JsonPageRow, Record<strin
     // payments" for its rows only: one index probe each on payments_opportunity_status_idx. Asked
     // over the whole filtered table, the planner would hash every payment on each request. No
     // ORDER BY out here: the page's rows come in its order, and are pulled only up to `limit`.
-    const item = jsonObject<AdminOpportunityItem>({
-      ...opportunityJson(page),
-      hasPayments: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id})`,
-    });
-    return sql`SELECT ${item}::text AS "json", ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
-      FROM (SELECT * FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
+    const hasPayments = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id})`;
+    const item = jsonObject<AdminOpportunityItem>({ ...opportunityJson(page), hasPayments });
+    // the row's version comes out of the subquery as "row_xmin"; hasPayments is no column of it
+    const versions = rowVersions(sql`${sql.identifier('page')}.row_xmin`, hasPayments);
+    return sql`SELECT ${columns(item, versions)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
+      FROM (SELECT *, ${opportunities}.xmin AS row_xmin FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
         ORDER BY ${opportunities.createdAt} DESC, ${opportunities.id} DESC
         LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}) AS ${sql.identifier('page')}
       LIMIT ${sql.placeholder('limit')}`;

@@ -5,7 +5,8 @@ import type { AdminPaymentItem, BrandPaymentItem, PaymentDto, PaymentStatus, Pay
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
-import { isoUtc, preparedStatement, preparedVariants } from '../../db/statement';
+import { isoUtc, preparedStatement } from '../../db/statement';
+import { itemPages, rowVersions, xminOf } from '../../db/item-pages';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -72,11 +73,11 @@ export const brandContactJson = jsonObject<AdminPaymentItem['user']>({
   email: users.email,
 });
 
-const brandPaymentsPage = preparedVariants<{ cursor: boolean }, JsonPageRow, Record<string, unknown>>(
+const brandPaymentsPage = itemPages<{ cursor: boolean }, Record<string, unknown>>(
   'brand_payments',
   (o) => (o.cursor ? 'c' : 'n'),
-  (o) =>
-    limitedPage(sql`SELECT ${jsonObject<BrandPaymentItem>({
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(jsonObject<BrandPaymentItem>({
       ...paymentDtoJson,
       opportunity: jsonObject<BrandPaymentItem['opportunity']>({
         id: opportunities.id,
@@ -85,7 +86,7 @@ const brandPaymentsPage = preparedVariants<{ cursor: boolean }, JsonPageRow, Rec
         type: opportunities.type,
         priceUsd: sql`${opportunities.priceUsd}::text`,
       }),
-    })}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    }), rowVersions(xminOf(payments), xminOf(opportunities)))}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
@@ -97,11 +98,11 @@ export function brandPayments(db: Db, brandId: string, page: Page): Promise<Json
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; cursor: boolean };
-const adminPaymentsPage = preparedVariants<AdminPaymentsShape, JsonPageRow, Record<string, unknown>>(
+const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>(
   'admin_payments',
   (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o) =>
-    limitedPage(sql`SELECT ${jsonObject<AdminPaymentItem>({
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(jsonObject<AdminPaymentItem>({
       ...paymentDtoJson,
       opportunity: jsonObject<AdminPaymentItem['opportunity']>({
         id: opportunities.id,
@@ -110,7 +111,7 @@ const adminPaymentsPage = preparedVariants<AdminPaymentsShape, JsonPageRow, Reco
         priceUsd: sql`${opportunities.priceUsd}::text`,
       }),
       user: brandContactJson,
-    })}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    }), rowVersions(xminOf(payments), xminOf(opportunities), xminOf(users)))}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}

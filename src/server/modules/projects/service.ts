@@ -9,7 +9,8 @@ import { isUuid } from '../../../shared/schemas/payment';
 import { draftAttachSchema, type AdminProjectItem, type ProjectPayment, type ProjectTab, type ProjectTabCounts } from '../../../shared/schemas/brief';
 import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { jsonObject } from '../../db/json';
-import { isoUtc, preparedVariants } from '../../db/statement';
+import { isoUtc } from '../../db/statement';
+import { itemPages, rowVersions, xminOf } from '../../db/item-pages';
 import { ALL_PROJECTS_SQL, PROJECT_TAB_SQL } from '../payments/tabs';
 import { brandContactJson } from '../payments/queries';
 import type { DraftReviewStatus } from '../../../shared/payment';
@@ -25,10 +26,10 @@ const UNDER_REVIEW: DraftReviewStatus[] = ['pending_brand_review', 'edits_reques
 /** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
 const unpublishedRank = sql`(${payments.status} = 'paid')::int`;
 
-const adminProjectsPage = preparedVariants<{ tab?: ProjectTab; cursor: boolean }, JsonPageRow, Record<string, unknown>>(
+const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Record<string, unknown>>(
   'admin_projects',
   (o) => `${o.tab ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
-  (o) => {
+  (o, columns) => {
     const ranked = o.tab === 'approved';
     const item = jsonObject<AdminProjectItem>({
       ...opportunityCardJson,
@@ -38,7 +39,8 @@ const adminProjectsPage = preparedVariants<{ tab?: ProjectTab; cursor: boolean }
         THEN ${jsonObject({ part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: isoUtc(briefs.submittedAt) })} END`,
       user: brandContactJson,
     });
-    return limitedPage(sql`SELECT ${item}::text AS "json", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    const versions = rowVersions(xminOf(payments), xminOf(opportunities), xminOf(users), xminOf(briefs));
+    return limitedPage(sql`SELECT ${columns(item, versions)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
         ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}

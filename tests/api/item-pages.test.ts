@@ -1,0 +1,150 @@
+/**
+ * The paged lists keep their items by row version (src/server/db/item-pages.ts, decision 011): a
+ * page asked for again is answered from kept JSON only while every row it is made of is the version
+ * the JSON was built from. Each test changes one such row the way another server or an operator
+ * would (plain SQL, nothing told to this server) and expects the very next answer to show it, and
+ * an unchanged page to come from the kept items, byte for byte as built.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemPageStats } from '../../src/server/db/item-pages';
+import { createTestApp, type Agent, type TestApp } from '../support/app';
+import { kinds, signedIn } from '../support/factories';
+import { createOpportunity, createPayment, submittedBrief } from '../support/content';
+
+let t: TestApp;
+let admin: Agent;
+let brand: Awaited<ReturnType<typeof signedIn>>;
+let opportunityId: string;
+let unpaidOpportunityId: string;
+let paymentId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
+  brand = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Ada Brand', brandName: 'Ada Co' });
+  const opportunity = await createOpportunity(t.db, { title: 'First title' });
+  opportunityId = opportunity.id;
+  unpaidOpportunityId = (await createOpportunity(t.db, { title: 'Nobody bought this' })).id;
+  const payment = await createPayment(t.db, { brandId: brand.user.id, opportunityId, draftReviewStatus: 'pending_brand_review' });
+  paymentId = payment.id;
+  await createPayment(t.db, { brandId: brand.user.id, opportunityId });
+  await submittedBrief(t.db, payment);
+});
+afterAll(() => t.close());
+
+const stats = (list: string) => itemPageStats(t.db)[list];
+
+/** Asks twice: the second answer must come from the kept items and be the same bytes. */
+async function getTwice(agent: Agent, url: string, list: string) {
+  const first = await agent.get(url);
+  expect(first.status).toBe(200);
+  const before = { ...stats(list) };
+  const second = await agent.get(url);
+  expect(second.status).toBe(200);
+  expect(second.text).toBe(first.text);
+  expect(stats(list).hits).toBe(before.hits + 1);
+  expect(stats(list).builds).toBe(before.builds);
+  return JSON.parse(second.text) as Record<string, unknown>[];
+}
+
+/** After a change, the next answer is built again and shows it. */
+async function getAfterChange(agent: Agent, url: string, list: string) {
+  const before = { ...stats(list) };
+  const res = await agent.get(url);
+  expect(res.status).toBe(200);
+  expect(stats(list).builds).toBe(before.builds + 1);
+  return res.body as Record<string, unknown>[];
+}
+
+const item = (items: Record<string, unknown>[], id: string, key = 'id') =>
+  items.find((i) => (key === 'payment' ? (i.payment as { id: string }).id : i[key]) === id)!;
+
+describe('kept list items follow every change to the rows they are made of', () => {
+  it('Admin Payments: the payment, its opportunity and its brand', async () => {
+    const url = '/api/admin/payments';
+    expect(item(await getTwice(admin, url, 'admin_payments'), paymentId).brandFeedback).toBeNull();
+
+    await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Shorter, please' WHERE id = ${paymentId}`);
+    expect(item(await getAfterChange(admin, url, 'admin_payments'), paymentId).brandFeedback).toBe('Shorter, please');
+
+    await t.db.execute(sql`UPDATE opportunities SET title = 'Second title' WHERE id = ${opportunityId}`);
+    const renamed = item(await getAfterChange(admin, url, 'admin_payments'), paymentId);
+    expect((renamed.opportunity as { title: string }).title).toBe('Second title');
+
+    await t.db.execute(sql`UPDATE users SET brand_name = 'Ada Incorporated' WHERE id = ${brand.user.id}`);
+    const rebranded = item(await getAfterChange(admin, url, 'admin_payments'), paymentId);
+    expect((rebranded.user as { brandName: string }).brandName).toBe('Ada Incorporated');
+    await getTwice(admin, url, 'admin_payments');
+  });
+
+  it('Admin Projects: the payment, its opportunity, its brand and its brief', async () => {
+    const url = '/api/admin/projects';
+    const first = item(await getTwice(admin, url, 'admin_projects'), paymentId, 'payment');
+    expect((first.brief as { submittedAt: string | null }).submittedAt).not.toBeNull();
+
+    await t.db.execute(sql`UPDATE briefs SET submitted_at = NULL WHERE payment_id = ${paymentId}`);
+    expect(item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment').brief).toBeNull();
+
+    await t.db.execute(sql`UPDATE users SET name = 'Ada Lovelace' WHERE id = ${brand.user.id}`);
+    const renamed = item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment');
+    expect((renamed.user as { name: string }).name).toBe('Ada Lovelace');
+
+    await t.db.execute(sql`UPDATE payments SET draft_review_status = 'edits_requested' WHERE id = ${paymentId}`);
+    const moved = item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment');
+    expect((moved.payment as { draftReviewStatus: string }).draftReviewStatus).toBe('edits_requested');
+  });
+
+  it('My Articles and Payment History: the payment, its opportunity and its brief', async () => {
+    const url = '/api/brand/my-articles';
+    const first = item(await getTwice(brand.agent, url, 'my_articles'), paymentId, 'payment');
+    const submitted = (first.brief as { submittedAt: string | null } | null)?.submittedAt ?? null;
+
+    await t.db.execute(sql`UPDATE briefs SET submitted_at = '2030-01-02T03:04:05.678Z' WHERE payment_id = ${paymentId}`);
+    const resubmitted = item(await getAfterChange(brand.agent, url, 'my_articles'), paymentId, 'payment');
+    expect((resubmitted.brief as { submittedAt: string }).submittedAt).toBe('2030-01-02T03:04:05.678Z');
+    expect(submitted).not.toBe('2030-01-02T03:04:05.678Z');
+
+    await t.db.execute(sql`UPDATE opportunities SET outlet_name = 'The Daily Byline' WHERE id = ${opportunityId}`);
+    expect(item(await getAfterChange(brand.agent, url, 'my_articles'), paymentId, 'payment').outletName).toBe('The Daily Byline');
+
+    const history = '/api/brand/payments';
+    await getTwice(brand.agent, history, 'brand_payments');
+    await t.db.execute(sql`UPDATE payments SET amount = '1300.00' WHERE id = ${paymentId}`);
+    expect(item(await getAfterChange(brand.agent, history, 'brand_payments'), paymentId).amount).toBe('1300.00');
+  });
+
+  it('the admin dashboard: the opportunity, and whether anyone has paid for it', async () => {
+    const url = '/api/admin/opportunities';
+    expect(item(await getTwice(admin, url, 'admin_opportunities'), unpaidOpportunityId).hasPayments).toBe(false);
+
+    // a payment is no change to the opportunity's row, but it changes what the item says
+    await createPayment(t.db, { brandId: brand.user.id, opportunityId: unpaidOpportunityId });
+    expect(item(await getAfterChange(admin, url, 'admin_opportunities'), unpaidOpportunityId).hasPayments).toBe(true);
+
+    await t.db.execute(sql`UPDATE opportunities SET filled_slots = filled_slots + 1 WHERE id = ${unpaidOpportunityId}`);
+    const filled = item(await getAfterChange(admin, url, 'admin_opportunities'), unpaidOpportunityId);
+    expect(filled.filledSlots).toBe(1);
+  });
+
+  it('a change rolled back changes nothing, and the page still comes from the kept items', async () => {
+    const url = '/api/admin/payments';
+    const before = await getTwice(admin, url, 'admin_payments');
+    await t.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`UPDATE payments SET brand_feedback = 'never committed' WHERE id = ${paymentId}`);
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await getTwice(admin, url, 'admin_payments')).toEqual(before);
+  });
+
+  it('a brand never gets another brand’s kept items', async () => {
+    const other = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Other Brand' });
+    const res = await other.agent.get('/api/brand/my-articles');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+    const history = await other.agent.get('/api/brand/payments');
+    expect(history.body).toEqual([]);
+  });
+});
