@@ -466,6 +466,25 @@ async function touchCatalogue(url: string) {
   await c.end();
 }
 
+/**
+ * A change to a row on the first page of each paged list (the newest payment, the newest held or
+ * released one, brand 0's newest, the newest opportunity), so that the next request of a list
+ * builds its page again (its items are kept by row version, docs/decisions/011).
+ */
+async function touchFirstPages(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(
+    `UPDATE payments SET status = status WHERE id IN (
+       (SELECT id FROM payments ORDER BY created_at DESC, id DESC LIMIT 1),
+       (SELECT id FROM payments WHERE status IN ('paid', 'released') ORDER BY created_at DESC, id DESC LIMIT 1),
+       (SELECT id FROM payments WHERE brand_id = (SELECT id FROM users WHERE email = $1) ORDER BY created_at DESC, id DESC LIMIT 1))`,
+    [brandEmail(0)],
+  );
+  await c.query('UPDATE opportunities SET tat = tat WHERE id = (SELECT id FROM opportunities ORDER BY created_at DESC, id DESC LIMIT 1)');
+  await c.end();
+}
+
 const BIG_TABLES = ['opportunities', 'payments', 'briefs', 'users', 'sessions', 'checkout_sessions'];
 
 async function explainAll(url: string, queries: Map<string, Captured[]>) {
@@ -614,6 +633,8 @@ async function main() {
         // the browse list is kept per catalogue version: capture a request that finds the
         // catalogue changed (and rebuilds the list), to see every statement it can run
         if (e.path === '/api/opportunities') await touchCatalogue(url);
+        // likewise a paged list: capture a request whose first page has a changed row
+        if (p.paged) await touchFirstPages(url);
         captured.set(e.name, await capture(server, origin, e));
       }
 
@@ -787,6 +808,7 @@ async function main() {
         'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used: ' +
           'a prepared statement with its generic plan (made without the values: the plan PostgreSQL settles on for a statement run again and again), anything else as sent. ' +
           'GET /api/opportunities is captured right after a catalogue change, when the list is built again (2 statements); while the catalogue is unchanged a request runs only the first. ' +
+          'A paged list is captured right after a change to a row of its first page, when the page is built again (3 statements: the session, the page as row versions, the page built); while the rows of a page are unchanged a request runs only the first two, and answers with the items kept from the last build (docs/decisions/011). ' +
           'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkout_sessions) is flagged **SEQ SCAN**.',
       );
       lines.push('');

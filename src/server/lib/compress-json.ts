@@ -57,6 +57,38 @@ function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer>
 }
 
 /**
+ * Pages of the lists are often asked for again unchanged (their items are kept by row version,
+ * docs/decisions/011): for those answers the compressed forms of the last PAGES_KEPT bodies are
+ * kept, found by the body itself, so an unchanged page is not compressed again (~0.1 ms of the
+ * ~0.45 ms a page costs the server). Same bytes in, same bytes out: nothing can be stale.
+ */
+const PAGES_KEPT = 64;
+const pagesKept = new Map<string, Partial<Record<Encoding, Buffer>>>();
+const repeatable = new WeakSet<object>();
+
+/** Marks an answer as a page that may well be sent again unchanged (see PAGES_KEPT). */
+export function compressAsPage(reply: object) {
+  repeatable.add(reply);
+}
+
+function compressPage(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
+  let kept = pagesKept.get(body);
+  const bytes = kept?.[encoding];
+  if (bytes) return bytes;
+  const compressed = compressNow(body, encoding);
+  if (!Buffer.isBuffer(compressed)) return compressed;
+  if (!kept) {
+    pagesKept.set(body, (kept = {}));
+    for (const oldest of pagesKept.keys()) {
+      if (pagesKept.size <= PAGES_KEPT) break;
+      pagesKept.delete(oldest);
+    }
+  }
+  kept[encoding] = compressed;
+  return compressed;
+}
+
+/**
  * Compresses JSON answers for browsers that accept it (brotli, else gzip): a brand's list of
  * 1,000 opportunities is ~480 KB of JSON and ~40 KB compressed, which on a phone's connection is
  * seconds. Static files are precompressed at build time and served by the static plugin instead;
@@ -77,7 +109,7 @@ export function compressJson(app: FastifyInstance) {
       reply.removeHeader('content-length');
       done(null, body);
     };
-    const body = compressNow(payload, encoding);
+    const body = repeatable.has(reply) ? compressPage(payload, encoding) : compressNow(payload, encoding);
     if (Buffer.isBuffer(body)) return send(body);
     body.then(send, (err: Error) => done(err));
   });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PAGE_LIMIT_MAX, pageQuerySchema, type PageQuery } from '../../shared/schemas/paging';
 import { badRequest } from './errors';
+import { compressAsPage } from './compress-json';
 import { parse } from './validate';
 
 /**
@@ -156,5 +157,6 @@ export function sendJsonPage(req: FastifyRequest, reply: FastifyReply, page: Pag
   if (rows.length > page.limit) linkToNextPage(req, reply, page, items[items.length - 1]);
   let body = '[';
   for (let i = 0; i < items.length; i++) body += (i ? ',' : '') + items[i].json;
+  compressAsPage(reply);
   return reply.type('application/json; charset=utf-8').send(body + ']');
 }
