@@ -1,5 +1,6 @@
 /** JSON answers over 2 KB are compressed for clients that accept it; the bytes decode to the same JSON. */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
@@ -51,6 +52,25 @@ describe('JSON compression', () => {
     const gz = await page('gzip, deflate');
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+  });
+
+  it('a page sent again unchanged is the same bytes; once a row changes, the bytes follow it', async () => {
+    const admin = (await signedIn(t.app, t.db, kinds.admin)).agent.cookie!;
+    const page = (encoding: string) =>
+      t.app.inject({ method: 'GET', url: '/api/admin/opportunities', headers: { cookie: admin, 'accept-encoding': encoding } });
+    const decoded = (res: Awaited<ReturnType<typeof page>>) =>
+      JSON.parse(
+        (res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload) : gunzipSync(res.rawPayload)).toString('utf8'),
+      ) as { id: string; title: string }[];
+    const first = await page('br');
+    const again = await page('br');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const [newest] = decoded(first);
+    await t.db.execute(sql`UPDATE opportunities SET title = 'Renamed while kept' WHERE id = ${newest.id}`);
+    for (const encoding of ['br', 'gzip']) {
+      const changed = decoded(await page(encoding));
+      expect(changed.find((o) => o.id === newest.id)!.title).toBe('Renamed while kept');
+    }
   });
 
   it('leaves small answers alone', async () => {
