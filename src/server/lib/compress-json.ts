@@ -24,9 +24,9 @@ export function preferredEncoding(acceptEncoding: string | string[] | undefined)
 export type Effort = 'fast' | 'small';
 
 /**
- * `bytes`, when known, is passed to brotli as the input's size: for a page of JSON (~40 KB) it then
- * sets itself up for that size instead of for an unknown stream, which halves the time (~0.1 ms to
- * ~0.05 ms here) for the same output.
+ * `bytes`, when known, is passed to brotli as the input's size, so it sets itself up for that size
+ * instead of for an unknown stream: the same output a little sooner (a 45 KB page of Admin Payments:
+ * 0.13 ms to 0.12 ms here; twice as fast for more repetitive text).
  */
 const options = (encoding: Encoding, effort: Effort, bytes?: number) =>
   encoding === 'gzip'
