@@ -140,11 +140,19 @@ describe('kept list items follow every change to the rows they are made of', () 
   });
 
   it('a brand never gets another brand’s kept items', async () => {
+    // brand A's page is kept; brand B has a purchase of the same opportunity
+    const mine = (await getTwice(brand.agent, '/api/brand/my-articles', 'my_articles')).map((i) => (i.payment as { id: string }).id);
     const other = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Other Brand' });
-    const res = await other.agent.get('/api/brand/my-articles');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([]);
-    const history = await other.agent.get('/api/brand/payments');
-    expect(history.body).toEqual([]);
+    const theirs = await createPayment(t.db, { brandId: other.user.id, opportunityId });
+    for (const url of ['/api/brand/my-articles', '/api/brand/payments']) {
+      const res = await other.agent.get(url);
+      expect(res.status).toBe(200);
+      const ids = (res.body as Record<string, unknown>[]).map((i) => (url.endsWith('payments') ? i.id : (i.payment as { id: string }).id));
+      expect(ids).toEqual([theirs.id]);
+      expect(ids.some((id) => mine.includes(id as string))).toBe(false);
+    }
+    // and brand A's kept page is still its own
+    const again = (await getTwice(brand.agent, '/api/brand/my-articles', 'my_articles')).map((i) => (i.payment as { id: string }).id);
+    expect(again).toEqual(mine);
   });
 });

@@ -36,24 +36,24 @@ export function rowVersions(...parts: SQL[]): SQL {
 /** The `xmin` of a table (or alias) of the statement. */
 export const xminOf = (table: Table | SQL) => sql`${table}.xmin`;
 
+/** Items kept per list and database handle: a hundred pages of 50. */
+const MAX_ITEMS = 5_000;
 /**
- * Items built before, by id and row versions. Bounded (first in, first out) and each entry used
- * for an hour at most: a row's `xmin` comes round again only after four billion transactions, so
- * an hour keeps a stale match impossible without counting on how busy the database is.
+ * How long a kept item may be used: a row's `xmin` comes round again only after four billion
+ * transactions, so an hour keeps a stale match impossible without counting on how busy the
+ * database is.
  */
+const MAX_AGE_MS = 60 * 60 * 1000;
+
+/** Items built before, by id and row versions; first in, first out beyond MAX_ITEMS. */
 class ItemCache {
   private readonly items = new Map<string, { json: string; at: number }>();
   /** pages answered from kept items, and pages built by the database */
   hits = 0;
   builds = 0;
-  constructor(
-    private readonly max: number,
-    private readonly maxAgeMs: number,
-  ) {}
-
   /** Fills `json` of every row from the cache; false (rows untouched) when any one is missing. */
   fill(rows: VersionedPageRow[]): boolean {
-    const oldest = Date.now() - this.maxAgeMs;
+    const oldest = Date.now() - MAX_AGE_MS;
     const found: string[] = [];
     for (const row of rows) {
       const kept = this.items.get(`${row.id}@${row.version}`);
@@ -74,7 +74,7 @@ class ItemCache {
       this.items.set(key, { json: row.json, at });
     }
     for (const key of this.items.keys()) {
-      if (this.items.size <= this.max) break;
+      if (this.items.size <= MAX_ITEMS) break;
       this.items.delete(key);
     }
   }
@@ -84,12 +84,8 @@ class ItemCache {
   }
 }
 
-export interface ItemPagesOptions {
-  /** items kept per database handle (default 5,000: a hundred pages of 50) */
-  maxItems?: number;
-  /** how long a kept item may be used (default one hour) */
-  maxAgeMs?: number;
-}
+/** Every list's caches, by list name and database handle (itemPageStats). */
+const lists = new Map<string, WeakMap<object, ItemCache>>();
 
 /**
  * A list's page statements (one per shape, see `preparedVariants`) with its items kept by row
@@ -102,7 +98,6 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   name: string,
   shapeOf: (options: Options) => string,
   build: (options: Options, columns: (item: SQL, versions: SQL) => SQL) => SQL,
-  { maxItems = 5_000, maxAgeMs = 60 * 60 * 1000 }: ItemPagesOptions = {},
 ) {
   const built = preparedVariants<Options, VersionedPageRow, Values>(name, shapeOf, (o) =>
     build(o, (item, versions) => sql`${item}::text AS "json", ${versions} AS "version"`),
@@ -113,19 +108,16 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   // per database handle: row versions mean nothing across databases
   const caches = new WeakMap<object, ItemCache>();
   lists.set(name, caches);
-  const run = async (db: Db, options: Options, values: Values): Promise<VersionedPageRow[]> => {
+  return async (db: Db, options: Options, values: Values): Promise<VersionedPageRow[]> => {
     let cache = caches.get(db._.session);
-    if (!cache) caches.set(db._.session, (cache = new ItemCache(maxItems, maxAgeMs)));
+    if (!cache) caches.set(db._.session, (cache = new ItemCache()));
     const rows = await versionsOnly(db, options, values);
     if (cache.fill(rows)) return rows;
     const page = await built(db, options, values);
     cache.keep(page);
     return page;
   };
-  return run;
 }
-
-const lists = new Map<string, WeakMap<object, ItemCache>>();
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
 export function itemPageStats(db: Db): Record<string, { kept: number; hits: number; builds: number }> {

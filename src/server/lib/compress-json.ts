@@ -24,23 +24,18 @@ export function preferredEncoding(acceptEncoding: string | string[] | undefined)
 export type Effort = 'fast' | 'small';
 
 /**
- * `bytes`, when known, is passed to brotli as the input's size, so it sets itself up for that size
- * instead of for an unknown stream: the same output a little sooner (a 45 KB page of Admin Payments:
- * 0.13 ms to 0.12 ms here; twice as fast for more repetitive text).
+ * Brotli is told the input's size (`bytes`), so it sets itself up for that size instead of for an
+ * unknown stream: the same output a little sooner (a 45 KB page of Admin Payments: 0.13 ms to
+ * 0.12 ms here; twice as fast for more repetitive text).
  */
-const options = (encoding: Encoding, effort: Effort, bytes?: number) =>
+const options = (encoding: Encoding, effort: Effort, bytes: number) =>
   encoding === 'gzip'
     ? { level: effort === 'fast' ? 1 : 6 }
-    : {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 5,
-          ...(bytes === undefined ? {} : { [constants.BROTLI_PARAM_SIZE_HINT]: bytes }),
-        },
-      };
+    : { params: { [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } };
 
-export function compress(body: string | Buffer, encoding: Encoding, effort: Effort = 'fast'): Promise<Buffer> {
-  const bytes = Buffer.byteLength(body);
-  return encoding === 'gzip' ? gz(body, options(encoding, effort)) : brotli(body, options(encoding, effort, bytes));
+export function compress(body: string | Buffer, encoding: Encoding, effort: Effort = 'fast', bytes = Buffer.byteLength(body)): Promise<Buffer> {
+  const opts = options(encoding, effort, bytes);
+  return encoding === 'gzip' ? gz(body, opts) : brotli(body, opts);
 }
 
 /**
@@ -52,8 +47,9 @@ const SYNC_MAX_BYTES = 256 * 1024;
 
 function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
   const bytes = Buffer.byteLength(body);
-  if (bytes > SYNC_MAX_BYTES) return compress(body, encoding);
-  return encoding === 'gzip' ? gzipSync(body, options(encoding, 'fast')) : brotliCompressSync(body, options(encoding, 'fast', bytes));
+  if (bytes > SYNC_MAX_BYTES) return compress(body, encoding, 'fast', bytes);
+  const opts = options(encoding, 'fast', bytes);
+  return encoding === 'gzip' ? gzipSync(body, opts) : brotliCompressSync(body, opts);
 }
 
 /**

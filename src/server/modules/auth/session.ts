@@ -9,6 +9,7 @@ import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
 
+/** What is stored of a secret token (sessions, password-reset links): its SHA-256, hex. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Starts a new session for the user; the cookie carries a random 256-bit token. */

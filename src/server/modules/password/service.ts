@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES } from '../../../shared/constants';
 import { INVALID_RESET_LINK, RESET_LINK_MINUTES } from '../../../shared/schemas/password';
@@ -8,10 +8,9 @@ import { HttpError, badRequest } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { enqueueMail } from '../../mail/outbox';
 import { normaliseEmail } from '../auth/users';
+import { hashToken } from '../auth/session';
 
 export const TOO_MANY_RESET_REQUESTS = `Too many password reset requests. Please try again in ${LOGIN_WINDOW_MINUTES} minutes.`;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * "Forgot password?": for a known e-mail, a single-use token (only its hash is stored) valid for an
