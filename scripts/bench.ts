@@ -469,7 +469,7 @@ async function touchCatalogue(url: string) {
 /**
  * A change to a row on the first page of each paged list (the newest payment, the newest held or
  * released one, brand 0's newest, the newest opportunity), so that the next request of a list
- * builds its page again (its items are kept by row version, docs/decisions/011).
+ * builds that item again (items are kept by row version, docs/decisions/011).
  */
 async function touchFirstPages(url: string) {
   const c = new pg.Client({ connectionString: url });
@@ -808,7 +808,7 @@ async function main() {
         'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used: ' +
           'a prepared statement with its generic plan (made without the values: the plan PostgreSQL settles on for a statement run again and again), anything else as sent. ' +
           'GET /api/opportunities is captured right after a catalogue change, when the list is built again (2 statements); while the catalogue is unchanged a request runs only the first. ' +
-          'A paged list is captured right after a change to a row of its first page, when the page is built again (3 statements: the session, the page as row versions, the page built); while the rows of a page are unchanged a request runs only the first two, and answers with the items kept from the last build (docs/decisions/011). ' +
+          'A paged list is captured right after a change to one row of its first page (2 statements: the session, and the page, which builds the JSON of the changed item only and sends the rest as row versions; the server fills them in from the items it keeps, docs/decisions/011). ' +
           'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkout_sessions) is flagged **SEQ SCAN**.',
       );
       lines.push('');

@@ -2,8 +2,9 @@
  * The paged lists keep their items by row version (src/server/db/item-pages.ts, decision 011): a
  * page asked for again is answered from kept JSON only while every row it is made of is the version
  * the JSON was built from. Each test changes one such row the way another server or an operator
- * would (plain SQL, nothing told to this server) and expects the very next answer to show it, and
- * an unchanged page to come from the kept items, byte for byte as built.
+ * would (plain SQL, nothing told to this server) and expects the very next answer to show it, built
+ * again for exactly the items made of that row, and an unchanged page to come from the kept items,
+ * byte for byte as built.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,13 +49,27 @@ async function getTwice(agent: Agent, url: string, list: string) {
   return JSON.parse(second.text) as Record<string, unknown>[];
 }
 
-/** After a change, the next answer is built again and shows it. */
-async function getAfterChange(agent: Agent, url: string, list: string) {
+/**
+ * After a change, the next answer shows it: the database builds the `built` items made of the
+ * changed row again and the rest come from the kept items. That answer must be byte for byte the
+ * page built whole, which the next request gives once every row of every list is a new version (an
+ * update that changes nothing still makes one).
+ */
+async function getAfterChange(agent: Agent, url: string, list: string, built: number) {
   const before = { ...stats(list) };
   const res = await agent.get(url);
   expect(res.status).toBe(200);
   expect(stats(list).builds).toBe(before.builds + 1);
-  return res.body as Record<string, unknown>[];
+  expect(stats(list).itemsBuilt - before.itemsBuilt).toBe(built);
+  const items = res.body as Record<string, unknown>[];
+
+  for (const table of ['payments', 'opportunities', 'users', 'briefs']) {
+    await t.db.execute(sql`UPDATE ${sql.identifier(table)} SET id = id`);
+  }
+  const whole = await agent.get(url);
+  expect(stats(list).itemsBuilt - before.itemsBuilt).toBe(built + items.length);
+  expect(whole.text).toBe(res.text);
+  return items;
 }
 
 const item = (items: Record<string, unknown>[], id: string, key = 'id') =>
@@ -66,14 +81,14 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect(item(await getTwice(admin, url, 'admin_payments'), paymentId).brandFeedback).toBeNull();
 
     await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Shorter, please' WHERE id = ${paymentId}`);
-    expect(item(await getAfterChange(admin, url, 'admin_payments'), paymentId).brandFeedback).toBe('Shorter, please');
+    expect(item(await getAfterChange(admin, url, 'admin_payments', 1), paymentId).brandFeedback).toBe('Shorter, please');
 
     await t.db.execute(sql`UPDATE opportunities SET title = 'Second title' WHERE id = ${opportunityId}`);
-    const renamed = item(await getAfterChange(admin, url, 'admin_payments'), paymentId);
+    const renamed = item(await getAfterChange(admin, url, 'admin_payments', 2), paymentId);
     expect((renamed.opportunity as { title: string }).title).toBe('Second title');
 
     await t.db.execute(sql`UPDATE users SET brand_name = 'Ada Incorporated' WHERE id = ${brand.user.id}`);
-    const rebranded = item(await getAfterChange(admin, url, 'admin_payments'), paymentId);
+    const rebranded = item(await getAfterChange(admin, url, 'admin_payments', 2), paymentId);
     expect((rebranded.user as { brandName: string }).brandName).toBe('Ada Incorporated');
     await getTwice(admin, url, 'admin_payments');
   });
@@ -84,14 +99,14 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect((first.brief as { submittedAt: string | null }).submittedAt).not.toBeNull();
 
     await t.db.execute(sql`UPDATE briefs SET submitted_at = NULL WHERE payment_id = ${paymentId}`);
-    expect(item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment').brief).toBeNull();
+    expect(item(await getAfterChange(admin, url, 'admin_projects', 1), paymentId, 'payment').brief).toBeNull();
 
     await t.db.execute(sql`UPDATE users SET name = 'Ada Lovelace' WHERE id = ${brand.user.id}`);
-    const renamed = item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment');
+    const renamed = item(await getAfterChange(admin, url, 'admin_projects', 2), paymentId, 'payment');
     expect((renamed.user as { name: string }).name).toBe('Ada Lovelace');
 
     await t.db.execute(sql`UPDATE payments SET draft_review_status = 'edits_requested' WHERE id = ${paymentId}`);
-    const moved = item(await getAfterChange(admin, url, 'admin_projects'), paymentId, 'payment');
+    const moved = item(await getAfterChange(admin, url, 'admin_projects', 1), paymentId, 'payment');
     expect((moved.payment as { draftReviewStatus: string }).draftReviewStatus).toBe('edits_requested');
   });
 
@@ -101,17 +116,17 @@ describe('kept list items follow every change to the rows they are made of', () 
     const submitted = (first.brief as { submittedAt: string | null } | null)?.submittedAt ?? null;
 
     await t.db.execute(sql`UPDATE briefs SET submitted_at = '2030-01-02T03:04:05.678Z' WHERE payment_id = ${paymentId}`);
-    const resubmitted = item(await getAfterChange(brand.agent, url, 'my_articles'), paymentId, 'payment');
+    const resubmitted = item(await getAfterChange(brand.agent, url, 'my_articles', 1), paymentId, 'payment');
     expect((resubmitted.brief as { submittedAt: string }).submittedAt).toBe('2030-01-02T03:04:05.678Z');
     expect(submitted).not.toBe('2030-01-02T03:04:05.678Z');
 
     await t.db.execute(sql`UPDATE opportunities SET outlet_name = 'The Daily Byline' WHERE id = ${opportunityId}`);
-    expect(item(await getAfterChange(brand.agent, url, 'my_articles'), paymentId, 'payment').outletName).toBe('The Daily Byline');
+    expect(item(await getAfterChange(brand.agent, url, 'my_articles', 2), paymentId, 'payment').outletName).toBe('The Daily Byline');
 
     const history = '/api/brand/payments';
     await getTwice(brand.agent, history, 'brand_payments');
     await t.db.execute(sql`UPDATE payments SET amount = '1300.00' WHERE id = ${paymentId}`);
-    expect(item(await getAfterChange(brand.agent, history, 'brand_payments'), paymentId).amount).toBe('1300.00');
+    expect(item(await getAfterChange(brand.agent, history, 'brand_payments', 1), paymentId).amount).toBe('1300.00');
   });
 
   it('the admin dashboard: the opportunity, and whether anyone has paid for it', async () => {
@@ -120,10 +135,10 @@ describe('kept list items follow every change to the rows they are made of', () 
 
     // a payment is no change to the opportunity's row, but it changes what the item says
     await createPayment(t.db, { brandId: brand.user.id, opportunityId: unpaidOpportunityId });
-    expect(item(await getAfterChange(admin, url, 'admin_opportunities'), unpaidOpportunityId).hasPayments).toBe(true);
+    expect(item(await getAfterChange(admin, url, 'admin_opportunities', 1), unpaidOpportunityId).hasPayments).toBe(true);
 
     await t.db.execute(sql`UPDATE opportunities SET filled_slots = filled_slots + 1 WHERE id = ${unpaidOpportunityId}`);
-    const filled = item(await getAfterChange(admin, url, 'admin_opportunities'), unpaidOpportunityId);
+    const filled = item(await getAfterChange(admin, url, 'admin_opportunities', 1), unpaidOpportunityId);
     expect(filled.filledSlots).toBe(1);
   });
 

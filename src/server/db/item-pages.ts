@@ -1,4 +1,4 @@
-import { sql, type SQL, type Table } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
 import type { Db } from './client';
 import { preparedVariants } from './statement';
 import type { JsonPageRow } from '../lib/paging';
@@ -10,17 +10,22 @@ import type { JsonPageRow } from '../lib/paging';
  * but instead of each item's JSON only the versions of the rows it is made of (`xmin`, which
  * PostgreSQL gives every committed change of a row, so a changed row is a new version). When every
  * item of the page was built before for exactly those versions, the page is answered with the kept
- * JSON; otherwise the whole page is built by the database, in one statement as before, and its items
- * are kept. Either way the answer is what the database holds at that moment: a kept item is only
- * used for the row versions it was built from, so nothing needs telling when data changes, whoever
- * changes it (another server, plain SQL). Reading the versions walks the same index as the page;
- * what it saves is writing ~20 columns per item out and building their JSON (~0.6 ms a page).
+ * JSON. Otherwise the page is asked for again, with the keys (id and versions) of the items that
+ * are kept: the database builds the JSON of the others only, and the server fills in the rest.
+ * Either way the answer is what the database holds at that moment (the second statement's, when
+ * there is one: an item is used only for the row versions it was built from), so nothing needs
+ * telling when data changes, whoever changes it (another server, plain SQL). Reading the versions
+ * walks the same index as the page; what it saves is writing ~20 columns per item out and building
+ * their JSON (~0.6 ms a page), and a page with one changed item builds that one.
  */
 
 /** A row of a page with the versions its item is built from. */
 export interface VersionedPageRow extends JsonPageRow {
   version: string;
 }
+
+/** A row as the statement returns it: no JSON for an item the server said it holds. */
+type PageRow = Omit<VersionedPageRow, 'json'> & { json: string | null };
 
 /**
  * `xmin` of each table's row in the item, as one text ("-" for a row a LEFT JOIN did not find).
@@ -45,38 +50,56 @@ const MAX_ITEMS = 5_000;
  */
 const MAX_AGE_MS = 60 * 60 * 1000;
 
+const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
+
 /** Items built before, by id and row versions; first in, first out beyond MAX_ITEMS. */
 class ItemCache {
   private readonly items = new Map<string, { json: string; at: number }>();
-  /** pages answered from kept items, and pages built by the database */
+  /** pages answered from kept items alone, pages with some items built, and items built */
   hits = 0;
   builds = 0;
-  /** Fills `json` of every row from the cache; false (rows untouched) when any one is missing. */
-  fill(rows: VersionedPageRow[]): boolean {
+  itemsBuilt = 0;
+
+  /** The kept JSON of those of `rows` that are kept, by key. */
+  keptOf(rows: { id: string; version: string }[]): Map<string, string> {
     const oldest = Date.now() - MAX_AGE_MS;
-    const found: string[] = [];
+    const kept = new Map<string, string>();
     for (const row of rows) {
-      const kept = this.items.get(`${row.id}@${row.version}`);
-      if (!kept || kept.at < oldest) return false;
-      found.push(kept.json);
+      const key = keyOf(row);
+      const item = this.items.get(key);
+      if (item && item.at >= oldest) kept.set(key, item.json);
     }
-    rows.forEach((row, i) => (row.json = found[i]));
-    this.hits++;
-    return true;
+    return kept;
   }
 
-  keep(rows: VersionedPageRow[]) {
-    this.builds++;
+  /**
+   * The page's rows with every item's JSON: those the database left out filled in from `kept` (the
+   * items it was told of), those it built kept.
+   */
+  answer(rows: PageRow[], kept: Map<string, string>): VersionedPageRow[] {
     const at = Date.now();
+    let built = 0;
     for (const row of rows) {
-      const key = `${row.id}@${row.version}`;
-      this.items.delete(key);
-      this.items.set(key, { json: row.json, at });
+      const key = keyOf(row);
+      if (row.json === null) {
+        const json = kept.get(key);
+        // the statement leaves out only the JSON of items whose keys it was sent
+        if (json === undefined) throw new Error(`item ${key} was neither built nor kept`);
+        row.json = json;
+      } else {
+        built++;
+        this.items.delete(key);
+        this.items.set(key, { json: row.json, at });
+      }
     }
     for (const key of this.items.keys()) {
       if (this.items.size <= MAX_ITEMS) break;
       this.items.delete(key);
     }
+    if (built) this.builds++;
+    else this.hits++;
+    this.itemsBuilt += built;
+    return rows as VersionedPageRow[];
   }
 
   get size() {
@@ -89,21 +112,26 @@ const lists = new Map<string, WeakMap<object, ItemCache>>();
 
 /**
  * A list's page statements (one per shape, see `preparedVariants`) with its items kept by row
- * version. `build(options, columns)` writes the page's SQL with `columns(itemJson, versions)` at
- * the head of its select list; the rest of the list (`id`, `cursorAt`, a `cursorRank`) as before.
- * The item's JSON must depend on nothing but the rows named in `versions` (and what else `versions`
+ * version. `build(options, columns)` writes the page's SQL with `columns(item, versions, id)` at the
+ * head of its select list, then the rest of it (`id`, `cursorAt`, a `cursorRank`) as before. The
+ * item's JSON must depend on nothing but the rows named in `versions` (and what else `versions`
  * adds), the same for every shape of the list.
  */
 export function itemPages<Options, Values extends Record<string, unknown>>(
   name: string,
   shapeOf: (options: Options) => string,
-  build: (options: Options, columns: (item: SQL, versions: SQL) => SQL) => SQL,
+  build: (options: Options, columns: (item: SQL, versions: SQL, id: SQL | AnyColumn) => SQL) => SQL,
 ) {
-  const built = preparedVariants<Options, VersionedPageRow, Values>(name, shapeOf, (o) =>
-    build(o, (item, versions) => sql`${item}::text AS "json", ${versions} AS "version"`),
+  const versionsOnly = preparedVariants<Options, PageRow, Values>(`${name}:v`, shapeOf, (o) =>
+    build(o, (_item, versions) => sql`NULL::text AS "json", ${versions} AS "version"`),
   );
-  const versionsOnly = preparedVariants<Options, VersionedPageRow, Values>(`${name}:v`, shapeOf, (o) =>
-    build(o, (_item, versions) => sql`${versions} AS "version"`),
+  const page = preparedVariants<Options, PageRow, Values & { kept: string }>(name, shapeOf, (o) =>
+    build(
+      o,
+      // the item's JSON only where the server does not keep it for this id and these versions
+      (item, versions, id) => sql`CASE WHEN ${sql.placeholder('kept')}::jsonb ? ((${id})::text || '@' || ${versions})
+        THEN NULL ELSE (${item})::text END AS "json", ${versions} AS "version"`,
+    ),
   );
   // per database handle: row versions mean nothing across databases
   const caches = new WeakMap<object, ItemCache>();
@@ -111,20 +139,20 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   return async (db: Db, options: Options, values: Values): Promise<VersionedPageRow[]> => {
     let cache = caches.get(db._.session);
     if (!cache) caches.set(db._.session, (cache = new ItemCache()));
-    const rows = await versionsOnly(db, options, values);
-    if (cache.fill(rows)) return rows;
-    const page = await built(db, options, values);
-    cache.keep(page);
-    return page;
+    const versions = await versionsOnly(db, options, values);
+    const kept = cache.keptOf(versions);
+    if (kept.size === versions.length) return cache.answer(versions, kept);
+    const rows = await page(db, options, { ...values, kept: JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1]))) });
+    return cache.answer(rows, kept);
   };
 }
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
-export function itemPageStats(db: Db): Record<string, { kept: number; hits: number; builds: number }> {
-  const stats: Record<string, { kept: number; hits: number; builds: number }> = {};
+export function itemPageStats(db: Db): Record<string, { kept: number; hits: number; builds: number; itemsBuilt: number }> {
+  const stats: Record<string, { kept: number; hits: number; builds: number; itemsBuilt: number }> = {};
   for (const [name, caches] of lists) {
     const cache = caches.get(db._.session);
-    stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0 };
+    stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0 };
   }
   return stats;
 }

@@ -99,7 +99,7 @@ const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
       brief: sql`CASE WHEN ${briefs.id} IS NOT NULL THEN ${jsonObject({ submittedAt: isoUtc(briefs.submittedAt) })} END`,
     });
     const versions = rowVersions(xminOf(payments), xminOf(opportunities), xminOf(briefs));
-    return limitedPage(sql`SELECT ${columns(item, versions)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    return limitedPage(sql`SELECT ${columns(item, versions, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
         ${ranked ? sql`, ${needsActionRank} AS "cursorRank"` : sql``}
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}

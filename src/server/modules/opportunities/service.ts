@@ -115,17 +115,21 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
       o.cursor ? afterCursor(opportunities.createdAt, opportunities.id) : undefined,
     );
     // The page first (the subquery; a constant LIMIT for the plan, see limitedPage), then "has
-    // payments" for its rows only: one index probe each on payments_opportunity_status_idx. Asked
-    // over the whole filtered table, the planner would hash every payment on each request. No
-    // ORDER BY out here: the page's rows come in its order, and are pulled only up to `limit`.
-    const hasPayments = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id})`;
+    // payments" for its rows only, in a lateral subquery of its own (OFFSET 0 keeps the planner from
+    // merging it in) so that it runs once per row though the item and its versions both name it:
+    // one index probe each on payments_opportunity_status_idx. Asked over the whole filtered table,
+    // the planner would hash every payment on each request. No ORDER BY out here: the page's rows
+    // come in its order, and are pulled only up to `limit`.
+    const hasPayments = sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`;
     const item = jsonObject<AdminOpportunityItem>({ ...opportunityJson(page), hasPayments });
     // the row's version comes out of the subquery as "row_xmin"; hasPayments is no column of it
     const versions = rowVersions(sql`${sql.identifier('page')}.row_xmin`, hasPayments);
-    return sql`SELECT ${columns(item, versions)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
+    return sql`SELECT ${columns(item, versions, page.id)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
       FROM (SELECT *, ${opportunities}.xmin AS row_xmin FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
         ORDER BY ${opportunities.createdAt} DESC, ${opportunities.id} DESC
         LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}) AS ${sql.identifier('page')}
+      CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id}) AS has_payments
+        OFFSET 0) AS ${sql.identifier('paid')}
       LIMIT ${sql.placeholder('limit')}`;
   },
 );

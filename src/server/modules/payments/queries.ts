@@ -86,7 +86,7 @@ const brandPaymentsPage = itemPages<{ cursor: boolean }, Record<string, unknown>
         type: opportunities.type,
         priceUsd: sql`${opportunities.priceUsd}::text`,
       }),
-    }), rowVersions(xminOf(payments), xminOf(opportunities)))}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    }), rowVersions(xminOf(payments), xminOf(opportunities)), payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
@@ -111,7 +111,7 @@ const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>
         priceUsd: sql`${opportunities.priceUsd}::text`,
       }),
       user: brandContactJson,
-    }), rowVersions(xminOf(payments), xminOf(opportunities), xminOf(users)))}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    }), rowVersions(xminOf(payments), xminOf(opportunities), xminOf(users)), payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}

@@ -40,7 +40,7 @@ const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Recor
       user: brandContactJson,
     });
     const versions = rowVersions(xminOf(payments), xminOf(opportunities), xminOf(users), xminOf(briefs));
-    return limitedPage(sql`SELECT ${columns(item, versions)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    return limitedPage(sql`SELECT ${columns(item, versions, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
         ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
