@@ -656,7 +656,7 @@ async function main() {
         ? []
         : [
             {
-              name: `GET /api/admin/projects while it changes`,
+              name: 'GET /api/admin/projects while it changes',
               path: '/api/admin/projects',
               method: 'GET' as const,
               cookie: () => adminCookie,
