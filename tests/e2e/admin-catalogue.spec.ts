@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ADMIN, DEMO_BRAND, api, loginAs } from './support';
+import { DEMO_ADMIN, DEMO_BRAND, api, expectNoHorizontalOverflow, loginAs } from './support';
 
 const PNG = path.resolve('tests/e2e/fixtures/avatar.png');
 
@@ -15,9 +15,6 @@ async function asAdmin(page: Page) {
   await page.goto('/auth');
   await loginAs(page, DEMO_ADMIN);
 }
-
-const noHorizontalScroll = async (page: Page) =>
-  expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
 test('[ADMIN] creates an opportunity with a logo and two examples, finds it with the filters, and edits it; a brand sees it', async ({ page, browser }) => {
   const stamp = Date.now();
@@ -208,7 +205,7 @@ test.describe('phone width', () => {
     await page.goto('/admin');
     const row = page.getByTestId('opportunity-row').first();
     await expect(row).toBeVisible();
-    await noHorizontalScroll(page);
+    await expectNoHorizontalOverflow(page);
     // every action is reachable without scrolling sideways
     const edit = row.getByRole('link', { name: /^Edit / });
     const box = (await edit.boundingBox())!;
@@ -217,11 +214,11 @@ test.describe('phone width', () => {
     await page.goto('/admin/new-opportunity');
     await page.getByRole('button', { name: 'Create Opportunity' }).click();
     await expect(page.getByText('Title is required', { exact: true })).toBeVisible();
-    await noHorizontalScroll(page);
+    await expectNoHorizontalOverflow(page);
 
     await page.goto('/admin');
     await edit.click();
     await expect(page.getByRole('button', { name: 'Save Changes' })).toBeVisible();
-    await noHorizontalScroll(page);
+    await expectNoHorizontalOverflow(page);
   });
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { DEMO_ADMIN, api, brandAs, loginAs } from './support';
+import { DEMO_ADMIN, api, brandAs, expectNoHorizontalOverflow, loginAs } from './support';
 
 const PDF = fileURLToPath(new URL('./fixtures/draft.pdf', import.meta.url));
 
@@ -48,11 +48,6 @@ async function paidProjectWithBrief(admin: Page, brand: Page, title: string) {
 async function openTab(page: Page, name: RegExp) {
   await page.getByRole('tab', { name }).click();
   await expect(page.getByRole('tab', { name })).toHaveAttribute('data-state', 'active');
-}
-
-async function expectNoHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 const toast = (page: Page) => page.getByTestId('toast');

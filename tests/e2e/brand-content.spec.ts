@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ADMIN, api, brandAs, loginAs } from './support';
+import { DEMO_ADMIN, api, brandAs, expectNoHorizontalOverflow, loginAs } from './support';
 
 /** A fresh single-slot opportunity created by the admin. */
 async function createOpportunity(admin: Page, title: string, price = '1250.00') {
@@ -34,11 +34,6 @@ async function adminPage(browser: import('@playwright/test').Browser) {
 }
 
 const card = (page: Page, title: string) => page.getByTestId('article-card').filter({ hasText: title });
-
-async function noHorizontalOverflow(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 test('[BRAND] submits the brief over two steps with autosave, gets the next one pre-filled, reviews the draft until it is published', async ({
   page,
@@ -252,15 +247,15 @@ test('[BRAND] My Articles and the brief form fit a phone', async ({ page, browse
 
   await page.goto('/brand/my-articles');
   await expect(card(page, title)).toBeVisible();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await page.goto(`/brand/brief/${paymentId}`);
   await expect(page.getByText('Step 1 of 2')).toBeVisible();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
   await page.getByLabel('Name (person or brand) to feature').fill('Riley');
   await page.getByLabel('Background and experience').fill('Background');
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await expect(page.getByText('Step 2 of 2')).toBeVisible();
-  await noHorizontalOverflow(page);
+  await expectNoHorizontalOverflow(page);
 
   // leaving the form right after typing saves the change on the way out
   await page.getByLabel('Main goal of the article').fill('Saved on leaving');

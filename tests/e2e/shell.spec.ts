@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DEMO_ADMIN, api, brandAs, loginAs } from './support';
+import { DEMO_ADMIN, api, brandAs, expectNoHorizontalOverflow, loginAs } from './support';
 
 test('the sidebar collapses with Ctrl+B and the toggle, and stays collapsed after a reload', async ({ page, context }) => {
   await page.goto('/auth');
@@ -40,7 +40,7 @@ test.describe('phone width', () => {
     await expect(page).toHaveURL(/\/brand\/my-articles$/);
     await expect(sheet).toHaveCount(0);
     // nothing wider than the screen
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoHorizontalOverflow(page);
   });
 });
 

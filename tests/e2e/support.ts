@@ -36,3 +36,12 @@ export async function brandAs(page: Page, state: 'unnamed' | 'pending' | 'approv
   }
   return { email };
 }
+
+/**
+ * Nothing on the page is wider than the window. Polled: after a resize the shell swaps its layout on
+ * React's next render (useIsMobile listens to a media query), so the first frame may still be the
+ * desktop one.
+ */
+export async function expectNoHorizontalOverflow(page: Page) {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
