@@ -79,9 +79,9 @@ function Table({ items }: { items: AdminOpportunityItem[] }) {
           ) : (
             items.map((o) => (
               <tr key={o.id} className="border-b last:border-0 hover:bg-muted/40" data-testid="opportunity-row">
-                <td className="px-3 py-3 font-medium">{o.outletName}</td>
+                <td className="px-3 py-3 font-medium wrap-anywhere">{o.outletName}</td>
                 <td className="min-w-48 px-3 py-3">
-                  <span className="line-clamp-2" title={o.title}>
+                  <span className="line-clamp-2 wrap-anywhere" title={o.title}>
                     {o.title}
                   </span>
                 </td>
@@ -115,7 +115,7 @@ function CardList({ items }: { items: AdminOpportunityItem[] }) {
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
               <p className="text-xs font-medium text-muted-foreground">{o.outletName}</p>
-              <p className="font-medium break-words">{o.title}</p>
+              <p className="font-medium wrap-anywhere">{o.title}</p>
             </div>
             <StatusBadge o={o} />
           </div>

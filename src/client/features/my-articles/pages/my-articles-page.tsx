@@ -39,7 +39,7 @@ function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
   const items = list.items ?? [];
   if (items.length === 0) return <EmptyState icon={tab.icon} title={tab.title} description={tab.empty} />;
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       {items.map((a) => (
         <ArticleCard key={a.payment.id} article={a} />
       ))}

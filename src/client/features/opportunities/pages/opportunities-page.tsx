@@ -87,7 +87,7 @@ export function OpportunitiesPage() {
         />
       ) : (
         // one list, however long: cards are memoised and skipped by layout and paint while off screen
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" onPointerOver={preloadClaimDialog} onFocus={preloadClaimDialog}>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" onPointerOver={preloadClaimDialog} onFocus={preloadClaimDialog}>
           {cards.map((o) => (
             <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
           ))}
