@@ -122,7 +122,7 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
     // come in its order, and are pulled only up to `limit`.
     const hasPayments = sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`;
     const item = jsonObject<AdminOpportunityItem>({ ...opportunityJson(page), hasPayments });
-    // the row's version comes out of the subquery as "row_xmin"; hasPayments is no column of it
+    // the row's version comes out of the page's subquery as "row_xmin", "has payments" out of the lateral one
     const versions = rowVersions(sql`${sql.identifier('page')}.row_xmin`, hasPayments);
     return sql`SELECT ${columns(item, versions, page.id)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
       FROM (SELECT *, ${opportunities}.xmin AS row_xmin FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
