@@ -65,6 +65,14 @@ test('[ADMIN][BRAND] long unbroken words in titles, names, e-mails and links nev
     await expectNoHorizontalOverflow(page);
   }
 
+  // the claim dialog with the outlet's long name, link and description fits the phone's screen
+  await brand.goto('/brand/opportunities');
+  await brand.getByTestId('opportunity-card').filter({ hasText: `${WORD}${stamp}` }).click();
+  const dialog = brand.getByRole('dialog');
+  await expect(dialog).toContainText(`${WORD}${WORD}`);
+  await expect.poll(async () => (await dialog.boundingBox())!.x + (await dialog.boundingBox())!.width).toBeLessThanOrEqual(390);
+  await expect.poll(() => dialog.evaluate((d) => d.scrollWidth - d.clientWidth)).toBeLessThanOrEqual(0);
+
   // a desktop: the dashboard's table fits its card, no sideways scrolling inside it either
   await admin.setViewportSize({ width: 1280, height: 800 });
   await admin.goto('/admin');
