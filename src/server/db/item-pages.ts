@@ -147,9 +147,11 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   };
 }
 
+type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number };
+
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
-export function itemPageStats(db: Db): Record<string, { kept: number; hits: number; builds: number; itemsBuilt: number }> {
-  const stats: Record<string, { kept: number; hits: number; builds: number; itemsBuilt: number }> = {};
+export function itemPageStats(db: Db): Record<string, ListStats> {
+  const stats: Record<string, ListStats> = {};
   for (const [name, caches] of lists) {
     const cache = caches.get(db._.session);
     stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0 };

@@ -115,7 +115,7 @@ function CardList({ items }: { items: AdminOpportunityItem[] }) {
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0">
               <p className="text-xs font-medium text-muted-foreground">{o.outletName}</p>
-              <p className="font-medium wrap-anywhere">{o.title}</p>
+              <p className="font-medium">{o.title}</p>
             </div>
             <StatusBadge o={o} />
           </div>

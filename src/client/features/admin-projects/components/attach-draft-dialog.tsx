@@ -90,7 +90,7 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
     <form noValidate onSubmit={submit} className="grid gap-4">
       <DialogHeader>
         <DialogTitle>{editing ? 'Edit Draft Document' : 'Attach Draft Document'}</DialogTitle>
-        <DialogDescription className="wrap-anywhere">
+        <DialogDescription>
           {item.title} · {item.outletName}
         </DialogDescription>
       </DialogHeader>

@@ -26,7 +26,7 @@ function Part<K extends string>({ heading, fields, part }: { heading: string; fi
         {briefRows(fields, part).map((row) => (
           <div key={row.key} className="space-y-0.5" data-testid={`brief-${row.key}`}>
             <dt className="text-xs font-medium text-muted-foreground">{row.label}</dt>
-            <dd className={cn('whitespace-pre-wrap wrap-anywhere text-sm', row.missing && 'italic text-muted-foreground')}>
+            <dd className={cn('whitespace-pre-wrap text-sm', row.missing && 'italic text-muted-foreground')}>
               {row.key === 'socialMediaLinks' && !row.missing ? <SocialLinks value={row.value} /> : row.value}
             </dd>
           </div>

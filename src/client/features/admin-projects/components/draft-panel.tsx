@@ -53,7 +53,7 @@ export function DraftPanel({ payment, actions }: { payment: ProjectPayment; acti
           <p className="mb-1 flex items-center gap-1.5 font-medium">
             <MessageSquareWarning className="size-4" /> Brand feedback
           </p>
-          <p className="whitespace-pre-wrap wrap-anywhere">{payment.brandFeedback || 'The brand asked for edits without a comment.'}</p>
+          <p className="whitespace-pre-wrap">{payment.brandFeedback || 'The brand asked for edits without a comment.'}</p>
         </div>
       )}
       <div className="flex flex-wrap gap-2">

@@ -115,7 +115,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
             </div>
-            <h3 className="wrap-anywhere text-base font-semibold leading-snug">{item.title}</h3>
+            <h3 className="text-base font-semibold leading-snug">{item.title}</h3>
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
               <Store className="size-4 shrink-0" /> <span className="truncate">{item.outletName}</span>
             </p>

@@ -176,7 +176,7 @@ export function BriefPage() {
       </Button>
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Content Brief</h1>
-        <p className="wrap-anywhere text-muted-foreground">
+        <p className="text-muted-foreground">
           {article ? `${article.title} · ${article.outletName}` : 'Tell the editorial team about you and your story'}
         </p>
       </div>

@@ -154,7 +154,7 @@ export function OlderBriefPage() {
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Submit Your Brief</h1>
-        <p className="wrap-anywhere text-muted-foreground">
+        <p className="text-muted-foreground">
           {article ? `${article.title} · ${article.outletName}` : 'Tell the editorial team about you and your story'}
         </p>
       </div>

@@ -57,7 +57,7 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
             <MessageSquareQuote className="size-4" /> You requested edits
           </p>
           {p.brandFeedback ? (
-            <p className="mt-1 whitespace-pre-wrap wrap-anywhere" data-testid="brand-feedback">
+            <p className="mt-1 whitespace-pre-wrap" data-testid="brand-feedback">
               {p.brandFeedback}
             </p>
           ) : (

@@ -26,7 +26,7 @@ function ReadOnly({ label, value }: { label: string; value: React.ReactNode }) {
   return (
     <div className="space-y-1">
       <p className="text-sm font-medium text-muted-foreground">{label}</p>
-      <p className="wrap-anywhere">{value || <span className="text-muted-foreground">Not set</span>}</p>
+      <p>{value || <span className="text-muted-foreground">Not set</span>}</p>
     </div>
   );
 }
