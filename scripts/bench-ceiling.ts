@@ -15,7 +15,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { hashToken, SESSION_COOKIE, sessionUserSql } from '../src/server/modules/auth/session';
 import { claimableStatement } from '../src/server/modules/opportunities/browse-cache';
 import { startOfUtcDay } from '../src/server/lib/dates';
-import { compress, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
+import { compressOnce, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
 
 const dialect = new PgDialect();
 // the same pool size as the app's (DATABASE_POOL_SIZE)
@@ -68,7 +68,7 @@ const server = http.createServer((req, res) => {
     let out = l.json;
     if (encoding) {
       let bytes = l.encoded.get(encoding);
-      if (!bytes) l.encoded.set(encoding, (bytes = compress(l.json, encoding, 'small')));
+      if (!bytes) l.encoded.set(encoding, (bytes = compressOnce(l.json, encoding)));
       out = await bytes;
     }
     res.writeHead(200, {

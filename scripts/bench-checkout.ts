@@ -135,7 +135,7 @@ async function main() {
 
     const oversold = await db.execute(sql`
       SELECT o.id FROM opportunities o
-      LEFT JOIN (SELECT opportunity_id, count(*)::int AS n FROM checkout_sessions WHERE status = 'open' GROUP BY 1) h ON h.opportunity_id = o.id
+      LEFT JOIN (SELECT opportunity_id, count(*)::int AS n FROM checkouts WHERE status = 'open' GROUP BY 1) h ON h.opportunity_id = o.id
       WHERE o.filled_slots > o.max_slots OR o.filled_slots <> coalesce(h.n, 0)`);
 
     console.log(`checkout creation, ${BRANDS} concurrent brands, PostgreSQL (${os.cpus().length} cores)`);

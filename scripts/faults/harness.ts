@@ -44,6 +44,9 @@ export async function start(env: Record<string, string>, port: number): Promise<
   const proc = spawn(process.execPath, serverArgs, {
     env: {
       ...process.env,
+      // each simulated brand starts checkouts as fast as the machine allows, well past the
+      // per-brand limit (tests/api/limits.test.ts proves that one); crashes are tested here
+      LIMIT_CHECKOUTS: '1000000/1m',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -80,6 +83,7 @@ export const exited = (proc: ChildProcess) =>
 
 export interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read loosely and asserted by each check
   body: any;
   /** the next page of a paged list (its `Link: <…>; rel="next"`), or null */
   next?: string | null;
@@ -103,7 +107,7 @@ export class Client {
     const set = res.headers.get('set-cookie');
     if (set?.startsWith('byline_session=')) this.cookie = set.split(';')[0];
     const text = await res.text();
-    let json: any;
+    let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
@@ -181,6 +185,7 @@ export async function setup(base: string, opts: { opportunities?: number; brands
   return { opportunities, brands, brandIds, admin };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of ad-hoc SQL, read by each check
 export type Query = (sql: string, params?: unknown[]) => Promise<Record<string, any>[]>;
 
 /**
@@ -213,7 +218,7 @@ export async function scratchDatabase(kind: 'pglite' | 'postgres', url?: string)
     if (kind === 'pglite') {
       const db = await PGlite.create(path.join(dataDir, 'db'));
       try {
-        return await fn(async (q, params) => (await db.query<Record<string, any>>(q, params)).rows);
+        return await fn(async (q, params) => (await db.query<Record<string, unknown>>(q, params)).rows);
       } finally {
         await db.close();
       }
@@ -247,16 +252,16 @@ export async function checkDatabase(query: Query, label: string, ackedDrafts: Ma
   const problems: string[] = [];
   const slots = await query(`
     SELECT o.id, o.filled_slots,
-      (SELECT count(*) FROM checkout_sessions c WHERE c.opportunity_id = o.id AND c.status = 'open')::int AS open_holds,
+      (SELECT count(*) FROM checkouts c WHERE c.opportunity_id = o.id AND c.status = 'open')::int AS open_holds,
       (SELECT count(*) FROM payments p WHERE p.opportunity_id = o.id AND p.holds_slot)::int AS held
     FROM opportunities o`);
   for (const r of slots)
     if (Number(r.filled_slots) !== Number(r.open_holds) + Number(r.held))
       problems.push(`slots of ${r.id}: filled ${r.filled_slots} ≠ ${r.open_holds} open holds + ${r.held} payments`);
   const orphans = await query(`
-    SELECT 'completed hold without payment' AS what, c.id FROM checkout_sessions c WHERE c.status = 'completed' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = c.id)
+    SELECT 'completed hold without payment' AS what, c.id FROM checkouts c WHERE c.status = 'completed' AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.id = c.id)
     UNION ALL
-    SELECT 'payment without completed hold', p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM checkout_sessions c WHERE c.id = p.id AND c.status = 'completed')`);
+    SELECT 'payment without completed hold', p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM checkouts c WHERE c.id = p.id AND c.status = 'completed')`);
   for (const r of orphans) problems.push(`${r.what}: ${r.id}`);
   // a draft is only ever attached whole, and only to a payment whose brief was submitted
   const drafts = await query(`

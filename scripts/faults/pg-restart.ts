@@ -287,7 +287,7 @@ export async function runPgRestart() {
     );
     const staleSession = String(stale.url).split('/').pop()!;
     await direct((c) =>
-      c.query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 minute' WHERE provider_session_id = $1`, [
+      c.query(`UPDATE checkouts SET expires_at = now() - interval '1 minute' WHERE provider_session_id = $1`, [
         staleSession,
       ]),
     );
@@ -303,7 +303,7 @@ export async function runPgRestart() {
       if (!mailMs && mail.n >= MAILS_AFTER) mailMs = Date.now() - recoveredAt.getTime();
       const [hold] = (
         await direct((c) =>
-          c.query(`SELECT status FROM checkout_sessions WHERE provider_session_id = $1`, [staleSession]),
+          c.query(`SELECT status FROM checkouts WHERE provider_session_id = $1`, [staleSession]),
         )
       ).rows;
       if (!sweepMs && hold.status === 'expired') sweepMs = Date.now() - jobsFrom;

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { builtServerArgs } from './server-build';
 
 export const BRAND = { email: 'brand@byline.test', password: 'byline-brand-demo' };
-export const ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
+const ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
 const TYPES = ['profile_article', 'editorial_feature', 'advertorial_brand_voice', 'listicle'] as const;
 
-export function ensureClientBuild() {
+function ensureClientBuild() {
   if (existsSync('dist/client/index.html')) return;
   console.log('dist/client is missing: running vite build');
   const r = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit' });

@@ -1,42 +1,34 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
-import type { Db } from './db/client';
+import type { AppDeps, ModuleDeps } from './deps';
+import { limitsFor } from './limits';
 import { compressJson } from './lib/compress-json';
+import { indexPageFor, testModeIndexPage } from './lib/index-html';
 import { HttpError } from './lib/errors';
+import { RateLimitError } from './lib/rate-limit';
 import { databaseUnavailableCause } from './lib/db-errors';
-import type { FileStore } from './storage/file-store';
+import { testCheckoutProvider } from './providers/test-checkout';
+import { pageCheckerFor } from './modules/placements/page-checker';
 import { SESSION_COOKIE, sessionForToken } from './modules/auth/session';
-import { authRoutes } from './modules/auth/routes';
-import { profileRoutes } from './modules/profile/routes';
-import { uploadRoutes } from './modules/uploads/routes';
-import { adminBrandRoutes } from './modules/admin-brands/routes';
-import { inviteCodeRoutes } from './modules/invite-codes/routes';
-import { walletRoutes } from './modules/wallet/routes';
-import { paymentsModule } from './modules/payments/register';
-import type { PaymentProvider } from './payments/provider';
-import { opportunityRoutes } from './modules/opportunities/routes';
-import { briefRoutes } from './modules/briefs/routes';
-import { projectRoutes } from './modules/projects/routes';
-import { passwordRoutes } from './modules/password/routes';
+import { authModule } from './modules/auth/routes';
+import { profileModule } from './modules/profile/routes';
+import { uploadsModule } from './modules/uploads/routes';
+import { approvalsModule } from './modules/approvals/routes';
+import { inviteCodesModule } from './modules/invite-codes/routes';
+import { opportunitiesModule } from './modules/opportunities/routes';
+import { paymentsModule } from './modules/payments/routes';
+import { placementsModule } from './modules/placements/routes';
 
-export interface AppDeps {
-  db: Db;
-  config: Config;
-  files: FileStore;
-  /** Card payments; the built-in test checkout (payments/local.ts) when absent. */
-  payments?: PaymentProvider;
-  /** Built client (index.html and assets); when absent only the API is served. */
-  clientDir?: string;
-  logger?: FastifyServerOptions['logger'];
-  /** Sees every route as it is registered (the permission matrix compares them with its table). */
-  onRoute?: (route: RouteOptions) => void;
-}
+export type { AppDeps } from './deps';
+
+/** Every module, each a plugin with the same dependencies (one thing users work on each). */
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -62,13 +54,20 @@ function logsRequests(logger: AppDeps['logger']): boolean {
   return level === undefined || ['info', 'debug', 'trace'].includes(level);
 }
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (what Fastify does with a number). */
+function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
     // "incoming request" / "request completed" are info lines: skip the calls when they would be dropped
     logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
-    trustProxy: true,
+    // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY (else req.ip is the socket address)
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
     routerOptions: { maxParamLength: 500 },
@@ -124,7 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) {
-      return reply.code(err.statusCode).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+      if (err instanceof RateLimitError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      return reply.code(err.statusCode).send({ ...err.extra, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -150,8 +150,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  const registerAll = [authRoutes, profileRoutes, uploadRoutes, adminBrandRoutes, inviteCodeRoutes, walletRoutes, paymentsModule, opportunityRoutes, briefRoutes, projectRoutes, passwordRoutes];
-  for (const register of registerAll) register(app, deps);
+  const moduleDeps: ModuleDeps = {
+    db,
+    config,
+    files: deps.files,
+    provider: deps.payments ?? testCheckoutProvider(db),
+    limits: limitsFor(config),
+    checker: deps.checker ?? pageCheckerFor(config),
+  };
+  for (const module of MODULES) await app.register(module, moduleDeps);
 
   const clientDir = deps.clientDir;
   const hasClient = clientDir && existsSync(path.join(clientDir, 'index.html'));
@@ -172,12 +179,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
+  const testModePage = hasClient && moduleDeps.provider.name === 'test' ? testModeIndexPage(clientDir) : null;
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || req.url.startsWith('/uploads/') || req.method !== 'GET' || !hasClient) {
       return reply.code(404).send({ message: 'Not found' });
     }
     // the client router draws every page, including its own 404
     reply.header('Cache-Control', 'no-cache');
+    if (testModePage) {
+      const { body, encoding } = indexPageFor(testModePage, req.headers['accept-encoding']);
+      if (encoding) reply.header('Content-Encoding', encoding);
+      return reply.header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
+    }
     return reply.type('text/html').sendFile('index.html');
   });
 

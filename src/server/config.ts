@@ -1,8 +1,47 @@
 import { z } from 'zod';
 
+import { isIP } from 'node:net';
+
 const bool = z
   .enum(['0', '1', 'true', 'false'])
   .transform((v) => v === '1' || v === 'true');
+
+const WINDOW_UNITS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const SIZE_UNITS = { '': 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as const;
+
+/** A limit: at most `max` (a count, or bytes with KB/MB/GB) per window, written like "10/1h" or "200MB/1d". */
+export interface LimitSetting {
+  max: number;
+  windowMs: number;
+}
+const limit = z.string().transform((value, ctx): LimitSetting => {
+  const m = /^\s*(\d+)\s*(KB|MB|GB)?\s*\/\s*(\d+)\s*([smhd])\s*$/i.exec(value);
+  const max = m ? Number(m[1]) * SIZE_UNITS[(m[2]?.toUpperCase() ?? '') as keyof typeof SIZE_UNITS] : NaN;
+  const windowMs = m ? Number(m[3]) * WINDOW_UNITS[m[4].toLowerCase() as keyof typeof WINDOW_UNITS] : NaN;
+  if (!m || !(max >= 1) || !(windowMs >= 1000) || !Number.isSafeInteger(max)) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a limit such as "10/1h", "30/15m" or "200MB/1d"` });
+    return z.NEVER;
+  }
+  return { max, windowMs };
+});
+
+/** Fastify's trustProxy: true/false, a hop count, or the proxies' addresses and CIDR ranges. */
+const trustProxy = z.string().transform((value, ctx): boolean | number | string[] => {
+  const v = value.trim();
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => {
+    const [addr, bits, extra] = e.split('/');
+    if (extra !== undefined || !isIP(addr)) return true;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (isIP(addr) === 4 ? 32 : 128));
+  });
+  if (!entries.length || bad.length) {
+    ctx.addIssue({ code: 'custom', message: `expected true, false, a hop count or comma-separated proxy addresses/CIDRs${bad.length ? ` (not understood: ${bad.join(', ')})` : ''}` });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 /** Every environment variable the server reads, validated once at start-up. */
 export const configSchema = z.object({
@@ -20,8 +59,8 @@ export const configSchema = z.object({
    * once only adds switching between them; fewer leave it idle while answers travel.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  /** Seed demo content on first start of an empty embedded database. */
-  SEED_DEMO: bool.default(true),
+  /** Seed demo content on first start of an empty embedded database; unset = on, except in production. */
+  SEED_DEMO: bool.optional(),
   /** Create (or reset the password of) this admin at start. */
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
@@ -29,6 +68,11 @@ export const configSchema = z.object({
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   // 'info' also logs every request
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /**
+   * `stripe` or `test` (the built-in checkout: no money moves). Unset: stripe when its keys are set,
+   * else test outside production; production without either refuses to start.
+   */
+  PAYMENT_PROVIDER: z.enum(['stripe', 'test']).optional(),
   /** Stripe secret key; when set (with STRIPE_WEBHOOK_SECRET) payments go through Stripe Checkout instead of the built-in test checkout. */
   STRIPE_SECRET_KEY: z.string().optional(),
   /** Signing secret of the webhook endpoint POST /api/webhooks/stripe ("whsec_..."). */
@@ -41,11 +85,44 @@ export const configSchema = z.object({
   SMTP_URL: z.url().optional(),
   /** Sender of every e-mail ("Name <address>" or an address). */
   MAIL_FROM: z.string().min(3).default('Byline <no-reply@byline.local>'),
+  /** Which proxies may set X-Forwarded-For/-Proto/-Host (Fastify's trustProxy); unset = none, the socket address is the client. */
+  TRUST_PROXY: trustProxy.optional(),
+  // Limits, shared by every instance (state in the database): "max/window".
+  /** New accounts per client address. */
+  LIMIT_SIGNUPS_PER_ADDRESS: limit.prefault('10/1h'),
+  /** Failed sign-ins per client address (any accounts). */
+  LIMIT_SIGNIN_FAILURES_PER_ADDRESS: limit.prefault('30/15m'),
+  /** Failed sign-ins for one account from one client address: that pair is locked out, other clients are not. */
+  LIMIT_SIGNIN_FAILURES_PER_ACCOUNT: limit.prefault('10/15m'),
+  /** Forgot-password requests per client address (each e-mail also gets at most 10 per 15 minutes). */
+  LIMIT_PASSWORD_RESETS_PER_ADDRESS: limit.prefault('10/1h'),
+  /** Invite-code attempts per user. */
+  LIMIT_INVITE_CODE_ATTEMPTS: limit.prefault('10/1h'),
+  /** Checkouts started per user. */
+  LIMIT_CHECKOUTS: limit.prefault('30/1m'),
+  /** Files uploaded per user, and their total size. */
+  LIMIT_UPLOADS: limit.prefault('100/1d'),
+  LIMIT_UPLOAD_BYTES: limit.prefault('200MB/1d'),
+  // Publication checks (modules/placements, outbound/): the live article's page, fetched and watched.
+  /** Hosts, IPs or CIDRs the link checker may reach although they are not public (tests, intranets); any port. */
+  LINK_CHECK_ALLOW: z.string().optional(),
+  /** Pages checked at once by this server (one at a time per outlet host). */
+  LINK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Hours between two checks of a published article (jittered). */
+  LINK_CHECK_INTERVAL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
+  /** Days after publication the article is watched (the guarantee). */
+  GUARANTEE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Days an outlet has to restore an article before the brand is refunded. */
+  RESTORE_DAYS: z.coerce.number().int().min(1).max(365).default(10),
 });
 
 export type Config = z.infer<typeof configSchema>;
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Reads and checks the environment. `serving: false` is for the command-line tools (migrate, seed,
+ * remove demo data): they take no payments, so the production refusals below do not apply.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving?: boolean } = {}): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = configSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -59,8 +136,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_WEBHOOK_SECRET)) {
     throw new Error('Invalid environment configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
   }
+  if (config.PAYMENT_PROVIDER === 'stripe' && !config.STRIPE_SECRET_KEY) {
+    throw new Error('Invalid environment configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
+  if (opts.serving === false) return config;
+  if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
+    throw new Error(
+      'Refusing to start: SEED_DEMO=1 in production would create accounts whose passwords are published in the README.\n' +
+        '  Unset SEED_DEMO (or set it to 0).',
+    );
+  }
+  if (config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY && config.PAYMENT_PROVIDER !== 'test') {
+    throw new Error(
+      'Refusing to start: no card provider is configured in production, so brands would get placements without paying.\n' +
+        '  Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take real payments,\n' +
+        '  or PAYMENT_PROVIDER=test to run with simulated payments on purpose (a "Test mode" banner shows on every page).',
+    );
+  }
   return config;
 }
+
+/** Which payment provider runs: Stripe when chosen or when its keys are set, else the built-in test checkout. */
+export function paymentProviderKind(config: Config): 'stripe' | 'test' {
+  if (config.PAYMENT_PROVIDER) return config.PAYMENT_PROVIDER;
+  return config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'test';
+}
+
+/** Demo content is seeded by default only outside production. */
+export const seedsDemo = (config: Config) => config.SEED_DEMO ?? config.NODE_ENV !== 'production';
 
 export function publicUrl(config: Config): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');

@@ -1,24 +1,27 @@
 import path from 'node:path';
-import { loadConfig, publicUrl } from './config';
+import { loadConfig, paymentProviderKind, publicUrl, seedsDemo } from './config';
 import { buildApp } from './app';
 import { clientDistDir } from './paths';
 import { openConfiguredDb } from './db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
+import { hasAdmin, publishedDemoAccess } from './db/demo';
 import { upsertAdmin } from './modules/auth/service';
 import { diskFileStore } from './storage/file-store';
-import { paymentProviderFor } from './payments/from-config';
+import { paymentProviderFor } from './providers/from-config';
 import { startJobs } from './jobs/boss';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
 import { mailerFor } from './mail/mailer';
 import { databaseUnavailableCause } from './lib/db-errors';
+import { limitsFor, longestWindowMs } from './limits';
+import { pageCheckerFor } from './modules/placements/page-checker';
 
 async function main() {
   const config = loadConfig();
   const handle = await openConfiguredDb(config);
   const { db } = handle;
 
-  // demo content only ever goes into a fresh embedded database
-  if (!config.DATABASE_URL && config.SEED_DEMO && (await isEmpty(db))) {
+  // demo content only ever goes into a fresh embedded database, and by default not in production
+  if (!config.DATABASE_URL && seedsDemo(config) && (await isEmpty(db))) {
     await seedDemo(db);
     console.log(demoLoginsText());
   }
@@ -26,12 +29,32 @@ async function main() {
     await upsertAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
     console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
   }
+  if (config.NODE_ENV === 'production') {
+    const demo = await publishedDemoAccess(db);
+    if (demo.length) {
+      await handle.close();
+      throw new Error(
+        `Refusing to start: this production database still has demo access whose secrets are published: ${demo.join(', ')}.\n` +
+          '  Remove the demo accounts and invite code with: npm run db:remove-demo',
+      );
+    }
+    if (!(await hasAdmin(db))) {
+      console.warn(
+        'No admin account exists yet. Create one with: npm run admin:create -- --email you@example.com --password <password>\n' +
+          '  (or start with ADMIN_EMAIL and ADMIN_PASSWORD set).',
+      );
+    }
+  }
+  if (paymentProviderKind(config) === 'test') {
+    console.warn('Test mode: payments are simulated (the built-in test checkout); no card is charged.');
+  }
 
   const payments = await paymentProviderFor(config, db);
+  const files = diskFileStore(path.join(config.DATA_DIR, 'uploads'));
   const app = await buildApp({
     db,
     config,
-    files: diskFileStore(path.join(config.DATA_DIR, 'uploads')),
+    files,
     payments,
     clientDir: clientDistDir,
     logger: { level: config.LOG_LEVEL },
@@ -41,6 +64,14 @@ async function main() {
     handle,
     databaseUrl: config.DATABASE_URL,
     provider: payments,
+    files,
+    rateLimitKeepMs: longestWindowMs(limitsFor(config)),
+    publication: {
+      db,
+      provider: payments,
+      checker: pageCheckerFor(config),
+      terms: { guaranteeDays: config.GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
+    },
     onError: (err) => {
       // while the database is down pg-boss reports every failed poll; its errors carry the whole pg
       // client object, so a lost connection is logged as one short line (pg-boss keeps polling and
@@ -51,7 +82,13 @@ async function main() {
     },
   });
   const mailer = mailerFor(config, (line) => app.log.info(line));
-  await startMailJobs(jobs.boss, { db, mailer, from: config.MAIL_FROM, baseUrl: publicUrl(config) });
+  await startMailJobs(jobs.boss, {
+    db,
+    mailer,
+    from: config.MAIL_FROM,
+    baseUrl: publicUrl(config),
+    testMode: payments.name === 'test',
+  });
 
   const shutdown = async () => {
     await app.close();

@@ -13,7 +13,7 @@ function findRoot(from: string): string {
   }
 }
 
-export const projectRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+const projectRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 /** The built client (`npm run build`): index.html and its assets. */
 export const clientDistDir = path.join(projectRoot, 'dist', 'client');
 /** The generated SQL migrations (drizzle-kit), committed. */

@@ -12,8 +12,14 @@ export const DRAFT_REVIEW_STATUSES = [
 ] as const;
 export type DraftReviewStatus = (typeof DRAFT_REVIEW_STATUSES)[number];
 
-export type CheckoutStatus = 'open' | 'completed' | 'expired' | 'cancelled';
-export type RefundReason = 'admin' | 'guarantee' | 'sold_out' | 'provider';
+/** Spec §4: a draft under the brand's review, which the brand may approve or ask edits for. */
+export const REVIEW_STATUSES = ['pending_brand_review', 'edits_requested', 'edits_complete'] as const satisfies readonly DraftReviewStatus[];
+export const isUnderReview = (s: DraftReviewStatus) => (REVIEW_STATUSES as readonly DraftReviewStatus[]).includes(s);
+
+export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
+type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
 
 /**
  * How long a checkout holds its slot: Stripe refuses an expiry under 30 minutes from its own clock,
@@ -65,6 +71,8 @@ export interface BrandPaymentItem extends PaymentDto {
 export interface AdminPaymentItem extends PaymentDto {
   opportunity: { id: string; title: string; outletName: string; priceUsd: string };
   user: { id: string; name: string | null; brandName: string | null; email: string };
+  /** when the brand submitted its brief (null: brief pending), for the Mark Published dialog's states */
+  briefSubmittedAt: string | null;
 }
 
 /** GET /api/admin/payments/totals — sums of the opportunity price over paid / released payments. */
@@ -82,8 +90,26 @@ export const paymentIdTail = (id: string) => id.slice(-8);
 export function paymentBadge(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus }): 'Released' | 'Needs Review' | 'Refunded' | 'Pending' {
   if (p.status === 'released') return 'Released';
   if (p.status === 'refunded') return 'Refunded';
-  if (p.draftReviewStatus === 'pending_brand_review' || p.draftReviewStatus === 'edits_requested' || p.draftReviewStatus === 'edits_complete') {
+  if (isUnderReview(p.draftReviewStatus)) {
     return 'Needs Review';
   }
   return 'Pending';
+}
+
+/** Shown on every page, on the built-in checkout and in every e-mail while the test provider runs. */
+export const TEST_MODE_NOTICE = 'Test mode: payments are simulated';
+
+/** GET /api/admin/payments/attention item: a paid checkout that was not booked (what was charged did not match). */
+export interface PaymentAttentionItem {
+  /** the checkout (hold) id */
+  id: string;
+  reason: string;
+  providerSessionId: string | null;
+  /** the provider's payment reference of the charge, to find it in the provider's dashboard */
+  providerRef: string | null;
+  /** what the placement cost (decimal string) */
+  expectedAmount: string;
+  opportunity: { id: string; title: string; outletName: string };
+  user: { id: string; name: string | null; brandName: string | null; email: string };
+  createdAt: string;
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginFailures, sessions, users } from '../../src/server/db/schema';
+import { rateLimitHits, sessions, users } from '../../src/server/db/schema';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { PASSWORD, createUser, uniqueEmail } from '../support/factories';
 
@@ -86,8 +86,18 @@ describe('POST /api/login', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).not.toMatch(/Secure/);
-    const https = await new Agent(t.app).request('POST', '/api/login', { email: user.email, password: PASSWORD }, { 'x-forwarded-proto': 'https', origin: 'https://localhost:80' });
-    expect(String(https.headers['set-cookie'])).toMatch(/Secure/);
+    const viaProxy = { 'x-forwarded-proto': 'https', origin: 'https://localhost:80' };
+    // X-Forwarded-Proto is believed only from a proxy named in TRUST_PROXY
+    const untrusted = await new Agent(t.app).request('POST', '/api/login', { email: user.email, password: PASSWORD }, viaProxy);
+    expect(untrusted.status).toBe(403);
+    const proxied = await createTestApp({ TRUST_PROXY: ['127.0.0.1'] });
+    try {
+      const u = await createUser(proxied.db);
+      const https = await new Agent(proxied.app).request('POST', '/api/login', { email: u.email, password: PASSWORD }, viaProxy);
+      expect(String(https.headers['set-cookie'])).toMatch(/Secure/);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('answers an unknown e-mail and a wrong password the same way', async () => {
@@ -116,7 +126,7 @@ describe('POST /api/login', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.message).toMatch(/Too many failed sign-in attempts/);
     // failures older than the window no longer count
-    await t.db.update(loginFailures).set({ createdAt: new Date(Date.now() - 16 * 60_000) }).where(eq(loginFailures.email, user.email));
+    await t.db.update(rateLimitHits).set({ at: new Date(Date.now() - 16 * 60_000) }).where(eq(rateLimitHits.subject, `${user.email} 127.0.0.1`));
     expect((await new Agent(t.app).post('/api/login', { email: user.email, password: PASSWORD })).status).toBe(200);
   });
 });

@@ -70,6 +70,8 @@ describe('GET /api/brand/my-articles', () => {
         createdAt: '2026-02-01T00:00:00.000Z',
       },
       brief: { submittedAt: expect.any(String) },
+      // released by a direct row change, not through a release: no live article recorded
+      publication: null,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -37,6 +37,21 @@ describe('JSON compression', () => {
     expect(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(plain);
   });
 
+  it('q-values count: "br;q=0" refuses brotli, "*;q=0" refuses everything not named', async () => {
+    const admin = (await signedIn(t.app, t.db, kinds.admin)).agent.cookie!;
+    const page = (encoding: string) =>
+      t.app.inject({ method: 'GET', url: '/api/admin/opportunities', headers: { cookie: admin, 'accept-encoding': encoding } });
+    for (const [header, expected] of [
+      ['br;q=0, gzip', 'gzip'],
+      ['gzip;q=0.5, br;q=0.9', 'br'],
+      ['identity', undefined],
+      ['br;q=0, gzip;q=0', undefined],
+    ] as const) {
+      expect((await page(header)).headers['content-encoding'], header).toBe(expected);
+      expect((await get(header)).headers['content-encoding'], `browse list, ${header}`).toBe(expected);
+    }
+  });
+
   it('answers made per request (a page of a list) too: each encoding decodes to the plain JSON', async () => {
     const admin = (await signedIn(t.app, t.db, kinds.admin)).agent.cookie!;
     const page = (encoding?: string) =>

@@ -12,11 +12,11 @@
  * Pixel floods (huge declared dimensions) are accepted but inert: the server never decodes pixels,
  * so nothing is allocated by the declared size; see docs/reliability.md.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type Agent, type TestApp } from '../support/app';
+import { Agent, createTestApp, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 
 // ---------------------------------------------------------------------------------------------
@@ -387,6 +387,16 @@ add(
   'application/msword',
 );
 
+// only the first bytes of an accepted type's signature (a check shortened to them lets these in)
+add('GIF8 then HTML (no GIF version)', Buffer.concat([Buffer.from('GIF8'), HTML]), 'x.gif', 'image/gif');
+add(
+  'WAV (RIFF without WEBP) as .webp',
+  Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), Buffer.alloc(24)]),
+  'x.webp',
+  'image/webp',
+);
+add('PostScript as .pdf', Buffer.from('%!PS-Adobe-3.0\n%%EOF\n'), 'draft.pdf', 'application/pdf');
+
 // truncated images
 add('PNG signature only', PNG_SIG, 'x.png');
 add('PNG cut inside IHDR', PNG_1x1.subarray(0, 20), 'x.png');
@@ -510,6 +520,49 @@ for (const name of NAMES.slice(0, 6))
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Files no image route may take (they are not images, or only start like one) and files the draft
+ * route may not take (not a Word or PDF document, or a zip that would unpack to too much): refused,
+ * not merely stored inert. A weakened magic-byte or .docx check fails here.
+ */
+const NOT_AN_IMAGE = new Set([
+  'HTML as .png',
+  'HTML as .jpg',
+  'HTML as .gif',
+  'HTML as .webp',
+  'HTML as .svg',
+  'JavaScript as .png',
+  'PHP as .jpg',
+  'Windows executable as .png',
+  'ELF executable as .gif',
+  'XHTML as .svg',
+  'PDF as .png',
+  'MP4 as .jpg',
+  'docx as .png',
+  'OLE2 container that is not Word',
+  'PNG signature minus a byte',
+  'one byte',
+  'GIF8 then HTML (no GIF version)',
+  'WAV (RIFF without WEBP) as .webp',
+]);
+const NOT_A_DOCUMENT = new Set([
+  'HTML as .png',
+  'JavaScript as .js',
+  'Windows executable as .png',
+  'PNG then PDF',
+  'PNG named .html',
+  'PostScript as .pdf',
+  'OLE2 container that is not Word',
+  'zip signature only as .docx',
+  'docx: a part that claims 4 GB unpacked',
+  'docx: 110 MB of zeros deflated into 11 parts (a real bomb)',
+  'docx: 2,001 parts',
+  'docx: entry count says 65535 (Zip64)',
+  'docx: directory claims more entries than it has',
+  'docx: without word/document.xml',
+  'plain zip as .docx',
+]);
+
 interface Target {
   label: string;
   url: string;
@@ -570,6 +623,9 @@ function unsafeSvg(text: string): string | null {
 describe('hostile files', () => {
   it(`the corpus holds at least 100 files (${corpus.length})`, () => {
     expect(corpus.length).toBeGreaterThanOrEqual(100);
+    // the must-refuse lists name files of the corpus (a renamed label cannot drop out silently)
+    const labels = new Set(corpus.map((f) => f.label));
+    for (const label of [...NOT_AN_IMAGE, ...NOT_A_DOCUMENT]) expect(labels.has(label), label).toBe(true);
   });
 
   for (const target of TARGETS) {
@@ -580,6 +636,8 @@ describe('hostile files', () => {
         const what = `${target.label} ← ${file.label}: ${res.status} ${res.text.slice(0, 200)}`;
         results.byStatus[res.status] = (results.byStatus[res.status] ?? 0) + 1;
         expect(res.status, what).toBeLessThan(500);
+        const mustRefuse = target.label === 'draft document' ? NOT_A_DOCUMENT : NOT_AN_IMAGE;
+        if (mustRefuse.has(file.label)) expect(res.status, `${what}: must be refused`).toBeGreaterThanOrEqual(400);
         if (res.status >= 400) {
           results.refused++;
           expect([400, 413, 415], what).toContain(res.status);
@@ -651,5 +709,243 @@ describe('hostile files', () => {
     expect(everything.filter((f) => f.startsWith('uploads/')).length).toBe(results.stored.length);
     for (const target of ['/tmp/evil.sh', path.join(root, 'evil.png'), path.join(root, '..', 'evil.png')])
       expect(existsSync(target), target).toBe(false);
+  });
+});
+
+/**
+ * The name and the bytes disagree, both ways, on every upload route: a type the route takes under
+ * the name of another one, and a type the route does not take under a name it does. The bytes
+ * decide: what the route does not take is refused (415) whatever it is called, and what it takes is
+ * stored and served under the extension and type of its bytes. (The logo and example routes also
+ * refuse a file named as another image type, see logo-upload.ts; a name that is no image type at
+ * all is simply ignored there.)
+ */
+describe('the name and the bytes disagree: the bytes decide', () => {
+  const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+  const JPEG = jpeg(1, 1);
+  const DOC = Buffer.concat([
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+    Buffer.alloc(56),
+    Buffer.from('WordDocument', 'utf16le'),
+    Buffer.alloc(64),
+  ]);
+  const SVG = svg('<rect width="5" height="5" fill="#123456"/>');
+  const DOC_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+  interface Case {
+    target: Target['label'];
+    what: string;
+    bytes: Buffer;
+    filename: string;
+    contentType: string;
+    /** the extension and Content-Type it is stored and served as; undefined: refused with 415 */
+    stored?: { ext: string; type: string };
+  }
+  const CASES: Case[] = [
+    {
+      target: 'avatar',
+      what: 'a genuine PDF named photo.png',
+      bytes: PDF,
+      filename: 'photo.png',
+      contentType: 'image/png',
+    },
+    {
+      target: 'avatar',
+      what: 'a genuine .docx named me.jpg',
+      bytes: docx(),
+      filename: 'me.jpg',
+      contentType: 'image/jpeg',
+    },
+    {
+      target: 'avatar',
+      what: 'a genuine JPEG named me.gif',
+      bytes: JPEG,
+      filename: 'me.gif',
+      contentType: 'image/gif',
+      stored: { ext: 'jpg', type: 'image/jpeg' },
+    },
+    {
+      target: 'avatar',
+      what: 'a genuine PNG named me.pdf',
+      bytes: PNG_1x1,
+      filename: 'me.pdf',
+      contentType: 'application/pdf',
+      stored: { ext: 'png', type: 'image/png' },
+    },
+    {
+      target: 'avatar',
+      what: 'a genuine GIF named me.svg',
+      bytes: GIF_1x1,
+      filename: 'me.svg',
+      contentType: 'image/svg+xml',
+      stored: { ext: 'gif', type: 'image/gif' },
+    },
+    {
+      target: 'logo',
+      what: 'a genuine PDF named logo.png',
+      bytes: PDF,
+      filename: 'logo.png',
+      contentType: 'image/png',
+    },
+    {
+      target: 'logo',
+      what: 'a genuine JPEG named logo.gif',
+      bytes: JPEG,
+      filename: 'logo.gif',
+      contentType: 'image/gif',
+    },
+    {
+      target: 'logo',
+      what: 'a genuine SVG named logo.png',
+      bytes: SVG,
+      filename: 'logo.png',
+      contentType: 'image/png',
+    },
+    {
+      target: 'logo',
+      what: 'a genuine PNG named brand.pdf',
+      bytes: PNG_1x1,
+      filename: 'brand.pdf',
+      contentType: 'application/pdf',
+      stored: { ext: 'png', type: 'image/png' },
+    },
+    {
+      target: 'example image',
+      what: 'a genuine PDF named shot.jpg',
+      bytes: PDF,
+      filename: 'shot.jpg',
+      contentType: 'image/jpeg',
+    },
+    {
+      target: 'example image',
+      what: 'a genuine PNG named shot.jpg',
+      bytes: PNG_1x1,
+      filename: 'shot.jpg',
+      contentType: 'image/jpeg',
+    },
+    {
+      target: 'example image',
+      what: 'a genuine SVG named shot.png',
+      bytes: SVG,
+      filename: 'shot.png',
+      contentType: 'image/png',
+    },
+    {
+      target: 'example image',
+      what: 'a genuine GIF named shot.docx',
+      bytes: GIF_1x1,
+      filename: 'shot.docx',
+      contentType: DOC_MIME,
+      stored: { ext: 'gif', type: 'image/gif' },
+    },
+    {
+      target: 'draft document',
+      what: 'a genuine PNG named report.pdf',
+      bytes: PNG_1x1,
+      filename: 'report.pdf',
+      contentType: 'application/pdf',
+    },
+    {
+      target: 'draft document',
+      what: 'a genuine JPEG named draft.docx',
+      bytes: JPEG,
+      filename: 'draft.docx',
+      contentType: DOC_MIME,
+    },
+    {
+      target: 'draft document',
+      what: 'a genuine PDF named draft.docx',
+      bytes: PDF,
+      filename: 'draft.docx',
+      contentType: DOC_MIME,
+      stored: { ext: 'pdf', type: 'application/pdf' },
+    },
+    {
+      target: 'draft document',
+      what: 'a genuine .docx named draft.pdf',
+      bytes: docx(),
+      filename: 'draft.pdf',
+      contentType: 'application/pdf',
+      stored: { ext: 'docx', type: DOC_MIME },
+    },
+    {
+      target: 'draft document',
+      what: 'a genuine .doc named draft.png',
+      bytes: DOC,
+      filename: 'draft.png',
+      contentType: 'image/png',
+      stored: { ext: 'doc', type: 'application/msword' },
+    },
+  ];
+
+  let uploader: Agent;
+  beforeAll(async () => {
+    // a brand of its own: the corpus above has used up part of the shared brand's daily uploads
+    ({ agent: uploader } = await signedIn(t.app, t.db, kinds.approvedBrand));
+  });
+
+  it('every route is covered both ways: refused when the bytes are not its type, typed by the bytes when they are', () => {
+    for (const target of TARGETS) {
+      const mine = CASES.filter((c) => c.target === target.label);
+      expect(
+        mine.some((c) => c.stored),
+        target.label,
+      ).toBe(true);
+      expect(
+        mine.some((c) => !c.stored),
+        target.label,
+      ).toBe(true);
+    }
+  });
+
+  for (const c of CASES) {
+    it(`${c.target}: ${c.what} → ${c.stored ? `stored as .${c.stored.ext}, served as ${c.stored.type}` : '415'}`, async () => {
+      const target = TARGETS.find((x) => x.label === c.target)!;
+      const who = c.target === 'avatar' ? uploader : admin;
+      const stored = () => (existsSync(t.uploadsDir) ? readdirSync(t.uploadsDir).length : 0);
+      const before = stored();
+      const res = await who.upload(target.url, target.field, c.bytes, c.filename, c.contentType);
+      if (!c.stored) {
+        expect(res.status, res.text).toBe(415);
+        expect(typeof res.body.message).toBe('string');
+        expect(stored()).toBe(before);
+        return;
+      }
+      expect(res.status, res.text).toBe(200);
+      const url: string = res.body.url ?? res.body.path;
+      const name = url.split('/').pop()!;
+      expect(name).toMatch(new RegExp(`^[0-9a-f]{32}\\.${c.stored.ext}$`));
+      expect(readFileSync(path.join(t.uploadsDir, name)).equals(c.bytes)).toBe(true);
+      const served = c.target === 'draft document' ? await admin.get(url) : await new Agent(t.app).get(url);
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toBe(c.stored.type);
+      expect(served.headers['x-content-type-options']).toBe('nosniff');
+    });
+  }
+});
+
+/**
+ * Reading goes through the same stored-name check: a name that climbs out of the uploads directory
+ * (sent percent-encoded, so the router hands it over whole) is a 404 even when a real image waits
+ * there (a weakened name check in file-store.ts serves it).
+ */
+describe('reading never leaves the uploads directory', () => {
+  it('GET /uploads/ with an encoded ../ to a real image outside it → 404', async () => {
+    const dataDir = path.dirname(t.uploadsDir);
+    const outside = path.join(path.dirname(dataDir), `byline-outside-${path.basename(dataDir)}.png`);
+    writeFileSync(outside, PNG_1x1);
+    try {
+      for (const url of [
+        `/uploads/..%2F..%2F${path.basename(outside)}`,
+        `/uploads/..%2f..%2f${path.basename(outside)}`,
+        `/uploads/%2E%2E%2F%2E%2E%2F${path.basename(outside)}`,
+      ]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { host: 'localhost:80' } });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.rawPayload.equals(PNG_1x1), url).toBe(false);
+      }
+    } finally {
+      rmSync(outside, { force: true });
+    }
   });
 });

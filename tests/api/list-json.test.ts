@@ -1,16 +1,16 @@
 /**
  * The lists that grow (My Articles, Payment History, Admin Projects, Admin Payments, the admin
  * dashboard) answer JSON built by the database. Each item must be exactly what the API's TypeScript
- * mappers give for the same rows (toPaymentDto, projectPayment, toOpportunityJson — the ones the
+ * mappers give for the same rows (toPaymentDto, placementPayment, toOpportunityJson — the ones the
  * single-item answers still use): same keys in the same order, same values, awkward data included
  * (quotes, backslashes, newlines, emoji, nulls, microsecond timestamps, several types, every status).
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefs, opportunities, payments, users } from '../../src/server/db/schema';
-import { projectPayment } from '../../src/server/modules/briefs/service';
+import { placementPayment } from '../../src/server/modules/placements/item';
 import { toOpportunityJson } from '../../src/server/modules/opportunities/service';
-import { toPaymentDto } from '../../src/server/modules/payments/queries';
+import { toPaymentDto } from '../../src/server/modules/payments/service';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
@@ -154,8 +154,10 @@ describe('lists built by the database are the API shapes, field for field', () =
         const b = briefOf(r.payment.id);
         return {
           ...card(r.opportunity),
-          payment: projectPayment(r.payment),
+          payment: placementPayment(r.payment),
           brief: b ? { submittedAt: b.submittedAt?.toISOString() ?? null } : null,
+          // these rows were made directly, never released through the API: no live article
+          publication: null,
         };
       }),
     );
@@ -188,35 +190,37 @@ describe('lists built by the database are the API shapes, field for field', () =
           const b = briefOf(r.payment.id);
           return {
             ...card(r.opportunity),
-            payment: projectPayment(r.payment),
+            payment: placementPayment(r.payment),
             brief: b?.submittedAt
               ? { part1Json: b.part1Json, part2Json: b.part2Json, submittedAt: b.submittedAt.toISOString() }
               : null,
             user: userOf(r.user),
+            publication: null,
           };
         }),
     );
   });
 
   it('Admin Payments', async () => {
-    const { all } = await rows();
+    const { all, briefOf } = await rows();
     const opp = (o: typeof opportunities.$inferSelect) => ({
       id: o.id,
       title: o.title,
       outletName: o.outletName,
       priceUsd: o.priceUsd,
     });
+    const submitted = (paymentId: string) => briefOf(paymentId)?.submittedAt?.toISOString() ?? null;
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user) })),
+      all.map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user) })),
+        .map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
     );
   });
 

@@ -20,7 +20,7 @@ import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import type { DbHandle } from '../../src/server/db/client';
 import { briefs, opportunities, payments } from '../../src/server/db/schema';
-import { localProvider } from '../../src/server/payments/local';
+import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb, dbKind } from '../support/db';
 import { createOpportunity, quickBrands } from '../support/payments';
@@ -38,6 +38,7 @@ let app: FastifyInstance;
 let base = '';
 let dataDir = '';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read loosely and asserted by each check
 type Answer = { status: number; body: any };
 
 /** Every answer, by route pattern and status. */
@@ -87,7 +88,7 @@ describe(`load (${dbKind}): ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
       db: handle.db,
       config,
       files: diskFileStore(path.join(dataDir, 'uploads')),
-      payments: localProvider(handle.db),
+      payments: testCheckoutProvider(handle.db),
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

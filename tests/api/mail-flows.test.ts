@@ -178,7 +178,7 @@ describe("a placement's life", () => {
     expect((await admin.post(`/api/admin/payments/${paymentId}/release`)).status).toBe(200);
     mails = await delivered(user.email, seen);
     expect(mails).toHaveLength(1);
-    expectMail(mails[0], { subject: 'Your article is published: Robots <at> home', path: '/brand/payments', text: ['$1,250.50 held in escrow has been released'] });
+    expectMail(mails[0], { subject: 'Your article is published: Robots <at> home', path: '/brand/my-articles', text: ['$1,250.50 held in escrow has been released'] });
 
     // a refused move sends nothing
     seen = smtp.to(user.email).length;

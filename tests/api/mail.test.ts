@@ -9,7 +9,8 @@ import { startJobs, type Jobs } from '../../src/server/jobs/boss';
 import { MAIL_JOBS, startMailJobs, stopMailJobs } from '../../src/server/jobs/mail';
 import { outboxMailer, smtpMailer } from '../../src/server/mail/mailer';
 import { deliverMail, enqueueMail } from '../../src/server/mail/outbox';
-import { localProvider } from '../../src/server/payments/local';
+import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
+import { diskFileStore } from '../../src/server/storage/file-store';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { createUser, kinds } from '../support/factories';
 import { runMailWorker, startSmtp, TEST_BASE_URL, TEST_FROM, type TestSmtp } from '../support/mail';
@@ -104,7 +105,9 @@ describe('pg-boss delivery jobs', () => {
     jobs = await startJobs({
       handle: t.handle,
       databaseUrl: t.handle.pool?.options.connectionString,
-      provider: localProvider(t.db),
+      provider: testCheckoutProvider(t.db),
+      files: diskFileStore(t.uploadsDir),
+      rateLimitKeepMs: 86_400_000,
       onError: (err) => errors.push(err),
       pollingIntervalSeconds: 0.5,
     });

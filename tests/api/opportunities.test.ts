@@ -69,7 +69,7 @@ const invalid: [string, Record<string, unknown>, string, string][] = [
   ['a float price with 3 decimals', { priceUsd: 0.125 }, 'priceUsd', 'Price must be a valid amount'],
   ['a price that is text', { priceUsd: 'ten' }, 'priceUsd', 'Price must be a valid amount'],
   ['a price with a comma', { priceUsd: '1,000' }, 'priceUsd', 'Price must be a valid amount'],
-  ['a price of 11 integer digits', { priceUsd: '12345678901' }, 'priceUsd', 'Price must be a valid amount'],
+  ['a price of 11 integer digits', { priceUsd: '12345678901' }, 'priceUsd', 'Price must be at most $9,999,999,999.99'],
   ['a price in exponent form', { priceUsd: 1e21 }, 'priceUsd', 'Price must be a valid amount'],
   ['a boolean price', { priceUsd: true }, 'priceUsd', 'Price must be a valid amount'],
   ['a price of 0', { priceUsd: '0.00' }, 'priceUsd', 'Price must be greater than 0'],

@@ -287,9 +287,10 @@ describe('admin lists', () => {
     const totals = await adminAgent.get('/api/admin/payments/totals');
     const [sums] = (
       (await app.db.execute(
-        sql`SELECT coalesce(sum(o.price_usd) FILTER (WHERE p.status = 'paid'), 0)::numeric(14,2)::text AS held,
-                   coalesce(sum(o.price_usd) FILTER (WHERE p.status = 'released'), 0)::numeric(14,2)::text AS released
-            FROM payments p JOIN opportunities o ON o.id = p.opportunity_id`,
+        // what was charged (the payment's amount), not today's price (docs/decisions/012)
+        sql`SELECT coalesce(sum(p.amount) FILTER (WHERE p.status = 'paid'), 0)::numeric(14,2)::text AS held,
+                   coalesce(sum(p.amount) FILTER (WHERE p.status = 'released'), 0)::numeric(14,2)::text AS released
+            FROM payments p`,
       )) as unknown as { rows: { held: string; released: string }[] }
     ).rows;
     expect(totals.body).toEqual(sums);

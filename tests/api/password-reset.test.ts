@@ -9,7 +9,8 @@ import { linksIn, runMailWorker, startSmtp, TEST_BASE_URL, type TestSmtp } from 
 let t: TestApp;
 let smtp: TestSmtp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // every request here comes from one address; the per-address limit has its own tests (limits.test.ts)
+  t = await createTestApp({ LIMIT_PASSWORD_RESETS_PER_ADDRESS: { max: 1000, windowMs: 3_600_000 } });
   smtp = await startSmtp();
 });
 afterAll(async () => {

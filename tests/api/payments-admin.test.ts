@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefundRequest } from '../../src/server/payments/provider';
+import type { RefundRequest } from '../../src/server/providers/provider';
 import { Agent } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, makePayment, opportunityRow, quickBrands, spyingLocalProvider, type PaymentsTestApp } from '../support/payments';
@@ -119,8 +119,11 @@ describe('release and refund', () => {
     const again = await admin.agent.post(`/api/admin/payments/${p.id}/release`);
     expect(again.status).toBe(409);
     expect(again.body.message).toBe('Only a payment held in escrow can be released (this one is released)');
-    // a released payment keeps its slot and cannot be refunded
+    // a released payment keeps its slot; an admin may still refund the placement (issue 17: Placements' Refund)
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
+    const refund = await admin.agent.post(`/api/admin/payments/${p.id}/refund`);
+    expect(refund.status).toBe(200);
+    expect(refund.body.status).toBe('refunded');
     expect((await admin.agent.post(`/api/admin/payments/${p.id}/refund`)).status).toBe(409);
   });
 
@@ -149,7 +152,7 @@ describe('release and refund', () => {
     const res = await admin.agent.post(`/api/admin/payments/${p.id}/refund`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: p.id, status: 'refunded', refundReason: 'admin', refundedAt: expect.any(String) });
-    expect(refunds.slice(before)).toEqual([{ paymentRef: p.stripePaymentId, amountCents: 125000, idempotencyKey: p.id }]);
+    expect(refunds.slice(before)).toEqual([{ providerRef: p.stripePaymentId, amountCents: 125000, idempotencyKey: p.id }]);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
     expect((await admin.agent.post(`/api/admin/payments/${p.id}/refund`)).status).toBe(409);
     expect((await admin.agent.post(`/api/admin/payments/${p.id}/release`)).status).toBe(409);

@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, payments } from '../../src/server/db/schema';
-import { expireHolds } from '../../src/server/modules/payments/slots';
+import { checkouts, payments } from '../../src/server/db/schema';
+import { expireCheckouts } from '../../src/server/modules/payments/slots';
 import { fulfilCheckout } from '../../src/server/modules/payments/fulfil';
-import type { RefundRequest } from '../../src/server/payments/provider';
+import type { RefundRequest } from '../../src/server/providers/provider';
 import { CHECKOUT_HOLD_SECONDS } from '../../src/shared/payment';
 import { Agent } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import {
   createOpportunity,
   createPaymentsTestApp,
-  holdsOf,
+  checkoutsOf,
   opportunityRow,
   paymentsOf,
   quickBrands,
@@ -37,7 +37,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: expect.stringMatching(/^\/checkout\/cs_local_[0-9a-f]{32}$/) });
 
-    const [hold] = await holdsOf(t.db, opp.id);
+    const [hold] = await checkoutsOf(t.db, opp.id);
     expect(hold).toMatchObject({ brandId: user.id, status: 'open', amount: '1250.50', url: res.body.url, providerSessionId: sessionIdOf(res.body.url) });
     const holdMs = hold.expiresAt.getTime() - hold.createdAt.getTime();
     expect(holdMs).toBe(HOLD_MS);
@@ -62,7 +62,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     const first = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
     const again = await Promise.all([1, 2, 3].map(() => agent.post('/api/payments/checkout', { opportunityId: opp.id })));
     for (const r of again) expect(r.body).toEqual(first.body);
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(1);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(1);
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
   });
 
@@ -72,7 +72,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => agent.post('/api/payments/checkout', { opportunityId: opp.id })));
     for (const r of results) expect(r.status).toBe(200);
     expect(new Set(results.map((r) => r.body.url)).size).toBe(1);
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(1);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(1);
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
   });
 
@@ -84,7 +84,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     const res = await b.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ message: 'This opportunity is sold out' });
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(1);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(1);
   });
 
   it.each([
@@ -98,7 +98,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     const res = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(message);
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(0);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(0);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: opp.filledSlots, status: opp.status });
   });
 
@@ -130,7 +130,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     expect((await admin.agent.post('/api/payments/checkout', { opportunityId: opp.id })).status).toBe(403);
     const [pending] = await quickBrands(t.app, t.db, 1, { approved: false });
     expect((await pending.agent.post('/api/payments/checkout', { opportunityId: opp.id })).status).toBe(403);
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(0);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(0);
   });
 });
 
@@ -142,7 +142,7 @@ describe('concurrency: never oversell', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(49);
     for (const r of results.filter((x) => x.status === 409)) expect(r.body.message).toBe('This opportunity is sold out');
-    expect(await holdsOf(t.db, opp.id)).toHaveLength(1);
+    expect(await checkoutsOf(t.db, opp.id)).toHaveLength(1);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 3, status: 'full' });
   });
 
@@ -152,7 +152,7 @@ describe('concurrency: never oversell', () => {
     const results = await Promise.all(brands.map((b) => b.agent.post('/api/payments/checkout', { opportunityId: opp.id })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(50);
     expect(results.filter((r) => r.status === 409)).toHaveLength(150);
-    const holds = await holdsOf(t.db, opp.id);
+    const holds = await checkoutsOf(t.db, opp.id);
     expect(holds).toHaveLength(50);
     expect(new Set(holds.map((h) => h.brandId)).size).toBe(50);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 50, status: 'full' });
@@ -160,21 +160,21 @@ describe('concurrency: never oversell', () => {
 });
 
 describe('expiry and cancel give the slot back', () => {
-  it('expireHolds closes holds past their time only, and full → available', async () => {
+  it('expireCheckouts closes holds past their time only, and full → available', async () => {
     const opp = await createOpportunity(t.db, { maxSlots: 2 });
     const [a, b] = await quickBrands(t.app, t.db, 2);
     await a.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     await b.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 2, status: 'full' });
 
-    await expireHolds(t.db, later(HOLD_MS - 60_000));
+    await expireCheckouts(t.db, later(HOLD_MS - 60_000));
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(2);
 
-    await expireHolds(t.db, later(HOLD_MS + 1000));
+    await expireCheckouts(t.db, later(HOLD_MS + 1000));
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
-    expect((await holdsOf(t.db, opp.id)).map((h) => h.status)).toEqual(['expired', 'expired']);
+    expect((await checkoutsOf(t.db, opp.id)).map((h) => h.status)).toEqual(['expired', 'expired']);
     // a rerun changes nothing
-    await expireHolds(t.db, later(HOLD_MS + 2000));
+    await expireCheckouts(t.db, later(HOLD_MS + 2000));
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(0);
   });
 
@@ -193,7 +193,7 @@ describe('expiry and cancel give the slot back', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: '/brand/opportunities?checkout=cancelled' });
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
-    expect((await holdsOf(t.db, opp.id))[0].status).toBe('cancelled');
+    expect((await checkoutsOf(t.db, opp.id))[0].status).toBe('cancelled');
     // cancelling twice is harmless; paying a cancelled checkout is refused
     expect((await agent.post(`/api/payments/checkout/${sid}/cancel`)).status).toBe(200);
     const pay = await agent.post(`/api/payments/checkout/${sid}/pay`);
@@ -210,11 +210,11 @@ describe('expiry and cancel give the slot back', () => {
     const opp = await createOpportunity(t.db, { maxSlots: 1 });
     const [{ agent }] = await quickBrands(t.app, t.db, 1);
     const first = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
-    await t.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.opportunityId, opp.id));
+    await t.db.update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.opportunityId, opp.id));
     const second = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(second.status).toBe(200);
     expect(second.body.url).not.toBe(first.body.url);
-    expect((await holdsOf(t.db, opp.id)).map((h) => h.status).sort()).toEqual(['expired', 'open']);
+    expect((await checkoutsOf(t.db, opp.id)).map((h) => h.status).sort()).toEqual(['expired', 'open']);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });
   });
 });
@@ -234,7 +234,7 @@ describe('paying on the built-in checkout', () => {
 
     const rows = await paymentsOf(t.db, opp.id);
     expect(rows).toHaveLength(1);
-    const [hold] = await holdsOf(t.db, opp.id);
+    const [hold] = await checkoutsOf(t.db, opp.id);
     expect(rows[0]).toMatchObject({
       id: hold.id,
       brandId: user.id,
@@ -253,7 +253,7 @@ describe('paying on the built-in checkout', () => {
     expect(cancel.body.message).toBe('This checkout has already been paid');
 
     // the sweep never touches a paid hold
-    await expireHolds(t.db, later(HOLD_MS * 2));
+    await expireCheckouts(t.db, later(HOLD_MS * 2));
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });
   });
 
@@ -261,7 +261,7 @@ describe('paying on the built-in checkout', () => {
     const opp = await createOpportunity(t.db);
     const [{ agent }] = await quickBrands(t.app, t.db, 1);
     const { body } = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
-    await t.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.opportunityId, opp.id));
+    await t.db.update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.opportunityId, opp.id));
     const res = await agent.post(`/api/payments/checkout/${sessionIdOf(body.url)}/pay`);
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('This checkout has expired. Please claim the opportunity again.');
@@ -274,11 +274,11 @@ describe('paying on the built-in checkout', () => {
     const { body } = await agent.post('/api/payments/checkout', { opportunityId: opp.id });
     const sid = sessionIdOf(body.url);
     // the hold ran out and the sweep gave its slot back...
-    await t.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.providerSessionId, sid));
-    await expireHolds(t.db, new Date());
+    await t.db.update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.providerSessionId, sid));
+    await expireCheckouts(t.db, new Date());
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
     // ...but the provider reports the card charged after all
-    await t.db.update(checkoutSessions).set({ localPaymentId: 'pi_local_late_free_slot_0001' }).where(eq(checkoutSessions.providerSessionId, sid));
+    await t.db.update(checkouts).set({ testProviderRef: 'pi_local_late_free_slot_0001' }).where(eq(checkouts.providerSessionId, sid));
 
     const before = refunds.length;
     const out = await fulfilCheckout(t.db, t.provider, sid);
@@ -294,14 +294,14 @@ describe('paying on the built-in checkout', () => {
     const [late, winner] = await quickBrands(t.app, t.db, 2);
     const { body } = await late.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     const sid = sessionIdOf(body.url);
-    await t.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.providerSessionId, sid));
-    await expireHolds(t.db, new Date());
+    await t.db.update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.providerSessionId, sid));
+    await expireCheckouts(t.db, new Date());
     // another brand takes the freed slot and pays
     const w = await winner.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect((await winner.agent.post(`/api/payments/checkout/${sessionIdOf(w.body.url)}/pay`)).status).toBe(200);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });
     // the first brand's card was charged after all (the provider reports the session paid)
-    await t.db.update(checkoutSessions).set({ localPaymentId: 'pi_local_sold_out_000000001' }).where(eq(checkoutSessions.providerSessionId, sid));
+    await t.db.update(checkouts).set({ testProviderRef: 'pi_local_sold_out_000000001' }).where(eq(checkouts.providerSessionId, sid));
 
     const before = refunds.length;
     const outs = await Promise.all(Array.from({ length: 5 }, () => fulfilCheckout(t.db, t.provider, sid)));
@@ -312,7 +312,7 @@ describe('paying on the built-in checkout', () => {
     const calls = refunds.slice(before);
     expect(calls.length).toBeGreaterThanOrEqual(1);
     // every call is the same refund: same payment, full amount, idempotency key = payment id
-    for (const c of calls) expect(c).toEqual({ paymentRef: 'pi_local_sold_out_000000001', amountCents: 125000, idempotencyKey: mine[0].id });
+    for (const c of calls) expect(c).toEqual({ providerRef: 'pi_local_sold_out_000000001', amountCents: 125000, idempotencyKey: mine[0].id });
     // the winner's slot is untouched
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });
     const history = await late.agent.get('/api/brand/payments');

@@ -2,13 +2,13 @@ import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/server/config';
-import { checkoutSessions, opportunities, payments, processedWebhookEvents } from '../../src/server/db/schema';
-import { paymentProviderFor } from '../../src/server/payments/from-config';
-import { stripeProvider } from '../../src/server/payments/stripe';
-import { expireHolds } from '../../src/server/modules/payments/slots';
+import { checkouts, opportunities, payments, processedWebhookEvents } from '../../src/server/db/schema';
+import { paymentProviderFor } from '../../src/server/providers/from-config';
+import { stripeProvider } from '../../src/server/providers/stripe';
+import { expireCheckouts } from '../../src/server/modules/payments/slots';
 import { ORIGIN } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
-import { createOpportunity, createPaymentsTestApp, holdsOf, opportunityRow, paymentsOf, quickBrands, type PaymentsTestApp } from '../support/payments';
+import { createOpportunity, createPaymentsTestApp, checkoutsOf, opportunityRow, paymentsOf, quickBrands, type PaymentsTestApp } from '../support/payments';
 import { startStripeStandIn } from '../support/stripe-stand-in';
 
 const SECRET = 'whsec_test_byline_secret';
@@ -56,7 +56,7 @@ async function claim(opts: { maxSlots?: number; priceUsd?: string } = {}) {
   const [brand] = await quickBrands(t.app, t.db, 1);
   const res = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
   expect(res.status).toBe(200);
-  const [hold] = await holdsOf(t.db, opp.id);
+  const [hold] = await checkoutsOf(t.db, opp.id);
   return { opp, brand, url: res.body.url as string, hold, sessionId: hold.providerSessionId! };
 }
 
@@ -65,9 +65,9 @@ describe('a hold left without its Stripe session (the server stopped while creat
   async function stranded(ageMs: number) {
     const c = await claim({ maxSlots: 2 });
     await t.db
-      .update(checkoutSessions)
+      .update(checkouts)
       .set({ providerSessionId: null, url: null, createdAt: new Date(Date.now() - ageMs) })
-      .where(eq(checkoutSessions.id, c.hold.id));
+      .where(eq(checkouts.id, c.hold.id));
     return c;
   }
 
@@ -79,7 +79,7 @@ describe('a hold left without its Stripe session (the server stopped while creat
     expect(res.body.url).toBe(url);
     const calls = stripe.calls.slice(before);
     expect(calls.map((c) => [c.path, c.idempotencyKey])).toEqual([['/v1/checkout/sessions', `checkout-${hold.id}`]]);
-    const holds = await holdsOf(t.db, opp.id);
+    const holds = await checkoutsOf(t.db, opp.id);
     expect(holds).toHaveLength(1);
     expect(holds[0]).toMatchObject({ id: hold.id, status: 'open', url });
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
@@ -90,7 +90,7 @@ describe('a hold left without its Stripe session (the server stopped while creat
     stripe.refuseNextCreate();
     const res = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(res.status).toBe(200);
-    const holds = await holdsOf(t.db, opp.id);
+    const holds = await checkoutsOf(t.db, opp.id);
     expect(holds.map((h) => h.status).sort()).toEqual(['cancelled', 'open']);
     expect(holds.find((h) => h.id === hold.id)!.status).toBe('cancelled');
     const fresh = holds.find((h) => h.status === 'open')!;
@@ -105,14 +105,14 @@ describe('a hold left without its Stripe session (the server stopped while creat
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('A checkout for this opportunity is already being prepared. Please try again.');
     expect(stripe.calls.length).toBe(before);
-    expect((await holdsOf(t.db, opp.id)).map((h) => [h.id, h.status])).toEqual([[hold.id, 'open']]);
+    expect((await checkoutsOf(t.db, opp.id)).map((h) => [h.id, h.status])).toEqual([[hold.id, 'open']]);
   });
 });
 
 describe('Stripe Checkout Session creation', () => {
   it('chooses Stripe only when both keys are configured', async () => {
     const base = configSchema.parse({ NODE_ENV: 'test' });
-    expect((await paymentProviderFor(base, t.db)).name).toBe('local');
+    expect((await paymentProviderFor(base, t.db)).name).toBe('test');
     expect((await paymentProviderFor({ ...base, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: SECRET }, t.db)).name).toBe('stripe');
   });
 
@@ -207,25 +207,25 @@ describe('POST /api/webhooks/stripe', () => {
     stripe.sessions.get(a.sessionId)!.status = 'expired';
     const ev = signedEvent('checkout.session.expired', { id: a.sessionId });
     expect((await deliver(ev.payload, ev.header)).statusCode).toBe(200);
-    expect((await holdsOf(t.db, a.opp.id))[0].status).toBe('expired');
+    expect((await checkoutsOf(t.db, a.opp.id))[0].status).toBe('expired');
     expect(await opportunityRow(t.db, a.opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
 
     const b = await claim();
     Object.assign(stripe.sessions.get(b.sessionId)!, { status: 'complete', payment_status: 'unpaid' });
     const pending = signedEvent('checkout.session.completed', { id: b.sessionId });
     expect((await deliver(pending.payload, pending.header)).statusCode).toBe(200);
-    expect((await holdsOf(t.db, b.opp.id))[0].status).toBe('open');
+    expect((await checkoutsOf(t.db, b.opp.id))[0].status).toBe('open');
     const failed = signedEvent('checkout.session.async_payment_failed', { id: b.sessionId });
     expect((await deliver(failed.payload, failed.header)).statusCode).toBe(200);
-    expect((await holdsOf(t.db, b.opp.id))[0].status).toBe('cancelled');
+    expect((await checkoutsOf(t.db, b.opp.id))[0].status).toBe('cancelled');
     expect(await opportunityRow(t.db, b.opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
     expect(await paymentsOf(t.db, b.opp.id)).toHaveLength(0);
   });
 
   it('a late completion after expiry with no free slot is refunded through Stripe (idempotency key = payment id)', async () => {
     const { opp, sessionId, hold } = await claim();
-    await t.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.id, hold.id));
-    await expireHolds(t.db, new Date());
+    await t.db.update(checkouts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.id, hold.id));
+    await expireCheckouts(t.db, new Date());
     await t.db.update(opportunities).set({ status: 'full', filledSlots: 1 }).where(eq(opportunities.id, opp.id));
     const pi = stripe.pay(sessionId);
     const before = stripe.calls.length;
@@ -286,7 +286,7 @@ describe('POST /api/webhooks/stripe', () => {
     const snapshot = async () => ({
       payments: await t.db.$count(payments),
       events: await t.db.$count(processedWebhookEvents),
-      holds: (await holdsOf(t.db, opp.id)).map((h) => h.status),
+      holds: (await checkoutsOf(t.db, opp.id)).map((h) => h.status),
       opp: await opportunityRow(t.db, opp.id),
     });
     const before = await snapshot();

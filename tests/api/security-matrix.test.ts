@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
+import { testChecker } from '../support/outlets';
 import { configSchema } from '../../src/server/config';
 import type { DbHandle } from '../../src/server/db/client';
 import { inviteCodes } from '../../src/server/db/schema';
@@ -84,7 +85,7 @@ async function buildMatrixApp() {
     for (const m of [r.method].flat()) if (m !== 'HEAD') registered.add(`${m} ${r.url}`);
   };
   const { diskFileStore } = await import('../../src/server/storage/file-store');
-  const app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), onRoute });
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), onRoute, checker: testChecker(config) });
   await app.ready();
   return {
     app,
@@ -291,6 +292,7 @@ const ROWS: Row[] = [
   // payments: admin
   { route: 'GET /api/admin/payments', send: (a) => a.get('/api/admin/payments'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },
   {
     route: 'POST /api/admin/payments/:id/release',
     setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
@@ -309,6 +311,26 @@ const ROWS: Row[] = [
     send: (a, c) => a.post(`/api/admin/payments/${c.rowPaymentId}/refund`),
     expect: adminOnly(200),
   },
+
+  // publication (issue 17): no LINK_CHECK_ALLOW here, so a loopback URL is refused before any
+  // connection; the written reason accepts the problem, so the admin's call succeeds
+  {
+    route: 'PUT /api/admin/payments/:id/publication',
+    setup: async () => {
+      const { paymentId } = await paymentOfA();
+      ok(await admin.post(`/api/admin/payments/${paymentId}/release`), 'release');
+      return { rowPaymentId: paymentId };
+    },
+    send: (a, c) => a.put(`/api/admin/payments/${c.rowPaymentId}/publication`, { liveUrl: 'http://127.0.0.1:9/story', overrideReason: 'matrix' }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/admin/payments/:id/publication/check',
+    send: (a, c) => a.post(`/api/admin/payments/${c.paymentId}/publication/check`, { liveUrl: 'http://127.0.0.1:9/story' }),
+    expect: adminOnly(200),
+  },
+  { route: 'GET /api/admin/placements', send: (a) => a.get('/api/admin/placements'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/placements/counts', send: (a) => a.get('/api/admin/placements/counts'), expect: adminOnly(200) },
 
   // briefs
   { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },

@@ -25,7 +25,8 @@ const unsafe: { method: string; url: string }[] = [];
 beforeAll(async () => {
   const handle = await createTestDb();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-csrf-'));
-  const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir });
+  // behind a proxy on this host: X-Forwarded-Proto says whether the browser used https
+  const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir, TRUST_PROXY: '127.0.0.1' });
   const onRoute = (r: RouteOptions) => {
     for (const m of [r.method].flat())
       if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) unsafe.push({ method: m, url: r.url! });
@@ -233,7 +234,7 @@ describe('cross-origin unsafe requests', () => {
     const countRows = async () => {
       const res = (await t.db.execute(
         sql.raw(
-          'SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM invite_codes) + (SELECT count(*) FROM opportunities) + (SELECT count(*) FROM payments) + (SELECT count(*) FROM checkout_sessions) AS n',
+          'SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM sessions) + (SELECT count(*) FROM invite_codes) + (SELECT count(*) FROM opportunities) + (SELECT count(*) FROM payments) + (SELECT count(*) FROM checkouts) AS n',
         ),
       )) as unknown as { rows: { n: string | number }[] };
       return Number(res.rows[0].n);

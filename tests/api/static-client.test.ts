@@ -6,12 +6,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import { diskFileStore } from '../../src/server/storage/file-store';
+import { stripeProvider } from '../../src/server/providers/stripe';
 import { createTestDb } from '../support/db';
 import type { DbHandle } from '../../src/server/db/client';
 
@@ -61,5 +62,33 @@ describe('the built client', () => {
     expect(api.json()).toEqual({ message: 'Not found' });
     const missingAsset = await app.inject({ method: 'GET', url: '/assets/gone-123.js' });
     expect(missingAsset.headers['cache-control']).not.toContain('immutable');
+  });
+
+  it('[SECURITY] says "Test mode: payments are simulated" on every page while the built-in checkout takes the payments', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }]) {
+      const res = await app.inject({ method: 'GET', url: '/brand/opportunities', headers });
+      const html = res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload).toString() : res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.rawPayload).toString() : res.body;
+      expect(html).toContain('<div class="test-mode-banner">Test mode: payments are simulated</div>');
+      expect(html).toContain('<div id="root">');
+    }
+  });
+
+  it('shows no test-mode banner when a card provider takes the payments', async () => {
+    const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dir });
+    const live = await buildApp({
+      db: handle.db,
+      config,
+      files: diskFileStore(path.join(dir, 'uploads')),
+      clientDir: dir,
+      payments: stripeProvider({ secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused' }),
+    });
+    try {
+      const res = await live.inject({ method: 'GET', url: '/brand/opportunities' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.body).not.toContain('Test mode');
+    } finally {
+      await live.close();
+    }
   });
 });

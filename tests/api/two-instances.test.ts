@@ -20,11 +20,11 @@ import { configSchema } from '../../src/server/config';
 import { openPostgres, type DbHandle } from '../../src/server/db/client';
 import { opportunities, payments, processedWebhookEvents, users } from '../../src/server/db/schema';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
-import { localProvider } from '../../src/server/payments/local';
-import { stripeProvider } from '../../src/server/payments/stripe';
+import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
+import { stripeProvider } from '../../src/server/providers/stripe';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb, dbKind } from '../support/db';
-import { createOpportunity, holdsOf, quickBrands } from '../support/payments';
+import { createOpportunity, checkoutsOf, quickBrands } from '../support/payments';
 import { startStripeStandIn } from '../support/stripe-stand-in';
 
 const PNG = Buffer.from(
@@ -55,7 +55,7 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     const files = diskFileStore(path.join(dataDir, 'uploads')); // the shared file store
     apps = await Promise.all(
       [first, second].map(async (h) => {
-        const app = await buildApp({ db: h.db, config, files, payments: localProvider(h.db) });
+        const app = await buildApp({ db: h.db, config, files, payments: testCheckoutProvider(h.db) });
         await app.listen({ port: 0, host: '127.0.0.1' });
         return app;
       }),
@@ -171,8 +171,8 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     // the 90-day sweep, run by both instances at once, refunds it once
     const later = new Date(Date.now() + 91 * 86_400_000);
     const [a, c] = await Promise.all([
-      refundOverduePayments(first.db, localProvider(first.db), later),
-      refundOverduePayments(second.db, localProvider(second.db), later),
+      refundOverduePayments(first.db, testCheckoutProvider(first.db), later),
+      refundOverduePayments(second.db, testCheckoutProvider(second.db), later),
     ]);
     expect([...a, ...c].filter((id) => id === rows[0].id)).toHaveLength(1);
     const [after] = await first.db.select().from(payments).where(eq(payments.id, rows[0].id));
@@ -269,7 +269,7 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
       const [brand] = await quickBrands(stripeApps[0], first.db, 1);
       const co = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
       expect(co.status).toBe(200);
-      const [hold] = await holdsOf(first.db, opp.id);
+      const [hold] = await checkoutsOf(first.db, opp.id);
       const sessionId = hold.providerSessionId!;
       stripe.pay(sessionId);
       return { opp, brand, hold, sessionId };

@@ -77,7 +77,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
   };
 }
 
-export function smtpDelivery(smtp: { url: string }): DeliveryOptions {
+function smtpDelivery(smtp: { url: string }): DeliveryOptions {
   return { mailer: smtpMailer(smtp.url), from: TEST_FROM, baseUrl: TEST_BASE_URL };
 }
 

@@ -5,12 +5,13 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
+import { testChecker } from './outlets';
 import { configSchema, type Config } from '../../src/server/config';
 import type { Db, DbHandle } from '../../src/server/db/client';
-import { checkoutSessions, opportunities, payments, users } from '../../src/server/db/schema';
+import { checkouts, opportunities, payments, users } from '../../src/server/db/schema';
 import { SESSION_COOKIE, createSession } from '../../src/server/modules/auth/session';
-import { localProvider } from '../../src/server/payments/local';
-import type { PaymentProvider, RefundRequest } from '../../src/server/payments/provider';
+import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
+import type { PaymentProvider, RefundRequest } from '../../src/server/providers/provider';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { Agent } from './app';
 import { createTestDb } from './db';
@@ -21,6 +22,7 @@ export interface PaymentsTestApp {
   handle: DbHandle;
   config: Config;
   provider: PaymentProvider;
+  uploadsDir: string;
   close(): Promise<void>;
 }
 
@@ -31,8 +33,9 @@ export async function createPaymentsTestApp(
   const handle = await createTestDb();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-pay-'));
   const config = { ...configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir }), ...opts.config };
-  const provider = (opts.provider ?? localProvider)(handle.db);
-  const app = await buildApp({ db: handle.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), payments: provider });
+  const provider = (opts.provider ?? testCheckoutProvider)(handle.db);
+  const uploadsDir = path.join(dataDir, 'uploads');
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(uploadsDir), payments: provider, checker: testChecker(config) });
   await app.ready();
   return {
     app,
@@ -40,6 +43,7 @@ export async function createPaymentsTestApp(
     handle,
     config,
     provider,
+    uploadsDir,
     async close() {
       await app.close();
       await handle.close();
@@ -51,7 +55,7 @@ export async function createPaymentsTestApp(
 /** The built-in provider with every refund call recorded. */
 export function spyingLocalProvider(refunds: RefundRequest[]) {
   return (db: Db): PaymentProvider => {
-    const inner = localProvider(db);
+    const inner = testCheckoutProvider(db);
     return {
       ...inner,
       async refund(req) {
@@ -85,8 +89,8 @@ export async function opportunityRow(db: Db, id: string) {
   return row;
 }
 
-export const holdsOf = (db: Db, opportunityId: string) =>
-  db.select().from(checkoutSessions).where(eq(checkoutSessions.opportunityId, opportunityId));
+export const checkoutsOf = (db: Db, opportunityId: string) =>
+  db.select().from(checkouts).where(eq(checkouts.opportunityId, opportunityId));
 export const paymentsOf = (db: Db, opportunityId: string) =>
   db.select().from(payments).where(eq(payments.opportunityId, opportunityId));
 

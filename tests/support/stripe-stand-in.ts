@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface StripeCall {
+interface StripeCall {
   method: string;
   path: string;
   idempotencyKey: string | undefined;

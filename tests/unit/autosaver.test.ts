@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Autosaver, type SaveState } from '../../src/client/features/brief/components/autosaver';
+import { Autosaver, type SaveState } from '../../src/client/features/placements/components/brief/autosaver';
 
 class HttpLikeError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminProjectItem, ProjectPayment } from '../../src/shared/schemas/brief';
-import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/admin-projects/lib/brief-text';
+import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/placements/components/projects/brief-text';
 import { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS } from '../../src/shared/schemas/brief';
 
 const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
@@ -17,6 +17,7 @@ const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
 });
 
 const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({
+  publication: null,
   id: 'opp-1',
   title: 'How Jordan Goods rebuilt retail',
   type: ['advertorial_brand_voice', 'listicle'],

@@ -6,17 +6,21 @@ const placement = { paymentId: '11111111-2222-3333-4444-555555555555', outlet: e
 const every: MailData[] = [
   { kind: 'signup_received', name: evil, brandName: evil },
   { kind: 'brand_approved', name: evil, viaInviteCode: true },
-  { kind: 'payment_received', ...placement, amount: '10.00', paidAt: '2026-01-31T23:30:00Z', reference: evil, guaranteeDate: '2026-05-01T23:30:00Z' },
+  { kind: 'payment_received', ...placement, amount: '10.00', paidAt: '2026-01-31T23:30:00Z', providerRef: evil, guaranteeDate: '2026-05-01T23:30:00Z' },
   { kind: 'draft_ready', ...placement },
   { kind: 'edits_complete', ...placement },
   { kind: 'published', ...placement, amount: '10.00' },
   { kind: 'refund_issued', ...placement, amount: '10.00', reason: 'sold_out' },
   { kind: 'password_reset', token: 'abc_-123', validMinutes: 60 },
   { kind: 'admin_new_brand', name: evil, brandName: evil, email: 'a@b.co', website: evil },
-  { kind: 'admin_new_placement', ...placement, brand: evil, brandEmail: 'a@b.co', amount: '10.00', reference: evil },
+  { kind: 'admin_new_placement', ...placement, brand: evil, brandEmail: 'a@b.co', amount: '10.00', providerRef: evil },
   { kind: 'admin_brief_submitted', ...placement, brand: evil },
   { kind: 'admin_edits_requested', ...placement, brand: evil, feedback: evil },
   { kind: 'admin_draft_approved', ...placement, brand: evil },
+  { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: false },
+  { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: true },
+  { kind: 'publication_restored', ...placement, liveUrl: 'https://outlet.example/story', forAdmin: false },
+  { kind: 'admin_publication_refunded', ...placement, brand: evil, amount: '10.00', reason: 'not_restored' },
 ];
 
 describe('mail templates', () => {
@@ -40,9 +44,41 @@ describe('mail templates', () => {
     expect(renderMail({ ...placement, kind: 'refund_issued', amount: '1.00', reason: 'admin' }, 'https://p.example').text).toContain('Our team has refunded');
   });
 
+  it('publication mails: the live link, what was checked, the guarantee and the deadline', () => {
+    const published = renderMail(
+      { ...placement, kind: 'published', amount: '1250.00', liveUrl: 'https://outlet.example/story', checks: ['Reachable (HTTP 200)', 'Indexable'], guaranteeDate: '2026-05-01T10:00:00Z' },
+      'https://p.example',
+    );
+    expect(published.text).toContain('Read it here: https://outlet.example/story');
+    expect(published.text).toContain('Reachable (HTTP 200)');
+    expect(published.text).toContain('until May 1, 2026');
+    // the spec's release, without a link, says nothing of checks or a guarantee
+    const plain = renderMail({ ...placement, kind: 'published', amount: '1250.00' }, 'https://p.example');
+    expect(plain.text).not.toMatch(/Read it here|We check the article/);
+
+    const brand = renderMail(every.find((d) => d.kind === 'publication_issue')!, 'https://p.example');
+    expect(brand.text).toContain('refunded in full automatically');
+    expect(brand.text).toContain('March 10, 2026');
+    expect(brand.text).toContain('https://p.example/brand/my-articles');
+    const admin = renderMail(every.filter((d) => d.kind === 'publication_issue')[1], 'https://p.example');
+    expect(admin.text).toContain('Ask the outlet to restore it by March 10, 2026');
+    expect(admin.text).toContain('https://p.example/admin/placements');
+    expect(renderMail(every[every.length - 1], 'https://p.example').text).toContain('was not restored by the deadline');
+    expect(renderMail({ ...placement, kind: 'refund_issued', amount: '1.00', reason: 'not_restored' }, 'https://p.example').text).toMatch(/restored/);
+  });
+
   it('the reset link carries the token and points at /reset-password', () => {
     const m = renderMail(every[7], 'https://p.example');
     expect(m.text).toContain('https://p.example/reset-password?token=abc_-123');
     expect(m.html).toContain('href="https://p.example/reset-password?token=abc_-123"');
+  });
+
+  it.each(every.map((d) => [d.kind, d] as const))('%s: in test mode says payments are simulated, in text and HTML; otherwise not', (_, data) => {
+    const test = renderMail(data, 'https://p.example', { testMode: true });
+    expect(test.text.split('\n')[0]).toBe('Test mode: payments are simulated: no card was charged and no money moves.');
+    expect(test.html).toContain('Test mode: payments are simulated');
+    const live = renderMail(data, 'https://p.example');
+    expect(live.text).not.toContain('Test mode');
+    expect(live.html).not.toContain('Test mode');
   });
 });

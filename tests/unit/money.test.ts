@@ -9,9 +9,11 @@ describe('money', () => {
     [19.99, 1999],
     ['1000000', 100000000],
     ['9999999999.99', 999999999999],
+    // three purchases at the highest price: a total, not a price
+    ['29999999999.97', 2999999999997],
   ])('toCents(%j) = %d', (input, cents) => expect(toCents(input)).toBe(cents));
 
-  it.each(['1.234', 'abc', '', '1e3', 'NaN', '1,000.00', '12345678901.00'])('refuses %j', (bad) =>
+  it.each(['1.234', 'abc', '', '1e3', 'NaN', '1,000.00', '12345678901234.00'])('refuses %j', (bad) =>
     expect(() => toCents(bad)).toThrow(),
   );
 
@@ -27,5 +29,11 @@ describe('money', () => {
     expect(formatUsd(0)).toBe('$0.00');
     expect(formatUsd(99)).toBe('$0.99');
     expect(formatUsd('2500000.00')).toBe('$2,500,000.00');
+    expect(formatUsd('0')).toBe('$0.00');
+    expect(formatUsd('-1.5')).toBe('-$1.50');
+    expect(formatUsd('-0.00')).toBe('$0.00');
+    // a total beyond any one price (and beyond a safe number of cents) is still exact
+    expect(formatUsd('29999999999.97')).toBe('$29,999,999,999.97');
+    expect(formatUsd('123456789012345678.90')).toBe('$123,456,789,012,345,678.90');
   });
 });

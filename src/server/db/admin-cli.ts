@@ -15,7 +15,7 @@ if (!pw.success) {
   console.error(pw.error.issues[0]?.message);
   process.exit(2);
 }
-const handle = await openConfiguredDb(loadConfig());
+const handle = await openConfiguredDb(loadConfig(process.env, { serving: false }));
 const user = await upsertAdmin(handle.db, values.email, values.password, values.name ?? 'Admin');
 console.log(`Admin ${user.email} is ready.`);
 await handle.close();

@@ -4,9 +4,13 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
 
-export type Schema = typeof schema;
-/** Either driver: the query builder is the same; code never needs to know which. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+type Schema = typeof schema;
+/**
+ * Either driver: the query builder is the same; code never needs to know which. `$client` is the
+ * driver's own handle (a node-postgres Pool or a PGlite instance), for prepared statements
+ * (statement.ts).
+ */
+export type Db = PgDatabase<PgQueryResultHKT, Schema> & { $client: pg.Pool | PGlite };
 
 export interface DbHandle {
   db: Db;

@@ -1,5 +1,7 @@
-import { sql, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from './client';
+import { rowVersionsOf, type Fields, type Item } from './item';
 import { preparedVariants } from './statement';
 import type { JsonPageRow } from '../lib/paging';
 
@@ -27,34 +29,16 @@ export interface VersionedPageRow extends JsonPageRow {
 /** A row as the statement returns it: no JSON for an item the server said it holds. */
 type PageRow = Omit<VersionedPageRow, 'json'> & { json: string | null };
 
-/**
- * `xmin` of each table's row in the item, as one text ("-" for a row a LEFT JOIN did not find).
- * Name every table whose columns the item's JSON reads, and add anything else it depends on.
- */
-export function rowVersions(...parts: SQL[]): SQL {
-  return sql`concat_ws(':', ${sql.join(
-    parts.map((p) => sql`coalesce((${p})::text, '-')`),
-    sql`, `,
-  )})`;
-}
-
-/** The `xmin` of a table (or alias) of the statement. */
-export const xminOf = (table: Table | SQL) => sql`${table}.xmin`;
-
-/** Items kept per list and database handle: a hundred pages of 50. */
-const MAX_ITEMS = 5_000;
-/**
- * How long a kept item may be used: a row's `xmin` comes round again only after four billion
- * transactions, so an hour keeps a stale match impossible without counting on how busy the
- * database is.
- */
-const MAX_AGE_MS = 60 * 60 * 1000;
-
 const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
 
-/** Items built before, by id and row versions; first in, first out beyond MAX_ITEMS. */
+/**
+ * Items built before, by id and row versions: the most recently used 5,000 (a hundred pages of 50)
+ * per list and database, each for an hour at most. A row's `xmin` comes round again only after four
+ * billion transactions, so an hour keeps a stale match impossible without counting on how busy the
+ * database is.
+ */
 class ItemCache {
-  private readonly items = new Map<string, { json: string; at: number }>();
+  private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
   /** pages answered from kept items alone, pages with some items built, and items built */
   hits = 0;
   builds = 0;
@@ -62,12 +46,11 @@ class ItemCache {
 
   /** The kept JSON of those of `rows` that are kept, by key. */
   keptOf(rows: { id: string; version: string }[]): Map<string, string> {
-    const oldest = Date.now() - MAX_AGE_MS;
     const kept = new Map<string, string>();
     for (const row of rows) {
       const key = keyOf(row);
-      const item = this.items.get(key);
-      if (item && item.at >= oldest) kept.set(key, item.json);
+      const json = this.items.get(key);
+      if (json !== undefined) kept.set(key, json);
     }
     return kept;
   }
@@ -77,7 +60,6 @@ class ItemCache {
    * items it was told of), those it built kept.
    */
   answer(rows: PageRow[], kept: Map<string, string>): VersionedPageRow[] {
-    const at = Date.now();
     let built = 0;
     for (const row of rows) {
       const key = keyOf(row);
@@ -88,13 +70,8 @@ class ItemCache {
         row.json = json;
       } else {
         built++;
-        this.items.delete(key);
-        this.items.set(key, { json: row.json, at });
+        this.items.set(key, row.json);
       }
-    }
-    for (const key of this.items.keys()) {
-      if (this.items.size <= MAX_ITEMS) break;
-      this.items.delete(key);
     }
     if (built) this.builds++;
     else this.hits++;
@@ -108,37 +85,43 @@ class ItemCache {
 }
 
 /** Every list's caches, by list name and database handle (itemPageStats). */
-const lists = new Map<string, WeakMap<object, ItemCache>>();
+const lists = new Map<string, WeakMap<Db, ItemCache>>();
+
+/**
+ * What a list's statement selects at the head of its select list (then `id`, `cursorAt`, a
+ * `cursorRank`): the item of the row with `id`. Its row versions come from the item's definition,
+ * every table it reads (`overrides` names how to read a table's `xmin` where the statement reads it
+ * through a subquery, by table name or alias).
+ */
+export type ItemColumns = (item: Item<Fields>, id: SQL | AnyColumn, overrides?: Record<string, SQL>) => SQL;
 
 /**
  * A list's page statements (one per shape, see `preparedVariants`) with its items kept by row
- * version. `build(options, columns)` writes the page's SQL with `columns(item, versions, id)` at the
- * head of its select list, then the rest of it (`id`, `cursorAt`, a `cursorRank`) as before. The
- * item's JSON must depend on nothing but the rows named in `versions` (and what else `versions`
- * adds), the same for every shape of the list.
+ * version. `build(options, columns)` writes the page's SQL with `columns(item, id)` at the head of
+ * its select list; the same item for every shape of the list.
  */
 export function itemPages<Options, Values extends Record<string, unknown>>(
   name: string,
   shapeOf: (options: Options) => string,
-  build: (options: Options, columns: (item: SQL, versions: SQL, id: SQL | AnyColumn) => SQL) => SQL,
+  build: (options: Options, columns: ItemColumns) => SQL,
 ) {
   const versionsOnly = preparedVariants<Options, PageRow, Values>(`${name}:v`, shapeOf, (o) =>
-    build(o, (_item, versions) => sql`NULL::text AS "json", ${versions} AS "version"`),
+    build(o, (item, _id, overrides) => sql`NULL::text AS "json", ${rowVersionsOf(item, overrides)} AS "version"`),
   );
   const page = preparedVariants<Options, PageRow, Values & { kept: string }>(name, shapeOf, (o) =>
-    build(
-      o,
+    build(o, (item, id, overrides) => {
+      const versions = rowVersionsOf(item, overrides);
       // the item's JSON only where the server does not keep it for this id and these versions
-      (item, versions, id) => sql`CASE WHEN ${sql.placeholder('kept')}::jsonb ? ((${id})::text || '@' || ${versions})
-        THEN NULL ELSE (${item})::text END AS "json", ${versions} AS "version"`,
-    ),
+      return sql`CASE WHEN ${sql.placeholder('kept')}::jsonb ? ((${id})::text || '@' || ${versions})
+        THEN NULL ELSE (${item.sql})::text END AS "json", ${versions} AS "version"`;
+    }),
   );
-  // per database handle: row versions mean nothing across databases
-  const caches = new WeakMap<object, ItemCache>();
+  // per database: row versions mean nothing across databases
+  const caches = new WeakMap<Db, ItemCache>();
   lists.set(name, caches);
   return async (db: Db, options: Options, values: Values): Promise<VersionedPageRow[]> => {
-    let cache = caches.get(db._.session);
-    if (!cache) caches.set(db._.session, (cache = new ItemCache()));
+    let cache = caches.get(db);
+    if (!cache) caches.set(db, (cache = new ItemCache()));
     const versions = await versionsOnly(db, options, values);
     const kept = cache.keptOf(versions);
     if (kept.size === versions.length) return cache.answer(versions, kept);
@@ -153,7 +136,7 @@ type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: numbe
 export function itemPageStats(db: Db): Record<string, ListStats> {
   const stats: Record<string, ListStats> = {};
   for (const [name, caches] of lists) {
-    const cache = caches.get(db._.session);
+    const cache = caches.get(db);
     stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0 };
   }
   return stats;

@@ -15,6 +15,11 @@ import {
   smallint,
 } from 'drizzle-orm/pg-core';
 
+import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
+import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
+import { PUBLICATION_HEALTHS, type PublicationCheck } from '../../shared/publication';
+import { sqlList } from './sql-list';
+
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 export const users = pgTable(
@@ -56,14 +61,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * One counted event of a limit (a failed sign-in, a sign-up, an upload...): `bucket` names the
+ * limit, `subject` whom it counts (a client address, an account, a user id), `weight` how much
+ * (1, or an upload's bytes). Claimed under a per-subject advisory lock before the work it limits
+ * (lib/rate-limit.ts), so concurrent requests never get past a limit together.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    email: text('email').notNull(),
-    createdAt: createdAt(),
+    bucket: text('bucket').notNull(),
+    subject: text('subject').notNull(),
+    weight: bigint('weight', { mode: 'number' }).notNull().default(1),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('login_failures_email_idx').on(t.email, t.createdAt)],
+  (t) => [index('rate_limit_hits_subject_idx').on(t.bucket, t.subject, t.at), index('rate_limit_hits_at_idx').on(t.at)],
 );
 
 export const inviteCodes = pgTable(
@@ -78,8 +91,6 @@ export const inviteCodes = pgTable(
   (t) => [uniqueIndex('invite_codes_code_unique').on(t.code), index('invite_codes_created_idx').on(t.createdAt, t.id)],
 );
 
-export const OPPORTUNITY_TYPES = ['profile_article', 'editorial_feature', 'advertorial_brand_voice', 'listicle'] as const;
-export const OPPORTUNITY_STATUSES = ['available', 'claimed', 'in_progress', 'published', 'full'] as const;
 
 export const opportunities = pgTable(
   'opportunities',
@@ -107,7 +118,7 @@ export const opportunities = pgTable(
     index('opportunities_created_idx').on(t.createdAt, t.id),
     // the brands' browse list reads the available rows (modules/opportunities/claimable.ts). Not
     // filled_slots in the predicate: a column an index names makes every checkout's update of it
-    // rewrite every index of the table (no HOT update), measured 0 of 30,933 updates before.
+    // rewrite every index of the table (no HOT update).
     index('opportunities_available_idx').on(t.deadlineDate).where(sql`status = 'available'`),
   ],
 );
@@ -124,23 +135,13 @@ export const catalogueVersions = pgTable('catalogue_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
-export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
-export const DRAFT_REVIEW_STATUSES = [
-  'awaiting_brand_brief',
-  'pending_brand_review',
-  'edits_requested',
-  'edits_complete',
-  'approved',
-] as const;
-export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider'] as const;
 
 /**
  * A checkout in progress: the slot it reserved is held while `status = 'open'`. Its id is the id
- * the payment will get (sent to the provider as client_reference_id), so a hold becomes exactly one payment.
+ * the payment will get (sent to the provider as client_reference_id), so a checkout becomes exactly one payment.
  */
-export const checkoutSessions = pgTable(
-  'checkout_sessions',
+export const checkouts = pgTable(
+  'checkouts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     // set once the provider has created its session (null only while that call is in flight)
@@ -156,17 +157,26 @@ export const checkoutSessions = pgTable(
     url: text('url'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     // the built-in test checkout records "the card was charged" here (what Stripe keeps on its side)
-    localPaymentId: text('local_payment_id'),
+    testProviderRef: text('test_provider_ref'),
+    // the provider charged something other than the hold's amount and currency: not fulfilled, shown
+    // to admins under "Needs attention" with what was charged
+    attentionReason: text('attention_reason'),
+    chargedAmountCents: bigint('charged_amount_cents', { mode: 'number' }),
+    chargedCurrency: text('charged_currency'),
+    chargedProviderRef: text('charged_provider_ref'),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('checkout_sessions_provider_session_unique').on(t.providerSessionId),
+    uniqueIndex('checkouts_provider_session_unique').on(t.providerSessionId),
     // one live checkout per brand and opportunity: a second click gets the same session back
-    uniqueIndex('checkout_sessions_one_open_per_brand').on(t.brandId, t.opportunityId).where(sql`status = 'open'`),
+    uniqueIndex('checkouts_one_open_per_brand').on(t.brandId, t.opportunityId).where(sql`status = 'open'`),
     // the expiry sweep
-    index('checkout_sessions_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
-    index('checkout_sessions_opportunity_idx').on(t.opportunityId),
+    index('checkouts_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    index('checkouts_opportunity_idx').on(t.opportunityId),
+    // a brand's checkouts started in the last window (LIMIT_CHECKOUTS)
+    index('checkouts_brand_created_idx').on(t.brandId, t.createdAt),
+    index('checkouts_attention_idx').on(t.createdAt).where(sql`attention_reason IS NOT NULL`),
   ],
 );
 
@@ -214,14 +224,14 @@ export const payments = pgTable(
     // Admin Payments, paged newest first
     index('payments_created_idx').on(t.createdAt, t.id),
     // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
-    // The predicates are those of modules/payments/tabs.ts.
+    // The predicates are those of modules/placements/tabs.ts.
     index('payments_tab_projects_idx').on(t.createdAt, t.id).where(sql`status IN ('paid', 'released')`),
     index('payments_tab_awaiting_idx')
       .on(t.createdAt, t.id)
       .where(sql`status = 'paid' AND draft_review_status = 'awaiting_brand_brief'`),
     index('payments_tab_review_idx')
       .on(t.createdAt, t.id)
-      .where(sql`status = 'paid' AND draft_review_status IN ('pending_brand_review', 'edits_requested', 'edits_complete')`),
+      .where(sql`status = 'paid' AND draft_review_status IN ${sqlList(REVIEW_STATUSES)}`),
     // unpublished first: the order of the Approved tab
     index('payments_tab_approved_idx')
       .on(sql`((status = 'paid')::int)`, t.createdAt, t.id)
@@ -307,13 +317,97 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash), index('password_reset_tokens_user_idx').on(t.userId)],
 );
 
-/** Forgot-password requests per e-mail (known or not), for the same throttle as sign-in. */
-export const passwordResetRequests = pgTable(
-  'password_reset_requests',
+/**
+ * Every file stored through FileStore, with who uploaded it: the per-user upload limits count these,
+ * and a file nothing refers to a day after its upload is deleted (jobs: uploads-sweep).
+ */
+export const uploads = pgTable(
+  'uploads',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    email: text('email').notNull(),
+    name: text('name').primaryKey(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['avatar', 'image', 'document'] }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('password_reset_requests_email_idx').on(t.email, t.createdAt)],
+  (t) => [index('uploads_created_idx').on(t.createdAt)],
+);
+
+/**
+ * The live article of a released placement (one per payment): its URL, its health, and when it is
+ * checked next while the guarantee watches it (modules/placements/publication.ts). A placement
+ * released without a live link has a row with no URL, which the admin can add later.
+ */
+export const publications = pgTable(
+  'publications',
+  {
+    paymentId: uuid('payment_id')
+      .primaryKey()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    url: text('url'),
+    health: text('health', { enum: PUBLICATION_HEALTHS }).notNull().default('unverified'),
+    overrideReason: text('override_reason'),
+    // problem codes the admin accepted with the override: a later check failing only on these passes
+    acceptedProblems: text('accepted_problems').array().notNull().default(sql`'{}'::text[]`),
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    guaranteeEndsAt: timestamp('guarantee_ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // of the article's text at the first passing check
+    fingerprint: text('fingerprint'),
+    // null: not watched (no URL, refunded, or the guarantee is over)
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true, mode: 'date' }),
+    // the first failing check not yet confirmed by a second one
+    failingSince: timestamp('failing_since', { withTimezone: true, mode: 'date' }),
+    lastCheck: jsonb('last_check').$type<PublicationCheck>(),
+    // when the last case closed because a check passed again ("Restored")
+    restoredAt: timestamp('restored_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('publications_due_idx').on(t.nextCheckAt).where(sql`next_check_at IS NOT NULL`),
+    index('publications_health_idx').on(t.health, t.publishedAt, t.paymentId),
+    index('publications_published_idx').on(t.publishedAt, t.paymentId),
+  ],
+);
+
+/** Every check of a live article, kept as evidence (the brand sees what was found, and when). */
+export const publicationChecks = pgTable(
+  'publication_checks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    result: text('result', { enum: ['pass', 'warning', 'fail'] }).notNull(),
+    check: jsonb('check').$type<PublicationCheck>().notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('publication_checks_payment_idx').on(t.paymentId, t.checkedAt)],
+);
+
+/**
+ * A confirmed problem with a live article (two failing checks at least an hour apart): the outlet
+ * has until `restoreBy` to fix it; a passing check closes it (restored), the deadline refunds.
+ */
+export const publicationCases = pgTable(
+  'publication_cases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    evidence: jsonb('evidence').$type<PublicationCheck>().notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }).notNull(),
+    restoreBy: timestamp('restore_by', { withTimezone: true, mode: 'date' }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    outcome: text('outcome', { enum: ['restored', 'refunded', 'withdrawn'] }),
+  },
+  (t) => [
+    // at most one open case per placement
+    uniqueIndex('publication_cases_open_unique').on(t.paymentId).where(sql`closed_at IS NULL`),
+    index('publication_cases_payment_idx').on(t.paymentId, t.openedAt),
+  ],
 );

@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { openConfiguredDb } from './open';
 import { demoLoginsText, isEmpty, seedDemo } from './seed';
 
-const handle = await openConfiguredDb(loadConfig());
+const handle = await openConfiguredDb(loadConfig(process.env, { serving: false }));
 if (await isEmpty(handle.db)) {
   await seedDemo(handle.db);
   console.log(demoLoginsText());

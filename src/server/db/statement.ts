@@ -1,33 +1,41 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { PGlite } from '@electric-sql/pglite';
+import { fillPlaceholders, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { Db } from './client';
 
 const dialect = new PgDialect();
 
+/** Timestamps stay the database's text, as Drizzle's own sessions leave them (select them shaped, `isoUtc`). */
+const TEXT_TYPES = new Set<number>([pg.types.builtins.TIMESTAMP, pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.DATE, pg.types.builtins.INTERVAL]);
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+const pgliteParsers = Object.fromEntries([...TEXT_TYPES].map((oid) => [oid, (v: string) => v]));
+
+const isPool = (client: Db['$client']): client is pg.Pool => client instanceof pg.Pool;
+
 /**
- * A statement on a hot path (every request's session, the lists), compiled once and prepared once
- * per database connection: on PostgreSQL a named statement, parsed and planned on each pooled
- * connection the first time it runs there and only bound and executed afterwards, which halves the
- * database's work for short queries. (PGlite has no connection pool; there it is an ordinary query.)
+ * A statement on a hot path (every request's sign-in session, the lists), compiled once and, on
+ * PostgreSQL, prepared once per pooled connection as a named statement: parsed and planned the
+ * first time it runs on a connection, only bound and executed afterwards, which halves the
+ * database's work for short queries. (PGlite has one connection and no named statements: there it
+ * is an ordinary query.) It goes through each driver's own public API (`db.$client`).
  *
  * Values are bound by name (`sql.placeholder('brandId')`). Rows come back as the driver gives
- * them, without Drizzle's mapping: timestamps as the database's text, so select them shaped
- * (`isoUtc`), and alias columns to the keys the caller reads.
+ * them: alias columns to the keys the caller reads.
  */
-export function preparedStatement<Row, Values extends Record<string, unknown> = Record<string, never>>(
-  name: string,
-  query: SQL,
-) {
+export function preparedStatement<Row, Values extends Record<string, unknown> = Record<string, never>>(name: string, query: SQL) {
   const compiled = dialect.sqlToQuery(query);
-  const prepared = new WeakMap<object, PgPreparedQuery<PreparedQueryConfig>>();
   return async (db: Db, values: Values): Promise<Row[]> => {
-    const session = db._.session;
-    let statement = prepared.get(session);
-    if (!statement) {
-      statement = session.prepareQuery(compiled, undefined, name, false);
-      prepared.set(session, statement);
+    const params = fillPlaceholders(compiled.params, values);
+    const client = db.$client;
+    if (isPool(client)) {
+      const result = await client.query({ name, text: compiled.sql, values: params, types: pgTypes });
+      return result.rows as Row[];
     }
-    const result = (await statement.execute(values)) as { rows: Row[] };
+    const result = await (client as PGlite).query<Row>(compiled.sql, params, { parsers: pgliteParsers });
     return result.rows;
   };
 }

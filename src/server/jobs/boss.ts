@@ -1,19 +1,33 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { DbHandle } from '../db/client';
-import type { PaymentProvider } from '../payments/provider';
-import { expireHolds } from '../modules/payments/slots';
+import type { PaymentProvider } from '../providers/provider';
+import { expireCheckouts } from '../modules/payments/slots';
 import { refundOverduePayments } from '../modules/payments/refunds';
+import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
+import type { FileStore } from '../storage/file-store';
+import { sweepUnreferencedUploads } from '../storage/uploads';
+import { pruneRateLimitHits } from '../lib/rate-limit';
+import { runDueChecks, type PublicationDeps } from '../modules/placements/publication';
 
 export const JOBS = {
   /** Gives back the slots of checkouts whose 30 minutes are up. */
-  expireHolds: 'expire-checkout-holds',
-  /** The 90-day guarantee: refunds payments still held 90 days after they were paid. */
+  expireCheckouts: 'expire-checkout-holds',
+  /** The guarantee: refunds payments still held GUARANTEE_DAYS after they were paid. */
   guaranteeRefunds: 'escrow-guarantee-refunds',
+  /** Deletes uploaded files nothing has referred to for a day. */
+  uploadsSweep: 'uploads-sweep',
+  /** Drops counted events (sign-in failures, sign-ups, uploads...) older than every limit's window. */
+  rateLimitPrune: 'rate-limit-prune',
+  /** Checks the live articles that are due (the publication guarantee's watch). */
+  publicationChecks: 'publication-checks',
 } as const;
 
 const SCHEDULES: Record<string, string> = {
-  [JOBS.expireHolds]: '* * * * *',
+  [JOBS.expireCheckouts]: '* * * * *',
   [JOBS.guaranteeRefunds]: '*/15 * * * *',
+  [JOBS.uploadsSweep]: '17 * * * *',
+  [JOBS.rateLimitPrune]: '47 * * * *',
+  [JOBS.publicationChecks]: '*/5 * * * *',
 };
 
 export interface Jobs {
@@ -30,6 +44,11 @@ export async function startJobs(opts: {
   handle: DbHandle;
   databaseUrl?: string;
   provider: PaymentProvider;
+  files: FileStore;
+  /** counted events older than this are dropped (the longest limit window) */
+  rateLimitKeepMs: number;
+  /** the publication watch; absent: no live articles are checked by this process */
+  publication?: PublicationDeps;
   onError?: (err: Error) => void;
   pollingIntervalSeconds?: number;
 }): Promise<Jobs> {
@@ -46,12 +65,28 @@ export async function startJobs(opts: {
     await boss.schedule(name, SCHEDULES[name], null, { tz: 'UTC' });
   }
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 10 };
-  await boss.work(JOBS.expireHolds, polling, async () => {
-    await expireHolds(handle.db, new Date());
+  await boss.work(JOBS.expireCheckouts, polling, async () => {
+    await expireCheckouts(handle.db, new Date());
+    await fulfilChargedTestCheckouts(handle.db, provider, new Date());
   });
   await boss.work(JOBS.guaranteeRefunds, polling, async () => {
     await refundOverduePayments(handle.db, provider, new Date());
   });
+  await boss.work(JOBS.uploadsSweep, polling, async () => {
+    await sweepUnreferencedUploads(handle.db, opts.files, new Date());
+  });
+  await boss.work(JOBS.rateLimitPrune, polling, async () => {
+    await pruneRateLimitHits(handle.db, new Date(), opts.rateLimitKeepMs);
+  });
+  const publication = opts.publication;
+  if (publication) {
+    await boss.work(JOBS.publicationChecks, polling, async () => {
+      // a batch at a time until nothing is due (10,000 articles due at once are worked through in one run)
+      while ((await runDueChecks(publication, new Date())) > 0) {
+        // next batch
+      }
+    });
+  }
 
   return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000 }) };
 }

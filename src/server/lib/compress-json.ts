@@ -1,6 +1,15 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Compression of JSON answers, by hand on purpose: @fastify/compress compresses through zlib
+ * streams, and with brotli's per-stream buffers the paged lists lost two thirds of their throughput
+ * and the server doubled its resident memory under load (docs/decisions/014). Negotiation is
+ * @fastify/accept-negotiator's.
+ */
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -8,61 +17,56 @@ const gz = promisify(gzip);
 const MIN_BYTES = 2048;
 
 export type Encoding = 'br' | 'gzip';
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
 
-/** The encoding to answer a request with: brotli when accepted, else gzip, else none. */
+/**
+ * The encoding to answer a request with, by the client's Accept-Encoding with its q-values
+ * (`br;q=0` refuses brotli): brotli when accepted, else gzip, else none.
+ */
 export function preferredEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
-  const accept = String(acceptEncoding ?? '');
-  return /\bbr\b/.test(accept) ? 'br' : /\bgzip\b/.test(accept) ? 'gzip' : null;
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : (acceptEncoding ?? '');
+  return (negotiate(header, ENCODINGS) as Encoding | null | undefined) ?? null;
 }
 
 /**
- * How hard to compress. `fast` for answers made per request: brotli quality 1 compresses a 60 KB
- * page of JSON to 14% in ~0.1 ms here, where quality 4 takes 5× the time for 7% fewer bytes; gzip
- * level 1 likewise. `small` for a body compressed once and sent many times (the browse list):
- * brotli 5, gzip 6.
+ * How hard to compress: an answer made per request must cost little (brotli and gzip at their
+ * fastest, which already shrink JSON several times); a body compressed once and sent many times (the
+ * browse list) is worth more effort. Brotli is told the body's size, so it sets itself up for it.
  */
-export type Effort = 'fast' | 'small';
-
-/**
- * Brotli is told the input's size (`bytes`), so it sets itself up for that size instead of for an
- * unknown stream: the same output a little sooner (a 45 KB page of Admin Payments: 0.13 ms to
- * 0.12 ms here; twice as fast for more repetitive text).
- */
-const options = (encoding: Encoding, effort: Effort, bytes: number) =>
+const options = (encoding: Encoding, effort: 'fast' | 'small', bytes: number) =>
   encoding === 'gzip'
     ? { level: effort === 'fast' ? 1 : 6 }
     : { params: { [constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 1 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } };
 
-export function compress(body: string | Buffer, encoding: Encoding, effort: Effort = 'fast', bytes = Buffer.byteLength(body)): Promise<Buffer> {
-  const opts = options(encoding, effort, bytes);
+/** A body compressed once and sent many times (the brands' browse list). */
+export function compressOnce(body: string | Buffer, encoding: Encoding): Promise<Buffer> {
+  const opts = options(encoding, 'small', Buffer.byteLength(body));
   return encoding === 'gzip' ? gz(body, opts) : brotli(body, opts);
 }
 
 /**
- * Below this, a per-request answer is compressed on the event loop: zlib's asynchronous path (a
- * stream handed to the thread pool) costs ~1 ms of CPU per call, the synchronous one ~0.1-0.3 ms for
- * a 60 KB page at `fast` effort. A page of 200 items (~250 KB) still blocks for only ~1 ms.
+ * A per-request answer is compressed on the event loop up to this size: zlib's asynchronous path
+ * hands a stream to the thread pool, which costs far more than compressing a page of JSON at the
+ * fastest setting; only an unusually large body goes that way.
  */
 const SYNC_MAX_BYTES = 256 * 1024;
 
 function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
   const bytes = Buffer.byteLength(body);
-  if (bytes > SYNC_MAX_BYTES) return compress(body, encoding, 'fast', bytes);
   const opts = options(encoding, 'fast', bytes);
+  if (bytes > SYNC_MAX_BYTES) return encoding === 'gzip' ? gz(body, opts) : brotli(body, opts);
   return encoding === 'gzip' ? gzipSync(body, opts) : brotliCompressSync(body, opts);
 }
 
 /**
  * Pages of the lists are often asked for again unchanged (their items are kept by row version,
- * docs/decisions/011): for those answers the compressed forms of the last PAGES_KEPT bodies are
- * kept, found by the body itself, so an unchanged page is not compressed again (~0.1 ms of the
- * ~0.45 ms a page costs the server). Same bytes in, same bytes out: nothing can be stale.
+ * docs/decisions/011): the compressed forms of the most recent such bodies are kept, found by the
+ * body itself. Same bytes in, same bytes out: nothing can be stale.
  */
-const PAGES_KEPT = 64;
-const pagesKept = new Map<string, Partial<Record<Encoding, Buffer>>>();
+const pagesKept = new LRUCache<string, Partial<Record<Encoding, Buffer>>>({ max: 64 });
 const repeatable = new WeakSet<object>();
 
-/** Marks an answer as a page that may well be sent again unchanged (see PAGES_KEPT). */
+/** Marks an answer as a page that may well be sent again unchanged. */
 export function compressAsPage(reply: object) {
   repeatable.add(reply);
 }
@@ -73,22 +77,15 @@ function compressPage(body: string, encoding: Encoding): Buffer | Promise<Buffer
   if (bytes) return bytes;
   const compressed = compressNow(body, encoding);
   if (!Buffer.isBuffer(compressed)) return compressed;
-  if (!kept) {
-    pagesKept.set(body, (kept = {}));
-    for (const oldest of pagesKept.keys()) {
-      if (pagesKept.size <= PAGES_KEPT) break;
-      pagesKept.delete(oldest);
-    }
-  }
+  if (!kept) pagesKept.set(body, (kept = {}));
   kept[encoding] = compressed;
   return compressed;
 }
 
 /**
- * Compresses JSON answers for browsers that accept it (brotli, else gzip): a brand's list of
- * 1,000 opportunities is ~480 KB of JSON and ~40 KB compressed, which on a phone's connection is
- * seconds. Static files are precompressed at build time and served by the static plugin instead;
- * a route that sends its own encoded bytes (content-encoding set) is left alone.
+ * Compresses JSON answers for browsers that accept it (a list's page is tens of kilobytes: seconds
+ * on a phone's connection). Static files are precompressed at build time and served by the static
+ * plugin; a route that sends its own encoded bytes (Content-Encoding set) is left alone.
  */
 export function compressJson(app: FastifyInstance) {
   // a callback hook: most answers pass through untouched, without a promise per request

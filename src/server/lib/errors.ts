@@ -1,9 +1,13 @@
-/** An error the client is meant to read: answered as `{message, errors?}` with its status. */
+/**
+ * An error the client is meant to read: answered as `{message, errors?}` with its status, plus
+ * `extra` members where a refusal carries what it was about (a publication check's findings).
+ */
 export class HttpError extends Error {
   constructor(
     public readonly statusCode: number,
     message: string,
     public readonly errors?: Record<string, string>,
+    public readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }

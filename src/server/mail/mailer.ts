@@ -3,7 +3,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 
-export interface OutgoingMail {
+interface OutgoingMail {
   /** the outbox row's id: also the Message-ID, so a receiver can drop a repeat */
   id: string;
   from: string;

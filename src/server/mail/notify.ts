@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { ESCROW_GUARANTEE_DAYS } from '../../shared/constants';
+import { GUARANTEE_DAYS } from '../../shared/constants';
 import { opportunities, payments, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 
@@ -17,7 +17,7 @@ async function placement(tx: Tx, paymentId: string) {
       outlet: opportunities.outletName,
       amount: payments.amount,
       paidAt: payments.paidAt,
-      reference: payments.stripePaymentId,
+      providerRef: payments.stripePaymentId,
       refundReason: payments.refundReason,
       feedback: payments.brandFeedback,
       brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
@@ -48,37 +48,39 @@ export async function notifyBrandApproved(tx: Tx, brand: Brand, viaInviteCode: b
 export async function notifyPaymentReceived(tx: Tx, paymentId: string) {
   const p = await placement(tx, paymentId);
   if (!p) return;
-  const guarantee = new Date(p.paidAt.getTime() + ESCROW_GUARANTEE_DAYS * 86_400_000);
+  const guarantee = new Date(p.paidAt.getTime() + GUARANTEE_DAYS * 86_400_000);
   const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
   await enqueueMail(tx, { userId: p.brandId }, {
     kind: 'payment_received',
     ...base,
     amount: p.amount,
     paidAt: p.paidAt.toISOString(),
-    reference: p.reference,
+    providerRef: p.providerRef,
     guaranteeDate: guarantee.toISOString(),
   });
-  await enqueueAdminMail(tx, { kind: 'admin_new_placement', ...base, brand: p.brand, brandEmail: p.brandEmail, amount: p.amount, reference: p.reference });
+  await enqueueAdminMail(tx, { kind: 'admin_new_placement', ...base, brand: p.brand, brandEmail: p.brandEmail, amount: p.amount, providerRef: p.providerRef });
 }
 
-export async function notifyRefunded(tx: Tx, paymentId: string) {
+export async function notifyRefunded(tx: Tx, paymentId: string, { toAdmins = false } = {}) {
   const p = await placement(tx, paymentId);
   if (!p) return;
-  await enqueueMail(tx, { userId: p.brandId }, {
-    kind: 'refund_issued',
-    paymentId: p.paymentId,
-    outlet: p.outlet,
-    title: p.title,
-    amount: p.amount,
-    reason: p.refundReason ?? 'admin',
-  });
+  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title, amount: p.amount, reason: p.refundReason ?? 'admin' };
+  await enqueueMail(tx, { userId: p.brandId }, { kind: 'refund_issued', ...base });
+  // a published placement refunded (its article gone): the admins are told too
+  if (toAdmins) await enqueueAdminMail(tx, { kind: 'admin_publication_refunded', ...base, brand: p.brand });
 }
 
 type BrandEvent = 'draft_ready' | 'edits_complete' | 'published';
 type AdminEvent = 'admin_brief_submitted' | 'admin_edits_requested' | 'admin_draft_approved';
 
 /** Progress of a placement, to the brand (draft ready, edits complete, published) or to the admins. */
-export async function notifyPlacement(tx: Tx, paymentId: string, kind: BrandEvent | AdminEvent) {
+export async function notifyPlacement(
+  tx: Tx,
+  paymentId: string,
+  kind: BrandEvent | AdminEvent,
+  /** for 'published': the live article, what its check found, and until when it is watched */
+  publishedFacts: { liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null } = {},
+) {
   const p = await placement(tx, paymentId);
   if (!p) return;
   const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
@@ -88,7 +90,7 @@ export async function notifyPlacement(tx: Tx, paymentId: string, kind: BrandEven
       await enqueueMail(tx, { userId: p.brandId }, { kind, ...base });
       return;
     case 'published':
-      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount });
+      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount, ...publishedFacts });
       return;
     case 'admin_edits_requested':
       await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, feedback: p.feedback });
@@ -97,3 +99,22 @@ export async function notifyPlacement(tx: Tx, paymentId: string, kind: BrandEven
       await enqueueAdminMail(tx, { kind, ...base, brand: p.brand });
   }
 }
+
+/** A confirmed problem with a live article, to the brand and to the admins. */
+export async function notifyPublicationIssue(tx: Tx, paymentId: string, facts: { liveUrl: string; reason: string; restoreBy: string }) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title, ...facts };
+  await enqueueMail(tx, { userId: p.brandId }, { kind: 'publication_issue', ...base, forAdmin: false });
+  await enqueueAdminMail(tx, { kind: 'publication_issue', ...base, forAdmin: true });
+}
+
+/** A live article back after a case: both sides are told it is closed. */
+export async function notifyPublicationRestored(tx: Tx, paymentId: string, liveUrl: string) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title, liveUrl };
+  await enqueueMail(tx, { userId: p.brandId }, { kind: 'publication_restored', ...base, forAdmin: false });
+  await enqueueAdminMail(tx, { kind: 'publication_restored', ...base, forAdmin: true });
+}
+

@@ -56,6 +56,8 @@ export interface DeliveryOptions {
   from: string;
   /** PUBLIC_URL: links in mails point here */
   baseUrl: string;
+  /** the built-in test checkout is the payment provider: every mail says payments are simulated */
+  testMode?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface DeliveryOptions {
 export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string): Promise<'sent' | 'skipped'> {
   const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
   if (!row || row.status !== 'pending') return 'skipped';
-  const rendered = renderMail(row.data as unknown as MailData, opts.baseUrl);
+  const rendered = renderMail(row.data as unknown as MailData, opts.baseUrl, { testMode: opts.testMode });
   await db
     .update(mailOutbox)
     .set({ attempts: sql`${mailOutbox.attempts} + 1`, subject: rendered.subject })

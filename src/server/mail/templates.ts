@@ -1,8 +1,9 @@
+import { GUARANTEE_DAYS, GUARANTEE_NAME } from '../../shared/constants';
 import { formatUsd } from '../../shared/money';
-import type { RefundReason } from '../../shared/payment';
+import { TEST_MODE_NOTICE, type RefundReason } from '../../shared/payment';
 
 /** The portal's name, in every subject and signature. */
-export const PORTAL_NAME = 'Byline';
+const PORTAL_NAME = 'Byline';
 
 interface Placement {
   paymentId: string;
@@ -18,18 +19,21 @@ export type MailData =
   // brand
   | { kind: 'signup_received'; name: string; brandName: string }
   | { kind: 'brand_approved'; name: string; viaInviteCode: boolean }
-  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; reference: string; guaranteeDate: string })
+  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
-  | (Placement & { kind: 'published'; amount: string })
+  | (Placement & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
+  | (Placement & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
+  | (Placement & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
   | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason })
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
-  | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; reference: string })
+  | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
   | (Placement & { kind: 'admin_brief_submitted'; brand: string })
   | (Placement & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
-  | (Placement & { kind: 'admin_draft_approved'; brand: string });
+  | (Placement & { kind: 'admin_draft_approved'; brand: string })
+  | (Placement & { kind: 'admin_publication_refunded'; brand: string; amount: string; reason: RefundReason });
 
 export type MailKind = MailData['kind'];
 
@@ -43,16 +47,17 @@ export interface RenderedMail {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-export const formatDate = (iso: string) => dateFmt.format(new Date(iso));
+const formatDate = (iso: string) => dateFmt.format(new Date(iso));
 
 const REFUND_WHY: Record<RefundReason, string> = {
-  guarantee: 'Your article was not published within 90 days of payment, so our 90-day guarantee refunded you in full.',
+  guarantee: `Your article was not published within ${GUARANTEE_DAYS} days of payment, so our ${GUARANTEE_NAME} refunded you in full.`,
   admin: 'Our team has refunded this placement in full.',
   sold_out: 'The last slot of this placement was taken while you were paying, so your payment was refunded in full.',
   provider: 'The payment was refunded in full through the card provider.',
+  not_restored: 'Your published article was removed or changed at the outlet and not restored in time, so our guarantee refunded you in full.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
@@ -96,7 +101,7 @@ function draftFor(d: MailData): Draft {
         subject: `Payment received: ${d.title}`,
         paragraphs: [
           `Thank you for your payment for ${placement(d)}. The money is held in escrow until your article is published.`,
-          `If it is not published by ${formatDate(d.guaranteeDate)}, you are refunded in full (our 90-day guarantee).`,
+          `If it is not published by ${formatDate(d.guaranteeDate)}, you are refunded in full (our ${GUARANTEE_NAME}).`,
           'Next step: tell the editorial team about your story in the brief.',
         ],
         facts: [
@@ -104,7 +109,7 @@ function draftFor(d: MailData): Draft {
           ['Placement', d.title],
           ['Amount', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
-          ['Payment reference', d.reference],
+          ['Payment reference', d.providerRef],
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
         action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
@@ -124,8 +129,33 @@ function draftFor(d: MailData): Draft {
     case 'published':
       return {
         subject: `Your article is published: ${d.title}`,
-        paragraphs: [`${placement(d)} has been published.`, `The payment of ${formatUsd(d.amount)} held in escrow has been released.`],
-        action: { label: 'See your payments', path: '/brand/payments' },
+        paragraphs: [
+          `${placement(d)} has been published.`,
+          ...(d.liveUrl ? [`Read it here: ${d.liveUrl}`] : []),
+          `The payment of ${formatUsd(d.amount)} held in escrow has been released.`,
+          ...(d.guaranteeDate ? [`We check the article regularly until ${formatDate(d.guaranteeDate)}: if it is removed and not restored, you are refunded in full.`] : []),
+        ],
+        ...(d.checks?.length ? { facts: d.checks.map((c): [string, string] => ['Checked', c]) } : {}),
+        action: { label: 'See your article', path: '/brand/my-articles' },
+      };
+    case 'publication_issue':
+      return {
+        subject: `Problem with a published article: ${d.title}`,
+        paragraphs: [
+          `Our check of ${placement(d)} found a problem that a second check confirmed: ${d.reason}`,
+          d.forAdmin
+            ? `Ask the outlet to restore it by ${formatDate(d.restoreBy)}; otherwise the brand is refunded in full automatically.`
+            : `We have asked the outlet to restore it by ${formatDate(d.restoreBy)}. If it is not restored by then, you are refunded in full automatically.`,
+        ],
+        facts: [['Live article', d.liveUrl]],
+        action: d.forAdmin ? { label: 'Open placements', path: '/admin/placements' } : { label: 'See your article', path: '/brand/my-articles' },
+      };
+    case 'publication_restored':
+      return {
+        subject: `Article restored: ${d.title}`,
+        paragraphs: [`${placement(d)} is live again and passed its check. The case is closed.`],
+        facts: [['Live article', d.liveUrl]],
+        action: d.forAdmin ? { label: 'Open placements', path: '/admin/placements' } : { label: 'See your article', path: '/brand/my-articles' },
       };
     case 'refund_issued':
       return {
@@ -168,7 +198,7 @@ function draftFor(d: MailData): Draft {
           ['Outlet', d.outlet],
           ['Placement', d.title],
           ['Amount', formatUsd(d.amount)],
-          ['Payment reference', d.reference],
+          ['Payment reference', d.providerRef],
         ],
         action: { label: 'Open projects', path: '/admin/projects' },
       };
@@ -191,16 +221,29 @@ function draftFor(d: MailData): Draft {
         paragraphs: [`${d.brand} has approved the draft of ${placement(d)}.`, 'Once the article is published, release the payment.'],
         action: { label: 'Open projects', path: '/admin/projects' },
       };
+    case 'admin_publication_refunded':
+      return {
+        subject: `Published placement refunded: ${d.title}`,
+        paragraphs: [
+          `${placement(d)} by ${d.brand} was refunded in full (${formatUsd(d.amount)}) although its payment had been released.`,
+          d.reason === 'not_restored'
+            ? 'Its live article was not restored by the deadline of its case.'
+            : 'An admin refunded it from Placements.',
+        ],
+        action: { label: 'Open placements', path: '/admin/placements' },
+      };
   }
 }
 
 /** Subject, plain text and HTML of one mail. Every value from users is escaped in the HTML. */
-export function renderMail(data: MailData, baseUrl: string): RenderedMail {
+export function renderMail(data: MailData, baseUrl: string, opts: { testMode?: boolean } = {}): RenderedMail {
   const d = draftFor(data);
+  const testNotice = opts.testMode ? `${TEST_MODE_NOTICE}: no card was charged and no money moves.` : null;
   const link = `${baseUrl.replace(/\/$/, '')}${d.action.path}`;
   const subject = `${d.subject} - ${PORTAL_NAME}`;
 
   const text = [
+    ...(testNotice ? [testNotice, ''] : []),
     ...(d.greeting ? [d.greeting, ''] : []),
     ...d.paragraphs.flatMap((p) => [p, '']),
     ...(d.quote ? [...d.quote.split('\n').map((l) => `> ${l}`), ''] : []),
@@ -218,6 +261,9 @@ export function renderMail(data: MailData, baseUrl: string): RenderedMail {
     `<html><head><meta charset="utf-8"><title>${e(subject)}</title></head>`,
     '<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b;font-size:15px;line-height:1.5">',
     '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">',
+    testNotice
+      ? `<p style="margin:0 0 16px;padding:8px 12px;border-radius:6px;background:#fef3c7;color:#78350f;font-size:13px">${e(testNotice)}</p>`
+      : '',
     `<div style="font-size:20px;font-weight:bold;margin-bottom:24px">${e(PORTAL_NAME)}</div>`,
     d.greeting ? p(d.greeting) : '',
     ...d.paragraphs.map(p),

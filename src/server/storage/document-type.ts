@@ -1,16 +1,18 @@
+import { sniff } from './file-type';
+
 /**
- * Draft documents (.pdf, .doc, .docx) recognised by their bytes, never by the name or the
- * Content-Type the client sends. A .docx is a zip: only its central directory is read (nothing is
- * unpacked here), and archives that would unpack to something huge are refused, since whoever
- * downloads the draft opens it.
+ * Draft documents (.pdf, .doc, .docx) recognised by their bytes (the file-type package), never by
+ * the name or the Content-Type the client sends. A .docx is a zip: checkDocx reads only its
+ * central directory (nothing is unpacked) and refuses archives that would unpack to something huge,
+ * since whoever downloads the draft opens it.
  */
 export type DocumentExt = 'pdf' | 'doc' | 'docx';
 export type DocumentCheck = { ok: true; ext: DocumentExt; mime: string } | { ok: false; message: string };
 
-export const DOCX_MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
-export const DOCX_MAX_ENTRIES = 2000;
+const DOCX_MAX_UNPACKED_BYTES = 100 * 1024 * 1024;
+const DOCX_MAX_ENTRIES = 2000;
 
-export const DOCUMENT_TYPE_MESSAGE = 'Please upload a .doc, .docx or .pdf file';
+const DOCUMENT_TYPE_MESSAGE = 'Please upload a .doc, .docx or .pdf file';
 
 export const DOCUMENT_MIME: Record<DocumentExt, string> = {
   pdf: 'application/pdf',
@@ -18,29 +20,35 @@ export const DOCUMENT_MIME: Record<DocumentExt, string> = {
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
-const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 // a Word 97-2003 file keeps its text in a stream of this name (directory entries are UTF-16LE)
 const WORD_STREAM = Buffer.from('WordDocument', 'utf16le');
 
-export function detectDocument(buf: Buffer): DocumentCheck {
-  if (buf.subarray(0, 5).toString('latin1') === '%PDF-') return { ok: true, ext: 'pdf', mime: DOCUMENT_MIME.pdf };
-  if (buf.subarray(0, 8).equals(OLE2)) {
-    // Excel, PowerPoint and installers share the container; only a Word document is a draft
-    if (!buf.includes(WORD_STREAM)) return { ok: false, message: 'This file is not a Word document' };
-    return { ok: true, ext: 'doc', mime: DOCUMENT_MIME.doc };
+export async function detectDocument(buf: Buffer): Promise<DocumentCheck> {
+  const found = await sniff(buf);
+  switch (found?.ext) {
+    case 'pdf':
+      return { ok: true, ext: 'pdf', mime: DOCUMENT_MIME.pdf };
+    case 'cfb':
+      // Excel, PowerPoint and installers share the OLE2 container; only a Word document is a draft
+      if (!buf.includes(WORD_STREAM)) return { ok: false, message: 'This file is not a Word document' };
+      return { ok: true, ext: 'doc', mime: DOCUMENT_MIME.doc };
+    // file-type names a zip 'docx' only when its [Content_Types].xml says so, and 'zip' otherwise:
+    // either may be a Word document, and checkDocx decides
+    case 'docx':
+    case 'zip': {
+      const problem = checkDocx(buf);
+      return problem ? { ok: false, message: problem } : { ok: true, ext: 'docx', mime: DOCUMENT_MIME.docx };
+    }
+    default:
+      return { ok: false, message: DOCUMENT_TYPE_MESSAGE };
   }
-  if (buf.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
-    const problem = checkDocx(buf);
-    return problem ? { ok: false, message: problem } : { ok: true, ext: 'docx', mime: DOCUMENT_MIME.docx };
-  }
-  return { ok: false, message: DOCUMENT_TYPE_MESSAGE };
 }
 
 const EOCD_SIG = 0x06054b50;
 const CDH_SIG = 0x02014b50;
 
 /** Reads the zip's central directory; returns why it is not an acceptable .docx, or null. */
-export function checkDocx(buf: Buffer): string | null {
+function checkDocx(buf: Buffer): string | null {
   const notDocx = 'This file is not a valid .docx document';
   // end of central directory: 22 bytes plus a comment of at most 65535
   let eocd = -1;

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, stat, writeFile, rename } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -8,6 +8,8 @@ export interface FileStore {
   put(name: string, data: Buffer, contentType: string): Promise<void>;
   /** null when there is no such file. */
   get(name: string): Promise<{ stream: Readable; size: number } | null>;
+  /** Removes the file; no error when it is already gone. */
+  delete(name: string): Promise<void>;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
@@ -26,6 +28,10 @@ export function diskFileStore(dir: string): FileStore {
       const tmp = path.join(root, `.${name}.tmp`);
       await writeFile(tmp, data);
       await rename(tmp, path.join(root, name));
+    },
+    async delete(name) {
+      if (!isSafeStoredName(name)) return;
+      await rm(path.join(root, name), { force: true });
     },
     async get(name) {
       if (!isSafeStoredName(name)) return null;

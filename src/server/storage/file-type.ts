@@ -1,19 +1,27 @@
+import { fileTypeFromBuffer, type FileTypeResult } from 'file-type';
+
 /**
- * File types decided by their bytes, never by the name or the Content-Type a client sends.
+ * File types decided by their bytes, never by the name or the Content-Type a client sends. The
+ * file-type package reads the signatures; this module only says which of its answers we take.
  */
 export type DetectedType = { ext: 'png' | 'jpg' | 'gif' | 'webp' | 'svg' | 'pdf' | 'doc' | 'docx'; mime: string };
 
-const startsWith = (buf: Buffer, bytes: number[], offset = 0) =>
-  buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
+/** What the bytes are, by file-type; a file it cannot parse is not one we take. */
+export async function sniff(buf: Buffer): Promise<FileTypeResult | undefined> {
+  return fileTypeFromBuffer(buf).catch(() => undefined);
+}
 
-export function detectImage(buf: Buffer): DetectedType | null {
-  if (startsWith(buf, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: 'png', mime: 'image/png' };
-  if (startsWith(buf, [0xff, 0xd8, 0xff])) return { ext: 'jpg', mime: 'image/jpeg' };
-  if (startsWith(buf, [0x47, 0x49, 0x46, 0x38]) && (buf[4] === 0x37 || buf[4] === 0x39) && buf[5] === 0x61)
-    return { ext: 'gif', mime: 'image/gif' };
-  if (startsWith(buf, [0x52, 0x49, 0x46, 0x46]) && startsWith(buf, [0x57, 0x45, 0x42, 0x50], 8))
-    return { ext: 'webp', mime: 'image/webp' };
-  return null;
+/** The images we take, by file-type's name for them; an animated PNG is a PNG to every browser. */
+const IMAGE_EXT = new Map<string, 'png' | 'jpg' | 'gif' | 'webp'>([['png', 'png'], ['apng', 'png'], ['jpg', 'jpg'], ['gif', 'gif'], ['webp', 'webp']]);
+// file-type takes anything starting "GIF" for a GIF; only these two versions exist
+const GIF_HEADER = /^GIF8[79]a$/;
+
+export async function detectImage(buf: Buffer): Promise<DetectedType | null> {
+  const found = await sniff(buf);
+  const ext = found && IMAGE_EXT.get(found.ext);
+  if (!ext) return null;
+  if (ext === 'gif' && !GIF_HEADER.test(buf.toString('latin1', 0, 6))) return null;
+  return { ext, mime: MIME_BY_EXT[ext] };
 }
 
 /** True when the bytes are an SVG document (text, with an <svg> root element). */

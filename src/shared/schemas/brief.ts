@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EDIT_FEEDBACK_MAX } from '../constants';
 import type { DraftReviewStatus, PaymentStatus } from '../payment';
+import type { Publication } from '../publication';
 import { isHttpUrl } from './profile';
 
 /**
@@ -69,8 +70,8 @@ export const briefPart2Schema = z.object({
 });
 
 /** Autosave: nothing required, same types and limits. */
-export const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
-export const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
+const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
+const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
 
 export type BriefPart1 = z.infer<typeof briefPart1DraftSchema>;
 export type BriefPart2 = z.infer<typeof briefPart2DraftSchema>;
@@ -208,12 +209,11 @@ export const editRequestSchema = z.object({
     .nullish()
     .transform((v) => v || undefined),
 });
-export type EditRequestInput = z.input<typeof editRequestSchema>;
 
 /** What POST /api/upload/document returns and what {draftDocumentFile} must be: a private, generated path. */
-export const DRAFT_FILE_PATH = /^\/api\/files\/[A-Za-z0-9_-]+\.(pdf|doc|docx)$/;
-export const DRAFT_URL_MAX = 2048;
-export const DRAFT_ATTACH_MESSAGE = 'Please provide either a URL or upload a file';
+const DRAFT_FILE_PATH = /^\/api\/files\/[A-Za-z0-9_-]+\.(pdf|doc|docx)$/;
+const DRAFT_URL_MAX = 2048;
+const DRAFT_ATTACH_MESSAGE = 'Please provide either a URL or upload a file';
 
 /**
  * PATCH /api/admin/payments/{id}/status with a draft: exactly one of {draftDocumentUrl} (http or
@@ -244,7 +244,6 @@ export const draftAttachSchema = z
     }
     return { draftDocumentFile: file! };
   });
-export type DraftAttachInput = z.input<typeof draftAttachSchema>;
 
 /** True when a PATCH /api/admin/payments/{id}/status body is about the draft document. */
 export const isDraftAttachBody = (body: unknown): boolean =>
@@ -253,7 +252,7 @@ export const isDraftAttachBody = (body: unknown): boolean =>
 // ---------------------------------------------------------------------------------------------
 // Response shapes
 
-export type BriefSource = 'saved' | 'fallback' | 'empty';
+type BriefSource = 'saved' | 'fallback' | 'empty';
 
 /** GET /api/brand/brief/{paymentId}. Parts hold only filled-in fields; a missing key means empty. */
 export interface BriefResponse {
@@ -300,6 +299,8 @@ export interface MyArticleItem {
   payment: ProjectPayment;
   /** null until the brand has saved anything; submittedAt null while it is a draft */
   brief: { submittedAt: string | null } | null;
+  /** the live article, once published (null before) */
+  publication: Publication | null;
 }
 
 /** GET /api/admin/projects item (spec §3). */
@@ -313,6 +314,8 @@ export interface AdminProjectItem {
   /** null until the brand submits (its drafts are its own) */
   brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string } | null;
   user: { id: string; name: string | null; brandName: string | null; email: string };
+  /** the live article, once published (null before) */
+  publication: Publication | null;
 }
 
 /** POST /api/upload/document */
@@ -323,7 +326,7 @@ export interface UploadedDocument {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Spec §4 brand tab placement; the server filters My Articles by it. */
-export const ARTICLE_TABS = ['pending', 'needs-review', 'completed'] as const;
+const ARTICLE_TABS = ['pending', 'needs-review', 'completed'] as const;
 export type ArticleTab = (typeof ARTICLE_TABS)[number];
 /** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
 export type ArticleTabCounts = Record<ArticleTab, number> & { toReview: number };
@@ -337,7 +340,7 @@ export const myArticlesQuerySchema = z.object({
 export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
 
 /** Spec §4 admin tab placement; the server filters Admin Projects by it. */
-export const PROJECT_TABS = ['awaiting', 'review', 'approved'] as const;
+const PROJECT_TABS = ['awaiting', 'review', 'approved'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 export type ProjectTabCounts = Record<ProjectTab, number>;
 

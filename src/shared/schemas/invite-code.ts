@@ -10,7 +10,6 @@ export const createInviteCodeSchema = z.object({
     // codes can be typed in any case; they are stored and matched in uppercase
     .transform((v) => v.toUpperCase()),
 });
-export type CreateInviteCodeInput = z.input<typeof createInviteCodeSchema>;
 
 export interface InviteCode {
   id: string;

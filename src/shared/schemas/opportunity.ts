@@ -14,7 +14,7 @@ import { isHttpUrl } from './profile';
  *   strings. Both produce the same output, `OpportunityRequest`, which is the JSON to send.
  */
 
-export const MAX_SLOTS_LIMIT = 10_000;
+const MAX_SLOTS_LIMIT = 10_000;
 const TEXT_MAX = 200;
 const DESCRIPTION_MAX = 5000;
 const URL_MAX = 2048;
@@ -44,7 +44,10 @@ const asNumber = (v: string | number): number | null => {
 
 // ---- one normaliser per rule, shared by both schemas ----
 
-export function normalizePrice(raw: string | number | null | undefined): Result<string> {
+/** The database keeps prices as numeric(12,2). */
+const MAX_PRICE_CENTS = 999_999_999_999;
+
+function normalizePrice(raw: string | number | null | undefined): Result<string> {
   if (isBlank(raw)) return fail('Price is required');
   let cents: number;
   try {
@@ -53,10 +56,11 @@ export function normalizePrice(raw: string | number | null | undefined): Result<
     return fail('Price must be a valid amount');
   }
   if (cents <= 0) return fail('Price must be greater than 0');
+  if (cents > MAX_PRICE_CENTS) return fail('Price must be at most $9,999,999,999.99');
   return ok(fromCents(cents));
 }
 
-export function normalizeMaxSlots(raw: string | number | null | undefined): Result<number> {
+function normalizeMaxSlots(raw: string | number | null | undefined): Result<number> {
   if (isBlank(raw)) return fail('Max slots is required');
   const n = asNumber(raw!);
   if (n === null) return fail('Max slots must be a valid number');
@@ -66,7 +70,7 @@ export function normalizeMaxSlots(raw: string | number | null | undefined): Resu
   return ok(n);
 }
 
-export function normalizeDomainAuthority(raw: string | number | null | undefined): Result<number | null> {
+function normalizeDomainAuthority(raw: string | number | null | undefined): Result<number | null> {
   if (isBlank(raw)) return ok(null);
   const n = asNumber(raw!);
   if (n === null) return fail('Domain Authority must be a valid number');
@@ -77,7 +81,7 @@ export function normalizeDomainAuthority(raw: string | number | null | undefined
   return ok(n);
 }
 
-export function normalizeOutletUrl(raw: string | null | undefined): Result<string | null> {
+function normalizeOutletUrl(raw: string | null | undefined): Result<string | null> {
   if (isBlank(raw)) return ok(null);
   const v = raw!.trim();
   if (v.length > URL_MAX || !isHttpUrl(v)) return fail('Outlet URL must be a valid URL');
@@ -88,9 +92,9 @@ export function normalizeOutletUrl(raw: string | null | undefined): Result<strin
 const looksLikeUrl = (v: string) => /^[a-z][a-z0-9+.-]*:/i.test(v) || v.startsWith('//') || v.startsWith('\\');
 /** A site path such as "/uploads/ab12.png": no "//", "\", "..", spaces or query strings. */
 const SITE_PATH = /^\/(?!\/)[A-Za-z0-9._~\-/]*$/;
-export const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9_-]+\.(png|jpg|jpeg|gif|webp)$/;
+const UPLOAD_PATH = /^\/uploads\/[A-Za-z0-9_-]+\.(png|jpg|jpeg|gif|webp)$/;
 
-export function normalizeLogoUrl(raw: string | null | undefined): Result<string | null> {
+function normalizeLogoUrl(raw: string | null | undefined): Result<string | null> {
   if (isBlank(raw)) return ok(null);
   const v = raw!.trim();
   if (v.length > URL_MAX) return fail('Logo must be a valid URL');
@@ -99,7 +103,7 @@ export function normalizeLogoUrl(raw: string | null | undefined): Result<string 
   return fail('Logo must be a URL or path starting with /');
 }
 
-export function normalizeExampleUrl(raw: string): Result<string> {
+function normalizeExampleUrl(raw: string): Result<string> {
   const v = raw.trim();
   if (v.length > URL_MAX) return fail('Must be a valid URL');
   if (looksLikeUrl(v)) return isHttpUrl(v) ? ok(v) : fail('Must be a valid URL');
@@ -113,7 +117,7 @@ const DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\
  * A deadline is a calendar day ("YYYY-MM-DD"; of an ISO datetime only its written date counts),
  * claimable through the end of that day in UTC. `minDay` is the earliest day accepted.
  */
-export function normalizeDeadline(raw: string | null | undefined, minDay: string, keepDay?: string | null): Result<string | null> {
+function normalizeDeadline(raw: string | null | undefined, minDay: string, keepDay?: string | null): Result<string | null> {
   if (isBlank(raw)) return ok(null);
   const m = DATE_OR_DATETIME.exec(raw!.trim());
   if (!m) return fail('Deadline must be a valid date');
@@ -213,8 +217,6 @@ export interface OpportunityRequest {
   logoUrl: string | null;
   exampleUrls: string[];
 }
-/** What the request schema accepts (strings or numbers, nulls, omissions). */
-export type OpportunityRequestInput = z.input<typeof opportunityRequestSchema>;
 
 // ---- the admin form's schema ----
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const PAGE_LIMIT_DEFAULT = 50;
+const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 200;
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}`;
 

@@ -1,49 +1,30 @@
-import { desc, eq } from 'drizzle-orm';
-import { after, cursorAt, pageOf, sendPage } from '../../lib/paging';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { createInviteCodeSchema, type InviteCode } from '../../../shared/schemas/invite-code';
-import type { AppDeps } from '../../app';
-import { inviteCodes } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { createInviteCodeSchema } from '../../../shared/schemas/invite-code';
+import type { Module } from '../../deps';
+import { notFound } from '../../lib/errors';
+import { pageOf, sendPage } from '../../lib/paging';
+import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
-import { isUniqueViolation } from '../auth/users';
+import { createInviteCode, deactivateInviteCode, listInviteCodes, toInviteCode } from './service';
 
-type Row = typeof inviteCodes.$inferSelect;
-const toJson = (r: Row): InviteCode => ({ ...r, createdAt: r.createdAt.toISOString() });
-const idParams = z.object({ id: z.uuid('Not found') });
-
-export function inviteCodeRoutes(app: FastifyInstance, { db }: AppDeps) {
+/** Invite codes: a valid one approves a brand at profile completion. */
+export const inviteCodesModule: Module = async (app, { db }) => {
   app.get('/api/admin/invite-codes', async (req, reply) => {
     requireAdmin(req);
     const page = pageOf(req);
-    const rows = await db
-      .select({ row: inviteCodes, id: inviteCodes.id, cursorAt: cursorAt(inviteCodes.createdAt) })
-      .from(inviteCodes)
-      .where(after(inviteCodes.createdAt, inviteCodes.id, page.cursor))
-      .orderBy(desc(inviteCodes.createdAt), desc(inviteCodes.id))
-      .limit(page.limit + 1);
-    return sendPage(req, reply, page, rows, (r) => toJson(r.row));
+    return sendPage(req, reply, page, await listInviteCodes(db, page), (r) => toInviteCode(r.row));
   });
 
   app.post('/api/admin/invite-codes', async (req, reply) => {
     const admin = requireAdmin(req);
     const { code } = parse(createInviteCodeSchema, req.body);
-    try {
-      const [row] = await db.insert(inviteCodes).values({ code, createdBy: admin.id }).returning();
-      return reply.code(201).send(toJson(row));
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`The invite code ${code} already exists`);
-      throw err;
-    }
+    return reply.code(201).send(await createInviteCode(db, code, admin.id));
   });
 
   app.post('/api/admin/invite-codes/:id/deactivate', async (req) => {
     requireAdmin(req);
-    const { id } = parse(idParams, req.params);
-    const [row] = await db.update(inviteCodes).set({ active: false }).where(eq(inviteCodes.id, id)).returning();
-    if (!row) throw notFound('Invite code not found');
-    return toJson(row);
+    const code = await deactivateInviteCode(db, idParam(req, 'id', 'Invite code not found'));
+    if (!code) throw notFound('Invite code not found');
+    return code;
   });
-}
+};

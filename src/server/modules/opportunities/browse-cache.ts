@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedStatement } from '../../db/statement';
-import { compress, type Encoding } from '../../lib/compress-json';
+import { compressOnce, type Encoding } from '../../lib/compress-json';
 import { startOfUtcDay } from '../../lib/dates';
 import { claimableJsonQuery } from './claimable';
 import { catalogueVersionSql } from '../../db/catalogue-version';
@@ -29,7 +29,7 @@ function browseList(key: string, body: string): BrowseList {
     encoded(encoding) {
       let bytes = encodings.get(encoding);
       if (!bytes) {
-        bytes = compress(json, encoding, 'small');
+        bytes = compressOnce(json, encoding);
         encodings.set(encoding, bytes);
       }
       return bytes;
@@ -39,8 +39,8 @@ function browseList(key: string, body: string): BrowseList {
 
 /**
  * The brands' browse list (GET /api/opportunities), kept ready between changes to the catalogue.
- * Every brand sees the same list: ~1,000 opportunities, ~0.5 MB of JSON that takes the database
- * ~15 ms to build and ~5 ms more to compress. Each request reads the catalogue version (16 rows,
+ * Every brand sees the same list, large enough that building and compressing it for every request
+ * would dominate the server's work (docs/decisions/010 has the figures). Each request reads the catalogue version (16 rows,
  * schema.ts `catalogueVersions`) and gets the list built for that version and day, building it
  * when there is none; concurrent requests for a new version wait for the one build.
  *

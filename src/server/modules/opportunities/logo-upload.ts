@@ -1,19 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { LOGO_MAX_BYTES } from '../../../shared/constants';
-import type { AppDeps } from '../../app';
+import type { ModuleDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { detectImage, looksLikeSvg } from '../../storage/file-type';
 import { SvgRejectedError, sanitizeSvg } from '../../storage/svg-sanitize';
 import { requireAdmin } from '../auth/guards';
-import { generatedName, readUpload } from '../uploads/routes';
+import { readUpload } from '../../storage/read-upload';
+import { storeUpload } from '../../storage/uploads';
 
 /**
  * POST /api/upload/logo: logos and example screenshots (`?purpose=example`). The type comes from
  * the bytes; SVG (logos only) is rebuilt by the sanitiser before it is stored.
  */
-export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
+export function logoUploadRoutes(app: FastifyInstance, { db, files, limits }: ModuleDeps) {
   app.post<{ Querystring: { purpose?: string } }>('/api/upload/logo', async (req) => {
-    requireAdmin(req);
+    const admin = requireAdmin(req);
     const forExample = req.query.purpose === 'example';
     const { buffer, filename } = await readUpload(
       req,
@@ -22,7 +23,7 @@ export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
       forExample ? 'Image must be smaller than 5MB' : 'Logo must be smaller than 5MB',
     );
 
-    const image = detectImage(buffer);
+    const image = await detectImage(buffer);
     // the bytes decide the type; a file whose name claims another image type is refused rather
     // than silently stored as something the admin did not pick (a PNG named logo.svg)
     const claimed = /\.(png|jpe?g|gif|webp|svg)$/i.exec(filename ?? '')?.[1].toLowerCase().replace('jpeg', 'jpg');
@@ -31,8 +32,7 @@ export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
       throw new HttpError(415, `This file is not a valid .${claimed} image`);
     }
     if (image) {
-      const name = generatedName(image.ext);
-      await files.put(name, buffer, image.mime);
+      const name = await storeUpload(db, files, limits, admin, { data: buffer, ext: image.ext, mime: image.mime, kind: 'image' });
       return { url: `/uploads/${name}` };
     }
     if (forExample || !looksLikeSvg(buffer)) {
@@ -50,8 +50,7 @@ export function logoUploadRoutes(app: FastifyInstance, { files }: AppDeps) {
       if (err instanceof SvgRejectedError) throw new HttpError(415, 'The SVG file could not be read as an image');
       throw err;
     }
-    const name = generatedName('svg');
-    await files.put(name, Buffer.from(svg, 'utf8'), 'image/svg+xml');
+    const name = await storeUpload(db, files, limits, admin, { data: Buffer.from(svg, 'utf8'), ext: 'svg', mime: 'image/svg+xml', kind: 'image' });
     return { url: `/uploads/${name}` };
   });
 }

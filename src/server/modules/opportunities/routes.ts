@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
 import { pageOf, sendJsonPage } from '../../lib/paging';
-import type { AppDeps } from '../../app';
-import { notFound } from '../../lib/errors';
+import type { Module } from '../../deps';
+import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
@@ -17,14 +15,7 @@ import {
   updateOpportunity,
 } from './service';
 
-const uuid = z.uuid();
-
-/** The :id of a path; anything but a uuid names no opportunity. */
-function opportunityId(params: unknown): string {
-  const id = (params as { id?: unknown }).id;
-  if (!uuid.safeParse(id).success) throw notFound('Opportunity not found');
-  return id as string;
-}
+const OPPORTUNITY_NOT_FOUND = 'Opportunity not found';
 
 /** If-None-Match (one tag, a list, or `*`) against the current tag, compared weakly (RFC 9110 13.1.2). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -33,7 +24,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
-export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
+/** The catalogue: the brands' browse list, and the admins' list, form and logo and example uploads. */
+export const opportunitiesModule: Module = async (app, deps) => {
   const { db } = deps;
 
   // the same list for every brand, kept ready per catalogue version (browse-cache.ts); browsers
@@ -63,7 +55,7 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get('/api/admin/opportunities/:id', async (req) => {
     requireAdmin(req);
-    return toOpportunityJson(await getOpportunity(db, opportunityId(req.params)));
+    return toOpportunityJson(await getOpportunity(db, idParam(req, 'id', OPPORTUNITY_NOT_FOUND)));
   });
 
   app.post('/api/admin/opportunities', async (req, reply) => {
@@ -74,7 +66,7 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.patch('/api/admin/opportunities/:id', async (req) => {
     requireAdmin(req);
-    const id = opportunityId(req.params);
+    const id = idParam(req, 'id', OPPORTUNITY_NOT_FOUND);
     const current = await getOpportunity(db, id);
     const keepDay = current.deadlineDate ? current.deadlineDate.toISOString().slice(0, 10) : null;
     const input = parse(opportunityRequestSchemaFor(keepDay), req.body);
@@ -82,4 +74,4 @@ export function opportunityRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 
   logoUploadRoutes(app, deps);
-}
+};

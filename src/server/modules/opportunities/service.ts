@@ -1,10 +1,9 @@
-import { and, desc, eq, gte, isNull, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
-import { jsonObject } from '../../db/json';
+import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
-import { isoUtc } from '../../db/statement';
-import { itemPages, rowVersions } from '../../db/item-pages';
+import { itemPages } from '../../db/item-pages';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
@@ -14,27 +13,29 @@ import { conflict, notFound } from '../../lib/errors';
 
 export type OpportunityRow = typeof opportunities.$inferSelect;
 
-/** The API's JSON for an opportunity, field by field: a new column never leaks by accident. */
-export function toOpportunityJson(r: OpportunityRow): Opportunity {
-  return {
-    id: r.id,
-    title: r.title,
-    outletName: r.outletName,
-    outletUrl: r.outletUrl,
-    description: r.description,
-    type: r.type as OpportunityType[],
-    tat: r.tat,
-    priceUsd: r.priceUsd,
-    logoUrl: r.logoUrl,
-    exampleUrls: r.exampleUrls,
-    maxSlots: r.maxSlots,
-    filledSlots: r.filledSlots,
-    domainAuthority: r.domainAuthority,
-    deadlineDate: r.deadlineDate ? r.deadlineDate.toISOString() : null,
-    status: r.status,
-    createdAt: r.createdAt.toISOString(),
-  };
-}
+/** The columns an opportunity shows (of the table, or of a subquery aliased to it). */
+const opportunityFields = (t: typeof opportunities | typeof page) => ({
+  id: t.id,
+  title: t.title,
+  outletName: t.outletName,
+  outletUrl: t.outletUrl,
+  description: t.description,
+  type: as<OpportunityType[]>(t.type),
+  tat: t.tat,
+  priceUsd: t.priceUsd,
+  logoUrl: t.logoUrl,
+  exampleUrls: t.exampleUrls,
+  maxSlots: t.maxSlots,
+  filledSlots: t.filledSlots,
+  domainAuthority: t.domainAuthority,
+  deadlineDate: t.deadlineDate,
+  status: t.status,
+  createdAt: t.createdAt,
+});
+
+/** The API's JSON for an opportunity: a new column never leaks by accident. */
+const opportunityItem = item(opportunityFields(opportunities));
+export const toOpportunityJson = (r: OpportunityRow): Opportunity => opportunityItem.of({ opportunities: r });
 
 /** What a brand sees: the card and claim-dialog fields, not the status. */
 export function toBrandOpportunityJson(r: OpportunityRow): BrandOpportunity {
@@ -80,26 +81,22 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
 /** The dashboard's page of opportunities: a subquery of the table under this name. */
 const page = alias(opportunities, 'page');
 
-/** `toOpportunityJson` written in SQL, over the columns of the page. */
-const opportunityJson = (from: typeof page) =>
-  ({
-    id: from.id,
-    title: from.title,
-    outletName: from.outletName,
-    outletUrl: from.outletUrl,
-    description: from.description,
-    type: from.type,
-    tat: from.tat,
-    priceUsd: sql`${from.priceUsd}::text`,
-    logoUrl: from.logoUrl,
-    exampleUrls: from.exampleUrls,
-    maxSlots: from.maxSlots,
-    filledSlots: from.filledSlots,
-    domainAuthority: from.domainAuthority,
-    deadlineDate: isoUtc(from.deadlineDate),
-    status: from.status,
-    createdAt: isoUtc(from.createdAt),
-  }) satisfies Record<keyof Opportunity, SQLWrapper>;
+/**
+ * "Has payments" (the Mark Published button) for a dashboard row: a lateral subquery of its own
+ * (below), so it is also part of the row's versions.
+ */
+const hasPayments: Computed<boolean> = {
+  kind: 'computed',
+  sql: sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`,
+  tables: [],
+  version: sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`,
+  of: () => {
+    throw new Error('has payments is read by the database only');
+  },
+};
+const dashboardItem = item({ ...opportunityFields(page), hasPayments });
+
+const _itemTypesMatch: [Same<ItemOf<typeof opportunityItem>, Opportunity>, Same<ItemOf<typeof dashboardItem>, AdminOpportunityItem>] = [true, true];
 
 type DashboardShape = { status: boolean; full: boolean; type: boolean; cursor: boolean };
 
@@ -120,11 +117,8 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
     // one index probe each on payments_opportunity_status_idx. Asked over the whole filtered table,
     // the planner would hash every payment on each request. No ORDER BY out here: the page's rows
     // come in its order, and are pulled only up to `limit`.
-    const hasPayments = sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`;
-    const item = jsonObject<AdminOpportunityItem>({ ...opportunityJson(page), hasPayments });
     // the row's version comes out of the page's subquery as "row_xmin", "has payments" out of the lateral one
-    const versions = rowVersions(sql`${sql.identifier('page')}.row_xmin`, hasPayments);
-    return sql`SELECT ${columns(item, versions, page.id)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
+    return sql`SELECT ${columns(dashboardItem, page.id, { page: sql`${sql.identifier('page')}.row_xmin` })}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
       FROM (SELECT *, ${opportunities}.xmin AS row_xmin FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
         ORDER BY ${opportunities.createdAt} DESC, ${opportunities.id} DESC
         LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}) AS ${sql.identifier('page')}

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import type { Db } from '../../db/client';
-import { checkoutSessions, opportunities } from '../../db/schema';
+import { checkouts, opportunities } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
-import type { CheckoutRequest, PaymentProvider } from '../../payments/provider';
+import type { CheckoutRequest, PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
 import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
-import { closeHolds, holdById, slotIsFree, takeSlot, type Tx } from './slots';
+import { closeCheckouts, checkoutById, slotIsFree, takeSlot, type Tx } from './slots';
 import { startOfUtcDay } from '../../lib/dates';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
@@ -17,23 +18,23 @@ export interface CheckoutBrand {
   email: string;
 }
 
-type HoldRow = typeof checkoutSessions.$inferSelect;
-const h = checkoutSessions;
+type CheckoutRow = typeof checkouts.$inferSelect;
+const h = checkouts;
 /** Timestamps travel as ISO text (prepared statements return the driver's rows unmapped). */
 const openHoldStatement = preparedStatement<
-  Omit<HoldRow, 'expiresAt' | 'closedAt' | 'createdAt'> & { expiresAt: string; closedAt: string | null; createdAt: string },
+  Omit<CheckoutRow, 'expiresAt' | 'closedAt' | 'createdAt'> & { expiresAt: string; closedAt: string | null; createdAt: string },
   { brandId: string; opportunityId: string }
 >(
   'open_checkout_hold',
   sql`SELECT ${h.id} AS "id", ${h.providerSessionId} AS "providerSessionId", ${h.brandId} AS "brandId", ${h.opportunityId} AS "opportunityId",
       ${h.amount}::text AS "amount", ${h.status} AS "status", ${h.url} AS "url", ${isoUtc(h.expiresAt)} AS "expiresAt",
-      ${h.localPaymentId} AS "localPaymentId", ${isoUtc(h.closedAt)} AS "closedAt", ${isoUtc(h.createdAt)} AS "createdAt"
+      ${h.testProviderRef} AS "testProviderRef", ${isoUtc(h.closedAt)} AS "closedAt", ${isoUtc(h.createdAt)} AS "createdAt"
     FROM ${h}
     WHERE ${h.brandId} = ${sql.placeholder('brandId')} AND ${h.opportunityId} = ${sql.placeholder('opportunityId')}::uuid AND ${h.status} = 'open'`,
 );
 
 /** The brand's open hold for the opportunity, if any (at most one: a partial unique index). */
-async function openHoldFor(db: Db, brandId: string, opportunityId: string): Promise<HoldRow | undefined> {
+async function openCheckoutFor(db: Db, brandId: string, opportunityId: string): Promise<CheckoutRow | undefined> {
   const [row] = await openHoldStatement(db, { brandId, opportunityId });
   if (!row) return undefined;
   return { ...row, expiresAt: new Date(row.expiresAt), closedAt: row.closedAt ? new Date(row.closedAt) : null, createdAt: new Date(row.createdAt) };
@@ -41,7 +42,9 @@ async function openHoldFor(db: Db, brandId: string, opportunityId: string): Prom
 
 /**
  * Reserves the slot and writes the hold in ONE statement: both happen or neither does. Prepared
- * (every claim runs it), so the slot's condition and change (slots.ts) take placeholders.
+ * (every claim runs it), so the slot's condition and change (slots.ts) take placeholders. The
+ * brand's checkout limit (LIMIT_CHECKOUTS) is counted from its own checkouts in the same statement:
+ * a checkout is the record of a checkout started, so the limit costs no write of its own.
  */
 const reserveStatement = preparedStatement<{ title: string; outletName: string; priceUsd: string }, Record<string, unknown>>(
   'reserve_checkout_slot',
@@ -50,9 +53,12 @@ const reserveStatement = preparedStatement<{ title: string; outletName: string; 
       UPDATE ${opportunities}
       SET filled_slots = ${takeSlot.filledSlots}, status = ${takeSlot.status}
       WHERE ${slotIsFree(sql.placeholder('opportunityId'), sql.placeholder('since'))}
+        AND (SELECT count(*) FROM ${checkouts} started
+             WHERE started.brand_id = ${sql.placeholder('brandId')}::uuid AND started.created_at > ${sql.placeholder('limitSince')}::timestamptz)
+            < ${sql.placeholder('limitMax')}::int
       RETURNING id, title, outlet_name, price_usd
     ), hold AS (
-      INSERT INTO ${checkoutSessions}
+      INSERT INTO ${checkouts}
         (id, brand_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
       SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, opp.id, opp.price_usd, 'open',
              ${sql.placeholder('expiresAt')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
@@ -62,6 +68,20 @@ const reserveStatement = preparedStatement<{ title: string; outletName: string; 
     )
     SELECT opp.title, opp.outlet_name AS "outletName", opp.price_usd::text AS "priceUsd" FROM hold, opp`,
 );
+
+/** The brand has started as many checkouts as its limit allows in the window: when it may again. */
+async function checkoutLimitRefusal(db: Db, brandId: string, limit: Limit, now: Date): Promise<RateLimitError | null> {
+  const since = new Date(now.getTime() - limit.windowMs);
+  const started = await db
+    .select({ at: checkouts.createdAt })
+    .from(checkouts)
+    .where(and(eq(checkouts.brandId, brandId), gt(checkouts.createdAt, since)))
+    .orderBy(asc(checkouts.createdAt))
+    .limit(limit.max);
+  if (started.length < limit.max) return null;
+  const seconds = Math.max(1, Math.ceil((started[0].at.getTime() + limit.windowMs - now.getTime()) / 1000));
+  return new RateLimitError(limit.message(tryAgainIn(seconds)), seconds);
+}
 
 /** Why a slot could not be taken, in words the claim dialog can show. */
 async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<HttpError> {
@@ -89,7 +109,7 @@ const RESUME_AFTER_MS = 10_000;
  * one). When the provider refuses (e.g. the expiry is now too close), the hold is closed and its
  * slot given back; null tells the caller to start a fresh checkout.
  */
-async function resumeHold(db: Db, provider: PaymentProvider, hold: HoldRow, publicUrl: string, brandEmail: string, now: Date) {
+async function resumeHold(db: Db, provider: PaymentProvider, hold: CheckoutRow, publicUrl: string, brandEmail: string, now: Date) {
   const [opp] = await db
     .select({ title: opportunities.title, outletName: opportunities.outletName })
     .from(opportunities)
@@ -109,16 +129,16 @@ async function resumeHold(db: Db, provider: PaymentProvider, hold: HoldRow, publ
       idempotencyKey: `checkout-${hold.id}`,
     });
     const [recorded] = await db
-      .update(checkoutSessions)
+      .update(checkouts)
       .set({ providerSessionId: created.sessionId, url: created.url })
-      .where(and(eq(checkoutSessions.id, hold.id), isNull(checkoutSessions.url), eq(checkoutSessions.status, 'open')))
-      .returning({ url: checkoutSessions.url });
+      .where(and(eq(checkouts.id, hold.id), isNull(checkouts.url), eq(checkouts.status, 'open')))
+      .returning({ url: checkouts.url });
     if (recorded?.url) return { url: recorded.url };
     // the original request recorded it meanwhile (same session), or the hold ended
-    const [again] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, hold.id));
+    const [again] = await db.select().from(checkouts).where(eq(checkouts.id, hold.id));
     return again?.status === 'open' && again.url ? { url: again.url } : null;
   } catch {
-    await closeHolds(db, and(holdById(hold.id), isNull(checkoutSessions.url))!, 'cancelled', now);
+    await closeCheckouts(db, and(checkoutById(hold.id), isNull(checkouts.url))!, 'cancelled', now);
     return null;
   }
 }
@@ -130,12 +150,12 @@ async function resumeHold(db: Db, provider: PaymentProvider, hold: HoldRow, publ
 export async function startCheckout(
   db: Db,
   provider: PaymentProvider,
-  args: { brand: CheckoutBrand; opportunityId: string; publicUrl: string; now?: Date },
+  args: { brand: CheckoutBrand; opportunityId: string; publicUrl: string; limit: Limit; now?: Date },
 ): Promise<{ url: string }> {
   const now = args.now ?? new Date();
   const { brand, opportunityId } = args;
 
-  const existing = await openHoldFor(db, brand.id, opportunityId);
+  const existing = await openCheckoutFor(db, brand.id, opportunityId);
   if (existing?.url && existing.expiresAt > now) return { url: existing.url };
   // a hold whose provider session was never recorded (the server stopped while creating it)
   if (existing && !existing.url && existing.expiresAt > now && now.getTime() - existing.createdAt.getTime() >= RESUME_AFTER_MS) {
@@ -161,7 +181,7 @@ export async function startCheckout(
     idempotencyKey: `checkout-${holdId}`,
   });
 
-  if (stale) await closeHolds(db, holdById(stale.id), 'expired', now);
+  if (stale) await closeCheckouts(db, checkoutById(stale.id), 'expired', now);
 
   // reserve the slot and write the hold in ONE statement: both happen or neither does
   const pre = provider.precomputedCheckout?.(holdId);
@@ -170,6 +190,8 @@ export async function startCheckout(
     [reserved] = await reserveStatement(db, {
       opportunityId,
       since: startOfUtcDay(now).toISOString(),
+      limitSince: new Date(now.getTime() - args.limit.windowMs).toISOString(),
+      limitMax: args.limit.max,
       holdId,
       brandId: brand.id,
       expiresAt: expiresAt.toISOString(),
@@ -182,26 +204,26 @@ export async function startCheckout(
     // click; the whole statement, slot included, was undone
     if (!isUniqueViolation(err)) throw err;
     for (let i = 0; i < 20; i++) {
-      const other = await openHoldFor(db, brand.id, opportunityId);
+      const other = await openCheckoutFor(db, brand.id, opportunityId);
       if (other?.url) return { url: other.url };
       await new Promise((r) => setTimeout(r, 100));
     }
     throw conflict('A checkout for this opportunity is already being prepared. Please try again.');
   }
-  if (!reserved) throw await unavailable(db, opportunityId, now);
+  if (!reserved) throw (await checkoutLimitRefusal(db, brand.id, args.limit, now)) ?? (await unavailable(db, opportunityId, now));
   if (pre) return { url: pre.url };
 
   const request = checkoutRequest(reserved);
   try {
     const created = await provider.createCheckout(request);
     await db
-      .update(checkoutSessions)
+      .update(checkouts)
       .set({ providerSessionId: created.sessionId, url: created.url })
-      .where(eq(checkoutSessions.id, holdId));
+      .where(eq(checkouts.id, holdId));
     return { url: created.url };
   } catch {
     // no session exists for the brand to pay: give the slot straight back
-    await closeHolds(db, holdById(holdId), 'cancelled', now);
+    await closeCheckouts(db, checkoutById(holdId), 'cancelled', now);
     throw new HttpError(502, 'Failed to create checkout session');
   }
 }
@@ -210,18 +232,18 @@ export async function startCheckout(
 export async function checkoutView(db: Db, brandId: string, sessionId: string, now: Date = new Date()) {
   const [row] = await db
     .select({
-      sessionId: checkoutSessions.providerSessionId,
-      paymentId: checkoutSessions.id,
-      status: checkoutSessions.status,
-      amount: checkoutSessions.amount,
-      expiresAt: checkoutSessions.expiresAt,
+      sessionId: checkouts.providerSessionId,
+      paymentId: checkouts.id,
+      status: checkouts.status,
+      amount: checkouts.amount,
+      expiresAt: checkouts.expiresAt,
       opportunityId: opportunities.id,
       title: opportunities.title,
       outletName: opportunities.outletName,
     })
-    .from(checkoutSessions)
-    .innerJoin(opportunities, eq(opportunities.id, checkoutSessions.opportunityId))
-    .where(and(eq(checkoutSessions.providerSessionId, sessionId), eq(checkoutSessions.brandId, brandId)));
+    .from(checkouts)
+    .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
+    .where(and(eq(checkouts.providerSessionId, sessionId), eq(checkouts.brandId, brandId)));
   if (!row) throw notFound('Checkout not found');
   const status = row.status === 'open' && row.expiresAt <= now ? 'expired' : row.status;
   return { ...row, sessionId: row.sessionId!, status, expiresAt: row.expiresAt.toISOString() };
@@ -231,26 +253,26 @@ export async function checkoutView(db: Db, brandId: string, sessionId: string, n
  * The built-in test checkout's "Pay" button: records a local payment reference on the hold (what
  * a card provider keeps on its side) and runs the very same fulfilment a Stripe webhook runs.
  */
-export async function payLocalCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
+export async function payTestCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
   const view = await checkoutView(db, brandId, sessionId, now);
-  const paymentRef = 'pi_local_' + randomBytes(12).toString('hex');
+  const providerRef = 'pi_local_' + randomBytes(12).toString('hex');
   const [charged] = await db
-    .update(checkoutSessions)
-    .set({ localPaymentId: paymentRef })
+    .update(checkouts)
+    .set({ testProviderRef: providerRef })
     .where(
       and(
-        eq(checkoutSessions.providerSessionId, sessionId),
-        eq(checkoutSessions.brandId, brandId),
-        eq(checkoutSessions.status, 'open'),
-        gt(checkoutSessions.expiresAt, now),
-        isNull(checkoutSessions.localPaymentId),
+        eq(checkouts.providerSessionId, sessionId),
+        eq(checkouts.brandId, brandId),
+        eq(checkouts.status, 'open'),
+        gt(checkouts.expiresAt, now),
+        isNull(checkouts.testProviderRef),
       ),
     )
-    .returning({ id: checkoutSessions.id });
+    .returning({ id: checkouts.id });
   if (!charged) {
-    const [hold] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.providerSessionId, sessionId));
+    const [hold] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
     // paid already (a double click): fulfilment is idempotent, run it again and answer the same
-    if (!hold?.localPaymentId) {
+    if (!hold?.testProviderRef) {
       if (view.status === 'cancelled') throw conflict('This checkout was cancelled');
       throw conflict('This checkout has expired. Please claim the opportunity again.');
     }
@@ -273,10 +295,26 @@ export async function cancelCheckout(db: Db, provider: PaymentProvider, brandId:
       if (after.status === 'completed') throw conflict('This checkout has already been paid');
       if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
     }
-    await closeHolds(db, sql`provider_session_id = ${sessionId} AND brand_id = ${brandId}`, 'cancelled', now);
+    await closeCheckouts(db, sql`provider_session_id = ${sessionId} AND brand_id = ${brandId}`, 'cancelled', now);
     const after = await checkoutView(db, brandId, sessionId, now);
     if (after.status === 'completed') throw conflict('This checkout has already been paid');
   }
   return { url: CHECKOUT_CANCEL_PATH };
+}
+
+/**
+ * Test checkouts the brand has paid whose fulfilment never ran (the server stopped between Pay and
+ * fulfilment): the every-minute job books them, as Stripe's redelivered webhook would for its own.
+ * Such a checkout keeps its slot past its expiry (closeCheckouts skips charged ones) until then.
+ */
+export async function fulfilChargedTestCheckouts(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<number> {
+  if (provider.name !== 'test') return 0;
+  const stuck = await db
+    .select({ sessionId: checkouts.providerSessionId })
+    .from(checkouts)
+    .where(and(eq(checkouts.status, 'open'), isNotNull(checkouts.testProviderRef), lt(checkouts.createdAt, new Date(now.getTime() - 60_000))))
+    .limit(100);
+  for (const { sessionId } of stuck) if (sessionId) await fulfilCheckout(db, provider, sessionId, now);
+  return stuck.length;
 }
 

@@ -1,24 +1,26 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { checkoutSessions, payments, processedWebhookEvents } from '../../db/schema';
-import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../payments/provider';
-import { closeHolds, holdById, reserveSlot } from './slots';
+import { checkouts, payments, processedWebhookEvents } from '../../db/schema';
+import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../providers/provider';
+import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
 import { notifyPaymentReceived } from '../../mail/notify';
+import { formatUsd, toCents } from '../../../shared/money';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }
   | { outcome: 'pending' }
   | { outcome: 'closed' }
+  | { outcome: 'mismatch'; reason: string }
   | { outcome: 'paid'; payment: PaymentRow; created: boolean }
   | { outcome: 'refunded'; payment: PaymentRow; created: boolean };
 
-async function holdForSession(db: Db, session: ProviderSession) {
-  const [bySession] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.providerSessionId, session.id));
+async function checkoutForSession(db: Db, session: ProviderSession) {
+  const [bySession] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, session.id));
   if (bySession) return bySession;
   // the provider answered before we stored its session id (possible only in a race): use our reference
   if (!session.clientReferenceId || !/^[0-9a-f-]{36}$/i.test(session.clientReferenceId)) return undefined;
-  const [byRef] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.clientReferenceId));
+  const [byRef] = await db.select().from(checkouts).where(eq(checkouts.id, session.clientReferenceId));
   return byRef && (byRef.providerSessionId === null || byRef.providerSessionId === session.id) ? byRef : undefined;
 }
 
@@ -41,17 +43,27 @@ export async function fulfilCheckout(
 ): Promise<FulfilOutcome> {
   const session = await provider.retrieveSession(sessionId);
   if (!session) return { outcome: 'unknown' };
-  const hold = await holdForSession(db, session);
+  const hold = await checkoutForSession(db, session);
   if (!hold) return { outcome: 'unknown' };
 
   const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');
+  if (paid) {
+    // the provider must have charged exactly what the hold asked for, in dollars
+    const expected = toCents(hold.amount);
+    const currency = (session.currency ?? '').toLowerCase();
+    if (session.amountCents !== expected || currency !== CURRENCY) {
+      const reason = `Charged ${describeCharge(session.amountCents, currency)}, expected ${formatUsd(expected)} USD`;
+      await flagChargeMismatch(db, hold.id, session, reason, now);
+      return { outcome: 'mismatch', reason };
+    }
+  }
   if (!paid) {
     if (session.status === 'expired') {
-      await closeHolds(db, holdById(hold.id), 'expired', now);
+      await closeCheckouts(db, checkoutById(hold.id), 'expired', now);
       return { outcome: 'closed' };
     }
     if (opts.paymentFailed && session.status === 'complete') {
-      await closeHolds(db, holdById(hold.id), 'cancelled', now);
+      await closeCheckouts(db, checkoutById(hold.id), 'cancelled', now);
       return { outcome: 'closed' };
     }
     return { outcome: 'pending' };
@@ -59,23 +71,23 @@ export async function fulfilCheckout(
 
   const result = await db.transaction(async (tx) => {
     // one fulfilment at a time per hold; the others find the payment below
-    const [h] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, hold.id)).for('update');
+    const [h] = await tx.select().from(checkouts).where(eq(checkouts.id, hold.id)).for('update');
     const [existing] = await tx.select().from(payments).where(eq(payments.providerSessionId, session.id));
     if (existing) return { payment: existing, created: false };
 
     // an open hold (even one past its time that the sweep has not reached) still has its slot
     const holdsSlot = h.status === 'open' || h.status === 'completed' || Boolean(await reserveSlot(tx, h.opportunityId, now, { ignoreDeadline: true }));
     await tx
-      .update(checkoutSessions)
+      .update(checkouts)
       .set({ status: 'completed', closedAt: now, providerSessionId: session.id })
-      .where(eq(checkoutSessions.id, h.id));
+      .where(eq(checkouts.id, h.id));
     const [payment] = await tx
       .insert(payments)
       .values({
         id: h.id,
         brandId: h.brandId,
         opportunityId: h.opportunityId,
-        stripePaymentId: session.paymentRef ?? session.id,
+        stripePaymentId: session.providerRef ?? session.id,
         providerSessionId: session.id,
         amount: h.amount,
         status: 'paid',
@@ -99,26 +111,62 @@ export async function fulfilCheckout(
   return { outcome: payment.status === 'refunded' ? 'refunded' : 'paid', payment, created: result.created };
 }
 
+const CURRENCY = 'usd';
+
+function describeCharge(cents: number | null, currency: string): string {
+  if (cents === null) return 'an unknown amount';
+  if (currency === CURRENCY) return `${formatUsd(cents)} USD`;
+  return `${cents} minor units of ${currency ? currency.toUpperCase() : 'an unknown currency'}`;
+}
+
+/**
+ * A paid session whose amount or currency is not the hold's: no placement is booked. The hold is
+ * closed (its slot given back) and keeps what was charged, for the admins' "Needs attention" list.
+ */
+async function flagChargeMismatch(db: Db, holdId: string, session: ProviderSession, reason: string, now: Date) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(checkouts)
+      .set({
+        attentionReason: reason,
+        chargedAmountCents: session.amountCents,
+        chargedCurrency: session.currency,
+        chargedProviderRef: session.providerRef,
+      })
+      .where(eq(checkouts.id, holdId));
+    await closeCheckouts(tx, checkoutById(holdId), 'cancelled', now);
+  });
+}
+
 /** A verified provider event. Each event id is handled once; the handlers are idempotent anyway. */
-export async function handleWebhookEvent(db: Db, provider: PaymentProvider, event: WebhookEvent, now: Date = new Date()) {
+export async function handleWebhookEvent(
+  db: Db,
+  provider: PaymentProvider,
+  event: WebhookEvent,
+  now: Date = new Date(),
+): Promise<{ handled: boolean; mismatch?: string }> {
   const [seen] = await db.select({ id: processedWebhookEvents.id }).from(processedWebhookEvents).where(eq(processedWebhookEvents.id, event.id));
   if (seen) return { handled: false };
+  let mismatch: string | undefined;
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.expired':
-      if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now);
+      if (event.objectId) {
+        const result = await fulfilCheckout(db, provider, event.objectId, now);
+        if (result.outcome === 'mismatch') mismatch = result.reason;
+      }
       break;
     case 'checkout.session.async_payment_failed':
       if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now, { paymentFailed: true });
       break;
     case 'charge.refunded':
-      if (event.paymentRef) await syncExternalRefund(db, provider, event.paymentRef, now);
+      if (event.providerRef) await syncExternalRefund(db, provider, event.providerRef, now);
       break;
     default:
       break;
   }
   // recorded only once handled: an event that failed half-way is handled again when redelivered
   await db.insert(processedWebhookEvents).values({ id: event.id, type: event.type }).onConflictDoNothing();
-  return { handled: true };
+  return { handled: true, ...(mismatch ? { mismatch } : {}) };
 }

@@ -1,18 +1,18 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments } from '../../db/schema';
-import type { PaymentProvider } from '../../payments/provider';
+import { payments, publicationCases, publications } from '../../db/schema';
+import type { PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
-import { ESCROW_GUARANTEE_DAYS } from '../../../shared/constants';
+import { GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
-import { releaseSlot } from './slots';
-import { notifyPlacement, notifyRefunded } from '../../mail/notify';
+import { releaseSlot, type Tx } from './slots';
+import { notifyRefunded } from '../../mail/notify';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
 /**
  * Records a refund the provider has made and gives the payment's slot back (when it had one), once:
- * the row is locked and only a `paid` payment changes.
+ * the row is locked and only a `paid` payment (or a `released` one whose refund was claimed) changes.
  */
 export interface RefundResult {
   payment: PaymentRow;
@@ -24,7 +24,9 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     if (!before) return undefined;
-    if (before.status !== 'paid') return { payment: before, changed: false };
+    // a held payment, or a published one whose refund the guarantee claimed (refundPublishedPayment)
+    const refundable = before.status === 'paid' || (before.status === 'released' && before.refundRequestedAt !== null);
+    if (!refundable) return { payment: before, changed: false };
     const [after] = await tx
       .update(payments)
       .set({
@@ -38,7 +40,15 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       .where(eq(payments.id, paymentId))
       .returning();
     if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);
-    await notifyRefunded(tx, paymentId);
+    // a published placement refunded: its watch ends and its open case closes, refunded
+    if (before.status === 'released') {
+      await tx.update(publications).set({ health: 'refunded', nextCheckAt: null, updatedAt: now }).where(eq(publications.paymentId, paymentId));
+      await tx
+        .update(publicationCases)
+        .set({ closedAt: now, outcome: 'refunded' })
+        .where(and(eq(publicationCases.paymentId, paymentId), isNull(publicationCases.closedAt)));
+    }
+    await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
     return { payment: after, changed: true };
   });
 }
@@ -46,7 +56,7 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */
 export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date) {
   const { refundId } = await provider.refund({
-    paymentRef: payment.stripePaymentId,
+    providerRef: payment.stripePaymentId,
     amountCents: toCents(payment.amount),
     idempotencyKey: payment.id,
   });
@@ -72,49 +82,83 @@ export async function refundPayment(db: Db, provider: PaymentProvider, paymentId
   return completeRefund(db, provider, claimed, now);
 }
 
+/**
+ * The publication guarantee: a published article removed (or broken) and not restored in time is
+ * refunded in full although its money was released (an admin may also refund one from Placements). Claimed on the row first (only a `released`
+ * payment), then the provider is called with the payment id as idempotency key: exactly one refund,
+ * whoever runs it and however often. Undefined when the payment is not released.
+ */
+/** Claims the refund of a published placement (in the caller's transaction, e.g. with the check that decided it). */
+export async function claimPublishedRefund(
+  db: Db | Tx,
+  paymentId: string,
+  now: Date,
+  reason: 'not_restored' | 'admin' = 'not_restored',
+  /** only when not claimed before (a second checker racing the first gets nothing; the refund job finishes a stalled claim) */
+  { firstClaim = false } = {},
+) {
+  const [claimed] = await db
+    .update(payments)
+    .set({
+      refundRequestedAt: sql`COALESCE(${payments.refundRequestedAt}, ${now.toISOString()}::timestamptz)`,
+      refundReason: sql`COALESCE(${payments.refundReason}, ${reason})`,
+    })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'released'), firstClaim ? isNull(payments.refundRequestedAt) : undefined))
+    .returning();
+  return claimed;
+}
+
+export async function refundPublishedPayment(
+  db: Db,
+  provider: PaymentProvider,
+  paymentId: string,
+  now: Date = new Date(),
+  reason: 'not_restored' | 'admin' = 'not_restored',
+) {
+  const claimed = await claimPublishedRefund(db, paymentId, now, reason);
+  if (!claimed) return undefined;
+  return completeRefund(db, provider, claimed, now);
+}
+
 /** A refund made on the provider's side (its dashboard): recorded after asking the provider. */
-export async function syncExternalRefund(db: Db, provider: PaymentProvider, paymentRef: string, now: Date = new Date()) {
+export async function syncExternalRefund(db: Db, provider: PaymentProvider, providerRef: string, now: Date = new Date()) {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.stripePaymentId, paymentRef), eq(payments.status, 'paid')));
+    .where(and(eq(payments.stripePaymentId, providerRef), eq(payments.status, 'paid')));
   if (!rows.length) return 0;
-  if (!(await provider.isRefunded(paymentRef))) return 0;
+  if (!(await provider.isRefunded(providerRef))) return 0;
   let n = 0;
   for (const { id } of rows) if ((await recordRefund(db, id, null, now))?.changed) n++;
   return n;
 }
 
 /**
- * The 90-day guarantee: every payment still held 90 days after it was paid is refunded in full,
+ * The guarantee (GUARANTEE_DAYS): every payment still held that long after it was paid is refunded in full,
  * its slot given back. Also finishes refunds that were claimed but never completed (a crash or a
  * provider outage). Returns the ids refunded now.
  */
 export async function refundOverduePayments(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<string[]> {
-  const cutoff = new Date(now.getTime() - ESCROW_GUARANTEE_DAYS * 24 * 60 * 60 * 1000);
+  const cutoff = new Date(now.getTime() - GUARANTEE_DAYS * 24 * 60 * 60 * 1000);
   const due = await db
-    .select({ id: payments.id, refundReason: payments.refundReason })
+    .select({ id: payments.id, status: payments.status, refundReason: payments.refundReason })
     .from(payments)
-    .where(and(eq(payments.status, 'paid'), or(lte(payments.paidAt, cutoff), isNotNull(payments.refundRequestedAt))))
+    .where(
+      or(
+        and(eq(payments.status, 'paid'), or(lte(payments.paidAt, cutoff), isNotNull(payments.refundRequestedAt))),
+        // a publication refund claimed but not completed (the provider was down)
+        and(eq(payments.status, 'released'), isNotNull(payments.refundRequestedAt)),
+      ),
+    )
     .orderBy(payments.paidAt)
     .limit(500);
   const done: string[] = [];
   for (const p of due) {
-    const after = await refundPayment(db, provider, p.id, p.refundReason ?? 'guarantee', now);
+    const after =
+      p.status === 'released'
+        ? await refundPublishedPayment(db, provider, p.id, now)
+        : await refundPayment(db, provider, p.id, p.refundReason ?? 'guarantee', now);
     if (after?.changed) done.push(p.id);
   }
   return done;
-}
-
-/** Admin: paid → released. Undefined when the payment is not held or a refund has begun. */
-export async function releasePayment(db: Db, paymentId: string, now: Date = new Date()) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(payments)
-      .set({ status: 'released', releasedAt: now })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
-      .returning();
-    if (row) await notifyPlacement(tx, row.id, 'published');
-    return row;
-  });
 }

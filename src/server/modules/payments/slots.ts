@@ -1,6 +1,6 @@
 import { and, eq, gte, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { checkoutSessions, opportunities } from '../../db/schema';
+import { checkouts, opportunities } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
 
 /** A database handle or a transaction: both run the same queries. */
@@ -63,12 +63,12 @@ export async function releaseSlot(tx: Tx, opportunityId: string): Promise<void> 
  * one statement. A hold the built-in checkout has already charged is never closed: it is about to
  * become a payment. Returns how many holds were closed.
  */
-export async function closeHolds(tx: Tx, where: SQL, status: 'expired' | 'cancelled', now: Date): Promise<number> {
+export async function closeCheckouts(tx: Tx, where: SQL, status: 'expired' | 'cancelled', now: Date): Promise<number> {
   const result = await tx.execute(sql`
     WITH closed AS (
-      UPDATE ${checkoutSessions}
+      UPDATE ${checkouts}
       SET status = ${status}, closed_at = ${now.toISOString()}::timestamptz
-      WHERE status = 'open' AND local_payment_id IS NULL AND (${where})
+      WHERE status = 'open' AND test_provider_ref IS NULL AND (${where})
       RETURNING opportunity_id
     ), counts AS (
       SELECT opportunity_id, count(*)::int AS n FROM closed GROUP BY opportunity_id
@@ -87,8 +87,8 @@ export async function closeHolds(tx: Tx, where: SQL, status: 'expired' | 'cancel
 }
 
 /** Expires every open hold whose time is up (the every-minute job). */
-export function expireHolds(db: Db, now: Date): Promise<number> {
-  return closeHolds(db, sql`expires_at <= ${now.toISOString()}::timestamptz`, 'expired', now);
+export function expireCheckouts(db: Db, now: Date): Promise<number> {
+  return closeCheckouts(db, sql`expires_at <= ${now.toISOString()}::timestamptz`, 'expired', now);
 }
 
-export const holdById = (id: string) => sql`${checkoutSessions.id} = ${id}`;
+export const checkoutById = (id: string) => sql`${checkouts.id} = ${id}`;

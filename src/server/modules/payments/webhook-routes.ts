@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { ModuleDeps } from '../../deps';
 import { badRequest } from '../../lib/errors';
-import { WebhookSignatureError, type WebhookEvent } from '../../payments/provider';
+import { WebhookPayloadError, WebhookSignatureError, type WebhookEvent } from '../../providers/provider';
 import { handleWebhookEvent } from './fulfil';
-import { providerOf } from './provider-of';
 
 /**
  * POST /api/webhooks/stripe. The signature covers the exact bytes sent, so this route (and only
  * this one) keeps the body raw. Exempt from the Origin check in app.ts: the signature is the check.
  */
-export function webhookRoutes(app: FastifyInstance, deps: AppDeps) {
-  const provider = providerOf(deps);
+export function webhookRoutes(app: FastifyInstance, deps: ModuleDeps) {
+  const { provider } = deps;
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -22,9 +21,11 @@ export function webhookRoutes(app: FastifyInstance, deps: AppDeps) {
         event = provider.verifyWebhook(raw, typeof signature === 'string' ? signature : undefined);
       } catch (err) {
         if (err instanceof WebhookSignatureError) throw badRequest('Invalid webhook signature');
+        if (err instanceof WebhookPayloadError) throw badRequest(err.message);
         throw err;
       }
-      await handleWebhookEvent(deps.db, provider, event);
+      const result = await handleWebhookEvent(deps.db, provider, event);
+      if (result.mismatch) req.log.warn({ eventId: event.id, session: event.objectId, reason: result.mismatch }, 'checkout not fulfilled: charge mismatch');
       return { received: true };
     });
   });

@@ -3,10 +3,12 @@ import type { CompleteProfileInput, EditProfileInput } from '../../../shared/sch
 import type { Db } from '../../db/client';
 import { inviteCodes, users } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
+import { claimLimits } from '../../lib/rate-limit';
+import type { Limits } from '../../limits';
 import type { SessionUser, UserRow } from '../auth/users';
 import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 
-export const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
+const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
 
 /**
  * Saves the brand's profile. A valid active invite code approves the brand at once; an unknown
@@ -16,10 +18,13 @@ export async function completeBrandProfile(
   db: Db,
   user: SessionUser,
   input: CompleteProfileInput,
+  limits: Limits,
 ): Promise<{ user: UserRow; autoApproved: boolean }> {
   const code = input.inviteCode?.trim().toUpperCase();
   let autoApproved = false;
   if (code && !user.approved) {
+    // codes are guessable by trying: each try counts, before the code is looked up
+    await claimLimits(db, [{ limit: limits.inviteCodeAttempts, subject: user.id }]);
     const [invite] = await db
       .select({ id: inviteCodes.id })
       .from(inviteCodes)

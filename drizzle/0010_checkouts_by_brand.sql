@@ -1,0 +1,1 @@
+CREATE INDEX "checkouts_brand_created_idx" ON "checkouts" USING btree ("brand_id","created_at");

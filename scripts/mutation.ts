@@ -1,0 +1,838 @@
+/**
+ * npm run test:mutation — a small runner of NAMED mutants over the money and security code
+ * (issue 15, "Safe for real money"; docs/reliability.md). Each mutant is one small, realistic bug
+ * (a dropped WHERE condition, `>` for `>=`, a guard removed, a check weakened): it is applied to its
+ * file, the few test files that should notice it are run, and the file is restored. A mutant the
+ * tests do not notice "survives": either a test is missing, or the mutant is harmless/equivalent
+ * and its `survives` field says why. (No Stryker: on two cores its full run takes hours; this list
+ * takes minutes and names what each test is for.)
+ *
+ *   npm run test:mutation                         every mutant, tests on PGlite
+ *   npm run test:mutation -- --only refunds       the mutants whose name contains "refunds"
+ *   npm run test:mutation -- --postgres           on PGlite and on PostgreSQL (TEST_DATABASE_URL);
+ *                                                 a mutant counts as killed only if killed on both
+ *   npm run test:mutation -- --postgres-only      on PostgreSQL only
+ *   npm run test:mutation -- --list               check and print the list, run nothing
+ *   options: --timeout <seconds per run> (default 300), --no-baseline, --in-place,
+ *            --json <file>, --markdown <file>
+ *
+ * Safety: by default the mutants are applied in a scratch copy of the working tree (node_modules
+ * linked), so the checkout itself is never modified and others working in it are not disturbed;
+ * `--in-place` mutates the checkout. Either way the original content is always written back
+ * (try/finally, and on SIGINT/SIGTERM/exit). Every `find` must match exactly once, or the run
+ * stops before anything is changed: the list cannot rot silently. Before the mutants, the listed
+ * test files are run once unmutated (the baseline): they must pass.
+ *
+ * Exit code: 0 when every mutant is killed or survives with a written reason; 1 when one survives
+ * without a reason or a run errs; 2 when the list or the baseline is broken.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
+
+export interface Mutant {
+  /** "area: what the bug is" */
+  name: string;
+  /** the file mutated, from the project root */
+  file: string;
+  /** exact text (or a regular expression) that must occur exactly once in the file */
+  find: string | RegExp;
+  /** what it becomes (for a regular expression, $1... refer to its groups) */
+  replace: string;
+  /** the smallest set of test files that should kill it (tests/api/... or tests/unit/...) */
+  tests: string[];
+  /** only the tests whose name matches (vitest -t), to keep the run short */
+  grep?: string;
+  /** the real bug this stands for, when the name does not say it all */
+  why?: string;
+  /** why it is harmless or equivalent, for a mutant no test can or should kill */
+  survives?: string;
+  /** why only PostgreSQL can kill it (PGlite is one connection: transactions never overlap) */
+  postgresOnly?: string;
+  /** a mutant of a migration: the test databases are migrated again with it (and again after) */
+  migration?: boolean;
+}
+
+const P = 'src/server/modules/payments/';
+const A = 'src/server/modules/auth/';
+const PL = 'src/server/modules/placements/';
+const S = 'src/server/storage/';
+const M9 = 'drizzle/0009_claim_limits.sql';
+const T = {
+  checkout: 'tests/api/payments-checkout.test.ts',
+  admin: 'tests/api/payments-admin.test.ts',
+  stripe: 'tests/api/payments-stripe.test.ts',
+  guarantee: 'tests/api/payments-guarantee.test.ts',
+  webhook: 'tests/api/webhook-safety.test.ts',
+  money: 'tests/api/money-mutants.test.ts',
+  twoInstances: 'tests/api/two-instances.test.ts',
+  limits: 'tests/api/limits.test.ts',
+  auth: 'tests/api/auth.test.ts',
+  sessions: 'tests/api/sessions-csrf.test.ts',
+  permissions: 'tests/api/permissions.test.ts',
+  matrix: 'tests/api/security-matrix.test.ts',
+  uploads: 'tests/api/uploads.test.ts',
+  logo: 'tests/api/logo-upload.test.ts',
+  documents: 'tests/api/documents.test.ts',
+  hostile: 'tests/api/hostile-files.test.ts',
+  svg: 'tests/unit/svg-sanitize.test.ts',
+};
+const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
+
+// prettier-ignore
+export const MUTANTS: Mutant[] = [
+  // ---- payments: slots.ts ----------------------------------------------------------------------
+  { name: 'slots: hold sweep closes a hold the built-in checkout already charged', file: P + 'slots.ts',
+    find: "WHERE status = 'open' AND test_provider_ref IS NULL AND (${where})", replace: "WHERE status = 'open' AND (${where})",
+    tests: [T.money], why: 'a crash between Pay and fulfilment: the slot is given away and the charged brand refunded as sold out' },
+  { name: 'slots: slot condition filled_slots < max_slots dropped', file: P + 'slots.ts',
+    find: '    lt(opportunities.filledSlots, opportunities.maxSlots),\n', replace: '', tests: [T.money] },
+  { name: 'slots: filled_slots <= max_slots (off by one: one slot too many)', file: P + 'slots.ts',
+    find: 'lt(opportunities.filledSlots, opportunities.maxSlots)', replace: 'sql`${opportunities.filledSlots} <= ${opportunities.maxSlots}`', tests: [T.money] },
+  { name: "slots: status = 'available' dropped (claims on published / in-progress opportunities)", file: P + 'slots.ts',
+    find: "    eq(opportunities.status, 'available'),\n    lt(", replace: '    lt(', tests: [T.checkout], grep: 'refuses' },
+  { name: 'slots: purchase deadline ignored', file: P + 'slots.ts',
+    find: 'since === null ? undefined : or(', replace: 'since === null || true ? undefined : or(', tests: [T.checkout], grep: 'refuses' },
+  { name: 'slots: deadline day itself refused (>= becomes >)', file: P + 'slots.ts',
+    find: 'gte(opportunities.deadlineDate, since)', replace: 'sql`${opportunities.deadlineDate} > ${since}`', tests: [T.checkout], grep: 'deadline day' },
+  { name: 'slots: the last slot does not mark the opportunity full (>= becomes >)', file: P + 'slots.ts',
+    find: "+ 1 >= ${opportunities.maxSlots} THEN 'full'", replace: "+ 1 > ${opportunities.maxSlots} THEN 'full'", tests: [T.checkout], grep: 'last slot' },
+  { name: 'slots: holds expiring together give back one slot per opportunity', file: P + 'slots.ts',
+    find: 'SET filled_slots = GREATEST(o.filled_slots - c.n, 0),', replace: 'SET filled_slots = GREATEST(o.filled_slots - 1, 0),', tests: [T.checkout], grep: 'expireHolds' },
+  { name: 'slots: releaseSlot gives nothing back', file: P + 'slots.ts',
+    find: 'filledSlots: sql`GREATEST(${opportunities.filledSlots} - 1, 0)`,', replace: 'filledSlots: sql`${opportunities.filledSlots}`,', tests: [T.admin], grep: 'refund' },
+  { name: 'slots: a hold is not expired at its exact expiry instant (<= becomes <)', file: P + 'slots.ts',
+    find: 'expires_at <= ${now.toISOString()}', replace: 'expires_at < ${now.toISOString()}', tests: [T.money], grep: 'instant' },
+
+  // ---- payments: checkout.ts -------------------------------------------------------------------
+  { name: 'checkout: Stripe idempotency key differs per attempt', file: P + 'checkout.ts',
+    find: '    idempotencyKey: `checkout-${holdId}`,', replace: '    idempotencyKey: `checkout-${randomUUID()}`,', tests: [T.stripe], grep: 'idempotency key' },
+  { name: 'checkout: a resumed hold asks Stripe with a new idempotency key', file: P + 'checkout.ts',
+    find: '      idempotencyKey: `checkout-${hold.id}`,', replace: '      idempotencyKey: `checkout-${hold.id}-${now.getTime()}`,', tests: [T.stripe], grep: 'resumed' },
+  { name: 'checkout: built-in Pay accepts an expired hold', file: P + 'checkout.ts',
+    find: '        gt(checkouts.expiresAt, now),\n', replace: '', tests: [T.checkout], grep: 'expired checkout' },
+  { name: "checkout: another brand's checkout is visible (owner filter dropped)", file: P + 'checkout.ts',
+    find: '.where(and(eq(checkouts.providerSessionId, sessionId), eq(checkouts.brandId, brandId)));',
+    replace: '.where(eq(checkouts.providerSessionId, sessionId));', tests: [T.checkout], grep: 'cancel on the built-in' },
+  { name: 'checkout: Pay does not check the owner in its UPDATE', file: P + 'checkout.ts',
+    find: "        eq(checkouts.brandId, brandId),\n        eq(checkouts.status, 'open'),", replace: "        eq(checkouts.status, 'open'),", tests: [T.checkout], grep: 'built-in',
+    survives: "equivalent: payTestCheckout first calls checkoutView(db, brandId, sessionId), which answers 404 for another brand's session (killed by the owner-filter mutant above), so the UPDATE's own brand condition can never be the one that refuses" },
+  { name: 'checkout: a failed Stripe call keeps the slot', file: P + 'checkout.ts',
+    find: "    await closeCheckouts(db, checkoutById(holdId), 'cancelled', now);\n    throw new HttpError(502", replace: '    throw new HttpError(502', tests: [T.money], grep: 'provider fails' },
+
+  // ---- payments: fulfil.ts ---------------------------------------------------------------------
+  { name: 'fulfil: charged amount not compared with the hold', file: P + 'fulfil.ts',
+    find: 'if (session.amountCents !== expected || currency !== CURRENCY) {', replace: 'if (currency !== CURRENCY) {', tests: [T.webhook], grep: 'another amount' },
+  { name: 'fulfil: charged currency not compared with usd', file: P + 'fulfil.ts',
+    find: 'if (session.amountCents !== expected || currency !== CURRENCY) {', replace: 'if (session.amountCents !== expected) {', tests: [T.webhook], grep: 'currency' },
+  { name: 'fulfil: processed-webhook-event check removed', file: P + 'fulfil.ts',
+    find: '  if (seen) return { handled: false };\n', replace: '', tests: [T.webhook], grep: 'redelivered' },
+  { name: 'fulfil: FOR UPDATE dropped on the hold (two fulfilments at once)', file: P + 'fulfil.ts',
+    find: ".where(eq(checkouts.id, hold.id)).for('update');", replace: '.where(eq(checkouts.id, hold.id));', tests: [T.checkout, T.twoInstances], grep: 'double clicks|both instances at once',
+    postgresOnly: ONE_CONNECTION },
+  { name: 'fulfil: an open hold takes a second slot when paid', file: P + 'fulfil.ts',
+    find: "const holdsSlot = h.status === 'open' || h.status === 'completed' ||", replace: "const holdsSlot = h.status === 'completed' ||", tests: [T.checkout], grep: 'paid payment' },
+  { name: 'fulfil: sold out while paying is not refunded', file: P + 'fulfil.ts',
+    find: "...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),", replace: '...(holdsSlot ? {} : {}),', tests: [T.checkout], grep: 'sold out meanwhile' },
+  { name: 'fulfil: a late payment is held to the purchase deadline', file: P + 'fulfil.ts',
+    find: 'reserveSlot(tx, h.opportunityId, now, { ignoreDeadline: true })', replace: 'reserveSlot(tx, h.opportunityId, now)', tests: [T.money], grep: 'deadline',
+    why: 'the brand started paying before the deadline; a completion after midnight must still get a free slot, not a refund' },
+  { name: 'fulfil: an expired Stripe session keeps its slot', file: P + 'fulfil.ts',
+    find: "    if (session.status === 'expired') {\n      await closeCheckouts(db, checkoutById(hold.id), 'expired', now);\n", replace: "    if (session.status === 'expired') {\n", tests: [T.stripe], grep: 'expired gives the slot back' },
+  { name: 'fulfil: a complete but unpaid (async) session is booked', file: P + 'fulfil.ts',
+    find: "const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');", replace: "const paid = session.status === 'complete';", tests: [T.stripe], grep: 'async_payment_failed' },
+
+  // ---- payments: refunds.ts --------------------------------------------------------------------
+  { name: "refunds: recordRefund's status guard removed (a refund recorded twice)", file: P + 'refunds.ts',
+    find: "    if (before.status !== 'paid') return { payment: before, changed: false };\n", replace: '', tests: [T.guarantee], grep: 'two sweeps' },
+  { name: 'refunds: FOR UPDATE dropped on the payment (two refunds at once)', file: P + 'refunds.ts',
+    find: ".where(eq(payments.id, paymentId)).for('update');", replace: '.where(eq(payments.id, paymentId));', tests: [T.guarantee, T.twoInstances], grep: 'two sweeps|both instances at once',
+    postgresOnly: ONE_CONNECTION },
+  { name: 'refunds: provider idempotency key changes per call', file: P + 'refunds.ts',
+    find: '    idempotencyKey: payment.id,\n', replace: '    idempotencyKey: `${payment.id}-${now.getTime()}`,\n', tests: [T.guarantee] },
+  { name: 'refunds: refund claim ignores the status (a released payment refunded)', file: P + 'refunds.ts',
+    find: "    .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid')))\n    .returning();\n  if (!claimed)", replace: '    .where(eq(payments.id, paymentId))\n    .returning();\n  if (!claimed)', tests: [T.admin], grep: 'refund' },
+  { name: 'refunds: 90-day guarantee one day late', file: P + 'refunds.ts',
+    find: 'GUARANTEE_DAYS * 24 * 60 * 60 * 1000', replace: '(GUARANTEE_DAYS + 1) * 24 * 60 * 60 * 1000', tests: [T.guarantee], grep: 'day 89' },
+  { name: 'refunds: 90-day guarantee excludes the 90th day itself (<= becomes <)', file: P + 'refunds.ts',
+    find: 'lte(payments.paidAt, cutoff)', replace: 'lte(payments.paidAt, new Date(cutoff.getTime() - 1))', tests: [T.guarantee], grep: 'day 89' },
+  { name: 'publication: release ignores a refund in progress (refund_requested_at IS NULL dropped)', file: PL + 'publication.ts',
+    find: "eq(payments.status, 'paid'), isNull(payments.refundRequestedAt))", replace: "eq(payments.status, 'paid'))", tests: [T.admin], grep: 'refund has started' },
+  { name: "publication: release of a payment in any status (status = 'paid' dropped)", file: PL + 'publication.ts',
+    find: "and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(", replace: 'and(eq(payments.id, paymentId), isNull(', tests: [T.admin], grep: 'release' },
+  { name: 'refunds: a refund keeps the slot', file: P + 'refunds.ts',
+    find: '    if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);\n', replace: '', tests: [T.admin], grep: 'refund' },
+  { name: 'refunds: a sold-out refund frees a slot it never had', file: P + 'refunds.ts',
+    find: '    if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);', replace: '    await releaseSlot(tx, before.opportunityId);', tests: [T.checkout], grep: 'sold out meanwhile' },
+  { name: 'refunds: a dashboard refund believed without asking Stripe', file: P + 'refunds.ts',
+    find: '  if (!(await provider.isRefunded(providerRef))) return 0;\n', replace: '', tests: [T.stripe], grep: 'charge.refunded' },
+
+  // ---- payments: queries.ts, routes.ts, admin-routes.ts ------------------------------------------
+  { name: "payments service: escrow balance counts every status (status = 'paid' dropped)", file: P + 'service.ts',
+    find: " AND ${payments.status} = 'paid'`,", replace: '`,', tests: [T.admin], grep: 'wallet' },
+  { name: "payments service: a brand's payment list shows every brand's payments (brandId filter dropped)", file: P + 'service.ts',
+    find: "and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor", replace: 'and(sql`true`, o.cursor', tests: [T.admin], grep: 'own payments' },
+  { name: 'payments service: admin totals count refunded payments as held', file: P + 'service.ts',
+    find: "FILTER (WHERE ${payments.status} = 'paid')", replace: "FILTER (WHERE ${payments.status} IN ('paid', 'refunded'))", tests: [T.admin], grep: 'totals' },
+  { name: 'routes: checkout open to any signed-in user (requireApprovedBrand → requireUser)', file: P + 'routes.ts',
+    find: "  app.post('/api/payments/checkout', async (req) => {\n    const brand = requireApprovedBrand(req);", replace: "  app.post('/api/payments/checkout', async (req) => {\n    const brand = req.user ?? requireApprovedBrand(req);", tests: [T.checkout], grep: 'PERMISSIONS' },
+  { name: 'checkout: checkouts not counted against the brand\'s limit', file: P + 'checkout.ts',
+    find: "            < ${sql.placeholder('limitMax')}::int", replace: "            < ${sql.placeholder('limitMax')}::int + 1000000", tests: [T.limits], grep: 'checkouts started a minute' },
+  { name: 'routes: the built-in Pay button works with Stripe too', file: P + 'routes.ts',
+    find: "    if (provider.name !== 'test') throw notFound('Checkout not found');\n", replace: '', tests: [T.stripe], grep: 'sends the server price' },
+  { name: 'admin-routes: refund needs any signed-in user (requireAdmin → requireUser)', file: P + 'admin-routes.ts',
+    find: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    if (!req.user) requireAdmin(req);", tests: [T.matrix], grep: 'refund' },
+  { name: 'placement admin routes: release needs any signed-in user (requireAdmin → requireUser)', file: PL + 'admin-routes.ts',
+    find: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    if (!req.user) requireAdmin(req);", tests: [T.admin], grep: 'release' },
+
+  // ---- payments: the Stripe provider's webhook check -----------------------------------------------
+  { name: 'stripe: webhook timestamp from the future accepted (only the past checked)', file: 'src/server/providers/stripe.ts',
+    find: 'Math.abs(now.getTime() / 1000 - timestamp) > WEBHOOK_TOLERANCE_SECONDS', replace: 'now.getTime() / 1000 - timestamp > WEBHOOK_TOLERANCE_SECONDS', tests: [T.webhook], grep: 'minutes off' },
+  { name: 'stripe: a signed event without an id accepted', file: 'src/server/providers/stripe.ts',
+    find: "if (typeof event.id !== 'string' || !event.id || typeof event.type !== 'string') {", replace: "if (typeof event.type !== 'string') {", tests: [T.webhook], grep: 'without an id' },
+
+  // ---- auth ------------------------------------------------------------------------------------
+  { name: 'guards: requireAdmin lets any signed-in user through', file: A + 'guards.ts',
+    find: "  if (user.role !== 'admin') throw forbidden('Only admins can do this');\n", replace: '', tests: [T.permissions] },
+  { name: 'guards: requireUser lets visitors through', file: A + 'guards.ts',
+    find: '  if (!req.user) throw unauthorized();\n  return req.user;', replace: '  return req.user as SessionUser;', tests: [T.auth], grep: 'visitor' },
+  { name: 'guards: approved check removed (pending brands buy)', file: A + 'guards.ts',
+    find: "  if (!user.approved) throw forbidden('Your account is awaiting approval');\n", replace: '', tests: [T.checkout], grep: 'PERMISSIONS' },
+  { name: 'guards: brand role not required (admins buy placements)', file: A + 'guards.ts',
+    find: "  if (user.role !== 'brand') throw forbidden('Only brands can do this');\n", replace: '', tests: [T.checkout], grep: 'PERMISSIONS' },
+  { name: 'guards: completed profile not required', file: A + 'guards.ts',
+    find: "  if (!user.name) throw forbidden('Please complete your profile first');\n", replace: '', tests: [T.money], grep: 'profile',
+    why: 'the approve endpoint takes any pending brand, so an approved brand without a profile exists' },
+  { name: 'session: expired sessions accepted (expiry check removed)', file: A + 'session.ts',
+    find: " AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;", replace: '`;', tests: [T.auth], grep: 'expired session' },
+  { name: 'session: token stored in the clear (hashing removed)', file: A + 'session.ts',
+    find: "export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');", replace: 'export const hashToken = (token: string) => token;', tests: [T.sessions], grep: 'only as its hash' },
+  { name: 'session: sign-out deletes by the raw token (the session lives on)', file: A + 'session.ts',
+    find: '  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));', replace: '  await db.delete(sessions).where(eq(sessions.id, token));', tests: [T.sessions], grep: 'signing out' },
+  { name: 'session: 32-bit session tokens', file: A + 'session.ts',
+    find: "const token = randomBytes(32).toString('base64url');", replace: "const token = randomBytes(4).toString('base64url');", tests: [T.sessions], grep: 'only as its hash' },
+  { name: 'auth: a failed sign-in given back instead of a successful one', file: A + 'service.ts',
+    find: / {2}if \(!user \|\| !ok\) throw new HttpError\(401, INVALID_CREDENTIALS\);\n( {2}\/\/ the right password[^\n]*\n) {2}await releaseClaims\(db, claimed\);\n/,
+    replace: '  if (!user || !ok) {\n    await releaseClaims(db, claimed);\n    throw new HttpError(401, INVALID_CREDENTIALS);\n  }\n$1', tests: [T.limits], grep: '100 concurrent wrong passwords' },
+  { name: 'auth: a successful sign-in still counts as a failure', file: A + 'service.ts',
+    find: '  await releaseClaims(db, claimed);\n  await forgiveSigninFailures', replace: '  await forgiveSigninFailures', tests: [T.money], grep: 'successful sign-ins',
+    why: "the owner's own successful sign-ins from a shared address (an office) would lock the address out" },
+  { name: 'auth: per-account lockout ignores the address (a stranger locks the owner out)', file: A + 'service.ts',
+    find: '{ limit: limits.signinFailuresPerAccount, subject: `${email} ${ctx.client}` },', replace: '{ limit: limits.signinFailuresPerAccount, subject: email },', tests: [T.limits], grep: 'stranger' },
+  { name: 'auth: sign-up creates an approved brand', file: A + 'service.ts',
+    find: "values({ email, password, role: 'brand', approved: false })", replace: "values({ email, password, role: 'brand', approved: true })", tests: [T.auth], grep: 'ignores a role' },
+
+  // ---- rate-limit.ts ---------------------------------------------------------------------------
+  { name: 'rate-limit: one request fewer than the limit (> becomes >=)', file: M9, migration: true,
+    find: '    IF used + wanted > p_maxes[i] THEN', replace: '    IF used + wanted >= p_maxes[i] THEN', tests: [T.limits], grep: '100 concurrent wrong passwords' },
+  { name: 'rate-limit: one request more than the limit', file: M9, migration: true,
+    find: '    IF used + wanted > p_maxes[i] THEN', replace: '    IF used + wanted > p_maxes[i] + 1 THEN', tests: [T.limits], grep: '100 concurrent wrong passwords' },
+  { name: 'rate-limit: advisory lock removed (concurrent requests all pass)', file: M9, migration: true,
+    find: "    PERFORM pg_advisory_xact_lock(hashtextextended(p_buckets[i] || E'\\n' || p_subjects[i], 0));\n", replace: '',
+    tests: [T.limits], grep: '100 concurrent', postgresOnly: ONE_CONNECTION },
+  { name: 'rate-limit: the window is ignored (events count forever)', file: M9, migration: true,
+    find: '      WHERE bucket = p_buckets[i] AND subject = p_subjects[i] AND at > since;\n', replace: '      WHERE bucket = p_buckets[i] AND subject = p_subjects[i];\n', tests: [T.money], grep: 'window' },
+  { name: 'rate-limit: a refused claim still records the others', file: 'src/server/lib/rate-limit.ts',
+    find: '  if (row.refused > 0) {', replace: '  if (row.refused > 0 && sorted.length === 1) {', tests: [T.limits], grep: 'stranger cannot lock|30 failed sign-ins' },
+
+  // ---- storage ---------------------------------------------------------------------------------
+  { name: 'file-type: any type file-type names taken for an image', file: S + 'file-type.ts',
+    find: '  const ext = found && IMAGE_EXT.get(found.ext);', replace: "  const ext = found && (IMAGE_EXT.get(found.ext) ?? (found.ext as 'png'));", tests: [T.hostile], grep: 'avatar' },
+  { name: 'file-type: GIF version not checked (file-type takes anything starting "GIF")', file: S + 'file-type.ts',
+    find: "  if (ext === 'gif' && !GIF_HEADER.test(buf.toString('latin1', 0, 6))) return null;\n", replace: '', tests: [T.hostile], grep: 'avatar' },
+  { name: 'document-type: any type file-type names taken for a draft', file: S + 'document-type.ts',
+    find: '    default:\n      return { ok: false, message: DOCUMENT_TYPE_MESSAGE };',
+    replace: '    default:\n      return found ? { ok: true, ext: found.ext as DocumentExt, mime: found.mime } : { ok: false, message: DOCUMENT_TYPE_MESSAGE };',
+    tests: [T.hostile], grep: 'draft document' },
+  { name: 'document-type: any OLE2 container taken for a Word document', file: S + 'document-type.ts',
+    find: "      if (!buf.includes(WORD_STREAM)) return { ok: false, message: 'This file is not a Word document' };\n", replace: '', tests: [T.hostile], grep: 'draft document' },
+  { name: 'document-type: checkDocx skipped (zip bombs taken for drafts)', file: S + 'document-type.ts',
+    find: '      const problem = checkDocx(buf);', replace: '      const problem = null;', tests: [T.hostile], grep: 'draft document' },
+  { name: "document-type: only what file-type names 'docx' is checked (a plain zip is trusted)", file: S + 'document-type.ts',
+    find: '      const problem = checkDocx(buf);', replace: "      const problem = found.ext === 'docx' ? checkDocx(buf) : null;", tests: [T.hostile], grep: 'draft document' },
+  { name: 'document-type: .docx unpacked size not limited (zip bombs)', file: S + 'document-type.ts',
+    find: "    if (unpacked > DOCX_MAX_UNPACKED_BYTES) return 'This document is too large once unpacked (100 MB at most)';\n", replace: '', tests: [T.hostile], grep: 'draft document' },
+  { name: 'document-type: .docx part count not limited', file: S + 'document-type.ts',
+    find: "  if (entries > DOCX_MAX_ENTRIES) return 'This document has too many parts';\n", replace: '', tests: [T.hostile], grep: 'draft document' },
+  { name: 'svg-sanitize: <script> allowed', file: S + 'svg-sanitize.ts',
+    find: "  'svg', 'g', 'defs',", replace: "  'svg', 'script', 'g', 'defs',", tests: [T.svg] },
+  { name: 'svg-sanitize: on* event handlers kept', file: S + 'svg-sanitize.ts',
+    find: "    if (uri !== '' || !ATTRIBUTES.has(local)) continue;", replace: "    if (uri !== '' || !(ATTRIBUTES.has(local) || local.startsWith('on'))) continue;", tests: [T.svg] },
+  { name: 'svg-sanitize: references outside the document kept', file: S + 'svg-sanitize.ts',
+    find: 'if (HREF_ELEMENTS.has(tag.local) && LOCAL_REF.test(value.trim()))', replace: 'if (HREF_ELEMENTS.has(tag.local))', tests: [T.svg] },
+  { name: 'svg-sanitize: CSS url() / @font-face to anywhere kept', file: S + 'svg-sanitize.ts',
+    find: '  return dangerous.test(rest) ? null : text;', replace: '  return /@import/.test(rest) ? null : text;', tests: [T.svg] },
+  { name: 'uploads: brands upload without limits', file: S + 'uploads.ts',
+    find: "  if (uploader.role !== 'admin') {", replace: "  if (uploader.role === 'nobody') {", tests: [T.limits], grep: 'counts files' },
+  { name: 'uploads: upload bytes not weighed', file: S + 'uploads.ts',
+    find: 'weight: file.data.length },', replace: 'weight: 1 },', tests: [T.limits], grep: 'counts bytes' },
+  { name: 'uploads: unreferenced-upload sweep ignores every reference', file: S + 'uploads.ts',
+    find: '              AND NOT ${referenced(sql`u.name`)} LIMIT ${limit})`,', replace: '              LIMIT ${limit})`,', tests: [T.limits], grep: 'nothing refers' },
+  { name: "uploads: sweep ignores opportunities' logos", file: S + 'uploads.ts',
+    find: "WHERE ${opportunities.logoUrl} = '/uploads/' || ${name}\n             OR (", replace: 'WHERE (', tests: [T.money], grep: 'sweep' },
+  { name: "uploads: sweep ignores opportunities' example images", file: S + 'uploads.ts',
+    find: "\n             OR ('/uploads/' || ${name}) = ANY(${opportunities.exampleUrls}))", replace: ')', tests: [T.money], grep: 'sweep' },
+  { name: 'uploads: sweep deletes attached draft documents', file: S + 'uploads.ts',
+    find: "\n  OR EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.draftDocumentFile} = '/api/files/' || ${name})", replace: '', tests: [T.money], grep: 'sweep' },
+  { name: 'file-store: stored names may contain dots and slashes (path traversal)', file: S + 'file-store.ts',
+    find: 'const SAFE_NAME = /^[A-Za-z0-9_-]+\\.[a-z0-9]+$/;', replace: 'const SAFE_NAME = /^[A-Za-z0-9_.\\/-]+\\.[a-z0-9]+$/;', tests: [T.hostile], grep: 'leaves the uploads' },
+  { name: 'file-store: names not checked when reading (path traversal)', file: S + 'file-store.ts',
+    find: '    async get(name) {\n      if (!isSafeStoredName(name)) return null;\n', replace: '    async get(name) {\n', tests: [T.uploads, T.documents],
+    survives: 'equivalent today: both readers (GET /uploads/:name and GET /api/files/:name) check isSafeStoredName (and an extension) before calling get(); the check in get() is the second line of defence for a future caller' },
+
+  // ---- upload routes: the bytes decide the type ------------------------------------------------------
+  { name: 'upload routes: avatar typed by its file name', file: 'src/server/modules/profile/routes.ts',
+    find: "const { buffer } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    const type = await detectImage(buffer);",
+    replace: "const { buffer, filename } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    const named = (filename.split('.').pop() ?? '').toLowerCase().replace('jpeg', 'jpg');\n    const { MIME_BY_EXT } = await import('../../storage/file-type');\n    const type = MIME_BY_EXT[named]?.startsWith('image/') ? { ext: named as 'png', mime: MIME_BY_EXT[named] } : await detectImage(buffer);",
+    tests: [T.hostile], grep: 'name and the bytes' },
+  { name: 'upload routes: draft document typed by its file name', file: PL + 'documents.ts',
+    find: "const { buffer } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    const type = await detectDocument(buffer);",
+    replace: "const { buffer, filename } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    const named = (filename.split('.').pop() ?? '').toLowerCase() as DocumentExt;\n    const type = named in DOCUMENT_MIME ? { ok: true as const, ext: named, mime: DOCUMENT_MIME[named] } : await detectDocument(buffer);",
+    tests: [T.hostile], grep: 'name and the bytes' },
+  { name: 'upload routes: logo whose name claims another image type accepted', file: 'src/server/modules/opportunities/logo-upload.ts',
+    find: '    if (claimed && actual && claimed !== actual) {', replace: '    if (claimed && actual && claimed !== actual && false) {', tests: [T.hostile], grep: 'name and the bytes' },
+];
+
+// ------------------------------------------------------------------------------------------------
+// running them
+
+type Db = 'pglite' | 'postgres';
+type Outcome = 'killed' | 'timeout' | 'survived' | 'error' | 'skipped';
+interface Leg {
+  db: Db | 'unit';
+  outcome: Outcome;
+  seconds: number;
+  detail: string;
+  /** the test that killed it */
+  killedBy?: string;
+}
+interface Result {
+  mutant: Mutant;
+  legs: Leg[];
+  outcome: Outcome;
+  seconds: number;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function parseArgs(argv: string[]) {
+  const opts = {
+    dbs: ['pglite'] as Db[],
+    only: [] as string[],
+    timeoutMs: 300_000,
+    baseline: true,
+    inPlace: false,
+    list: false,
+    json: undefined as string | undefined,
+    markdown: undefined as string | undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--postgres') opts.dbs = ['pglite', 'postgres'];
+    else if (a === '--postgres-only') opts.dbs = ['postgres'];
+    else if (a === '--only') opts.only.push(value().toLowerCase());
+    else if (a === '--timeout') opts.timeoutMs = Number(value()) * 1000;
+    else if (a === '--no-baseline') opts.baseline = false;
+    else if (a === '--in-place') opts.inPlace = true;
+    else if (a === '--list') opts.list = true;
+    else if (a === '--json') opts.json = path.resolve(value());
+    else if (a === '--markdown') opts.markdown = path.resolve(value());
+    else throw new Error(`unknown option ${a} (see the comment at the top of scripts/mutation.ts)`);
+  }
+  if (!(opts.timeoutMs > 0)) throw new Error('--timeout must be a number of seconds');
+  if (opts.dbs.includes('postgres') && !process.env.TEST_DATABASE_URL)
+    throw new Error('--postgres needs TEST_DATABASE_URL');
+  return opts;
+}
+
+/** Where `find` occurs: exactly once, or an error naming the mutant. */
+function locate(m: Mutant, content: string): { index: number; text: string; replacement: string } {
+  if (typeof m.find === 'string') {
+    const first = content.indexOf(m.find);
+    const count = first < 0 ? 0 : content.split(m.find).length - 1;
+    if (count !== 1)
+      throw new Error(`mutant "${m.name}": its find text occurs ${count} times in ${m.file} (must be exactly once)`);
+    return { index: first, text: m.find, replacement: m.replace };
+  }
+  const re = new RegExp(m.find.source, m.find.flags.includes('g') ? m.find.flags : m.find.flags + 'g');
+  const matches = [...content.matchAll(re)];
+  if (matches.length !== 1)
+    throw new Error(
+      `mutant "${m.name}": its pattern matches ${matches.length} times in ${m.file} (must be exactly once)`,
+    );
+  const [match] = matches;
+  const replacement = match[0].replace(new RegExp(m.find.source, m.find.flags.replace('g', '')), m.replace);
+  return { index: match.index!, text: match[0], replacement };
+}
+
+function mutate(m: Mutant, content: string): string {
+  const { index, text, replacement } = locate(m, content);
+  if (replacement === text) throw new Error(`mutant "${m.name}": the replacement changes nothing`);
+  return content.slice(0, index) + replacement + content.slice(index + text.length);
+}
+
+/** Every mutant must apply (exactly one match), parse, and name test files that exist. */
+function checkList(root: string) {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  for (const m of MUTANTS) {
+    if (names.has(m.name)) problems.push(`two mutants are named "${m.name}"`);
+    names.add(m.name);
+    if (!m.tests.length) problems.push(`mutant "${m.name}" names no test file`);
+    for (const t of m.tests)
+      if (!existsSync(path.join(root, t))) problems.push(`mutant "${m.name}": no test file ${t}`);
+    const file = path.join(root, m.file);
+    if (!existsSync(file)) {
+      problems.push(`mutant "${m.name}": no file ${m.file}`);
+      continue;
+    }
+    try {
+      const mutated = mutate(m, readFileSync(file, 'utf8'));
+      if (/\.tsx?$/.test(m.file)) transformSync(mutated, { loader: 'ts', format: 'esm' });
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message.split('\n')[0] : String(err));
+    }
+  }
+  return problems;
+}
+
+const isUnit = (file: string) => file.startsWith('tests/unit/');
+/** The vitest projects that hold the API files on a database (PGlite splits them into fast and slow). */
+const projectsOf = (db: Db) => (db === 'pglite' ? ['api-pglite', 'api-pglite-slow'] : ['api-postgres']);
+
+let child: ChildProcess | null = null;
+
+interface VitestRun {
+  code: number | null;
+  timedOut: boolean;
+  report: VitestReport | null;
+  seconds: number;
+}
+interface VitestReport {
+  success: boolean;
+  numTotalTests: number;
+  numPassedTests: number;
+  numFailedTests: number;
+  numFailedTestSuites: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+}
+
+/** Runs vitest on `files` in `cwd` (its own process group, so a timeout ends every worker). */
+function runVitest(
+  cwd: string,
+  projects: string[],
+  files: string[],
+  grep: string | undefined,
+  timeoutMs: number,
+  log: string,
+  env: NodeJS.ProcessEnv,
+): Promise<VitestRun> {
+  const jsonFile = `${log}.json`;
+  rmSync(jsonFile, { force: true });
+  const args = [
+    path.join(cwd, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=json',
+    `--outputFile=${jsonFile}`,
+    '--bail=1',
+    ...(grep ? ['-t', grep] : []),
+    ...files,
+  ];
+  const started = Date.now();
+  const out = openSync(`${log}.log`, 'w');
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', out, out] });
+    child = proc;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(proc);
+    }, timeoutMs);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      closeSync(out);
+      child = null;
+      let report: VitestReport | null = null;
+      try {
+        report = JSON.parse(readFileSync(jsonFile, 'utf8')) as VitestReport;
+      } catch {
+        report = null;
+      }
+      resolve({ code, timedOut, report, seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+function killGroup(proc: ChildProcess) {
+  try {
+    if (proc.pid) process.kill(-proc.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** The first failing test, and its message in one line. */
+function firstFailure(report: VitestReport | null): { test: string; message: string } {
+  for (const file of report?.testResults ?? []) {
+    for (const a of file.assertionResults ?? []) {
+      if (a.status === 'failed')
+        return { test: a.fullName, message: (a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300) };
+    }
+    if (file.status === 'failed' && file.message)
+      return { test: path.basename(file.name), message: file.message.split('\n')[0].slice(0, 300) };
+  }
+  return { test: '', message: '' };
+}
+
+function classify(run: VitestRun): Omit<Leg, 'db'> {
+  const seconds = run.seconds;
+  if (run.timedOut) return { outcome: 'timeout', seconds, detail: 'the tests did not finish in time' };
+  const r = run.report;
+  if (!r) return { outcome: 'error', seconds, detail: `vitest wrote no report (exit ${run.code}); see the log` };
+  if (run.code === 0 && r.success) {
+    if (r.numPassedTests === 0)
+      return { outcome: 'error', seconds, detail: 'no test ran (a test name pattern that matches nothing?)' };
+    return { outcome: 'survived', seconds, detail: `${r.numPassedTests} tests passed` };
+  }
+  if (r.numFailedTests > 0 || r.numFailedTestSuites > 0) {
+    const { test, message } = firstFailure(r);
+    return { outcome: 'killed', seconds, detail: `${test}: ${message}`, killedBy: test };
+  }
+  return { outcome: 'error', seconds, detail: `vitest exited ${run.code} without a failing test; see the log` };
+}
+
+/** The mutant's overall result: killed only where every database killed it. */
+function overall(legs: Leg[]): Outcome {
+  const run = legs.filter((l) => l.outcome !== 'skipped');
+  if (!run.length) return 'skipped';
+  if (run.some((l) => l.outcome === 'error')) return 'error';
+  if (run.some((l) => l.outcome === 'survived')) return 'survived';
+  return run.every((l) => l.outcome === 'timeout') ? 'timeout' : 'killed';
+}
+
+/** A scratch copy of the working tree (node_modules linked): mutants never touch the checkout. */
+function makeWorkspace(): string {
+  const ws = mkdtempSync(path.join(os.tmpdir(), 'byline-mutation-'));
+  const skip = new Set(['node_modules', '.git', 'dist', 'test-results', '.tmp', 'playwright-report', 'data']);
+  cpSync(ROOT, ws, { recursive: true, filter: (src) => !skip.has(path.relative(ROOT, src).split(path.sep)[0]) });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(ws, 'node_modules'), 'dir');
+  return ws;
+}
+
+/** The mutation currently applied, to undo it whatever happens. */
+let applied: { file: string; original: string; mutated: string; from: string; to: string } | null = null;
+
+function restore() {
+  if (!applied) return;
+  const { file, original, mutated, from, to } = applied;
+  applied = null;
+  const now = readFileSync(file, 'utf8');
+  if (now === mutated || now === original) {
+    writeFileSync(file, original);
+    return;
+  }
+  // someone edited the file meanwhile (in place only): undo just the mutation
+  if (now.split(to).length === 2) {
+    writeFileSync(
+      file,
+      now.replace(to, () => from),
+    );
+    console.error(`\n! ${file} changed during the run; the mutation alone was undone, the other edits kept`);
+    return;
+  }
+  console.error(
+    `\n!!! ${file} changed during the run and the mutation could not be located: restore it by hand (replace\n${to}\nwith\n${from})`,
+  );
+}
+
+let cleanup: (() => Promise<void>) | null = null;
+function onSignal(signal: NodeJS.Signals) {
+  console.error(`\n${signal}: restoring the mutated file and stopping`);
+  if (child) killGroup(child);
+  restore();
+  const done = () => process.exit(signal === 'SIGINT' ? 130 : 143);
+  if (cleanup) {
+    setTimeout(done, 10_000).unref();
+    cleanup().finally(done);
+  } else done();
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const problems = checkList(ROOT);
+  if (problems.length) {
+    console.error(`The mutant list is out of date with the code (${problems.length}):\n- ${problems.join('\n- ')}`);
+    process.exit(2);
+  }
+  const selected = MUTANTS.filter((m) => !opts.only.length || opts.only.some((o) => m.name.toLowerCase().includes(o)));
+  if (opts.list) {
+    for (const [i, m] of selected.entries()) {
+      console.log(
+        `${String(i + 1).padStart(3)}. ${m.name}  [${m.file}]  → ${m.tests.map((t) => path.basename(t)).join(', ')}${m.grep ? ` -t "${m.grep}"` : ''}`,
+      );
+      if (m.why) console.log(`       why: ${m.why}`);
+      if (m.survives) console.log(`       survives: ${m.survives}`);
+      if (m.postgresOnly) console.log(`       PostgreSQL only: ${m.postgresOnly}`);
+    }
+    console.log(`${selected.length} of ${MUTANTS.length} mutants; every one applies to the current code.`);
+    return;
+  }
+  if (!selected.length) throw new Error(`no mutant matches ${opts.only.join(', ')}`);
+
+  const started = Date.now();
+  const ws = opts.inPlace ? ROOT : makeWorkspace();
+  const logs = mkdtempSync(path.join(os.tmpdir(), 'byline-mutation-logs-'));
+  let teardown: (() => Promise<void>) | undefined;
+  cleanup = async () => {
+    restore();
+    if (teardown) await teardown().catch((err) => console.error('dropping the test databases failed:', err));
+    teardown = undefined;
+    if (ws !== ROOT) rmSync(ws, { recursive: true, force: true });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', restore);
+
+  let exitCode = 0;
+  try {
+    console.log(
+      `${selected.length} mutants, tests on ${opts.dbs.join(' and ')}${ws === ROOT ? ', in place' : `, in ${ws}`}; logs in ${logs}`,
+    );
+    // the migrated PGlite dump and (with PostgreSQL) the template database, once for every run:
+    // the test processes see BYLINE_TEST_SETUP_DONE and skip their own global setup
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+    const pgUrl = process.env.TEST_DATABASE_URL;
+    if (!opts.dbs.includes('postgres')) delete process.env.TEST_DATABASE_URL;
+    const cwd = process.cwd();
+    process.chdir(ws);
+    const setupModule = (await import(pathToFileURL(path.join(ws, 'tests/support/global-setup.ts')).href)).default as () => Promise<
+      (() => Promise<void>) | void
+    >;
+    /** Migrates the test databases of the workspace (again: after a migration's mutant, and after its restore). */
+    const migrateTestDatabases = async () => {
+      if (teardown) await teardown();
+      delete process.env.BYLINE_TEST_SETUP_DONE;
+      process.chdir(ws);
+      try {
+        teardown = (await setupModule()) ?? undefined;
+      } finally {
+        process.chdir(cwd);
+        if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
+      }
+      if (!opts.dbs.includes('postgres')) delete process.env.TEST_DATABASE_URL;
+      Object.assign(env, { BYLINE_TEST_SETUP_DONE: '1', BYLINE_TEST_RUN: process.env.BYLINE_TEST_RUN ?? '' });
+      if (pgUrl && !opts.dbs.includes('postgres')) process.env.TEST_DATABASE_URL = pgUrl;
+    };
+    if (!opts.dbs.includes('postgres')) delete process.env.TEST_DATABASE_URL;
+    await migrateTestDatabases();
+    process.chdir(cwd);
+    Object.assign(env, { BYLINE_TEST_SETUP_DONE: '1', BYLINE_TEST_RUN: process.env.BYLINE_TEST_RUN ?? '' });
+    const dbsOf = (m: Mutant): (Db | 'unit')[] => (m.tests.every(isUnit) ? ['unit'] : opts.dbs);
+    const projectsFor = (m: Mutant, db: Db | 'unit') =>
+      db === 'unit' ? ['unit'] : [...(m.tests.some(isUnit) ? ['unit'] : []), ...projectsOf(db)];
+
+    if (opts.baseline) {
+      for (const db of opts.dbs) {
+        const mutants = selected.filter((m) => !m.tests.every(isUnit) && !(db === 'pglite' && m.postgresOnly));
+        const files = [...new Set(mutants.flatMap((m) => m.tests))].sort();
+        if (db === opts.dbs[0]) files.push(...new Set(selected.flatMap((m) => m.tests).filter(isUnit)));
+        if (!files.length) continue;
+        const projects = [...new Set(files.flatMap((f) => (isUnit(f) ? ['unit'] : projectsOf(db))))];
+        process.stdout.write(`baseline on ${db}: ${files.length} test files unmutated ... `);
+        const run = await runVitest(
+          ws,
+          projects,
+          [...new Set(files)],
+          undefined,
+          Math.max(opts.timeoutMs, 900_000),
+          path.join(logs, `baseline-${db}`),
+          env,
+        );
+        const leg = classify(run);
+        console.log(`${leg.outcome === 'survived' ? 'pass' : 'FAIL'} (${run.seconds.toFixed(0)} s)`);
+        if (leg.outcome !== 'survived') {
+          console.error(
+            `The tests fail without any mutant (${leg.detail}); see ${path.join(logs, `baseline-${db}.log`)}`,
+          );
+          exitCode = 2;
+          process.exitCode = exitCode;
+          return;
+        }
+      }
+    }
+
+    const results: Result[] = [];
+    for (const [i, m] of selected.entries()) {
+      const file = path.join(ws, m.file);
+      const original = readFileSync(file, 'utf8');
+      const { text, replacement } = locate(m, original);
+      const mutated = mutate(m, original);
+      const legs: Leg[] = [];
+      const label = `[${String(i + 1).padStart(2)}/${selected.length}] ${m.name}`;
+      process.stdout.write(`${label} ... `);
+      try {
+        applied = { file, original, mutated, from: text, to: replacement };
+        writeFileSync(file, mutated);
+        if (m.migration) await migrateTestDatabases();
+        for (const db of dbsOf(m)) {
+          if (db === 'pglite' && m.postgresOnly) {
+            legs.push({
+              db,
+              outcome: 'skipped',
+              seconds: 0,
+              detail: `PostgreSQL only: ${m.postgresOnly} (run with --postgres)`,
+            });
+            continue;
+          }
+          const log = path.join(logs, `${String(i + 1).padStart(2, '0')}-${db}`);
+          const run = await runVitest(ws, projectsFor(m, db), m.tests, m.grep, opts.timeoutMs, log, env);
+          legs.push({ db, ...classify(run) });
+        }
+      } finally {
+        restore();
+        if (m.migration) await migrateTestDatabases();
+      }
+      if (readFileSync(file, 'utf8') !== original) throw new Error(`${m.file} was not restored`);
+      const result: Result = {
+        mutant: m,
+        legs,
+        outcome: overall(legs),
+        seconds: legs.reduce((s, l) => s + l.seconds, 0),
+      };
+      results.push(result);
+      console.log(
+        `${result.outcome}${legs.length > 1 ? ` (${legs.map((l) => `${l.db} ${l.outcome}`).join(', ')})` : ''} ${result.seconds.toFixed(0)} s`,
+      );
+    }
+
+    const minutes = (Date.now() - started) / 60_000;
+    report(results, opts.dbs, minutes, logs);
+    if (opts.json)
+      writeFileSync(
+        opts.json,
+        JSON.stringify(
+          results.map((r) => ({ ...r, mutant: { ...r.mutant, find: String(r.mutant.find) } })),
+          null,
+          2,
+        ),
+      );
+    if (opts.markdown) writeFileSync(opts.markdown, markdown(results, opts.dbs, minutes));
+    const unexplained = results.filter((r) => r.outcome === 'survived' && !r.mutant.survives);
+    const errors = results.filter((r) => r.outcome === 'error');
+    exitCode = unexplained.length || errors.length ? 1 : 0;
+  } finally {
+    await cleanup();
+    cleanup = null;
+  }
+  process.exitCode = exitCode;
+}
+
+function areaOf(file: string): string {
+  if (file.includes('/modules/payments/') || file.includes('/payments/')) return 'payments';
+  if (file.includes('/modules/auth/')) return 'auth';
+  if (file.includes('rate-limit') || file.includes('claim_limits')) return 'rate limits';
+  if (file.includes('/storage/')) return 'storage';
+  return 'upload routes';
+}
+
+function score(results: Result[]) {
+  const run = results.filter((r) => r.outcome !== 'skipped');
+  const killed = run.filter((r) => r.outcome === 'killed' || r.outcome === 'timeout').length;
+  return { run: run.length, killed, skipped: results.length - run.length };
+}
+
+function report(results: Result[], dbs: Db[], minutes: number, logs: string) {
+  const width = Math.min(96, Math.max(...results.map((r) => r.mutant.name.length)));
+  console.log(`\n${'#'.padStart(3)}  ${'result'.padEnd(9)} ${'secs'.padStart(5)}  ${'mutant'.padEnd(width)}  file`);
+  for (const [i, r] of results.entries()) {
+    const name = r.mutant.name.length > width ? r.mutant.name.slice(0, width - 1) + '…' : r.mutant.name.padEnd(width);
+    const mark = r.outcome === 'survived' ? (r.mutant.survives ? 'survived*' : 'SURVIVED') : r.outcome;
+    console.log(
+      `${String(i + 1).padStart(3)}  ${mark.padEnd(9)} ${r.seconds.toFixed(0).padStart(5)}  ${name}  ${r.mutant.file.replace('src/server/', '')}`,
+    );
+  }
+  const areas = [...new Set(results.map((r) => areaOf(r.mutant.file)))];
+  console.log('\nby area:');
+  for (const area of areas) {
+    const s = score(results.filter((r) => areaOf(r.mutant.file) === area));
+    console.log(
+      `  ${area.padEnd(14)} ${s.killed}/${s.run} killed${s.skipped ? ` (${s.skipped} PostgreSQL-only not run)` : ''}`,
+    );
+  }
+  const s = score(results);
+  console.log(
+    `\nscore: ${s.killed}/${s.run} mutants killed (${((100 * s.killed) / Math.max(1, s.run)).toFixed(1)}%) on ${dbs.join(' and ')}${s.skipped ? `; ${s.skipped} PostgreSQL-only not run (use --postgres)` : ''}; ${minutes.toFixed(1)} min`,
+  );
+  for (const r of results.filter((x) => x.outcome === 'survived')) {
+    console.log(
+      r.mutant.survives
+        ? `  survives (explained): ${r.mutant.name}\n      ${r.mutant.survives}`
+        : `  SURVIVES WITHOUT A REASON: ${r.mutant.name} (${r.mutant.file}; tests ${r.mutant.tests.join(', ')})`,
+    );
+  }
+  for (const r of results.filter((x) => x.outcome === 'error'))
+    console.log(`  ERROR: ${r.mutant.name}: ${r.legs.map((l) => `${l.db}: ${l.detail}`).join('; ')}`);
+  for (const r of results.filter((x) => x.outcome === 'killed' && x.mutant.survives))
+    console.log(`  note: "${r.mutant.name}" is listed as surviving but was killed: its reason can go`);
+  console.log(`logs: ${logs}`);
+}
+
+function markdown(results: Result[], dbs: Db[], minutes: number): string {
+  const s = score(results);
+  const rows = results.map((r, i) => {
+    const legs = r.legs.length > 1 ? ` (${r.legs.map((l) => `${l.db}: ${l.outcome}`).join(', ')})` : '';
+    const by =
+      r.outcome === 'killed'
+        ? (r.legs.find((l) => l.outcome === 'killed')?.killedBy ?? '')
+        : (r.mutant.survives ?? r.mutant.postgresOnly ?? '');
+    return `| ${i + 1} | ${r.mutant.name.replace(/\|/g, '\\|')} | \`${r.mutant.file.replace('src/server/', '')}\` | ${r.outcome}${legs} | ${by.replace(/\|/g, '\\|')} |`;
+  });
+  return [
+    `Score on ${dbs.join(' and ')}: **${s.killed}/${s.run} killed**${s.skipped ? ` (${s.skipped} PostgreSQL-only not run)` : ''}, ${minutes.toFixed(1)} minutes.`,
+    '',
+    '| # | mutant | file | result | killed by / why it survives |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+// ensure a crash still restores the file before the process ends
+process.on('uncaughtException', (err) => {
+  restore();
+  console.error(err);
+  process.exit(1);
+});
+
+mkdirSync(os.tmpdir(), { recursive: true });
+main().catch(async (err) => {
+  restore();
+  if (cleanup) await cleanup().catch(() => undefined);
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(2);
+});

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsync, FastifyServerOptions, RouteOptions } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Limits } from './limits';
+import type { PaymentProvider } from './providers/provider';
+import type { FileStore } from './storage/file-store';
+import type { PageChecker } from './modules/placements/page-checker';
+
+/** What buildApp is given (main.ts, the tests). */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  files: FileStore;
+  /** The card payment provider; the built-in test checkout (providers/test-checkout.ts) when absent. */
+  payments?: PaymentProvider;
+  /** The publication checker; the configured one (modules/placements/page-checker.ts) when absent. */
+  checker?: PageChecker;
+  /** Built client (index.html and assets); when absent only the API is served. */
+  clientDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Sees every route as it is registered (the permission matrix compares them with its table). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/** What every module is registered with: the app's dependencies, resolved once. */
+export interface ModuleDeps {
+  db: Db;
+  config: Config;
+  files: FileStore;
+  provider: PaymentProvider;
+  limits: Limits;
+  checker: PageChecker;
+}
+
+/** A module: a Fastify plugin that registers the routes of one thing users work on. */
+export type Module = FastifyPluginAsync<ModuleDeps>;

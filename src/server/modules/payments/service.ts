@@ -1,0 +1,166 @@
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { briefs, checkouts, opportunities, payments, users } from '../../db/schema';
+import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
+import type { PaymentRow } from './refunds';
+import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { preparedStatement } from '../../db/statement';
+import { itemPages } from '../../db/item-pages';
+import { item, type ItemOf, type Same } from '../../db/item';
+
+export const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/** A payment as the API shows it: no internal columns (session ids, refund bookkeeping). */
+const paymentDto = item({
+  id: payments.id,
+  brandId: payments.brandId,
+  opportunityId: payments.opportunityId,
+  stripePaymentId: payments.stripePaymentId,
+  amount: payments.amount,
+  status: payments.status,
+  draftReviewStatus: payments.draftReviewStatus,
+  draftDocumentUrl: payments.draftDocumentUrl,
+  draftDocumentFile: payments.draftDocumentFile,
+  brandFeedback: payments.brandFeedback,
+  refundReason: payments.refundReason,
+  paidAt: payments.paidAt,
+  releasedAt: payments.releasedAt,
+  refundedAt: payments.refundedAt,
+  createdAt: payments.createdAt,
+});
+export const toPaymentDto = (p: PaymentRow): PaymentDto => paymentDto.of({ payments: p });
+
+/** The brand an admin list names beside a payment (Admin Payments, Admin Projects). */
+export const brandContact = item({ id: users.id, name: users.name, brandName: users.brandName, email: users.email });
+
+const brandPaymentItem = item({
+  ...paymentDto.fields,
+  opportunity: item({
+    id: opportunities.id,
+    title: opportunities.title,
+    outletName: opportunities.outletName,
+    type: opportunities.type,
+    priceUsd: opportunities.priceUsd,
+  }),
+});
+
+const adminPaymentItem = item({
+  ...paymentDto.fields,
+  opportunity: item({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd }),
+  user: brandContact,
+  briefSubmittedAt: briefs.submittedAt,
+});
+
+// the definitions answer exactly the API's shapes (src/shared/payment.ts)
+const _itemTypesMatch: [
+  Same<ItemOf<typeof paymentDto>, PaymentDto>,
+  Same<ItemOf<typeof brandPaymentItem>, BrandPaymentItem>,
+  Same<ItemOf<typeof adminPaymentItem>, AdminPaymentItem>,
+] = [true, true, true];
+
+const escrowBalance = preparedStatement<{ balance: string }, { brandId: string }>(
+  'brand_escrow_balance',
+  sql`SELECT round(coalesce(sum(${payments.amount}), 0), 2)::text AS "balance"
+    FROM ${payments} WHERE ${payments.brandId} = ${sql.placeholder('brandId')} AND ${payments.status} = 'paid'`,
+);
+
+/**
+ * Money the brand has held in escrow: the sum of its `paid` payments, added up by the database
+ * (an index-only scan of payments_brand_held_idx). Every portal page shows it, so it is prepared.
+ */
+export async function brandEscrowBalance(db: Db, brandId: string): Promise<string> {
+  const [row] = await escrowBalance(db, { brandId });
+  return row.balance;
+}
+
+const brandPaymentsPage = itemPages<{ cursor: boolean }, Record<string, unknown>>(
+  'brand_payments',
+  (o) => (o.cursor ? 'c' : 'n'),
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(brandPaymentItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+    WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
+    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+);
+
+/** GET /api/brand/payments: the brand's payments (`BrandPaymentItem`), newest first, one page at a time. */
+export function brandPayments(db: Db, brandId: string, page: Page): Promise<JsonPageRow[]> {
+  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
+}
+
+type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; cursor: boolean };
+const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>(
+  'admin_payments',
+  (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(adminPaymentItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    FROM ${payments}
+    JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+    JOIN ${users} ON ${users.id} = ${payments.brandId}
+    LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+    WHERE ${and(
+      o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+      o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
+      o.cursor ? afterCursor(payments.createdAt, payments.id) : sql`true`,
+    )}
+    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+);
+
+/** GET /api/admin/payments: every payment (or one opportunity's, or one status), newest first, paged (`AdminPaymentItem`). */
+export function adminPayments(
+  db: Db,
+  filter: { opportunityId?: string; status?: PaymentStatus },
+  page: Page,
+): Promise<JsonPageRow[]> {
+  return adminPaymentsPage(
+    db,
+    { byOpportunity: Boolean(filter.opportunityId), byStatus: Boolean(filter.status), cursor: Boolean(page.cursor) },
+    {
+      ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...pageValues(page),
+    },
+  );
+}
+
+/**
+ * The admin's totals: what was charged for the payments held (`paid`) and released. The spec sums
+ * the opportunity's price, which is only the same while prices never change (docs/decisions/012).
+ * Summed as unbounded numeric: any number of payments at the highest price cannot overflow.
+ */
+export async function paymentTotals(db: Db): Promise<PaymentTotals> {
+  const [row] = await db
+    .select({
+      held: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
+      released: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
+    })
+    .from(payments);
+  return { held: row.held, released: row.released };
+}
+
+/** Paid checkouts that were not booked because the charge did not match (newest first, the latest 100). */
+export async function paymentsNeedingAttention(db: Db): Promise<PaymentAttentionItem[]> {
+  const rows = await db
+    .select({
+      id: checkouts.id,
+      reason: checkouts.attentionReason,
+      providerSessionId: checkouts.providerSessionId,
+      providerRef: checkouts.chargedProviderRef,
+      expectedAmount: sql<string>`${checkouts.amount}::text`,
+      createdAt: checkouts.createdAt,
+      opportunity: { id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName },
+      user: { id: users.id, name: users.name, brandName: users.brandName, email: users.email },
+    })
+    .from(checkouts)
+    .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
+    .innerJoin(users, eq(users.id, checkouts.brandId))
+    .where(isNotNull(checkouts.attentionReason))
+    .orderBy(desc(checkouts.createdAt))
+    .limit(100);
+  return rows.map((r) => ({ ...r, reason: r.reason!, createdAt: r.createdAt.toISOString() }));
+}
+
+export async function paymentById(db: Db, id: string) {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { adminProjectsQuerySchema, isDraftAttachBody } from '../../../shared/schemas/brief';
+import { adminPaymentPatchSchema } from '../../../shared/schemas/payment';
+import { placementsQuerySchema, publicationCheckSchema, publicationUrlSchema, publishRequestSchema } from '../../../shared/schemas/publication';
+import type { ModuleDeps } from '../../deps';
+import { pageOf, sendJsonPage } from '../../lib/paging';
+import { idParam } from '../../lib/route-params';
+import { parse } from '../../lib/validate';
+import { requireAdmin } from '../auth/guards';
+import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { documentRoutes } from './documents';
+import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
+import { previewCheck, recheckNow, releasePayment, setPublicationUrl, type PublicationDeps } from './publication';
+import { attachDraftFromBody, markEditsComplete } from './review';
+
+/** The editorial team's side: Admin Projects, drafts, marking edits complete, publication and its watch. */
+export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
+  const { db, files, config } = deps;
+  const publication: PublicationDeps = {
+    db,
+    provider: deps.provider,
+    checker: deps.checker,
+    terms: { guaranteeDays: config.GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
+  };
+
+  app.get('/api/admin/projects', async (req, reply) => {
+    requireAdmin(req);
+    const { tab } = parse(adminProjectsQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendJsonPage(req, reply, page, await adminProjects(db, tab, page));
+  });
+
+  app.get('/api/admin/projects/counts', async (req) => {
+    requireAdmin(req);
+    return adminProjectCounts(db);
+  });
+
+  // the id is the payment id
+  app.post<{ Params: { id: string } }>('/api/admin/projects/:id/mark-edits-complete', async (req) => {
+    requireAdmin(req);
+    return markEditsComplete(db, req.params.id);
+  });
+
+  // the spec's call has no body; with {liveUrl, overrideReason?} the live article is checked first
+  app.post('/api/admin/payments/:id/release', async (req) => {
+    requireAdmin(req);
+    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
+    return releasePayment(publication, id, parse(publishRequestSchema, req.body ?? {}));
+  });
+
+  // The spec's one route for three changes: {status: "released"} publishes, {draftDocumentUrl} or
+  // {draftDocumentFile} attaches the draft. The body's members name the change; each has its handler.
+  app.patch('/api/admin/payments/:id/status', async (req) => {
+    requireAdmin(req);
+    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
+    if (isDraftAttachBody(req.body)) return attachDraftFromBody(db, files, id, req.body);
+    const { liveUrl, overrideReason } = parse(adminPaymentPatchSchema, req.body);
+    return releasePayment(publication, id, { liveUrl, overrideReason });
+  });
+
+  app.put('/api/admin/payments/:id/publication', async (req) => {
+    requireAdmin(req);
+    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
+    // the check the new URL passed (or was accepted with)
+    return { ok: true, check: await setPublicationUrl(publication, id, parse(publicationUrlSchema, req.body)) };
+  });
+
+  // with {liveUrl}: the check of a URL before it is used (nothing changes); without: the live article's, applied
+  app.post('/api/admin/payments/:id/publication/check', async (req) => {
+    requireAdmin(req);
+    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
+    const { liveUrl } = parse(publicationCheckSchema, req.body ?? {});
+    return liveUrl ? previewCheck(publication, id, liveUrl) : recheckNow(publication, id);
+  });
+
+  app.get('/api/admin/placements', async (req, reply) => {
+    requireAdmin(req);
+    const { health } = parse(placementsQuerySchema, req.query);
+    const page = pageOf(req);
+    return sendJsonPage(req, reply, page, await adminPlacements(db, health, page));
+  });
+
+  app.get('/api/admin/placements/counts', async (req) => {
+    requireAdmin(req);
+    return placementCounts(db);
+  });
+
+  documentRoutes(app, deps);
+}

@@ -1,0 +1,165 @@
+import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { briefs, payments } from '../../db/schema';
+import { conflict, notFound } from '../../lib/errors';
+import { isUuid } from '../../lib/route-params';
+import {
+  compact,
+  mapOlderBrief,
+  type BriefPart1,
+  type BriefPart2,
+  type BriefResponse,
+  type OlderBriefPart1,
+  type OlderBriefPart2,
+  type SavedBrief,
+} from '../../../shared/schemas/brief';
+import { notifyPlacement } from '../../mail/notify';
+import { PAYMENT_NOT_FOUND } from '../payments/service';
+
+type BriefRow = typeof briefs.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toSavedBrief(b: BriefRow): SavedBrief {
+  return {
+    paymentId: b.paymentId,
+    opportunityId: b.opportunityId,
+    part1Json: b.part1Json,
+    part2Json: b.part2Json,
+    submittedAt: iso(b.submittedAt),
+    updatedAt: b.updatedAt.toISOString(),
+  };
+}
+
+/** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */
+async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PaymentRow> {
+  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  const q = db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  return row;
+}
+
+function assertBriefEditable(p: PaymentRow) {
+  if (p.status === 'released') throw conflict('This article has been published; its brief can no longer change');
+  if (p.status === 'refunded') throw conflict('This payment was refunded; its brief can no longer change');
+}
+
+/**
+ * What a fresh brief starts from: the brand's latest earlier brief (submitted ones first). Part 1 is
+ * about the brand and is copied whole; from part 2 only what holds for every article (tone and
+ * style, social links). The article-specific answers (goal, audience, message, points, keywords)
+ * start empty so last article's goal is never submitted for this one by mistake.
+ */
+async function fallbackBrief(db: Db, brandId: string, paymentId: string) {
+  const [earlier] = await db
+    .select()
+    .from(briefs)
+    .where(and(eq(briefs.brandId, brandId), ne(briefs.paymentId, paymentId)))
+    .orderBy(sql`${briefs.submittedAt} IS NULL`, desc(briefs.updatedAt))
+    .limit(1);
+  if (!earlier) return null;
+  const { toneStyleGuidelines, socialMediaLinks } = earlier.part2Json as BriefPart2;
+  return { part1Json: earlier.part1Json as BriefPart1, part2Json: compact({ toneStyleGuidelines, socialMediaLinks }) };
+}
+
+/** GET /api/brand/brief/{paymentId} */
+export async function getBrief(db: Db, brandId: string, paymentId: string): Promise<BriefResponse> {
+  await ownPayment(db, brandId, paymentId);
+  const [saved] = await db.select().from(briefs).where(eq(briefs.paymentId, paymentId));
+  if (saved) return { part1Json: saved.part1Json, part2Json: saved.part2Json, source: 'saved', submittedAt: iso(saved.submittedAt) };
+  const fallback = await fallbackBrief(db, brandId, paymentId);
+  if (fallback) return { ...fallback, source: 'fallback', submittedAt: null };
+  return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null };
+}
+
+/**
+ * Stores the brief of a payment the brand owns, under a lock on the payment so that a release
+ * cannot slip in between the check and the write. `submit` sets submittedAt; a draft never touches it.
+ */
+async function storeBrief(
+  tx: Tx,
+  payment: PaymentRow,
+  parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 },
+  submit: boolean,
+): Promise<SavedBrief> {
+  assertBriefEditable(payment);
+  const now = new Date();
+  const part1Json = parts.part1Json && compact(parts.part1Json);
+  const part2Json = parts.part2Json && compact(parts.part2Json);
+  const [row] = await tx
+    .insert(briefs)
+    .values({
+      brandId: payment.brandId,
+      opportunityId: payment.opportunityId,
+      paymentId: payment.id,
+      part1Json: part1Json ?? {},
+      part2Json: part2Json ?? {},
+      submittedAt: submit ? now : null,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: briefs.paymentId,
+      set: {
+        ...(part1Json ? { part1Json } : {}),
+        ...(part2Json ? { part2Json } : {}),
+        ...(submit ? { submittedAt: now } : {}),
+        updatedAt: now,
+      },
+    })
+    .returning();
+  if (submit) await notifyPlacement(tx, payment.id, 'admin_brief_submitted');
+  return toSavedBrief(row);
+}
+
+/** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
+export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 }) {
+  return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, false));
+}
+
+/** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
+export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: { part1Json: BriefPart1; part2Json: BriefPart2 }) {
+  return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, true));
+}
+
+/** GET /api/brand/brief-access: the earlier flow may open only for an opportunity the brand has paid for. */
+export async function briefAccess(db: Db, brandId: string, opportunityId: string | undefined): Promise<boolean> {
+  if (!opportunityId || !isUuid(opportunityId)) return false;
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, opportunityId), eq(payments.status, 'paid')))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * POST /api/briefs (earlier flow, older field names). The older form is keyed by opportunity, so
+ * the brief goes to the brand's held payment for it that has no submitted brief yet (the latest
+ * such), else to the latest held one; the names are mapped onto the current brief and submitted.
+ */
+export async function submitOlderBrief(
+  db: Db,
+  brandId: string,
+  input: { opportunityId: string; part1: OlderBriefPart1; part2: OlderBriefPart2 },
+): Promise<SavedBrief> {
+  if (!isUuid(input.opportunityId)) throw notFound('No paid article was found for this opportunity');
+  return db.transaction(async (tx) => {
+    const held = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, input.opportunityId), eq(payments.status, 'paid')))
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .for('update');
+    if (!held.length) throw notFound('No paid article was found for this opportunity');
+    const submitted = await tx
+      .select({ paymentId: briefs.paymentId })
+      .from(briefs)
+      .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
+    const done = new Set(submitted.map((b) => b.paymentId));
+    const target = held.find((p) => !done.has(p.id)) ?? held[0];
+    return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true);
+  });
+}

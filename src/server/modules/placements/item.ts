@@ -1,0 +1,106 @@
+import type { AdminProjectItem, BriefPart1, BriefPart2, MyArticleItem, ProjectPayment } from '../../../shared/schemas/brief';
+import { sql } from 'drizzle-orm';
+import { as, item, when, type Computed, type ItemOf, type Same } from '../../db/item';
+import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
+import type { AdminPlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
+import { brandContact } from '../payments/service';
+
+type PaymentRow = typeof payments.$inferSelect;
+
+/** The payment fields a placement card needs (no internal columns). */
+const placementPaymentItem = item({
+  id: payments.id,
+  status: payments.status,
+  draftReviewStatus: payments.draftReviewStatus,
+  draftDocumentUrl: payments.draftDocumentUrl,
+  draftDocumentFile: payments.draftDocumentFile,
+  brandFeedback: payments.brandFeedback,
+  stripePaymentId: payments.stripePaymentId,
+  amount: payments.amount,
+  createdAt: payments.createdAt,
+});
+export const placementPayment = (p: PaymentRow): ProjectPayment => placementPaymentItem.of({ payments: p });
+
+/** The opportunity members of a placement card (My Articles, Admin Projects). */
+const opportunityCard = {
+  id: opportunities.id,
+  title: opportunities.title,
+  type: opportunities.type,
+  outletName: opportunities.outletName,
+  priceUsd: opportunities.priceUsd,
+};
+
+/** A publication refunded by other means (an admin's refund from Placements) shows as refunded too. */
+const health: Computed<PublicationHealth> = {
+  kind: 'computed',
+  sql: sql`CASE WHEN ${payments.status} = 'refunded' THEN 'refunded' ELSE ${publications.health} END`,
+  tables: [payments, publications],
+  of: (rows) => (rows.payments?.status === 'refunded' ? 'refunded' : ((rows.publications?.health as PublicationHealth | undefined) ?? 'unverified')),
+};
+
+/**
+ * The live article of a published placement, with its open case (lists LEFT JOIN `publications` and
+ * the open `publication_cases` row of the payment).
+ */
+const publicationItem = item({
+  url: publications.url,
+  health,
+  verifiedAt: publications.verifiedAt,
+  guaranteeEndsAt: publications.guaranteeEndsAt,
+  overrideReason: publications.overrideReason,
+  lastCheck: as<PublicationCheck | null>(publications.lastCheck),
+  issue: when(
+    publicationCases.id,
+    item({
+      reason: publicationCases.reason,
+      openedAt: publicationCases.openedAt,
+      restoreBy: publicationCases.restoreBy,
+      evidence: as<PublicationCheck>(publicationCases.evidence),
+    }),
+  ),
+  restoredAt: publications.restoredAt,
+});
+const publication = when(publications.paymentId, publicationItem);
+
+/** A My Articles card: the placement, whether the brand has saved or submitted its brief, its live article. */
+export const myArticleItem = item({
+  ...opportunityCard,
+  payment: placementPaymentItem,
+  brief: when(briefs.id, item({ submittedAt: briefs.submittedAt })),
+  publication,
+});
+
+/** An Admin Projects card: the brief shows once submitted (a brand's drafts are its own). */
+export const adminProjectItem = item({
+  ...opportunityCard,
+  payment: placementPaymentItem,
+  brief: when(
+    briefs.submittedAt,
+    item({ part1Json: as<BriefPart1>(briefs.part1Json), part2Json: as<BriefPart2>(briefs.part2Json), submittedAt: as<string>(briefs.submittedAt) }),
+  ),
+  user: brandContact,
+  publication,
+});
+
+/** A row of Admin Placements: a published placement and its health. */
+export const adminPlacementItem = item({
+  paymentId: payments.id,
+  title: opportunities.title,
+  outletName: opportunities.outletName,
+  brand: brandContact,
+  amount: payments.amount,
+  brandWebsite: users.website,
+  publishedAt: publications.publishedAt,
+  nextCheckAt: publications.nextCheckAt,
+  failingSince: publications.failingSince,
+  publication: publicationItem,
+});
+
+// the definitions answer exactly the API's shapes (src/shared/schemas/brief.ts, src/shared/publication.ts)
+const _itemTypesMatch: [
+  Same<ItemOf<typeof placementPaymentItem>, ProjectPayment>,
+  Same<ItemOf<typeof myArticleItem>, MyArticleItem>,
+  Same<ItemOf<typeof adminProjectItem>, AdminProjectItem>,
+  Same<ItemOf<typeof publicationItem>, Publication>,
+  Same<ItemOf<typeof adminPlacementItem>, AdminPlacementItem>,
+] = [true, true, true, true, true];

@@ -1,0 +1,165 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } from '../../../shared/publication';
+import { REVIEW_STATUSES } from '../../../shared/payment';
+import type { ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
+import type { Db } from '../../db/client';
+import { itemPages } from '../../db/item-pages';
+import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
+import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
+import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
+
+/** The live article of a payment and its open case, for the items that show them. */
+const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.paymentId} = ${payments.id}
+      LEFT JOIN ${publicationCases} ON ${publicationCases.paymentId} = ${payments.id} AND ${publicationCases.closedAt} IS NULL`;
+
+type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
+/** Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication. */
+const needsActionRank = sql`(${payments.draftReviewStatus} <> 'approved')::int`;
+
+const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
+  'my_articles',
+  (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o, columns) => {
+    const ranked = o.tab === 'needs-review';
+    return limitedPage(sql`SELECT ${columns(myArticleItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+        ${ranked ? sql`, ${needsActionRank} AS "cursorRank"` : sql``}
+      FROM ${payments}
+      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+      ${publicationJoins}
+      WHERE ${and(
+        sql`${payments.brandId} = ${sql.placeholder('brandId')}`,
+        o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
+        o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
+        o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+        o.cursor
+          ? ranked
+            ? afterRankedCursor(needsActionRank, payments.createdAt, payments.id)
+            : afterCursor(payments.createdAt, payments.id)
+          : undefined,
+      )}
+      ORDER BY ${ranked ? sql`${needsActionRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
+  },
+);
+
+/**
+ * GET /api/brand/my-articles: the brand's purchases with their opportunity and brief state, newest
+ * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
+ * Each row's JSON is a `MyArticleItem`, built by the database.
+ */
+export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+  const shape = {
+    tab: filter.tab,
+    byPayment: Boolean(filter.paymentId),
+    byOpportunity: Boolean(filter.opportunityId),
+    cursor: Boolean(page.cursor),
+  };
+  return myArticlesPage(db, shape, {
+    brandId,
+    ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
+    ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
+    ...pageValues(page, filter.tab === 'needs-review'),
+  });
+}
+
+/** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
+export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleTabCounts> {
+  const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
+  const [row] = await db
+    .select({
+      pending: count('pending'),
+      needsReview: count('needs-review'),
+      completed: count('completed'),
+      toReview: sql<number>`count(*) FILTER (WHERE ${payments.status} = 'paid' AND ${inArray(payments.draftReviewStatus, REVIEW_STATUSES)})::int`,
+    })
+    .from(payments)
+    .where(eq(payments.brandId, brandId));
+  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed, toReview: row.toReview };
+}
+
+/** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
+const unpublishedRank = sql`(${payments.status} = 'paid')::int`;
+
+const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Record<string, unknown>>(
+  'admin_projects',
+  (o) => `${o.tab ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
+  (o, columns) => {
+    const ranked = o.tab === 'approved';
+    return limitedPage(sql`SELECT ${columns(adminProjectItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+        ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
+      FROM ${payments}
+      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+      JOIN ${users} ON ${users.id} = ${payments.brandId}
+      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+      ${publicationJoins}
+      WHERE ${and(
+        o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+        o.cursor
+          ? ranked
+            ? afterRankedCursor(unpublishedRank, payments.createdAt, payments.id)
+            : afterCursor(payments.createdAt, payments.id)
+          : undefined,
+      )}
+      ORDER BY ${ranked ? sql`${unpublishedRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
+  },
+);
+
+/**
+ * GET /api/admin/projects: held or released payments (or one tab of them), newest first, one page
+ * at a time, each row's JSON an `AdminProjectItem` built by the database.
+ */
+export function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<JsonPageRow[]> {
+  return adminProjectsPage(db, { tab, cursor: Boolean(page.cursor) }, pageValues(page, tab === 'approved'));
+}
+
+/** The three tab counts, each an index-only count over its partial index. */
+export async function adminProjectCounts(db: Db): Promise<ProjectTabCounts> {
+  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]})`;
+  const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
+  const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
+  return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };
+}
+
+type PlacementsShape = { health?: PublicationHealth; cursor: boolean };
+const adminPlacementsPage = itemPages<PlacementsShape, Record<string, unknown>>(
+  'admin_placements',
+  (o) => `${o.health ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(adminPlacementItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
+      FROM ${publications}
+      JOIN ${payments} ON ${payments.id} = ${publications.paymentId}
+      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+      JOIN ${users} ON ${users.id} = ${payments.brandId}
+      LEFT JOIN ${publicationCases} ON ${publicationCases.paymentId} = ${payments.id} AND ${publicationCases.closedAt} IS NULL
+      WHERE ${and(
+        o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,
+        o.cursor ? afterCursor(publications.publishedAt, publications.paymentId) : sql`true`,
+      )}
+      ORDER BY ${publications.publishedAt} DESC, ${publications.paymentId} DESC`),
+);
+
+/** GET /api/admin/placements: every published placement (or those of one health), newest first, paged. */
+export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page): Promise<JsonPageRow[]> {
+  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) });
+}
+
+/**
+ * GET /api/admin/placements/counts: published placements by health (the filter's counts) and the
+ * open cases, the count beside "Placements" in the admin's sidebar.
+ */
+export async function placementCounts(db: Db): Promise<PlacementCounts> {
+  const [byHealth] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      ...Object.fromEntries(PUBLICATION_HEALTHS.map((h) => [h, sql<number>`(count(*) FILTER (WHERE ${publications.health} = ${h}))::int`])),
+    })
+    .from(publications);
+  const [open] = await db.select({ n: sql<number>`count(*)::int` }).from(publicationCases).where(isNull(publicationCases.closedAt));
+  const counts = byHealth as Record<string, number>;
+  return {
+    all: Number(counts.all),
+    ...(Object.fromEntries(PUBLICATION_HEALTHS.map((h) => [h, Number(counts[h] ?? 0)])) as Record<PublicationHealth, number>),
+    issues: Number(open?.n ?? 0),
+  };
+}

@@ -1,0 +1,46 @@
+import type { LinkRel } from '../../shared/publication';
+import type { PageFacts } from './html-scan';
+
+/** "www.acme.com" and "acme.com" are the same brand site. */
+function siteOf(hostname: string): string {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return h.startsWith('www.') ? h.slice(4) : h;
+}
+
+/**
+ * The host of the brand's website as profiles store it: with or without a scheme, with or
+ * without a path ("acme.com", "https://www.acme.com/shop"). Null when there is nothing to look for.
+ */
+export function brandSite(website: string | null): string | null {
+  const value = website?.trim();
+  if (!value) return null;
+  const url = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname ? siteOf(url.hostname) : null;
+}
+
+/** One link's kind, by the strongest qualifier it carries. */
+function relOf(tokens: string[]): LinkRel {
+  if (tokens.includes('sponsored')) return 'sponsored';
+  if (tokens.includes('ugc')) return 'ugc';
+  if (tokens.includes('nofollow')) return 'nofollow';
+  return 'dofollow';
+}
+
+/** With several links to the brand, the one worth most to it counts. */
+const RANK: Record<LinkRel, number> = { dofollow: 3, sponsored: 2, ugc: 1, nofollow: 0 };
+
+/**
+ * The best link from the page to the brand's site. Links are resolved as a browser would: against
+ * <base href> when there is one, else the page's final URL.
+ */
+export function findBrandLink(facts: PageFacts, pageUrl: string, site: string): { found: boolean; rel: LinkRel | null } {
+  const base = (facts.baseHref !== null && URL.parse(facts.baseHref, pageUrl)) || new URL(pageUrl);
+  let best: LinkRel | null = null;
+  for (const anchor of facts.anchors) {
+    const target = URL.parse(anchor.href.trim(), base);
+    if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:') || siteOf(target.hostname) !== site) continue;
+    const rel = relOf(anchor.rel);
+    if (best === null || RANK[rel] > RANK[best]) best = rel;
+  }
+  return { found: best !== null, rel: best };
+}

@@ -1,0 +1,137 @@
+/**
+ * Production fails closed (issue 15): the built server, started as an operator would, refuses to
+ * take "payments" that move no money and refuses a database whose demo accounts anyone can sign in
+ * to, naming what to do; started properly it says it is in test mode and how to create an admin.
+ * Embedded database only: the refusals do not depend on the database kind.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbKind } from '../support/db';
+
+const root = path.resolve(__dirname, '../..');
+let outDir: string;
+let dataDir: string;
+
+beforeAll(() => {
+  if (dbKind !== 'pglite') return;
+  // the very bundle `npm start` runs, built from the current source into a folder of its own
+  outDir = mkdtempSync(path.join(root, '.tmp', 'prod-build-'));
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', outDir], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('esbuild failed');
+  dataDir = mkdtempSync(path.join(root, '.tmp', 'prod-data-'));
+}, 60_000);
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built server with `env` (and no Stripe or database settings from this process); resolves
+ * once it exits or, when `untilReady`, once it answers. Returns its output and exit code.
+ */
+async function start(env: Record<string, string>, opts: { untilReady?: boolean } = {}) {
+  const port = await freePort();
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(STRIPE_|DATABASE_URL|PAYMENT_PROVIDER|SEED_DEMO|NODE_ENV|ADMIN_)/.test(k)));
+  const child = spawn(process.execPath, [path.join(outDir, 'main.js')], {
+    cwd: root,
+    env: { ...clean, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (!opts.untilReady) {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return { code, output, port, stop: async () => {} };
+  }
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const ok = await fetch(`http://127.0.0.1:${port}/api/user`).then(
+      () => true,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    code: child.exitCode,
+    get output() {
+      return output;
+    },
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+describe.skipIf(dbKind !== 'pglite')('a production start (the built server)', () => {
+  it('[SECURITY] refuses without a card provider, naming the variables', async () => {
+    const { code, output } = await start({ NODE_ENV: 'production' });
+    expect(code).toBe(1);
+    expect(output).toContain('Refusing to start: no card provider is configured in production');
+    expect(output).toContain('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    expect(output).toContain('PAYMENT_PROVIDER=test');
+  }, 60_000);
+
+  it('[SECURITY] refuses SEED_DEMO=1', async () => {
+    const { code, output } = await start({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', SEED_DEMO: '1' });
+    expect(code).toBe(1);
+    expect(output).toContain('SEED_DEMO=1 in production would create accounts whose passwords are published');
+  }, 60_000);
+
+  it('[SECURITY] refuses a database that still has the demo accounts, until `npm run db:remove-demo`; then starts in test mode and says how to make an admin', async () => {
+    // an evaluation run left the demo content behind
+    const dev = await start({ NODE_ENV: 'development' }, { untilReady: true });
+    await dev.stop();
+    expect(dev.output).toContain('admin@byline.test / byline-admin-demo');
+
+    const refused = await start({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('Refusing to start: this production database still has demo access whose secrets are published');
+    expect(refused.output).toContain('admin@byline.test');
+    expect(refused.output).toContain('invite code BYLINE-DEMO');
+    expect(refused.output).toContain('npm run db:remove-demo');
+
+    const removed = spawnSync('npm', ['run', '--silent', 'db:remove-demo'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    });
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain('Removed 2 demo account(s) and 1 demo invite code(s).');
+
+    const prod = await start({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }, { untilReady: true });
+    try {
+      expect(prod.code).toBeNull();
+      const demo = await fetch(`http://127.0.0.1:${prod.port}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${prod.port}` },
+        body: JSON.stringify({ email: 'admin@byline.test', password: 'byline-admin-demo' }),
+      });
+      expect(demo.status).toBe(401);
+    } finally {
+      await prod.stop();
+    }
+    expect(prod.output).toContain('No admin account exists yet. Create one with: npm run admin:create');
+    expect(prod.output).toContain('Test mode: payments are simulated');
+  }, 120_000);
+});

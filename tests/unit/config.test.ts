@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, paymentProviderKind, seedsDemo } from '../../src/server/config';
+
+const base = { NODE_ENV: 'test' };
+
+describe('configuration', () => {
+  it('TRUST_PROXY: true/false, a hop count, or proxy addresses and CIDR ranges; anything else names the variable', () => {
+    expect(loadConfig({ ...base }).TRUST_PROXY).toBeUndefined();
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', '1.2.3.4/8/2', ',']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('limits are "max/window", with byte sizes; a bad one names its variable', () => {
+    const c = loadConfig({ ...base, LIMIT_UPLOAD_BYTES: '200MB/1d', LIMIT_CHECKOUTS: '5/30s' });
+    expect(c.LIMIT_UPLOAD_BYTES).toEqual({ max: 200 * 1024 * 1024, windowMs: 86_400_000 });
+    expect(c.LIMIT_CHECKOUTS).toEqual({ max: 5, windowMs: 30_000 });
+    expect(c.LIMIT_SIGNIN_FAILURES_PER_ACCOUNT).toEqual({ max: 10, windowMs: 900_000 });
+    for (const bad of ['10', '0/1h', '10/0s', 'ten/1h', '10/1w']) {
+      expect(() => loadConfig({ ...base, LIMIT_SIGNUPS_PER_ADDRESS: bad }), bad).toThrow(/LIMIT_SIGNUPS_PER_ADDRESS/);
+    }
+  });
+
+  it('payments: Stripe when its keys are set, else the test checkout outside production; production refuses without either', () => {
+    expect(paymentProviderKind(loadConfig(base))).toBe('test');
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(paymentProviderKind(loadConfig({ ...base, ...keys }))).toBe('stripe');
+    expect(paymentProviderKind(loadConfig({ ...base, ...keys, PAYMENT_PROVIDER: 'test' }))).toBe('test');
+    expect(() => loadConfig({ ...base, PAYMENT_PROVIDER: 'stripe' })).toThrow(/PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET[\s\S]*PAYMENT_PROVIDER=test/);
+    expect(paymentProviderKind(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }))).toBe('test');
+    expect(paymentProviderKind(loadConfig({ NODE_ENV: 'production', ...keys }))).toBe('stripe');
+    // the command-line tools take no payments
+    expect(() => loadConfig({ NODE_ENV: 'production' }, { serving: false })).not.toThrow();
+  });
+
+  it('demo content: on by default outside production only; SEED_DEMO=1 in production refuses', () => {
+    expect(seedsDemo(loadConfig(base))).toBe(true);
+    expect(seedsDemo(loadConfig({ ...base, SEED_DEMO: '0' }))).toBe(false);
+    expect(seedsDemo(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }))).toBe(false);
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', SEED_DEMO: '1' })).toThrow(/SEED_DEMO=1 in production/);
+  });
+});
