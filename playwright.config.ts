@@ -32,6 +32,21 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/user`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), DATA_DIR: `.tmp/e2e-data-${PORT}`, SEED_DEMO: '1', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: `.tmp/e2e-data-${PORT}`,
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      // every journey of the suite comes from this one address: its per-address limits are the
+      // whole suite's, not a visitor's (the limits have their own API tests)
+      LIMIT_SIGNUPS_PER_ADDRESS: '1000/1h',
+      LIMIT_SIGNIN_FAILURES_PER_ADDRESS: '1000/15m',
+      LIMIT_PASSWORD_RESETS_PER_ADDRESS: '1000/1h',
+      // the paging journey buys more placements in a minute than a person would
+      LIMIT_CHECKOUTS: '1000/1m',
+      // the publication journeys serve the outlet's article from a server on loopback
+      LINK_CHECK_ALLOW: '127.0.0.1',
+    },
   },
 });

@@ -26,7 +26,8 @@ async function claim(page: Page, title: string) {
   await dialog.getByRole('checkbox').click();
   await dialog.getByRole('button', { name: 'Pay now and secure article' }).click();
   await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_]+$/);
-  await expect(page.getByText('Built-in test checkout')).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('Test mode: payments are simulated');
+  await expect(page.locator('.test-mode-banner')).toHaveText('Test mode: payments are simulated');
 }
 
 test('[BRAND] claims, pays on the built-in checkout, and sees the payment held in escrow; the admin sees it', async ({ page, browser }) => {
@@ -124,8 +125,12 @@ test('[ADMIN] releases a held payment from the dashboard with Mark Published', a
   await expect(dialog).toContainText('Select a payment to release for this opportunity');
   const releaseButton = dialog.getByRole('button', { name: 'Release Payment' });
   await expect(releaseButton).toBeDisabled();
-  await dialog.getByRole('radio', { name: new RegExp(payment.stripePaymentId.slice(-8)) }).click();
-  await releaseButton.click();
+  const choice = dialog.getByRole('radio', { name: new RegExp(payment.stripePaymentId.slice(-8)) });
+  await expect(choice.getByTestId('content-state')).toHaveText('Brief pending');
+  await choice.click();
+  // the brand has not even written a brief: releasing it takes a written reason
+  await dialog.getByLabel('Reason to release anyway').fill('Published from the outlet’s own material');
+  await dialog.getByRole('button', { name: 'Release anyway' }).click();
   await expect(admin.getByTestId('toast')).toContainText('The payment has been marked as released');
 
   await admin.goto('/admin/payments');

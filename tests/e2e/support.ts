@@ -8,10 +8,10 @@ export const PASSWORD = 'e2e-password-123';
 
 export const uniqueEmail = (prefix = 'brand') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 
-export const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 5174}`;
+const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 5174}`;
 
 /** Calls the API from the page's own cookie jar, as the page itself would. */
-export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown) {
+export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, data?: unknown) {
   return page.request.fetch(BASE_URL + url, { method, data, headers: { origin: BASE_URL } });
 }
 

@@ -11,7 +11,7 @@ const AppShell = React.lazy(() => loadAppShell().then((m) => ({ default: m.AppSh
 
 function LoadError({ retry }: { retry: () => void }) {
   return (
-    <div className="flex min-h-svh flex-col items-center justify-center gap-3 p-6 text-center">
+    <div className="flex min-h-page flex-col items-center justify-center gap-3 p-6 text-center">
       <p className="text-lg font-semibold">We couldn't reach Byline.</p>
       <p className="text-sm text-muted-foreground">Check your connection and try again.</p>
       <Button onClick={retry}>Try again</Button>

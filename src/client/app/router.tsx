@@ -19,11 +19,11 @@ const AuthPage = page(loadAuthPage, 'AuthPage');
 const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
 const CompleteProfilePage = page(
-  () => import('@/features/onboarding/pages/complete-profile-page'),
+  () => import('@/features/profile/pages/complete-profile-page'),
   'CompleteProfilePage',
 );
 const PendingApprovalPage = page(
-  () => import('@/features/onboarding/pages/pending-approval-page'),
+  () => import('@/features/profile/pages/pending-approval-page'),
   'PendingApprovalPage',
 );
 const ProfilePage = page(() => import('@/features/profile/pages/profile-page'), 'ProfilePage');
@@ -43,14 +43,18 @@ const loadOpportunitiesPage = () => import('@/features/opportunities/pages/oppor
 const OpportunitiesPage = page(loadOpportunitiesPage, 'OpportunitiesPage');
 const PaymentHistoryPage = page(() => import('@/features/payments/pages/payment-history-page'), 'PaymentHistoryPage');
 const AdminPaymentsPage = page(
-  () => import('@/features/admin-payments/pages/admin-payments-page'),
+  () => import('@/features/payments/pages/admin-payments-page'),
   'AdminPaymentsPage',
 );
-const CheckoutPage = page(() => import('@/features/checkout/pages/checkout-page'), 'CheckoutPage');
-const ProjectsPage = page(() => import('@/features/admin-projects/pages/projects-page'), 'ProjectsPage');
-const MyArticlesPage = page(() => import('@/features/my-articles/pages/my-articles-page'), 'MyArticlesPage');
-const BriefPage = page(() => import('@/features/brief/pages/brief-page'), 'BriefPage');
-const OlderBriefPage = page(() => import('@/features/brief/pages/older-brief-page'), 'OlderBriefPage');
+const AdminPlacementsPage = page(
+  () => import('@/features/placements/pages/admin-placements-page'),
+  'AdminPlacementsPage',
+);
+const CheckoutPage = page(() => import('@/features/payments/pages/checkout-page'), 'CheckoutPage');
+const ProjectsPage = page(() => import('@/features/placements/pages/projects-page'), 'ProjectsPage');
+const MyArticlesPage = page(() => import('@/features/placements/pages/my-articles-page'), 'MyArticlesPage');
+const BriefPage = page(() => import('@/features/placements/pages/brief-page'), 'BriefPage');
+const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -155,6 +159,11 @@ export function AppRouter() {
         <Route path="/admin/payments">
           <ProtectedRoute role="admin">
             <AdminPaymentsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/placements">
+          <ProtectedRoute role="admin">
+            <AdminPlacementsPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/approvals">

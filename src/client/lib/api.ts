@@ -1,9 +1,10 @@
-/** An API failure: the server's `{message, errors}` when it sent one. */
+/** An API failure: the server's `{message, errors}` when it sent one, and its whole body (e.g. a refused release's `check`). */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
     message: string,
     public readonly errors?: Record<string, string>,
+    public readonly body?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -13,7 +14,7 @@ async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { message?: string; errors?: Record<string, string> };
-    if (body && typeof body.message === 'string') return new ApiError(res.status, body.message, body.errors);
+    if (body && typeof body.message === 'string') return new ApiError(res.status, body.message, body.errors, body);
   } catch {
     // not JSON: fall through to the spec's "status: body" form
   }

@@ -8,7 +8,7 @@ export interface Page<T> {
 }
 
 /** The `rel="next"` target of a Link header, or null. */
-export function nextLink(header: string | null): string | null {
+function nextLink(header: string | null): string | null {
   if (!header) return null;
   for (const part of header.split(',')) {
     const m = /^\s*<([^>]+)>\s*;\s*rel="?next"?\s*$/.exec(part);
@@ -17,7 +17,7 @@ export function nextLink(header: string | null): string | null {
   return null;
 }
 
-export async function fetchPage<T>(url: string): Promise<Page<T>> {
+async function fetchPage<T>(url: string): Promise<Page<T>> {
   const res = await apiRequestRaw('GET', url);
   const items = (await res.json()) as T[];
   if (!Array.isArray(items)) throw new ApiError(500, 'Unexpected answer from the server');
@@ -40,4 +40,3 @@ export function usePagedList<T>(key: readonly unknown[], url: string, enabled = 
   return { ...query, items };
 }
 
-export type PagedList<T> = ReturnType<typeof usePagedList<T>>;

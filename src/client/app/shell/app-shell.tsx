@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
-import { CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, UserCheck, Wallet } from 'lucide-react';
+import { CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ShieldCheck, UserCheck, Wallet } from 'lucide-react';
 import type { PublicUser } from '@shared/user';
 import {
   Sidebar,
@@ -16,6 +16,7 @@ import {
 import { Logo } from '@/components/ui/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
+import { usePlacementCounts } from '@/features/placements/api/admin-placements';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
 
@@ -23,6 +24,7 @@ const ADMIN_NAV = [
   { href: '/admin', label: 'Dashboard', icon: <LayoutDashboard /> },
   { href: '/admin/projects', label: 'Projects', icon: <FolderKanban /> },
   { href: '/admin/payments', label: 'Payments', icon: <CreditCard /> },
+  { href: '/admin/placements', label: 'Placements', icon: <ShieldCheck /> },
   { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
 ];
 const BRAND_NAV = [
@@ -54,24 +56,60 @@ function isActive(path: string, href: string) {
   return path === href || path.startsWith(`${href}/`);
 }
 
+/**
+ * The open cases beside "Placements": after the icon in the DOM, drawn at the end of the row
+ * (order-last); in the collapsed sidebar a dot on the icon. The link's aria-label carries the number.
+ */
+function CaseCount({ count }: { count: number }) {
+  return (
+    <span
+      aria-hidden
+      data-testid="nav-case-count"
+      className="order-last ml-auto rounded-full bg-destructive px-1.5 text-[11px] font-semibold leading-5 text-destructive-foreground tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
+    >
+      {count}
+    </span>
+  );
+}
+
 function Navigation({ user }: { user: PublicUser }) {
   const [path] = useLocation();
   const { setOpenMobile } = useSidebar();
-  const items = user.role === 'admin' ? ADMIN_NAV : BRAND_NAV;
+  const admin = user.role === 'admin';
+  const items = admin ? ADMIN_NAV : BRAND_NAV;
+  // the number of open cases, for admins only; a minute old is recent enough for a badge
+  const { data: counts } = usePlacementCounts({ enabled: admin, staleTime: 60_000 });
+  const cases = admin ? (counts?.issues ?? 0) : 0;
   return (
     <nav aria-label="Main">
       <SidebarMenu>
-        {items.map((item) => (
-          <SidebarMenuButton
-            key={item.href}
-            icon={item.icon}
-            label={item.label}
-            active={isActive(path, item.href)}
-            asChild
-          >
-            <Link href={item.href} onClick={() => setOpenMobile(false)} />
-          </SidebarMenuButton>
-        ))}
+        {items.map((item) => {
+          const badge = item.href === '/admin/placements' && cases > 0;
+          return (
+            <SidebarMenuButton
+              key={item.href}
+              icon={
+                badge ? (
+                  <>
+                    {item.icon}
+                    <CaseCount count={cases} />
+                  </>
+                ) : (
+                  item.icon
+                )
+              }
+              label={item.label}
+              active={isActive(path, item.href)}
+              asChild
+            >
+              <Link
+                href={item.href}
+                onClick={() => setOpenMobile(false)}
+                aria-label={badge ? `${item.label} (${cases} open ${cases === 1 ? 'case' : 'cases'})` : undefined}
+              />
+            </SidebarMenuButton>
+          );
+        })}
       </SidebarMenu>
     </nav>
   );

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { ShieldCheck } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { useSidebar } from '@/components/ui/sidebar';
-import { useWallet } from '@/features/wallet/api/get-wallet';
+import { useWallet } from '@/features/payments/api/get-wallet';
 
 /** The brand's funds held in escrow until publication; links to Payment History. */
 export function EscrowCard() {

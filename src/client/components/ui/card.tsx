@@ -16,6 +16,3 @@ export const CardDescription = ({ className, ...p }: React.HTMLAttributes<HTMLPa
 export const CardContent = ({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) => (
   <div className={cn('p-6 pt-0', className)} {...p} />
 );
-export const CardFooter = ({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) => (
-  <div className={cn('flex items-center p-6 pt-0', className)} {...p} />
-);

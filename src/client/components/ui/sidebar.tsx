@@ -70,7 +70,7 @@ export function SidebarProvider({ children }: { children: React.ReactNode }) {
   return (
     <SidebarContext.Provider value={value}>
       <div
-        className="flex min-h-svh w-full"
+        className="flex min-h-page w-full"
         style={{ '--sidebar-width': SIDEBAR_WIDTH, '--sidebar-width-icon': SIDEBAR_WIDTH_ICON } as React.CSSProperties}
         data-sidebar-state={open ? 'expanded' : 'collapsed'}
       >
@@ -105,7 +105,7 @@ export function Sidebar({ children }: { children: React.ReactNode }) {
       <aside
         data-testid="sidebar"
         data-collapsed={open ? 'false' : 'true'}
-        className="group/sidebar fixed inset-y-0 left-0 z-10 flex h-svh flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200"
+        className="group/sidebar fixed top-(--test-banner-h) bottom-0 left-0 z-10 flex flex-col border-r bg-sidebar text-sidebar-foreground transition-[width] duration-200"
         style={{ width: open ? 'var(--sidebar-width)' : 'var(--sidebar-width-icon)' }}
       >
         {children}

@@ -7,7 +7,7 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
 
 export function FullScreenSpinner() {
   return (
-    <div className="flex min-h-svh items-center justify-center" data-testid="full-screen-spinner">
+    <div className="flex min-h-page items-center justify-center" data-testid="full-screen-spinner">
       <Spinner className="size-8" />
     </div>
   );

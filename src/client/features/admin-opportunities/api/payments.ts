@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { AdminPaymentItem } from '@shared/payment';
+import type { AdminPaymentItem, PaymentDto } from '@shared/payment';
+import type { PublishRequest } from '@shared/publication';
 import { apiGet, apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
@@ -17,9 +18,11 @@ export function useHeldPayments(opportunityId: string, enabled: boolean) {
 
 export function useReleasePayment() {
   return useMutation({
-    mutationFn: (paymentId: string) => apiRequest<unknown>('POST', `/api/admin/payments/${paymentId}/release`),
+    // without a body: the spec's call; with {liveUrl, overrideReason?}: the live article is checked first
+    mutationFn: ({ paymentId, body }: { paymentId: string; body?: PublishRequest }) =>
+      apiRequest<PaymentDto>('POST', `/api/admin/payments/${paymentId}/release`, body),
     onSuccess: () => {
-      for (const k of ['/api/admin/payments', '/api/admin/payments/totals', '/api/admin/opportunities', '/api/admin/projects']) {
+      for (const k of ['/api/admin/payments', '/api/admin/payments/totals', '/api/admin/opportunities', '/api/admin/projects', '/api/admin/placements']) {
         void queryClient.invalidateQueries({ queryKey: [k] });
       }
     },

@@ -7,7 +7,7 @@ export type ImagePurpose = 'logo' | 'example';
 export const uploadImageKey = ['upload-image'];
 
 /** POST /api/upload/logo (multipart field `logo`); `?purpose=example` for example screenshots (no SVG). */
-export function uploadImage(file: File, purpose: ImagePurpose) {
+function uploadImage(file: File, purpose: ImagePurpose) {
   const url = purpose === 'example' ? '/api/upload/logo?purpose=example' : '/api/upload/logo';
   return apiUpload<{ url: string }>(url, 'logo', file);
 }

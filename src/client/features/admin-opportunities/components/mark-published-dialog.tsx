@@ -1,36 +1,66 @@
 import * as React from 'react';
 import { Send } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import { paymentIdTail } from '@shared/payment';
+import { paymentIdTail, type AdminPaymentItem } from '@shared/payment';
 import type { AdminOpportunityItem } from '@shared/opportunity';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
+import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, type LiveArticle } from '@/components/publication/live-article-fields';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useHeldPayments, useReleasePayment } from '../api/payments';
 import { Spinner } from '@/components/ui/spinner';
+
+/** Where the placement's content stands, so the admin does not release one that is not ready by mistake. */
+function contentState(p: AdminPaymentItem): { label: string; ready: boolean } {
+  if (!p.briefSubmittedAt) return { label: 'Brief pending', ready: false };
+  switch (p.draftReviewStatus) {
+    case 'approved':
+      return { label: 'Approved', ready: true };
+    case 'edits_requested':
+      return { label: 'Edits requested', ready: false };
+    case 'pending_brand_review':
+    case 'edits_complete':
+      return { label: 'Draft awaiting the brand', ready: false };
+    default:
+      return { label: 'Writing draft', ready: false };
+  }
+}
+
+const NOT_APPROVED = 'The brand has not approved the draft yet. Give a reason to publish anyway.';
 
 /** Releases one of the opportunity's held payments once its article is published. */
 export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
   const [open, setOpen] = React.useState(false);
   const { data: held = [], isLoading } = useHeldPayments(o.id, open);
   const [chosen, setChosen] = React.useState<string | null>(null);
+  const [article, setArticle] = React.useState<LiveArticle>(EMPTY_LIVE_ARTICLE);
   const release = useReleasePayment();
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);
-    if (!next) setChosen(null);
+    if (!next) {
+      setChosen(null);
+      setArticle(EMPTY_LIVE_ARTICLE);
+    }
   };
   const onRelease = () => {
     if (!chosen) return;
-    release.mutate(chosen, {
-      onSuccess: () => {
-        toast({ title: 'Payment released', description: 'The payment has been marked as released' });
-        onOpenChange(false);
+    release.mutate(
+      { paymentId: chosen, body: publishBody(article) },
+      {
+        onSuccess: () => {
+          toast({ title: 'Payment released', description: 'The payment has been marked as released' });
+          onOpenChange(false);
+        },
+        onError: (err) => {
+          if (learnFromRefusal(err, setArticle)) return;
+          toast({ title: 'Release failed', description: errorMessage(err, 'Failed to release payment'), variant: 'destructive' });
+        },
       },
-      onError: (err) => toast({ title: 'Release failed', description: errorMessage(err, 'Failed to release payment'), variant: 'destructive' }),
-    });
+    );
   };
 
   return (
@@ -39,7 +69,7 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
         <Send /> Mark Published
       </Button>
       <Dialog open={open} onOpenChange={onOpenChange}>
-        <DialogContent>
+        <DialogContent className="max-h-[90dvh] overflow-y-auto">
           <DialogHeader>
             <DialogTitle>Mark as Published</DialogTitle>
             <DialogDescription>Select a payment to release for this opportunity</DialogDescription>
@@ -50,33 +80,50 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
             <p className="text-sm text-muted-foreground">No payment of this opportunity is held in escrow.</p>
           ) : (
             <div role="radiogroup" aria-label="Held payments" className="space-y-2">
-              {held.map((p) => (
-                <button
-                  key={p.id}
-                  type="button"
-                  role="radio"
-                  aria-checked={chosen === p.id}
-                  onClick={() => setChosen(p.id)}
-                  className={cn(
-                    'flex w-full cursor-pointer items-center justify-between gap-3 rounded-lg border p-3 text-left text-sm transition-colors hover:bg-accent',
-                    chosen === p.id && 'border-primary bg-primary/5 ring-1 ring-primary',
-                  )}
-                >
-                  <span className="min-w-0">
-                    <span className="block font-mono font-semibold">…{paymentIdTail(p.stripePaymentId)}</span>
-                    <span className="block truncate text-muted-foreground">{p.user.brandName || p.user.name || p.user.email}</span>
-                  </span>
-                  <span className="font-semibold tabular-nums">{formatUsd(p.amount)}</span>
-                </button>
-              ))}
+              {held.map((p) => {
+                const state = contentState(p);
+                return (
+                  <button
+                    key={p.id}
+                    type="button"
+                    role="radio"
+                    aria-checked={chosen === p.id}
+                    onClick={() => {
+                      setChosen(p.id);
+                      // releasing a draft the brand has not approved takes a written reason, link or not
+                      setArticle((a) => ({ ...a, check: null, reasonAsked: state.ready ? null : NOT_APPROVED }));
+                    }}
+                    className={cn(
+                      'flex w-full cursor-pointer items-center justify-between gap-3 rounded-lg border p-3 text-left text-sm transition-colors hover:bg-accent',
+                      chosen === p.id && 'border-primary bg-primary/5 ring-1 ring-primary',
+                    )}
+                  >
+                    <span className="min-w-0">
+                      <span className="block font-mono font-semibold">…{paymentIdTail(p.stripePaymentId)}</span>
+                      <span className="block truncate text-muted-foreground">{p.user.brandName || p.user.name || p.user.email}</span>
+                    </span>
+                    <span className="flex shrink-0 flex-col items-end gap-1">
+                      <span className="font-semibold tabular-nums">{formatUsd(p.amount)}</span>
+                      <Badge variant={state.ready ? 'success' : 'warning'} data-testid="content-state">
+                        {state.label}
+                      </Badge>
+                    </span>
+                  </button>
+                );
+              })}
             </div>
+          )}
+          {chosen && (
+            <>
+              <LiveArticleFields paymentId={chosen} value={article} onChange={setArticle} disabled={release.isPending} />
+            </>
           )}
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button onClick={onRelease} disabled={!chosen || release.isPending}>
-              {release.isPending ? 'Releasing...' : 'Release Payment'}
+            <Button onClick={onRelease} disabled={!chosen || release.isPending || (Boolean(article.reasonAsked) && !article.reason.trim())}>
+              {release.isPending ? 'Releasing...' : article.reasonAsked ? 'Release anyway' : 'Release Payment'}
             </Button>
           </DialogFooter>
         </DialogContent>

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { Redirect } from 'wouter';
 import { CheckCircle2 } from 'lucide-react';
+import { GUARANTEE_NAME } from '@shared/constants';
 import { homeFor } from '@shared/user';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FullScreenSpinner } from '@/components/ui/spinner';
@@ -13,7 +14,7 @@ import { SignUpForm } from '../components/sign-up-form';
 const POINTS = [
   'Placements at trusted media outlets, priced up front',
   'Your payment is held in escrow until the article is published',
-  '90-day guarantee: a full refund if your placement is not delivered',
+  `${GUARANTEE_NAME}: a full refund if your placement is not delivered`,
 ];
 
 export function AuthPage() {
@@ -22,7 +23,7 @@ export function AuthPage() {
   if (isLoading) return <FullScreenSpinner />;
   if (user) return <Redirect to={homeFor(user)} replace />;
   return (
-    <div className="grid min-h-svh lg:grid-cols-2">
+    <div className="grid min-h-page lg:grid-cols-2">
       <section className="hidden flex-col justify-between bg-gradient-to-br from-indigo-600 via-indigo-700 to-violet-800 p-12 text-white lg:flex">
         <div className="flex items-center gap-2 text-lg font-semibold">
           <svg viewBox="0 0 32 32" className="size-8" aria-hidden>

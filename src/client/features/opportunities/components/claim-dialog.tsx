@@ -7,7 +7,7 @@ import {
   type BrandOpportunity,
   type OpportunityType,
 } from '@shared/opportunity';
-import { ESCROW_GUARANTEE_DAYS } from '@shared/constants';
+import { GUARANTEE_DAYS, GUARANTEE_TITLE } from '@shared/constants';
 import { formatUsd } from '@shared/money';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -128,7 +128,7 @@ function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunity; agreed: boole
       <div className="flex gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
         <ShieldCheck className="mt-0.5 size-4 shrink-0" />
         <p>
-          <span className="font-semibold">90-Day Guarantee.</span> If your placement is not delivered within {ESCROW_GUARANTEE_DAYS} days, you
+          <span className="font-semibold">{GUARANTEE_TITLE}.</span> If your placement is not delivered within {GUARANTEE_DAYS} days, you
           get a full refund automatically.
         </p>
       </div>

@@ -1,6 +1,6 @@
 import type { BrandPaymentItem } from '@shared/payment';
 import { usePagedList } from '@/lib/paged-query';
-import { useMyArticleCounts } from '@/features/my-articles/api/get-my-articles';
+import { useMyArticleCounts } from '@/lib/my-article-counts';
 
 /** GET /api/brand/payments, page by page, newest first. */
 export const useBrandPayments = () => usePagedList<BrandPaymentItem>(['/api/brand/payments'], '/api/brand/payments');

@@ -1,0 +1,95 @@
+import { format } from 'date-fns';
+import { CheckCircle2, CreditCard, Lock } from 'lucide-react';
+import { formatUsd } from '@shared/money';
+import type { AdminPaymentItem, PaymentStatus } from '@shared/payment';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useAdminPayments, usePaymentTotals } from '../api/admin-payments';
+import { NeedsAttention } from '../components/needs-attention';
+import { RefundButton } from '../components/refund-button';
+import { LoadMore } from '@/components/ui/load-more';
+import { errorMessage } from '@/lib/api';
+
+const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
+  paid: { label: 'Paid - Held', variant: 'warning' },
+  released: { label: 'Released', variant: 'success' },
+  refunded: { label: 'Refunded', variant: 'destructive' },
+};
+
+function Total({ title, hint, amount, icon }: { title: string; hint: string; amount?: string; icon: React.ReactNode }) {
+  return (
+    <Card>
+      <CardContent className="flex items-center justify-between p-5">
+        <div>
+          <p className="text-sm font-medium text-muted-foreground">{title}</p>
+          <p className="text-2xl font-semibold tabular-nums">{amount === undefined ? '…' : formatUsd(amount)}</p>
+          <p className="text-xs text-muted-foreground">{hint}</p>
+        </div>
+        <div className="flex size-10 items-center justify-center rounded-full bg-primary/10 text-primary [&_svg]:size-5">{icon}</div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Row({ p }: { p: AdminPaymentItem }) {
+  const s = STATUS[p.status];
+  return (
+    <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:justify-between" data-testid="admin-payment-row">
+      <div className="min-w-0 space-y-1">
+        <p className="font-medium">{p.opportunity.title}</p>
+        <p className="text-sm">
+          {p.user.brandName || p.user.name || '—'} <span className="text-muted-foreground">· {p.user.email}</span>
+        </p>
+        <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
+          <span className="break-all font-mono">{p.stripePaymentId}</span>
+          <span>{format(new Date(p.createdAt), 'MMM d, yyyy')}</span>
+        </p>
+      </div>
+      <div className="flex items-center gap-3 md:justify-end">
+        <Badge variant={s.variant}>{s.label}</Badge>
+        <p className="w-28 text-right font-semibold tabular-nums">{formatUsd(p.amount)}</p>
+        {p.status === 'paid' && <RefundButton payment={p} />}
+      </div>
+    </li>
+  );
+}
+
+export function AdminPaymentsPage() {
+  const list = useAdminPayments();
+  const { isLoading } = list;
+  const data = list.items;
+  const totals = usePaymentTotals();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
+        <p className="text-muted-foreground">Track all payments and escrow status</p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Total title="Held in Escrow" hint="Pending publication" amount={totals.data?.held} icon={<Lock />} />
+        <Total title="Released" hint="Content published" amount={totals.data?.released} icon={<CheckCircle2 />} />
+      </div>
+      <NeedsAttention />
+      {isLoading ? (
+        <PageSpinner />
+      ) : list.isError && !data ? (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(list.error, 'Failed to load payments')}
+        </p>
+      ) : !data?.length ? (
+        <EmptyState icon={<CreditCard />} title="No payments yet" description="Payments appear here as soon as a brand pays for a placement." />
+      ) : (
+        <Card>
+          <ul className="divide-y">
+            {data.map((p) => (
+              <Row key={p.id} p={p} />
+            ))}
+          </ul>
+          <LoadMore pager={list} />
+        </Card>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { PaymentDto } from '@shared/payment';
+import type {
+  AdminPlacementItem,
+  PlacementCounts,
+  PublicationCheck,
+  PublicationHealth,
+  PublishRequest,
+} from '@shared/publication';
+import { apiGet, apiRequest } from '@/lib/api';
+import { usePagedList } from '@/lib/paged-query';
+import { queryClient } from '@/lib/query-client';
+
+const listKey = ['/api/admin/placements'] as const;
+const countsKey = ['/api/admin/placements/counts'] as const;
+
+/** A filter of Admin Placements: every published placement, or those of one health. */
+export type PlacementFilter = 'all' | PublicationHealth;
+
+/** GET /api/admin/placements[?health=…]: published placements, newest publication first, page by page. */
+export const useAdminPlacements = (filter: PlacementFilter) =>
+  usePagedList<AdminPlacementItem>(
+    [...listKey, 'list', filter],
+    filter === 'all' ? '/api/admin/placements' : `/api/admin/placements?health=${filter}`,
+  );
+
+/**
+ * GET /api/admin/placements/counts: placements by health and the open cases. The sidebar asks too
+ * (admins only, and a minute old is fresh enough there); the page's filters read the same entry.
+ */
+export const usePlacementCounts = ({ enabled = true, staleTime }: { enabled?: boolean; staleTime?: number } = {}) =>
+  useQuery<PlacementCounts>({
+    queryKey: countsKey,
+    queryFn: () => apiGet('/api/admin/placements/counts'),
+    enabled,
+    ...(staleTime === undefined ? {} : { staleTime }),
+  });
+
+/** After a check was applied or a URL changed: the list (every filter) and its counts. */
+function invalidatePlacements() {
+  for (const key of [listKey, countsKey]) void queryClient.invalidateQueries({ queryKey: key });
+}
+
+/** After a refund: the placements and, as the money moved, the payments screen, its totals, the catalogue and projects. */
+function invalidateAfterRefund() {
+  invalidatePlacements();
+  for (const key of [
+    '/api/admin/payments',
+    '/api/admin/payments/totals',
+    '/api/admin/opportunities',
+    '/api/admin/projects',
+  ]) {
+    void queryClient.invalidateQueries({ queryKey: [key] });
+  }
+}
+
+/** POST /api/admin/payments/{id}/publication/check {}: checks the live article now and applies the result (may open or close a case). */
+export function useRecheckPlacement() {
+  return useMutation({
+    mutationFn: (paymentId: string) =>
+      apiRequest<PublicationCheck>('POST', `/api/admin/payments/${paymentId}/publication/check`, {}),
+    onSettled: invalidatePlacements,
+  });
+}
+
+/** POST /api/admin/payments/{id}/publication/check {liveUrl}: what a check of this URL finds, nothing changes. */
+export function usePreviewCheck() {
+  return useMutation({
+    mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
+      apiRequest<PublicationCheck>('POST', `/api/admin/payments/${paymentId}/publication/check`, { liveUrl }),
+  });
+}
+
+/**
+ * PUT /api/admin/payments/{id}/publication {liveUrl, overrideReason?}: moves the placement to a new
+ * live URL, checked first. A 409 whose body has a `check` means problems that need a reason.
+ */
+export function useChangeLiveUrl() {
+  return useMutation({
+    mutationFn: ({
+      paymentId,
+      body,
+    }: {
+      paymentId: string;
+      body: Required<Pick<PublishRequest, 'liveUrl'>> & PublishRequest;
+    }) => apiRequest<{ ok: true }>('PUT', `/api/admin/payments/${paymentId}/publication`, body),
+    onSuccess: invalidatePlacements,
+  });
+}
+
+/** POST /api/admin/payments/{id}/refund: the brand gets the money back in full and the watch ends. */
+export function useRefundPlacement() {
+  return useMutation({
+    mutationFn: (paymentId: string) => apiRequest<PaymentDto>('POST', `/api/admin/payments/${paymentId}/refund`),
+    onSettled: invalidateAfterRefund,
+  });
+}

@@ -1,0 +1,37 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ProjectPayment, UploadedDocument } from '@shared/schemas/brief';
+import { ApiError, apiRequest, apiUpload } from '@/lib/api';
+import { invalidateProjects } from './admin-projects';
+
+const UPLOAD_FAILED = 'Failed to upload file';
+
+/** POST /api/upload/document (multipart field `file`) → the private path to attach. */
+async function uploadDocument(file: File): Promise<string> {
+  try {
+    const { path } = await apiUpload<UploadedDocument>('/api/upload/document', 'file', file);
+    return path;
+  } catch (err) {
+    // the server's own refusal (too large, not a .doc/.docx/.pdf) says why; anything else is generic
+    const told = err instanceof ApiError && err.status < 500 && !/^\d{3}: /.test(err.message);
+    throw new Error(told ? err.message : UPLOAD_FAILED);
+  }
+}
+
+export type DraftInput = { kind: 'url'; url: string } | { kind: 'file'; file: File | null; existing: string | null };
+
+/**
+ * Uploads the file when one was chosen, then PATCH /api/admin/payments/{id}/status with
+ * {draftDocumentUrl} or {draftDocumentFile}. Attaching moves the project to Pending Review.
+ */
+export function useAttachDraft(paymentId: string) {
+  return useMutation({
+    mutationFn: async (input: DraftInput) => {
+      const body =
+        input.kind === 'url'
+          ? { draftDocumentUrl: input.url.trim() }
+          : { draftDocumentFile: input.file ? await uploadDocument(input.file) : input.existing };
+      return apiRequest<ProjectPayment>('PATCH', `/api/admin/payments/${paymentId}/status`, body);
+    },
+    onSettled: invalidateProjects,
+  });
+}

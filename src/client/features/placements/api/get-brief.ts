@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import type { BriefResponse } from '@shared/schemas/brief';
+import { useMyArticle } from '@/features/placements/api/get-my-articles';
+import { apiGet } from '@/lib/api';
+
+const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const;
+
+/**
+ * GET /api/brand/brief/{paymentId}. Always read afresh when the form opens (gcTime 0): the form
+ * starts from what the server holds, never from a copy cached before the last autosave.
+ */
+export const useBrief = (paymentId: string) =>
+  useQuery<BriefResponse>({ queryKey: briefKey(paymentId), queryFn: () => apiGet(`/api/brand/brief/${paymentId}`), gcTime: 0 });
+
+/** The purchase the brief belongs to (title, outlet, whether it can still change). */
+export const useArticle = (paymentId: string) => useMyArticle({ paymentId });

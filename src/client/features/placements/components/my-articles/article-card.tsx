@@ -1,0 +1,67 @@
+import { Link } from 'wouter';
+import { CheckCircle2, Clock, Hourglass } from 'lucide-react';
+import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
+import { formatUsd } from '@shared/money';
+import type { MyArticleItem } from '@shared/schemas/brief';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { DraftPanel } from './draft-panel';
+import { PublicationPanel } from './publication-panel';
+import { CARD_STATUS_VARIANT, cardStatus, hasDraft } from './article-status';
+
+export function ArticleCard({ article: a }: { article: MyArticleItem }) {
+  const status = cardStatus(a);
+  const firstType = a.type[0];
+  const submitted = Boolean(a.brief?.submittedAt);
+  // a brief can change only while the money is held (the server refuses after release or refund)
+  const briefEditable = a.payment.status === 'paid';
+  const awaitingDraft = submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
+
+  return (
+    <Card data-testid="article-card">
+      <CardContent className="space-y-4 p-5">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="min-w-0 space-y-1.5">
+            <div className="flex flex-wrap items-center gap-2">
+              {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
+              <Badge variant={CARD_STATUS_VARIANT[status]} data-testid="article-status">
+                {status}
+              </Badge>
+            </div>
+            <h3 className="text-base font-semibold leading-snug">{a.title}</h3>
+            <p className="text-sm text-muted-foreground">{a.outletName}</p>
+          </div>
+          <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>
+        </div>
+
+        <div className="flex flex-col gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+            {submitted ? (
+              <span className="inline-flex items-center gap-1.5 font-medium text-emerald-700">
+                <CheckCircle2 className="size-4" /> Brief submitted
+              </span>
+            ) : (
+              <span className="inline-flex items-center gap-1.5 font-medium text-amber-700">
+                <Clock className="size-4" /> Brief pending
+              </span>
+            )}
+            {awaitingDraft && (
+              <span className="inline-flex items-center gap-1.5 text-muted-foreground">
+                <Hourglass className="size-4" /> Awaiting first draft
+              </span>
+            )}
+          </div>
+          {briefEditable && (
+            <Button asChild variant={submitted ? 'outline' : 'default'} size="sm" className="w-full sm:w-auto">
+              <Link href={`/brand/brief/${a.payment.id}`}>{submitted ? 'Edit Brief' : 'Submit Brief'}</Link>
+            </Button>
+          )}
+        </div>
+
+        {hasDraft(a) && <DraftPanel article={a} />}
+        {a.publication && <PublicationPanel publication={a.publication} />}
+      </CardContent>
+    </Card>
+  );
+}

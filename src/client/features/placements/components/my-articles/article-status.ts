@@ -1,0 +1,44 @@
+import type { MyArticleItem } from '@shared/schemas/brief';
+import { isUnderReview, type DraftReviewStatus } from '@shared/payment';
+
+/** The server places purchases in tabs (modules/placements/tabs.ts). */
+export type { ArticleTab } from '@shared/schemas/brief';
+
+export const hasDraft = (a: MyArticleItem) => Boolean(a.payment.draftDocumentUrl || a.payment.draftDocumentFile);
+
+/** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
+export const canReview = (a: MyArticleItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
+
+export type CardStatus = 'Released' | 'Refunded' | 'Approved' | 'Needs Review' | 'Pending';
+
+export function cardStatus(a: MyArticleItem): CardStatus {
+  if (a.payment.status === 'released') return 'Released';
+  if (a.payment.status === 'refunded') return 'Refunded';
+  if (a.payment.draftReviewStatus === 'approved') return 'Approved';
+  if (isUnderReview(a.payment.draftReviewStatus)) return 'Needs Review';
+  return 'Pending';
+}
+
+export const CARD_STATUS_VARIANT = {
+  Released: 'success',
+  Refunded: 'destructive',
+  Approved: 'success',
+  'Needs Review': 'info',
+  Pending: 'warning',
+} as const;
+
+export const REVIEW_LABELS: Record<DraftReviewStatus, string> = {
+  awaiting_brand_brief: 'Awaiting brief',
+  pending_brand_review: 'Awaiting your review',
+  edits_requested: 'Edits requested',
+  edits_complete: 'Edits complete',
+  approved: 'Approved',
+};
+
+export const REVIEW_VARIANT = {
+  awaiting_brand_brief: 'secondary',
+  pending_brand_review: 'info',
+  edits_requested: 'warning',
+  edits_complete: 'info',
+  approved: 'success',
+} as const;

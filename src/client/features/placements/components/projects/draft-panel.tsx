@@ -1,0 +1,65 @@
+import { Download, ExternalLink, FileText, MessageSquareWarning } from 'lucide-react';
+import type { DraftReviewStatus } from '@shared/payment';
+import type { ProjectPayment } from '@shared/schemas/brief';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+
+const REVIEW_BADGE: Partial<Record<DraftReviewStatus, { label: string; variant: 'info' | 'warning' | 'secondary' }>> = {
+  pending_brand_review: { label: 'Awaiting brand review', variant: 'info' },
+  edits_requested: { label: 'Brand requested edits', variant: 'warning' },
+  edits_complete: { label: 'Edits complete - awaiting brand re-review', variant: 'secondary' },
+};
+
+/** Open Document (a link, new tab) or Download File (the private draft, served as an attachment). */
+export function DocumentLink({ payment }: { payment: ProjectPayment }) {
+  if (payment.draftDocumentUrl) {
+    return (
+      <Button asChild variant="outline" size="sm">
+        <a href={payment.draftDocumentUrl} target="_blank" rel="noopener noreferrer">
+          <ExternalLink /> Open Document
+        </a>
+      </Button>
+    );
+  }
+  if (payment.draftDocumentFile) {
+    return (
+      <Button asChild variant="outline" size="sm">
+        <a href={payment.draftDocumentFile} download>
+          <Download /> Download File
+        </a>
+      </Button>
+    );
+  }
+  return null;
+}
+
+const draftKind = (p: ProjectPayment) => (p.draftDocumentUrl ? 'Google Docs link' : 'PDF/DOC file');
+
+/** Pending Review: where the draft stands with the brand, the document, and what the admin can do next. */
+export function DraftPanel({ payment, actions }: { payment: ProjectPayment; actions: React.ReactNode }) {
+  const badge = REVIEW_BADGE[payment.draftReviewStatus];
+  const editsRequested = payment.draftReviewStatus === 'edits_requested';
+  return (
+    <div className="space-y-3 rounded-lg border border-sky-200 bg-sky-50/60 p-4" data-testid="draft-panel">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="flex items-center gap-2 text-sm font-semibold">
+          <FileText className="size-4 text-sky-700" /> Draft Document Attached
+        </p>
+        {badge && <Badge variant={badge.variant}>{badge.label}</Badge>}
+      </div>
+      <p className="text-sm text-muted-foreground">{draftKind(payment)}</p>
+      {editsRequested && (
+        <div className="rounded-md border border-yellow-300 bg-yellow-50 p-3 text-sm text-yellow-900" data-testid="brand-feedback">
+          <p className="mb-1 flex items-center gap-1.5 font-medium">
+            <MessageSquareWarning className="size-4" /> Brand feedback
+          </p>
+          <p className="whitespace-pre-wrap">{payment.brandFeedback || 'The brand asked for edits without a comment.'}</p>
+        </div>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <DocumentLink payment={payment} />
+        {actions}
+      </div>
+    </div>
+  );
+}

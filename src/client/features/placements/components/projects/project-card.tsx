@@ -1,0 +1,202 @@
+import * as React from 'react';
+import { format } from 'date-fns';
+import { CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Rocket, Store, UserRound } from 'lucide-react';
+import { formatUsd } from '@shared/money';
+import type { AdminProjectItem } from '@shared/schemas/brief';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/use-toast';
+import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, type LiveArticle } from '@/components/publication/live-article-fields';
+import { errorMessage } from '@/lib/api';
+import { useMarkEditsComplete } from '../../api/mark-edits-complete';
+import { usePublishContent } from '../../api/publish-content';
+import { brandOf, briefToText, typeLabel, type ProjectTab } from './brief-text';
+import { AttachDraftDialog } from './attach-draft-dialog';
+import { BriefDetails } from './brief-details';
+import { DocumentLink, DraftPanel } from './draft-panel';
+
+async function copyBrief(item: AdminProjectItem) {
+  try {
+    await navigator.clipboard.writeText(briefToText(item));
+    toast({ title: 'Brief copied!', description: `The brief for "${item.title}" is on your clipboard.` });
+  } catch {
+    toast({ title: 'Copy failed', description: 'Failed to copy brief to clipboard. Please try again.', variant: 'destructive' });
+  }
+}
+
+function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
+  const mark = useMarkEditsComplete();
+  return (
+    <Button
+      size="sm"
+      disabled={mark.isPending}
+      onClick={() =>
+        mark.mutate(paymentId, {
+          onSuccess: () => toast({ title: 'Edits marked complete', description: 'The brand will be notified to re-review the draft' }),
+          onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Failed to mark edits complete'), variant: 'destructive' }),
+        })
+      }
+    >
+      <CheckCircle2 /> {mark.isPending ? 'Saving...' : 'Mark Edits Complete'}
+    </Button>
+  );
+}
+
+/**
+ * Releasing escrow cannot be undone: the admin confirms the amount and the brand first, and may
+ * give the live article's URL, which is checked before any money moves.
+ */
+function PublishButton({ item }: { item: AdminProjectItem }) {
+  const publish = usePublishContent();
+  const [open, setOpen] = React.useState(false);
+  const [article, setArticle] = React.useState<LiveArticle>(EMPTY_LIVE_ARTICLE);
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) setArticle(EMPTY_LIVE_ARTICLE);
+  };
+  const confirm = () =>
+    publish.mutate(
+      { paymentId: item.payment.id, body: publishBody(article) },
+      {
+        onSuccess: () => {
+          onOpenChange(false);
+          toast({ title: 'Status updated', description: 'Project status has been updated successfully' });
+        },
+        onError: (err) => {
+          if (learnFromRefusal(err, setArticle)) return;
+          onOpenChange(false);
+          toast({ title: 'Error', description: errorMessage(err, 'Failed to update status'), variant: 'destructive' });
+        },
+      },
+    );
+  return (
+    <>
+      <Button size="sm" onClick={() => setOpen(true)}>
+        <Rocket /> Publish Content
+      </Button>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent className="max-h-[90dvh] overflow-y-auto">
+          <DialogHeader>
+            <DialogTitle>Publish and release the payment?</DialogTitle>
+            <DialogDescription>
+              Confirm that "{item.title}" is published. {formatUsd(item.payment.amount)} held in escrow for {brandOf(item.user)} is then released;
+              this cannot be undone.
+            </DialogDescription>
+          </DialogHeader>
+          <LiveArticleFields paymentId={item.payment.id} value={article} onChange={setArticle} disabled={publish.isPending} />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={publish.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} disabled={publish.isPending || (Boolean(article.reasonAsked) && !article.reason.trim())}>
+              {publish.isPending ? 'Publishing...' : article.reasonAsked ? 'Publish anyway' : 'Publish and release'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
+
+function Meta({ icon, label, children }: { icon: React.ReactNode; label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex min-w-0 items-center gap-2">
+      <span className="text-muted-foreground [&_svg]:size-4" aria-hidden>
+        {icon}
+      </span>
+      <dt className="sr-only">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </div>
+  );
+}
+
+export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: ProjectTab }) {
+  const { payment, brief } = item;
+  const [expanded, setExpanded] = React.useState(false);
+  const [dialogOpen, setDialogOpen] = React.useState(false);
+  const briefId = `brief-${payment.id}`;
+  const released = payment.status === 'released';
+
+  return (
+    <Card className="p-4 sm:p-5" data-testid="project-card">
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+          <div className="min-w-0 space-y-1.5">
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge variant="info">{typeLabel(item.type)}</Badge>
+              {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
+              {released && <Badge variant="secondary">Published</Badge>}
+            </div>
+            <h3 className="text-base font-semibold leading-snug">{item.title}</h3>
+            <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+              <Store className="size-4 shrink-0" /> <span className="truncate">{item.outletName}</span>
+            </p>
+          </div>
+          <p className="shrink-0 text-lg font-semibold tabular-nums" data-testid="project-price">
+            {formatUsd(item.payment.amount)}
+          </p>
+        </div>
+
+        <dl className="grid gap-2 text-sm sm:grid-cols-3">
+          <Meta icon={<UserRound />} label="Brand">
+            {brandOf(item.user)}
+          </Meta>
+          <Meta icon={<Mail />} label="E-mail">
+            <a href={`mailto:${item.user.email}`} className="hover:underline">
+              {item.user.email}
+            </a>
+          </Meta>
+          <Meta icon={brief ? <CheckCircle2 className="text-emerald-600" /> : <Clock />} label="Brief">
+            {brief ? (
+              <>
+                <span className="font-medium text-emerald-700">Brief submitted</span>
+                <span className="text-muted-foreground"> · {format(new Date(brief.submittedAt), 'MMM d, yyyy')}</span>
+              </>
+            ) : (
+              <span className="font-medium text-amber-700">Brief pending</span>
+            )}
+          </Meta>
+        </dl>
+
+        {tab === 'review' && (
+          <DraftPanel
+            payment={payment}
+            actions={
+              <>
+                <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
+                  <Pencil /> Edit Draft
+                </Button>
+                {payment.draftReviewStatus === 'edits_requested' && <MarkEditsCompleteButton paymentId={payment.id} />}
+              </>
+            }
+          />
+        )}
+
+        <div className="flex flex-wrap gap-2">
+          {tab === 'awaiting' && brief && (
+            <Button size="sm" onClick={() => setDialogOpen(true)}>
+              <FilePlus2 /> Attach Draft
+            </Button>
+          )}
+          {tab === 'approved' && !released && <PublishButton item={item} />}
+          {tab === 'approved' && <DocumentLink payment={payment} />}
+          {brief && (
+            <>
+              <Button variant="outline" size="sm" onClick={() => void copyBrief(item)}>
+                <Copy /> Copy Brief
+              </Button>
+              <Button variant="ghost" size="sm" aria-expanded={expanded} aria-controls={briefId} onClick={() => setExpanded((v) => !v)}>
+                {expanded ? <ChevronUp /> : <ChevronDown />} {expanded ? 'Hide Brief' : 'View Brief'}
+              </Button>
+            </>
+          )}
+        </div>
+
+        {brief && expanded && <BriefDetails id={briefId} brief={brief} />}
+      </div>
+      {(tab === 'awaiting' || tab === 'review') && <AttachDraftDialog item={item} open={dialogOpen} onOpenChange={setDialogOpen} />}
+    </Card>
+  );
+}

@@ -1,0 +1,195 @@
+import * as React from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { format } from 'date-fns';
+import { ArrowLeft, History, Lock } from 'lucide-react';
+import {
+  briefPart1Schema,
+  briefPart2Schema,
+  type BriefDraftInput,
+  type BriefResponse,
+  type MyArticleItem,
+} from '@shared/schemas/brief';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Progress } from '@/components/ui/progress';
+import { PageSpinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { useArticle, useBrief } from '../api/get-brief';
+import { saveBriefDraft, saveBriefDraftOnExit, useSubmitBrief } from '../api/save-brief';
+import { PART1_FIELDS, PART2_FIELDS, formValues } from '../components/brief/brief-fields';
+import { FieldList } from '../components/brief/field-list';
+import { SaveIndicator } from '../components/brief/save-indicator';
+import { useAutosave } from '../components/brief/use-autosave';
+
+function lockedMessage(article: MyArticleItem | undefined): string | null {
+  if (article?.payment.status === 'released') return 'This article has been published, so its brief can no longer be changed.';
+  if (article?.payment.status === 'refunded') return 'This payment was refunded, so its brief can no longer be changed.';
+  return null;
+}
+
+function BriefForm({ paymentId, initial, article }: { paymentId: string; initial: BriefResponse; article: MyArticleItem | undefined }) {
+  const [, navigate] = useLocation();
+  const [step, setStep] = React.useState<1 | 2>(1);
+  const [moving, setMoving] = React.useState(false);
+  const form1 = useForm({ resolver: zodResolver(briefPart1Schema), defaultValues: formValues(PART1_FIELDS, initial.part1Json) });
+  const form2 = useForm({ resolver: zodResolver(briefPart2Schema), defaultValues: formValues(PART2_FIELDS, initial.part2Json) });
+  const submit = useSubmitBrief(paymentId);
+
+  const { saver, state } = useAutosave<BriefDraftInput>({
+    save: (draft) => saveBriefDraft(paymentId, draft),
+    snapshot: () => ({ part1Json: form1.getValues(), part2Json: form2.getValues() }),
+    onExit: (draft) => saveBriefDraftOnExit(paymentId, draft),
+  });
+
+  const locked = lockedMessage(article) ?? (state.kind === 'locked' ? state.message : null);
+  const readOnly = Boolean(locked);
+
+  const top = () => window.scrollTo({ top: 0 });
+  const onNext = form1.handleSubmit(async () => {
+    setMoving(true);
+    // spec §4: moving on validates part 1 and saves a draft first (a failed save keeps retrying on step 2)
+    await saver.flush(true);
+    setMoving(false);
+    setStep(2);
+    top();
+  });
+  const onSubmit = form2.handleSubmit(async () => {
+    await saver.settle();
+    submit.mutate(
+      { part1Json: form1.getValues(), part2Json: form2.getValues() },
+      {
+        onSuccess: () => {
+          saver.markSaved();
+          toast({ title: 'Brief submitted successfully', description: 'Your content brief has been submitted to the editorial team.' });
+          navigate('/brand/my-articles');
+        },
+        onError: () => {
+          toast({ title: 'Submission failed', description: 'There was an error submitting your brief. Please try again.', variant: 'destructive' });
+          saver.schedule();
+        },
+      },
+    );
+  });
+
+  // every keystroke counts as a change; a field losing focus schedules the save
+  const autosaveEvents = readOnly ? {} : { onChange: () => saver.change(), onBlur: () => saver.schedule() };
+
+  return (
+    <div className="space-y-5">
+      {locked && (
+        <div role="note" className="flex items-start gap-2 rounded-lg border bg-muted/50 p-3 text-sm">
+          <Lock className="mt-0.5 size-4 shrink-0" /> {locked}
+        </div>
+      )}
+      {initial.source === 'fallback' && !readOnly && (
+        <div role="note" data-testid="fallback-banner" className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900">
+          <History className="mt-0.5 size-4 shrink-0" />
+          <span>
+            We pre-filled this form from your previous brief. Check each answer and change what is different for this article; the goal,
+            audience and message are left for you to write.
+          </span>
+        </div>
+      )}
+      {initial.submittedAt && !readOnly && (
+        <p className="text-sm text-muted-foreground">
+          You submitted this brief on {format(new Date(initial.submittedAt), 'MMM d, yyyy')}. Changes are saved as you go and the editorial
+          team sees the saved brief.
+        </p>
+      )}
+
+      {/* stays in view below the top bar, so the save state shows wherever the brand is typing */}
+      <div className="sticky top-14 z-[4] -mx-2 space-y-2 bg-background/95 px-2 py-2 backdrop-blur">
+        <div className="flex min-h-5 flex-wrap items-center justify-between gap-2 text-sm">
+          <span className="font-medium">Step {step} of 2</span>
+          <SaveIndicator state={state} onRetry={() => void saver.flush()} />
+        </div>
+        <Progress value={step === 1 ? 50 : 100} label="Brief progress" />
+      </div>
+
+      {/* a key per step: reusing step 2's Back button as step 1's submit button would submit the form on the same click */}
+      {step === 1 ? (
+        <Card key="part1">
+          <CardHeader>
+            <CardTitle className="text-lg">About You / Your Brand</CardTitle>
+            <CardDescription>Tell the journalist who you are and what makes your story worth telling.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form noValidate onSubmit={readOnly ? (e) => (e.preventDefault(), setStep(2)) : onNext} {...autosaveEvents} className="space-y-6">
+              <FieldList idPrefix="brief" fields={PART1_FIELDS} register={form1.register} errors={form1.formState.errors} readOnly={readOnly} />
+              <div className="flex justify-end">
+                <Button type="submit" disabled={moving} className="w-full sm:w-auto">
+                  Next: Article Guidelines
+                </Button>
+              </div>
+            </form>
+          </CardContent>
+        </Card>
+      ) : (
+        <Card key="part2">
+          <CardHeader>
+            <CardTitle className="text-lg">Article Guidelines</CardTitle>
+            <CardDescription>What the article should achieve, for whom, and how it should sound.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form noValidate onSubmit={readOnly ? (e) => e.preventDefault() : onSubmit} {...autosaveEvents} className="space-y-6">
+              <FieldList idPrefix="brief" fields={PART2_FIELDS} register={form2.register} errors={form2.formState.errors} readOnly={readOnly} />
+              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
+                <Button
+                  type="button"
+                  variant="outline"
+                  onClick={() => {
+                    setStep(1);
+                    top();
+                  }}
+                >
+                  Back
+                </Button>
+                {!readOnly && (
+                  <Button type="submit" disabled={submit.isPending}>
+                    {submit.isPending ? 'Submitting...' : 'Submit Brief'}
+                  </Button>
+                )}
+              </div>
+            </form>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+/** /brand/brief/{paymentId}: the two-step brief of one purchased article, autosaved as a draft. */
+export function BriefPage() {
+  const { paymentId = '' } = useParams<{ paymentId: string }>();
+  const brief = useBrief(paymentId);
+  const { article, isLoading: articleLoading } = useArticle(paymentId);
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <Button asChild variant="ghost" size="sm" className="-ml-2">
+        <Link href="/brand/my-articles">
+          <ArrowLeft /> Back to My Articles
+        </Link>
+      </Button>
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Content Brief</h1>
+        <p className="text-muted-foreground">
+          {article ? `${article.title} · ${article.outletName}` : 'Tell the editorial team about you and your story'}
+        </p>
+      </div>
+      {brief.isLoading || articleLoading ? (
+        <PageSpinner />
+      ) : brief.isError || !brief.data ? (
+        <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-4 text-sm text-destructive">
+          <p className="font-medium">Failed to fetch brief</p>
+          <p>{errorMessage(brief.error, 'Please try again.')}</p>
+        </div>
+      ) : (
+        <BriefForm key={paymentId} paymentId={paymentId} initial={brief.data} article={article} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import * as React from 'react';
+import { FolderKanban } from 'lucide-react';
+import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
+import { PageSpinner } from '@/components/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorMessage } from '@/lib/api';
+import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
+import { ProjectCard } from '../components/projects/project-card';
+import type { ProjectTab } from '../components/projects/brief-text';
+
+const TABS: { value: ProjectTab; label: string; empty: string }[] = [
+  {
+    value: 'awaiting',
+    label: 'Awaiting Brief',
+    empty: 'No paid projects are waiting for a brief or a draft. New purchases appear here until a draft is attached.',
+  },
+  {
+    value: 'review',
+    label: 'Pending Review',
+    empty: 'No drafts are with brands for review. Attach a draft to a project to move it here.',
+  },
+  {
+    value: 'approved',
+    label: 'Approved',
+    empty: 'No drafts have been approved yet. Projects appear here once the brand approves the draft, ready to publish.',
+  },
+];
+
+/** One tab's projects, page by page, in the server's order (Approved: unpublished first). */
+function ProjectTabList({ tab }: { tab: (typeof TABS)[number] }) {
+  const list = useAdminProjectsTab(tab.value);
+  if (list.isLoading) return <PageSpinner />;
+  if (list.isError && !list.items) {
+    return (
+      <p role="alert" className="py-12 text-center text-sm text-destructive">
+        {errorMessage(list.error, 'Failed to load projects')}
+      </p>
+    );
+  }
+  const items = list.items ?? [];
+  if (items.length === 0) return <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty} />;
+  return (
+    <>
+      {items.map((item) => (
+        <ProjectCard key={item.payment.id} item={item} tab={tab.value} />
+      ))}
+      <LoadMore pager={list} />
+    </>
+  );
+}
+
+export function ProjectsPage() {
+  const { data: counts, isLoading, error } = useProjectCounts();
+  const [tab, setTab] = React.useState<ProjectTab>('awaiting');
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
+        <p className="text-muted-foreground">Track all paid opportunities and their progress</p>
+      </div>
+      {isLoading ? (
+        <PageSpinner />
+      ) : error || !counts ? (
+        <p role="alert" className="py-12 text-center text-sm text-destructive">
+          {errorMessage(error, 'Failed to load projects')}
+        </p>
+      ) : (
+        <Tabs value={tab} onValueChange={(v) => setTab(v as ProjectTab)}>
+          <TabsList className="grid h-auto w-full grid-cols-3 sm:inline-flex sm:h-10 sm:w-auto">
+            {TABS.map((t) => (
+              <TabsTrigger key={t.value} value={t.value} className="h-full whitespace-normal px-1.5 leading-tight sm:whitespace-nowrap sm:px-3">
+                <span>{t.label}</span>
+                {counts[t.value] > 0 && (
+                  <span className="rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums" data-testid="tab-count">
+                    {counts[t.value]}
+                  </span>
+                )}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {TABS.map((t) => (
+            <TabsContent key={t.value} value={t.value} className="space-y-4">
+              <ProjectTabList tab={t} />
+            </TabsContent>
+          ))}
+        </Tabs>
+      )}
+    </div>
+  );
+}

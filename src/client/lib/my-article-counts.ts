@@ -1,0 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ArticleTabCounts } from '@shared/schemas/brief';
+import { apiGet } from './api';
+
+/** The My Articles list's key: invalidating it refreshes every tab, every loaded page and the counts. */
+export const myArticlesKey = ['/api/brand/my-articles'] as const;
+
+/**
+ * GET /api/brand/my-articles/counts: each tab's count over every purchase. Here rather than in the
+ * placements feature: Payment History counts the brand's purchases with it too.
+ */
+export const useMyArticleCounts = () =>
+  useQuery<ArticleTabCounts>({ queryKey: [...myArticlesKey, 'counts'], queryFn: () => apiGet('/api/brand/my-articles/counts') });
