@@ -508,7 +508,13 @@ describe('the watch (controllable clock)', () => {
     expect(checked.length).toBeGreaterThanOrEqual(75);
     expect(checked.length).toBeLessThanOrEqual(95);
     expect(Math.max(...checked)).toBe(90 * 24);
-    expect(await publicationOf(payment.id)).toMatchObject({ health: 'ok', nextCheckAt: null });
+    const pub = await publicationOf(payment.id);
+    expect(pub).toMatchObject({ health: 'ok', nextCheckAt: null, failingSince: null, updatedAt: at(0, 90 * 24) });
+    expect(pub.lastCheck).toMatchObject({ result: 'pass', httpStatus: 200, link: { found: true, rel: 'dofollow' } });
+    // every check is kept as evidence: the release's and each one of the watch
+    const kept = await t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, payment.id));
+    expect(kept).toHaveLength(checked.length + 1);
+    expect(kept.every((c) => c.result === 'pass' && c.url === pub.url)).toBe(true);
   });
 
   it('a refund claimed but not completed (provider down) is finished by the refund sweep, once', async () => {

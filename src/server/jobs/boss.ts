@@ -80,7 +80,8 @@ export async function startJobs(opts: {
   });
   const publication = opts.publication;
   if (publication) {
-    await boss.work(JOBS.publicationChecks, polling, async () => {
+    // asked for every 2 s (one small query): a sweep starts within moments of its schedule, not 10 s later
+    await boss.work(JOBS.publicationChecks, { pollingIntervalSeconds: Math.min(2, polling.pollingIntervalSeconds) }, async () => {
       // a batch at a time until nothing is due (10,000 articles due at once are worked through in one run)
       while ((await runDueChecks(publication, new Date())) > 0) {
         // next batch

@@ -27,7 +27,7 @@ function decodersFor(contentEncoding: string | undefined, url: string): Transfor
   });
 }
 
-export function megabytes(bytes: number): string {
+function megabytes(bytes: number): string {
   return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
@@ -61,8 +61,10 @@ export async function readBody(res: IncomingMessage, maxBytes: number, url: stri
       done();
     },
   });
+  // a decoder also errors when the pipeline tears it down after the connection was cut: the
+  // content is damaged only when the decoder failed with the answer whole or still coming in
   let damaged = false;
-  for (const decoder of decoders) decoder.once('error', () => (damaged = true));
+  for (const decoder of decoders) decoder.once('error', () => (damaged ||= res.complete || !res.destroyed));
   try {
     await pipeline([res, countRaw, ...decoders, collect], { signal });
   } catch (error) {

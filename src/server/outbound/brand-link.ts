@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { LinkRel } from '../../shared/publication';
 import type { PageFacts } from './html-scan';
 
@@ -29,14 +30,18 @@ function relOf(tokens: string[]): LinkRel {
 /** With several links to the brand, the one worth most to it counts. */
 const RANK: Record<LinkRel, number> = { dofollow: 3, sponsored: 2, ugc: 1, nofollow: 0 };
 
+/** Links resolved between two yields to the event loop: a 5 MB page can hold half a million. */
+const ANCHORS_PER_TURN = 5000;
+
 /**
  * The best link from the page to the brand's site. Links are resolved as a browser would: against
  * <base href> when there is one, else the page's final URL.
  */
-export function findBrandLink(facts: PageFacts, pageUrl: string, site: string): { found: boolean; rel: LinkRel | null } {
+export async function findBrandLink(facts: PageFacts, pageUrl: string, site: string): Promise<{ found: boolean; rel: LinkRel | null }> {
   const base = (facts.baseHref !== null && URL.parse(facts.baseHref, pageUrl)) || new URL(pageUrl);
   let best: LinkRel | null = null;
-  for (const anchor of facts.anchors) {
+  for (const [i, anchor] of facts.anchors.entries()) {
+    if (i > 0 && i % ANCHORS_PER_TURN === 0) await yieldToLoop();
     const target = URL.parse(anchor.href.trim(), base);
     if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:') || siteOf(target.hostname) !== site) continue;
     const rel = relOf(anchor.rel);

@@ -31,6 +31,8 @@ export interface FetchedPage {
   finalUrl: string;
   status: number;
   headers: IncomingHttpHeaders;
+  /** every header line apart, lower-case names: `headers` joins repeated lines with ", " */
+  headersDistinct: NodeJS.Dict<string[]>;
   /** decompressed */
   body: Buffer;
   /** the charset parameter of Content-Type, as sent */
@@ -77,8 +79,12 @@ export async function fetchPage(url: string, opts: FetchOptions): Promise<Fetche
       return await readPage(res, target, opts.maxBytes ?? DEFAULT_MAX_BYTES, controller.signal);
     }
   } catch (error) {
+    const timedOut = controller.signal.aborted;
+    // a failure may leave a lookup or a stream behind: abort them (a success has nothing left, and
+    // an abort costs an AbortError with its stack, thousands of times in a sweep)
+    controller.abort();
     if (error instanceof FetchProblem) throw error;
-    if (controller.signal.aborted) {
+    if (timedOut) {
       throw new FetchProblem('timeout', `The page did not finish loading within ${seconds(timeoutMs)}.`, { url: shown });
     }
     const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -86,7 +92,6 @@ export async function fetchPage(url: string, opts: FetchOptions): Promise<Fetche
     throw error;
   } finally {
     clearTimeout(timer);
-    controller.abort();
   }
 }
 
@@ -133,7 +138,7 @@ async function readPage(res: IncomingMessage, target: Target, maxBytes: number, 
   }
   const body = await readBody(res, maxBytes, finalUrl, signal);
   if (!mediaType && !looksLikeHtml(body)) throw notHtml('content of no stated type that does not look like HTML');
-  return { finalUrl, status, headers: res.headers, body, charset };
+  return { finalUrl, status, headers: res.headers, headersDistinct: res.headersDistinct, body, charset };
 }
 
 /** The media type and charset of a Content-Type header (a header, not HTML: plain splitting). */

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Parser } from 'htmlparser2';
+import { MAX_TEXT_CHARS } from './fingerprint';
 
 /** What a check needs from a page, read in one pass of a real HTML parser. */
 export interface PageFacts {
@@ -11,7 +12,7 @@ export interface PageFacts {
   baseHref: string | null;
   /** every <a href>, with its rel tokens in lower case */
   anchors: { href: string; rel: string[] }[];
-  /** the article's visible text: the longest <article>, else <main>, else the whole page */
+  /** the article's visible text: the longest <article>, else <main>, else the whole page (its first MAX_TEXT_CHARS or so) */
   text: string;
 }
 
@@ -65,11 +66,19 @@ export async function scanHtml(body: Buffer, encoding: string): Promise<PageFact
   const mainParts: string[] = [];
   const articles: string[][] = [];
 
+  // each text is kept up to what the fingerprint reads: a long page costs no more memory than a short one
+  const lengths = new Map<string[], number>();
+  const add = (parts: string[], text: string) => {
+    const had = lengths.get(parts) ?? 0;
+    if (had >= MAX_TEXT_CHARS) return;
+    parts.push(text);
+    lengths.set(parts, had + text.length);
+  };
   // a tag ends a word even when the markup has no space: "<p>one</p><p>two</p>"
   const boundary = () => {
-    bodyParts.push(' ');
-    if (articleDepth > 0) articles[articles.length - 1].push(' ');
-    if (mainDepth > 0) mainParts.push(' ');
+    add(bodyParts, ' ');
+    if (articleDepth > 0) add(articles[articles.length - 1], ' ');
+    if (mainDepth > 0) add(mainParts, ' ');
   };
 
   const parser = new Parser(
@@ -116,9 +125,9 @@ export async function scanHtml(body: Buffer, encoding: string): Promise<PageFact
       ontext(data) {
         if (titleParts) titleParts.push(data);
         if (skipDepth > 0) return;
-        bodyParts.push(data);
-        if (articleDepth > 0) articles[articles.length - 1].push(data);
-        if (mainDepth > 0) mainParts.push(data);
+        add(bodyParts, data);
+        if (articleDepth > 0) add(articles[articles.length - 1], data);
+        if (mainDepth > 0) add(mainParts, data);
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },

@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { isBlocking, type CheckProblemCode, type LinkRel, type LinkType, type PublicationCheck } from '../../shared/publication';
+import { isBlocking, type LinkRel, type LinkType, type PublicationCheck } from '../../shared/publication';
 import { brandSite, findBrandLink } from './brand-link';
 import { pageEncoding } from './charset';
 import { fetchPage, type FetchOptions } from './fetch-page';
@@ -12,7 +11,6 @@ import { scanHtml } from './html-scan';
  * link to the brand the way that was sold, and is it still the article that was published.
  */
 
-export type ProblemCode = CheckProblemCode;
 
 export interface PageCheck extends PublicationCheck {
   /** of the article's visible text (fingerprint.ts); kept to compare the next check with */
@@ -27,6 +25,11 @@ export interface PageCheckOptions {
   fetch: FetchOptions;
   /** the fingerprint of the text when it was published; given, a rewrite is reported */
   previousFingerprint?: string | null;
+  /**
+   * Runs the fetch (the part that talks to the outlet) in its turn: the checker's limiter, so the
+   * limits count requests, and the parsing after them never holds a place. Default: at once.
+   */
+  inTurn?: <T>(fetch: () => Promise<T>) => Promise<T>;
 }
 
 type Problem = PageCheck['problems'][number];
@@ -39,7 +42,7 @@ type Problem = PageCheck['problems'][number];
 export async function checkPage(url: string, opts: PageCheckOptions): Promise<PageCheck> {
   let page;
   try {
-    page = await fetchPage(url, opts.fetch);
+    page = await (opts.inTurn ? opts.inTurn(() => fetchPage(url, opts.fetch)) : fetchPage(url, opts.fetch));
   } catch (error) {
     if (!(error instanceof FetchProblem)) throw error;
     return finish({
@@ -55,7 +58,7 @@ export async function checkPage(url: string, opts: PageCheckOptions): Promise<Pa
 
   const facts = await scanHtml(page.body, pageEncoding(page.body, page.charset));
   const problems: Problem[] = [];
-  const headerRobots = headerDirectives(page.headers);
+  const headerRobots = headerDirectives(page.headersDistinct['x-robots-tag'] ?? []);
   const noindexIn = [
     facts.robots.some(isNoindex) && '<meta name="robots">',
     headerRobots.some(isNoindex) && 'X-Robots-Tag header',
@@ -67,7 +70,7 @@ export async function checkPage(url: string, opts: PageCheckOptions): Promise<Pa
   const site = brandSite(opts.brandWebsite);
   let link: PageCheck['link'] = { found: false, rel: null };
   if (site) {
-    link = findBrandLink(facts, page.finalUrl, site);
+    link = await findBrandLink(facts, page.finalUrl, site);
     // a page marked nofollow as a whole passes nothing through its plain links either
     const pageNofollow = [...facts.robots, ...headerRobots].some((d) => d === 'nofollow' || d === 'none');
     if (link.rel === 'dofollow' && pageNofollow) link = { found: true, rel: 'nofollow' };
@@ -117,11 +120,16 @@ const DIRECTIVES_WITH_VALUES = new Set(['unavailable_after', 'max-snippet', 'max
 /**
  * The X-Robots-Tag directives meant for every crawler or for Googlebot. A directive may be
  * prefixed by the crawler it is for ("otherbot: noindex, nofollow"), and the prefix holds for the
- * directives after it; Node joins repeated headers with ", ".
+ * directives after it on the same header line. The lines are read apart: joined, as Node joins
+ * repeated headers, a plain "noindex" line after an "otherbot: ..." one would pass for otherbot's.
  */
-function headerDirectives(headers: IncomingHttpHeaders): string[] {
-  const raw = headers['x-robots-tag'];
-  const value = Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
+function headerDirectives(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) out.push(...lineDirectives(line));
+  return out;
+}
+
+function lineDirectives(value: string): string[] {
   const out: string[] = [];
   let agent: string | null = null;
   for (const part of value.split(',')) {

@@ -34,8 +34,11 @@ export function pageCheckerFor(
     } catch {
       // the checker reports a bad URL itself
     }
-    return limiter.run(host, () =>
-      checkPage(url, { ...check, fetch: { allow, userAgent, ...(opts.resolve ? { resolve: opts.resolve } : {}) } }),
-    );
+    // the limits are on requests: the page is parsed after its place is given back
+    return checkPage(url, {
+      ...check,
+      fetch: { allow, userAgent, ...(opts.resolve ? { resolve: opts.resolve } : {}) },
+      inTurn: (fetch) => limiter.run(host, fetch),
+    });
   };
 }
