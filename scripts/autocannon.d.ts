@@ -23,6 +23,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** requests a second over all connections */
+    overallRate?: number;
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;

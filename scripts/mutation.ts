@@ -90,7 +90,9 @@ const T = {
   documents: 'tests/api/documents.test.ts',
   hostile: 'tests/api/hostile-files.test.ts',
   svg: 'tests/unit/svg-sanitize.test.ts',
+  publication: 'tests/api/publication.test.ts',
 };
+const O = 'src/server/outbound/';
 const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
 
 // prettier-ignore
@@ -158,7 +160,7 @@ export const MUTANTS: Mutant[] = [
 
   // ---- payments: refunds.ts --------------------------------------------------------------------
   { name: "refunds: recordRefund's status guard removed (a refund recorded twice)", file: P + 'refunds.ts',
-    find: "    if (before.status !== 'paid') return { payment: before, changed: false };\n", replace: '', tests: [T.guarantee], grep: 'two sweeps' },
+    find: "    if (!refundable) return { payment: before, changed: false };\n", replace: '', tests: [T.guarantee], grep: 'two sweeps' },
   { name: 'refunds: FOR UPDATE dropped on the payment (two refunds at once)', file: P + 'refunds.ts',
     find: ".where(eq(payments.id, paymentId)).for('update');", replace: '.where(eq(payments.id, paymentId));', tests: [T.guarantee, T.twoInstances], grep: 'two sweeps|both instances at once',
     postgresOnly: ONE_CONNECTION },
@@ -305,6 +307,27 @@ export const MUTANTS: Mutant[] = [
     tests: [T.hostile], grep: 'name and the bytes' },
   { name: 'upload routes: logo whose name claims another image type accepted', file: 'src/server/modules/opportunities/logo-upload.ts',
     find: '    if (claimed && actual && claimed !== actual) {', replace: '    if (claimed && actual && claimed !== actual && false) {', tests: [T.hostile], grep: 'name and the bytes' },
+
+  // ---- publication (issue 17): the release's check, the watch, the address policy -----------------
+  { name: 'publication: a release with a failing check goes through without a reason', file: PL + 'publication.ts',
+    find: "    check = await checkFor(deps, placement.website, request.liveUrl);\n    if (check.result === 'fail' && !reason) refuseProblems(check);",
+    replace: '    check = await checkFor(deps, placement.website, request.liveUrl);', tests: [T.publication], grep: 'problems refuse the release' },
+  { name: 'publication: an unapproved draft released with a link without a reason', file: PL + 'publication.ts',
+    find: "placement.payment.draftReviewStatus !== 'approved' && !reason", replace: "placement.payment.draftReviewStatus !== 'approved' && !reason && false",
+    tests: [T.publication], grep: 'has not approved needs a reason' },
+  { name: 'publication: the first failing check opens a case (no second check an hour later)', file: PL + 'publication.ts',
+    find: 'if (!since || now.getTime() - since.getTime() < CONFIRM_AFTER_MS) {', replace: 'if (!since && false) {',
+    tests: [T.publication], grep: 'confirmed an hour later|recovers within the hour' },
+  { name: "publication: the restore deadline's own instant does not refund (>= becomes >)", file: PL + 'publication.ts',
+    find: 'if (now >= open.restoreBy) {', replace: 'if (now > open.restoreBy) {', tests: [T.publication], grep: 'refunded once at the deadline' },
+  { name: 'publication: the watch claims rows another instance holds (SKIP LOCKED dropped)', file: PL + 'publication.ts',
+    find: 'ORDER BY next_check_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)', replace: 'ORDER BY next_check_at LIMIT ${batch})',
+    tests: [T.publication], grep: 'two instances sweeping', postgresOnly: ONE_CONNECTION },
+  { name: 'outbound: every IPv4 address counts as public (loopback, private, metadata reachable)', file: O + 'address-policy.ts',
+    find: "  if (address.kind() === 'ipv4') return address.range() === 'unicast';", replace: "  if (address.kind() === 'ipv4') return true;",
+    tests: [T.publication], grep: 'odd spellings|outside LINK_CHECK_ALLOW' },
+  { name: 'outbound: IPv4 inside IPv6 (::ffff:127.0.0.2) judged as IPv6', file: O + 'address-policy.ts',
+    find: "  if (v4) return v4.range() === 'unicast';", replace: '  if (v4) return true;', tests: [T.publication], grep: 'odd spellings' },
 ];
 
 // ------------------------------------------------------------------------------------------------
@@ -757,6 +780,8 @@ function areaOf(file: string): string {
   if (file.includes('/modules/auth/')) return 'auth';
   if (file.includes('rate-limit') || file.includes('claim_limits')) return 'rate limits';
   if (file.includes('/storage/')) return 'storage';
+  if (file.includes('/outbound/')) return 'outbound';
+  if (file.includes('/placements/publication')) return 'publication';
   return 'upload routes';
 }
 
