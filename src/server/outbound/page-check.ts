@@ -11,7 +11,6 @@ import { scanHtml } from './html-scan';
  * link to the brand the way that was sold, and is it still the article that was published.
  */
 
-
 export interface PageCheck extends PublicationCheck {
   /** of the article's visible text (fingerprint.ts); kept to compare the next check with */
   fingerprint: string | null;

@@ -34,10 +34,9 @@ export function PublicationPanel({ publication: p }: { publication: Publication 
       )}
       {p.issue && !refunded && (
         <div role="alert" className="space-y-1 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          <p className="flex items-center gap-1.5 font-semibold">
-            <AlertTriangle className="size-4" /> Issue detected
+          <p className="flex items-start gap-1.5 font-semibold break-words">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" /> <span className="min-w-0">{p.issue.reason}</span>
           </p>
-          <p className="break-words">{p.issue.reason}</p>
           <p>
             The outlet has until {day(p.issue.restoreBy)} to restore it. If it is not restored by then, you are refunded in full automatically.
           </p>
