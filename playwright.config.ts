@@ -28,7 +28,7 @@ export default defineConfig({
   ],
   webServer: {
     // a fresh embedded database, seeded with the demo content, for every run
-    command: `rm -rf .tmp/e2e-data-${PORT} && npm run --silent build:server && node --enable-source-maps dist/server/main.js`,
+    command: `rm -rf .tmp/e2e-data-${PORT} && npm run --silent build:server && node --enable-source-maps --max-semi-space-size=16 dist/server/main.js`,
     url: `http://localhost:${PORT}/api/user`,
     reuseExistingServer: false,
     timeout: 120_000,

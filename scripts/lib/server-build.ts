@@ -12,5 +12,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export function builtServerArgs(): string[] {
   const r = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('npm run build:server failed');
-  return ['--enable-source-maps', path.join(root, 'dist/server/main.js')];
+  // the flags of `npm start` (package.json; docs/decisions/016)
+  return ['--enable-source-maps', '--max-semi-space-size=16', path.join(root, 'dist/server/main.js')];
 }
