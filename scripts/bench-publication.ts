@@ -13,7 +13,6 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
 import { BIG_BRAND_PLACEMENTS, BRAND_PASSWORD, brandEmail, seedStatements } from './bench-seed';
 import { builtServerArgs } from './lib/server-build';
+import { freePort, login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -46,48 +46,6 @@ const LOAD_RATE = 200;
 PipelinedRequestsQueue.prototype.addBody = function addBody() {};
 
 const log = (line: string) => console.log(`[bench:publication ${new Date().toISOString().slice(11, 19)}] ${line}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-function withDatabase(url: string, name: string) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function procMemory(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  } catch {
-    return null;
-  }
-}
-
-function onMessage<T>(child: ChildProcess, type: string, timeoutMs = 30_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${type} from child ${child.pid}`)), timeoutMs);
-    const handler = (m: unknown) => {
-      if ((m as { type?: string })?.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', handler);
-      resolve(m as T);
-    };
-    child.on('message', handler);
-  });
-}
 
 async function seed(url: string, farmPort: number) {
   const admin = new pg.Client({ connectionString: BASE_URL });
@@ -158,21 +116,6 @@ async function startServer(url: string): Promise<{ child: ChildProcess; origin: 
   }
   child.kill('SIGKILL');
   throw new Error(`server did not start: ${stderr.join('')}`);
-}
-
-async function login(origin: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${origin}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ email, password }),
-  });
-  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('byline_session='));
-  if (!cookie) throw new Error(`login ${email}: no session cookie`);
-  return cookie;
 }
 
 function writeSection(body: string) {

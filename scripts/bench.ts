@@ -24,7 +24,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +36,7 @@ import { openPglite } from '../src/server/db/pglite';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
 import { builtServerArgs } from './lib/server-build';
+import { freePort, login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
 import {
   BENCH_BRANDS,
   BENCH_OPPORTUNITIES,
@@ -95,14 +95,6 @@ if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || DB_NAME === 'test' || DB_NAME.startsW
 }
 
 const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-function withDatabase(url: string, name: string) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 async function adminQuery(query: string) {
   const c = new pg.Client({ connectionString: BASE_URL });
@@ -111,28 +103,6 @@ async function adminQuery(query: string) {
     await c.query(query);
   } finally {
     await c.end();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** VmRSS / VmHWM of a process, in bytes (Linux). */
-function procMemory(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  } catch {
-    return null;
   }
 }
 
@@ -275,23 +245,6 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   throw new Error(`server did not start: ${stderr.join('')}`);
 }
 
-function onMessage<T>(child: ChildProcess, type: string, timeoutMs = 30_000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off('message', handler);
-      reject(new Error(`no ${type} from child ${child.pid}`));
-    }, timeoutMs);
-    const handler = (m: unknown) => {
-      if ((m as { type?: string })?.type === type) {
-        clearTimeout(timer);
-        child.off('message', handler);
-        resolve(m as T);
-      }
-    };
-    child.on('message', handler);
-  });
-}
-
 async function startCeiling(url: string): Promise<{ child: ChildProcess; origin: string; sql: string[] }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-ceiling.ts'], {
     cwd: root,
@@ -308,21 +261,6 @@ async function stop(child: ChildProcess | undefined) {
   child.kill('SIGTERM');
   await Promise.race([exited, sleep(10_000)]);
   if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
-}
-
-async function login(origin: string, email: string, password: string): Promise<string> {
-  const res = await fetch(`${origin}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ email, password }),
-  });
-  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('byline_session='));
-  if (!cookie) throw new Error(`login ${email}: no session cookie`);
-  return cookie;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO_ADMIN, api, brandAs, expectNoHorizontalOverflow, loginAs } from './support';
+import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
 
 /** A fresh single-slot opportunity created by the admin. */
 async function createOpportunity(admin: Page, title: string, price = '1250.00') {
@@ -13,24 +13,6 @@ async function createOpportunity(admin: Page, title: string, price = '1250.00') 
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
-}
-
-/** The brand claims and pays through the API (built-in checkout). */
-async function buy(page: Page, opportunityId: string) {
-  const checkout = await api(page, 'POST', '/api/payments/checkout', { opportunityId });
-  expect(checkout.status(), await checkout.text()).toBe(200);
-  const { url } = (await checkout.json()) as { url: string };
-  const pay = await api(page, 'POST', `/api/payments/checkout/${url.split('/').pop()}/pay`);
-  expect(pay.status(), await pay.text()).toBe(200);
-  return ((await pay.json()) as { paymentId: string }).paymentId;
-}
-
-async function adminPage(browser: import('@playwright/test').Browser) {
-  const ctx = await browser.newContext();
-  const admin = await ctx.newPage();
-  await admin.goto('/auth');
-  await loginAs(admin, DEMO_ADMIN);
-  return { admin, close: () => ctx.close() };
 }
 
 const card = (page: Page, title: string) => page.getByTestId('article-card').filter({ hasText: title });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { DEMO_ADMIN, api, brandAs, expectNoHorizontalOverflow, loginAs } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
 
 /**
  * Proof of publication (issue 17) in the browser: the admin gives the live article's URL when
@@ -37,14 +37,6 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => outlet.close(() => resolve()));
 });
 
-async function adminPage(browser: Browser) {
-  const ctx = await browser.newContext();
-  const admin = await ctx.newPage();
-  await admin.goto('/auth');
-  await loginAs(admin, DEMO_ADMIN);
-  return { admin, close: () => ctx.close() };
-}
-
 async function createOpportunity(admin: Page, title: string, maxSlots = 1) {
   const res = await api(admin, 'POST', '/api/admin/opportunities', {
     outletName: 'The Repair Gazette',
@@ -56,15 +48,6 @@ async function createOpportunity(admin: Page, title: string, maxSlots = 1) {
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
-}
-
-async function buy(page: Page, opportunityId: string) {
-  const checkout = await api(page, 'POST', '/api/payments/checkout', { opportunityId });
-  expect(checkout.status(), await checkout.text()).toBe(200);
-  const { url } = (await checkout.json()) as { url: string };
-  const pay = await api(page, 'POST', `/api/payments/checkout/${url.split('/').pop()}/pay`);
-  expect(pay.status(), await pay.text()).toBe(200);
-  return ((await pay.json()) as { paymentId: string }).paymentId;
 }
 
 /** Brief submitted, draft attached and, when asked, approved by the brand. */

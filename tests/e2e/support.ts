@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 export const DEMO_ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
 export const DEMO_BRAND = { email: 'brand@byline.test', password: 'byline-brand-demo' };
@@ -44,4 +44,23 @@ export async function brandAs(page: Page, state: 'unnamed' | 'pending' | 'approv
  */
 export async function expectNoHorizontalOverflow(page: Page) {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+/** The demo admin signed in on a page of its own browser context; close() ends the context. */
+export async function adminPage(browser: Browser) {
+  const ctx = await browser.newContext();
+  const admin = await ctx.newPage();
+  await admin.goto('/auth');
+  await loginAs(admin, DEMO_ADMIN);
+  return { admin, close: () => ctx.close() };
+}
+
+/** The brand on this page claims and pays through the API (built-in checkout); the payment's id. */
+export async function buy(page: Page, opportunityId: string) {
+  const checkout = await api(page, 'POST', '/api/payments/checkout', { opportunityId });
+  expect(checkout.status(), await checkout.text()).toBe(200);
+  const { url } = (await checkout.json()) as { url: string };
+  const pay = await api(page, 'POST', `/api/payments/checkout/${url.split('/').pop()}/pay`);
+  expect(pay.status(), await pay.text()).toBe(200);
+  return ((await pay.json()) as { paymentId: string }).paymentId;
 }

@@ -8,7 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useAdminPayments, usePaymentTotals } from '../api/admin-payments';
 import { NeedsAttention } from '../components/needs-attention';
-import { RefundButton } from '../components/refund-button';
+import { RefundButton } from '@/components/refund-button';
 import { LoadMore } from '@/components/ui/load-more';
 import { errorMessage } from '@/lib/api';
 
@@ -50,7 +50,16 @@ function Row({ p }: { p: AdminPaymentItem }) {
       <div className="flex items-center gap-3 md:justify-end">
         <Badge variant={s.variant}>{s.label}</Badge>
         <p className="w-28 text-right font-semibold tabular-nums">{formatUsd(p.amount)}</p>
-        {p.status === 'paid' && <RefundButton payment={p} />}
+        {p.status === 'paid' && (
+          <RefundButton
+            paymentId={p.id}
+            amount={p.amount}
+            title={p.opportunity.title}
+            brand={p.user.brandName || p.user.name || p.user.email}
+            question="Refund this payment?"
+            consequence="the slot becomes available again"
+          />
+        )}
       </div>
     </li>
   );

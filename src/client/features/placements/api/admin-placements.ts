@@ -1,5 +1,4 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { PaymentDto } from '@shared/payment';
 import type {
   AdminPlacementItem,
   PlacementCounts,
@@ -41,19 +40,6 @@ function invalidatePlacements() {
   for (const key of [listKey, countsKey]) void queryClient.invalidateQueries({ queryKey: key });
 }
 
-/** After a refund: the placements and, as the money moved, the payments screen, its totals, the catalogue and projects. */
-function invalidateAfterRefund() {
-  invalidatePlacements();
-  for (const key of [
-    '/api/admin/payments',
-    '/api/admin/payments/totals',
-    '/api/admin/opportunities',
-    '/api/admin/projects',
-  ]) {
-    void queryClient.invalidateQueries({ queryKey: [key] });
-  }
-}
-
 /** POST /api/admin/payments/{id}/publication/check {}: checks the live article now and applies the result (may open or close a case). */
 export function useRecheckPlacement() {
   return useMutation({
@@ -88,10 +74,3 @@ export function useChangeLiveUrl() {
   });
 }
 
-/** POST /api/admin/payments/{id}/refund: the brand gets the money back in full and the watch ends. */
-export function useRefundPlacement() {
-  return useMutation({
-    mutationFn: (paymentId: string) => apiRequest<PaymentDto>('POST', `/api/admin/payments/${paymentId}/refund`),
-    onSettled: invalidateAfterRefund,
-  });
-}

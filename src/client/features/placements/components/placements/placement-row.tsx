@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/api';
 import { useRecheckPlacement } from '../../api/admin-placements';
 import { brandLabel } from './brand-label';
 import { ChangeUrlDialog } from './change-url-dialog';
-import { RefundPlacementButton } from './refund-placement-button';
+import { RefundButton } from '@/components/refund-button';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 const moment = (iso: string) => format(new Date(iso), 'MMM d, yyyy, h:mm a');
@@ -151,7 +151,14 @@ export function PlacementRow({ placement: p }: { placement: AdminPlacementItem }
           <Button variant="outline" size="sm" onClick={() => setChanging(true)}>
             {pub.url ? 'Change URL' : 'Add URL'}
           </Button>
-          <RefundPlacementButton placement={p} />
+          <RefundButton
+            paymentId={p.paymentId}
+            amount={p.amount}
+            title={p.title}
+            brand={brandLabel(p.brand)}
+            question="Refund this placement?"
+            consequence="the article is no longer watched"
+          />
           <ChangeUrlDialog placement={p} open={changing} onOpenChange={setChanging} />
         </div>
       )}
