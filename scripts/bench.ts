@@ -30,9 +30,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import PipelinedRequestsQueue from 'autocannon/lib/pipelinedRequestsQueue.js';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { openPostgres } from '../src/server/db/client';
-import { openPglite } from '../src/server/db/pglite';
+import { createPglite, openPglite } from '../src/server/db/pglite';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
 import { builtServerArgs } from './lib/server-build';
@@ -163,7 +162,7 @@ async function seedPostgres(url: string) {
 async function seedPglite(dataDir: string) {
   const dir = path.join(dataDir, 'db');
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await createPglite({ dataDir: dir });
   const handle = openPglite(pglite);
   try {
     await runMigrations(handle);
@@ -547,7 +546,7 @@ async function main() {
     // sessions of the checkout brands (before the server opens an embedded database)
     const sessions = checkoutSessionRows();
     if (PGLITE) {
-      const p = await PGlite.create(path.join(dataDir, 'db'));
+      const p = await createPglite({ dataDir: path.join(dataDir, 'db') });
       await p.exec(sessionInsert(sessions));
       await p.close();
     } else {

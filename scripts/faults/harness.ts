@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../../src/server/db/pglite';
 import pg from 'pg';
 import { builtServerArgs } from '../lib/server-build';
 
@@ -216,7 +216,7 @@ export async function scratchDatabase(kind: 'pglite' | 'postgres', url?: string)
   /** Runs `fn` with a direct connection to the database (PGlite: the server must be stopped). */
   async function withQuery<T>(fn: (q: Query) => Promise<T>): Promise<T> {
     if (kind === 'pglite') {
-      const db = await PGlite.create(path.join(dataDir, 'db'));
+      const db = await createPglite({ dataDir: path.join(dataDir, 'db') });
       try {
         return await fn(async (q, params) => (await db.query<Record<string, unknown>>(q, params)).rows);
       } finally {

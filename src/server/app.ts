@@ -24,11 +24,13 @@ import { inviteCodesModule } from './modules/invite-codes/routes';
 import { opportunitiesModule } from './modules/opportunities/routes';
 import { paymentsModule } from './modules/payments/routes';
 import { placementsModule } from './modules/placements/routes';
+import { messagesModule } from './modules/messages/routes';
+import { timelineModule } from './modules/timeline/routes';
 
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -114,6 +114,17 @@ export const configSchema = z.object({
   GUARANTEE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Days an outlet has to restore an article before the brand is refunded. */
   RESTORE_DAYS: z.coerce.number().int().min(1).max(365).default(10),
+  // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
+  /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
+  BRIEF_REMINDER_DAYS: z
+    .string()
+    .regex(/^\d{1,3}(,\d{1,3})*$/, 'BRIEF_REMINDER_DAYS must be whole days separated by commas, e.g. 3,7')
+    .default('3,7')
+    .transform((v) => [...new Set(v.split(',').map(Number))].filter((d) => d > 0).sort((a, b) => a - b)),
+  /** Days a draft waits for the brand's review before a reminder. */
+  REVIEW_REMINDER_DAYS: z.coerce.number().int().min(1).max(365).default(5),
+  /** Days a draft waits for the brand's review before Byline approves it; 0: never. */
+  AUTO_APPROVE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
 });
 
 export type Config = z.infer<typeof configSchema>;

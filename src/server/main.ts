@@ -66,6 +66,7 @@ async function main() {
     provider: payments,
     files,
     rateLimitKeepMs: longestWindowMs(limitsFor(config)),
+    timers: { briefReminderDays: config.BRIEF_REMINDER_DAYS, reviewReminderDays: config.REVIEW_REMINDER_DAYS, autoApproveDays: config.AUTO_APPROVE_DAYS },
     publication: {
       db,
       provider: payments,

@@ -16,3 +16,6 @@ export const GUARANTEE_NAME = `${GUARANTEE_DAYS}-day guarantee`;
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
 export const MOBILE_BREAKPOINT = 768;
+
+/** Days the editorial team has for a draft once the brief is in, when the opportunity states no turnaround in days. */
+export const DRAFT_DUE_DAYS_DEFAULT = 14;

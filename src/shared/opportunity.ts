@@ -3,6 +3,8 @@
  * returns. Shared by the server and the client; no Node or DOM APIs.
  */
 
+import type { LinkType, Topic } from './catalogue';
+
 export const OPPORTUNITY_TYPES = [
   'profile_article',
   'editorial_feature',
@@ -75,6 +77,15 @@ export interface Opportunity {
   deadlineDate: string | null;
   status: OpportunityStatus;
   createdAt: string;
+  /** Turnaround in days, for the "at most N days" filter (the `tat` text is what cards show). */
+  tatDays: number | null;
+  /** The link the outlet gives; null: not stated (the publication check then expects dofollow). */
+  linkType: LinkType | null;
+  topics: Topic[];
+  /** ISO 3166-1 alpha-2 of the outlet's country, e.g. "DE". */
+  country: string | null;
+  /** ISO 639-1 of the outlet's language, e.g. "de". */
+  language: string | null;
 }
 
 /** A row of the admin dashboard: whether any payment was made for it (the "Mark Published" button). */
@@ -84,6 +95,16 @@ export interface AdminOpportunityItem extends Opportunity {
 
 /** What GET /api/opportunities returns to brands: only available ones, so no status. */
 export type BrandOpportunity = Omit<Opportunity, 'status'>;
+
+/**
+ * An item of the brands' search (GET /api/opportunities with parameters, GET /api/brand/saved):
+ * whether this brand saved it, and whether it can no longer be bought (full, or its deadline
+ * passed; only saved ones are listed then).
+ */
+export interface BrandOpportunityItem extends BrandOpportunity {
+  saved: boolean;
+  soldOut: boolean;
+}
 
 /** "YYYY-MM-DD" of a deadline (its UTC calendar day), e.g. for a date input. */
 export function deadlineDay(iso: string): string {

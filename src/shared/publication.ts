@@ -7,7 +7,8 @@ export const PUBLICATION_HEALTHS = ['unverified', 'ok', 'warning', 'issue', 'ref
 export type PublicationHealth = (typeof PUBLICATION_HEALTHS)[number];
 
 /** The kinds of link an outlet may promise. */
-export type LinkType = 'dofollow' | 'nofollow' | 'sponsored';
+export type { LinkType } from './catalogue';
+import type { LinkType } from './catalogue';
 export type LinkRel = LinkType | 'ugc';
 
 export type CheckProblemCode =

@@ -72,6 +72,7 @@ describe('GET /api/brand/my-articles', () => {
       brief: { submittedAt: expect.any(String) },
       // released by a direct row change, not through a release: no live article recorded
       publication: null,
+      unreadMessages: 0,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -90,6 +90,8 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/api/admin/invite-codes', who: 'admin', fields: ['code'], needsBody: true, weight: STORED },
   { method: 'POST', path: '/api/admin/invite-codes/:id/deactivate', who: 'admin', id: 'inviteCode' },
   { method: 'GET', path: '/api/opportunities', who: 'brand' },
+  { method: 'GET', path: '/api/brand/saved', who: 'brand' },
+  { method: 'PUT', path: '/api/brand/saved/:id', who: 'brand', id: 'updateOpportunity' },
   { method: 'GET', path: '/api/admin/opportunities', who: 'admin' },
   { method: 'GET', path: '/api/admin/opportunities/:id', who: 'admin', id: 'updateOpportunity' },
   {

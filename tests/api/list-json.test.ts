@@ -158,6 +158,7 @@ describe('lists built by the database are the API shapes, field for field', () =
           brief: b ? { submittedAt: b.submittedAt?.toISOString() ?? null } : null,
           // these rows were made directly, never released through the API: no live article
           publication: null,
+          unreadMessages: 0,
         };
       }),
     );
@@ -196,6 +197,13 @@ describe('lists built by the database are the API shapes, field for field', () =
               : null,
             user: userOf(r.user),
             publication: null,
+            // the brief in, no draft within the turnaround (tatDays, else 14 days)
+            overdue:
+              r.payment.status === 'paid' &&
+              r.payment.draftReviewStatus === 'awaiting_brand_brief' &&
+              Boolean(b?.submittedAt) &&
+              b!.submittedAt!.getTime() + (r.opportunity.tatDays ?? 14) * 86_400_000 < Date.now(),
+            unreadMessages: 0,
           };
         }),
     );

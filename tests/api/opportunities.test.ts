@@ -195,6 +195,11 @@ describe('POST /api/admin/opportunities', () => {
       filledSlots: 0,
       status: 'available',
       createdAt: expect.any(String),
+      tatDays: null,
+      linkType: null,
+      topics: [],
+      country: null,
+      language: null,
     });
     const row = await rowById(res.body.id);
     expect(row).toMatchObject({
@@ -494,6 +499,11 @@ describe('GET /api/opportunities (brand browse)', () => {
           'domainAuthority',
           'deadlineDate',
           'createdAt',
+          'tatDays',
+          'linkType',
+          'topics',
+          'country',
+          'language',
         ].sort(),
       );
     }

@@ -290,6 +290,8 @@ describe('GET /api/admin/projects', () => {
         brief: { part1Json: PART1, part2Json: PART2, submittedAt: expect.any(String) },
         user: { id: noBrandName.user.id, name: 'Solo Writer', brandName: null, email: noBrandName.user.email },
         publication: null,
+        overdue: false,
+        unreadMessages: 0,
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });
       expect(approvedItem.user).toMatchObject({ name: 'Ann Brand', brandName: 'Acme', email: 'ann@acme.example' });

@@ -234,6 +234,10 @@ const ROWS: Row[] = [
 
   // catalogue
   { route: 'GET /api/opportunities', send: (a) => a.get('/api/opportunities'), expect: approvedBrands(200) },
+  // the shortlist: each brand its own (another brand's saves are never read or changed: catalogue-search.test.ts)
+  { route: 'GET /api/brand/saved', send: (a) => a.get('/api/brand/saved'), expect: approvedBrands(200) },
+  { route: 'PUT /api/brand/saved/:id', send: (a, c) => a.put(`/api/brand/saved/${c.opportunityId}`), expect: approvedBrands(204) },
+  { route: 'DELETE /api/brand/saved/:id', send: (a, c) => a.request('DELETE', `/api/brand/saved/${c.opportunityId}`), expect: approvedBrands(204) },
   { route: 'GET /api/admin/opportunities', send: (a) => a.get('/api/admin/opportunities'), expect: adminOnly(200) },
   {
     route: 'GET /api/admin/opportunities/:id',
@@ -335,6 +339,9 @@ const ROWS: Row[] = [
   // briefs
   { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },
   { route: 'GET /api/brand/my-articles/counts', send: (a) => a.get('/api/brand/my-articles/counts'), expect: approvedBrands(200) },
+  // the timeline: the brand its own placement, admins every one
+  { route: 'GET /api/brand/projects/:paymentId/timeline', send: (a, c) => a.get(`/api/brand/projects/${c.paymentId}/timeline`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/projects/:paymentId/timeline', send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}/timeline`), expect: adminOnly(200) },
   {
     route: 'GET /api/brand/brief/:paymentId',
     send: (a, c) => a.get(`/api/brand/brief/${c.paymentId}`),
@@ -391,6 +398,32 @@ const ROWS: Row[] = [
       return { rowPaymentId };
     },
     send: (a, c) => a.post(`/api/admin/projects/${c.rowPaymentId}/mark-edits-complete`),
+    expect: adminOnly(200),
+  },
+
+  // messages: the brand of the payment and the editorial team; another brand's payment is a 404
+  { route: 'GET /api/brand/messages/unread', send: (a) => a.get('/api/brand/messages/unread'), expect: approvedBrands(200) },
+  { route: 'GET /api/admin/messages/unread', send: (a) => a.get('/api/admin/messages/unread'), expect: adminOnly(200) },
+  { route: 'GET /api/brand/projects/:paymentId/conversation', send: (a, c) => a.get(`/api/brand/projects/${c.paymentId}/conversation`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/projects/:paymentId/conversation', send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}/conversation`), expect: adminOnly(200) },
+  { route: 'GET /api/brand/projects/:paymentId/messages', send: (a, c) => a.get(`/api/brand/projects/${c.paymentId}/messages`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/projects/:paymentId/messages', send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}/messages`), expect: adminOnly(200) },
+  { route: 'POST /api/brand/projects/:paymentId/messages', send: (a, c) => a.post(`/api/brand/projects/${c.paymentId}/messages`, { text: 'Hello' }), expect: ownerOnly(201) },
+  { route: 'POST /api/admin/projects/:paymentId/messages', send: (a, c) => a.post(`/api/admin/projects/${c.paymentId}/messages`, { text: 'Hello' }), expect: adminOnly(201) },
+  { route: 'POST /api/brand/projects/:paymentId/messages/read', send: (a, c) => a.post(`/api/brand/projects/${c.paymentId}/messages/read`), expect: ownerOnly(204) },
+  { route: 'POST /api/admin/projects/:paymentId/messages/read', send: (a, c) => a.post(`/api/admin/projects/${c.paymentId}/messages/read`), expect: adminOnly(204) },
+  {
+    route: 'GET /api/brand/projects/:paymentId/messages/:messageId/attachment',
+    setup: async (c) => ({ sessionId: ok(await brandA.upload(`/api/brand/projects/${c.paymentId}/messages`, 'file', PDF, 'a.pdf'), 'attach').id }),
+    // sessionId carries the message id here
+    send: (a, c) => a.get(`/api/brand/projects/${c.paymentId}/messages/${c.sessionId}/attachment`),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/admin/projects/:paymentId/messages/:messageId/attachment',
+    setup: async (c) => ({ sessionId: ok(await admin.upload(`/api/admin/projects/${c.paymentId}/messages`, 'file', PNG, 'a.png'), 'attach').id }),
+    // sessionId carries the message id here
+    send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}/messages/${c.sessionId}/attachment`),
     expect: adminOnly(200),
   },
 ];

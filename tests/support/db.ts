@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openPostgres, type DbHandle } from '../../src/server/db/client';
-import { openPglite } from '../../src/server/db/pglite';
+import { createPglite, openPglite } from '../../src/server/db/pglite';
 import { PGLITE_DUMP, pgTemplateName, withDatabase } from './global-setup';
 
 export const dbKind = (process.env.TEST_DB_KIND ?? 'pglite') as 'pglite' | 'postgres';
@@ -11,7 +10,7 @@ export const dbKind = (process.env.TEST_DB_KIND ?? 'pglite') as 'pglite' | 'post
 /** A fresh, migrated database for one test file: PGlite from the dump, or a Postgres copy of the template. */
 export async function createTestDb(): Promise<DbHandle> {
   if (dbKind === 'pglite') {
-    const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(PGLITE_DUMP)]) });
+    const pglite = await createPglite({ loadDataDir: new Blob([readFileSync(PGLITE_DUMP)]) });
     return openPglite(pglite);
   }
   const url = process.env.TEST_DATABASE_URL!;

@@ -1,10 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgres } from '../../src/server/db/client';
-import { openPglite } from '../../src/server/db/pglite';
+import { createPglite, openPglite } from '../../src/server/db/pglite';
 import { runMigrations } from '../../src/server/db/migrate';
 
 export const PGLITE_DUMP = path.resolve('.tmp/pglite-migrated.tar.gz');
@@ -17,7 +16,7 @@ export default async function setup() {
   if (process.env.BYLINE_TEST_SETUP_DONE) return;
   process.env.BYLINE_TEST_SETUP_DONE = '1';
   mkdirSync(path.dirname(PGLITE_DUMP), { recursive: true });
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   await runMigrations(openPglite(pglite));
   const dump = await pglite.dumpDataDir('gzip');
   writeFileSync(PGLITE_DUMP, Buffer.from(await dump.arrayBuffer()));

@@ -18,6 +18,8 @@ const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
 
 const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({
   publication: null,
+  overdue: false,
+  unreadMessages: 0,
   id: 'opp-1',
   title: 'How Jordan Goods rebuilt retail',
   type: ['advertorial_brand_voice', 'listicle'],

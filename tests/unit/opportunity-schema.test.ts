@@ -68,6 +68,11 @@ describe('opportunityFormSchema', () => {
         deadlineDate: localToday(),
         exampleUrls: ['https://a.example.com/x', ''],
         tat: ' 10 days ',
+        tatDays: ' 10 ',
+        linkType: 'sponsored',
+        topics: ['fintech', 'ai', 'fintech'],
+        country: 'de',
+        language: 'DE',
       }),
     );
     expect(result.success).toBe(true);
@@ -84,6 +89,11 @@ describe('opportunityFormSchema', () => {
       deadlineDate: localToday(),
       logoUrl: null,
       exampleUrls: ['https://a.example.com/x'],
+      tatDays: 10,
+      linkType: 'sponsored',
+      topics: ['fintech', 'ai'],
+      country: 'DE',
+      language: 'de',
     });
     // and the server accepts exactly that
     expect(opportunityRequestSchema.parse(result.data)).toEqual(result.data);
@@ -141,6 +151,11 @@ describe('opportunityFormSchema', () => {
       deadlineDate: '2999-01-31T00:00:00.000Z',
       status: 'available',
       createdAt: '2026-01-01T00:00:00.000Z',
+      tatDays: 14,
+      linkType: 'sponsored',
+      topics: ['fintech'],
+      country: 'DE',
+      language: 'de',
     };
     const values = opportunityToFormValues(o);
     expect(values).toMatchObject({

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { opportunitiesQueryKey } from '@/features/opportunities/api/get-opportunities';
+import { prefetchOpportunities } from '@/features/opportunities/api/search-page';
 import { fetchUser, userQueryKey } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { OnboardingRoute, ProtectedRoute, RootRedirect, guardRedirect, loadAppShell } from './route-guard';
@@ -55,6 +55,8 @@ const ProjectsPage = page(() => import('@/features/placements/pages/projects-pag
 const MyArticlesPage = page(() => import('@/features/placements/pages/my-articles-page'), 'MyArticlesPage');
 const BriefPage = page(() => import('@/features/placements/pages/brief-page'), 'BriefPage');
 const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
+const BrandDetailsPage = page(() => import('@/features/messages/pages/brand-details-page'), 'BrandDetailsPage');
+const AdminDetailsPage = page(() => import('@/features/messages/pages/admin-details-page'), 'AdminDetailsPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -68,7 +70,7 @@ export function preloadRoute(path: string) {
     void loadAppShell();
     void loadOpportunitiesPage();
     void user.then((u) => {
-      if (u?.role === 'brand' && !guardRedirect(u, 'brand')) void queryClient.prefetchQuery({ queryKey: opportunitiesQueryKey });
+      if (u?.role === 'brand' && !guardRedirect(u, 'brand')) prefetchOpportunities(window.location.search);
     });
   }
 }
@@ -114,6 +116,11 @@ export function AppRouter() {
             <MyArticlesPage />
           </ProtectedRoute>
         </Route>
+        <Route path="/brand/my-articles/:paymentId">
+          <ProtectedRoute role="brand">
+            <BrandDetailsPage />
+          </ProtectedRoute>
+        </Route>
         <Route path="/brand/payments">
           <ProtectedRoute role="brand">
             <PaymentHistoryPage />
@@ -154,6 +161,11 @@ export function AppRouter() {
         <Route path="/admin/projects">
           <ProtectedRoute role="admin">
             <ProjectsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/projects/:paymentId">
+          <ProtectedRoute role="admin">
+            <AdminDetailsPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/payments">

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { Db, DbHandle } from './client';
 import * as schema from './schema';
@@ -14,9 +15,17 @@ export function openPglite(pglite: PGlite): DbHandle {
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
 
+/**
+ * A PGlite with the extensions the migrations create (pg_trgm: the catalogue search's typo
+ * tolerance). Every PGlite Byline opens comes from here: one without them cannot run the migrations.
+ */
+export function createPglite(options: Omit<PGliteOptions, 'extensions'> & { dataDir?: string } = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: { pg_trgm } });
+}
+
 export async function openEmbedded(dataDir: string): Promise<DbHandle> {
   const dir = path.resolve(dataDir, 'db');
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await createPglite({ dataDir: dir });
   return openPglite(pglite);
 }

@@ -13,10 +13,18 @@ import {
   bigserial,
   bigint,
   smallint,
+  customType,
+  primaryKey,
 } from 'drizzle-orm/pg-core';
 
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
+import { LINK_TYPES } from '../../shared/catalogue';
+import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
+import { MESSAGE_SIDES } from '../../shared/messages';
+
+/** PostgreSQL's text-search document type (read only by SQL: the app never selects it). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 import { PUBLICATION_HEALTHS, type PublicationCheck } from '../../shared/publication';
 import { sqlList } from './sql-list';
 
@@ -43,6 +51,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
     // the admin's pending-brands list, paged oldest first
+    // the admins' search by name, brand name or e-mail (Projects, Payments, Approvals)
+    index('users_search_trgm_idx').using('gin', sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.brandName}, '') || ' ' || ${t.email}) gin_trgm_ops`),
     index('users_pending_brands_idx').on(t.createdAt, t.id).where(sql`role = 'brand' AND approved = false AND name IS NOT NULL`),
   ],
 );
@@ -111,6 +121,17 @@ export const opportunities = pgTable(
     deadlineDate: timestamp('deadline_date', { withTimezone: true, mode: 'date' }),
     status: text('status', { enum: OPPORTUNITY_STATUSES }).notNull().default('available'),
     createdAt: createdAt(),
+    // what a buyer filters by (optional; src/shared/catalogue.ts has the lists)
+    tatDays: integer('tat_days'),
+    linkType: text('link_type', { enum: LINK_TYPES }),
+    topics: text('topics').array().notNull().default(sql`'{}'::text[]`),
+    country: text('country'),
+    language: text('language'),
+    // the browse search's words, weighted outlet > title > description ('simple': no stemming, so a
+    // prefix of a word as written finds it); written by the database (modules/opportunities/search.ts)
+    search: tsvector('search').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', outlet_name), 'A') || setweight(to_tsvector('simple', title), 'B') || setweight(to_tsvector('simple', description), 'C')`,
+    ),
   },
   (t) => [
     // the admin dashboard, paged newest first (keyset on created_at, id), with or without a status filter
@@ -120,7 +141,35 @@ export const opportunities = pgTable(
     // filled_slots in the predicate: a column an index names makes every checkout's update of it
     // rewrite every index of the table (no HOT update).
     index('opportunities_available_idx').on(t.deadlineDate).where(sql`status = 'available'`),
+    // the brands' search (modules/opportunities/search.ts): one index per sort over the available
+    // rows, and one per filter, so that no combination needs to read the whole table
+    index('opportunities_browse_newest_idx').on(t.createdAt, t.id).where(sql`status = 'available'`),
+    index('opportunities_browse_price_idx').on(t.priceUsd, t.id).where(sql`status = 'available'`),
+    index('opportunities_browse_da_idx').on(sql`coalesce(${t.domainAuthority}, 0)`, t.id).where(sql`status = 'available'`),
+    index('opportunities_browse_deadline_idx').on(sql`coalesce(${t.deadlineDate}, 'infinity'::timestamptz)`, t.id).where(sql`status = 'available'`),
+    index('opportunities_browse_country_idx').on(t.country, t.priceUsd).where(sql`status = 'available'`),
+    index('opportunities_browse_language_idx').on(t.language, t.priceUsd).where(sql`status = 'available'`),
+    index('opportunities_browse_link_type_idx').on(t.linkType, t.priceUsd).where(sql`status = 'available'`),
+    index('opportunities_browse_tat_idx').on(t.tatDays).where(sql`status = 'available'`),
+    index('opportunities_browse_topics_idx').using('gin', t.topics).where(sql`status = 'available'`),
+    index('opportunities_search_idx').using('gin', t.search),
+    index('opportunities_outlet_trgm_idx').using('gin', sql`${t.outletName} gin_trgm_ops`),
   ],
+);
+
+/** A brand's shortlist: the opportunities it saved. */
+export const savedOpportunities = pgTable(
+  'saved_opportunities',
+  {
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.brandId, t.opportunityId] }), index('saved_opportunities_opportunity_idx').on(t.opportunityId)],
 );
 
 /**
@@ -410,4 +459,85 @@ export const publicationCases = pgTable(
     uniqueIndex('publication_cases_open_unique').on(t.paymentId).where(sql`closed_at IS NULL`),
     index('publication_cases_payment_idx').on(t.paymentId, t.openedAt),
   ],
+);
+
+/**
+ * A placement's timeline (shared/timeline.ts): append-only, one row per change, written in the
+ * change's own transaction (modules/placements/timeline.ts).
+ */
+export const placementEvents = pgTable(
+  'placement_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: TIMELINE_KINDS }).notNull(),
+    actorType: text('actor_type', { enum: ACTOR_TYPES }).notNull(),
+    actorId: uuid('actor_id'),
+    // the name as it was then: a renamed brand's history keeps what it said
+    actorName: text('actor_name').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('placement_events_payment_idx').on(t.paymentId, t.id),
+    // a reminder goes once per placement and step (details.step), whatever the number of instances
+    uniqueIndex('placement_events_reminder_once_idx')
+      .on(t.paymentId, t.kind, sql`(${t.details} ->> 'step')`)
+      .where(sql`kind IN ('brief_reminder', 'review_reminder')`),
+  ],
+);
+
+/** A placement's conversation between its brand and the editorial team (shared/messages.ts). */
+export const placementMessages = pgTable(
+  'placement_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    side: text('side', { enum: MESSAGE_SIDES }).notNull(),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    text: text('text').notNull(),
+    // a private upload (storage/), served only to the two sides
+    attachmentFile: text('attachment_file'),
+    attachmentName: text('attachment_name'),
+    attachmentType: text('attachment_type'),
+    attachmentSize: integer('attachment_size'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('placement_messages_payment_idx').on(t.paymentId, t.createdAt, t.id),
+    // unread counts: the other side's messages after a read mark
+    index('placement_messages_unread_idx').on(t.paymentId, t.side, t.createdAt),
+  ],
+);
+
+/** How far each side has read a conversation (the admins share one mark: the editorial team). */
+export const conversationReads = pgTable(
+  'conversation_reads',
+  {
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    side: text('side', { enum: MESSAGE_SIDES }).notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paymentId, t.side] })],
+);
+
+/** When each side was last mailed about a conversation: at most one e-mail per 15 minutes. */
+export const conversationNotices = pgTable(
+  'conversation_notices',
+  {
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    side: text('side', { enum: MESSAGE_SIDES }).notNull(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [primaryKey({ columns: [t.paymentId, t.side] })],
 );

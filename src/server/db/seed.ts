@@ -11,7 +11,8 @@ export const DEMO_LOGINS = {
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000);
 
-// no filled slots: every filled slot is a payment or a live checkout hold
+// no filled slots: every filled slot is a payment or a live checkout hold. tatDays is the longest
+// turnaround the `tat` text allows (what a brand filtering by "at most N days" relies on).
 const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
   {
     outletName: 'TechCrunch Daily',
@@ -20,6 +21,11 @@ const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
     description: 'An in-depth profile of your founder and company, written by our staff journalists and published in the Startups section.',
     type: ['profile_article'],
     tat: '2-3 weeks',
+    tatDays: 21,
+    linkType: 'dofollow',
+    topics: ['startups', 'technology', 'energy'],
+    country: 'US',
+    language: 'en',
     priceUsd: '2500.00',
     maxSlots: 1,
     domainAuthority: 92,
@@ -32,6 +38,12 @@ const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
     description: 'Be one of ten entries in a curated list of the tools our editors recommend to operations leaders.',
     type: ['listicle'],
     tat: '10 business days',
+    // ten working days are two calendar weeks
+    tatDays: 14,
+    linkType: 'nofollow',
+    topics: ['saas', 'technology', 'business'],
+    country: 'US',
+    language: 'en',
     priceUsd: '899.99',
     maxSlots: 10,
     domainAuthority: 95,
@@ -44,6 +56,11 @@ const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
     description: 'Your company quoted and featured as part of a larger story on how distributed teams are reshaping the office.',
     type: ['editorial_feature'],
     tat: '3-4 weeks',
+    tatDays: 28,
+    linkType: 'dofollow',
+    topics: ['business', 'hr'],
+    country: 'GB',
+    language: 'en',
     priceUsd: '1750.00',
     maxSlots: 3,
     domainAuthority: 84,
@@ -56,6 +73,11 @@ const DEMO_OPPORTUNITIES: (typeof opportunities.$inferInsert)[] = [
     description: 'A sponsored article written in your brand voice, clearly labelled and promoted on the home page for one week.',
     type: ['advertorial_brand_voice'],
     tat: '1 week',
+    tatDays: 7,
+    linkType: 'sponsored',
+    topics: ['lifestyle', 'food', 'travel'],
+    country: 'AU',
+    language: 'en',
     priceUsd: '1200.50',
     maxSlots: 2,
     domainAuthority: 71,

@@ -8,6 +8,8 @@ import type { FileStore } from '../storage/file-store';
 import { sweepUnreferencedUploads } from '../storage/uploads';
 import { pruneRateLimitHits } from '../lib/rate-limit';
 import { runDueChecks, type PublicationDeps } from '../modules/placements/publication';
+import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
+import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
 
 export const JOBS = {
   /** Gives back the slots of checkouts whose 30 minutes are up. */
@@ -20,6 +22,8 @@ export const JOBS = {
   rateLimitPrune: 'rate-limit-prune',
   /** Checks the live articles that are due (the publication guarantee's watch). */
   publicationChecks: 'publication-checks',
+  /** The workflow's reminders and automatic approvals (modules/timeline/timers.ts). */
+  placementTimers: 'placement-timers',
 } as const;
 
 const SCHEDULES: Record<string, string> = {
@@ -28,6 +32,7 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.uploadsSweep]: '17 * * * *',
   [JOBS.rateLimitPrune]: '47 * * * *',
   [JOBS.publicationChecks]: '*/5 * * * *',
+  [JOBS.placementTimers]: '*/15 * * * *',
 };
 
 export interface Jobs {
@@ -49,6 +54,8 @@ export async function startJobs(opts: {
   rateLimitKeepMs: number;
   /** the publication watch; absent: no live articles are checked by this process */
   publication?: PublicationDeps;
+  /** the workflow's timers (BRIEF_REMINDER_DAYS, REVIEW_REMINDER_DAYS, AUTO_APPROVE_DAYS); absent: not run here */
+  timers?: TimerTerms;
   onError?: (err: Error) => void;
   pollingIntervalSeconds?: number;
 }): Promise<Jobs> {
@@ -78,6 +85,12 @@ export async function startJobs(opts: {
   await boss.work(JOBS.rateLimitPrune, polling, async () => {
     await pruneRateLimitHits(handle.db, new Date(), opts.rateLimitKeepMs);
   });
+  const timers = opts.timers;
+  if (timers) {
+    await boss.work(JOBS.placementTimers, polling, async () => {
+      await runPlacementTimers(handle.db, timers, new Date());
+    });
+  }
   const publication = opts.publication;
   if (publication) {
     // asked for every 2 s (one small query): a sweep starts within moments of its schedule, not 10 s later
@@ -89,5 +102,13 @@ export async function startJobs(opts: {
     });
   }
 
-  return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000 }) };
+  await startMessageNoticeJobs(boss, handle.db, Math.min(2, polling.pollingIntervalSeconds));
+
+  return {
+    boss,
+    stop: () => {
+      stopMessageNoticeJobs();
+      return boss.stop({ graceful: true, timeout: 10_000 });
+    },
+  };
 }

@@ -11,6 +11,14 @@ interface Placement {
   title: string;
 }
 
+/** One message quoted in a conversation's e-mail (modules/messages/service.ts). */
+export interface MessageDigestEntry {
+  author: string;
+  at: string;
+  text: string;
+  attachmentName: string | null;
+}
+
 /**
  * What the outbox stores for each mail: its kind and the facts known when the change happened.
  * Rendering (subject, text, HTML, links) happens at delivery, in one place: {@link renderMail}.
@@ -22,6 +30,9 @@ export type MailData =
   | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
+  | (Placement & { kind: 'brief_reminder'; paidAt: string })
+  | (Placement & { kind: 'review_reminder'; autoApproveOn: string | null })
+  | (Placement & { kind: 'auto_approved'; forAdmin: boolean })
   | (Placement & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
   | (Placement & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
   | (Placement & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
@@ -33,12 +44,14 @@ export type MailData =
   | (Placement & { kind: 'admin_brief_submitted'; brand: string })
   | (Placement & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
   | (Placement & { kind: 'admin_draft_approved'; brand: string })
-  | (Placement & { kind: 'admin_publication_refunded'; brand: string; amount: string; reason: RefundReason });
+  | (Placement & { kind: 'admin_publication_refunded'; brand: string; amount: string; reason: RefundReason })
+  // either side: what it has not read of a placement's conversation (at most one mail per 15 minutes)
+  | (Placement & { kind: 'message_received'; brand: string; forAdmin: boolean; messages: MessageDigestEntry[]; unread: number });
 
 export type MailKind = MailData['kind'];
 
 /** Progress mails a brand may turn off on its profile. Receipts, refunds, onboarding and password mail always go. */
-export const OPTIONAL_KINDS: ReadonlySet<MailKind> = new Set(['draft_ready', 'edits_complete', 'published']);
+export const OPTIONAL_KINDS: ReadonlySet<MailKind> = new Set(['draft_ready', 'edits_complete', 'published', 'brief_reminder', 'review_reminder']);
 
 export interface RenderedMail {
   subject: string;
@@ -51,6 +64,13 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c
 
 const dateFmt = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 const formatDate = (iso: string) => dateFmt.format(new Date(iso));
+const dateTimeFmt = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** The messages of a conversation's e-mail as one quoted block: who, when (UTC), what. */
+const digestQuote = (messages: MessageDigestEntry[]) =>
+  messages
+    .map((m) => [`${m.author}, ${dateTimeFmt.format(new Date(m.at))} UTC:`, ...(m.text ? [m.text] : []), ...(m.attachmentName ? [`[Attachment: ${m.attachmentName}]`] : [])].join('\n'))
+    .join('\n\n');
 
 const REFUND_WHY: Record<RefundReason, string> = {
   guarantee: `Your article was not published within ${GUARANTEE_DAYS} days of payment, so our ${GUARANTEE_NAME} refunded you in full.`,
@@ -119,6 +139,34 @@ function draftFor(d: MailData): Draft {
         subject: `Your draft is ready for review: ${d.title}`,
         paragraphs: [`The editorial team has attached the draft of ${placement(d)}.`, 'Please review it, then approve it or request edits.'],
         action: { label: 'Review the draft', path: '/brand/my-articles' },
+      };
+    case 'brief_reminder':
+      return {
+        subject: `Your brief is still waiting: ${d.title}`,
+        paragraphs: [
+          `You paid for ${placement(d)} on ${formatDate(d.paidAt)}, and the editorial team is waiting for your brief.`,
+          'The sooner it is in, the sooner your article is written.',
+        ],
+        action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
+      };
+    case 'review_reminder':
+      return {
+        subject: `Your draft is waiting for your review: ${d.title}`,
+        paragraphs: [
+          `The draft of ${placement(d)} is waiting for your review.`,
+          d.autoApproveOn
+            ? `Please approve it or request edits. If you do neither, it will be approved automatically on ${formatDate(d.autoApproveOn)}.`
+            : 'Please approve it or request edits.',
+        ],
+        action: { label: 'Review the draft', path: '/brand/my-articles' },
+      };
+    case 'auto_approved':
+      return {
+        subject: `Draft approved automatically: ${d.title}`,
+        paragraphs: d.forAdmin
+          ? [`The draft of ${placement(d)} waited for the brand's review for the configured time and was approved automatically.`, 'It can now be published.']
+          : [`The draft of ${placement(d)} waited for your review for the configured time and was approved automatically.`, 'The editorial team will now publish it.'],
+        action: d.forAdmin ? { label: 'Open Projects', path: '/admin/projects' } : { label: 'Open My Articles', path: '/brand/my-articles' },
       };
     case 'edits_complete':
       return {
@@ -232,6 +280,18 @@ function draftFor(d: MailData): Draft {
         ],
         action: { label: 'Open placements', path: '/admin/placements' },
       };
+    case 'message_received': {
+      const unread = d.unread === 1 ? 'an unread message' : `${d.unread} unread messages`;
+      return {
+        subject: d.forAdmin ? `New message from ${d.brand}: ${d.title}` : `New message from the editorial team: ${d.title}`,
+        paragraphs: [
+          `You have ${unread} about ${placement(d)}.`,
+          ...(d.unread > d.messages.length ? [`The newest ${d.messages.length} are quoted below; open the conversation for the rest.`] : []),
+        ],
+        quote: digestQuote(d.messages),
+        action: { label: 'Reply in Byline', path: d.forAdmin ? `/admin/projects/${d.paymentId}` : `/brand/my-articles/${d.paymentId}` },
+      };
+    }
   }
 }
 

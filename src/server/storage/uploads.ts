@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { opportunities, payments, uploads, users } from '../db/schema';
+import { opportunities, payments, placementMessages, uploads, users } from '../db/schema';
 import { claimLimits } from '../lib/rate-limit';
 import type { Limits } from '../limits';
 import type { FileStore } from './file-store';
@@ -46,6 +46,7 @@ const referenced = (name: ReturnType<typeof sql>) => sql`(
   OR EXISTS (SELECT 1 FROM ${opportunities} WHERE ${opportunities.logoUrl} = '/uploads/' || ${name}
              OR ('/uploads/' || ${name}) = ANY(${opportunities.exampleUrls}))
   OR EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.draftDocumentFile} = '/api/files/' || ${name})
+  OR EXISTS (SELECT 1 FROM ${placementMessages} WHERE ${placementMessages.attachmentFile} = ${name})
 )`;
 
 /**

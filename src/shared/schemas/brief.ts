@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EDIT_FEEDBACK_MAX } from '../constants';
 import type { DraftReviewStatus, PaymentStatus } from '../payment';
 import type { Publication } from '../publication';
+import { adminSearchQuery } from './admin-search';
 import { isHttpUrl } from './profile';
 
 /**
@@ -301,6 +302,8 @@ export interface MyArticleItem {
   brief: { submittedAt: string | null } | null;
   /** the live article, once published (null before) */
   publication: Publication | null;
+  /** messages from the editorial team the brand has not read */
+  unreadMessages: number;
 }
 
 /** GET /api/admin/projects item (spec §3). */
@@ -316,6 +319,10 @@ export interface AdminProjectItem {
   user: { id: string; name: string | null; brandName: string | null; email: string };
   /** the live article, once published (null before) */
   publication: Publication | null;
+  /** the brief is in and no draft came within the turnaround (the opportunity's tatDays, else 14 days) */
+  overdue: boolean;
+  /** messages from the brand the editorial team has not read */
+  unreadMessages: number;
 }
 
 /** POST /api/upload/document */
@@ -344,6 +351,9 @@ const PROJECT_TABS = ['awaiting', 'review', 'approved'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 export type ProjectTabCounts = Record<ProjectTab, number>;
 
+/** GET /api/admin/projects: one tab, and a search by brand (its /counts takes the search alone). */
 export const adminProjectsQuerySchema = z.object({
   tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved' }).optional(),
+  q: adminSearchQuery,
 });
+export type AdminProjectsQuery = z.output<typeof adminProjectsQuerySchema>;

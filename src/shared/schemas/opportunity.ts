@@ -3,6 +3,8 @@ import { MAX_EXAMPLES } from '../constants';
 import { fromCents, toCents } from '../money';
 import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, deadlineDay, type Opportunity, type OpportunityType } from '../opportunity';
 import { isHttpUrl } from './profile';
+import { adminSearchQuery } from './admin-search';
+import { LINK_TYPES, TOPICS, isCountry, isLanguage, type LinkType, type Topic } from '../catalogue';
 
 /**
  * Creating and editing an opportunity (spec §5 "Opportunity", "Examples").
@@ -111,6 +113,27 @@ function normalizeExampleUrl(raw: string): Result<string> {
   return fail('Must be a URL or upload path');
 }
 
+function normalizeTatDays(raw: string | number | null | undefined): Result<number | null> {
+  if (isBlank(raw)) return ok(null);
+  const n = asNumber(raw!);
+  if (n === null || !Number.isInteger(n)) return fail('Turnaround days must be a whole number');
+  if (n < 1) return fail('Turnaround days must be at least 1');
+  if (n > 365) return fail('Turnaround days must be at most 365');
+  return ok(n);
+}
+
+function normalizeCountry(raw: string | null | undefined): Result<string | null> {
+  if (isBlank(raw)) return ok(null);
+  const v = raw!.trim().toUpperCase();
+  return isCountry(v) ? ok(v) : fail('Country must be an ISO 3166-1 alpha-2 code, e.g. DE');
+}
+
+function normalizeLanguage(raw: string | null | undefined): Result<string | null> {
+  if (isBlank(raw)) return ok(null);
+  const v = raw!.trim().toLowerCase();
+  return isLanguage(v) ? ok(v) : fail('Language must be an ISO 639-1 code, e.g. de');
+}
+
 const DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
@@ -173,6 +196,16 @@ const examples = z
       .max(MAX_EXAMPLES, `Maximum ${MAX_EXAMPLES} examples allowed`),
   );
 
+const linkType = z
+  .union([z.enum(LINK_TYPES), z.literal('')], { error: `Link type must be one of ${LINK_TYPES.join(', ')}` })
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+const topics = z
+  .array(z.enum(TOPICS, { error: 'Unknown topic' }), { error: 'Topics must be a list' })
+  .max(TOPICS.length, 'Too many topics')
+  .transform((list) => [...new Set(list)]);
+
 const stringOrNumber = (invalid: string) => z.union([z.string(), z.number()], { error: invalid }).nullish();
 const optionalString = (invalid: string) => z.string({ error: invalid }).nullish();
 
@@ -197,6 +230,11 @@ export const opportunityRequestSchemaFor = (keepDay?: string | null) => z.object
   ),
   logoUrl: optionalString('Logo must be a valid URL').transform(check(normalizeLogoUrl)),
   exampleUrls: examples.nullish().transform((v) => v ?? []),
+  tatDays: stringOrNumber('Turnaround days must be a whole number').transform(check(normalizeTatDays)),
+  linkType,
+  topics: topics.nullish().transform((v) => v ?? []),
+  country: optionalString('Country must be an ISO 3166-1 alpha-2 code, e.g. DE').transform(check(normalizeCountry)),
+  language: optionalString('Language must be an ISO 639-1 code, e.g. de').transform(check(normalizeLanguage)),
 });
 export const opportunityRequestSchema = opportunityRequestSchemaFor();
 
@@ -216,6 +254,13 @@ export interface OpportunityRequest {
   deadlineDate: string | null;
   logoUrl: string | null;
   exampleUrls: string[];
+  tatDays: number | null;
+  linkType: LinkType | null;
+  topics: Topic[];
+  /** ISO 3166-1 alpha-2, upper case */
+  country: string | null;
+  /** ISO 639-1, lower case */
+  language: string | null;
 }
 
 // ---- the admin form's schema ----
@@ -242,6 +287,11 @@ export const opportunityFormSchemaFor = (keepDay?: string | null) => z.object({
   deadlineDate: z.string().transform((raw, ctx) => check((v: string) => normalizeDeadline(v, localToday(), keepDay))(raw, ctx)),
   logoUrl: z.string().transform(check(normalizeLogoUrl)),
   exampleUrls: examples,
+  tatDays: z.string().transform(check(normalizeTatDays)),
+  linkType,
+  topics,
+  country: z.string().transform(check(normalizeCountry)),
+  language: z.string().transform(check(normalizeLanguage)),
 });
 export const opportunityFormSchema = opportunityFormSchemaFor();
 
@@ -266,6 +316,11 @@ export const emptyOpportunityForm: OpportunityFormValues = {
   deadlineDate: '',
   logoUrl: '',
   exampleUrls: [],
+  tatDays: '',
+  linkType: '',
+  topics: [],
+  country: '',
+  language: '',
 };
 
 /** The edit form's starting values from an opportunity the API returned. */
@@ -283,6 +338,11 @@ export function opportunityToFormValues(o: Opportunity): OpportunityFormValues {
     deadlineDate: o.deadlineDate ? deadlineDay(o.deadlineDate) : '',
     logoUrl: o.logoUrl ?? '',
     exampleUrls: [...o.exampleUrls],
+    tatDays: o.tatDays === null ? '' : String(o.tatDays),
+    linkType: o.linkType ?? '',
+    topics: [...o.topics],
+    country: o.country ?? '',
+    language: o.language ?? '',
   };
 }
 
@@ -292,5 +352,7 @@ export const adminOpportunitiesQuerySchema = z.object({
   type: z.enum(OPPORTUNITY_TYPES, { error: `type must be one of ${OPPORTUNITY_TYPES.join(', ')}` }).optional(),
   /** "Show Full Only" */
   full: z.enum(['true', 'false'], { error: 'full must be true or false' }).optional(),
+  /** words in the outlet name, title or description, or the outlet's name with a typo (as the brands' search) */
+  q: adminSearchQuery,
 });
 export type AdminOpportunitiesQuery = z.output<typeof adminOpportunitiesQuerySchema>;

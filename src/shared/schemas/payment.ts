@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_STATUSES } from '../payment';
+import { adminSearchQuery } from './admin-search';
 import { publishRequestSchema } from './publication';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,9 +19,13 @@ const releaseStatusSchema = publishRequestSchema.extend({
 });
 export const adminPaymentPatchSchema = z.union([releaseStatusSchema], { error: 'Nothing to update' });
 
-/** GET /api/admin/payments query: optional filters (the Mark Published dialog asks for one opportunity's paid payments). */
+/**
+ * GET /api/admin/payments query: optional filters (the Mark Published dialog asks for one
+ * opportunity's paid payments; the Payments screen searches by brand).
+ */
 export const adminPaymentsQuerySchema = z.object({
   opportunityId: z.string().regex(UUID, 'Opportunity not found').optional(),
   status: z.enum(PAYMENT_STATUSES, { error: 'Unknown status' }).optional(),
+  q: adminSearchQuery,
 });
 

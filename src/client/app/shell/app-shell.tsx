@@ -17,6 +17,7 @@ import { Logo } from '@/components/ui/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
+import { useUnreadMessages } from '@/lib/unread-messages';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
 
@@ -72,6 +73,19 @@ function CaseCount({ count }: { count: number }) {
   );
 }
 
+/** Unread messages beside "My Articles" / "Projects", drawn like the case count in the primary colour. */
+function UnreadCount({ count }: { count: number }) {
+  return (
+    <span
+      aria-hidden
+      data-testid="nav-unread-count"
+      className="order-last ml-auto rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
+    >
+      {count}
+    </span>
+  );
+}
+
 function Navigation({ user }: { user: PublicUser }) {
   const [path] = useLocation();
   const { setOpenMobile } = useSidebar();
@@ -80,11 +94,15 @@ function Navigation({ user }: { user: PublicUser }) {
   // the number of open cases, for admins only; a minute old is recent enough for a badge
   const { data: counts } = usePlacementCounts({ enabled: admin, staleTime: 60_000 });
   const cases = admin ? (counts?.issues ?? 0) : 0;
+  // unread messages beside the list their conversations are in (My Articles, Projects)
+  const unread = useUnreadMessages(admin ? 'admin' : 'brand', admin || user.approved).data?.total ?? 0;
+  const messagesHref = admin ? '/admin/projects' : '/brand/my-articles';
   return (
     <nav aria-label="Main">
       <SidebarMenu>
         {items.map((item) => {
           const badge = item.href === '/admin/placements' && cases > 0;
+          const unreadHere = item.href === messagesHref && unread > 0;
           return (
             <SidebarMenuButton
               key={item.href}
@@ -93,6 +111,11 @@ function Navigation({ user }: { user: PublicUser }) {
                   <>
                     {item.icon}
                     <CaseCount count={cases} />
+                  </>
+                ) : unreadHere ? (
+                  <>
+                    {item.icon}
+                    <UnreadCount count={unread} />
                   </>
                 ) : (
                   item.icon
@@ -105,7 +128,13 @@ function Navigation({ user }: { user: PublicUser }) {
               <Link
                 href={item.href}
                 onClick={() => setOpenMobile(false)}
-                aria-label={badge ? `${item.label} (${cases} open ${cases === 1 ? 'case' : 'cases'})` : undefined}
+                aria-label={
+                  badge
+                    ? `${item.label} (${cases} open ${cases === 1 ? 'case' : 'cases'})`
+                    : unreadHere
+                      ? `${item.label} (${unread} unread ${unread === 1 ? 'message' : 'messages'})`
+                      : undefined
+                }
               />
             </SidebarMenuButton>
           );

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { users } from '../../db/schema';
 import { after, cursorAt, type Cursor } from '../../lib/paging';
 import { notifyBrandApproved } from '../../mail/notify';
@@ -8,9 +9,9 @@ import type { UserRow } from '../auth/users';
 /**
  * Brands waiting for approval, oldest first (the brand that has waited longest is approved first),
  * one page plus one row (paging): a brand appears once it has completed its profile (the predicate
- * of users_pending_brands_idx).
+ * of users_pending_brands_idx); with a search `q`, only the brands it finds.
  */
-export function pendingBrands(db: Db, page: { limit: number; cursor?: Cursor }) {
+export function pendingBrands(db: Db, page: { limit: number; cursor?: Cursor }, q?: string) {
   return db
     .select({
       id: users.id,
@@ -22,7 +23,13 @@ export function pendingBrands(db: Db, page: { limit: number; cursor?: Cursor }) 
       cursorAt: cursorAt(users.createdAt),
     })
     .from(users)
-    .where(and(sql`role = 'brand' AND approved = false AND name IS NOT NULL`, after(users.createdAt, users.id, page.cursor, true)))
+    .where(
+      and(
+        sql`role = 'brand' AND approved = false AND name IS NOT NULL`,
+        q === undefined ? undefined : brandMatches(likeLiteral(q)),
+        after(users.createdAt, users.id, page.cursor, true),
+      ),
+    )
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(page.limit + 1);
 }

@@ -21,7 +21,9 @@ export function claimableJsonQuery(since: Placeholder): SQL {
       ${o.description} AS "description", ${o.type} AS "type", ${o.tat} AS "tat", ${o.priceUsd}::text AS "priceUsd",
       ${o.logoUrl} AS "logoUrl", ${o.exampleUrls} AS "exampleUrls", ${o.maxSlots} AS "maxSlots",
       ${o.filledSlots} AS "filledSlots", ${o.domainAuthority} AS "domainAuthority",
-      ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt") j
+      ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt",
+      ${o.tatDays} AS "tatDays", ${o.linkType} AS "linkType", ${o.topics} AS "topics", ${o.country} AS "country",
+      ${o.language} AS "language") j
     WHERE ${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots}
       AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${since}::timestamptz)`;
 }

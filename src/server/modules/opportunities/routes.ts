@@ -6,6 +6,8 @@ import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
+import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
+import { opportunitySearchQuerySchema } from '../../../shared/schemas/opportunity-search';
 import { preferredEncoding } from '../../lib/compress-json';
 import {
   createOpportunity,
@@ -32,7 +34,19 @@ export const opportunitiesModule: Module = async (app, deps) => {
   // revalidate it with its ETag and get a 304 while the catalogue has not changed
   const claimable = browseListCache(db);
   app.get('/api/opportunities', async (req, reply) => {
-    requireApprovedBrand(req);
+    const brand = requireApprovedBrand(req);
+    // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
+    if (Object.keys(req.query as object).length > 0) {
+      const query = parse(opportunitySearchQuerySchema, req.query);
+      const page = await searchOpportunities(db, brand.id, query, { catalogueVersion: req.catalogueVersion });
+      if (page.next) {
+        const url = new URL(req.url, 'http://x');
+        url.searchParams.set('cursor', page.next);
+        void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+      }
+      void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(page.items));
+    }
     const list = await claimable(new Date(), req.catalogueVersion ?? undefined);
     const etag = `W/"${list.key}"`;
     void reply
@@ -44,6 +58,23 @@ export const opportunitiesModule: Module = async (app, deps) => {
     const encoding = preferredEncoding(req.headers['accept-encoding']);
     if (!encoding) return reply.send(list.json);
     return reply.header('content-encoding', encoding).send(await list.encoded(encoding));
+  });
+
+  // the brand's shortlist
+  app.get('/api/brand/saved', async (req, reply) => {
+    const brand = requireApprovedBrand(req);
+    void reply.header('cache-control', 'private, no-store');
+    return listSaved(db, brand.id);
+  });
+  app.put('/api/brand/saved/:id', async (req, reply) => {
+    const brand = requireApprovedBrand(req);
+    await saveOpportunity(db, brand.id, idParam(req, 'id', OPPORTUNITY_NOT_FOUND));
+    return reply.code(204).send();
+  });
+  app.delete('/api/brand/saved/:id', async (req, reply) => {
+    const brand = requireApprovedBrand(req);
+    await unsaveOpportunity(db, brand.id, idParam(req, 'id', OPPORTUNITY_NOT_FOUND));
+    return reply.code(204).send();
   });
 
   app.get('/api/admin/opportunities', async (req, reply) => {

@@ -4,6 +4,9 @@ import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { itemPages } from '../../db/item-pages';
+import { onConnectionOf } from '../../db/transaction-client';
+import { searchWords, tsQueryOf, withTypoTolerance } from './search';
+import type { Topic } from '../../../shared/catalogue';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
 import type { Db } from '../../db/client';
@@ -31,6 +34,11 @@ const opportunityFields = (t: typeof opportunities | typeof page) => ({
   deadlineDate: t.deadlineDate,
   status: t.status,
   createdAt: t.createdAt,
+  tatDays: t.tatDays,
+  linkType: t.linkType,
+  topics: as<Topic[]>(t.topics),
+  country: t.country,
+  language: t.language,
 });
 
 /** The API's JSON for an opportunity: a new column never leaks by accident. */
@@ -61,6 +69,11 @@ function columnsOf(input: OpportunityRequest) {
     deadlineDate: deadlineTimestamp(input.deadlineDate),
     logoUrl: input.logoUrl,
     exampleUrls: input.exampleUrls,
+    tatDays: input.tatDays,
+    linkType: input.linkType,
+    topics: input.topics,
+    country: input.country,
+    language: input.language,
   };
 }
 
@@ -98,17 +111,21 @@ const dashboardItem = item({ ...opportunityFields(page), hasPayments });
 
 const _itemTypesMatch: [Same<ItemOf<typeof opportunityItem>, Opportunity>, Same<ItemOf<typeof dashboardItem>, AdminOpportunityItem>] = [true, true];
 
-type DashboardShape = { status: boolean; full: boolean; type: boolean; cursor: boolean };
+type DashboardShape = { status: boolean; full: boolean; type: boolean; q: boolean; cursor: boolean };
 
 const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
   'admin_opportunities',
-  (o) => `${o.status ? 's' : ''}${o.full ? 'f' : ''}${o.type ? 't' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.status ? 's' : ''}${o.full ? 'f' : ''}${o.type ? 't' : ''}${o.q ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) => {
     const filters = and(
       o.status ? sql`${opportunities.status} = ${sql.placeholder('status')}` : undefined,
       o.full ? eq(opportunities.status, 'full') : undefined,
       // an opportunity of several types matches each of them
       o.type ? sql`${opportunities.type} @> ARRAY[${sql.placeholder('type')}::text]` : undefined,
+      // the brands' search (search.ts): every word (the last a prefix), or the outlet's name with a typo
+      o.q
+        ? sql`(${opportunities.search} @@ to_tsquery('simple', ${sql.placeholder('tsq')}) OR ${sql.placeholder('q')}::text <% ${opportunities.outletName})`
+        : undefined,
       o.cursor ? afterCursor(opportunities.createdAt, opportunities.id) : undefined,
     );
     // The page first (the subquery; a constant LIMIT for the plan, see limitedPage), then "has
@@ -129,21 +146,26 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
 );
 
 /**
- * The admin dashboard: every opportunity (or those matching its filters), newest first, one page at
- * a time, each row's JSON an `AdminOpportunityItem` built by the database.
+ * The admin dashboard: every opportunity (or those matching its filters and search), newest first,
+ * one page at a time, each row's JSON an `AdminOpportunityItem` built by the database.
  */
 export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Promise<JsonPageRow[]> {
+  const words = searchWords(filter.q ?? '');
   const shape = {
     status: Boolean(filter.status),
     full: filter.full === 'true',
     type: Boolean(filter.type),
+    q: words.length > 0,
     cursor: Boolean(page.cursor),
   };
-  return dashboardPage(db, shape, {
+  const values = {
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.type ? { type: filter.type } : {}),
     ...pageValues(page),
-  });
+  };
+  if (!shape.q) return dashboardPage(db, shape, values);
+  // the typo match's threshold is set for the search's transaction, so the page runs on its connection
+  return withTypoTolerance(db, (tx) => dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }));
 }
 
 export async function getOpportunity(db: Db, id: string): Promise<OpportunityRow> {

@@ -4,6 +4,7 @@ import { conflict, notFound } from '../../lib/errors';
 import { pageOf, sendJsonPage } from '../../lib/paging';
 import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
+import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
 import { requireAdmin } from '../auth/guards';
 import { refundPayment, refundPublishedPayment } from './refunds';
@@ -18,9 +19,11 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: Modul
     return sendJsonPage(req, reply, page, await adminPayments(db, filter, page));
   });
 
+  // with the list's search: the totals of the payments listed (a brand's money held and released)
   app.get('/api/admin/payments/totals', async (req) => {
     requireAdmin(req);
-    return paymentTotals(db);
+    const { q } = parse(adminSearchQuerySchema, req.query);
+    return paymentTotals(db, q);
   });
 
   app.get('/api/admin/payments/attention', async (req) => {
@@ -29,15 +32,15 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: Modul
   });
 
   app.post('/api/admin/payments/:id/refund', async (req) => {
-    requireAdmin(req);
+    const admin = requireAdmin(req);
     const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
     const existing = await paymentById(db, id);
     if (!existing) throw notFound(PAYMENT_NOT_FOUND);
     // a published placement is refunded from Placements (its article gone, say): the money comes back too
     const result =
       existing.status === 'released'
-        ? await refundPublishedPayment(db, provider, id, new Date(), 'admin')
-        : await refundPayment(db, provider, id, 'admin');
+        ? await refundPublishedPayment(db, provider, id, new Date(), 'admin', { type: 'admin', id: admin.id })
+        : await refundPayment(db, provider, id, 'admin', new Date(), { type: 'admin', id: admin.id });
     if (result) return toPaymentDto(result.payment);
     throw conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
   });

@@ -5,6 +5,7 @@ import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../provi
 import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
 import { notifyPaymentReceived } from '../../mail/notify';
+import { recordEvent } from '../timeline/service';
 import { formatUsd, toCents } from '../../../shared/money';
 
 export type FulfilOutcome =
@@ -100,6 +101,7 @@ export async function fulfilCheckout(
       .returning();
     // the receipt and the admins' news; a sold-out payment gets its refund mail instead
     if (holdsSlot) await notifyPaymentReceived(tx, payment.id);
+    await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount }, now);
     return { payment, created: true };
   });
 

@@ -7,6 +7,7 @@ import { GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
 import { notifyRefunded } from '../../mail/notify';
+import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -20,7 +21,7 @@ export interface RefundResult {
   changed: boolean;
 }
 
-async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date): Promise<RefundResult | undefined> {
+async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date, actor: Actor): Promise<RefundResult | undefined> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     if (!before) return undefined;
@@ -49,18 +50,20 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
         .where(and(eq(publicationCases.paymentId, paymentId), isNull(publicationCases.closedAt)));
     }
     await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
+    await recordEvent(tx, paymentId, 'refunded', actor, { amount: after.amount, reason: after.refundReason }, now);
     return { payment: after, changed: true };
   });
 }
 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */
-export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date) {
+/** `actor`: the admin who asked for it; Byline for the automatic refunds (and a stalled one finished later). */
+export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date, actor: Actor = SYSTEM) {
   const { refundId } = await provider.refund({
     providerRef: payment.stripePaymentId,
     amountCents: toCents(payment.amount),
     idempotencyKey: payment.id,
   });
-  return recordRefund(db, payment.id, refundId, now);
+  return recordRefund(db, payment.id, refundId, now, actor);
 }
 
 /**
@@ -69,7 +72,7 @@ export async function completeRefund(db: Db, provider: PaymentProvider, payment:
  * idempotency key, then the refund is recorded. Rerunning after a crash anywhere is safe.
  * Returns undefined when the payment is not held (`paid`).
  */
-export async function refundPayment(db: Db, provider: PaymentProvider, paymentId: string, reason: RefundReason, now: Date = new Date()) {
+export async function refundPayment(db: Db, provider: PaymentProvider, paymentId: string, reason: RefundReason, now: Date = new Date(), actor: Actor = SYSTEM) {
   const [claimed] = await db
     .update(payments)
     .set({
@@ -79,7 +82,7 @@ export async function refundPayment(db: Db, provider: PaymentProvider, paymentId
     .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid')))
     .returning();
   if (!claimed) return undefined;
-  return completeRefund(db, provider, claimed, now);
+  return completeRefund(db, provider, claimed, now, actor);
 }
 
 /**
@@ -114,10 +117,11 @@ export async function refundPublishedPayment(
   paymentId: string,
   now: Date = new Date(),
   reason: 'not_restored' | 'admin' = 'not_restored',
+  actor: Actor = SYSTEM,
 ) {
   const claimed = await claimPublishedRefund(db, paymentId, now, reason);
   if (!claimed) return undefined;
-  return completeRefund(db, provider, claimed, now);
+  return completeRefund(db, provider, claimed, now, actor);
 }
 
 /** A refund made on the provider's side (its dashboard): recorded after asking the provider. */
@@ -129,7 +133,7 @@ export async function syncExternalRefund(db: Db, provider: PaymentProvider, prov
   if (!rows.length) return 0;
   if (!(await provider.isRefunded(providerRef))) return 0;
   let n = 0;
-  for (const { id } of rows) if ((await recordRefund(db, id, null, now))?.changed) n++;
+  for (const { id } of rows) if ((await recordRefund(db, id, null, now, SYSTEM))?.changed) n++;
   return n;
 }
 

@@ -5,6 +5,7 @@ import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentD
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { preparedStatement } from '../../db/statement';
+import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { itemPages } from '../../db/item-pages';
 import { item, type ItemOf, type Same } from '../../db/item';
 
@@ -88,10 +89,10 @@ export function brandPayments(db: Db, brandId: string, page: Page): Promise<Json
   return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
 }
 
-type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; cursor: boolean };
+type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };
 const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>(
   'admin_payments',
-  (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(adminPaymentItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
@@ -101,23 +102,33 @@ const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>
     WHERE ${and(
       o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
       o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
+      o.search ? brandMatches(sql.placeholder('q')) : undefined,
       o.cursor ? afterCursor(payments.createdAt, payments.id) : sql`true`,
     )}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
-/** GET /api/admin/payments: every payment (or one opportunity's, or one status), newest first, paged (`AdminPaymentItem`). */
+/**
+ * GET /api/admin/payments: every payment (or one opportunity's, one status, the brands the search
+ * `q` finds), newest first, paged (`AdminPaymentItem`).
+ */
 export function adminPayments(
   db: Db,
-  filter: { opportunityId?: string; status?: PaymentStatus },
+  filter: { opportunityId?: string; status?: PaymentStatus; q?: string },
   page: Page,
 ): Promise<JsonPageRow[]> {
   return adminPaymentsPage(
     db,
-    { byOpportunity: Boolean(filter.opportunityId), byStatus: Boolean(filter.status), cursor: Boolean(page.cursor) },
+    {
+      byOpportunity: Boolean(filter.opportunityId),
+      byStatus: Boolean(filter.status),
+      search: filter.q !== undefined,
+      cursor: Boolean(page.cursor),
+    },
     {
       ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.q !== undefined ? { q: likeLiteral(filter.q) } : {}),
       ...pageValues(page),
     },
   );
@@ -127,14 +138,19 @@ export function adminPayments(
  * The admin's totals: what was charged for the payments held (`paid`) and released. The spec sums
  * the opportunity's price, which is only the same while prices never change (docs/decisions/012).
  * Summed as unbounded numeric: any number of payments at the highest price cannot overflow.
+ * With a search `q`, of the payments the list shows for it (that brand's money, held and released).
  */
-export async function paymentTotals(db: Db): Promise<PaymentTotals> {
-  const [row] = await db
+export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> {
+  const totals = db
     .select({
       held: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
       released: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
     })
     .from(payments);
+  const [row] =
+    q === undefined
+      ? await totals
+      : await totals.innerJoin(users, eq(users.id, payments.brandId)).where(brandMatches(likeLiteral(q)));
   return { held: row.held, released: row.released };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminProjectsQuerySchema, isDraftAttachBody } from '../../../shared/schemas/brief';
 import { adminPaymentPatchSchema } from '../../../shared/schemas/payment';
 import { placementsQuerySchema, publicationCheckSchema, publicationUrlSchema, publishRequestSchema } from '../../../shared/schemas/publication';
@@ -25,44 +26,47 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
 
   app.get('/api/admin/projects', async (req, reply) => {
     requireAdmin(req);
-    const { tab } = parse(adminProjectsQuerySchema, req.query);
+    const filter = parse(adminProjectsQuerySchema, req.query);
     const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await adminProjects(db, tab, page));
+    return sendJsonPage(req, reply, page, await adminProjects(db, filter, page));
   });
 
+  // with the list's search, so each tab counts what it lists
   app.get('/api/admin/projects/counts', async (req) => {
     requireAdmin(req);
-    return adminProjectCounts(db);
+    const { q } = parse(adminSearchQuerySchema, req.query);
+    return adminProjectCounts(db, q);
   });
 
   // the id is the payment id
   app.post<{ Params: { id: string } }>('/api/admin/projects/:id/mark-edits-complete', async (req) => {
-    requireAdmin(req);
-    return markEditsComplete(db, req.params.id);
+    const admin = requireAdmin(req);
+    return markEditsComplete(db, req.params.id, { type: 'admin', id: admin.id });
   });
 
   // the spec's call has no body; with {liveUrl, overrideReason?} the live article is checked first
   app.post('/api/admin/payments/:id/release', async (req) => {
-    requireAdmin(req);
+    const admin = requireAdmin(req);
     const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    return releasePayment(publication, id, parse(publishRequestSchema, req.body ?? {}));
+    return releasePayment(publication, id, parse(publishRequestSchema, req.body ?? {}), new Date(), { type: 'admin', id: admin.id });
   });
 
   // The spec's one route for three changes: {status: "released"} publishes, {draftDocumentUrl} or
   // {draftDocumentFile} attaches the draft. The body's members name the change; each has its handler.
   app.patch('/api/admin/payments/:id/status', async (req) => {
-    requireAdmin(req);
+    const admin = requireAdmin(req);
     const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    if (isDraftAttachBody(req.body)) return attachDraftFromBody(db, files, id, req.body);
+    if (isDraftAttachBody(req.body)) return attachDraftFromBody(db, files, id, req.body, { type: 'admin', id: admin.id });
     const { liveUrl, overrideReason } = parse(adminPaymentPatchSchema, req.body);
-    return releasePayment(publication, id, { liveUrl, overrideReason });
+    return releasePayment(publication, id, { liveUrl, overrideReason }, new Date(), { type: 'admin', id: admin.id });
   });
 
   app.put('/api/admin/payments/:id/publication', async (req) => {
-    requireAdmin(req);
+    const admin = requireAdmin(req);
     const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
     // the check the new URL passed (or was accepted with)
-    return { ok: true, check: await setPublicationUrl(publication, id, parse(publicationUrlSchema, req.body)) };
+    const check = await setPublicationUrl(publication, id, parse(publicationUrlSchema, req.body), new Date(), { type: 'admin', id: admin.id });
+    return { ok: true, check };
   });
 
   // with {liveUrl}: the check of a URL before it is used (nothing changes); without: the live article's, applied

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
 import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { recordEvent } from '../timeline/service';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PaymentRow = typeof payments.$inferSelect;
@@ -89,6 +90,8 @@ async function storeBrief(
   const now = new Date();
   const part1Json = parts.part1Json && compact(parts.part1Json);
   const part2Json = parts.part2Json && compact(parts.part2Json);
+  // the payment is locked (ownPayment): nobody else can store its first brief meanwhile
+  const [earlier] = await tx.select({ id: briefs.id }).from(briefs).where(eq(briefs.paymentId, payment.id));
   const [row] = await tx
     .insert(briefs)
     .values({
@@ -111,6 +114,9 @@ async function storeBrief(
     })
     .returning();
   if (submit) await notifyPlacement(tx, payment.id, 'admin_brief_submitted');
+  const brand = { type: 'brand', id: payment.brandId } as const;
+  if (submit) await recordEvent(tx, payment.id, 'brief_submitted', brand, {}, now);
+  else if (!earlier) await recordEvent(tx, payment.id, 'brief_saved', brand, {}, now);
   return toSavedBrief(row);
 }
 

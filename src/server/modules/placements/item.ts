@@ -1,9 +1,12 @@
 import type { AdminProjectItem, BriefPart1, BriefPart2, MyArticleItem, ProjectPayment } from '../../../shared/schemas/brief';
 import { sql } from 'drizzle-orm';
 import { as, item, when, type Computed, type ItemOf, type Same } from '../../db/item';
-import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
+import { briefs, conversationReads, opportunities, payments, placementMessages, publicationCases, publications, users } from '../../db/schema';
+import type { MessageSide } from '../../../shared/messages';
+import { otherSide } from '../messages/service';
 import type { AdminPlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
 import { brandContact } from '../payments/service';
+import { DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -68,7 +71,52 @@ export const myArticleItem = item({
   payment: placementPaymentItem,
   brief: when(briefs.id, item({ submittedAt: briefs.submittedAt })),
   publication,
+  unreadMessages: unreadMessages('brand'),
 });
+
+const DAY_MS = 86_400_000;
+/**
+ * Overdue (admins only): the brief is in and no draft came within the opportunity's turnaround
+ * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone, so it is part of the row's
+ * version too: a page kept from before the deadline is not served after it.
+ */
+const overdueSql = sql`(${payments.status} = 'paid' AND ${payments.draftReviewStatus} = 'awaiting_brand_brief'
+  AND ${briefs.submittedAt} IS NOT NULL
+  AND ${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT})) < now())`;
+const overdue: Computed<boolean> = {
+  kind: 'computed',
+  sql: sql`coalesce(${overdueSql}, false)`,
+  tables: [payments, briefs, opportunities],
+  version: overdueSql,
+  of: (rows) => {
+    const p = rows.payments;
+    const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
+    if (!p || p.status !== 'paid' || p.draftReviewStatus !== 'awaiting_brand_brief' || !submittedAt) return false;
+    const days = (rows.opportunities?.tatDays as number | null | undefined) ?? DRAFT_DUE_DAYS_DEFAULT;
+    return submittedAt.getTime() + days * DAY_MS < Date.now();
+  },
+};
+
+/**
+ * The caller's side's unread messages of the placement (the other side's messages after its read
+ * mark; the same rule as messages/service.ts `unreadByPayment`). Messages are not rows of the item's
+ * tables, so the count is part of the row's version.
+ */
+function unreadMessages(side: MessageSide): Computed<number> {
+  const count = sql`(SELECT count(*)::int FROM ${placementMessages} WHERE ${placementMessages.paymentId} = ${payments.id}
+    AND ${placementMessages.side} = ${otherSide(side)}
+    AND ${placementMessages.createdAt} > coalesce((SELECT ${conversationReads.readAt} FROM ${conversationReads}
+      WHERE ${conversationReads.paymentId} = ${payments.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`;
+  return {
+    kind: 'computed',
+    sql: count,
+    tables: [payments],
+    version: count,
+    of: () => {
+      throw new Error('unread messages are counted by the database only');
+    },
+  };
+}
 
 /** An Admin Projects card: the brief shows once submitted (a brand's drafts are its own). */
 export const adminProjectItem = item({
@@ -80,6 +128,8 @@ export const adminProjectItem = item({
   ),
   user: brandContact,
   publication,
+  overdue,
+  unreadMessages: unreadMessages('admin'),
 });
 
 /** A row of Admin Placements: a published placement and its health. */

@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } from '../../../shared/publication';
 import { REVIEW_STATUSES } from '../../../shared/payment';
-import type { ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
+import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
+import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { itemPages } from '../../db/item-pages';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
 import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
@@ -81,9 +82,10 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
 /** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
 const unpublishedRank = sql`(${payments.status} = 'paid')::int`;
 
-const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Record<string, unknown>>(
+type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean };
+const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
-  (o) => `${o.tab ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) => {
     const ranked = o.tab === 'approved';
     return limitedPage(sql`SELECT ${columns(adminProjectItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
@@ -95,6 +97,7 @@ const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Recor
       ${publicationJoins}
       WHERE ${and(
         o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+        o.search ? brandMatches(sql.placeholder('q')) : undefined,
         o.cursor
           ? ranked
             ? afterRankedCursor(unpublishedRank, payments.createdAt, payments.id)
@@ -106,16 +109,32 @@ const adminProjectsPage = itemPages<{ tab?: ProjectTab; cursor: boolean }, Recor
 );
 
 /**
- * GET /api/admin/projects: held or released payments (or one tab of them), newest first, one page
- * at a time, each row's JSON an `AdminProjectItem` built by the database.
+ * GET /api/admin/projects: held or released payments (or one tab of them, or those of the brands
+ * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminProjectItem`
+ * built by the database.
  */
-export function adminProjects(db: Db, tab: ProjectTab | undefined, page: Page): Promise<JsonPageRow[]> {
-  return adminProjectsPage(db, { tab, cursor: Boolean(page.cursor) }, pageValues(page, tab === 'approved'));
+export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
+  const { tab, q } = filter;
+  return adminProjectsPage(
+    db,
+    { tab, search: q !== undefined, cursor: Boolean(page.cursor) },
+    {
+      ...(q !== undefined ? { q: likeLiteral(q) } : {}),
+      ...pageValues(page, tab === 'approved'),
+    },
+  );
 }
 
-/** The three tab counts, each an index-only count over its partial index. */
-export async function adminProjectCounts(db: Db): Promise<ProjectTabCounts> {
-  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]})`;
+/**
+ * The three tab counts, each an index-only count over its partial index; with a search, of the
+ * matching brands' payments only, so the tabs count what they list.
+ */
+export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTabCounts> {
+  const matching =
+    q === undefined
+      ? sql``
+      : sql` AND ${payments.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`;
+  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]}${matching})`;
   const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
   const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
   return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PaymentDto } from '../../../shared/payment';
-import { isBlocking, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
+import { isBlocking, type LinkType, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
 import type { Db } from '../../db/client';
 import { opportunities, payments, publicationCases, publicationChecks, publications, users } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
@@ -10,6 +10,7 @@ import type { PaymentProvider } from '../../providers/provider';
 import { PAYMENT_NOT_FOUND, paymentById, toPaymentDto } from '../payments/service';
 import { claimPublishedRefund, completeRefund } from '../payments/refunds';
 import type { PageCheckResult, PageChecker } from './page-checker';
+import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 
 /** What publication needs besides the database: the page checker, the provider (refunds), the terms. */
 export interface PublicationDeps {
@@ -56,7 +57,7 @@ const hostOf = (website: string | null) => {
 /** The placement as publication sees it: its payment, the brand's website, the promised link. */
 async function placementOf(db: Db | Tx, paymentId: string) {
   const [row] = await db
-    .select({ payment: payments, website: users.website, title: opportunities.title })
+    .select({ payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.brandId))
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
@@ -64,9 +65,18 @@ async function placementOf(db: Db | Tx, paymentId: string) {
   return row;
 }
 
-/** Runs the check of a live URL for a placement (no database change). */
-async function checkFor(deps: PublicationDeps, website: string | null, url: string, previousFingerprint: string | null = null) {
-  return deps.checker(url, { brandWebsite: website, promisedLinkType: null, previousFingerprint });
+/** What a check of a placement's page compares with: the brand's website and the link type its opportunity promises. */
+interface CheckTarget {
+  website: string | null;
+  linkType: LinkType | null;
+}
+
+/**
+ * Runs the check of a live URL for a placement (no database change). An opportunity that names no
+ * link type is checked for a plain (dofollow) link, as before link types existed.
+ */
+async function checkFor(deps: PublicationDeps, target: CheckTarget, url: string, previousFingerprint: string | null = null) {
+  return deps.checker(url, { brandWebsite: target.website, promisedLinkType: target.linkType, previousFingerprint });
 }
 
 /** The blocking problems of a check that the admin has not accepted. */
@@ -86,7 +96,13 @@ function refuseProblems(check: PublicationCheck): never {
  * it always did and is recorded as released without a live link (the URL can be added later).
  * Refused while a refund has begun (it cannot be undone) and for a payment not held.
  */
-export async function releasePayment(deps: PublicationDeps, paymentId: string, request: PublishRequest = {}, now = new Date()): Promise<PaymentDto> {
+export async function releasePayment(
+  deps: PublicationDeps,
+  paymentId: string,
+  request: PublishRequest = {},
+  now = new Date(),
+  actor: Actor = SYSTEM,
+): Promise<PaymentDto> {
   const { db } = deps;
   const reason = request.overrideReason?.trim() || null;
   let check: PageCheckResult | null = null;
@@ -96,7 +112,7 @@ export async function releasePayment(deps: PublicationDeps, paymentId: string, r
     if (placement.payment.status === 'paid' && placement.payment.draftReviewStatus !== 'approved' && !reason) {
       throw conflict('The brand has not approved the draft yet. Give a reason to publish anyway.');
     }
-    check = await checkFor(deps, placement.website, request.liveUrl);
+    check = await checkFor(deps, placement, request.liveUrl);
     if (check.result === 'fail' && !reason) refuseProblems(check);
   }
   const row = await db.transaction(async (tx) => {
@@ -123,6 +139,8 @@ export async function releasePayment(deps: PublicationDeps, paymentId: string, r
       checks: check ? checkSummary(check, hostOf(placement?.website ?? null)) : [],
       guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
     });
+    await recordEvent(tx, paymentId, 'published', actor, { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason }, now);
+    await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
     return released;
   });
   if (row) return toPaymentDto(row);
@@ -156,7 +174,13 @@ async function recordCheck(tx: Tx, paymentId: string, url: string, check: PageCh
  * changed (the outlet moved the article). The same rules as at release: checked first, problems
  * refuse unless a reason accepts them. A passing new URL closes an open case (restored).
  */
-export async function setPublicationUrl(deps: PublicationDeps, paymentId: string, request: PublishRequest, now = new Date()): Promise<PublicationCheck> {
+export async function setPublicationUrl(
+  deps: PublicationDeps,
+  paymentId: string,
+  request: PublishRequest,
+  now = new Date(),
+  actor: Actor = SYSTEM,
+): Promise<PublicationCheck> {
   const { db } = deps;
   if (!request.liveUrl) throw new HttpError(400, 'Live article URL is required', { liveUrl: 'Live article URL is required' });
   const placement = await placementOf(db, paymentId);
@@ -164,7 +188,7 @@ export async function setPublicationUrl(deps: PublicationDeps, paymentId: string
   if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
   if (placement.payment.status !== 'released') throw conflict('Only a published placement has a live article');
   const reason = request.overrideReason?.trim() || null;
-  const check = await checkFor(deps, placement.website, request.liveUrl);
+  const check = await checkFor(deps, placement, request.liveUrl);
   if (check.result === 'fail' && !reason) refuseProblems(check);
   await db.transaction(async (tx) => {
     const [pub] = await tx.select().from(publications).where(eq(publications.paymentId, paymentId)).for('update');
@@ -175,6 +199,7 @@ export async function setPublicationUrl(deps: PublicationDeps, paymentId: string
       .set({ url: request.liveUrl, ...publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours), updatedAt: now })
       .where(eq(publications.paymentId, paymentId));
     await recordCheck(tx, paymentId, request.liveUrl!, check);
+    await recordEvent(tx, paymentId, 'live_url_changed', actor, { url: request.liveUrl, check: check.result, overrideReason: reason }, now);
     await closeCase(tx, paymentId, request.liveUrl!, now);
   });
   return storedCheck(check);
@@ -189,6 +214,7 @@ async function closeCase(tx: Tx, paymentId: string, liveUrl: string, now: Date) 
   if (closed) {
     await tx.update(publications).set({ restoredAt: now }).where(eq(publications.paymentId, paymentId));
     await notifyPublicationRestored(tx, paymentId, liveUrl);
+    await recordEvent(tx, paymentId, 'case_closed', SYSTEM, { outcome: 'restored', url: liveUrl }, now);
   }
   return Boolean(closed);
 }
@@ -270,6 +296,10 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
     if (!since || now.getTime() - since.getTime() < CONFIRM_AFTER_MS) {
       // the first failure, or a second too soon: confirm an hour after the first
       const first = since ?? now;
+      if (!since) {
+        const problems = unaccepted(check, pub.acceptedProblems).map((p) => p.message);
+        await recordEvent(tx, pub.paymentId, 'check_failed', SYSTEM, { url, problems }, now);
+      }
       await tx
         .update(publications)
         .set({ ...base, failingSince: first, nextCheckAt: new Date(first.getTime() + CONFIRM_AFTER_MS) })
@@ -281,6 +311,7 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
       .join('; ');
     const restoreBy = new Date(now.getTime() + terms.restoreDays * DAY);
     await tx.insert(publicationCases).values({ paymentId: pub.paymentId, reason, evidence: storedCheck(check), openedAt: now, restoreBy });
+    await recordEvent(tx, pub.paymentId, 'case_opened', SYSTEM, { url, reason, restoreBy: restoreBy.toISOString() }, now);
     const next = nextRegularCheck(now, terms.checkIntervalHours);
     await tx
       .update(publications)
@@ -303,7 +334,7 @@ export async function previewCheck(deps: PublicationDeps, paymentId: string, liv
   const placement = await placementOf(deps.db, paymentId);
   if (!placement) throw notFound(PAYMENT_NOT_FOUND);
   if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
-  return storedCheck(await checkFor(deps, placement.website, liveUrl));
+  return storedCheck(await checkFor(deps, placement, liveUrl));
 }
 
 /** POST /api/admin/payments/{id}/publication/check: the check, now; its result applied like a scheduled one. */
@@ -313,7 +344,7 @@ export async function recheckNow(deps: PublicationDeps, paymentId: string, now =
   if (!pub.url) throw conflict('This placement was published without a live link: add its URL first');
   if (pub.health === 'refunded') throw conflict('This placement was refunded');
   const placement = await placementOf(deps.db, paymentId);
-  const check = await checkFor(deps, placement?.website ?? null, pub.url, pub.fingerprint);
+  const check = await checkFor(deps, placement ?? { website: null, linkType: null }, pub.url, pub.fingerprint);
   await applyCheck(deps, pub, check, now);
   return storedCheck(check);
 }
@@ -341,20 +372,21 @@ export async function runDueChecks(deps: PublicationDeps, now = new Date(), batc
     RETURNING payment_id AS "paymentId"`);
   const ids = (claimed as unknown as { rows: { paymentId: string }[] }).rows.map((r) => r.paymentId);
   if (ids.length === 0) return 0;
-  // the claimed articles and their brands' websites in one query; then a few workers check and apply
+  // the claimed articles, their brands' websites and promised links in one query; then a few workers check and apply
   // them, so the watch holds at most WATCH_WORKERS of the pool's connections and the API keeps the rest
   const due = await deps.db
-    .select({ pub: publications, website: users.website })
+    .select({ pub: publications, website: users.website, linkType: opportunities.linkType })
     .from(publications)
     .innerJoin(payments, eq(payments.id, publications.paymentId))
     .innerJoin(users, eq(users.id, payments.brandId))
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .where(inArray(publications.paymentId, ids));
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < due.length; i = next++) {
-      const { pub, website } = due[i];
+      const { pub, ...target } = due[i];
       if (!pub.url) continue;
-      const check = await checkFor(deps, website, pub.url, pub.fingerprint);
+      const check = await checkFor(deps, target, pub.url, pub.fingerprint);
       await applyCheck(deps, pub, check, now);
     }
   };

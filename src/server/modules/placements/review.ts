@@ -12,6 +12,7 @@ import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../payments/service';
 import { placementPayment } from './item';
+import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -68,11 +69,17 @@ export function approveDraft(db: Db, brandId: string, paymentId: string) {
     and(inArray(payments.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
-    (tx, p) => notifyPlacement(tx, p.id, 'admin_draft_approved'),
+    async (tx, p) => {
+      await notifyPlacement(tx, p.id, 'admin_draft_approved');
+      await recordEvent(tx, p.id, 'approved', { type: 'brand', id: brandId }, { round: await currentRound(tx, p.id) });
+    },
   );
 }
 
-/** POST /api/brand/projects/{paymentId}/request-edits: the feedback replaces the previous round's. */
+/**
+ * POST /api/brand/projects/{paymentId}/request-edits: the feedback replaces the previous round's on
+ * the payment (the spec's field); every round's feedback stays on the timeline.
+ */
 export function requestEdits(db: Db, brandId: string, paymentId: string, feedback: string | undefined) {
   return move(
     db,
@@ -81,12 +88,15 @@ export function requestEdits(db: Db, brandId: string, paymentId: string, feedbac
     and(inArray(payments.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null },
     reviewRefusal,
-    (tx, p) => notifyPlacement(tx, p.id, 'admin_edits_requested'),
+    async (tx, p) => {
+      await notifyPlacement(tx, p.id, 'admin_edits_requested');
+      await recordEvent(tx, p.id, 'edits_requested', { type: 'brand', id: brandId }, { round: await currentRound(tx, p.id), feedback: feedback ?? null });
+    },
   );
 }
 
 /** POST /api/admin/projects/{id}/mark-edits-complete */
-export function markEditsComplete(db: Db, paymentId: string) {
+export function markEditsComplete(db: Db, paymentId: string, actor: Actor = SYSTEM) {
   return move(
     db,
     paymentId,
@@ -94,7 +104,11 @@ export function markEditsComplete(db: Db, paymentId: string) {
     eq(payments.draftReviewStatus, 'edits_requested'),
     { draftReviewStatus: 'edits_complete' },
     () => 'Edits can only be marked complete after the brand has requested them',
-    (tx, p) => notifyPlacement(tx, p.id, 'edits_complete'),
+    async (tx, p) => {
+      await notifyPlacement(tx, p.id, 'edits_complete');
+      // the round whose edits are done (the next request opens the next one)
+      await recordEvent(tx, p.id, 'edits_completed', actor, { round: (await currentRound(tx, p.id)) - 1 });
+    },
   );
 }
 
@@ -116,6 +130,7 @@ async function attachDraft(
   db: Db,
   paymentId: string,
   draft: { draftDocumentUrl: string } | { draftDocumentFile: string },
+  actor: Actor,
 ): Promise<ProjectPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const url = 'draftDocumentUrl' in draft ? draft.draftDocumentUrl : null;
@@ -138,6 +153,7 @@ async function attachDraft(
     // replaced after an edit request is announced by "mark edits complete"
     async (tx, p) => {
       if (p.draftReviewStatus === 'pending_brand_review') await notifyPlacement(tx, p.id, 'draft_ready');
+      await recordEvent(tx, p.id, 'draft_attached', actor, { round: await currentRound(tx, p.id), link: url !== null });
     },
   );
 }
@@ -157,12 +173,12 @@ export async function mayDownloadDraft(db: Db, user: { id: string; role: string 
  * The draft members of PATCH /api/admin/payments/{id}/status:
  * validates the body, checks an uploaded file really is in the store, then attaches.
  */
-export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown): Promise<ProjectPayment> {
+export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown, actor: Actor = SYSTEM): Promise<ProjectPayment> {
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
     const stored = await files.get(draft.draftDocumentFile.slice('/api/files/'.length));
     if (!stored) throw badRequest('The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
     stored.stream.destroy();
   }
-  return attachDraft(db, paymentId, draft);
+  return attachDraft(db, paymentId, draft, actor);
 }

@@ -8,6 +8,8 @@ export interface OpportunityListFilters {
   status?: string;
   type?: string;
   full?: boolean;
+  /** the search text ('' for none) */
+  q?: string;
 }
 
 /** GET /api/admin/opportunities: every opportunity, whatever its status, filtered by the server, page by page. */
@@ -16,6 +18,7 @@ export function useAdminOpportunities(filters: OpportunityListFilters) {
   if (filters.status) params.set('status', filters.status);
   if (filters.type) params.set('type', filters.type);
   if (filters.full) params.set('full', 'true');
+  if (filters.q) params.set('q', filters.q);
   const query = params.toString();
   return usePagedList<AdminOpportunityItem>([...adminOpportunitiesKey, 'list', query], `/api/admin/opportunities${query ? `?${query}` : ''}`);
 }

@@ -6,9 +6,14 @@ import {
   type OpportunityStatus,
   type OpportunityType,
 } from '@shared/opportunity';
+import { Search, X } from 'lucide-react';
+import { ADMIN_SEARCH_MAX } from '@shared/schemas/admin-search';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import type { UrlSearch } from '@/lib/use-url-search';
+import { NativeSelect } from './native-select';
 
 export interface Filters {
   status: OpportunityStatus | 'all';
@@ -25,46 +30,77 @@ export const toListFilters = (f: Filters) => ({
   full: f.fullOnly,
 });
 
-const selectClass =
-  'h-9 w-full rounded-md border border-input bg-card px-3 text-base shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm';
-
-export function OpportunityFilters({ value, onChange }: { value: Filters; onChange: (f: Filters) => void }) {
+/**
+ * The dashboard's filter card: the search (kept in the URL as `?q=`, applied a moment after the last
+ * key, as the other admin lists' searches) and the filters.
+ */
+export function OpportunityFilters({ value, onChange, search }: { value: Filters; onChange: (f: Filters) => void; search: UrlSearch }) {
   return (
     <Card>
-      <CardContent className="grid gap-4 p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <div className="space-y-1.5">
+      <CardContent className="grid grid-cols-2 gap-4 p-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end">
+        <form
+          role="search"
+          className="col-span-2 space-y-1.5 lg:col-span-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            search.submit();
+          }}
+        >
+          <Label htmlFor="filter-search">Search</Label>
+          <div className="relative">
+            <Search className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input
+              id="filter-search"
+              type="search"
+              value={search.text}
+              placeholder="Outlet, title or description"
+              maxLength={ADMIN_SEARCH_MAX}
+              autoComplete="off"
+              spellCheck={false}
+              className="pl-8 pr-9 [&::-webkit-search-cancel-button]:appearance-none"
+              onChange={(e) => search.setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && search.text) {
+                  e.preventDefault();
+                  search.clear();
+                }
+              }}
+            />
+            {search.text && (
+              <button
+                type="button"
+                aria-label="Clear search"
+                className="absolute right-1 top-1/2 inline-flex size-7 -translate-y-1/2 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                onClick={search.clear}
+              >
+                <X className="size-4" aria-hidden />
+              </button>
+            )}
+          </div>
+        </form>
+        <div className="min-w-0 space-y-1.5">
           <Label htmlFor="filter-status">Status</Label>
-          <select
-            id="filter-status"
-            className={selectClass}
-            value={value.status}
-            onChange={(e) => onChange({ ...value, status: e.target.value as Filters['status'] })}
-          >
+          <NativeSelect id="filter-status" value={value.status} onChange={(e) => onChange({ ...value, status: e.target.value as Filters['status'] })}>
             <option value="all">All</option>
             {OPPORTUNITY_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {OPPORTUNITY_STATUS_LABELS[s]}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </div>
-        <div className="space-y-1.5">
+        <div className="min-w-0 space-y-1.5">
           <Label htmlFor="filter-type">Type</Label>
-          <select
-            id="filter-type"
-            className={selectClass}
-            value={value.type}
-            onChange={(e) => onChange({ ...value, type: e.target.value as Filters['type'] })}
-          >
+          <NativeSelect id="filter-type" value={value.type} onChange={(e) => onChange({ ...value, type: e.target.value as Filters['type'] })}>
             <option value="all">All</option>
             {OPPORTUNITY_TYPES.map((t) => (
               <option key={t} value={t}>
                 {OPPORTUNITY_TYPE_LABELS[t]}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </div>
-        <div className="flex h-9 items-center gap-2">
+        <div className="col-span-2 flex h-9 items-center gap-2 lg:col-span-1">
           <Checkbox id="filter-full" checked={value.fullOnly} onCheckedChange={(c) => onChange({ ...value, fullOnly: c === true })} />
           <Label htmlFor="filter-full">Show Full Only</Label>
         </div>

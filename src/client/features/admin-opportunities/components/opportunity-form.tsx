@@ -19,6 +19,7 @@ import { Input, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError } from '@/lib/api';
 import { uploadImageKey } from '../api/upload-image';
+import { CatalogueFields } from './catalogue-fields';
 import { ExamplesField } from './examples-field';
 import { LogoField } from './logo-field';
 
@@ -190,9 +191,18 @@ export function OpportunityForm({
             </p>
           )}
         </fieldset>
-        <FormField id="tat" label="Turnaround Time" error={errors.tat?.message} hint="How long until the article is published">
-          <Input placeholder="e.g. 2-3 weeks" {...text('tat')} />
-        </FormField>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <FormField id="tat" label="Turnaround Time" error={errors.tat?.message} hint="How long until the article is published">
+            <Input placeholder="e.g. 2-3 weeks" {...text('tat')} />
+          </FormField>
+          <FormField id="tatDays" label="Turnaround days" error={errors.tatDays?.message} hint="The same in days, 1-365: what brands filter by">
+            <Input type="number" inputMode="numeric" step="1" min="1" max="365" placeholder="e.g. 21" {...text('tatDays')} />
+          </FormField>
+        </div>
+      </Section>
+
+      <Section title="Catalogue details" description="What brands filter the catalogue by. All optional.">
+        <CatalogueFields form={form} />
       </Section>
 
       <Section title="Price and availability">

@@ -9,10 +9,12 @@ import { useAdminOpportunities } from '../api/get-opportunities';
 import { OpportunitiesTable } from '../components/opportunities-table';
 import { OpportunityFilters, noFilters, toListFilters, type Filters } from '../components/opportunity-filters';
 import { LoadMore } from '@/components/ui/load-more';
+import { useUrlSearch } from '@/lib/use-url-search';
 
 export function DashboardPage() {
   const [filters, setFilters] = React.useState<Filters>(noFilters);
-  const list = useAdminOpportunities(toListFilters(filters));
+  const search = useUrlSearch();
+  const list = useAdminOpportunities({ ...toListFilters(filters), q: search.q });
   const { isLoading, error } = list;
 
   return (
@@ -28,7 +30,7 @@ export function DashboardPage() {
           </Link>
         </Button>
       </div>
-      <OpportunityFilters value={filters} onChange={setFilters} />
+      <OpportunityFilters value={filters} onChange={setFilters} search={search} />
       <Card className="overflow-hidden">
         {isLoading ? (
           <PageSpinner />

@@ -6,8 +6,9 @@ import { queryClient } from '@/lib/query-client';
 
 const key = ['/api/admin/pending-brands'];
 
-/** GET /api/admin/pending-brands, page by page, the longest-waiting brand first. */
-export const usePendingBrands = () => usePagedList<PendingBrand>([...key, 'list'], '/api/admin/pending-brands');
+/** GET /api/admin/pending-brands?q=…, page by page, the longest-waiting brand first (of those the search finds). */
+export const usePendingBrands = (q: string) =>
+  usePagedList<PendingBrand>([...key, 'list', q], `/api/admin/pending-brands${q ? `?q=${encodeURIComponent(q)}` : ''}`);
 
 export function useApproveBrand() {
   return useMutation({

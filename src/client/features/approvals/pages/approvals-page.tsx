@@ -9,6 +9,8 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useApproveBrand, usePendingBrands } from '../api/pending-brands';
 import { LoadMore } from '@/components/ui/load-more';
+import { NoSearchResults, SearchBox } from '@/components/search-box';
+import { useUrlSearch } from '@/lib/use-url-search';
 
 function BrandRow({ brand }: { brand: PendingBrand }) {
   const approve = useApproveBrand();
@@ -49,7 +51,8 @@ function BrandRow({ brand }: { brand: PendingBrand }) {
 }
 
 export function ApprovalsPage() {
-  const list = usePendingBrands();
+  const search = useUrlSearch();
+  const list = usePendingBrands(search.q);
   const { isLoading } = list;
   const data = list.items;
   return (
@@ -58,8 +61,11 @@ export function ApprovalsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Brand Approvals</h1>
         <p className="text-muted-foreground">Review and approve brands that have completed their profile</p>
       </div>
+      <SearchBox search={search} id="approvals-search" />
       {isLoading ? (
         <PageSpinner />
+      ) : !data?.length && search.q ? (
+        <NoSearchResults what="pending brands" search={search} />
       ) : !data?.length ? (
         <EmptyState icon={<CheckCircle2 />} title="All caught up!" description="No pending brand approvals at the moment" />
       ) : (

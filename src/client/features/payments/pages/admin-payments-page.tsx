@@ -11,6 +11,8 @@ import { NeedsAttention } from '../components/needs-attention';
 import { RefundButton } from '@/components/refund-button';
 import { LoadMore } from '@/components/ui/load-more';
 import { errorMessage } from '@/lib/api';
+import { useUrlSearch } from '@/lib/use-url-search';
+import { NoSearchResults, SearchBox } from '@/components/search-box';
 
 const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Paid - Held', variant: 'warning' },
@@ -66,19 +68,29 @@ function Row({ p }: { p: AdminPaymentItem }) {
 }
 
 export function AdminPaymentsPage() {
-  const list = useAdminPayments();
+  const search = useUrlSearch();
+  const list = useAdminPayments(search.q);
   const { isLoading } = list;
   const data = list.items;
-  const totals = usePaymentTotals();
+  const totals = usePaymentTotals(search.q);
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Payments</h1>
         <p className="text-muted-foreground">Track all payments and escrow status</p>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Total title="Held in Escrow" hint="Pending publication" amount={totals.data?.held} icon={<Lock />} />
-        <Total title="Released" hint="Content published" amount={totals.data?.released} icon={<CheckCircle2 />} />
+      <SearchBox search={search} id="payments-search" />
+      <div className="space-y-2">
+        {search.q && (
+          // the totals follow the search: a brand's money held and released
+          <p className="text-sm text-muted-foreground" data-testid="totals-scope">
+            Totals of the payments matching “{search.q}”
+          </p>
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Total title="Held in Escrow" hint="Pending publication" amount={totals.data?.held} icon={<Lock />} />
+          <Total title="Released" hint="Content published" amount={totals.data?.released} icon={<CheckCircle2 />} />
+        </div>
       </div>
       <NeedsAttention />
       {isLoading ? (
@@ -87,6 +99,8 @@ export function AdminPaymentsPage() {
         <p role="alert" className="text-sm text-destructive">
           {errorMessage(list.error, 'Failed to load payments')}
         </p>
+      ) : !data?.length && search.q ? (
+        <NoSearchResults what="payments" search={search} />
       ) : !data?.length ? (
         <EmptyState icon={<CreditCard />} title="No payments yet" description="Payments appear here as soon as a brand pays for a placement." />
       ) : (

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AdminProjectItem, ProjectTab, ProjectTabCounts } from '@shared/schemas/brief';
 import { apiGet } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -6,11 +6,26 @@ import { usePagedList } from '@/lib/paged-query';
 
 const key = ['/api/admin/projects'] as const;
 
-/** GET /api/admin/projects?tab=…: one tab's projects with their opportunity, brand and submitted brief, page by page. */
-export const useAdminProjectsTab = (tab: ProjectTab) => usePagedList<AdminProjectItem>([...key, 'tab', tab], `/api/admin/projects?tab=${tab}`);
+/** `&q=…` of a search by brand ('' for none). */
+const searchParam = (q: string) => (q ? `&q=${encodeURIComponent(q)}` : '');
 
-/** GET /api/admin/projects/counts: each tab's count over every project. */
-export const useProjectCounts = () => useQuery<ProjectTabCounts>({ queryKey: [...key, 'counts'], queryFn: () => apiGet('/api/admin/projects/counts') });
+/**
+ * GET /api/admin/projects?tab=…&q=…: one tab's projects (of the brands the search finds) with their
+ * opportunity, brand and submitted brief, page by page.
+ */
+export const useAdminProjectsTab = (tab: ProjectTab, q: string) =>
+  usePagedList<AdminProjectItem>([...key, 'tab', tab, q], `/api/admin/projects?tab=${tab}${searchParam(q)}`);
+
+/**
+ * GET /api/admin/projects/counts?q=…: each tab's count over every project (of the brands the search
+ * finds). A new search keeps the previous counts on screen until its own arrive.
+ */
+export const useProjectCounts = (q: string) =>
+  useQuery<ProjectTabCounts>({
+    queryKey: [...key, 'counts', q],
+    queryFn: () => apiGet(q ? `/api/admin/projects/counts?q=${encodeURIComponent(q)}` : '/api/admin/projects/counts'),
+    placeholderData: keepPreviousData,
+  });
 
 /** After any project change: the projects, the payments screen (and its totals) and the catalogue. */
 export function invalidateProjects() {

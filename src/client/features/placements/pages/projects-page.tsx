@@ -1,10 +1,12 @@
 import * as React from 'react';
 import { FolderKanban } from 'lucide-react';
+import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
+import { useUrlSearch, type UrlSearch } from '@/lib/use-url-search';
 import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
 import { ProjectCard } from '../components/projects/project-card';
 import type { ProjectTab } from '../components/projects/brief-text';
@@ -28,8 +30,8 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
 ];
 
 /** One tab's projects, page by page, in the server's order (Approved: unpublished first). */
-function ProjectTabList({ tab }: { tab: (typeof TABS)[number] }) {
-  const list = useAdminProjectsTab(tab.value);
+function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: UrlSearch }) {
+  const list = useAdminProjectsTab(tab.value, search.q);
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) {
     return (
@@ -39,7 +41,13 @@ function ProjectTabList({ tab }: { tab: (typeof TABS)[number] }) {
     );
   }
   const items = list.items ?? [];
-  if (items.length === 0) return <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty} />;
+  if (items.length === 0) {
+    return search.q ? (
+      <NoSearchResults what="projects" search={search} />
+    ) : (
+      <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty} />
+    );
+  }
   return (
     <>
       {items.map((item) => (
@@ -51,7 +59,8 @@ function ProjectTabList({ tab }: { tab: (typeof TABS)[number] }) {
 }
 
 export function ProjectsPage() {
-  const { data: counts, isLoading, error } = useProjectCounts();
+  const search = useUrlSearch();
+  const { data: counts, isLoading, error } = useProjectCounts(search.q);
   const [tab, setTab] = React.useState<ProjectTab>('awaiting');
 
   return (
@@ -60,6 +69,7 @@ export function ProjectsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
         <p className="text-muted-foreground">Track all paid opportunities and their progress</p>
       </div>
+      <SearchBox search={search} id="projects-search" />
       {isLoading ? (
         <PageSpinner />
       ) : error || !counts ? (
@@ -82,7 +92,7 @@ export function ProjectsPage() {
           </TabsList>
           {TABS.map((t) => (
             <TabsContent key={t.value} value={t.value} className="space-y-4">
-              <ProjectTabList tab={t} />
+              <ProjectTabList tab={t} search={search} />
             </TabsContent>
           ))}
         </Tabs>

@@ -6,6 +6,7 @@ import type { MyArticleItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { MessagesLink } from '@/components/messages-link';
 import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
 import { CARD_STATUS_VARIANT, cardStatus, hasDraft } from './article-status';
@@ -52,11 +53,14 @@ export function ArticleCard({ article: a }: { article: MyArticleItem }) {
               </span>
             )}
           </div>
-          {briefEditable && (
-            <Button asChild variant={submitted ? 'outline' : 'default'} size="sm" className="w-full sm:w-auto">
-              <Link href={`/brand/brief/${a.payment.id}`}>{submitted ? 'Edit Brief' : 'Submit Brief'}</Link>
-            </Button>
-          )}
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <MessagesLink side="brand" paymentId={a.payment.id} className="w-full sm:w-auto" />
+            {briefEditable && (
+              <Button asChild variant={submitted ? 'outline' : 'default'} size="sm" className="w-full sm:w-auto">
+                <Link href={`/brand/brief/${a.payment.id}`}>{submitted ? 'Edit Brief' : 'Submit Brief'}</Link>
+              </Button>
+            )}
+          </div>
         </div>
 
         {hasDraft(a) && <DraftPanel article={a} />}

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
+import { MessagesLink } from '@/components/messages-link';
 import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, type LiveArticle } from '@/components/publication/live-article-fields';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../../api/mark-edits-complete';
@@ -128,6 +129,11 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
               <Badge variant="info">{typeLabel(item.type)}</Badge>
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
+              {item.overdue && (
+                <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
+                  Overdue
+                </Badge>
+              )}
             </div>
             <h3 className="text-base font-semibold leading-snug">{item.title}</h3>
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
@@ -175,6 +181,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
         )}
 
         <div className="flex flex-wrap gap-2">
+          <MessagesLink side="admin" paymentId={payment.id} />
           {tab === 'awaiting' && brief && (
             <Button size="sm" onClick={() => setDialogOpen(true)}>
               <FilePlus2 /> Attach Draft

@@ -1,0 +1,110 @@
+// Relative imports on purpose: the unit tests run without the client's path aliases.
+import { formatUsd } from '../../../../shared/money';
+import type { TimelineEntry } from '../../../../shared/timeline';
+
+/** What one timeline line says: a sentence, and maybe a quoted text or a link. */
+export interface TimelineLine {
+  sentence: string;
+  quote?: string;
+  link?: string;
+}
+
+// details come from the server as JSON: each is read defensively, a missing one leaves its words out
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const money = (v: unknown) => {
+  try {
+    return typeof v === 'string' || typeof v === 'number' ? formatUsd(v) : null;
+  } catch {
+    return null;
+  }
+};
+const httpUrl = (v: unknown) => {
+  const s = str(v);
+  if (!s) return null;
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+};
+
+const REFUND_REASONS: Record<string, string> = {
+  guarantee: 'not published within the guarantee',
+  admin: 'by the editorial team',
+  sold_out: 'sold out while paying',
+  provider: 'through the card provider',
+  not_restored: 'the live article was not restored in time',
+};
+
+/** The human sentence of a timeline entry, per kind. */
+export function timelineLine(e: TimelineEntry): TimelineLine {
+  const d = e.details ?? {};
+  const round = num(d.round);
+  const url = httpUrl(d.url);
+  switch (e.kind) {
+    case 'paid': {
+      const amount = money(d.amount);
+      return { sentence: amount ? `Paid ${amount}` : 'Paid' };
+    }
+    case 'brief_saved':
+      return { sentence: 'Brief started' };
+    case 'brief_submitted':
+      return { sentence: 'Brief submitted' };
+    case 'draft_attached':
+      return { sentence: round ? `Draft attached (round ${round})` : 'Draft attached' };
+    case 'edits_requested':
+      return { sentence: 'Edits requested', quote: str(d.feedback) ?? undefined };
+    case 'edits_completed':
+      return { sentence: 'Edits marked complete' };
+    case 'approved':
+      return { sentence: e.actor.type === 'system' ? 'Draft approved automatically' : 'Draft approved' };
+    case 'published':
+      return { sentence: 'Published', link: url ?? undefined };
+    case 'released': {
+      const amount = money(d.amount);
+      return { sentence: amount ? `Payment released (${amount})` : 'Payment released' };
+    }
+    case 'refunded': {
+      const amount = money(d.amount);
+      const reason = str(d.reason);
+      return {
+        sentence: `Refunded${amount ? ` ${amount}` : ''}${reason ? `: ${REFUND_REASONS[reason] ?? reason}` : ''}`,
+      };
+    }
+    case 'check_failed': {
+      const problems = Array.isArray(d.problems) ? d.problems.filter((p): p is string => typeof p === 'string') : [];
+      return {
+        sentence: problems.length
+          ? `Check of the live article failed: ${problems.join('; ')}`
+          : 'Check of the live article failed',
+        link: url ?? undefined,
+      };
+    }
+    case 'case_opened': {
+      const reason = str(d.reason);
+      const by = str(d.restoreBy);
+      const date =
+        by && !Number.isNaN(Date.parse(by))
+          ? new Date(by).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+          : null;
+      return {
+        sentence: `Case opened${reason ? `: ${reason}` : ''}${date ? ` (to be restored by ${date})` : ''}`,
+        link: url ?? undefined,
+      };
+    }
+    case 'case_closed':
+      return {
+        sentence: str(d.outcome) === 'restored' ? 'Case closed: the live article is back' : 'Case closed',
+        link: url ?? undefined,
+      };
+    case 'live_url_changed':
+      return { sentence: 'Live article link changed', link: url ?? undefined };
+    case 'brief_reminder':
+    case 'review_reminder':
+      return { sentence: 'Reminder sent' };
+    default:
+      return { sentence: String(e.kind).replace(/_/g, ' ') };
+  }
+}

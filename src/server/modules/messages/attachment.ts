@@ -1,0 +1,94 @@
+import type { FastifyRequest } from 'fastify';
+import type { Multipart } from '@fastify/multipart';
+import { DOCUMENT_MAX_BYTES } from '../../../shared/constants';
+import { HttpError, badRequest } from '../../lib/errors';
+import { detectDocument } from '../../storage/document-type';
+import { detectImage } from '../../storage/file-type';
+
+const TOO_LARGE = 'File must be smaller than 25MB';
+const ATTACHMENT_TYPES = 'Please upload a PDF, DOC, DOCX, PNG or JPEG file';
+/** a 5,000-character text is at most 20,000 bytes of UTF-8; anything longer is refused as too long */
+const TEXT_FIELD_MAX_BYTES = 64 * 1024;
+
+export interface AttachmentUpload {
+  data: Buffer;
+  /** our extension and type, from the bytes */
+  ext: 'pdf' | 'doc' | 'docx' | 'png' | 'jpg';
+  mime: string;
+  kind: 'document' | 'image';
+  /** the name shown and downloaded: the client's, cleaned, with our extension */
+  name: string;
+}
+
+/**
+ * A multipart message: the `text` field and at most one `file`, in either order. The same limits
+ * and messages as the other uploads (storage/read-upload.ts).
+ */
+export async function readMessageForm(
+  req: FastifyRequest,
+): Promise<{ text: unknown; file: { buffer: Buffer; filename: string } | null }> {
+  let text: unknown = undefined;
+  let file: { buffer: Buffer; filename: string } | null = null;
+  try {
+    const parts = req.parts({
+      limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 5, fieldSize: TEXT_FIELD_MAX_BYTES },
+    });
+    for await (const part of parts as AsyncIterableIterator<Multipart>) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw badRequest('Attach the file in the field "file"', { file: 'No file selected' });
+        }
+        const buffer = await part.toBuffer();
+        if (part.file.truncated) throw new HttpError(413, TOO_LARGE);
+        if (buffer.length === 0) throw badRequest('The file is empty', { file: 'The file is empty' });
+        file = { buffer, filename: part.filename };
+      } else if (part.fieldname === 'text') {
+        // a value past fieldSize is cut short by the parser: it was longer than any message may be
+        text = part.valueTruncated ? 'x'.repeat(TEXT_FIELD_MAX_BYTES) : part.value;
+      }
+    }
+  } catch (err) {
+    const e = err as { code?: string; statusCode?: number };
+    if (err instanceof HttpError) throw err;
+    if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
+    if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+      throw badRequest((err as Error).message);
+    throw badRequest('The upload could not be read. Please try again.', { file: 'The upload could not be read' });
+  }
+  return { text, file };
+}
+
+/** Strips a client's file name to something safe to show and to offer as a download name. */
+function cleanName(filename: string, ext: string): string {
+  const base = (filename.split(/[\\/]/).pop() ?? '')
+    // control characters, quotes and the like have no place in a header or on screen
+    .replace(/[\p{Cc}\p{Cf}"<>:|?*]/gu, '')
+    .replace(/\.[^.]*$/, '')
+    .trim()
+    .slice(0, 120);
+  // the extension is ours: a PDF named "invoice.html" downloads as invoice.pdf
+  return `${base || 'attachment'}.${ext}`;
+}
+
+/** What the bytes are: a PDF, a Word document, a PNG or a JPEG; anything else is refused (400). */
+export async function checkAttachment(file: { buffer: Buffer; filename: string }): Promise<AttachmentUpload> {
+  const image = await detectImage(file.buffer);
+  if (image && (image.ext === 'png' || image.ext === 'jpg')) {
+    return {
+      data: file.buffer,
+      ext: image.ext,
+      mime: image.mime,
+      kind: 'image',
+      name: cleanName(file.filename, image.ext),
+    };
+  }
+  if (image) throw badRequest(ATTACHMENT_TYPES, { file: ATTACHMENT_TYPES });
+  const doc = await detectDocument(file.buffer);
+  if (!doc.ok) {
+    // a file that is no document at all is told what may be attached; a broken one what is wrong with it
+    const message = doc.message === 'Please upload a .doc, .docx or .pdf file' ? ATTACHMENT_TYPES : doc.message;
+    throw badRequest(message, { file: message });
+  }
+  return { data: file.buffer, ext: doc.ext, mime: doc.mime, kind: 'document', name: cleanName(file.filename, doc.ext) };
+}

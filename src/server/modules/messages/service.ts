@@ -1,0 +1,192 @@
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { MessageSide } from '../../../shared/messages';
+import type { UnreadSummary } from '../../../shared/schemas/message';
+import type { Db } from '../../db/client';
+import {
+  conversationNotices,
+  conversationReads,
+  opportunities,
+  payments,
+  placementMessages,
+  users,
+} from '../../db/schema';
+import { enqueueAdminMail, enqueueMail, type Tx } from '../../mail/outbox';
+import type { MessageDigestEntry } from '../../mail/templates';
+
+/**
+ * The public side of the messages module: unread counts (the lists and the sidebar use them) and
+ * the e-mail notices the jobs send (jobs/message-notices.ts).
+ */
+
+export const otherSide = (side: MessageSide): MessageSide => (side === 'brand' ? 'admin' : 'brand');
+
+/** Which conversations to count: one brand's, some payments', or (admins) every one. */
+export type UnreadScope = { brandId: string } | { paymentIds: string[] } | 'all';
+
+/**
+ * Unread messages of `side` per payment: the other side's messages written after the side's read
+ * mark (all of them when it has none). One query; each conversation is read through the
+ * (payment_id, side, created_at) index. Payments without unread messages are left out.
+ */
+export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadScope): Promise<UnreadSummary> {
+  if (scope !== 'all' && 'paymentIds' in scope && scope.paymentIds.length === 0) return { total: 0, byPayment: {} };
+  const inScope =
+    scope === 'all'
+      ? undefined
+      : 'brandId' in scope
+        ? inArray(
+            placementMessages.paymentId,
+            db.select({ id: payments.id }).from(payments).where(eq(payments.brandId, scope.brandId)),
+          )
+        : inArray(placementMessages.paymentId, scope.paymentIds);
+  const rows = await db
+    .select({ paymentId: placementMessages.paymentId, n: count() })
+    .from(placementMessages)
+    .leftJoin(
+      conversationReads,
+      and(eq(conversationReads.paymentId, placementMessages.paymentId), eq(conversationReads.side, side)),
+    )
+    .where(
+      and(
+        eq(placementMessages.side, otherSide(side)),
+        sql`${placementMessages.createdAt} > COALESCE(${conversationReads.readAt}, '-infinity'::timestamptz)`,
+        inScope,
+      ),
+    )
+    .groupBy(placementMessages.paymentId);
+  const byPayment: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    byPayment[r.paymentId] = r.n;
+    total += r.n;
+  }
+  return { total, byPayment };
+}
+
+// ---------------------------------------------------------------------------------------------
+// E-mail notices: at most one mail per conversation and side every 15 minutes, with everything
+// that side has not read yet.
+
+/** The first notice waits this long after a message: a burst of messages makes one e-mail, sent within a minute. */
+export const NOTICE_GATHER_MS = 45_000;
+/** At most one e-mail per conversation and side in this window. */
+export const NOTICE_INTERVAL_MS = 15 * 60_000;
+/** The unread messages one e-mail quotes (the newest ones); the rest are counted. */
+const NOTICE_MAX_MESSAGES = 20;
+
+export interface Notice {
+  paymentId: string;
+  /** the side to tell (the one that did not write) */
+  side: MessageSide;
+}
+
+/**
+ * Queues the notice job on the caller's transaction, to start at `startAfter` (set by the jobs at
+ * start-up, jobs/message-notices.ts). Without it (tests, scripts) nothing is queued: the tests run
+ * {@link sendMessageNotice} themselves, with their own clock.
+ */
+type NoticeQueue = (tx: Tx, notice: Notice, startAfter: Date) => Promise<void>;
+let noticeQueue: NoticeQueue | null = null;
+export function setNoticeQueue(queue: NoticeQueue | null) {
+  noticeQueue = queue;
+}
+
+/** When the notice of a message written at `now` is due: after the gathering delay, and 15 minutes after the last e-mail. */
+export async function noticeDueAt(tx: Tx, notice: Notice, now: Date): Promise<Date> {
+  const [row] = await tx
+    .select({ lastSentAt: conversationNotices.lastSentAt })
+    .from(conversationNotices)
+    .where(and(eq(conversationNotices.paymentId, notice.paymentId), eq(conversationNotices.side, notice.side)));
+  const gathered = now.getTime() + NOTICE_GATHER_MS;
+  const allowed = row?.lastSentAt ? row.lastSentAt.getTime() + NOTICE_INTERVAL_MS : 0;
+  return new Date(Math.max(gathered, allowed));
+}
+
+/** Called in the transaction that writes a message: the other side's notice job, due when {@link noticeDueAt} says. */
+export async function queueNotice(tx: Tx, notice: Notice, now: Date) {
+  if (!noticeQueue) return;
+  await noticeQueue(tx, notice, await noticeDueAt(tx, notice, now));
+}
+
+export type NoticeResult = { sent: number } | { tooSoon: Date } | { nothingUnread: true };
+
+/**
+ * The notice job: mails `side` everything it has not read in the conversation (the brand, or
+ * every admin), unless it was mailed less than 15 minutes before `now`, or has read it all in
+ * the meantime. The notice row is locked, so two workers never both send.
+ *
+ * Message mail goes out whatever the brand's e-mail preference: that setting turns off progress
+ * mails ("E-mail me about my placements' progress"), and a message is a person waiting for an
+ * answer; the 15-minute batching keeps it quiet.
+ */
+export async function sendMessageNotice(db: Db, notice: Notice, now: Date): Promise<NoticeResult> {
+  const { paymentId, side } = notice;
+  return db.transaction(async (tx) => {
+    await tx.insert(conversationNotices).values({ paymentId, side, lastSentAt: null }).onConflictDoNothing();
+    const [mark] = await tx
+      .select({ lastSentAt: conversationNotices.lastSentAt })
+      .from(conversationNotices)
+      .where(and(eq(conversationNotices.paymentId, paymentId), eq(conversationNotices.side, side)))
+      .for('update');
+    if (mark?.lastSentAt && now.getTime() - mark.lastSentAt.getTime() < NOTICE_INTERVAL_MS) {
+      return { tooSoon: new Date(mark.lastSentAt.getTime() + NOTICE_INTERVAL_MS) };
+    }
+
+    const unreadWhere = and(
+      eq(placementMessages.paymentId, paymentId),
+      eq(placementMessages.side, otherSide(side)),
+      // the read mark compared in SQL: it keeps its microseconds
+      sql`${placementMessages.createdAt} > COALESCE((SELECT ${conversationReads.readAt} FROM ${conversationReads}
+        WHERE ${conversationReads.paymentId} = ${paymentId}::uuid AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz)`,
+    );
+    const newest = await tx
+      .select({
+        at: placementMessages.createdAt,
+        text: placementMessages.text,
+        attachmentName: placementMessages.attachmentName,
+        author: sql<string>`CASE WHEN ${placementMessages.side} = 'brand'
+          THEN COALESCE(${users.brandName}, ${users.name}, ${users.email}) ELSE COALESCE(${users.name}, 'Editorial team') END`,
+      })
+      .from(placementMessages)
+      .innerJoin(users, eq(users.id, placementMessages.authorId))
+      .where(unreadWhere)
+      .orderBy(desc(placementMessages.createdAt), desc(placementMessages.id))
+      .limit(NOTICE_MAX_MESSAGES);
+    if (newest.length === 0) return { nothingUnread: true };
+    const [{ total }] = await tx.select({ total: count() }).from(placementMessages).where(unreadWhere);
+
+    const [p] = await tx
+      .select({
+        brandId: payments.brandId,
+        title: opportunities.title,
+        outlet: opportunities.outletName,
+        brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
+      })
+      .from(payments)
+      .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+      .innerJoin(users, eq(users.id, payments.brandId))
+      .where(eq(payments.id, paymentId));
+    if (!p) return { nothingUnread: true };
+
+    const messages: MessageDigestEntry[] = newest
+      .map((m) => ({ author: m.author, at: m.at.toISOString(), text: m.text, attachmentName: m.attachmentName }))
+      .reverse();
+    const data = {
+      kind: 'message_received' as const,
+      paymentId,
+      outlet: p.outlet,
+      title: p.title,
+      brand: p.brand,
+      forAdmin: side === 'admin',
+      messages,
+      unread: total,
+    };
+    if (side === 'brand') await enqueueMail(tx, { userId: p.brandId }, data);
+    else await enqueueAdminMail(tx, data);
+    await tx
+      .update(conversationNotices)
+      .set({ lastSentAt: now })
+      .where(and(eq(conversationNotices.paymentId, paymentId), eq(conversationNotices.side, side)));
+    return { sent: total };
+  });
+}

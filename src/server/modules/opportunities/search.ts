@@ -1,0 +1,259 @@
+import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { OpportunitySort } from '../../../shared/catalogue';
+import type { BrandOpportunityItem } from '../../../shared/opportunity';
+import { SEARCH_LIMIT_DEFAULT, type OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
+import type { Db } from '../../db/client';
+import { opportunities as o, savedOpportunities } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+import { startOfUtcDay } from '../../lib/dates';
+import { getOpportunity, toBrandOpportunityJson, type OpportunityRow } from './service';
+
+/**
+ * The brands' catalogue search (GET /api/opportunities with parameters): words, filters and a
+ * sort, run by the database on the indexes of migration 0012, one keyset page at a time.
+ *
+ * Words: every word must be in the outlet name, title or description (the last one may be the
+ * start of a word), or, for a word of TYPO_MIN_LENGTH letters or more, be close to the outlet's
+ * name (pg_trgm's word similarity at least TYPO_SIMILARITY: about one typo). Filters are inclusive.
+ * Only claimable opportunities are listed (available, a slot left, deadline today or later),
+ * except with `saved=true`: the brand's shortlist keeps what sold out, marked `soldOut`.
+ */
+
+/** pg_trgm word similarity from which a text counts as the outlet's name with a typo. */
+export const TYPO_SIMILARITY = 0.45;
+
+/** The words of a search text (letters and digits, lower case; at most 20). */
+export function searchWords(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 20);
+}
+/** The words as a tsquery: every word; the last as a prefix, unless `lastIsPrefix` is false. */
+export const tsQueryOf = (words: string[], lastIsPrefix = true) =>
+  words.map((w, i) => `'${w}'${lastIsPrefix && i === words.length - 1 ? ':*' : ''}`).join(' & ');
+
+/** A word this long or longer may also match an outlet's name with a typo in it. */
+export const TYPO_MIN_LENGTH = 5;
+
+/**
+ * Matches the search text (see above): each word in the text, or (if long enough) close to the
+ * outlet's name (the dashboard's search, service.ts, writes the same with placeholders).
+ */
+function textMatch(text: string): SQL | undefined {
+  const words = searchWords(text);
+  if (words.length === 0) return undefined;
+  const each = words.map((word, i) => {
+    const exact = sql`${o.search} @@ to_tsquery('simple', ${tsQueryOf([word], i === words.length - 1)})`;
+    return word.length >= TYPO_MIN_LENGTH ? sql`(${exact} OR ${word} <% ${o.outletName})` : exact;
+  });
+  return sql`(${sql.join(each, sql` AND `)})`;
+}
+
+/**
+ * Runs `fn` where `<%` means a word similarity of at least TYPO_SIMILARITY (pg_trgm's setting is
+ * per session; SET LOCAL keeps it to this transaction, so a pooled connection is left as it was).
+ */
+export function withTypoTolerance<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('pg_trgm.word_similarity_threshold', ${String(TYPO_SIMILARITY)}, true)`);
+    return fn(tx as unknown as Db);
+  });
+}
+
+/** A deadline as the deadline sort's index has it: none is the end of time. */
+const deadlineKey = sql`coalesce(${o.deadlineDate}, 'infinity'::timestamptz)`;
+
+/**
+ * What a brand can buy now: the spec's browse list. The deadline is compared as the deadline index
+ * writes it (one range of opportunities_browse_deadline_idx, where `IS NULL OR >=` made the sort
+ * read past every expired listing).
+ */
+const claimable = (since: Date) =>
+  sql`(${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots} AND ${deadlineKey} >= ${since.toISOString()}::timestamptz)`;
+
+/** Each sort: the key it orders by (then the id, in the same direction) and that direction. */
+const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cast: string }> = {
+  newest: { key: sql`${o.createdAt}`, asc: false, keyText: sql`to_char(${o.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cast: 'timestamptz' },
+  price_asc: { key: sql`${o.priceUsd}`, asc: true, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
+  price_desc: { key: sql`${o.priceUsd}`, asc: false, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
+  da_desc: { key: sql`coalesce(${o.domainAuthority}, 0)`, asc: false, keyText: sql`coalesce(${o.domainAuthority}, 0)::text`, cast: 'int' },
+  deadline_asc: {
+    key: deadlineKey,
+    asc: true,
+    keyText: sql`CASE WHEN ${o.deadlineDate} IS NULL THEN 'infinity' ELSE to_char(${o.deadlineDate} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`,
+    cast: 'timestamptz',
+  },
+};
+
+const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY_TEXT: Record<string, RegExp> = {
+  timestamptz: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z|infinity)$/,
+  numeric: /^\d{1,10}\.\d{2}$/,
+  int: /^\d{1,3}$/,
+};
+
+interface SearchCursor {
+  sort: OpportunitySort;
+  key: string;
+  id: string;
+}
+export const encodeSearchCursor = (c: SearchCursor) => Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
+
+function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 3) {
+      const [s, key, id] = value as unknown[];
+      // a cursor belongs to the order it was made in: another sort's key means nothing here
+      if (s === sort && typeof key === 'string' && KEY_TEXT[SORTS[sort].cast].test(key) && typeof id === 'string' && UUID.test(id)) {
+        return { sort, key, id };
+      }
+    }
+  } catch {
+    // the 400 below
+  }
+  throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+}
+
+/** The WHERE of a search (without the cursor): also what X-Total-Count counts. */
+function conditions(q: OpportunitySearchQuery, brandId: string, now: Date): SQL {
+  const since = startOfUtcDay(now);
+  const parts: (SQL | undefined)[] = [
+    q.saved ? sql`${o.id} IN (SELECT ${savedOpportunities.opportunityId} FROM ${savedOpportunities} WHERE ${savedOpportunities.brandId} = ${brandId})` : undefined,
+    // the shortlist keeps what sold out; every other search lists what can be bought
+    q.saved ? undefined : claimable(since),
+    q.saved === false ? sql`${o.id} NOT IN (SELECT ${savedOpportunities.opportunityId} FROM ${savedOpportunities} WHERE ${savedOpportunities.brandId} = ${brandId})` : undefined,
+    q.q ? textMatch(q.q) : undefined,
+    // an opportunity of several types matches each of them
+    q.type?.length ? sql`${o.type} && ${sql.param(q.type)}::text[]` : undefined,
+    q.priceMin !== undefined ? sql`${o.priceUsd} >= ${q.priceMin}::numeric` : undefined,
+    q.priceMax !== undefined ? sql`${o.priceUsd} <= ${q.priceMax}::numeric` : undefined,
+    // the DA range also as the DA sort's index writes it, so that it bounds that index's range
+    q.daMin !== undefined ? sql`${o.domainAuthority} >= ${q.daMin} AND coalesce(${o.domainAuthority}, 0) >= ${q.daMin}` : undefined,
+    q.daMax !== undefined ? sql`${o.domainAuthority} <= ${q.daMax} AND coalesce(${o.domainAuthority}, 0) <= ${q.daMax}` : undefined,
+    q.tatMax !== undefined ? sql`${o.tatDays} <= ${q.tatMax}` : undefined,
+    q.linkType?.length ? sql`${o.linkType} = ANY(${sql.param(q.linkType)}::text[])` : undefined,
+    q.topic?.length ? sql`${o.topics} && ${sql.param(q.topic)}::text[]` : undefined,
+    q.country ? eq(o.country, q.country) : undefined,
+    q.language ? eq(o.language, q.language) : undefined,
+    // "deadline after" a day: open-ended opportunities have none, so they always qualify
+    q.deadlineAfter ? sql`${deadlineKey} > ${`${q.deadlineAfter}T00:00:00.000Z`}::timestamptz` : undefined,
+    // more than one spot left
+    q.multiSlot === true ? sql`${o.maxSlots} - ${o.filledSlots} > 1` : undefined,
+    q.multiSlot === false ? sql`${o.maxSlots} - ${o.filledSlots} <= 1` : undefined,
+  ];
+  return and(...parts) ?? sql`TRUE`;
+}
+
+const { search: _search, ...columns } = getTableColumns(o);
+
+export interface SearchPage {
+  items: BrandOpportunityItem[];
+  /** the cursor of the next page, when there is one */
+  next?: string;
+  total: number;
+}
+
+/** Counts of recent searches, per catalogue version: the same filters count the same until a change. */
+const COUNT_CACHE_SIZE = 500;
+const counts = new Map<string, number>();
+
+/**
+ * One page of a brand's search. `catalogueVersion`: the version read with the request's session,
+ * when known; the count of a search that does not depend on the brand is kept for that version.
+ */
+export async function searchOpportunities(
+  db: Db,
+  brandId: string,
+  q: OpportunitySearchQuery,
+  opts: { now?: Date; catalogueVersion?: string | null } = {},
+): Promise<SearchPage> {
+  const now = opts.now ?? new Date();
+  const sort = SORTS[q.sort ?? 'newest'];
+  const limit = q.limit ?? SEARCH_LIMIT_DEFAULT;
+  const cursor = q.cursor === undefined ? undefined : decodeSearchCursor(q.cursor, q.sort ?? 'newest');
+  const where = conditions(q, brandId, now);
+  const cmp = sort.asc ? sql.raw('>') : sql.raw('<');
+  const dir = sort.asc ? sql.raw('ASC') : sql.raw('DESC');
+  const after = cursor ? sql`(${sort.key}, ${o.id}) ${cmp} (${cursor.key}::${sql.raw(sort.cast)}, ${cursor.id}::uuid)` : undefined;
+  const since = startOfUtcDay(now);
+
+  const run = async (tx: Db) => {
+    const rows = await tx
+      .select({
+        ...columns,
+        cursorKey: sql<string>`${sort.keyText}`,
+        saved: sql<boolean>`EXISTS (SELECT 1 FROM ${savedOpportunities} WHERE ${savedOpportunities.brandId} = ${brandId} AND ${savedOpportunities.opportunityId} = ${o.id})`,
+        soldOut: sql<boolean>`NOT ${claimable(since)}`,
+      })
+      .from(o)
+      .where(and(where, after))
+      .orderBy(sql`${sort.key} ${dir}`, sql`${o.id} ${dir}`)
+      .limit(limit + 1);
+    let total: number;
+    if (q.saved === false) {
+      // the catalogue's count (kept) less the brand's saved ones among it: NOT IN over the whole
+      // catalogue would be counted row by row
+      const everyone = await countOf(tx, { ...q, saved: undefined }, brandId, now, opts.catalogueVersion);
+      const [mine] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(o)
+        .where(and(conditions({ ...q, saved: undefined }, brandId, now), conditions({ saved: true }, brandId, now)));
+      total = everyone - mine.n;
+    } else {
+      total = await countOf(tx, q, brandId, now, opts.catalogueVersion);
+    }
+    return { rows, total };
+  };
+  const { rows, total } = q.q && searchWords(q.q).length ? await withTypoTolerance(db, run) : await run(db);
+
+  const pageRows = rows.slice(0, limit);
+  const items = pageRows.map(({ cursorKey: _k, saved, soldOut, ...row }) => ({
+    ...toBrandOpportunityJson(row as OpportunityRow),
+    saved,
+    soldOut,
+  }));
+  const last = pageRows[pageRows.length - 1];
+  const next = rows.length > limit ? encodeSearchCursor({ sort: q.sort ?? 'newest', key: last.cursorKey, id: last.id }) : undefined;
+  return { items, next, total };
+}
+
+/** X-Total-Count: kept per catalogue version and day when it does not depend on the brand. */
+async function countOf(tx: Db, q: OpportunitySearchQuery, brandId: string, now: Date, catalogueVersion: string | null | undefined) {
+  const key = q.saved === undefined && catalogueVersion ? `${catalogueVersion}|${startOfUtcDay(now).toISOString()}|${countKeyOf(q)}` : undefined;
+  const kept = key ? counts.get(key) : undefined;
+  if (kept !== undefined) return kept;
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(o).where(conditions(q, brandId, now));
+  if (key) {
+    if (counts.size >= COUNT_CACHE_SIZE) counts.delete(counts.keys().next().value!);
+    counts.set(key, row.n);
+  }
+  return row.n;
+}
+
+/** The filters of a search, without its page, as a stable text. */
+function countKeyOf(q: OpportunitySearchQuery): string {
+  const { limit: _l, cursor: _c, sort: _s, ...filters } = q;
+  return JSON.stringify(Object.entries(filters).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The brand's shortlist, most recently saved first (GET /api/brand/saved). */
+export async function listSaved(db: Db, brandId: string, now = new Date()): Promise<BrandOpportunityItem[]> {
+  const since = startOfUtcDay(now);
+  const rows = await db
+    .select({ ...columns, soldOut: sql<boolean>`NOT ${claimable(since)}` })
+    .from(savedOpportunities)
+    .innerJoin(o, eq(o.id, savedOpportunities.opportunityId))
+    .where(eq(savedOpportunities.brandId, brandId))
+    .orderBy(sql`${savedOpportunities.createdAt} DESC`, sql`${o.id} DESC`);
+  return rows.map(({ soldOut, ...row }) => ({ ...toBrandOpportunityJson(row as OpportunityRow), saved: true, soldOut }));
+}
+
+/** Saves an opportunity to the brand's shortlist (again: nothing changes). 404 for an unknown one. */
+export async function saveOpportunity(db: Db, brandId: string, opportunityId: string): Promise<void> {
+  await getOpportunity(db, opportunityId);
+  await db.insert(savedOpportunities).values({ brandId, opportunityId }).onConflictDoNothing();
+}
+
+export async function unsaveOpportunity(db: Db, brandId: string, opportunityId: string): Promise<void> {
+  await db.delete(savedOpportunities).where(and(eq(savedOpportunities.brandId, brandId), eq(savedOpportunities.opportunityId, opportunityId)));
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { fromCents, toCents } from '../money';
+import { OPPORTUNITY_TYPES } from '../opportunity';
+import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '../catalogue';
+
+/**
+ * The brands' catalogue search: GET /api/opportunities with any of these parameters answers one
+ * page (without any, the spec's whole list). The client keeps the same parameters in the browse
+ * page's URL, so a search can be bookmarked and shared. Unknown parameters are refused.
+ */
+
+export const SEARCH_LIMIT_DEFAULT = 24;
+export const SEARCH_LIMIT_MAX = 100;
+export const SEARCH_TEXT_MAX = 200;
+
+/** Every parameter the search takes (also the order the client writes them in its URL). */
+export const OPPORTUNITY_SEARCH_PARAMS = [
+  'q',
+  'type',
+  'priceMin',
+  'priceMax',
+  'daMin',
+  'daMax',
+  'tatMax',
+  'linkType',
+  'topic',
+  'country',
+  'language',
+  'deadlineAfter',
+  'multiSlot',
+  'saved',
+  'sort',
+  'limit',
+  'cursor',
+] as const;
+
+/** A parameter given once is a string, repeated an array: a list parameter takes both. */
+const list = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
+  z
+    .union([z.string(), z.array(z.string())], { error: `${name} must be one of ${values.join(', ')}` })
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.enum(values, { error: `${name} must be one of ${values.join(', ')}` })))
+    .transform((v) => [...new Set(v)]);
+
+const single = (name: string) => z.string({ error: `${name} must be given once` });
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  single(name)
+    .regex(/^\d{1,6}$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `${name} must be a whole number from ${min} to ${max}`).max(max, `${name} must be a whole number from ${min} to ${max}`));
+
+/** A price in dollars ("500" or "499.99") as a "500.00" string; compared as numeric by the database. */
+const price = (name: string) =>
+  single(name).transform((raw, ctx) => {
+    const v = raw.trim();
+    if (/^\d{1,10}(\.\d{1,2})?$/.test(v)) return fromCents(toCents(v));
+    ctx.addIssue({ code: 'custom', message: `${name} must be an amount in dollars, e.g. 500 or 499.99` });
+    return z.NEVER;
+  });
+
+const bool = (name: string) => single(name).pipe(z.enum(['true', 'false'], { error: `${name} must be true or false` })).transform((v) => v === 'true');
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const opportunitySearchQuerySchema = z
+  .object({
+    q: single('q')
+      .max(SEARCH_TEXT_MAX, `q must be at most ${SEARCH_TEXT_MAX} characters`)
+      .transform((v) => v.trim()),
+    type: list(OPPORTUNITY_TYPES, 'type'),
+    priceMin: price('priceMin'),
+    priceMax: price('priceMax'),
+    daMin: wholeNumber('daMin', 0, 100),
+    daMax: wholeNumber('daMax', 0, 100),
+    tatMax: wholeNumber('tatMax', 1, 365),
+    linkType: list(LINK_TYPES, 'linkType'),
+    topic: list(TOPICS, 'topic'),
+    country: single('country').refine(isCountry, 'country must be an ISO 3166-1 alpha-2 code in capitals, e.g. DE'),
+    language: single('language').refine(isLanguage, 'language must be an ISO 639-1 code in lower case, e.g. de'),
+    deadlineAfter: single('deadlineAfter').refine(
+      (v) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+      'deadlineAfter must be a date as YYYY-MM-DD',
+    ),
+    multiSlot: bool('multiSlot'),
+    saved: bool('saved'),
+    sort: single('sort').pipe(z.enum(OPPORTUNITY_SORTS, { error: `sort must be one of ${OPPORTUNITY_SORTS.join(', ')}` })),
+    limit: wholeNumber('limit', 1, SEARCH_LIMIT_MAX),
+    cursor: single('cursor').max(500, 'This page link is no longer valid; reload the list from the start'),
+  })
+  .partial()
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.priceMin !== undefined && q.priceMax !== undefined && toCents(q.priceMin) > toCents(q.priceMax)) {
+      ctx.addIssue({ code: 'custom', path: ['priceMax'], message: 'priceMax must not be below priceMin' });
+    }
+    if (q.daMin !== undefined && q.daMax !== undefined && q.daMin > q.daMax) {
+      ctx.addIssue({ code: 'custom', path: ['daMax'], message: 'daMax must not be below daMin' });
+    }
+  });
+
+export type OpportunitySearchQuery = z.output<typeof opportunitySearchQuerySchema>;

@@ -1,0 +1,415 @@
+/**
+ * The brands' catalogue search (GET /api/opportunities with parameters) and shortlist.
+ *
+ * The property: for random filters, sorts and page sizes over a random catalogue, the pages
+ * concatenated are exactly the catalogue filtered and sorted here in TypeScript, with no item twice
+ * and none skipped, also when opportunities are added between two pages. The model of the text
+ * search is the documented rule (every word a word of the outlet, title or description, the last one
+ * possibly its start); the typo tolerance (pg_trgm's word similarity) is asked of the database.
+ */
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { opportunities, savedOpportunities } from '../../src/server/db/schema';
+import { TYPO_MIN_LENGTH, TYPO_SIMILARITY, searchWords } from '../../src/server/modules/opportunities/search';
+import { OPPORTUNITY_SORTS, type LinkType, type OpportunitySort, type Topic } from '../../src/shared/catalogue';
+import { toCents } from '../../src/shared/money';
+import type { BrandOpportunityItem, OpportunityType } from '../../src/shared/opportunity';
+import { createTestApp, type Agent, type TestApp } from '../support/app';
+import { everyKind, signedIn, kinds } from '../support/factories';
+
+let t: TestApp;
+let brand: Agent;
+let brandId: string;
+let otherBrand: Agent;
+let admin: Agent;
+
+type Row = typeof opportunities.$inferSelect;
+/** Every opportunity inserted, as the database has it (the model's catalogue). */
+const catalogue: Row[] = [];
+const saved = new Set<string>();
+
+const DAY = 86_400_000;
+const startOfToday = () => new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00.000Z');
+// words whose trigrams hardly overlap, so that a word is near no other one
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+const TYPES: OpportunityType[] = ['profile_article', 'editorial_feature', 'advertorial_brand_voice', 'listicle'];
+const TOPIC_POOL: Topic[] = ['fintech', 'travel', 'ai', 'health'];
+const LINKS: LinkType[] = ['dofollow', 'nofollow', 'sponsored'];
+const COUNTRY_POOL = ['DE', 'US', 'GB'];
+const LANGUAGE_POOL = ['de', 'en'];
+
+/** A small deterministic random source for the catalogue (fast-check drives the queries). */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(20261125);
+const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+const maybe = <T>(value: () => T, nullShare = 0.25): T | null => (random() < nullShare ? null : value());
+const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+
+/** A random opportunity: mostly claimable, some full, past their deadline or claimed. */
+function randomOpportunity(createdAt: Date): typeof opportunities.$inferInsert {
+  const maxSlots = 1 + Math.floor(random() * 4);
+  const kind = random();
+  const pastDeadline = kind > 0.9;
+  return {
+    outletName: `${pick(WORDS)} ${pick(WORDS)}`.replace(/^./, (c) => c.toUpperCase()),
+    title: words(3),
+    description: words(6),
+    type: [...new Set([pick(TYPES), ...(random() < 0.3 ? [pick(TYPES)] : [])])],
+    // few distinct prices and DAs, so that sorting meets ties the id must break
+    priceUsd: `${pick([50, 120, 499, 500, 500, 750, 2000])}.${pick(['00', '50', '99'])}`,
+    domainAuthority: maybe(() => pick([10, 35, 70, 70, 71, 95])),
+    tatDays: maybe(() => pick([3, 7, 14, 30])),
+    linkType: maybe(() => pick(LINKS)),
+    topics: [...new Set(Array.from({ length: Math.floor(random() * 3) }, () => pick(TOPIC_POOL)))],
+    country: maybe(() => pick(COUNTRY_POOL)),
+    language: maybe(() => pick(LANGUAGE_POOL)),
+    maxSlots,
+    filledSlots: kind > 0.8 && kind <= 0.85 ? maxSlots : Math.floor(random() * maxSlots),
+    status: kind > 0.85 && kind <= 0.88 ? 'claimed' : 'available',
+    deadlineDate: pastDeadline ? new Date(Date.now() - 3 * DAY) : maybe(() => new Date(startOfToday().getTime() + pick([0, 1, 5, 40]) * DAY), 0.4),
+    createdAt,
+  };
+}
+
+let clock = Date.parse('2026-01-01T00:00:00Z');
+async function addOpportunities(n: number) {
+  const values = Array.from({ length: n }, () => randomOpportunity(new Date((clock += pick([0, 1000, 1000, 60_000])))));
+  const rows = await t.db.insert(opportunities).values(values).returning();
+  catalogue.push(...rows);
+  return rows;
+}
+
+// ---- the model ----
+
+interface Query {
+  q?: string;
+  type?: OpportunityType[];
+  priceMin?: string;
+  priceMax?: string;
+  daMin?: number;
+  daMax?: number;
+  tatMax?: number;
+  linkType?: LinkType[];
+  topic?: Topic[];
+  country?: string;
+  language?: string;
+  deadlineAfter?: string;
+  multiSlot?: boolean;
+  saved?: boolean;
+  sort?: OpportunitySort;
+  limit: number;
+}
+
+const claimable = (r: Row) =>
+  r.status === 'available' && r.filledSlots < r.maxSlots && (r.deadlineDate === null || r.deadlineDate >= startOfToday());
+
+/** Every word: a word of the text (the last: the start of one), or near the outlet's name (the database's verdict per word). */
+function textMatches(r: Row, q: string, typoIds: Map<string, Set<string>>): boolean {
+  const wanted = searchWords(q);
+  const tokens = `${r.outletName} ${r.title} ${r.description}`.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return wanted.every(
+    (w, i) => (i === wanted.length - 1 ? tokens.some((t) => t.startsWith(w)) : tokens.includes(w)) || Boolean(typoIds.get(w)?.has(r.id)),
+  );
+}
+
+const cents = (v: string) => toCents(v);
+function matches(r: Row, q: Query, typoIds: Map<string, Set<string>>): boolean {
+  if (q.saved === true ? !saved.has(r.id) : !claimable(r)) return false;
+  if (q.saved === false && saved.has(r.id)) return false;
+  if (q.q !== undefined && !textMatches(r, q.q, typoIds)) return false;
+  if (q.type && !q.type.some((ty) => (r.type as string[]).includes(ty))) return false;
+  if (q.priceMin !== undefined && cents(r.priceUsd) < cents(q.priceMin)) return false;
+  if (q.priceMax !== undefined && cents(r.priceUsd) > cents(q.priceMax)) return false;
+  if (q.daMin !== undefined && (r.domainAuthority === null || r.domainAuthority < q.daMin)) return false;
+  if (q.daMax !== undefined && (r.domainAuthority === null || r.domainAuthority > q.daMax)) return false;
+  if (q.tatMax !== undefined && (r.tatDays === null || r.tatDays > q.tatMax)) return false;
+  if (q.linkType && (r.linkType === null || !q.linkType.includes(r.linkType))) return false;
+  if (q.topic && !q.topic.some((tp) => r.topics.includes(tp))) return false;
+  if (q.country !== undefined && r.country !== q.country) return false;
+  if (q.language !== undefined && r.language !== q.language) return false;
+  if (q.deadlineAfter !== undefined && r.deadlineDate !== null && r.deadlineDate.getTime() <= Date.parse(`${q.deadlineAfter}T00:00:00Z`)) return false;
+  if (q.multiSlot === true && !(r.maxSlots - r.filledSlots > 1)) return false;
+  if (q.multiSlot === false && r.maxSlots - r.filledSlots > 1) return false;
+  return true;
+}
+
+/** Each sort's key (numbers and timestamps compare as numbers) and direction; ties by id, same way. */
+const SORT_KEYS: Record<OpportunitySort, { key: (r: Row) => number; asc: boolean }> = {
+  newest: { key: (r) => r.createdAt.getTime(), asc: false },
+  price_asc: { key: (r) => cents(r.priceUsd), asc: true },
+  price_desc: { key: (r) => cents(r.priceUsd), asc: false },
+  da_desc: { key: (r) => r.domainAuthority ?? 0, asc: false },
+  deadline_asc: { key: (r) => r.deadlineDate?.getTime() ?? Infinity, asc: true },
+};
+function sorted(rows: Row[], sort: OpportunitySort): Row[] {
+  const { key, asc } = SORT_KEYS[sort];
+  const dir = asc ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const d = key(a) - key(b);
+    if (d !== 0) return d * dir;
+    return (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
+  });
+}
+
+function toSearchParams(q: Query): string {
+  const p = new URLSearchParams();
+  for (const [name, value] of Object.entries(q)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) p.append(name, String(v));
+  }
+  return p.toString();
+}
+
+/** Per word long enough for typos: the opportunities whose outlet name it is close to. */
+async function typoMatches(q: string | undefined): Promise<Map<string, Set<string>>> {
+  const near = new Map<string, Set<string>>();
+  for (const word of searchWords(q ?? '').filter((w) => w.length >= TYPO_MIN_LENGTH)) {
+    const rows = await t.db.execute<{ id: string }>(
+      sql`SELECT id FROM opportunities WHERE word_similarity(${word}, outlet_name) >= ${TYPO_SIMILARITY}`,
+    );
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: { id: string }[] }).rows) as { id: string }[];
+    near.set(word, new Set(list.map((r) => r.id)));
+  }
+  return near;
+}
+
+/** Follows the Link headers from the first page to the last; `between` runs after each page. */
+async function allPages(agent: Agent, first: string, between?: (page: number) => Promise<void>) {
+  const items: BrandOpportunityItem[] = [];
+  let url: string | undefined = first;
+  let total: number | undefined;
+  for (let page = 0; url; page++) {
+    const res = await agent.get<BrandOpportunityItem[]>(url);
+    expect(res.status, `${url}: ${res.text}`).toBe(200);
+    if (page === 0) total = Number(res.headers['x-total-count']);
+    items.push(...res.body);
+    const link = res.headers.link as string | undefined;
+    url = link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
+    if (url && between) await between(page);
+    expect(page).toBeLessThan(500);
+  }
+  return { items, total };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const users = await everyKind(t.app, t.db);
+  brand = users.approvedBrand.agent;
+  brandId = users.approvedBrand.user!.id;
+  admin = users.admin.agent;
+  otherBrand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+  await addOpportunities(70);
+  // the brand's shortlist: some claimable, some sold out or past their deadline
+  for (const r of catalogue.filter((_, i) => i % 4 === 0)) {
+    await t.db.insert(savedOpportunities).values({ brandId, opportunityId: r.id });
+    saved.add(r.id);
+  }
+});
+afterAll(() => t.close());
+
+const queryArb: fc.Arbitrary<Query> = fc.record(
+  {
+    q: fc.oneof(
+      fc.constantFrom(...WORDS),
+      fc.constantFrom(...WORDS).map((w) => w.slice(0, 3)),
+      fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS)).map(([a, b]) => `${b} ${a.slice(0, 4)}`),
+      fc.constantFrom('foxtrtt', 'charlei', 'julliet'),
+    ),
+    type: fc.subarray(TYPES, { minLength: 1, maxLength: 2 }),
+    priceMin: fc.constantFrom('100', '499.99', '500'),
+    priceMax: fc.constantFrom('500', '750.50', '2000'),
+    daMin: fc.constantFrom(0, 35, 70),
+    daMax: fc.constantFrom(70, 95, 100),
+    tatMax: fc.constantFrom(3, 7, 14),
+    linkType: fc.subarray(LINKS, { minLength: 1, maxLength: 2 }),
+    topic: fc.subarray(TOPIC_POOL, { minLength: 1, maxLength: 2 }),
+    country: fc.constantFrom(...COUNTRY_POOL),
+    language: fc.constantFrom(...LANGUAGE_POOL),
+    deadlineAfter: fc.constantFrom(0, 1, 10).map((d) => new Date(Date.now() + d * DAY).toISOString().slice(0, 10)),
+    multiSlot: fc.boolean(),
+    saved: fc.boolean(),
+    sort: fc.constantFrom(...OPPORTUNITY_SORTS),
+    limit: fc.integer({ min: 1, max: 9 }),
+  },
+  { requiredKeys: ['limit'] },
+);
+
+describe('GET /api/opportunities?… (search): pages equal the model', () => {
+  it('concatenated pages are the catalogue filtered and sorted, with opportunities added between pages', async () => {
+    await fc.assert(
+      fc.asyncProperty(queryArb, fc.boolean(), async (query, addBetween) => {
+        const typoIds = await typoMatches(query.q);
+        const expected = sorted(catalogue.filter((r) => matches(r, query, typoIds)), query.sort ?? 'newest');
+        const added = new Set<string>();
+        const { items, total } = await allPages(brand, `/api/opportunities?${toSearchParams(query)}`, async (page) => {
+          if (addBetween && page < 2) for (const r of await addOpportunities(2)) added.add(r.id);
+        });
+        expect(total).toBe(expected.length);
+        const ids = items.map((i) => i.id);
+        expect(new Set(ids).size, 'no item twice').toBe(ids.length);
+        // the ones that existed before the first page: all there, in order; the rest are the added ones
+        expect(ids.filter((id) => !added.has(id))).toEqual(expected.map((r) => r.id));
+        for (const item of items) {
+          const row = catalogue.find((r) => r.id === item.id)!;
+          expect(item.saved).toBe(saved.has(row.id));
+          expect(item.soldOut).toBe(!claimable(row));
+        }
+      }),
+      { seed: 20261125, numRuns: 90, endOnFailure: true },
+    );
+  }, 240_000);
+});
+
+describe('GET /api/opportunities?… (search): the rules', () => {
+  const titles = (items: BrandOpportunityItem[]) => items.map((i) => i.outletName).sort();
+
+  it('without parameters still answers the whole list, as the spec says', async () => {
+    const res = await brand.get<BrandOpportunityItem[]>('/api/opportunities');
+    expect(res.status).toBe(200);
+    expect(res.headers.link).toBeUndefined();
+    expect(res.headers['x-total-count']).toBeUndefined();
+    expect(res.body.map((o) => o.id).sort()).toEqual(catalogue.filter(claimable).map((r) => r.id).sort());
+    expect(res.body[0]).not.toHaveProperty('saved');
+  });
+
+  it('finds words in any order, a prefix, and an outlet name with one typo', async () => {
+    const [row] = await t.db
+      .insert(opportunities)
+      .values({ outletName: 'TechCrunch Deutschland', title: 'Fintech founder feature', description: 'Sponsored story', type: ['listicle'], priceUsd: '450.00' })
+      .returning();
+    catalogue.push(row);
+    for (const q of ['fintech techcrunch', 'tech', 'feature fint', 'tecchrunch', 'TECHCRUNCH', 'deutschlnd']) {
+      const res = await brand.get<BrandOpportunityItem[]>(`/api/opportunities?q=${encodeURIComponent(q)}`);
+      expect(titles(res.body), q).toContain('TechCrunch Deutschland');
+    }
+    for (const q of ['techcrunch wired', 'wired', 'fintech zulu', 'deutsch crunch founders']) {
+      const res = await brand.get<BrandOpportunityItem[]>(`/api/opportunities?q=${encodeURIComponent(q)}`);
+      expect(titles(res.body), q).not.toContain('TechCrunch Deutschland');
+    }
+    // punctuation only is no words: everything claimable
+    const blank = await brand.get('/api/opportunities?q=%20%2B%26');
+    expect(Number(blank.headers['x-total-count'])).toBe(catalogue.filter(claimable).length);
+  });
+
+  it('answers the issue\'s search in one request', async () => {
+    const [row] = await t.db
+      .insert(opportunities)
+      .values({
+        outletName: 'Handelsblatt',
+        title: 'Sponsored article',
+        description: 'Fintech in Germany',
+        type: ['advertorial_brand_voice'],
+        priceUsd: '480.00',
+        domainAuthority: 91,
+        country: 'DE',
+        language: 'de',
+        topics: ['fintech', 'finance'],
+        linkType: 'dofollow',
+        tatDays: 10,
+      })
+      .returning();
+    catalogue.push(row);
+    const res = await brand.get<BrandOpportunityItem[]>(
+      '/api/opportunities?type=advertorial_brand_voice&priceMax=500&daMin=70&country=DE&topic=fintech&linkType=dofollow',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.map((o) => o.outletName)).toContain('Handelsblatt');
+    expect(res.body.find((o) => o.id === row.id)).toMatchObject({ country: 'DE', language: 'de', topics: ['fintech', 'finance'], linkType: 'dofollow', tatDays: 10, saved: false, soldOut: false });
+  });
+
+  it.each([
+    ['foo=1', 'Unrecognized key: "foo"'],
+    ['limit=101', 'limit must be a whole number from 1 to 100'],
+    ['limit=0', 'limit must be a whole number from 1 to 100'],
+    ['sort=cheapest', 'sort must be one of newest, price_asc, price_desc, da_desc, deadline_asc'],
+    ['type=blog', 'type must be one of profile_article, editorial_feature, advertorial_brand_voice, listicle'],
+    ['priceMax=1e3', 'priceMax must be an amount in dollars, e.g. 500 or 499.99'],
+    ['priceMin=600&priceMax=500', 'priceMax must not be below priceMin'],
+    ['daMin=101', 'daMin must be a whole number from 0 to 100'],
+    ['country=de', 'country must be an ISO 3166-1 alpha-2 code in capitals, e.g. DE'],
+    ['language=xx', 'language must be an ISO 639-1 code in lower case, e.g. de'],
+    ['deadlineAfter=2026-02-30', 'deadlineAfter must be a date as YYYY-MM-DD'],
+    ['multiSlot=yes', 'multiSlot must be true or false'],
+    ['q=a&q=b', 'q must be given once'],
+    ['cursor=bm9wZQ', 'This page link is no longer valid; reload the list from the start'],
+  ])('refuses %s with a message naming it', async (query, message) => {
+    const res = await brand.get(`/api/opportunities?${query}`);
+    expect(res.status).toBe(400);
+    expect(Object.values(res.body.errors as Record<string, string>)).toContain(message);
+  });
+
+  it('refuses a page link made for another sort', async () => {
+    const first = await brand.get('/api/opportunities?sort=price_asc&limit=1');
+    const cursor = new URL(/<([^>]+)>/.exec(first.headers.link as string)![1], 'http://x').searchParams.get('cursor')!;
+    const res = await brand.get(`/api/opportunities?sort=newest&cursor=${cursor}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('This page link is no longer valid; reload the list from the start');
+  });
+
+  it('is for approved brands only', async () => {
+    const users = await everyKind(t.app, t.db);
+    expect((await users.visitor.agent.get('/api/opportunities?q=a')).status).toBe(401);
+    expect((await users.pendingBrand.agent.get('/api/opportunities?q=a')).status).toBe(403);
+    expect((await admin.get('/api/opportunities?q=a')).status).toBe(403);
+  });
+});
+
+describe('the shortlist: /api/brand/saved', () => {
+  it('saves, lists newest first, keeps a sold-out one marked, and unsaves; idempotent both ways', async () => {
+    const [open, soon] = await addOpportunities(2);
+    await t.db.update(opportunities).set({ status: 'available', filledSlots: 0, maxSlots: 2, deadlineDate: null }).where(sql`id IN (${open.id}, ${soon.id})`);
+    expect((await otherBrand.put(`/api/brand/saved/${open.id}`)).status).toBe(204);
+    expect((await otherBrand.put(`/api/brand/saved/${open.id}`)).status).toBe(204);
+    expect((await otherBrand.put(`/api/brand/saved/${soon.id}`)).status).toBe(204);
+    let list = await otherBrand.get<BrandOpportunityItem[]>('/api/brand/saved');
+    expect(list.body.map((o) => [o.id, o.saved, o.soldOut])).toEqual([
+      [soon.id, true, false],
+      [open.id, true, false],
+    ]);
+    // it sells out: still in the shortlist, marked
+    await t.db.update(opportunities).set({ status: 'full', filledSlots: 2 }).where(sql`id = ${soon.id}`);
+    list = await otherBrand.get<BrandOpportunityItem[]>('/api/brand/saved');
+    expect(list.body.find((o) => o.id === soon.id)).toMatchObject({ soldOut: true, saved: true });
+    const search = await otherBrand.get<BrandOpportunityItem[]>('/api/opportunities?saved=true');
+    expect(search.body.map((o) => [o.id, o.soldOut])).toEqual([
+      [soon.id, true],
+      [open.id, false],
+    ]);
+    // not in the brand's ordinary search any more
+    const all = await allPages(otherBrand, '/api/opportunities?limit=100');
+    expect(all.items.map((o) => o.id)).not.toContain(soon.id);
+    expect(all.items.find((o) => o.id === open.id)?.saved).toBe(true);
+
+    expect((await otherBrand.request('DELETE', `/api/brand/saved/${soon.id}`)).status).toBe(204);
+    expect((await otherBrand.request('DELETE', `/api/brand/saved/${soon.id}`)).status).toBe(204);
+    list = await otherBrand.get<BrandOpportunityItem[]>('/api/brand/saved');
+    expect(list.body.map((o) => o.id)).toEqual([open.id]);
+  });
+
+  it("never shows or changes another brand's shortlist", async () => {
+    const mine = (await brand.get<BrandOpportunityItem[]>('/api/brand/saved')).body.map((o) => o.id).sort();
+    expect(mine).toEqual([...saved].sort());
+    const theirs = (await otherBrand.get<BrandOpportunityItem[]>('/api/brand/saved')).body.map((o) => o.id);
+    expect(theirs.some((id) => saved.has(id))).toBe(false);
+    const rows = await t.db.select().from(savedOpportunities).where(sql`brand_id = ${brandId}`);
+    expect(rows.map((r) => r.opportunityId).sort()).toEqual(mine);
+  });
+
+  it('answers 404 for an unknown opportunity or an id that is no uuid, and refuses non-brands', async () => {
+    expect((await brand.put('/api/brand/saved/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await brand.put('/api/brand/saved/nope')).status).toBe(404);
+    const users = await everyKind(t.app, t.db);
+    expect((await users.visitor.agent.get('/api/brand/saved')).status).toBe(401);
+    expect((await admin.put(`/api/brand/saved/${catalogue[0].id}`)).status).toBe(403);
+    expect((await users.pendingBrand.agent.request('DELETE', `/api/brand/saved/${catalogue[0].id}`)).status).toBe(403);
+  });
+});
