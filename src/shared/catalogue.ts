@@ -514,9 +514,6 @@ export const LANGUAGES: Record<string, string> = {
   zu: 'Zulu',
 };
 
-export const isTopic = (v: unknown): v is Topic => typeof v === 'string' && (TOPICS as readonly string[]).includes(v);
-export const isLinkType = (v: unknown): v is LinkType =>
-  typeof v === 'string' && (LINK_TYPES as readonly string[]).includes(v);
 export const isCountry = (v: unknown): v is string => typeof v === 'string' && Object.hasOwn(COUNTRIES, v);
 export const isLanguage = (v: unknown): v is string => typeof v === 'string' && Object.hasOwn(LANGUAGES, v);
 

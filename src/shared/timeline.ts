@@ -25,7 +25,7 @@ export const TIMELINE_KINDS = [
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
+type ActorType = (typeof ACTOR_TYPES)[number];
 
 /** GET /api/{brand|admin}/projects/{paymentId}/timeline: one entry. */
 export interface TimelineEntry {

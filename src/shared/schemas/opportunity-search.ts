@@ -10,8 +10,8 @@ import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '..
  */
 
 export const SEARCH_LIMIT_DEFAULT = 24;
-export const SEARCH_LIMIT_MAX = 100;
-export const SEARCH_TEXT_MAX = 200;
+const SEARCH_LIMIT_MAX = 100;
+const SEARCH_TEXT_MAX = 200;
 
 /** Every parameter the search takes (also the order the client writes them in its URL). */
 export const OPPORTUNITY_SEARCH_PARAMS = [

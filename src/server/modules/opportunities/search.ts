@@ -96,7 +96,7 @@ interface SearchCursor {
   key: string;
   id: string;
 }
-export const encodeSearchCursor = (c: SearchCursor) => Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
+const encodeSearchCursor = (c: SearchCursor) => Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
 
 function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
   try {

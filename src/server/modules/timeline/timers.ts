@@ -37,7 +37,7 @@ async function placementFacts(tx: Pick<Db, 'select'>, paymentId: string) {
   return row;
 }
 
-export async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
+async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
   const days = terms.briefReminderDays;
   if (days.length === 0) return 0;
   // reminders matter near their days: a week after the last one, a payment is no longer looked at
@@ -87,7 +87,7 @@ async function waitingDrafts(db: Db, olderThan: Date) {
   return rows.map((r) => ({ id: r.id, since: new Date(r.since) }));
 }
 
-export async function sendReviewReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
+async function sendReviewReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
   let sent = 0;
   for (const draft of await waitingDrafts(db, daysBefore(now, terms.reviewReminderDays))) {
     const recorded = await db.transaction(async (tx) => {
@@ -103,7 +103,7 @@ export async function sendReviewReminders(db: Db, terms: TimerTerms, now: Date):
   return sent;
 }
 
-export async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<number> {
+async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<number> {
   if (terms.autoApproveDays <= 0) return 0;
   let approved = 0;
   for (const draft of await waitingDrafts(db, daysBefore(now, terms.autoApproveDays))) {
