@@ -4,7 +4,7 @@ import {
   OPPORTUNITY_TYPE_LABELS,
   formatDeadlineLong,
   remainingSlots,
-  type BrandOpportunity,
+  type BrandOpportunityItem,
   type OpportunityType,
 } from '@shared/opportunity';
 import { GUARANTEE_DAYS, GUARANTEE_TITLE } from '@shared/constants';
@@ -17,7 +17,9 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useCreateCheckout } from '../api/create-checkout';
+import { TopicChips, outletFacts } from './catalogue-facts';
 import { OutletLogo } from './outlet-logo';
+import { SaveButton } from './save-button';
 
 const EXPECTATIONS: Record<OpportunityType, string> = {
   profile_article:
@@ -43,12 +45,13 @@ function Metric({ label, value, hint }: { label: string; value: React.ReactNode;
   );
 }
 
-function ReviewStep({ o }: { o: BrandOpportunity }) {
+function ReviewStep({ o }: { o: BrandOpportunityItem }) {
+  const facts = outletFacts(o);
   return (
     <div className="space-y-5">
       <div className="flex items-start gap-3">
         <OutletLogo name={o.outletName} logoUrl={o.logoUrl} className="size-14" />
-        <div className="min-w-0 space-y-1.5">
+        <div className="min-w-0 flex-1 space-y-1.5">
           {o.outletUrl ? (
             <a href={o.outletUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold text-primary hover:underline">
               {o.outletName} <ExternalLink className="size-3.5" />
@@ -62,12 +65,16 @@ function ReviewStep({ o }: { o: BrandOpportunity }) {
                 {OPPORTUNITY_TYPE_LABELS[t]}
               </Badge>
             ))}
+            {o.soldOut && <Badge variant="destructive">Sold out</Badge>}
           </div>
+          {facts.length > 0 && <p className="text-sm text-muted-foreground">{facts.join(' · ')}</p>}
         </div>
+        <SaveButton opportunity={o} />
       </div>
       <div className="space-y-2">
         <h3 className="text-lg font-semibold leading-snug">{o.title}</h3>
         <p className="whitespace-pre-line text-sm text-muted-foreground">{o.description}</p>
+        <TopicChips topics={o.topics} />
       </div>
       <div className="space-y-2">
         <h4 className="text-sm font-semibold">Key Metrics</h4>
@@ -96,7 +103,7 @@ function ReviewStep({ o }: { o: BrandOpportunity }) {
   );
 }
 
-function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunity; agreed: boolean; setAgreed: (v: boolean) => void }) {
+function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunityItem; agreed: boolean; setAgreed: (v: boolean) => void }) {
   return (
     <div className="space-y-5">
       <div className="rounded-lg border bg-primary/5 p-4">
@@ -143,7 +150,7 @@ function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunity; agreed: boole
 }
 
 /** Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. */
-export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunity | null; onClose: () => void }) {
+export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunityItem | null; onClose: () => void }) {
   const [step, setStep] = React.useState<1 | 2>(1);
   const [agreed, setAgreed] = React.useState(false);
   const checkout = useCreateCheckout();
@@ -180,6 +187,11 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                 {step === 1 ? 'Check the details of this placement before you continue.' : 'Confirm and pay to secure your article.'}
               </DialogDescription>
             </DialogHeader>
+            {step === 1 && opportunity.soldOut && (
+              <p role="status" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+                Sold out: this opportunity can no longer be bought. It stays in your saved list until you remove it.
+              </p>
+            )}
             {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} agreed={agreed} setAgreed={setAgreed} />}
             <DialogFooter>
               {step === 1 ? (
@@ -187,14 +199,17 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                   <Button variant="outline" onClick={close}>
                     Cancel
                   </Button>
-                  <Button onClick={() => setStep(2)}>Next</Button>
+                  {/* a sold out one (kept in the saved list) cannot go on to the payment */}
+                  <Button onClick={() => setStep(2)} disabled={opportunity.soldOut}>
+                    Next
+                  </Button>
                 </>
               ) : (
                 <>
                   <Button variant="outline" onClick={() => setStep(1)} disabled={processing}>
                     Back
                   </Button>
-                  <Button onClick={pay} disabled={!agreed || processing}>
+                  <Button onClick={pay} disabled={!agreed || processing || opportunity.soldOut}>
                     {processing ? 'Processing...' : (
                       <>
                         <BadgeCheck /> Pay now and secure article

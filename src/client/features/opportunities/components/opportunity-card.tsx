@@ -1,11 +1,13 @@
 import * as React from 'react';
 import { CalendarClock, Clock, Info, TrendingUp } from 'lucide-react';
-import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunity } from '@shared/opportunity';
+import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunityItem } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
 import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { Availability } from './availability';
+import { TopicChips, outletFacts } from './catalogue-facts';
 import { OutletLogo } from './outlet-logo';
+import { SaveButton } from './save-button';
 
 /** One card of the browse list; memoised, so the list's other state changes leave 1,000 cards alone. */
 /*
@@ -41,10 +43,11 @@ export const OpportunityCard = React.memo(function OpportunityCard({
   opportunity: o,
   onOpen,
 }: {
-  opportunity: BrandOpportunity;
-  onOpen: (o: BrandOpportunity) => void;
+  opportunity: BrandOpportunityItem;
+  onOpen: (o: BrandOpportunityItem) => void;
 }) {
   const firstType = o.type[0];
+  const facts = outletFacts(o);
   return (
     <div
       role="button"
@@ -56,17 +59,27 @@ export const OpportunityCard = React.memo(function OpportunityCard({
           onOpen(o);
         }
       }}
-      aria-label={`${o.outletName}: ${o.title}`}
+      aria-label={`${o.outletName}: ${o.title}${o.soldOut ? ' (sold out)' : ''}`}
       data-testid="opportunity-card"
       // off-screen cards skip layout and paint until scrolled near (sized by their last render)
-      className="group flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition [contain-intrinsic-size:auto_300px] [content-visibility:auto] hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      className="group relative flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition [contain-intrinsic-size:auto_300px] [content-visibility:auto] hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
     >
       <div className="flex items-start gap-3">
         <OutletLogo name={o.outletName} logoUrl={o.logoUrl} />
         <div className="min-w-0 flex-1 space-y-1">
-          {firstType && <Badge variant="info">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
+          {/* room on the right for the Save button, which sits in the card's corner */}
+          <div className="flex min-h-5 flex-wrap gap-1 pr-20">
+            {firstType && (
+              <Badge variant="info" className="max-w-full">
+                <span className="truncate">{OPPORTUNITY_TYPE_LABELS[firstType]}</span>
+              </Badge>
+            )}
+            {o.soldOut && <Badge variant="destructive">Sold out</Badge>}
+          </div>
           <p className="truncate font-semibold">{o.outletName}</p>
+          {facts.length > 0 && <p className="truncate text-xs text-muted-foreground">{facts.join(' · ')}</p>}
         </div>
+        <SaveButton opportunity={o} className="absolute right-4 top-4 h-7 px-2.5" />
       </div>
       <div className="flex flex-wrap gap-2 text-xs">
         {o.deadlineDate && (
@@ -81,8 +94,10 @@ export const OpportunityCard = React.memo(function OpportunityCard({
         )}
       </div>
       <h3 className="line-clamp-2 text-base font-semibold leading-snug group-hover:text-primary">{o.title}</h3>
+      <TopicChips topics={o.topics} max={3} className="-mt-2" />
       <div className="mt-auto space-y-4">
-        <Availability opportunity={o} />
+        {/* a sold out one says so in its badge; the bar would only repeat it */}
+        {!o.soldOut && <Availability opportunity={o} />}
         <div className="flex items-end justify-between border-t pt-3">
           <div>
             <div className="flex items-center gap-1 text-xs text-muted-foreground">

@@ -1,19 +1,25 @@
 import * as React from 'react';
-import { Newspaper } from 'lucide-react';
+import { Newspaper, SearchX } from 'lucide-react';
 import {
   OPPORTUNITY_TYPES,
   OPPORTUNITY_TYPE_DESCRIPTIONS,
   OPPORTUNITY_TYPE_SHORT_LABELS,
-  type BrandOpportunity,
+  type BrandOpportunityItem,
   type OpportunityType,
 } from '@shared/opportunity';
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
-import { useOpportunities } from '../api/get-opportunities';
+import { useOpportunitySearch } from '../api/search-opportunities';
 import { OpportunityCard, OpportunityCardIcons } from '../components/opportunity-card';
+import { FILTER_PANEL_ID, SearchToolbar } from '../components/search-toolbar';
+import { EMPTY_SEARCH, clearFilters, hasFilters } from '../search/search-state';
+import { preloadSearchReader, useSearchState } from '../search/use-search-state';
 
 type Tab = 'all' | OpportunityType;
 
@@ -21,40 +27,42 @@ type Tab = 'all' | OpportunityType;
 const loadClaimDialog = () => import('../components/claim-dialog');
 const ClaimDialog = React.lazy(() => loadClaimDialog().then((m) => ({ default: m.ClaimDialog })));
 const preloadClaimDialog = () => void loadClaimDialog();
+// the filters (their lists and the schema's checks) load when first opened
+const FilterPanel = React.lazy(() => import('../components/filter-panel').then((m) => ({ default: m.FilterPanel })));
+
+const countText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'opportunity' : 'opportunities'}`;
 
 /**
- * A long list is drawn in steps: the first screenful with the page, then the rest appended a few
- * dozen cards at a time in background renders, so no single task holds the main thread for long.
- * It stays one list (no paging); memoised cards are not redrawn by later steps.
+ * The brand's catalogue: the spec's greeting, type tabs and cards, with a search, filters and an
+ * order kept in the URL, loaded a page at a time as the brand scrolls (the server searches).
  */
-const FIRST_CARDS = 12;
-const MORE_CARDS = 48;
-
 export function OpportunitiesPage() {
   useCheckoutReturn();
   const { data: user } = useUser();
-  const { data, isLoading } = useOpportunities();
-  const [tab, setTab] = React.useState<Tab>('all');
-  const [selected, setSelected] = React.useState<BrandOpportunity | null>(null);
+  const { state: read, commit } = useSearchState();
+  // a URL with a search waits for its reader (a moment, once); nothing is fetched for it before
+  const state = read ?? EMPTY_SEARCH;
+  const search = useOpportunitySearch(state, read !== null);
+  const [filtersOpen, setFiltersOpen] = React.useState(false);
+  const [selected, setSelected] = React.useState<BrandOpportunityItem | null>(null);
   const [dialogUsed, setDialogUsed] = React.useState(false);
   if (selected && !dialogUsed) setDialogUsed(true);
   const close = React.useCallback(() => setSelected(null), []);
   const firstName = user?.name?.trim().split(/\s+/)[0] || 'there';
 
-  // the tab strip answers at once; a long list is redrawn for the new tab in the background
-  const listTab = React.useDeferredValue(tab);
-  const visible = React.useMemo(
-    () => (data ?? []).filter((o) => listTab === 'all' || o.type.includes(listTab)),
-    [data, listTab],
-  );
-  const [shown, setShown] = React.useState({ tab: listTab, count: FIRST_CARDS });
-  if (shown.tab !== listTab) setShown({ tab: listTab, count: FIRST_CARDS });
-  React.useEffect(() => {
-    if (shown.count >= visible.length) return;
-    const timer = setTimeout(() => React.startTransition(() => setShown((s) => ({ ...s, count: s.count + MORE_CARDS }))));
-    return () => clearTimeout(timer);
-  }, [shown.count, visible.length]);
-  const cards = visible.length > shown.count ? visible.slice(0, shown.count) : visible;
+  const tab: Tab | '' = state.type.length === 0 ? 'all' : state.type.length === 1 ? state.type[0] : '';
+  const filtered = hasFilters(state);
+  const pages = search.data?.pages;
+  // keyset pages do not overlap; a card is still shown once should the catalogue move between two pages
+  const items = React.useMemo(() => {
+    const seen = new Set<string>();
+    return (pages ?? []).flatMap((p) => p.items).filter((o) => !seen.has(o.id) && (seen.add(o.id), true));
+  }, [pages]);
+  const total = pages?.[0]?.total ?? 0;
+  // the open dialog follows the list ("Save" pressed inside it), and keeps the last it saw once
+  // the list no longer has it (unsaved under the "Saved" filter)
+  const live = selected && items.find((o) => o.id === selected.id);
+  if (live && live !== selected) setSelected(live);
 
   return (
     <div className="space-y-6">
@@ -62,7 +70,12 @@ export function OpportunitiesPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Welcome, {firstName}</h1>
         <p className="text-muted-foreground">Here's some opportunities that are currently available for you below</p>
       </div>
-      <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+      <Tabs
+        onPointerOver={preloadSearchReader}
+        onFocus={preloadSearchReader}
+        value={tab}
+        onValueChange={(v) => commit({ type: v === 'all' ? [] : [v as OpportunityType] })}
+      >
         <TabsList>
           <TabsTrigger value="all">All</TabsTrigger>
           {OPPORTUNITY_TYPES.map((t) => (
@@ -72,26 +85,84 @@ export function OpportunitiesPage() {
           ))}
         </TabsList>
       </Tabs>
-      {tab !== 'all' && (
-        <p className="rounded-lg border-l-4 border-primary bg-primary/5 px-4 py-3 text-sm" data-testid="type-description">
+      {tab !== 'all' && tab !== '' && (
+        <p
+          className="rounded-lg border-l-4 border-primary bg-primary/5 px-4 py-3 text-sm"
+          data-testid="type-description"
+        >
           {OPPORTUNITY_TYPE_DESCRIPTIONS[tab]}
         </p>
       )}
-      {isLoading ? (
-        <PageSpinner />
-      ) : visible.length === 0 ? (
-        <EmptyState
-          icon={<Newspaper />}
-          title="Nothing here yet"
-          description={`No ${tab === 'all' ? '' : `${OPPORTUNITY_TYPE_SHORT_LABELS[tab]} `}opportunities available`}
+      <div className="space-y-3" onPointerOver={preloadSearchReader} onFocus={preloadSearchReader}>
+        <SearchToolbar
+          state={state}
+          commit={commit}
+          filtersOpen={filtersOpen}
+          onToggleFilters={() => setFiltersOpen((v) => !v)}
         />
-      ) : (
-        // one list, however long: cards are memoised and skipped by layout and paint while off screen
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3" onPointerOver={preloadClaimDialog} onFocus={preloadClaimDialog}>
-          {cards.map((o) => (
-            <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
-          ))}
+        <div id={FILTER_PANEL_ID} hidden={!filtersOpen}>
+          {filtersOpen && (
+            <React.Suspense fallback={<PageSpinner />}>
+              <FilterPanel state={state} commit={commit} />
+            </React.Suspense>
+          )}
         </div>
+        <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
+          <p aria-live="polite" className="text-sm font-medium text-muted-foreground" data-testid="result-count">
+            {search.data ? countText(total) : ''}
+          </p>
+          {filtered && items.length > 0 && (
+            <Button variant="ghost" size="sm" onClick={() => commit(clearFilters)}>
+              Clear filters
+            </Button>
+          )}
+        </div>
+      </div>
+      {search.isPending || read === null ? (
+        <PageSpinner />
+      ) : search.isError && !search.data ? (
+        <EmptyState
+          icon={<SearchX />}
+          title="Could not load opportunities"
+          description={errorMessage(search.error, 'Please try again')}
+        >
+          <Button variant="outline" onClick={() => void search.refetch()}>
+            Try again
+          </Button>
+        </EmptyState>
+      ) : items.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            icon={<SearchX />}
+            title="No opportunities match these filters"
+            description="Try fewer filters or other words."
+          >
+            <Button variant="outline" onClick={() => commit(clearFilters)}>
+              Clear filters
+            </Button>
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={<Newspaper />}
+            title="Nothing here yet"
+            description={`No ${tab === 'all' || tab === '' ? '' : `${OPPORTUNITY_TYPE_SHORT_LABELS[tab]} `}opportunities available`}
+          />
+        )
+      ) : (
+        <>
+          <div
+            className="grid grid-cols-1 gap-4 transition-opacity data-[stale=true]:opacity-60 sm:grid-cols-2 xl:grid-cols-3"
+            data-stale={search.isPlaceholderData}
+            aria-busy={search.isPlaceholderData}
+            onPointerOver={preloadClaimDialog}
+            onFocus={preloadClaimDialog}
+          >
+            {items.map((o) => (
+              <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
+            ))}
+          </div>
+          <LoadMore pager={search} />
+        </>
       )}
       {dialogUsed && (
         <React.Suspense fallback={null}>

@@ -1,0 +1,53 @@
+import { useMutation } from '@tanstack/react-query';
+import type { BrandOpportunityItem } from '@shared/opportunity';
+import { apiRequest } from '@/lib/api';
+import { queryClient } from '@/lib/query-client';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { searchQueryPrefix, type SearchData } from './search-page';
+
+interface SaveInput {
+  id: string;
+  saved: boolean;
+}
+
+/** Sets `saved` on the opportunity wherever a loaded search shows it. */
+function markSaved({ id, saved }: SaveInput) {
+  queryClient.setQueriesData<SearchData>(
+    { queryKey: searchQueryPrefix },
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) =>
+          page.items.some((o) => o.id === id)
+            ? { ...page, items: page.items.map((o): BrandOpportunityItem => (o.id === id ? { ...o, saved } : o)) }
+            : page,
+        ),
+      },
+  );
+}
+
+/** Whether a cached search filters on the shortlist (its members change with every save). */
+const filtersOnSaved = (key: readonly unknown[]) => typeof key[2] === 'string' && /[?&]saved=/.test(key[2]);
+
+/**
+ * Saves to or removes from the brand's shortlist (PUT / DELETE /api/brand/saved/{id}). The button
+ * answers at once; a failure puts it back and says why.
+ */
+export function useSaveOpportunity() {
+  return useMutation({
+    mutationFn: ({ id, saved }: SaveInput) =>
+      apiRequest<void>(saved ? 'PUT' : 'DELETE', `/api/brand/saved/${encodeURIComponent(id)}`),
+    onMutate: (input) => markSaved(input),
+    onError: (err, input) => {
+      markSaved({ id: input.id, saved: !input.saved });
+      toast({
+        title: input.saved ? 'Could not save' : 'Could not remove',
+        description: errorMessage(err, 'Please try again'),
+        variant: 'destructive',
+      });
+    },
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: searchQueryPrefix, predicate: (q) => filtersOnSaved(q.queryKey) }),
+  });
+}

@@ -1,0 +1,67 @@
+import { type InfiniteData } from '@tanstack/react-query';
+import type { BrandOpportunityItem } from '@shared/opportunity';
+import { ApiError, apiRequestRaw } from '@/lib/api';
+import { queryClient } from '@/lib/query-client';
+
+/*
+ * The search's pages, without the search's parameters: the router imports this file into the
+ * entry chunk to start the first page early, so it must not carry the shared zod schema.
+ */
+
+/** The API's default page size (SEARCH_LIMIT_DEFAULT in src/shared/schemas/opportunity-search.ts). */
+export const PAGE_SIZE = 24;
+
+/** One page of the search: its items, the next page's URL (Link rel="next") and the total for the filters. */
+export interface SearchPage {
+  items: BrandOpportunityItem[];
+  next: string | null;
+  total: number;
+}
+export type SearchData = InfiniteData<SearchPage, string>;
+
+/**
+ * Every search's key starts with the browse list's path, so invalidating ['/api/opportunities']
+ * (a payment came back, see use-checkout-return) refreshes the search too.
+ */
+export const searchQueryPrefix = ['/api/opportunities', 'search'] as const;
+
+function nextLink(header: string | null): string | null {
+  for (const part of header?.split(',') ?? []) {
+    const m = /^\s*<([^>]+)>\s*;\s*rel="?next"?\s*$/.exec(part);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+async function fetchPage(url: string): Promise<SearchPage> {
+  const res = await apiRequestRaw('GET', url);
+  const items = (await res.json()) as BrandOpportunityItem[];
+  if (!Array.isArray(items)) throw new ApiError(500, 'Unexpected answer from the server');
+  const total = Number(res.headers.get('X-Total-Count'));
+  return { items, next: nextLink(res.headers.get('Link')), total: Number.isFinite(total) ? total : items.length };
+}
+
+/** The infinite query of the search whose first page is at `firstPage`. */
+export const searchPageOptions = (firstPage: string) => ({
+  queryKey: [...searchQueryPrefix, firstPage] as readonly unknown[],
+  queryFn: ({ pageParam }: { pageParam: string }) => fetchPage(pageParam),
+  initialPageParam: firstPage,
+  // the server's next link is followed as given
+  getNextPageParam: (last: SearchPage) => last.next ?? undefined,
+});
+
+/** The first page of the unfiltered list (newest first), as the page will ask for it. */
+const DEFAULT_FIRST_PAGE = `/api/opportunities?limit=${PAGE_SIZE}`;
+
+/**
+ * Called by the router on a first visit, before the page's code has arrived: the unfiltered list's
+ * first page (a URL with a search waits for the page, which reads it with the shared schema).
+ */
+export function prefetchOpportunities(search: string) {
+  const params = new URLSearchParams(search);
+  params.delete('checkout');
+  if (params.size > 0) return;
+  void queryClient.prefetchInfiniteQuery<SearchPage, Error, SearchPage, readonly unknown[], string>(
+    searchPageOptions(DEFAULT_FIRST_PAGE),
+  );
+}

@@ -1,0 +1,130 @@
+import { Checkbox } from '@/components/ui/checkbox';
+import { Label } from '@/components/ui/label';
+import { COUNTRIES, LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
+import { parseSearch } from '../search/parse-search';
+import { searchString, type SearchState } from '../search/search-state';
+import { ChipGroup, CommitField, SelectField } from './filter-fields';
+
+type NumberParam = 'priceMin' | 'priceMax' | 'daMin' | 'daMax' | 'tatMax';
+
+const FIELD_MESSAGES: Record<NumberParam, string> = {
+  priceMin: 'Enter an amount in dollars, e.g. 500',
+  priceMax: 'Enter an amount in dollars, e.g. 500',
+  daMin: 'Enter a whole number from 0 to 100',
+  daMax: 'Enter a whole number from 0 to 100',
+  tatMax: 'Enter a whole number of days from 1 to 365',
+};
+const PAIR_MESSAGE: Partial<Record<NumberParam, string>> = {
+  priceMax: 'Must not be below the minimum price',
+  priceMin: 'Must not be above the maximum price',
+  daMax: 'Must not be below the minimum',
+  daMin: 'Must not be above the maximum',
+};
+
+const byName = (names: Record<string, string>) => Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b));
+const COUNTRY_OPTIONS = byName(COUNTRIES);
+const LANGUAGE_OPTIONS = byName(LANGUAGES);
+
+/**
+ * The filters: price and domain authority ranges, turnaround, link type, topic, the outlet's
+ * country and language, "deadline after" and "more than one spot". Every change is one history entry.
+ */
+export function FilterPanel({ state, commit }: { state: SearchState; commit: (change: Partial<SearchState>) => void }) {
+  /** The search reads the URL through the shared schema: a value it would drop is refused here, with a reason. */
+  const validate = (name: NumberParam | 'deadlineAfter') => (v: string) => {
+    if (parseSearch(searchString({ ...state, [name]: v }))[name] !== undefined) return null;
+    const alone = parseSearch(searchString({ type: [], linkType: [], topic: [], [name]: v }))[name] !== undefined;
+    if (name === 'deadlineAfter') return 'Enter a date';
+    return (alone && PAIR_MESSAGE[name]) || FIELD_MESSAGES[name];
+  };
+  const number = (
+    name: NumberParam,
+    label: string,
+    props: { min: number; max?: number; step?: string; placeholder: string },
+  ) => (
+    <CommitField
+      id={`filter-${name}`}
+      label={label}
+      value={state[name]}
+      validate={validate(name)}
+      onCommit={(v) => commit({ [name]: v })}
+      inputMode={props.step ? 'decimal' : 'numeric'}
+      {...props}
+    />
+  );
+
+  return (
+    <div
+      className="grid grid-cols-2 items-end gap-x-3 gap-y-4 rounded-xl border bg-card p-4 shadow-sm lg:grid-cols-4"
+      data-testid="filter-panel"
+    >
+      {number('priceMin', 'Min price (USD)', { min: 0, step: '0.01', placeholder: 'Any' })}
+      {number('priceMax', 'Max price (USD)', { min: 0, step: '0.01', placeholder: 'Any' })}
+      {number('daMin', 'Min domain authority', { min: 0, max: 100, placeholder: '0' })}
+      {number('daMax', 'Max domain authority', { min: 0, max: 100, placeholder: '100' })}
+      {number('tatMax', 'Max turnaround (days)', { min: 1, max: 365, placeholder: 'Any' })}
+      <CommitField
+        id="filter-deadlineAfter"
+        type="date"
+        label="Deadline after"
+        value={state.deadlineAfter}
+        validate={validate('deadlineAfter')}
+        onCommit={(v) => commit({ deadlineAfter: v })}
+      />
+      <SelectField
+        id="filter-country"
+        label="Country"
+        value={state.country ?? ''}
+        onChange={(v) => commit({ country: v || undefined })}
+      >
+        <option value="">Any country</option>
+        {COUNTRY_OPTIONS.map(([code, name]) => (
+          <option key={code} value={code}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id="filter-language"
+        label="Language"
+        value={state.language ?? ''}
+        onChange={(v) => commit({ language: v || undefined })}
+      >
+        <option value="">Any language</option>
+        {LANGUAGE_OPTIONS.map(([code, name]) => (
+          <option key={code} value={code}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="col-span-2">
+        <ChipGroup
+          legend="Link type"
+          options={LINK_TYPES}
+          label={(v) => LINK_TYPE_LABELS[v]}
+          selected={state.linkType}
+          onChange={(linkType) => commit({ linkType })}
+        />
+      </div>
+      <div className="col-span-2 flex items-center gap-2 self-end pb-1.5">
+        <Checkbox
+          id="filter-multiSlot"
+          checked={state.multiSlot === 'true'}
+          onCheckedChange={(v) => commit({ multiSlot: v === true ? 'true' : undefined })}
+        />
+        <Label htmlFor="filter-multiSlot" className="font-normal">
+          More than one spot
+        </Label>
+      </div>
+      <div className="col-span-2 lg:col-span-4">
+        <ChipGroup
+          legend="Topics"
+          options={TOPICS}
+          label={(v) => TOPIC_LABELS[v]}
+          selected={state.topic}
+          onChange={(topic) => commit({ topic })}
+        />
+      </div>
+    </div>
+  );
+}
