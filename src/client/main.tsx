@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Providers } from './app/providers';
+import { PageErrorBoundary } from './app/page-error-boundary';
 import { AppRouter, preloadRoute } from './app/router';
 import './styles.css';
 
@@ -9,7 +10,9 @@ preloadRoute(window.location.pathname);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>
-      <AppRouter />
+      <PageErrorBoundary>
+        <AppRouter />
+      </PageErrorBoundary>
     </Providers>
   </StrictMode>,
 );

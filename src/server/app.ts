@@ -26,11 +26,13 @@ import { paymentsModule } from './modules/payments/routes';
 import { placementsModule } from './modules/placements/routes';
 import { messagesModule } from './modules/messages/routes';
 import { timelineModule } from './modules/timeline/routes';
+import { attentionModule } from './modules/attention/routes';
+import { termsModule } from './modules/terms/routes';
 
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, attentionModule, termsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -18,3 +18,5 @@ const projectRoot = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 export const clientDistDir = path.join(projectRoot, 'dist', 'client');
 /** The generated SQL migrations (drizzle-kit), committed. */
 export const migrationsDir = path.join(projectRoot, 'drizzle');
+/** The terms shipped with Byline, shown unless TERMS_FILE names an operator's own. */
+export const defaultTermsFile = path.join(projectRoot, 'content', 'terms.md');

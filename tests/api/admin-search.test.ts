@@ -147,14 +147,16 @@ describe('[ADMIN][SEARCH] Projects', () => {
     }
     const counts = await admin.get('/api/admin/projects/counts?q=acme');
     expect(counts.status).toBe(200);
-    expect(counts.body).toEqual({ awaiting: 6, review: 2, approved: 4 });
+    expect(counts.body).toEqual({ awaiting: 6, review: 2, approved: 4, published: 2, refunded: 1 });
     // by e-mail, and the whole list without a search (or with a blank one)
     expect((await admin.get('/api/admin/projects/counts?q=zeta.test')).body).toEqual({
       awaiting: 2,
       review: 0,
       approved: 1,
+      published: 1,
+      refunded: 0,
     });
-    const all = { awaiting: 11, review: 2, approved: 5 };
+    const all = { awaiting: 11, review: 2, approved: 5, published: 3, refunded: 1 };
     expect((await admin.get('/api/admin/projects/counts')).body).toEqual(all);
     expect((await admin.get('/api/admin/projects/counts?q=%20%20')).body).toEqual(all);
     const { ids } = await walk('/api/admin/projects?tab=awaiting&q=', projectId);
@@ -179,6 +181,8 @@ describe('[ADMIN][SEARCH] Projects', () => {
       awaiting: 2,
       review: 0,
       approved: 1,
+      published: 1,
+      refunded: 0,
     });
     expect((await admin.get('/api/admin/projects?q=nobody-has-this')).body).toEqual([]);
   });

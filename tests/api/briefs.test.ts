@@ -95,7 +95,7 @@ describe('the current brief form: /api/brand/brief/{paymentId}', () => {
     const p = await purchase(t.db, a.user.id);
     const url = `/api/brand/brief/${p.id}`;
 
-    expect((await a.agent.get(url)).body).toEqual({ part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null });
+    expect((await a.agent.get(url)).body).toEqual({ part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null, version: 'new' });
 
     // step 1 autosave: part 1 alone, trimmed, empty values dropped, unknown keys ignored
     const d1 = await a.agent.post(url, { part1Json: { personOrBrandName: '  Acme  ', inspiration: '', bogus: 'x' } });
@@ -108,6 +108,7 @@ describe('the current brief form: /api/brand/brief/{paymentId}', () => {
       part2Json: { mainGoal: 'Reach' },
       source: 'saved',
       submittedAt: null,
+      version: expect.any(String),
     });
     expect((await briefRow(t.db, p.id)).submittedAt).toBeNull();
 
@@ -173,6 +174,7 @@ describe('the current brief form: /api/brand/brief/{paymentId}', () => {
       part2Json: { toneStyleGuidelines: PART2.toneStyleGuidelines, socialMediaLinks: PART2.socialMediaLinks },
       source: 'fallback',
       submittedAt: null,
+      version: 'new',
     });
     // reading changes nothing; the first save makes it the second payment's own brief
     expect(await briefRow(t.db, second.id)).toBeUndefined();

@@ -66,6 +66,7 @@ const STORED = 8;
 // every JSON endpoint (the multipart uploads get malformed bodies too; real files are in hostile-files)
 const ROUTES: Route[] = [
   { method: 'GET', path: '/api/user', who: 'brand' },
+  { method: 'GET', path: '/api/terms', who: 'visitor' },
   { method: 'POST', path: '/api/login', who: 'visitor', fields: ['email', 'password'], needsBody: true },
   { method: 'POST', path: '/api/logout', who: 'visitor' },
   { method: 'POST', path: '/api/register', who: 'visitor', fields: ['email', 'password'], needsBody: true },
@@ -89,6 +90,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/api/admin/invite-codes', who: 'admin' },
   { method: 'POST', path: '/api/admin/invite-codes', who: 'admin', fields: ['code'], needsBody: true, weight: STORED },
   { method: 'POST', path: '/api/admin/invite-codes/:id/deactivate', who: 'admin', id: 'inviteCode' },
+  { method: 'POST', path: '/api/admin/invite-codes/:id/activate', who: 'admin', id: 'inviteCode' },
   { method: 'GET', path: '/api/opportunities', who: 'brand' },
   { method: 'GET', path: '/api/brand/saved', who: 'brand' },
   { method: 'PUT', path: '/api/brand/saved/:id', who: 'brand', id: 'updateOpportunity' },
@@ -699,6 +701,7 @@ function bodySpecs(ids: Real): Record<string, BodySpec> {
     'POST /api/logout': nothing,
     'POST /api/admin/approve-brand/:id': nothing,
     'POST /api/admin/invite-codes/:id/deactivate': nothing,
+    'POST /api/admin/invite-codes/:id/activate': nothing,
     'POST /api/payments/checkout/:sessionId/pay': nothing,
     'POST /api/payments/checkout/:sessionId/cancel': nothing,
     'POST /api/admin/payments/:id/release': nothing,

@@ -82,8 +82,9 @@ const invalid: [string, Record<string, unknown>, string, string][] = [
   ['max slots as text', { maxSlots: 'many' }, 'maxSlots', 'Max slots must be a valid number'],
   ['max slots past the limit', { maxSlots: 100_000_000_000 }, 'maxSlots', 'Max slots must be at most 10000'],
   [
-    'an outlet URL without a scheme',
-    { outletUrl: 'dailyplanet.example.com' },
+    // a bare domain is read as https (issue 20): a word without a dot is no address
+    'an outlet URL that is no address',
+    { outletUrl: 'dailyplanet' },
     'outletUrl',
     'Outlet URL must be a valid URL',
   ],
@@ -115,8 +116,8 @@ const invalid: [string, Record<string, unknown>, string, string][] = [
   ],
   ['an example outside /uploads/', { exampleUrls: ['/etc/passwd'] }, 'exampleUrls.0', 'Must be a URL or upload path'],
   [
-    'an example without a scheme',
-    { exampleUrls: ['example.com/story'] },
+    'an example that is no address',
+    { exampleUrls: ['story-without-a-domain'] },
     'exampleUrls.0',
     'Must be a URL or upload path',
   ],

@@ -119,11 +119,12 @@ describe('My Articles paging', () => {
       createPayment(t.db, { brandId: brand.user.id, opportunityId: opp.id, status, draftReviewStatus });
     const pending = [await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief')];
     const review = [await make('paid', 'pending_brand_review'), await make('paid', 'edits_requested'), await make('paid', 'approved')];
-    const completed = [await make('released', 'approved'), await make('refunded', 'awaiting_brand_brief')];
+    const completed = [await make('released', 'approved')];
+    const refunded = [await make('refunded', 'awaiting_brand_brief')];
 
     const counts = await brand.agent.get('/api/brand/my-articles/counts');
     expect(counts.status).toBe(200);
-    expect(counts.body).toEqual({ pending: 3, 'needs-review': 3, completed: 2, toReview: 2 });
+    expect(counts.body).toEqual({ pending: 3, 'needs-review': 3, completed: 1, refunded: 1, toReview: 2 });
 
     const ids = async (tab: string) => (await walk(brand.agent, `/api/brand/my-articles?tab=${tab}&limit=2`)).ids.sort();
     const paymentIds = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
@@ -135,6 +136,7 @@ describe('My Articles paging', () => {
     expect(await tabPayments('pending')).toEqual(paymentIds(pending));
     expect(await tabPayments('needs-review')).toEqual(paymentIds(review));
     expect(await tabPayments('completed')).toEqual(paymentIds(completed));
+    expect(await tabPayments('refunded')).toEqual(paymentIds(refunded));
     expect(await ids('pending')).toHaveLength(3);
     // drafts waiting for the brand first (newest first), then the approved one, across pages of 1
     const order = (await walk(brand.agent, '/api/brand/my-articles?tab=needs-review&limit=1')).ids;
@@ -147,7 +149,7 @@ describe('My Articles paging', () => {
 
     // counts of another brand are its own
     const other = await brandB.agent.get('/api/brand/my-articles/counts');
-    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, completed: 0, toReview: 0 });
+    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, completed: 0, refunded: 0, toReview: 0 });
   });
 
   it('finds one purchase by payment or by opportunity, only among the brand’s own', async () => {
@@ -173,7 +175,7 @@ describe('bad paging input is a clear 400 and changes nothing', () => {
     ['cursor=nonsense', 'This page link is no longer valid; reload the list from the start'],
     [`cursor=${Buffer.from('["2026-01-01", "x"]').toString('base64url')}`, 'This page link is no longer valid; reload the list from the start'],
     [`cursor=${Buffer.from('{"__proto__":1}').toString('base64url')}`, 'This page link is no longer valid; reload the list from the start'],
-    ['tab=archived', 'tab must be one of pending, needs-review, completed'],
+    ['tab=archived', 'tab must be one of pending, needs-review, completed, refunded'],
   ];
   for (const [query, message] of cases) {
     it(`/api/brand/my-articles?${query}`, async () => {
@@ -244,7 +246,7 @@ describe('admin lists', () => {
 
     const counts = await adminAgent.get('/api/admin/projects/counts');
     expect(counts.status).toBe(200);
-    expect(counts.body).toEqual({ awaiting: 4, review: 4, approved: 3 });
+    expect(counts.body).toEqual({ awaiting: 4, review: 4, approved: 3, published: 3, refunded: 3 });
 
     const paymentIds = async (url: string) => {
       const { pages } = await walk(adminAgent, url);
@@ -270,7 +272,7 @@ describe('admin lists', () => {
 
     const bad = await adminAgent.get('/api/admin/projects?tab=done');
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe('tab must be one of awaiting, review, approved');
+    expect(bad.body.message).toBe('tab must be one of awaiting, review, approved, published, refunded');
   });
 
   it('Admin Payments: paged newest first, filtered by opportunity and status; totals over every row', async () => {

@@ -204,6 +204,8 @@ const ROWS: Row[] = [
     send: (a) => a.upload('/api/upload/document', 'file', PDF, 'draft.pdf', 'application/pdf'),
     expect: adminOnly(200),
   },
+  // the terms: read before signing up
+  { route: 'GET /api/terms', send: (a) => a.get('/api/terms'), expect: all(200) },
   // public images: anyone may fetch one
   { route: 'GET /uploads/:name', send: (a, c) => a.get(`/uploads/${c.uploadName}`), expect: all(200) },
   // private drafts: the owning brand and admins; everyone else sees "not found"
@@ -229,6 +231,11 @@ const ROWS: Row[] = [
   {
     route: 'POST /api/admin/invite-codes/:id/deactivate',
     send: (a, c) => a.post(`/api/admin/invite-codes/${c.inviteCodeId}/deactivate`),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/admin/invite-codes/:id/activate',
+    send: (a, c) => a.post(`/api/admin/invite-codes/${c.inviteCodeId}/activate`),
     expect: adminOnly(200),
   },
 
@@ -297,6 +304,7 @@ const ROWS: Row[] = [
   { route: 'GET /api/admin/payments', send: (a) => a.get('/api/admin/payments'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/attention', send: (a) => a.get('/api/admin/attention'), expect: adminOnly(200) },
   {
     route: 'POST /api/admin/payments/:id/release',
     setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),

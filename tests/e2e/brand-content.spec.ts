@@ -138,9 +138,10 @@ test('[BRAND] submits the brief over two steps with autosave, gets the next one 
   await page.reload();
   await expect(review).toContainText('Edits complete - please re-review');
   await review.getByRole('button', { name: 'Approve Draft' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve Draft' }).click();
   await expect(page.getByTestId('toast')).toContainText('Draft approved');
   await expect(page.getByTestId('toast')).toContainText("Thank you! The admin has been notified that you've approved the draft.");
-  await expect(review.getByTestId('article-status')).toHaveText('Approved');
+  await expect(review.getByTestId('article-status')).toHaveText('Approved – awaiting publication');
   await expect(review.getByRole('button', { name: 'Approve Draft' })).toHaveCount(0);
   await expect(review.getByRole('button', { name: 'Request Edits' })).toHaveCount(0);
 

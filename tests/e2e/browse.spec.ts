@@ -60,6 +60,8 @@ test.describe('brand browse', () => {
     await expect(pay).toBeDisabled();
     await dialog.getByRole('checkbox').click();
     await expect(pay).toBeEnabled();
+    // the terms the checkbox agrees to exist, one click away (issue 20)
+    await expect(dialog.getByRole('link', { name: /terms of service/ })).toHaveAttribute('href', '/terms');
 
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);

@@ -3,9 +3,14 @@ import { DEMO_ADMIN, DEMO_BRAND, brandAs, loginAs } from './support';
 
 test.describe('route guard', () => {
   test('a visitor goes to /auth from every guarded page and from the onboarding pages', async ({ page }) => {
-    for (const path of ['/', '/brand', '/brand/opportunities', '/brand/profile', '/admin', '/admin/invite-codes', '/complete-profile', '/pending-approval']) {
+    for (const path of ['/', '/complete-profile', '/pending-approval']) {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/auth$/);
+    }
+    // a guarded page is asked for again after signing in
+    for (const path of ['/brand', '/brand/opportunities', '/brand/profile', '/admin', '/admin/invite-codes']) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(`/auth?next=${encodeURIComponent(path)}`);
     }
   });
 
@@ -47,7 +52,7 @@ test.describe('route guard', () => {
     await page.goto('/auth');
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByTestId('portal-label')).toHaveText('Admin Portal');
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Dashboard', 'Projects', 'Payments', 'Placements', 'Approvals']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Dashboard', /^Needs attention/, 'Projects', 'Payments', 'Placements', 'Approvals']);
     await expect(page.getByTestId('escrow-card')).toHaveCount(0);
     await page.getByTestId('user-menu').click();
     await expect(page.getByRole('menuitem')).toHaveText(['Profile', 'Invite Codes', 'Log out']);
@@ -60,7 +65,7 @@ test.describe('route guard', () => {
     });
     await page.goto('/brand/opportunities');
     await expect(page.getByTestId('full-screen-spinner')).toBeVisible();
-    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page).toHaveURL('/auth?next=%2Fbrand%2Fopportunities');
   });
 
   test('an unknown path shows the 404 page', async ({ page }) => {

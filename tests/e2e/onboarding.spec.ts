@@ -97,5 +97,5 @@ test('[BRAND] signs in with the wrong password, then the right one, and signs ou
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await page.goto('/brand/opportunities');
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL('/auth?next=%2Fbrand%2Fopportunities');
 });

@@ -71,6 +71,7 @@ test('[ADMIN] creates invite codes (uppercased), sees a duplicate refused, and d
   await expect(page.getByTestId('toast')).toContainText(`The invite code ${code.toUpperCase()} already exists`);
 
   await card.getByRole('button', { name: 'Deactivate' }).click();
+  await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Deactivate' }).click();
   await expect(page.getByTestId('toast')).toContainText('The invite code has been deactivated successfully.');
   await expect(card).toContainText('Deactivated');
   await expect(card.getByRole('button', { name: 'Deactivate' })).toHaveCount(0);

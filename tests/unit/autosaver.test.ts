@@ -135,6 +135,30 @@ describe('Autosaver (brief form)', () => {
     expect(t.save).toHaveBeenCalledTimes(2);
   });
 
+  it('a 409 carrying the newer copy (another window saved first) pauses saving until the page has merged', async () => {
+    const t = setup();
+    const refused = Object.assign(new HttpLikeError(409, 'This brief was changed in another window since you opened it'), {
+      body: { current: { version: 'v2' } },
+    });
+    t.failWith(refused);
+    t.type('mine');
+    expect(await t.saver.flush()).toBe(false);
+    expect(t.states.at(-1)).toBe('conflict');
+    expect(t.saver.locked).toBe(false);
+    // no retries, no saves while the user chooses
+    t.type('mine, more');
+    t.saver.schedule();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await t.saver.flush()).toBe(false);
+    expect(t.save).toHaveBeenCalledTimes(1);
+
+    t.failWith(null);
+    t.saver.resolved();
+    expect(await t.saver.flush()).toBe(true);
+    expect(t.received).toEqual(['mine, more']);
+    expect(t.states.at(-1)).toBe('saved');
+  });
+
   it('settle() waits for the save in flight and cancels the scheduled one (before a submit)', async () => {
     const t = setup();
     t.holdSaves(true);

@@ -4,7 +4,7 @@ import type { Role } from '@shared/constants';
 import { homeFor, type PublicUser } from '@shared/user';
 import { Button } from '@/components/ui/button';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { useUser } from '@/lib/auth';
+import { signInPath, useUser } from '@/lib/auth';
 // the shell (sidebar, menus) is not needed by the sign-in and onboarding pages: load it with the first portal page
 export const loadAppShell = () => import('./shell/app-shell');
 const AppShell = React.lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
@@ -30,12 +30,15 @@ export function guardRedirect(user: PublicUser, role?: Role): string | null {
   return null;
 }
 
-/** Spec §2 route guard: spinner while loading, /auth without a user, onboarding redirects. */
+/**
+ * Spec §2 route guard: spinner while loading, /auth without a user (which comes back to this page
+ * after signing in), onboarding redirects.
+ */
 export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: boolean; children: React.ReactNode }) {
   const { data: user, isLoading, isError, refetch } = useUser();
   if (isLoading) return <FullScreenSpinner />;
   if (isError) return <LoadError retry={() => void refetch()} />;
-  if (!user) return <Redirect to="/auth" replace />;
+  if (!user) return <Redirect to={signInPath(window.location.pathname + window.location.search)} replace />;
   const to = guardRedirect(user, role);
   if (to) return <Redirect to={to} replace />;
   // bare pages (the built-in checkout) stand alone, without the portal's navigation

@@ -38,6 +38,7 @@ const NewOpportunityPage = page(
   () => import('@/features/admin-opportunities/pages/new-opportunity-page'),
   'NewOpportunityPage',
 );
+const TermsPage = page(() => import('@/features/terms/pages/terms-page'), 'TermsPage');
 const NotFoundPage = page(() => import('@/features/not-found/pages/not-found-page'), 'NotFoundPage');
 const loadOpportunitiesPage = () => import('@/features/opportunities/pages/opportunities-page');
 const OpportunitiesPage = page(loadOpportunitiesPage, 'OpportunitiesPage');
@@ -57,6 +58,7 @@ const BriefPage = page(() => import('@/features/placements/pages/brief-page'), '
 const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
 const BrandDetailsPage = page(() => import('@/features/messages/pages/brand-details-page'), 'BrandDetailsPage');
 const AdminDetailsPage = page(() => import('@/features/messages/pages/admin-details-page'), 'AdminDetailsPage');
+const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -83,6 +85,7 @@ export function AppRouter() {
         <Route path="/auth" component={AuthPage} />
         <Route path="/forgot-password" component={ForgotPasswordPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
+        <Route path="/terms" component={TermsPage} />
         <Route path="/complete-profile">
           <OnboardingRoute step="/complete-profile">
             <CompleteProfilePage />
@@ -166,6 +169,11 @@ export function AppRouter() {
         <Route path="/admin/projects/:paymentId">
           <ProtectedRoute role="admin">
             <AdminDetailsPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/attention">
+          <ProtectedRoute role="admin">
+            <AttentionPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/payments">

@@ -10,6 +10,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What a request that got no answer at all says (status 0). */
+const OFFLINE_MESSAGE = "You're offline. Check your connection and try again.";
+
 async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   try {
@@ -21,15 +24,31 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, `${res.status}: ${text || res.statusText}`);
 }
 
+let onUnauthorized: ((url: string) => void) | undefined;
+
+/** What to do when the server says the caller is not signed in (lib/auth ends the session). */
+export function setUnauthorizedHandler(handler: (url: string) => void) {
+  onUnauthorized = handler;
+}
+
 /** Every call sends cookies; a non-2xx answer throws ApiError. The Response, for reading headers. */
 export async function apiRequestRaw(method: string, url: string, body?: unknown): Promise<Response> {
   const isForm = body instanceof FormData;
-  const res = await fetch(url, {
-    method,
-    credentials: 'include',
-    headers: body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : undefined,
-    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-  });
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      credentials: 'include',
+      headers: body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : undefined,
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+  } catch (err) {
+    // fetch rejects only when no answer came (offline, DNS, a dropped connection): its own words
+    // ("Failed to fetch", "NetworkError when…") mean nothing to the reader
+    if (err instanceof TypeError) throw new ApiError(0, OFFLINE_MESSAGE);
+    throw err;
+  }
+  if (res.status === 401) onUnauthorized?.(url);
   if (!res.ok) throw await toError(res);
   return res;
 }

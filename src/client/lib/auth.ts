@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { navigate } from 'wouter/use-browser-location';
 import type { PublicUser } from '@shared/user';
-import { ApiError, apiGet } from './api';
+import { ApiError, apiGet, setUnauthorizedHandler } from './api';
 import { queryClient } from './query-client';
 
 export const userQueryKey = ['/api/user'] as const;
@@ -26,3 +27,42 @@ export function setCurrentUser(user: PublicUser | null) {
 export function refreshUser() {
   return queryClient.invalidateQueries({ queryKey: userQueryKey });
 }
+
+/** `?session=ended` on the sign-in page: it says why the user is there. */
+export const SESSION_ENDED_PARAM = 'session';
+
+/**
+ * Where signing in may send the user afterwards: a path of this site only. "//host" and "/\host"
+ * are other sites to a browser, so anything but a single leading "/" is refused (no open redirect).
+ */
+export function safeNextPath(next: string | null | undefined): string | null {
+  if (!next || !/^\/(?![/\\])/.test(next) || /[\s\\]/.test(next)) return null;
+  const url = new URL(next, window.location.origin);
+  if (url.origin !== window.location.origin || url.pathname === '/auth') return null;
+  return url.pathname + url.search + url.hash;
+}
+
+/** The sign-in page, asked to come back to `next` afterwards. */
+export function signInPath(next: string, sessionEnded = false): string {
+  const params = new URLSearchParams();
+  if (safeNextPath(next)) params.set('next', next);
+  if (sessionEnded) params.set(SESSION_ENDED_PARAM, 'ended');
+  const query = params.toString();
+  return query ? `/auth?${query}` : '/auth';
+}
+
+/**
+ * A signed-in user's call answered 401: the sign-in session ended (expired, signed out elsewhere).
+ * Nothing of the user may stay on screen (the sidebar's name and balance come from the cache), and
+ * the user is sent to sign in, then back to the page they were on. Pages keep unsaved text themselves.
+ */
+function sessionEnded(url: string) {
+  // a wrong password is a 401 too, and there is no session to end before signing in
+  if (url === '/api/login' || !queryClient.getQueryData(userQueryKey)) return;
+  const here = window.location.pathname + window.location.search;
+  setCurrentUser(null);
+  navigate(signInPath(here, true), { replace: true });
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] });
+}
+
+setUnauthorizedHandler(sessionEnded);

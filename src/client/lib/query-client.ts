@@ -9,7 +9,10 @@ export const queryClient = new QueryClient({
       retry: false,
       refetchOnWindowFocus: false,
       staleTime: Infinity,
+      // offline, ask anyway and fail with the offline sentence (lib/api): the default pauses the
+      // query, which renders as neither loading nor failed, i.e. as an empty list
+      networkMode: 'always',
     },
-    mutations: { retry: false },
+    mutations: { retry: false, networkMode: 'always' },
   },
 });

@@ -3,7 +3,7 @@ import { EDIT_FEEDBACK_MAX } from '../constants';
 import type { DraftReviewStatus, PaymentStatus } from '../payment';
 import type { Publication } from '../publication';
 import { adminSearchQuery } from './admin-search';
-import { isHttpUrl } from './profile';
+import { isHttpUrl, withHttps } from './profile';
 
 /**
  * The brand's brief (spec §3, §5). One brief per purchased article, in two parts. Every field is
@@ -81,9 +81,16 @@ export type BriefPart2 = z.infer<typeof briefPart2DraftSchema>;
  * POST /api/brand/brief/{paymentId} — a draft. A part left out keeps what is stored
  * (so "Next" may send part 1 alone); unknown keys are dropped.
  */
+/**
+ * The version of the brief a save was based on (GET's `version`). Optional: a save without it (the
+ * spec's body) stores as before; one based on an older version is refused with 409.
+ */
+const baseVersion = z.string({ error: 'baseVersion must be text' }).max(100, 'baseVersion must be at most 100 characters').optional();
+
 export const briefDraftSchema = z.object({
   part1Json: briefPart1DraftSchema.optional(),
   part2Json: briefPart2DraftSchema.optional(),
+  baseVersion,
 });
 export type BriefDraftInput = z.input<typeof briefDraftSchema>;
 
@@ -91,6 +98,7 @@ export type BriefDraftInput = z.input<typeof briefDraftSchema>;
 export const briefSubmitSchema = z.object({
   part1Json: z.object(briefPart1Schema.shape, { error: 'Part 1 of the brief is missing' }),
   part2Json: z.object(briefPart2Schema.shape, { error: 'Part 2 of the brief is missing' }),
+  baseVersion,
 });
 export type BriefSubmitInput = z.input<typeof briefSubmitSchema>;
 
@@ -226,7 +234,7 @@ export const draftAttachSchema = z
     draftDocumentFile: z.string({ error: 'No file selected' }).trim().nullish(),
   })
   .transform((v, ctx): { draftDocumentUrl: string } | { draftDocumentFile: string } => {
-    const url = v.draftDocumentUrl || undefined;
+    const url = v.draftDocumentUrl ? withHttps(v.draftDocumentUrl) : undefined;
     const file = v.draftDocumentFile || undefined;
     if (!url === !file) {
       ctx.addIssue({ code: 'custom', message: DRAFT_ATTACH_MESSAGE });
@@ -262,6 +270,14 @@ export interface BriefResponse {
   source: BriefSource;
   /** ISO date; null while the brief is a draft (also for "fallback" and "empty") */
   submittedAt: string | null;
+  /** opaque: changes with every save; send it back as `baseVersion` */
+  version: string;
+}
+
+/** A save or submit based on an older version (409): what the server holds now. */
+export interface BriefConflictBody {
+  message: string;
+  current: BriefResponse;
 }
 
 /** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */
@@ -272,6 +288,8 @@ export interface SavedBrief {
   part2Json: BriefPart2;
   submittedAt: string | null;
   updatedAt: string;
+  /** the version this save made (the next save's `baseVersion`) */
+  version: string;
 }
 
 /** The payment members a project card needs. */
@@ -332,28 +350,34 @@ export interface UploadedDocument {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Spec §4 brand tab placement; the server filters My Articles by it. */
-const ARTICLE_TABS = ['pending', 'needs-review', 'completed'] as const;
+/**
+ * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, then
+ * "refunded" (issue 20: a refunded purchase is in none of the spec's tabs; shown when there is one).
+ */
+const ARTICLE_TABS = ['pending', 'needs-review', 'completed', 'refunded'] as const;
 export type ArticleTab = (typeof ARTICLE_TABS)[number];
 /** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
 export type ArticleTabCounts = Record<ArticleTab, number> & { toReview: number };
 
 /** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
 export const myArticlesQuerySchema = z.object({
-  tab: z.enum(ARTICLE_TABS, { error: 'tab must be one of pending, needs-review, completed' }).optional(),
+  tab: z.enum(ARTICLE_TABS, { error: 'tab must be one of pending, needs-review, completed, refunded' }).optional(),
   paymentId: z.string({ error: 'Payment not found' }).regex(UUID_RE, 'Payment not found').optional(),
   opportunityId: z.string({ error: 'Opportunity not found' }).regex(UUID_RE, 'Opportunity not found').optional(),
 });
 export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
 
-/** Spec §4 admin tab placement; the server filters Admin Projects by it. */
-const PROJECT_TABS = ['awaiting', 'review', 'approved'] as const;
+/**
+ * Spec §4 admin tab placement; the server filters Admin Projects by it. The spec's three, then
+ * "published" and "refunded" (issue 20: every state has a tab; refunded ones were in none).
+ */
+const PROJECT_TABS = ['awaiting', 'review', 'approved', 'published', 'refunded'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
 export type ProjectTabCounts = Record<ProjectTab, number>;
 
 /** GET /api/admin/projects: one tab, and a search by brand (its /counts takes the search alone). */
 export const adminProjectsQuerySchema = z.object({
-  tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved' }).optional(),
+  tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved, published, refunded' }).optional(),
   q: adminSearchQuery,
 });
 export type AdminProjectsQuery = z.output<typeof adminProjectsQuerySchema>;

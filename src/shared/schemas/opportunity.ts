@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_EXAMPLES } from '../constants';
 import { fromCents, toCents } from '../money';
 import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, deadlineDay, type Opportunity, type OpportunityType } from '../opportunity';
-import { isHttpUrl } from './profile';
+import { isHttpUrl, withHttps } from './profile';
 import { adminSearchQuery } from './admin-search';
 import { LINK_TYPES, TOPICS, isCountry, isLanguage, type LinkType, type Topic } from '../catalogue';
 
@@ -18,7 +18,7 @@ import { LINK_TYPES, TOPICS, isCountry, isLanguage, type LinkType, type Topic } 
 
 const MAX_SLOTS_LIMIT = 10_000;
 const TEXT_MAX = 200;
-const DESCRIPTION_MAX = 5000;
+export const DESCRIPTION_MAX = 5000;
 const URL_MAX = 2048;
 
 type Result<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -85,7 +85,7 @@ function normalizeDomainAuthority(raw: string | number | null | undefined): Resu
 
 function normalizeOutletUrl(raw: string | null | undefined): Result<string | null> {
   if (isBlank(raw)) return ok(null);
-  const v = raw!.trim();
+  const v = withHttps(raw!.trim());
   if (v.length > URL_MAX || !isHttpUrl(v)) return fail('Outlet URL must be a valid URL');
   return ok(v);
 }
@@ -106,7 +106,7 @@ function normalizeLogoUrl(raw: string | null | undefined): Result<string | null>
 }
 
 function normalizeExampleUrl(raw: string): Result<string> {
-  const v = raw.trim();
+  const v = withHttps(raw.trim());
   if (v.length > URL_MAX) return fail('Must be a valid URL');
   if (looksLikeUrl(v)) return isHttpUrl(v) ? ok(v) : fail('Must be a valid URL');
   if (UPLOAD_PATH.test(v)) return ok(v);

@@ -10,6 +10,16 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/** "acme.com" or "www.acme.com/about": a host name with a dot and no scheme, optionally a port and path. */
+const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+
+/**
+ * A bare domain gets "https://" in front (what anyone typing "acme.com" means); anything else is
+ * left as typed for the URL check to judge, so "javascript:…", "ftp://…" and words stay refused.
+ * Shared by every URL field's schema, so the form and the server store the same address.
+ */
+export const withHttps = (value: string): string => (BARE_DOMAIN.test(value) ? `https://${value}` : value);
+
 const name = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(120, 'Name must be at most 120 characters');
 const brandName = z
   .string({ error: 'Company name is required' })
@@ -20,8 +30,8 @@ const website = z
   .string({ error: 'Website is required' })
   .trim()
   .min(1, 'Website is required')
-  .max(2048, 'Must be a valid URL')
-  .refine(isHttpUrl, 'Must be a valid URL');
+  .transform(withHttps)
+  .pipe(z.string().max(2048, 'Must be a valid URL').refine(isHttpUrl, 'Must be a valid URL'));
 
 /** Profile completion ("Almost there"). */
 export const completeProfileSchema = z.object({

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
-import { CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ShieldCheck, UserCheck, Wallet } from 'lucide-react';
+import { BellRing, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ShieldCheck, UserCheck, Wallet } from 'lucide-react';
 import type { PublicUser } from '@shared/user';
 import {
   Sidebar,
@@ -17,12 +17,14 @@ import { Logo } from '@/components/ui/logo';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
+import { useAttention } from '@/features/attention/api/get-attention';
 import { useUnreadMessages } from '@/lib/unread-messages';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
 
 const ADMIN_NAV = [
   { href: '/admin', label: 'Dashboard', icon: <LayoutDashboard /> },
+  { href: '/admin/attention', label: 'Needs attention', icon: <BellRing /> },
   { href: '/admin/projects', label: 'Projects', icon: <FolderKanban /> },
   { href: '/admin/payments', label: 'Payments', icon: <CreditCard /> },
   { href: '/admin/placements', label: 'Placements', icon: <ShieldCheck /> },
@@ -86,6 +88,19 @@ function UnreadCount({ count }: { count: number }) {
   );
 }
 
+/** The placements waiting on the team beside "Needs attention", drawn like the case count in amber. */
+function AttentionCount({ count }: { count: number }) {
+  return (
+    <span
+      aria-hidden
+      data-testid="nav-attention-count"
+      className="order-last ml-auto rounded-full bg-amber-500 px-1.5 text-[11px] font-semibold leading-5 text-white tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
+    >
+      {count}
+    </span>
+  );
+}
+
 function Navigation({ user }: { user: PublicUser }) {
   const [path] = useLocation();
   const { setOpenMobile } = useSidebar();
@@ -97,12 +112,15 @@ function Navigation({ user }: { user: PublicUser }) {
   // unread messages beside the list their conversations are in (My Articles, Projects)
   const unread = useUnreadMessages(admin ? 'admin' : 'brand', admin || user.approved).data?.total ?? 0;
   const messagesHref = admin ? '/admin/projects' : '/brand/my-articles';
+  // what waits on the team (issue 19), polled every minute like the unread count
+  const waiting = useAttention(admin).data?.total ?? 0;
   return (
     <nav aria-label="Main">
       <SidebarMenu>
         {items.map((item) => {
           const badge = item.href === '/admin/placements' && cases > 0;
           const unreadHere = item.href === messagesHref && unread > 0;
+          const waitingHere = item.href === '/admin/attention' && waiting > 0;
           return (
             <SidebarMenuButton
               key={item.href}
@@ -116,6 +134,11 @@ function Navigation({ user }: { user: PublicUser }) {
                   <>
                     {item.icon}
                     <UnreadCount count={unread} />
+                  </>
+                ) : waitingHere ? (
+                  <>
+                    {item.icon}
+                    <AttentionCount count={waiting} />
                   </>
                 ) : (
                   item.icon
@@ -133,7 +156,9 @@ function Navigation({ user }: { user: PublicUser }) {
                     ? `${item.label} (${cases} open ${cases === 1 ? 'case' : 'cases'})`
                     : unreadHere
                       ? `${item.label} (${unread} unread ${unread === 1 ? 'message' : 'messages'})`
-                      : undefined
+                      : waitingHere
+                        ? `${item.label} (${waiting} ${waiting === 1 ? 'placement' : 'placements'})`
+                        : undefined
                 }
               />
             </SidebarMenuButton>

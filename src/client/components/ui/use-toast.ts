@@ -12,6 +12,9 @@ export interface ToastInput {
 export interface ToastItem extends ToastInput {
   id: string;
   open: boolean;
+  /** the page it was raised on, and when */
+  path: string;
+  at: number;
 }
 
 let toasts: ToastItem[] = [];
@@ -40,9 +43,25 @@ export function dismissToast(id?: string) {
   emit();
 }
 
+// a toast raised just before the page changes announces that change ("Sold out", then Payment History)
+const ANNOUNCES_NAVIGATION_MS = 500;
+
+/**
+ * An error belongs to the page it happened on: once the user has gone to another page it would
+ * read as that page's failure. Dismisses open error toasts raised on another page than `path`
+ * (unless raised a moment ago, with the navigation); other toasts (a submitted brief, a payment
+ * received) are news the user should see where they land.
+ */
+export function dismissErrorToastsAway(path: string) {
+  const now = Date.now();
+  for (const t of toasts) {
+    if (t.open && t.variant === 'destructive' && t.path !== path && now - t.at > ANNOUNCES_NAVIGATION_MS) dismissToast(t.id);
+  }
+}
+
 export function toast(input: ToastInput) {
   const id = String(++count);
-  toasts = [{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT);
+  toasts = [{ ...input, id, open: true, path: window.location.pathname, at: Date.now() }, ...toasts].slice(0, TOAST_LIMIT);
   emit();
   return { id, dismiss: () => dismissToast(id) };
 }

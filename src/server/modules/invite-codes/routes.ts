@@ -5,7 +5,7 @@ import { pageOf, sendPage } from '../../lib/paging';
 import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
-import { createInviteCode, deactivateInviteCode, listInviteCodes, toInviteCode } from './service';
+import { createInviteCode, listInviteCodes, setInviteCodeActive, toInviteCode } from './service';
 
 /** Invite codes: a valid one approves a brand at profile completion. */
 export const inviteCodesModule: Module = async (app, { db }) => {
@@ -23,7 +23,16 @@ export const inviteCodesModule: Module = async (app, { db }) => {
 
   app.post('/api/admin/invite-codes/:id/deactivate', async (req) => {
     requireAdmin(req);
-    const code = await deactivateInviteCode(db, idParam(req, 'id', 'Invite code not found'));
+    const code = await setInviteCodeActive(db, idParam(req, 'id', 'Invite code not found'), false);
+    if (!code) throw notFound('Invite code not found');
+    return code;
+  });
+
+  // not in the spec (codes there are never reactivated): issue 20 asks for a way back from a
+  // mistaken Deactivate
+  app.post('/api/admin/invite-codes/:id/activate', async (req) => {
+    requireAdmin(req);
+    const code = await setInviteCodeActive(db, idParam(req, 'id', 'Invite code not found'), true);
     if (!code) throw notFound('Invite code not found');
     return code;
   });

@@ -29,8 +29,11 @@ export async function createInviteCode(db: Db, code: string, adminId: string): P
   }
 }
 
-/** Undefined when there is no such code. */
-export async function deactivateInviteCode(db: Db, id: string): Promise<InviteCode | undefined> {
-  const [row] = await db.update(inviteCodes).set({ active: false }).where(eq(inviteCodes.id, id)).returning();
+/**
+ * Turns a code on or off; undefined when there is no such code. Setting the state it already has
+ * changes nothing and answers the code, so a repeated click is harmless.
+ */
+export async function setInviteCodeActive(db: Db, id: string, active: boolean): Promise<InviteCode | undefined> {
+  const [row] = await db.update(inviteCodes).set({ active }).where(eq(inviteCodes.id, id)).returning();
   return row && toInviteCode(row);
 }

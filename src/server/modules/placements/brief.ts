@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, payments } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { HttpError, conflict, notFound } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import {
   compact,
@@ -23,6 +24,20 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** The version of a payment that has no brief row yet (the form started from a fallback or empty). */
+const NO_BRIEF_VERSION = 'new';
+
+/**
+ * A brief's opaque version: a hash of its saved time and content, both as read back from the
+ * database (jsonb keeps keys in one order). Two saves in the same millisecond still differ unless
+ * they stored the same text, and then nothing could be lost. No column needed.
+ */
+function briefVersion(b: BriefRow | undefined): string {
+  if (!b) return NO_BRIEF_VERSION;
+  const content = JSON.stringify([b.updatedAt.toISOString(), iso(b.submittedAt), b.part1Json, b.part2Json]);
+  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
+}
+
 function toSavedBrief(b: BriefRow): SavedBrief {
   return {
     paymentId: b.paymentId,
@@ -31,8 +46,17 @@ function toSavedBrief(b: BriefRow): SavedBrief {
     part2Json: b.part2Json,
     submittedAt: iso(b.submittedAt),
     updatedAt: b.updatedAt.toISOString(),
+    version: briefVersion(b),
   };
 }
+
+const savedResponse = (b: BriefRow): BriefResponse => ({
+  part1Json: b.part1Json,
+  part2Json: b.part2Json,
+  source: 'saved',
+  submittedAt: iso(b.submittedAt),
+  version: briefVersion(b),
+});
 
 /** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */
 async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PaymentRow> {
@@ -54,7 +78,7 @@ function assertBriefEditable(p: PaymentRow) {
  * style, social links). The article-specific answers (goal, audience, message, points, keywords)
  * start empty so last article's goal is never submitted for this one by mistake.
  */
-async function fallbackBrief(db: Db, brandId: string, paymentId: string) {
+async function fallbackBrief(db: Db | Tx, brandId: string, paymentId: string) {
   const [earlier] = await db
     .select()
     .from(briefs)
@@ -67,31 +91,34 @@ async function fallbackBrief(db: Db, brandId: string, paymentId: string) {
 }
 
 /** GET /api/brand/brief/{paymentId} */
-export async function getBrief(db: Db, brandId: string, paymentId: string): Promise<BriefResponse> {
+export async function getBrief(db: Db | Tx, brandId: string, paymentId: string): Promise<BriefResponse> {
   await ownPayment(db, brandId, paymentId);
   const [saved] = await db.select().from(briefs).where(eq(briefs.paymentId, paymentId));
-  if (saved) return { part1Json: saved.part1Json, part2Json: saved.part2Json, source: 'saved', submittedAt: iso(saved.submittedAt) };
+  if (saved) return savedResponse(saved);
   const fallback = await fallbackBrief(db, brandId, paymentId);
-  if (fallback) return { ...fallback, source: 'fallback', submittedAt: null };
-  return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null };
+  if (fallback) return { ...fallback, source: 'fallback', submittedAt: null, version: NO_BRIEF_VERSION };
+  return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null, version: NO_BRIEF_VERSION };
 }
+
+type BriefParts = { part1Json?: BriefPart1; part2Json?: BriefPart2; baseVersion?: string };
 
 /**
  * Stores the brief of a payment the brand owns, under a lock on the payment so that a release
  * cannot slip in between the check and the write. `submit` sets submittedAt; a draft never touches it.
+ * With `baseVersion`, a save based on an older copy than the stored one (another tab saved since)
+ * is refused with the stored brief, so the page can merge instead of overwriting it.
  */
-async function storeBrief(
-  tx: Tx,
-  payment: PaymentRow,
-  parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 },
-  submit: boolean,
-): Promise<SavedBrief> {
+async function storeBrief(tx: Tx, payment: PaymentRow, parts: BriefParts, submit: boolean): Promise<SavedBrief> {
   assertBriefEditable(payment);
   const now = new Date();
   const part1Json = parts.part1Json && compact(parts.part1Json);
   const part2Json = parts.part2Json && compact(parts.part2Json);
-  // the payment is locked (ownPayment): nobody else can store its first brief meanwhile
-  const [earlier] = await tx.select({ id: briefs.id }).from(briefs).where(eq(briefs.paymentId, payment.id));
+  // the payment is locked (ownPayment): nobody else can store or change its brief meanwhile
+  const [earlier] = await tx.select().from(briefs).where(eq(briefs.paymentId, payment.id));
+  if (parts.baseVersion !== undefined && parts.baseVersion !== briefVersion(earlier)) {
+    const current = earlier ? savedResponse(earlier) : await getBrief(tx, payment.brandId, payment.id);
+    throw new HttpError(409, 'This brief was changed in another window since you opened it', undefined, { current });
+  }
   const [row] = await tx
     .insert(briefs)
     .values({
@@ -121,12 +148,12 @@ async function storeBrief(
 }
 
 /** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
-export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: { part1Json?: BriefPart1; part2Json?: BriefPart2 }) {
+export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: BriefParts) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, false));
 }
 
 /** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
-export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: { part1Json: BriefPart1; part2Json: BriefPart2 }) {
+export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: Required<Omit<BriefParts, 'baseVersion'>> & BriefParts) {
   return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, true));
 }
 

@@ -72,11 +72,12 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
       pending: count('pending'),
       needsReview: count('needs-review'),
       completed: count('completed'),
+      refunded: count('refunded'),
       toReview: sql<number>`count(*) FILTER (WHERE ${payments.status} = 'paid' AND ${inArray(payments.draftReviewStatus, REVIEW_STATUSES)})::int`,
     })
     .from(payments)
     .where(eq(payments.brandId, brandId));
-  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed, toReview: row.toReview };
+  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed, refunded: row.refunded, toReview: row.toReview };
 }
 
 /** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
@@ -126,8 +127,9 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): P
 }
 
 /**
- * The three tab counts, each an index-only count over its partial index; with a search, of the
- * matching brands' payments only, so the tabs count what they list.
+ * The tab counts: the spec's three each an index-only count over its partial index, Published and
+ * Refunded over the status index; with a search, of the matching brands' payments only, so the
+ * tabs count what they list.
  */
 export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTabCounts> {
   const matching =
@@ -135,9 +137,18 @@ export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTab
       ? sql``
       : sql` AND ${payments.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`;
   const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]}${matching})`;
-  const result = await db.execute(sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved`);
+  const result = await db.execute(
+    sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved,
+      ${count('published')} AS published, ${count('refunded')} AS refunded`,
+  );
   const [row] = (result as unknown as { rows: ProjectTabCounts[] }).rows;
-  return { awaiting: Number(row.awaiting), review: Number(row.review), approved: Number(row.approved) };
+  return {
+    awaiting: Number(row.awaiting),
+    review: Number(row.review),
+    approved: Number(row.approved),
+    published: Number(row.published),
+    refunded: Number(row.refunded),
+  };
 }
 
 type PlacementsShape = { health?: PublicationHealth; cursor: boolean };

@@ -10,19 +10,30 @@ import { sqlList } from '../../db/sql-list';
  */
 const awaitingBrief = sql.raw(`(payments.status = 'paid' AND payments.draft_review_status = 'awaiting_brand_brief')`);
 
-/** Spec §4 (brand): Pending = paid, awaiting a brief; Needs Review = paid, past that (an approved
- * draft waits there for publication); Completed = released (and refunded, which is over too). */
+/**
+ * Spec §4 (brand): Pending = paid, awaiting a brief; Needs Review = paid, past that (the spec gives
+ * an approved, unpublished draft no tab: it waits here, after the drafts to review, badged
+ * "Approved – awaiting publication"); Completed = released. Refunded (issue 20) = refunded, which
+ * the spec places in no tab.
+ */
 export const ARTICLE_TAB_SQL: Record<ArticleTab, SQL> = {
   pending: awaitingBrief,
   'needs-review': sql.raw(`(payments.status = 'paid' AND payments.draft_review_status <> 'awaiting_brand_brief')`),
-  completed: sql.raw(`(payments.status <> 'paid')`),
+  completed: sql.raw(`(payments.status = 'released')`),
+  refunded: sql.raw(`(payments.status = 'refunded')`),
 };
 
-/** Spec §4 (admin): Awaiting Brief, Pending Review, Approved (a published approved draft stays there). */
+/**
+ * Spec §4 (admin): Awaiting Brief, Pending Review, Approved (a published approved draft stays there,
+ * badged "Published"); then Published and Refunded (issue 20), by payment status alone, counted
+ * and listed through payments_status_paid_at_idx (status first).
+ */
 export const PROJECT_TAB_SQL: Record<ProjectTab, SQL> = {
   awaiting: awaitingBrief,
   review: sql`(payments.status = 'paid' AND payments.draft_review_status IN ${sqlList(REVIEW_STATUSES)})`,
   approved: sql.raw(`(payments.draft_review_status = 'approved' AND payments.status <> 'refunded')`),
+  published: sql.raw(`(payments.status = 'released')`),
+  refunded: sql.raw(`(payments.status = 'refunded')`),
 };
 
 /** Every project an admin follows: held or released. */

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { ImagePlus, Link2, Plus, X } from 'lucide-react';
 import { MAX_EXAMPLES } from '@shared/constants';
-import { isHttpUrl } from '@shared/schemas/profile';
+import { isHttpUrl, withHttps } from '@shared/schemas/profile';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
@@ -40,7 +40,8 @@ export function ExamplesField({
 
   const addUrl = () => {
     if (!roomLeft()) return;
-    const typed = url.trim();
+    // "outlet.com/story" is read as https, as the server's schema reads it
+    const typed = withHttps(url.trim());
     if (!isHttpUrl(typed)) {
       toast({ title: 'Invalid URL', description: 'Please enter a valid URL', variant: 'destructive' });
       return;
@@ -66,6 +67,9 @@ export function ExamplesField({
       onError: (err) => toast({ title: 'Upload failed', description: errorMessage(err, 'Failed to upload image'), variant: 'destructive' }),
     });
   };
+
+  // at the limit nothing more can be added: the controls say so by being disabled
+  const full = value.length >= MAX_EXAMPLES;
 
   return (
     <div className="space-y-3">
@@ -114,6 +118,7 @@ export function ExamplesField({
           aria-label="Example URL"
           placeholder="https://outlet.com/published-article"
           value={url}
+          disabled={full}
           onChange={(e) => setUrl(e.target.value)}
           onKeyDown={(e) => {
             // Enter adds the link instead of submitting the whole form
@@ -124,11 +129,11 @@ export function ExamplesField({
           }}
         />
         <div className="flex gap-2">
-          <Button type="button" variant="outline" onClick={addUrl} className="flex-1 sm:flex-none">
+          <Button type="button" variant="outline" onClick={addUrl} disabled={full} className="flex-1 sm:flex-none">
             <Plus /> Add URL
           </Button>
           <input ref={file} type="file" accept={EXAMPLE_ACCEPT} className="sr-only" onChange={onFile} data-testid="example-input" tabIndex={-1} aria-hidden />
-          <Button type="button" variant="outline" onClick={pickFile} disabled={upload.isPending} className="flex-1 sm:flex-none">
+          <Button type="button" variant="outline" onClick={pickFile} disabled={full || upload.isPending} className="flex-1 sm:flex-none">
             <ImagePlus /> {upload.isPending ? 'Uploading...' : 'Upload Image'}
           </Button>
         </div>

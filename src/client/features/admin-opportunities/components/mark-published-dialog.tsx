@@ -12,6 +12,7 @@ import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useHeldPayments, useReleasePayment } from '../api/payments';
 import { Spinner } from '@/components/ui/spinner';
+import { QueryError } from '@/components/query-error';
 
 /** Where the placement's content stands, so the admin does not release one that is not ready by mistake. */
 function contentState(p: AdminPaymentItem): { label: string; ready: boolean } {
@@ -34,7 +35,8 @@ const NOT_APPROVED = 'The brand has not approved the draft yet. Give a reason to
 /** Releases one of the opportunity's held payments once its article is published. */
 export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
   const [open, setOpen] = React.useState(false);
-  const { data: held = [], isLoading } = useHeldPayments(o.id, open);
+  const heldQuery = useHeldPayments(o.id, open);
+  const { data: held = [], isLoading } = heldQuery;
   const [chosen, setChosen] = React.useState<string | null>(null);
   const [article, setArticle] = React.useState<LiveArticle>(EMPTY_LIVE_ARTICLE);
   const release = useReleasePayment();
@@ -76,6 +78,8 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
           </DialogHeader>
           {isLoading ? (
             <Spinner className="mx-auto" label="Loading payments" />
+          ) : heldQuery.isError && !heldQuery.data ? (
+            <QueryError query={heldQuery} title="Couldn't load the held payments" className="py-6" />
           ) : held.length === 0 ? (
             <p className="text-sm text-muted-foreground">No payment of this opportunity is held in escrow.</p>
           ) : (

@@ -15,11 +15,12 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form-field';
-import { Input, Textarea } from '@/components/ui/input';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError } from '@/lib/api';
 import { uploadImageKey } from '../api/upload-image';
 import { CatalogueFields } from './catalogue-fields';
+import { DescriptionField } from './description-field';
 import { ExamplesField } from './examples-field';
 import { LogoField } from './logo-field';
 
@@ -156,7 +157,7 @@ export function OpportunityForm({
           }
           error={errors.description?.message}
         >
-          <Textarea rows={5} placeholder="What the article covers, where it appears, what the brand can expect." {...text('description')} />
+          <DescriptionField form={form} field={text('description')} />
         </FormField>
         <fieldset className="space-y-2" aria-invalid={!!errors.type} aria-describedby={errors.type ? 'type-error' : undefined}>
           <legend className="text-sm font-medium">

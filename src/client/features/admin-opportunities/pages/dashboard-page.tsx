@@ -4,12 +4,12 @@ import { Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api';
 import { useAdminOpportunities } from '../api/get-opportunities';
 import { OpportunitiesTable } from '../components/opportunities-table';
 import { OpportunityFilters, noFilters, toListFilters, type Filters } from '../components/opportunity-filters';
 import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
+import { QueryError } from '@/components/query-error';
 
 export function DashboardPage() {
   const [filters, setFilters] = React.useState<Filters>(noFilters);
@@ -35,9 +35,7 @@ export function DashboardPage() {
         {isLoading ? (
           <PageSpinner />
         ) : error && !list.items ? (
-          <p role="alert" className="px-4 py-12 text-center text-sm text-destructive">
-            {errorMessage(error, 'Failed to load opportunities')}
-          </p>
+          <QueryError query={list} title="Couldn't load the opportunities" className="rounded-none border-0" />
         ) : (
           <OpportunitiesTable items={list.items ?? []} />
         )}

@@ -10,11 +10,14 @@ import { useAdminOpportunity } from '../api/get-opportunity';
 import { useUpdateOpportunity } from '../api/update-opportunity';
 import { OpportunityForm } from '../components/opportunity-form';
 import { FormPageHeader } from '../components/page-header';
+import { QueryError } from '@/components/query-error';
 
 export function EditOpportunityPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
-  const { data, isLoading } = useAdminOpportunity(id);
+  const opportunity = useAdminOpportunity(id);
+  const { data, isLoading } = opportunity;
+  const missing = opportunity.error instanceof ApiError && opportunity.error.status === 404;
   const update = useUpdateOpportunity(id);
 
   const onSubmit = async (values: OpportunityRequest) => {
@@ -37,6 +40,8 @@ export function EditOpportunityPage() {
       <FormPageHeader title="Edit Opportunity" description={data ? `${data.outletName}: ${data.title}` : 'Change a placement in the catalogue'} />
       {isLoading ? (
         <PageSpinner />
+      ) : !data && !missing ? (
+        <QueryError query={opportunity} title="Couldn't load the opportunity" />
       ) : !data ? (
         <EmptyState icon={<SearchX />} title="Opportunity not found" description="It may have been removed, or the link is wrong." />
       ) : (

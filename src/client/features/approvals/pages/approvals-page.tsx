@@ -11,6 +11,7 @@ import { useApproveBrand, usePendingBrands } from '../api/pending-brands';
 import { LoadMore } from '@/components/ui/load-more';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { useUrlSearch } from '@/lib/use-url-search';
+import { QueryError } from '@/components/query-error';
 
 function BrandRow({ brand }: { brand: PendingBrand }) {
   const approve = useApproveBrand();
@@ -24,17 +25,17 @@ function BrandRow({ brand }: { brand: PendingBrand }) {
       <CardContent className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="font-semibold">{brand.name}</h3>
+            <h3 className="min-w-0 font-semibold wrap-anywhere">{brand.name}</h3>
             <Badge variant="warning">Pending Review</Badge>
           </div>
           <p className="text-sm font-medium">{brand.brandName}</p>
           <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
-            <span className="inline-flex items-center gap-1">
-              <Mail className="size-3.5" /> {brand.email}
+            <span className="inline-flex min-w-0 items-center gap-1 wrap-anywhere">
+              <Mail className="size-3.5 shrink-0" /> {brand.email}
             </span>
             {brand.website && (
-              <a href={brand.website} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-primary hover:underline">
-                <ExternalLink className="size-3.5" /> {brand.website.replace(/^https?:\/\//, '')}
+              <a href={brand.website} target="_blank" rel="noopener noreferrer" className="inline-flex min-w-0 items-center gap-1 text-primary wrap-anywhere hover:underline">
+                <ExternalLink className="size-3.5 shrink-0" /> {brand.website.replace(/^https?:\/\//, '')}
               </a>
             )}
             <span className="inline-flex items-center gap-1">
@@ -64,6 +65,8 @@ export function ApprovalsPage() {
       <SearchBox search={search} id="approvals-search" />
       {isLoading ? (
         <PageSpinner />
+      ) : list.isError && !data ? (
+        <QueryError query={list} title="Couldn't load the pending brands" />
       ) : !data?.length && search.q ? (
         <NoSearchResults what="pending brands" search={search} />
       ) : !data?.length ? (

@@ -5,6 +5,7 @@ import { lazyZodResolver } from '@/lib/lazy-resolver';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { TermsLink } from '@/components/terms-link';
 import { useRegister } from '../api/register';
 
 export function SignUpForm({ onSwitch }: { onSwitch: () => void }) {
@@ -51,6 +52,9 @@ export function SignUpForm({ onSwitch }: { onSwitch: () => void }) {
       <Button type="submit" className="w-full" disabled={register.isPending}>
         {register.isPending ? 'Creating account...' : 'Create Account'}
       </Button>
+      <p className="text-center text-xs text-muted-foreground">
+        By creating an account you agree to the <TermsLink />.
+      </p>
       <p className="text-center text-sm text-muted-foreground">
         Already have an account?{' '}
         <button type="button" className="cursor-pointer font-medium text-primary hover:underline" onClick={onSwitch}>

@@ -1,12 +1,12 @@
 import * as React from 'react';
-import { Redirect } from 'wouter';
-import { CheckCircle2 } from 'lucide-react';
+import { Redirect, useSearch } from 'wouter';
+import { CheckCircle2, Clock } from 'lucide-react';
 import { GUARANTEE_NAME } from '@shared/constants';
 import { homeFor } from '@shared/user';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useUser } from '@/lib/auth';
+import { SESSION_ENDED_PARAM, safeNextPath, useUser } from '@/lib/auth';
 import { Logo } from '@/components/ui/logo';
 import { LoginForm } from '../components/login-form';
 import { SignUpForm } from '../components/sign-up-form';
@@ -20,8 +20,11 @@ const POINTS = [
 export function AuthPage() {
   const { data: user, isLoading } = useUser();
   const [tab, setTab] = React.useState('login');
+  const params = new URLSearchParams(useSearch());
+  const sessionEnded = params.get(SESSION_ENDED_PARAM) === 'ended';
   if (isLoading) return <FullScreenSpinner />;
-  if (user) return <Redirect to={homeFor(user)} replace />;
+  // back to the page that asked for sign-in (its guard still sends an unfinished profile to onboarding)
+  if (user) return <Redirect to={safeNextPath(params.get('next')) ?? homeFor(user)} replace />;
   return (
     <div className="grid min-h-page lg:grid-cols-2">
       <section className="hidden flex-col justify-between bg-gradient-to-br from-indigo-600 via-indigo-700 to-violet-800 p-12 text-white lg:flex">
@@ -53,7 +56,13 @@ export function AuthPage() {
             <CardTitle className="text-2xl">Welcome to Byline</CardTitle>
             <CardDescription>Sign in to your account or create a new brand account.</CardDescription>
           </CardHeader>
-          <CardContent>
+          <CardContent className="space-y-4">
+            {sessionEnded && (
+              <div role="status" data-testid="session-ended" className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+                <Clock className="mt-0.5 size-4 shrink-0" />
+                <span>Your session has ended. Sign in again to continue where you left off.</span>
+              </div>
+            )}
             <Tabs value={tab} onValueChange={setTab}>
               <TabsList className="grid w-full grid-cols-2">
                 <TabsTrigger value="login">Sign In</TabsTrigger>

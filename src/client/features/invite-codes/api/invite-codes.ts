@@ -22,3 +22,11 @@ export function useDeactivateInviteCode() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }
+
+/** Not in the spec (there a code is never reactivated): the way back from a mistaken Deactivate (issue 20). */
+export function useActivateInviteCode() {
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<InviteCode>('POST', `/api/admin/invite-codes/${id}/activate`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}

@@ -11,7 +11,9 @@ import { Label } from '@/components/ui/label';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { useCreateInviteCode, useDeactivateInviteCode, useInviteCodes } from '../api/invite-codes';
+import { useActivateInviteCode, useCreateInviteCode, useDeactivateInviteCode, useInviteCodes } from '../api/invite-codes';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryError } from '@/components/query-error';
 import { LoadMore } from '@/components/ui/load-more';
 
 function CreateCodeForm({ onDone }: { onDone: () => void }) {
@@ -56,11 +58,22 @@ function CreateCodeForm({ onDone }: { onDone: () => void }) {
 }
 
 function CodeCard({ code }: { code: InviteCode }) {
+  const [confirming, setConfirming] = React.useState(false);
   const deactivate = useDeactivateInviteCode();
+  const activate = useActivateInviteCode();
   const onDeactivate = () =>
     deactivate.mutate(code.id, {
-      onSuccess: () => toast({ title: 'Invite code deactivated', description: 'The invite code has been deactivated successfully.' }),
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: 'Invite code deactivated', description: 'The invite code has been deactivated successfully.' });
+      },
       onError: () => toast({ title: 'Error', description: 'Failed to deactivate invite code. Please try again.', variant: 'destructive' }),
+    });
+  // turning a code back on lets brands in without review again, but loses nothing: no confirmation
+  const onActivate = () =>
+    activate.mutate(code.id, {
+      onSuccess: () => toast({ title: 'Invite code reactivated', description: 'Brands can use the invite code again.' }),
+      onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Failed to reactivate invite code. Please try again.'), variant: 'destructive' }),
     });
   return (
     <Card data-testid="invite-code">
@@ -72,12 +85,27 @@ function CodeCard({ code }: { code: InviteCode }) {
           </div>
           <p className="text-xs text-muted-foreground">Created {format(new Date(code.createdAt), 'MMM d, yyyy')}</p>
         </div>
-        {code.active && (
-          <Button variant="outline" size="sm" onClick={onDeactivate} disabled={deactivate.isPending}>
+        {code.active ? (
+          <Button variant="outline" size="sm" onClick={() => setConfirming(true)} disabled={deactivate.isPending}>
             Deactivate
+          </Button>
+        ) : (
+          <Button variant="outline" size="sm" onClick={onActivate} disabled={activate.isPending}>
+            {activate.isPending ? 'Reactivating...' : 'Reactivate'}
           </Button>
         )}
       </CardContent>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Deactivate ${code.code}?`}
+        description="Brands who enter this code at profile completion will no longer skip approval. Brands already approved with it stay approved. You can reactivate the code later."
+        confirmLabel="Deactivate"
+        pendingLabel="Deactivating..."
+        pending={deactivate.isPending}
+        destructive
+        onConfirm={onDeactivate}
+      />
     </Card>
   );
 }
@@ -103,6 +131,8 @@ export function InviteCodesPage() {
       {creating && <CreateCodeForm onDone={() => setCreating(false)} />}
       {isLoading ? (
         <PageSpinner />
+      ) : list.isError && !data ? (
+        <QueryError query={list} title="Couldn't load the invite codes" />
       ) : !data?.length ? (
         <EmptyState icon={<KeyRound />} title="No invite codes yet" description="Create a code and share it with brands you want to approve automatically." />
       ) : (

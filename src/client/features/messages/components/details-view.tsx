@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useConversation } from '../api/get-conversation';
 import { ConversationPanel } from './conversation-panel';
 import { TimelinePanel } from './timeline-panel';
+import { QueryError } from '@/components/query-error';
 
 const STATUS: Record<string, { label: string; variant: 'info' | 'success' | 'secondary' }> = {
   paid: { label: 'In progress', variant: 'info' },
@@ -40,13 +41,11 @@ export function DetailsView({
       </Button>
       {about.isLoading ? (
         <PageSpinner />
-      ) : about.isError || !header ? (
+      ) : !header && !(about.error instanceof ApiError && about.error.status === 404) ? (
+        <QueryError query={about} title="Failed to load this article" />
+      ) : !header ? (
         <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-4 text-sm text-destructive">
-          <p className="font-medium">
-            {about.error instanceof ApiError && about.error.status === 404
-              ? 'Article not found'
-              : 'Failed to load this article'}
-          </p>
+          <p className="font-medium">Article not found</p>
           <p>{errorMessage(about.error, 'Please try again.')}</p>
         </div>
       ) : (

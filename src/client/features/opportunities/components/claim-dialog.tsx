@@ -12,6 +12,7 @@ import { formatUsd } from '@shared/money';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
+import { TermsLink } from '@/components/terms-link';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
@@ -145,6 +146,9 @@ function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunityItem; agreed: b
           I agree to the terms of service and understand my payment is held in escrow until my article is published.
         </Label>
       </div>
+      <p className="pl-7 text-xs text-muted-foreground">
+        Read the <TermsLink>terms of service</TermsLink> before you pay.
+      </p>
     </div>
   );
 }

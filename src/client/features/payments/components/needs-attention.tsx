@@ -4,6 +4,7 @@ import { formatUsd } from '@shared/money';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { usePaymentsNeedingAttention } from '../api/admin-payments';
+import { QueryError } from '@/components/query-error';
 
 /**
  * Charges the provider reported that were not booked as placements because their amount or
@@ -11,7 +12,9 @@ import { usePaymentsNeedingAttention } from '../api/admin-payments';
  * provider's dashboard (by its payment reference).
  */
 export function NeedsAttention() {
-  const { data } = usePaymentsNeedingAttention();
+  const query = usePaymentsNeedingAttention();
+  const { data } = query;
+  if (query.isError && !data) return <QueryError query={query} title="Couldn't check for charges that need attention" className="py-6" />;
   if (!data?.length) return null;
   return (
     <Card className="border-amber-300" data-testid="needs-attention">

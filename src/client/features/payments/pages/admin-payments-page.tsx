@@ -10,9 +10,9 @@ import { useAdminPayments, usePaymentTotals } from '../api/admin-payments';
 import { NeedsAttention } from '../components/needs-attention';
 import { RefundButton } from '@/components/refund-button';
 import { LoadMore } from '@/components/ui/load-more';
-import { errorMessage } from '@/lib/api';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
+import { QueryError } from '@/components/query-error';
 
 const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Paid - Held', variant: 'warning' },
@@ -92,14 +92,13 @@ export function AdminPaymentsPage() {
           <Total title="Released" hint="Content published" amount={totals.data?.released} icon={<CheckCircle2 />} />
         </div>
       </div>
+      {totals.isError && !totals.data && <QueryError query={totals} title="Couldn't load the totals" className="py-6" />}
       <NeedsAttention />
       {isLoading ? (
         <PageSpinner />
       ) : list.isError && !data ? (
-        <p role="alert" className="text-sm text-destructive">
-          {errorMessage(list.error, 'Failed to load payments')}
-        </p>
-      ) : !data?.length && search.q ? (
+        <QueryError query={list} title="Couldn't load the payments" />
+      ) :  !data?.length && search.q ? (
         <NoSearchResults what="payments" search={search} />
       ) : !data?.length ? (
         <EmptyState icon={<CreditCard />} title="No payments yet" description="Payments appear here as soon as a brand pays for a placement." />

@@ -7,8 +7,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Logo } from '@/components/ui/logo';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useCancelCheckout, useCheckout, usePayCheckout } from '../api/checkout';
+import { QueryError } from '@/components/query-error';
 
 /**
  * The built-in test checkout: used when no card provider is configured. Paying runs the same
@@ -17,7 +18,10 @@ import { useCancelCheckout, useCheckout, usePayCheckout } from '../api/checkout'
 export function CheckoutPage() {
   const { sessionId = '' } = useParams<{ sessionId: string }>();
   const [, navigate] = useLocation();
-  const { data, isLoading, isError, error } = useCheckout(sessionId);
+  const checkout = useCheckout(sessionId);
+  const { data, isLoading, isError, error } = checkout;
+  // a missing checkout is final; any other failure (offline, a 500) can be tried again
+  const missing = error instanceof ApiError && error.status === 404;
   const pay = usePayCheckout(sessionId);
   const cancel = useCancelCheckout(sessionId);
   const busy = pay.isPending || cancel.isPending;
@@ -62,7 +66,9 @@ export function CheckoutPage() {
           </CardTitle>
         </CardHeader>
         <CardContent className="space-y-5">
-          {isError || !data ? (
+          {isError && !data && !missing ? (
+            <QueryError query={checkout} title="Couldn't load the checkout" />
+          ) : isError || !data ? (
             <p className="text-sm text-destructive">{errorMessage(error, 'This checkout could not be found.')}</p>
           ) : data.status !== 'open' ? (
             <div className="space-y-3 text-sm">

@@ -8,7 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
 import { LoadMore } from '@/components/ui/load-more';
-import { errorMessage } from '@/lib/api';
+import { QueryError } from '@/components/query-error';
 
 const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
 
@@ -25,7 +25,7 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
     <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between" data-testid="payment-row">
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
-          <p className="font-medium">{p.opportunity.title}</p>
+          <p className="min-w-0 font-medium wrap-anywhere">{p.opportunity.title}</p>
           <Badge variant={BADGE_VARIANT[badge]}>{badge}</Badge>
         </div>
         <p className="text-sm text-muted-foreground">{p.opportunity.outletName}</p>
@@ -56,9 +56,7 @@ export function PaymentHistoryPage() {
       {isLoading ? (
         <PageSpinner />
       ) : list.isError && !list.items ? (
-        <p role="alert" className="text-sm text-destructive">
-          {errorMessage(list.error, 'Failed to load your payments')}
-        </p>
+        <QueryError query={list} title="Couldn't load your payments" />
       ) : items.length === 0 ? (
         <EmptyState icon={<Receipt />} title="No payments yet" description="Your payment history will appear here once you claim your first opportunity." />
       ) : (

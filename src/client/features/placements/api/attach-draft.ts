@@ -1,14 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ProjectPayment, UploadedDocument } from '@shared/schemas/brief';
-import { ApiError, apiRequest, apiUpload } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
+import { uploadWithProgress } from '@/lib/upload-progress';
 import { invalidateProjects } from './admin-projects';
 
 const UPLOAD_FAILED = 'Failed to upload file';
 
-/** POST /api/upload/document (multipart field `file`) → the private path to attach. */
-async function uploadDocument(file: File): Promise<string> {
+/** POST /api/upload/document (multipart field `file`) → the private path to attach; progress 0 to 1. */
+async function uploadDocument(file: File, onProgress: (fraction: number) => void): Promise<string> {
   try {
-    const { path } = await apiUpload<UploadedDocument>('/api/upload/document', 'file', file);
+    const { path } = await uploadWithProgress<UploadedDocument>('/api/upload/document', 'file', file, onProgress);
     return path;
   } catch (err) {
     // the server's own refusal (too large, not a .doc/.docx/.pdf) says why; anything else is generic
@@ -17,7 +18,9 @@ async function uploadDocument(file: File): Promise<string> {
   }
 }
 
-export type DraftInput = { kind: 'url'; url: string } | { kind: 'file'; file: File | null; existing: string | null };
+export type DraftInput =
+  | { kind: 'url'; url: string }
+  | { kind: 'file'; file: File | null; existing: string | null; onProgress: (fraction: number) => void };
 
 /**
  * Uploads the file when one was chosen, then PATCH /api/admin/payments/{id}/status with
@@ -29,7 +32,7 @@ export function useAttachDraft(paymentId: string) {
       const body =
         input.kind === 'url'
           ? { draftDocumentUrl: input.url.trim() }
-          : { draftDocumentFile: input.file ? await uploadDocument(input.file) : input.existing };
+          : { draftDocumentFile: input.file ? await uploadDocument(input.file, input.onProgress) : input.existing };
       return apiRequest<ProjectPayment>('PATCH', `/api/admin/payments/${paymentId}/status`, body);
     },
     onSettled: invalidateProjects,

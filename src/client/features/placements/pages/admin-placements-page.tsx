@@ -6,10 +6,10 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useAdminPlacements, usePlacementCounts, type PlacementFilter } from '../api/admin-placements';
 import { PlacementRow } from '../components/placements/placement-row';
+import { QueryError } from '@/components/query-error';
 
 const FILTERS: { value: PlacementFilter; label: string; empty: string }[] = [
   { value: 'all', label: 'All', empty: 'Nothing has been published yet.' },
@@ -24,13 +24,7 @@ const FILTERS: { value: PlacementFilter; label: string; empty: string }[] = [
 function PlacementList({ filter }: { filter: (typeof FILTERS)[number] }) {
   const list = useAdminPlacements(filter.value);
   if (list.isLoading) return <PageSpinner />;
-  if (list.isError && !list.items) {
-    return (
-      <p role="alert" className="py-12 text-center text-sm text-destructive">
-        {errorMessage(list.error, 'Failed to load placements')}
-      </p>
-    );
-  }
+  if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load the placements" />;
   const items = list.items ?? [];
   if (items.length === 0) {
     return filter.value === 'all' ? (
@@ -68,11 +62,7 @@ export function AdminPlacementsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Placements</h1>
         <p className="text-muted-foreground">Live articles and their guarantee</p>
       </div>
-      {counts.isError && (
-        <p role="alert" className="text-sm text-destructive">
-          {errorMessage(counts.error, 'Failed to load the counts')}
-        </p>
-      )}
+      {counts.isError && !counts.data && <QueryError query={counts} title="Couldn't load the counts" className="py-6" />}
       <Tabs value={filter} onValueChange={(v) => setFilter(v as PlacementFilter)}>
         <TabsList
           aria-label="Filter by health"

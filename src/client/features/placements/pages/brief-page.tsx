@@ -3,11 +3,10 @@ import { Link, useLocation, useParams } from 'wouter';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { format } from 'date-fns';
-import { ArrowLeft, History, Lock } from 'lucide-react';
+import { ArrowLeft, History, Lock, RotateCcw } from 'lucide-react';
 import {
   briefPart1Schema,
   briefPart2Schema,
-  type BriefDraftInput,
   type BriefResponse,
   type MyArticleItem,
 } from '@shared/schemas/brief';
@@ -16,13 +15,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Progress } from '@/components/ui/progress';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
 import { useArticle, useBrief } from '../api/get-brief';
-import { saveBriefDraft, saveBriefDraftOnExit, useSubmitBrief } from '../api/save-brief';
-import { PART1_FIELDS, PART2_FIELDS, formValues } from '../components/brief/brief-fields';
+import { useSubmitBrief } from '../api/save-brief';
+import { PART1_FIELDS, PART2_FIELDS } from '../components/brief/brief-fields';
+import { splitParts, type BriefValues } from '../components/brief/brief-merge';
 import { FieldList } from '../components/brief/field-list';
+import { MergeDialog } from '../components/brief/merge-dialog';
 import { SaveIndicator } from '../components/brief/save-indicator';
-import { useAutosave } from '../components/brief/use-autosave';
+import { briefStart, conflictCopy, useBriefDraft } from '../components/brief/use-brief-draft';
+import { QueryError } from '@/components/query-error';
 
 function lockedMessage(article: MyArticleItem | undefined): string | null {
   if (article?.payment.status === 'released') return 'This article has been published, so its brief can no longer be changed.';
@@ -34,17 +35,32 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
   const [, navigate] = useLocation();
   const [step, setStep] = React.useState<1 | 2>(1);
   const [moving, setMoving] = React.useState(false);
-  const form1 = useForm({ resolver: zodResolver(briefPart1Schema), defaultValues: formValues(PART1_FIELDS, initial.part1Json) });
-  const form2 = useForm({ resolver: zodResolver(briefPart2Schema), defaultValues: formValues(PART2_FIELDS, initial.part2Json) });
-  const submit = useSubmitBrief(paymentId);
-
-  const { saver, state } = useAutosave<BriefDraftInput>({
-    save: (draft) => saveBriefDraft(paymentId, draft),
-    snapshot: () => ({ part1Json: form1.getValues(), part2Json: form2.getValues() }),
-    onExit: (draft) => saveBriefDraftOnExit(paymentId, draft),
+  const articleLocked = lockedMessage(article);
+  // text an earlier visit left unsaved (a session that ended) comes back, merged with the server's copy
+  const [start] = React.useState(() => briefStart(paymentId, initial, !articleLocked));
+  const parts = splitParts(start.values);
+  const form1 = useForm({ resolver: zodResolver(briefPart1Schema), defaultValues: parts.part1Json });
+  const form2 = useForm({ resolver: zodResolver(briefPart2Schema), defaultValues: parts.part2Json });
+  const { getValues: values1, reset: reset1 } = form1;
+  const { getValues: values2, reset: reset2 } = form2;
+  const draft = useBriefDraft({
+    paymentId,
+    initial,
+    start,
+    values: React.useCallback((): BriefValues => ({ ...values1(), ...values2() }), [values1, values2]),
+    apply: React.useCallback(
+      (values: BriefValues) => {
+        const next = splitParts(values);
+        reset1(next.part1Json);
+        reset2(next.part2Json);
+      },
+      [reset1, reset2],
+    ),
   });
+  const submit = useSubmitBrief(paymentId);
+  const { saver, state } = draft;
 
-  const locked = lockedMessage(article) ?? (state.kind === 'locked' ? state.message : null);
+  const locked = articleLocked ?? (state.kind === 'locked' ? state.message : null);
   const readOnly = Boolean(locked);
 
   const top = () => window.scrollTo({ top: 0 });
@@ -59,14 +75,17 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
   const onSubmit = form2.handleSubmit(async () => {
     await saver.settle();
     submit.mutate(
-      { part1Json: form1.getValues(), part2Json: form2.getValues() },
+      { part1Json: form1.getValues(), part2Json: form2.getValues(), baseVersion: draft.baseVersion() },
       {
         onSuccess: () => {
           saver.markSaved();
           toast({ title: 'Brief submitted successfully', description: 'Your content brief has been submitted to the editorial team.' });
           navigate('/brand/my-articles');
         },
-        onError: () => {
+        onError: (err) => {
+          // another window saved first: nothing is submitted until the user has seen the newer copy
+          const theirs = conflictCopy(err);
+          if (theirs) return draft.offerMerge(theirs);
           toast({ title: 'Submission failed', description: 'There was an error submitting your brief. Please try again.', variant: 'destructive' });
           saver.schedule();
         },
@@ -75,13 +94,27 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
   });
 
   // every keystroke counts as a change; a field losing focus schedules the save
-  const autosaveEvents = readOnly ? {} : { onChange: () => saver.change(), onBlur: () => saver.schedule() };
+  const autosaveEvents = readOnly
+    ? {}
+    : {
+        onChange: () => {
+          saver.change();
+          draft.keep();
+        },
+        onBlur: () => saver.schedule(),
+      };
 
   return (
     <div className="space-y-5">
       {locked && (
         <div role="note" className="flex items-start gap-2 rounded-lg border bg-muted/50 p-3 text-sm">
           <Lock className="mt-0.5 size-4 shrink-0" /> {locked}
+        </div>
+      )}
+      {draft.pending && <MergeDialog {...draft.pending} />}
+      {draft.restored && !readOnly && (
+        <div role="note" data-testid="restored-note" className="flex items-start gap-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+          <RotateCcw className="mt-0.5 size-4 shrink-0" /> Restored the text you had not saved yet.
         </div>
       )}
       {initial.source === 'fallback' && !readOnly && (
@@ -118,7 +151,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={readOnly ? (e) => (e.preventDefault(), setStep(2)) : onNext} {...autosaveEvents} className="space-y-6">
-              <FieldList idPrefix="brief" fields={PART1_FIELDS} register={form1.register} errors={form1.formState.errors} readOnly={readOnly} />
+              <FieldList idPrefix="brief" fields={PART1_FIELDS} register={form1.register} control={form1.control} errors={form1.formState.errors} readOnly={readOnly} />
               <div className="flex justify-end">
                 <Button type="submit" disabled={moving} className="w-full sm:w-auto">
                   Next: Article Guidelines
@@ -135,7 +168,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={readOnly ? (e) => e.preventDefault() : onSubmit} {...autosaveEvents} className="space-y-6">
-              <FieldList idPrefix="brief" fields={PART2_FIELDS} register={form2.register} errors={form2.formState.errors} readOnly={readOnly} />
+              <FieldList idPrefix="brief" fields={PART2_FIELDS} register={form2.register} control={form2.control} errors={form2.formState.errors} readOnly={readOnly} />
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
                 <Button
                   type="button"
@@ -182,11 +215,8 @@ export function BriefPage() {
       </div>
       {brief.isLoading || articleLoading ? (
         <PageSpinner />
-      ) : brief.isError || !brief.data ? (
-        <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-4 text-sm text-destructive">
-          <p className="font-medium">Failed to fetch brief</p>
-          <p>{errorMessage(brief.error, 'Please try again.')}</p>
-        </div>
+      ) : !brief.data ? (
+        <QueryError query={brief} title="Failed to fetch brief" />
       ) : (
         <BriefForm key={paymentId} paymentId={paymentId} initial={brief.data} article={article} />
       )}

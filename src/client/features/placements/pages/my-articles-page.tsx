@@ -1,16 +1,18 @@
 import * as React from 'react';
-import { CheckCircle2, FileSearch, Inbox } from 'lucide-react';
+import { Link } from 'wouter';
+import { CheckCircle2, FileSearch, Inbox, Undo2 } from 'lucide-react';
 import type { ArticleTabCounts } from '@shared/schemas/brief';
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { errorMessage } from '@/lib/api';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useMyArticleCounts } from '@/lib/my-article-counts';
 import { useMyArticlesTab } from '../api/get-my-articles';
 import { ArticleCard } from '../components/my-articles/article-card';
-import type { ArticleTab } from '../components/my-articles/article-status';
+import { AWAITING_PUBLICATION, type ArticleTab } from '../components/my-articles/article-status';
+import { QueryError } from '@/components/query-error';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
   { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
@@ -28,21 +30,52 @@ const TABS: { value: ArticleTab; label: string; title: string; empty: string; ic
     empty: "You have no completed articles yet. Completed articles will appear here once they're published.",
     icon: <CheckCircle2 />,
   },
+  // issue 20: not one of the spec's tabs; shown only while the brand has a refunded purchase
+  {
+    value: 'refunded',
+    label: 'Refunded',
+    title: 'Nothing refunded',
+    empty: 'You have no refunded articles.',
+    icon: <Undo2 />,
+  },
 ];
+
+/** The next step of an empty tab: buying a placement is what fills every tab. */
+function BrowseOpportunities() {
+  return (
+    <Button asChild size="sm">
+      <Link href="/brand/opportunities">Browse opportunities</Link>
+    </Button>
+  );
+}
 
 /** One tab's purchases, page by page, in the server's order (drafts waiting for the brand first). */
 function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
   const list = useMyArticlesTab(tab.value);
   if (list.isLoading) return <PageSpinner />;
-  if (list.isError && !list.items) {
-    return <p className="text-sm text-destructive">{errorMessage(list.error, 'Failed to load your articles')}</p>;
-  }
+  if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load your articles" />;
   const items = list.items ?? [];
-  if (items.length === 0) return <EmptyState icon={tab.icon} title={tab.title} description={tab.empty} />;
+  if (items.length === 0) {
+    return (
+      <EmptyState icon={tab.icon} title={tab.title} description={tab.empty}>
+        <BrowseOpportunities />
+      </EmptyState>
+    );
+  }
+  // Needs Review lists the drafts to review first (the server's order), then the approved ones
+  // still waiting for publication under their own heading
+  const firstApproved = tab.value === 'needs-review' ? items.findIndex((a) => a.payment.draftReviewStatus === 'approved') : -1;
   return (
     <div className="grid grid-cols-1 gap-4">
-      {items.map((a) => (
-        <ArticleCard key={a.payment.id} article={a} />
+      {items.map((a, i) => (
+        <React.Fragment key={a.payment.id}>
+          {i === firstApproved && (
+            <h2 className="pt-2 text-sm font-semibold text-muted-foreground" data-testid="approved-group">
+              {AWAITING_PUBLICATION}
+            </h2>
+          )}
+          <ArticleCard article={a} />
+        </React.Fragment>
       ))}
       <LoadMore pager={list} />
     </div>
@@ -57,7 +90,7 @@ function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
   return (
     <Tabs value={tab} onValueChange={(v) => setTab(v as ArticleTab)}>
       <TabsList>
-        {TABS.map((t) => {
+        {TABS.filter((t) => t.value !== 'refunded' || counts.refunded > 0).map((t) => {
           const n = counts[t.value];
           return (
             <TabsTrigger key={t.value} value={t.value}>
@@ -82,7 +115,8 @@ function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
 
 export function MyArticlesPage() {
   useCheckoutReturn();
-  const { data, isLoading, isError, error } = useMyArticleCounts();
+  const counts = useMyArticleCounts();
+  const { data, isLoading } = counts;
   return (
     <div className="space-y-6">
       <div>
@@ -91,8 +125,8 @@ export function MyArticlesPage() {
       </div>
       {isLoading ? (
         <PageSpinner />
-      ) : isError || !data ? (
-        <p className="text-sm text-destructive">{errorMessage(error, 'Failed to load your articles')}</p>
+      ) : !data ? (
+        <QueryError query={counts} title="Couldn't load your articles" />
       ) : (
         <ArticleTabs counts={data} />
       )}

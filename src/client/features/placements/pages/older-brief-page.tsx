@@ -16,6 +16,7 @@ import { useBriefAccess, useSubmitOlderBrief } from '../api/older-brief';
 import { OLDER_PART1_FIELDS, OLDER_PART2_FIELDS, formValues } from '../components/brief/brief-fields';
 import { FieldList } from '../components/brief/field-list';
 import { clearLocalDraft, localDraftKey, readLocalDraft, writeLocalDraft } from '../components/brief/local-draft';
+import { QueryError } from '@/components/query-error';
 
 const olderFormSchema = z.object({ part1: olderBriefPart1Schema, part2: olderBriefPart2Schema });
 type OlderFormValues = z.input<typeof olderFormSchema>;
@@ -88,7 +89,7 @@ function OlderBriefForm({ opportunityId, storageKey }: { opportunityId: string; 
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={onContinue} className="space-y-6">
-              <FieldList idPrefix="older" namePrefix="part1" fields={OLDER_PART1_FIELDS} register={form.register} errors={errors.part1 ?? {}} />
+              <FieldList idPrefix="older" namePrefix="part1" fields={OLDER_PART1_FIELDS} register={form.register} control={form.control} errors={errors.part1 ?? {}} />
               <div className="flex justify-end">
                 <Button type="submit" className="w-full sm:w-auto">
                   Continue to Part 2
@@ -105,7 +106,7 @@ function OlderBriefForm({ opportunityId, storageKey }: { opportunityId: string; 
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={onSubmit} className="space-y-6">
-              <FieldList idPrefix="older" namePrefix="part2" fields={OLDER_PART2_FIELDS} register={form.register} errors={errors.part2 ?? {}} />
+              <FieldList idPrefix="older" namePrefix="part2" fields={OLDER_PART2_FIELDS} register={form.register} control={form.control} errors={errors.part2 ?? {}} />
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
                 <Button
                   type="button"
@@ -141,13 +142,7 @@ export function OlderBriefPage() {
 
   if (!opportunityId) return <Redirect to="/brand" replace />;
   if (access.isLoading || !user) return <PageSpinner />;
-  if (access.isError) {
-    return (
-      <p role="alert" className="text-sm text-destructive">
-        {errorMessage(access.error, 'Failed to check access to this brief')}
-      </p>
-    );
-  }
+  if (access.isError) return <QueryError query={access} title="Couldn't check access to this brief" />;
   if (access.data !== true) return <Redirect to="/brand" replace />;
 
   return (

@@ -1,15 +1,17 @@
 import * as React from 'react';
+import { Link } from 'wouter';
 import { FolderKanban } from 'lucide-react';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { errorMessage } from '@/lib/api';
 import { useUrlSearch, type UrlSearch } from '@/lib/use-url-search';
 import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
 import { ProjectCard } from '../components/projects/project-card';
 import type { ProjectTab } from '../components/projects/brief-text';
+import { QueryError } from '@/components/query-error';
 
 const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   {
@@ -27,25 +29,35 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
     label: 'Approved',
     empty: 'No drafts have been approved yet. Projects appear here once the brand approves the draft, ready to publish.',
   },
+  // issue 20: after the spec's three, so that every project is in a tab whatever its payment
+  {
+    value: 'published',
+    label: 'Published',
+    empty: 'Nothing has been published yet. Projects appear here once their content is published and the payment released.',
+  },
+  {
+    value: 'refunded',
+    label: 'Refunded',
+    empty: 'No projects have been refunded.',
+  },
 ];
 
 /** One tab's projects, page by page, in the server's order (Approved: unpublished first). */
 function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: UrlSearch }) {
   const list = useAdminProjectsTab(tab.value, search.q);
   if (list.isLoading) return <PageSpinner />;
-  if (list.isError && !list.items) {
-    return (
-      <p role="alert" className="py-12 text-center text-sm text-destructive">
-        {errorMessage(list.error, 'Failed to load projects')}
-      </p>
-    );
-  }
+  if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load the projects" />;
   const items = list.items ?? [];
   if (items.length === 0) {
     return search.q ? (
       <NoSearchResults what="projects" search={search} />
     ) : (
-      <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty} />
+      <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty}>
+        {/* the next step: projects come from brands buying what the catalogue offers */}
+        <Button asChild size="sm" variant="outline">
+          <Link href="/admin">Manage opportunities</Link>
+        </Button>
+      </EmptyState>
     );
   }
   return (
@@ -60,7 +72,8 @@ function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: U
 
 export function ProjectsPage() {
   const search = useUrlSearch();
-  const { data: counts, isLoading, error } = useProjectCounts(search.q);
+  const countsQuery = useProjectCounts(search.q);
+  const { data: counts, isLoading } = countsQuery;
   const [tab, setTab] = React.useState<ProjectTab>('awaiting');
 
   return (
@@ -72,15 +85,14 @@ export function ProjectsPage() {
       <SearchBox search={search} id="projects-search" />
       {isLoading ? (
         <PageSpinner />
-      ) : error || !counts ? (
-        <p role="alert" className="py-12 text-center text-sm text-destructive">
-          {errorMessage(error, 'Failed to load projects')}
-        </p>
+      ) : !counts ? (
+        <QueryError query={countsQuery} title="Couldn't load the projects" />
       ) : (
         <Tabs value={tab} onValueChange={(v) => setTab(v as ProjectTab)}>
-          <TabsList className="grid h-auto w-full grid-cols-3 sm:inline-flex sm:h-10 sm:w-auto">
+          {/* one line at any width: on a phone the list scrolls sideways instead of wrapping labels */}
+          <TabsList className="w-full sm:w-auto" data-testid="project-tabs">
             {TABS.map((t) => (
-              <TabsTrigger key={t.value} value={t.value} className="h-full whitespace-normal px-1.5 leading-tight sm:whitespace-nowrap sm:px-3">
+              <TabsTrigger key={t.value} value={t.value} className="shrink-0 px-2.5 sm:px-3">
                 <span>{t.label}</span>
                 {counts[t.value] > 0 && (
                   <span className="rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums" data-testid="tab-count">

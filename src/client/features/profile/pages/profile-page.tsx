@@ -64,8 +64,8 @@ export function ProfilePage() {
         <CardHeader className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex items-center gap-4">
             <UserAvatar name={user.name} src={user.avatarUrl} className="size-16 text-xl" />
-            <div className="space-y-1">
-              <CardTitle className="text-xl">{user.name || user.email}</CardTitle>
+            <div className="min-w-0 space-y-1">
+              <CardTitle className="text-xl wrap-anywhere">{user.name || user.email}</CardTitle>
               <Badge variant="secondary">{isBrand ? 'Brand Account' : 'Admin Account'}</Badge>
             </div>
           </div>
@@ -90,8 +90,8 @@ export function ProfilePage() {
             <div className="space-y-1.5">
               <p className="text-sm font-medium text-muted-foreground">Email</p>
               <div className="flex items-center gap-2">
-                <Mail className="size-4 text-muted-foreground" />
-                <span>{user.email}</span>
+                <Mail className="size-4 shrink-0 text-muted-foreground" />
+                <span className="min-w-0 wrap-anywhere">{user.email}</span>
               </div>
               <p className="text-xs text-muted-foreground">Email cannot be changed</p>
             </div>

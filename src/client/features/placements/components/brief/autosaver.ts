@@ -7,7 +7,9 @@ export type SaveState =
   /** retries used up, or the server refused; changes stay on the page until a save succeeds */
   | { kind: 'failed'; message: string }
   /** the server refuses every change (409: published or refunded) */
-  | { kind: 'locked'; message: string };
+  | { kind: 'locked'; message: string }
+  /** another window saved first (409 with the server's `current` copy): nothing saves until the page merges */
+  | { kind: 'conflict'; message: string; current: unknown };
 
 const AUTOSAVE_DEBOUNCE_MS = 1000;
 const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
@@ -39,6 +41,9 @@ export class Autosaver<T> {
   get locked() {
     return this.state.kind === 'locked';
   }
+  get conflicted() {
+    return this.state.kind === 'conflict';
+  }
   get failing() {
     return this.state.kind === 'retrying' || this.state.kind === 'failed';
   }
@@ -56,7 +61,7 @@ export class Autosaver<T> {
   /** A field lost focus: save 1 s later unless another blur comes first. */
   schedule() {
     clearTimeout(this.debounce);
-    if (!this.dirty || this.locked) return;
+    if (!this.dirty || this.locked || this.conflicted) return;
     this.debounce = setTimeout(() => void this.flush(), AUTOSAVE_DEBOUNCE_MS);
   }
 
@@ -65,7 +70,7 @@ export class Autosaver<T> {
     clearTimeout(this.debounce);
     clearTimeout(this.retry);
     while (this.inflight) await this.inflight;
-    if (this.locked) return false;
+    if (this.locked || this.conflicted) return false;
     if (!this.dirty && !force) return true;
     const sent = this.version;
     let ok = false;
@@ -91,6 +96,12 @@ export class Autosaver<T> {
     // an ApiError carries the HTTP status; a network failure has none
     const status = typeof (err as { status?: unknown })?.status === 'number' ? (err as { status: number }).status : 0;
     const message = err instanceof Error && err.message ? err.message : 'The draft could not be saved';
+    const current = (err as { body?: { current?: unknown } })?.body?.current;
+    if (status === 409 && current) {
+      this.attempts = 0;
+      this.set({ kind: 'conflict', message, current });
+      return;
+    }
     if (status === 409) {
       this.set({ kind: 'locked', message });
       return;
@@ -105,6 +116,13 @@ export class Autosaver<T> {
     const delay = RETRY_DELAYS_MS[this.attempts++];
     this.set({ kind: 'retrying', attempt: this.attempts });
     this.retry = setTimeout(() => void this.flush(), delay);
+  }
+
+  /** The page merged the newer copy into the form: saving may go on (the merge counts as a change). */
+  resolved() {
+    if (!this.conflicted) return;
+    this.version++;
+    this.set({ kind: 'idle' });
   }
 
   /** Marks everything up to now as saved (after a successful submit, which sent it all). */

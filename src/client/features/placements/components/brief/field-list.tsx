@@ -1,7 +1,35 @@
-import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
+import type { ComponentProps } from 'react';
+import { useWatch, type Control, type FieldValues, type Path, type UseFormRegister } from 'react-hook-form';
 import { FormField } from '@/components/ui/form-field';
 import { Input, Textarea } from '@/components/ui/input';
+import { LengthCounter, usePasteCut } from '@/components/ui/length-counter';
 import type { FieldDef } from './brief-fields';
+
+/** A long answer: its text area with "n / max" under it, and a word when a paste did not fit. */
+function CountedTextarea<F extends FieldValues>({
+  control,
+  name,
+  max,
+  rows,
+  ...props
+}: ComponentProps<typeof Textarea> & { control: Control<F>; name: Path<F>; max: number }) {
+  const value: unknown = useWatch({ control, name });
+  const paste = usePasteCut(max);
+  const counterId = `${props.id}-count`;
+  return (
+    <>
+      <Textarea
+        rows={rows}
+        {...props}
+        name={name}
+        onPaste={paste.onPaste}
+        onInput={paste.onInput}
+        aria-describedby={[props['aria-describedby'], counterId].filter(Boolean).join(' ')}
+      />
+      <LengthCounter id={counterId} length={typeof value === 'string' ? value.length : 0} max={max} cut={paste.cut} />
+    </>
+  );
+}
 
 /** One step's fields: label, control, hint and the field's message. */
 export function FieldList<K extends string, F extends FieldValues>({
@@ -9,6 +37,7 @@ export function FieldList<K extends string, F extends FieldValues>({
   namePrefix,
   fields,
   register,
+  control,
   errors,
   readOnly,
 }: {
@@ -17,6 +46,8 @@ export function FieldList<K extends string, F extends FieldValues>({
   namePrefix?: string;
   fields: FieldDef<K>[];
   register: UseFormRegister<F>;
+  /** the form's control: the long fields count their characters from it */
+  control: Control<F>;
   errors: Partial<Record<K, { message?: string }>>;
   readOnly?: boolean;
 }) {
@@ -24,6 +55,7 @@ export function FieldList<K extends string, F extends FieldValues>({
     <div className="space-y-5">
       {fields.map((f) => {
         const id = `${idPrefix}-${f.name}`;
+        const name = (namePrefix ? `${namePrefix}.${f.name}` : f.name) as Path<F>;
         const error = errors[f.name]?.message;
         const common = {
           id,
@@ -36,7 +68,7 @@ export function FieldList<K extends string, F extends FieldValues>({
           'aria-required': f.required,
           'aria-describedby': error ? `${id}-error` : undefined,
           // the field names are the form's (FieldDef<K> lists them); TypeScript cannot join the prefix and K into Path<F>
-          ...register((namePrefix ? `${namePrefix}.${f.name}` : f.name) as Path<F>),
+          ...register(name),
         };
         return (
           <FormField
@@ -55,7 +87,13 @@ export function FieldList<K extends string, F extends FieldValues>({
             hint={f.hint}
             error={typeof error === 'string' ? error : undefined}
           >
-            {f.short ? <Input {...common} /> : <Textarea rows={f.rows ?? 3} {...common} />}
+            {f.short ? (
+              <Input {...common} />
+            ) : readOnly ? (
+              <Textarea rows={f.rows ?? 3} {...common} />
+            ) : (
+              <CountedTextarea rows={f.rows ?? 3} {...common} control={control} max={f.max} />
+            )}
           </FormField>
         );
       })}

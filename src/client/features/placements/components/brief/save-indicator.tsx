@@ -32,6 +32,13 @@ export function SaveIndicator({ state, onRetry }: { state: SaveState; onRetry: (
           </Button>
         </span>
       );
+    case 'conflict':
+      // the merge dialog is open: retrying cannot help until the user has chosen
+      return (
+        <span className="inline-flex items-center gap-1.5 text-amber-700" role="status">
+          <AlertTriangle className="size-3.5" /> Draft not saved: changed in another window
+        </span>
+      );
     default:
       return null;
   }

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { CheckCircle2, Clock, Hourglass } from 'lucide-react';
+import { CheckCircle2, Clock, Hourglass, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
 import type { MyArticleItem } from '@shared/schemas/brief';
@@ -18,6 +18,8 @@ export function ArticleCard({ article: a }: { article: MyArticleItem }) {
   // a brief can change only while the money is held (the server refuses after release or refund)
   const briefEditable = a.payment.status === 'paid';
   const awaitingDraft = submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
+  // a refunded purchase has nothing pending: "Brief pending" there read as if work were still due
+  const refunded = a.payment.status === 'refunded';
 
   return (
     <Card data-testid="article-card">
@@ -38,7 +40,11 @@ export function ArticleCard({ article: a }: { article: MyArticleItem }) {
 
         <div className="flex flex-col gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
-            {submitted ? (
+            {refunded ? (
+              <span className="inline-flex items-center gap-1.5 font-medium text-muted-foreground" data-testid="refunded-note">
+                <Undo2 className="size-4" /> Refunded – {formatUsd(a.payment.amount)} returned
+              </span>
+            ) : submitted ? (
               <span className="inline-flex items-center gap-1.5 font-medium text-emerald-700">
                 <CheckCircle2 className="size-4" /> Brief submitted
               </span>

@@ -9,12 +9,15 @@ export const hasDraft = (a: MyArticleItem) => Boolean(a.payment.draftDocumentUrl
 /** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
 export const canReview = (a: MyArticleItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
 
-export type CardStatus = 'Released' | 'Refunded' | 'Approved' | 'Needs Review' | 'Pending';
+/** An approved draft whose payment is still held: nothing left for the brand, publication next. */
+export const AWAITING_PUBLICATION = 'Approved – awaiting publication';
+
+export type CardStatus = 'Released' | 'Refunded' | typeof AWAITING_PUBLICATION | 'Needs Review' | 'Pending';
 
 export function cardStatus(a: MyArticleItem): CardStatus {
   if (a.payment.status === 'released') return 'Released';
   if (a.payment.status === 'refunded') return 'Refunded';
-  if (a.payment.draftReviewStatus === 'approved') return 'Approved';
+  if (a.payment.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;
   if (isUnderReview(a.payment.draftReviewStatus)) return 'Needs Review';
   return 'Pending';
 }
@@ -22,7 +25,7 @@ export function cardStatus(a: MyArticleItem): CardStatus {
 export const CARD_STATUS_VARIANT = {
   Released: 'success',
   Refunded: 'destructive',
-  Approved: 'success',
+  [AWAITING_PUBLICATION]: 'success',
   'Needs Review': 'info',
   Pending: 'warning',
 } as const;

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { CheckCircle2, Download, ExternalLink, FileText, MessageSquareQuote, RefreshCcw } from 'lucide-react';
 import type { MyArticleItem } from '@shared/schemas/brief';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -13,12 +14,16 @@ import { RequestEditsDialog } from './request-edits-dialog';
 export function DraftPanel({ article }: { article: MyArticleItem }) {
   const p = article.payment;
   const [editing, setEditing] = React.useState(false);
+  const [confirming, setConfirming] = React.useState(false);
   const approve = useApproveDraft();
   const reviewable = canReview(article);
 
   const onApprove = () =>
     approve.mutate(p.id, {
-      onSuccess: () => toast({ title: 'Draft approved', description: "Thank you! The admin has been notified that you've approved the draft." }),
+      onSuccess: () => {
+        setConfirming(false);
+        toast({ title: 'Draft approved', description: "Thank you! The admin has been notified that you've approved the draft." });
+      },
       onError: (err) => toast({ title: 'Failed to approve draft', description: errorMessage(err, 'Please try again.'), variant: 'destructive' }),
     });
 
@@ -81,11 +86,21 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
           <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending}>
             Request Edits
           </Button>
-          <Button onClick={onApprove} disabled={approve.isPending}>
+          <Button onClick={() => setConfirming(true)} disabled={approve.isPending}>
             {approve.isPending ? 'Approving...' : 'Approve Draft'}
           </Button>
         </div>
       )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Approve this draft?"
+        description={`"${article.title}" goes to publication as it is: you can no longer request edits. Your payment stays in escrow until the article is published.`}
+        confirmLabel="Approve Draft"
+        pendingLabel="Approving..."
+        pending={approve.isPending}
+        onConfirm={onApprove}
+      />
       <RequestEditsDialog paymentId={p.id} open={editing} onOpenChange={setEditing} />
     </section>
   );

@@ -27,7 +27,7 @@ export function PublicationPanel({ publication: p }: { publication: Publication 
       {p.url ? (
         <a href={p.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-start gap-1.5 text-sm font-medium text-primary hover:underline">
           <ExternalLink className="mt-0.5 size-4 shrink-0" />
-          <span className="break-all">View live article</span>
+          <span>View live article</span>
         </a>
       ) : (
         <p className="text-sm text-muted-foreground">Published. The link to the live article will appear here.</p>

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/input';
+import { LengthCounter, usePasteCut } from '@/components/ui/length-counter';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useRequestEdits } from '../../api/review-draft';
@@ -12,6 +13,7 @@ import { useRequestEdits } from '../../api/review-draft';
 export function RequestEditsDialog({ paymentId, open, onOpenChange }: { paymentId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const [feedback, setFeedback] = React.useState('');
   const requestEdits = useRequestEdits();
+  const paste = usePasteCut(EDIT_FEEDBACK_MAX);
   const id = `edit-feedback-${paymentId}`;
 
   const submit = (e: React.FormEvent) => {
@@ -45,12 +47,15 @@ export function RequestEditsDialog({ paymentId, open, onOpenChange }: { paymentI
               value={feedback}
               maxLength={EDIT_FEEDBACK_MAX}
               onChange={(e) => setFeedback(e.target.value.slice(0, EDIT_FEEDBACK_MAX))}
+              onPaste={paste.onPaste}
+              onInput={paste.onInput}
               placeholder="e.g. Please mention our new product line in the second paragraph."
               aria-describedby={`${id}-count`}
             />
-            <p id={`${id}-count`} className="text-right text-xs text-muted-foreground tabular-nums">
+            {/* the spec words this counter: "n/1000 characters" */}
+            <LengthCounter id={`${id}-count`} length={feedback.length} max={EDIT_FEEDBACK_MAX} cut={paste.cut}>
               {feedback.length}/{EDIT_FEEDBACK_MAX} characters
-            </p>
+            </LengthCounter>
           </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={requestEdits.isPending}>

@@ -107,7 +107,7 @@ export function PlacementRow({ placement: p }: { placement: AdminPlacementItem }
           data-testid="placement-url"
         >
           <ExternalLink className="mt-0.5 size-4 shrink-0" />
-          <span className="min-w-0 break-all">{pub.url}</span>
+          <span className="min-w-0 wrap-anywhere">{pub.url}</span>
         </a>
       ) : (
         <p className="flex items-center gap-1.5 text-sm text-muted-foreground">

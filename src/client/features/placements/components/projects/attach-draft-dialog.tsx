@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { Progress } from '@/components/ui/progress';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
@@ -17,6 +18,7 @@ type Kind = 'url' | 'file';
 const ACCEPT = '.doc,.docx,.pdf';
 const TYPE_MESSAGE = 'Please upload a .doc, .docx or .pdf file';
 const fileName = (path: string) => path.split('/').pop() ?? path;
+const formatSize = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
 /** Client-side checks before anything is sent; the server checks the same again (and the file's bytes). */
 function validate(kind: Kind, url: string, file: File | null, existing: string | null): { field: Kind; message: string } | null {
@@ -59,7 +61,10 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
   const [url, setUrl] = React.useState(payment.draftDocumentUrl ?? '');
   const [file, setFile] = React.useState<File | null>(null);
   const [error, setError] = React.useState<{ field: Kind; message: string } | null>(null);
+  // the share of the file sent so far (0 to 1), null while no upload runs
+  const [progress, setProgress] = React.useState<number | null>(null);
   const attach = useAttachDraft(payment.id);
+  const fileInput = React.useRef<HTMLInputElement>(null);
 
   const fail = (message: string, field?: Kind) => {
     if (field) setError({ field, message });
@@ -71,7 +76,9 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
     const problem = validate(kind, url, file, existingFile);
     if (problem) return fail(problem.message, problem.field);
     setError(null);
-    attach.mutate(kind === 'url' ? { kind, url } : { kind, file, existing: existingFile }, {
+    if (kind === 'file' && file) setProgress(0);
+    attach.mutate(kind === 'url' ? { kind, url } : { kind, file, existing: existingFile, onProgress: setProgress }, {
+      onSettled: () => setProgress(null),
       onSuccess: () => {
         toast(
           editing
@@ -124,21 +131,40 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
         </FormField>
       ) : (
         <FormField id="draft-file" label="Document file" error={fieldError('file')} hint="PDF, DOC or DOCX, up to 25 MB">
-          <Input
-            id="draft-file"
-            type="file"
-            accept={ACCEPT}
-            required={!existingFile}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setError(null);
-            }}
-            aria-invalid={Boolean(fieldError('file'))}
-            aria-describedby={fieldError('file') ? 'draft-file-error' : undefined}
-            className="h-auto py-1.5"
-          />
+          {/* the native input stays (labelled, keyboard-reachable through the button) but is drawn as the button */}
+          <div className="flex min-w-0 items-center gap-3 rounded-md border border-dashed p-2.5">
+            <input
+              ref={fileInput}
+              id="draft-file"
+              type="file"
+              accept={ACCEPT}
+              className="sr-only"
+              tabIndex={-1}
+              disabled={attach.isPending}
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setError(null);
+              }}
+              aria-invalid={Boolean(fieldError('file'))}
+              aria-describedby={fieldError('file') ? 'draft-file-error' : undefined}
+            />
+            <Button type="button" variant="outline" size="sm" onClick={() => fileInput.current?.click()} disabled={attach.isPending}>
+              <FileUp /> {file ? 'Change file' : 'Choose file'}
+            </Button>
+            <span className="min-w-0 truncate text-sm text-muted-foreground" data-testid="chosen-file">
+              {file ? `${file.name} (${formatSize(file.size)})` : 'No file chosen'}
+            </span>
+          </div>
+          {progress !== null && (
+            <div className="space-y-1" data-testid="upload-progress">
+              <Progress value={progress * 100} label="Upload progress" />
+              <p className="text-xs text-muted-foreground tabular-nums" aria-live="polite">
+                {progress < 1 ? `Uploading... ${Math.floor(progress * 100)}%` : 'Uploaded, saving...'}
+              </p>
+            </div>
+          )}
           {existingFile && (
-            <p className={cn('break-all text-xs text-muted-foreground', file && 'line-through')} data-testid="current-file">
+            <p className={cn('wrap-anywhere text-xs text-muted-foreground', file && 'line-through')} data-testid="current-file">
               Current file: {fileName(existingFile)}
             </p>
           )}

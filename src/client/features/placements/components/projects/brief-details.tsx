@@ -9,7 +9,7 @@ function SocialLinks({ value }: { value: string }) {
     <ul className="space-y-1">
       {splitLinks(value).map((link, i) => (
         <li key={`${i}-${link}`} className="min-w-0">
-          <a href={linkHref(link)} target="_blank" rel="noopener noreferrer" className="break-all text-primary underline-offset-4 hover:underline">
+          <a href={linkHref(link)} target="_blank" rel="noopener noreferrer" className="wrap-anywhere text-primary underline-offset-4 hover:underline">
             {linkHref(link)}
           </a>
         </li>

@@ -63,7 +63,8 @@ function PublishButton({ item }: { item: AdminProjectItem }) {
       {
         onSuccess: () => {
           onOpenChange(false);
-          toast({ title: 'Status updated', description: 'Project status has been updated successfully' });
+          // says what happened and what moved (issue 20); the spec's toast follows as its description
+          toast({ title: `Published – ${formatUsd(item.payment.amount)} released`, description: 'Status updated: Project status has been updated successfully' });
         },
         onError: (err) => {
           if (learnFromRefusal(err, setArticle)) return;
@@ -129,6 +130,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
               <Badge variant="info">{typeLabel(item.type)}</Badge>
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
+              {payment.status === 'refunded' && <Badge variant="destructive">Refunded</Badge>}
               {item.overdue && (
                 <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
                   Overdue
@@ -188,7 +190,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
             </Button>
           )}
           {tab === 'approved' && !released && <PublishButton item={item} />}
-          {tab === 'approved' && <DocumentLink payment={payment} />}
+          {(tab === 'approved' || tab === 'published') && <DocumentLink payment={payment} />}
           {brief && (
             <>
               <Button variant="outline" size="sm" onClick={() => void copyBrief(item)}>

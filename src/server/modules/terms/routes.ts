@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Terms } from '../../../shared/terms';
+import type { Module } from '../../deps';
+import { defaultTermsFile } from '../../paths';
+
+// far more than any terms need; a wrong TERMS_FILE (a database dump) is refused rather than served
+const MAX_BYTES = 512 * 1024;
+
+/**
+ * Reads the terms once, at start: a missing, huge or non-text TERMS_FILE stops the server with a
+ * message naming the variable, instead of every brand meeting a broken terms page later.
+ */
+async function readTerms(file: string | undefined): Promise<string> {
+  const where = file ? path.resolve(file) : defaultTermsFile;
+  const name = file ? `TERMS_FILE (${where})` : `the default terms (${where})`;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(where);
+  } catch (err) {
+    throw new Error(`Cannot read ${name}: ${(err as Error).message}`);
+  }
+  if (bytes.length > MAX_BYTES) throw new Error(`${name} is larger than ${MAX_BYTES / 1024} KB`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${name} is not UTF-8 text`);
+  }
+  if (!text.trim()) throw new Error(`${name} is empty`);
+  return text.replace(/^\uFEFF/, '');
+}
+
+/** The terms page's text: public, since a visitor reads them before signing up. */
+export const termsModule: Module = async (app, { config }) => {
+  const terms: Terms = { markdown: await readTerms(config.TERMS_FILE) };
+  app.get('/api/terms', async (_req, reply) => {
+    // the file is read at start, so a replaced file shows after a restart; five minutes of caching is plenty
+    void reply.header('Cache-Control', 'public, max-age=300');
+    return terms;
+  });
+};

@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { configSchema } from '../../src/server/config';
+import { defaultTermsFile } from '../../src/server/paths';
+import { diskFileStore } from '../../src/server/storage/file-store';
+import { Agent, createTestApp } from '../support/app';
+import { createTestDb } from '../support/db';
+import { kinds, signedIn } from '../support/factories';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'byline-terms-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('GET /api/terms', () => {
+  it('[VISITOR] answers the shipped terms without a sign-in, and a signed-in brand gets the same', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await new Agent(t.app).get('/api/terms');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(res.body).toEqual({ markdown: readFileSync(defaultTermsFile, 'utf8') });
+      expect(res.body.markdown).toMatch(/^# Terms of Service/);
+      expect(res.body.markdown).toContain('90 days');
+      expect(res.body.markdown).toContain('escrow');
+      const brand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+      expect((await brand.get('/api/terms')).body).toEqual(res.body);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers the operator's TERMS_FILE as it is, raw HTML included (the client renders none)", async () => {
+    const file = path.join(dir, 'our-terms.md');
+    const text = '# Acme terms\n\nPay first. <script>alert(1)</script>\n';
+    writeFileSync(file, text);
+    const t = await createTestApp({ TERMS_FILE: file });
+    try {
+      const res = await new Agent(t.app).get('/api/terms');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ markdown: text });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses to start with a TERMS_FILE that is missing, empty or not text, naming the variable', async () => {
+    const empty = path.join(dir, 'empty.md');
+    writeFileSync(empty, '  \n');
+    const binary = path.join(dir, 'binary.md');
+    writeFileSync(binary, Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]));
+    const handle = await createTestDb();
+    try {
+      for (const [file, why] of [
+        [path.join(dir, 'missing.md'), /Cannot read TERMS_FILE/],
+        [empty, /TERMS_FILE .* is empty/],
+        [binary, /TERMS_FILE .* is not UTF-8 text/],
+      ] as const) {
+        const config = { ...configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dir }), TERMS_FILE: file };
+        await expect(
+          buildApp({ db: handle.db, config, files: diskFileStore(path.join(dir, 'uploads')) }),
+          file,
+        ).rejects.toThrow(why);
+      }
+    } finally {
+      await handle.close();
+    }
+  });
+});
