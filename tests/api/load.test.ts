@@ -223,7 +223,10 @@ describe(`load (${dbKind}): ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
             );
             if (check(ref, 'refund')) paid.get(paymentId)!.status = 'refunded';
           }
-          // the same payment released and refunded at once by two admins: exactly one wins
+          // the same payment released and refunded at once by two admins: exactly one wins while it is
+          // held. Both answer 200 only when the release committed before the refund read the payment:
+          // then the refund is that of a published placement (issue 17), released first and refunded
+          // after, never a refund of money still held that was released as well.
           if (n % 10 === 9) {
             const other = raceable.shift();
             if (other) {
@@ -234,7 +237,10 @@ describe(`load (${dbKind}): ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
               const wins = [rel, ref].filter((a) => a.status === 200).length;
               raced409 += [rel, ref].filter((a) => a.status === 409).length;
               for (const a of [rel, ref]) if (a.status !== 409) check(a, 'release/refund race');
-              if (wins !== 1) unexpected.push(`release/refund race on ${other}: ${rel.status} + ${ref.status}`);
+              const releasedThenRefunded =
+                wins === 2 && rel.body?.status === 'released' && ref.body?.status === 'refunded' && Boolean(ref.body?.releasedAt);
+              if (releasedThenRefunded) paid.get(other)!.status = 'refunded';
+              else if (wins !== 1) unexpected.push(`release/refund race on ${other}: ${rel.status} + ${ref.status}`);
               else paid.get(other)!.status = rel.status === 200 ? 'released' : 'refunded';
             }
           }

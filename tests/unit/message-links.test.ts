@@ -99,7 +99,11 @@ describe('timeline sentences', () => {
       'Refunded $10.00: not published within the guarantee',
     );
     expect(timelineLine(entry('brief_reminder')).sentence).toBe('Reminder sent');
-    expect(timelineLine(entry('review_reminder')).sentence).toBe('Reminder sent');
+    expect(timelineLine(entry('brief_reminder', { day: 3 })).sentence).toBe('Reminder sent: the brief is still missing 3 days after payment');
+    expect(timelineLine(entry('review_reminder', { autoApproveOn: '2026-12-02T10:00:00.000Z' })).sentence).toBe(
+      'Reminder sent: the draft will be approved automatically on Dec 2, 2026',
+    );
+    expect(timelineLine(entry('review_reminder', { autoApproveOn: null })).sentence).toBe('Reminder sent: the draft waits for review');
   });
 
   it('never links a non-http URL and survives missing or odd details', () => {

@@ -38,6 +38,8 @@ const REFUND_REASONS: Record<string, string> = {
   not_restored: 'the live article was not restored in time',
 };
 
+const reminderDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
 /** The human sentence of a timeline entry, per kind. */
 export function timelineLine(e: TimelineEntry): TimelineLine {
   const d = e.details ?? {};
@@ -101,9 +103,16 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       };
     case 'live_url_changed':
       return { sentence: 'Live article link changed', link: url ?? undefined };
-    case 'brief_reminder':
-    case 'review_reminder':
-      return { sentence: 'Reminder sent' };
+    case 'brief_reminder': {
+      const day = num(d.day);
+      return { sentence: day ? `Reminder sent: the brief is still missing ${day} days after payment` : 'Reminder sent' };
+    }
+    case 'review_reminder': {
+      // the date Byline approves the draft by itself is told, not hidden
+      const on = str(d.autoApproveOn);
+      const day = on && !Number.isNaN(Date.parse(on)) ? reminderDate.format(new Date(on)) : null;
+      return { sentence: day ? `Reminder sent: the draft will be approved automatically on ${day}` : 'Reminder sent: the draft waits for review' };
+    }
     default:
       return { sentence: String(e.kind).replace(/_/g, ' ') };
   }
