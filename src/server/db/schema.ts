@@ -516,7 +516,12 @@ export const placementMessages = pgTable(
   ],
 );
 
-/** How far each side has read a conversation (the admins share one mark: the editorial team). */
+/**
+ * How far each side has read a conversation (the admins share one mark: the editorial team), and
+ * when the other side last wrote (set by a trigger on every message insert, migration 0014). A side has unread messages exactly
+ * when `last_other_at > read_at`: the partial index lists those conversations, so an unread count
+ * reads only them, not every message ever written.
+ */
 export const conversationReads = pgTable(
   'conversation_reads',
   {
@@ -524,9 +529,16 @@ export const conversationReads = pgTable(
       .notNull()
       .references(() => payments.id, { onDelete: 'cascade' }),
     side: text('side', { enum: MESSAGE_SIDES }).notNull(),
-    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // null until the side first opens the conversation
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    lastOtherAt: timestamp('last_other_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [primaryKey({ columns: [t.paymentId, t.side] })],
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.side] }),
+    index('conversation_reads_unread_idx')
+      .on(t.side, t.paymentId)
+      .where(sql`last_other_at > coalesce(read_at, '-infinity'::timestamptz)`),
+  ],
 );
 
 /** When each side was last mailed about a conversation: at most one e-mail per 15 minutes. */

@@ -61,22 +61,21 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  * One statement (in a transaction, for SET LOCAL). Each reason's candidates come from their own
  * index: the open cases from publication_cases_open_unique, the overdue from
  * payments_tab_awaiting_idx, the held payments in review or near the refund from
- * payments_status_paid_at_idx (the held ones; the old held ones); the unread messages from a join
- * of every brand message with the read marks. Then each candidate's reasons are looked up by its id
+ * payments_status_paid_at_idx (the held ones; the old held ones); the unread conversations from
+ * conversation_reads_unread_idx (the team's marks older than the brand's last message). Then each candidate's reasons are looked up by its id
  * (payment, opportunity, brief, unread count through placement_messages_unread_idx, timeline entry
  * through placement_events_payment_idx, open case), all counted (`total`, exact), top-N sorted, and
  * only the first `limit` joined to their outlet and brand.
  *
  * At 1,000,000 payments (EXPLAIN ANALYZE on PostgreSQL 15, a generated scratch database: 1M
  * payments and briefs, 2M messages, 3M timeline entries, 1,000 open cases, on a busy 2-core
- * machine): with 16,876 placements needing attention the statement takes about 1 s: ~0.35 s for the
- * unread set (the one part that reads whole tables: every brand message against the team's read
- * marks, a parallel hash join, as for the sidebar's unread badge), the rest ~0.04 ms of index
- * lookups per candidate and a top-N sort. With 69,645 (10% of the payments held, none refunded by
+ * machine): with 16,876 placements needing attention the statement took about 1 s, ~0.35 s of it
+ * for the unread set when that was a join of every brand message with the read marks (since
+ * migration 0014 it is a range of the partial index conversation_reads_unread_idx), the rest
+ * ~0.04 ms of index lookups per candidate and a top-N sort. With 69,645 (10% of the payments held, none refunded by
  * the guarantee yet) it took 4 to 12 s. So it grows with the placements that need attention and
  * with the brand messages, not with the payments; JIT is off for it (its compilation alone took
- * 5.8 s there). An index alone cannot make the unread set cheaper (it compares two tables); a
- * per-conversation "last brand message at" beside the read mark would.
+ * 5.8 s there).
  */
 export async function attentionList(db: Db, now: Date = new Date(), limit = ATTENTION_LIMIT): Promise<AttentionList> {
   const guaranteeCutoff = new Date(now.getTime() - (GUARANTEE_DAYS - GUARANTEE_NEAR_DAYS) * DAY_MS);
@@ -93,9 +92,9 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
     const result = await tx.execute(sql`
     -- the placements with at least one reason, each set read through its own index
     WITH candidates AS (
-      SELECT m.payment_id FROM ${placementMessages} m
-        LEFT JOIN ${conversationReads} r ON r.payment_id = m.payment_id AND r.side = 'admin'
-        WHERE m.side = 'brand' AND m.created_at > coalesce(r.read_at, '-infinity'::timestamptz)
+      -- the conversations the team has not read up to the brand's last message (a partial index)
+      SELECT r.payment_id FROM ${conversationReads} r
+        WHERE r.side = 'admin' AND r.last_other_at > coalesce(r.read_at, '-infinity'::timestamptz)
       UNION SELECT payment_id FROM ${publicationCases} WHERE closed_at IS NULL
       UNION SELECT p.id FROM ${payments} p JOIN ${briefs} b ON b.payment_id = p.id JOIN ${opportunities} o ON o.id = p.opportunity_id
         WHERE ${awaiting} AND ${dueAt} < ${at}::timestamptz

@@ -121,6 +121,7 @@ export async function postMessage(
         attachmentSize: input.attachment?.size ?? null,
       })
       .returning();
+    // the other side's unread mark moves with the insert (a trigger, migration 0014)
     await queueNotice(tx, { paymentId, side: otherSide(caller.side) }, now);
     return inserted;
   });

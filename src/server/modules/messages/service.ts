@@ -25,40 +25,35 @@ export type UnreadScope = { brandId: string } | { paymentIds: string[] } | 'all'
 
 /**
  * Unread messages of `side` per payment: the other side's messages written after the side's read
- * mark (all of them when it has none). One query; each conversation is read through the
- * (payment_id, side, created_at) index. Payments without unread messages are left out.
+ * mark (all of them when it has none). Only the conversations with something unread are read:
+ * those whose mark row says the other side wrote after it (conversation_reads_unread_idx, kept by
+ * a trigger on every message insert, migration 0014), each counted through the (payment_id, side, created_at) index. Payments without
+ * unread messages are left out.
  */
 export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadScope): Promise<UnreadSummary> {
   if (scope !== 'all' && 'paymentIds' in scope && scope.paymentIds.length === 0) return { total: 0, byPayment: {} };
+  const r = conversationReads;
   const inScope =
     scope === 'all'
       ? undefined
       : 'brandId' in scope
-        ? inArray(
-            placementMessages.paymentId,
-            db.select({ id: payments.id }).from(payments).where(eq(payments.brandId, scope.brandId)),
-          )
-        : inArray(placementMessages.paymentId, scope.paymentIds);
+        ? inArray(r.paymentId, db.select({ id: payments.id }).from(payments).where(eq(payments.brandId, scope.brandId)))
+        : inArray(r.paymentId, scope.paymentIds);
   const rows = await db
-    .select({ paymentId: placementMessages.paymentId, n: count() })
-    .from(placementMessages)
-    .leftJoin(
-      conversationReads,
-      and(eq(conversationReads.paymentId, placementMessages.paymentId), eq(conversationReads.side, side)),
-    )
-    .where(
-      and(
-        eq(placementMessages.side, otherSide(side)),
-        sql`${placementMessages.createdAt} > COALESCE(${conversationReads.readAt}, '-infinity'::timestamptz)`,
-        inScope,
-      ),
-    )
-    .groupBy(placementMessages.paymentId);
+    .select({
+      paymentId: r.paymentId,
+      // qualified by hand: inside the subquery an unqualified payment_id would be the message's
+      n: sql<number>`(SELECT count(*)::int FROM ${placementMessages} m WHERE m.payment_id = conversation_reads.payment_id
+        AND m.side = ${otherSide(side)} AND m.created_at > coalesce(conversation_reads.read_at, '-infinity'::timestamptz))`,
+    })
+    .from(r)
+    .where(and(eq(r.side, side), sql`${r.lastOtherAt} > coalesce(${r.readAt}, '-infinity'::timestamptz)`, inScope));
   const byPayment: Record<string, number> = {};
   let total = 0;
-  for (const r of rows) {
-    byPayment[r.paymentId] = r.n;
-    total += r.n;
+  for (const row of rows) {
+    if (row.n === 0) continue;
+    byPayment[row.paymentId] = row.n;
+    total += row.n;
   }
   return { total, byPayment };
 }
