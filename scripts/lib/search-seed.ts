@@ -5,6 +5,7 @@
  * ranges, so the same database can be measured at 100,000 and then at 1,000,000 payments. Every
  * value is a function of the row number (ids are md5-derived uuids): two runs seed the same data.
  */
+import { TOPICS } from '../../src/shared/catalogue';
 
 export const SEARCH_BRANDS = 5_000;
 export const SEARCH_OPPORTUNITIES = 100_000;
@@ -62,35 +63,7 @@ const languages = COUNTRY_SLOTS.flatMap(([, l, w]) => Array<string>(w).fill(l));
 if (countries.length !== 100) throw new Error(`country slots add up to ${countries.length}, not 100`);
 
 // an outlet's main topic, the common ones more often; the others from the whole list
-const TOPIC_LIST = [
-  'business',
-  'finance',
-  'fintech',
-  'crypto',
-  'technology',
-  'ai',
-  'saas',
-  'marketing',
-  'ecommerce',
-  'startups',
-  'health',
-  'lifestyle',
-  'travel',
-  'food',
-  'fashion',
-  'beauty',
-  'sports',
-  'gaming',
-  'entertainment',
-  'education',
-  'real_estate',
-  'automotive',
-  'energy',
-  'science',
-  'politics',
-  'legal',
-  'hr',
-];
+const TOPIC_LIST: string[] = [...TOPICS];
 const MAIN_TOPICS = [
   'business',
   'business',
@@ -252,8 +225,8 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
           CASE WHEN s.c < 12 THEN 'available' WHEN s.c < 16 THEN 'full' WHEN s.c < 18 THEN 'published' WHEN s.c = 18 THEN 'claimed' ELSE 'in_progress' END,
           ${past('n', 104729, 94_608_000)},
           CASE WHEN ${K} % 40 = 0 THEN NULL WHEN ${H} < 60 THEN 'dofollow' WHEN ${H} < 85 THEN 'nofollow' ELSE 'sponsored' END,
-          ARRAY[s.t1] || CASE WHEN n % 3 > 0 THEN ARRAY[${arr(TOPIC_LIST)}[1 + (s.t1i + 1 + n % 5) % 27]] ELSE '{}'::text[] END
-                      || CASE WHEN n % 3 = 2 THEN ARRAY[${arr(TOPIC_LIST)}[1 + (s.t1i + 7 + n % 11) % 27]] ELSE '{}'::text[] END,
+          ARRAY[s.t1] || CASE WHEN n % 3 > 0 THEN ARRAY[${arr(TOPIC_LIST)}[1 + (s.t1i + 1 + n % 5) % ${TOPIC_LIST.length}]] ELSE '{}'::text[] END
+                      || CASE WHEN n % 3 = 2 THEN ARRAY[${arr(TOPIC_LIST)}[1 + (s.t1i + 7 + n % 11) % ${TOPIC_LIST.length}]] ELSE '{}'::text[] END,
           CASE WHEN ${K} % 50 = 1 THEN NULL ELSE ${arr(countries)}[1 + ${H}] END,
           CASE WHEN ${K} % 50 = 1 THEN NULL WHEN ${K} % 5 = 0 THEN 'en' ELSE ${arr(languages)}[1 + ${H}] END
         FROM (SELECT n, n % 20 AS c,

@@ -96,6 +96,9 @@ export interface AdminOpportunityItem extends Opportunity {
 /** What GET /api/opportunities returns to brands: only available ones, so no status. */
 export type BrandOpportunity = Omit<Opportunity, 'status'>;
 
+/** The brands' search's page size when `limit` is not given (zod-free: the browse page's first chunk uses it). */
+export const SEARCH_LIMIT_DEFAULT = 24;
+
 /**
  * An item of the brands' search (GET /api/opportunities with parameters, GET /api/brand/saved):
  * whether this brand saved it, and whether it can no longer be bought (full, or its deadline

@@ -9,7 +9,6 @@ import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '..
  * page's URL, so a search can be bookmarked and shared. Unknown parameters are refused.
  */
 
-export const SEARCH_LIMIT_DEFAULT = 24;
 const SEARCH_LIMIT_MAX = 100;
 const SEARCH_TEXT_MAX = 200;
 

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { OpportunitySort } from '../../../shared/catalogue';
-import type { BrandOpportunityItem } from '../../../shared/opportunity';
-import { SEARCH_LIMIT_DEFAULT, type OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
+import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '../../../shared/opportunity';
+import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
 import { opportunities as o, savedOpportunities } from '../../db/schema';
 import { badRequest } from '../../lib/errors';

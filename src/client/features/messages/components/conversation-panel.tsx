@@ -2,6 +2,7 @@ import * as React from 'react';
 import { MessagesSquare } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
 import { Button } from '@/components/ui/button';
+import { QueryError } from '@/components/query-error';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api';
@@ -67,13 +68,7 @@ export function ConversationPanel({ side, paymentId }: { side: MessageSide; paym
             <Spinner label="Loading messages" />
           </div>
         ) : list.isError && !messages ? (
-          <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-3 text-sm text-destructive">
-            <p className="font-medium">Failed to load the messages</p>
-            <p>{errorMessage(list.error, 'Please try again.')}</p>
-            <Button variant="outline" size="sm" className="mt-2" onClick={() => void refetch()}>
-              Try again
-            </Button>
-          </div>
+          <QueryError query={list} title="Failed to load the messages" className="py-6" />
         ) : (
           <>
             {list.hasNextPage && (

@@ -3,6 +3,7 @@ import { History } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
 import type { TimelineEntry } from '@shared/timeline';
 import { Button } from '@/components/ui/button';
+import { QueryError } from '@/components/query-error';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api';
@@ -66,13 +67,7 @@ export function TimelinePanel({ side, paymentId }: { side: MessageSide; paymentI
           <Spinner label="Loading the timeline" />
         </div>
       ) : list.isError && !items ? (
-        <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-3 text-sm text-destructive">
-          <p className="font-medium">Failed to load the timeline</p>
-          <p>{errorMessage(list.error, 'Please try again.')}</p>
-          <Button variant="outline" size="sm" className="mt-2" onClick={() => void list.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <QueryError query={list} title="Failed to load the timeline" className="py-6" />
       ) : items && items.length > 0 ? (
         <>
           <ol aria-label="Timeline">

@@ -1,5 +1,5 @@
 import { type InfiniteData } from '@tanstack/react-query';
-import type { BrandOpportunityItem } from '@shared/opportunity';
+import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '@shared/opportunity';
 import { ApiError, apiRequestRaw } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
@@ -8,8 +8,8 @@ import { queryClient } from '@/lib/query-client';
  * entry chunk to start the first page early, so it must not carry the shared zod schema.
  */
 
-/** The API's default page size (SEARCH_LIMIT_DEFAULT in src/shared/schemas/opportunity-search.ts). */
-export const PAGE_SIZE = 24;
+/** A page of the browse list: the API's default size. */
+export const PAGE_SIZE = SEARCH_LIMIT_DEFAULT;
 
 /** One page of the search: its items, the next page's URL (Link rel="next") and the total for the filters. */
 export interface SearchPage {
