@@ -276,6 +276,22 @@ export async function checkDatabase(query: Query, label: string, ackedDrafts: Ma
     (await query(`SELECT id, draft_document_url FROM payments`)).map((r) => [String(r.id), r.draft_document_url]),
   );
   for (const [id, url] of ackedDrafts) if (stored.get(id) !== url) problems.push(`acknowledged draft of ${id} missing`);
+  // every payment has exactly one invoice, numbered in its fulfilment's transaction: after any
+  // number of kills each series is 1..n without a gap and its counter stands at n
+  const invoices = await query(`
+    SELECT 'payment without invoice' AS what, p.id::text AS id FROM payments p
+      WHERE NOT EXISTS (SELECT 1 FROM tax_documents d WHERE d.payment_id = p.id AND d.kind = 'invoice')
+    UNION ALL
+    SELECT 'gap or repeat in ' || series || '-' || year, string_agg(n::text, ',') FROM (
+      SELECT substring(number from '^(.*)-\\d{4}-\\d{6}$') AS series, substring(number from '-(\\d{4})-\\d{6}$')::int AS year,
+        substring(number from '(\\d{6})$')::int AS n,
+        row_number() OVER (PARTITION BY substring(number from '^(.*)-\\d{6}$') ORDER BY number) AS k
+      FROM tax_documents) d
+      WHERE n <> k GROUP BY series, year
+    UNION ALL
+    SELECT 'counter ahead of documents in ' || c.series || '-' || c.year, c.last::text FROM document_counters c
+      WHERE c.last <> (SELECT count(*) FROM tax_documents d WHERE d.number LIKE c.series || '-' || c.year || '-%')`);
+  for (const r of invoices) problems.push(`${r.what}: ${r.id}`);
   const [money] = await query(
     `SELECT count(*)::int AS n, coalesce(sum(amount * 100), 0)::bigint::text AS cents, coalesce(sum(amount), 0)::text AS total FROM payments`,
   );

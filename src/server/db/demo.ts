@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from './client';
-import { checkouts, inviteCodes, payments, users } from './schema';
+import { checkouts, inviteCodes, payments, taxDocuments, users } from './schema';
 import { DEMO_LOGINS } from './seed';
 import { verifyPassword } from '../lib/password';
 import { releaseSlot } from '../modules/payments/slots';
@@ -52,6 +52,8 @@ export async function removeDemo(db: Db): Promise<{ accounts: number; codes: num
         .from(checkouts)
         .where(and(inArray(checkouts.brandId, ids), eq(checkouts.status, 'open')));
       for (const h of open) await releaseSlot(tx, h.opportunityId);
+      // the demo's purchases were test-mode documents: they go with the payments
+      await tx.delete(taxDocuments).where(inArray(taxDocuments.paymentId, tx.select({ id: payments.id }).from(payments).where(inArray(payments.brandId, ids))));
       await tx.delete(payments).where(inArray(payments.brandId, ids));
       await tx.delete(users).where(inArray(users.id, ids));
     }

@@ -22,6 +22,7 @@ import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
 import { MESSAGE_SIDES } from '../../shared/messages';
+import { TAX_DOCUMENT_KINDS, type TaxDocumentContent } from '../../shared/billing';
 
 /** PostgreSQL's text-search document type (read only by SQL: the app never selects it). */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -552,4 +553,53 @@ export const conversationNotices = pgTable(
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [primaryKey({ columns: [t.paymentId, t.side] })],
+);
+
+/** A brand's billing details (decision 021): printed on invoices issued after they are saved. */
+export const billingDetails = pgTable('billing_details', {
+  brandId: uuid('brand_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  legalName: text('legal_name').notNull(),
+  addressLine1: text('address_line1').notNull(),
+  addressLine2: text('address_line2'),
+  postalCode: text('postal_code'),
+  city: text('city').notNull(),
+  // ISO 3166-1 alpha-2
+  country: text('country').notNull(),
+  taxId: text('tax_id'),
+  // null: the account's e-mail
+  email: text('email'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * The last number given in each document series and year. Taken with an upsert in the transaction
+ * that issues the document: the row lock orders concurrent issuers, and a rollback gives the number
+ * back, so the numbers have no gaps.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    series: text('series').notNull(),
+    year: integer('year').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.year] })],
+);
+
+/** Invoices (one per payment, at fulfilment) and credit notes (one per refund): what they print, frozen. */
+export const taxDocuments = pgTable(
+  'tax_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: TAX_DOCUMENT_KINDS }).notNull(),
+    number: text('number').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
+    content: jsonb('content').$type<TaxDocumentContent>().notNull(),
+  },
+  (t) => [uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind), uniqueIndex('tax_documents_number_unique').on(t.number)],
 );

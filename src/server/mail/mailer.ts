@@ -11,6 +11,8 @@ interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** e.g. the receipt's invoice PDF */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** Hands one finished mail to its destination; throws when it could not (the job retries). */
@@ -29,6 +31,7 @@ const messageFields = (mail: OutgoingMail) => ({
   text: mail.text,
   html: mail.html,
   messageId: `<${mail.id}@byline.mail>`,
+  ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
 });
 
 /** nodemailer over `SMTP_URL`. */

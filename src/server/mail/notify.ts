@@ -45,7 +45,7 @@ export async function notifyBrandApproved(tx: Tx, brand: Brand, viaInviteCode: b
 }
 
 /** A new `paid` payment that holds its slot: the receipt to the brand, the news to the admins. */
-export async function notifyPaymentReceived(tx: Tx, paymentId: string) {
+export async function notifyPaymentReceived(tx: Tx, paymentId: string, invoiceNumber?: string | null) {
   const p = await placement(tx, paymentId);
   if (!p) return;
   const guarantee = new Date(p.paidAt.getTime() + GUARANTEE_DAYS * 86_400_000);
@@ -57,6 +57,8 @@ export async function notifyPaymentReceived(tx: Tx, paymentId: string) {
     paidAt: p.paidAt.toISOString(),
     providerRef: p.providerRef,
     guaranteeDate: guarantee.toISOString(),
+    // the invoice goes with the receipt (outbox.ts attaches its PDF when the mail is sent)
+    ...(invoiceNumber ? { invoiceNumber } : {}),
   });
   await enqueueAdminMail(tx, { kind: 'admin_new_placement', ...base, brand: p.brand, brandEmail: p.brandEmail, amount: p.amount, providerRef: p.providerRef });
 }

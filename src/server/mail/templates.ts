@@ -27,7 +27,7 @@ export type MailData =
   // brand
   | { kind: 'signup_received'; name: string; brandName: string }
   | { kind: 'brand_approved'; name: string; viaInviteCode: boolean }
-  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string })
+  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string; invoiceNumber?: string })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
   | (Placement & { kind: 'brief_reminder'; paidAt: string })
@@ -130,6 +130,7 @@ function draftFor(d: MailData): Draft {
           ['Amount', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
           ['Payment reference', d.providerRef],
+          ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
         action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },

@@ -12,6 +12,7 @@ import { startOfUtcDay } from '../../lib/dates';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
+import { TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 
 export interface CheckoutBrand {
   id: string;
@@ -253,7 +254,14 @@ export async function checkoutView(db: Db, brandId: string, sessionId: string, n
  * The built-in test checkout's "Pay" button: records a local payment reference on the hold (what
  * a card provider keeps on its side) and runs the very same fulfilment a Stripe webhook runs.
  */
-export async function payTestCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
+export async function payTestCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  brandId: string,
+  sessionId: string,
+  now: Date = new Date(),
+  invoicing: InvoiceSettings = TEST_INVOICING,
+) {
   const view = await checkoutView(db, brandId, sessionId, now);
   const providerRef = 'pi_local_' + randomBytes(12).toString('hex');
   const [charged] = await db
@@ -277,12 +285,19 @@ export async function payTestCheckout(db: Db, provider: PaymentProvider, brandId
       throw conflict('This checkout has expired. Please claim the opportunity again.');
     }
   }
-  const result = await fulfilCheckout(db, provider, sessionId, now);
+  const result = await fulfilCheckout(db, provider, sessionId, now, { invoicing });
   return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
 }
 
 /** "Cancel" on the checkout page: the hold ends and its slot is given back at once. */
-export async function cancelCheckout(db: Db, provider: PaymentProvider, brandId: string, sessionId: string, now: Date = new Date()) {
+export async function cancelCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  brandId: string,
+  sessionId: string,
+  now: Date = new Date(),
+  invoicing: InvoiceSettings = TEST_INVOICING,
+) {
   const view = await checkoutView(db, brandId, sessionId, now);
   if (view.status === 'completed') throw conflict('This checkout has already been paid');
   if (view.status === 'open') {
@@ -290,7 +305,7 @@ export async function cancelCheckout(db: Db, provider: PaymentProvider, brandId:
       await provider.expireSession(sessionId);
     } catch {
       // the provider refused: most likely it was paid a moment ago; let fulfilment decide
-      await fulfilCheckout(db, provider, sessionId, now);
+      await fulfilCheckout(db, provider, sessionId, now, { invoicing });
       const after = await checkoutView(db, brandId, sessionId, now);
       if (after.status === 'completed') throw conflict('This checkout has already been paid');
       if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
@@ -307,14 +322,19 @@ export async function cancelCheckout(db: Db, provider: PaymentProvider, brandId:
  * fulfilment): the every-minute job books them, as Stripe's redelivered webhook would for its own.
  * Such a checkout keeps its slot past its expiry (closeCheckouts skips charged ones) until then.
  */
-export async function fulfilChargedTestCheckouts(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<number> {
+export async function fulfilChargedTestCheckouts(
+  db: Db,
+  provider: PaymentProvider,
+  now: Date = new Date(),
+  invoicing: InvoiceSettings = TEST_INVOICING,
+): Promise<number> {
   if (provider.name !== 'test') return 0;
   const stuck = await db
     .select({ sessionId: checkouts.providerSessionId })
     .from(checkouts)
     .where(and(eq(checkouts.status, 'open'), isNotNull(checkouts.testProviderRef), lt(checkouts.createdAt, new Date(now.getTime() - 60_000))))
     .limit(100);
-  for (const { sessionId } of stuck) if (sessionId) await fulfilCheckout(db, provider, sessionId, now);
+  for (const { sessionId } of stuck) if (sessionId) await fulfilCheckout(db, provider, sessionId, now, { invoicing });
   return stuck.length;
 }
 

@@ -16,7 +16,7 @@ import { webhookRoutes } from './webhook-routes';
  * brand's history and escrow balance, the admins' list, totals and refunds, the provider's webhooks.
  */
 export const paymentsModule: Module = async (app, deps) => {
-  const { db, config, provider, limits } = deps;
+  const { db, config, provider, limits, invoicing } = deps;
 
   // claim: reserve a slot and open a checkout; the browser goes to `url`
   app.post('/api/payments/checkout', async (req) => {
@@ -36,13 +36,13 @@ export const paymentsModule: Module = async (app, deps) => {
     const sessionId = providerSessionParam(req);
     // only the built-in provider takes payment here; with Stripe the card is charged on Stripe's page
     if (provider.name !== 'test') throw notFound('Checkout not found');
-    const { url, paymentId, outcome } = await payTestCheckout(db, provider, brand.id, sessionId);
+    const { url, paymentId, outcome } = await payTestCheckout(db, provider, brand.id, sessionId, new Date(), invoicing);
     return { url, paymentId, status: outcome === 'refunded' ? 'refunded' : 'paid' };
   });
 
   app.post('/api/payments/checkout/:sessionId/cancel', async (req) => {
     const brand = requireApprovedBrand(req);
-    return cancelCheckout(db, provider, brand.id, providerSessionParam(req));
+    return cancelCheckout(db, provider, brand.id, providerSessionParam(req), new Date(), invoicing);
   });
 
   app.get('/api/brand/payments', async (req, reply) => {

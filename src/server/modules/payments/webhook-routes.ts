@@ -24,7 +24,7 @@ export function webhookRoutes(app: FastifyInstance, deps: ModuleDeps) {
         if (err instanceof WebhookPayloadError) throw badRequest(err.message);
         throw err;
       }
-      const result = await handleWebhookEvent(deps.db, provider, event);
+      const result = await handleWebhookEvent(deps.db, provider, event, new Date(), deps.invoicing);
       if (result.mismatch) req.log.warn({ eventId: event.id, session: event.objectId, reason: result.mismatch }, 'checkout not fulfilled: charge mismatch');
       return { received: true };
     });

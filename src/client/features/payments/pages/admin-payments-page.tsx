@@ -13,6 +13,8 @@ import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { QueryError } from '@/components/query-error';
+import { DocumentLinks } from '../components/document-links';
+import { ExportCsv } from '../components/export-csv';
 
 const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Paid - Held', variant: 'warning' },
@@ -48,6 +50,7 @@ function Row({ p }: { p: AdminPaymentItem }) {
           <span className="break-all font-mono">{p.stripePaymentId}</span>
           <span>{format(new Date(p.createdAt), 'MMM d, yyyy')}</span>
         </p>
+        <DocumentLinks base="/api/admin/payments" paymentId={p.id} status={p.status} />
       </div>
       <div className="flex items-center gap-3 md:justify-end">
         <Badge variant={s.variant}>{s.label}</Badge>
@@ -80,6 +83,7 @@ export function AdminPaymentsPage() {
         <p className="text-muted-foreground">Track all payments and escrow status</p>
       </div>
       <SearchBox search={search} id="payments-search" />
+      <ExportCsv q={search.q} />
       <div className="space-y-2">
         {search.q && (
           // the totals follow the search: a brand's money held and released

@@ -1,0 +1,17 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BillingDetails, BillingDetailsInput } from '@shared/billing';
+import { apiRequest } from '@/lib/api';
+
+const KEY = ['/api/brand/billing'];
+
+export function useBilling() {
+  return useQuery<BillingDetails>({ queryKey: KEY });
+}
+
+export function useSaveBilling() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: BillingDetailsInput) => apiRequest<BillingDetails>('PUT', '/api/brand/billing', input),
+    onSuccess: (saved) => client.setQueryData(KEY, saved),
+  });
+}

@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+import type { TaxDocumentContent, TaxDocumentKind } from '../../../shared/billing';
+import { formatUsd } from '../../../shared/money';
+
+/**
+ * Invoices and credit notes as PDF (pdfkit, decision 021), rendered on demand from the stored
+ * document: no file to lose, and the same document is the same bytes every time (the creation
+ * date is the issue date, pdfkit's file id is derived from it, font subsets are deterministic).
+ *
+ * Fonts: DejaVu Sans is embedded (Latin with every accent, Greek, Cyrillic, Hebrew, Arabic, …).
+ * A character it lacks (Chinese, Japanese, Korean) is set in the fallback font: INVOICE_FALLBACK_FONT,
+ * else the first CJK font of SYSTEM_FALLBACKS installed (Debian: fonts-wqy-microhei). Without any,
+ * such a character prints as an empty box (docs/deploy.md says to install one).
+ */
+
+// parsed once: pdfkit takes a fontkit font as it is, and makes each document's subset from it
+const openFont = (url: string) => fontkit.create(readFileSync(fileURLToPath(url))) as fontkit.Font;
+const REGULAR = openFont(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
+const BOLD = openFont(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'));
+/** pdfkit's types know only paths and bytes; its font factory takes any object with `layout` */
+const asSource = (font: fontkit.Font) => font as unknown as Buffer;
+
+interface Fallback {
+  font: fontkit.Font;
+}
+const fallbacks = new Map<string, Fallback | null>();
+
+/** Where Debian and most Linux distributions put a CJK font, tried when none is configured. */
+const SYSTEM_FALLBACKS = [
+  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
+];
+
+function fallbackFont(configured: string | undefined): Fallback | null {
+  const path = configured ?? SYSTEM_FALLBACKS.find((p) => existsSync(p));
+  if (!path) return null;
+  let f = fallbacks.get(path);
+  if (f === undefined) {
+    const opened = fontkit.openSync(path);
+    f = { font: 'fonts' in opened ? opened.fonts[0] : opened };
+    fallbacks.set(path, f);
+  }
+  return f;
+}
+
+export interface RenderOptions {
+  /** a TTF/OTF/TTC for the characters DejaVu Sans lacks */
+  fallbackFontPath?: string;
+}
+
+export interface StoredDocument {
+  kind: TaxDocumentKind;
+  number: string;
+  issuedAt: Date;
+  content: TaxDocumentContent;
+}
+
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const percent = (bp: number) => `${Math.trunc(bp / 100)}${bp % 100 ? '.' + String(bp % 100).padStart(2, '0').replace(/0$/, '') : ''} %`;
+
+const REFUND_REASON_TEXT: Record<string, string> = {
+  admin: 'refunded by the editorial team',
+  guarantee: 'not delivered within the guarantee',
+  sold_out: 'sold out while paying',
+  provider: 'refunded through the card provider',
+  not_restored: 'published article removed and not restored',
+};
+
+const TEST_MODE_NOTICE = 'Test mode – not a tax document';
+const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).';
+
+export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions = {}): Promise<Buffer> {
+  const c = doc.content;
+  const title = doc.kind === 'invoice' ? 'Invoice' : 'Credit note';
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `${title} ${doc.number}`, Author: c.seller.name, Creator: 'Byline', Producer: 'Byline', CreationDate: doc.issuedAt },
+  });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+
+  pdf.registerFont('Regular', asSource(REGULAR));
+  pdf.registerFont('Bold', asSource(BOLD));
+  const fallback = fallbackFont(opts.fallbackFontPath);
+  if (fallback) pdf.registerFont('Fallback', asSource(fallback.font));
+
+  /** Text in runs of the font that has their glyphs. */
+  const write = (text: string, font: 'Regular' | 'Bold', size: number, x?: number, y?: number, options: PDFKit.Mixins.TextOptions = {}) => {
+    pdf.fontSize(size);
+    const runs: { font: string; text: string }[] = [];
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      const f = fallback && !REGULAR.hasGlyphForCodePoint(cp) && fallback.font.hasGlyphForCodePoint(cp) ? 'Fallback' : font;
+      const last = runs[runs.length - 1];
+      if (last?.font === f) last.text += ch;
+      else runs.push({ font: f, text: ch });
+    }
+    if (runs.length === 0) runs.push({ font, text: '' });
+    runs.forEach((run, i) => {
+      pdf.font(run.font);
+      const more = i < runs.length - 1;
+      if (i === 0 && x !== undefined) pdf.text(run.text, x, y, { ...options, continued: more });
+      else pdf.text(run.text, { ...options, continued: more });
+    });
+  };
+
+  const left = 50;
+  const right = 545;
+  const half = 300;
+
+  if (c.testMode) {
+    pdf.rect(left, 40, right - left, 24).fill('#FDECEC');
+    pdf.fillColor('#A11A1A');
+    write(TEST_MODE_NOTICE, 'Bold', 11, left, 47, { width: right - left, align: 'center' });
+    pdf.fillColor('#000000');
+  }
+
+  write(title, 'Bold', 22, left, 80);
+  write(doc.number, 'Regular', 11, left, 110);
+  write(`Issued ${day.format(doc.issuedAt)}`, 'Regular', 10, left, 126);
+  if (doc.kind === 'credit_note' && c.invoiceNumber) write(`Credits invoice ${c.invoiceNumber}`, 'Regular', 10, left, 141);
+
+  const party = (label: string, p: TaxDocumentContent['seller'], x: number, y: number) => {
+    pdf.fillColor('#555555');
+    write(label, 'Bold', 9, x, y, { width: 240 });
+    pdf.fillColor('#000000');
+    write(p.name, 'Bold', 11, x, undefined, { width: 240 });
+    for (const line of p.lines) write(line, 'Regular', 10, x, undefined, { width: 240 });
+    if (p.taxId) write(`VAT / tax ID: ${p.taxId}`, 'Regular', 10, x, undefined, { width: 240 });
+    if (p.email) write(p.email, 'Regular', 10, x, undefined, { width: 240 });
+    return pdf.y;
+  };
+  const bottom = Math.max(party('From', c.seller, left, 180), party('Bill to', c.buyer, half, 180));
+
+  let y = bottom + 30;
+  pdf.moveTo(left, y).lineTo(right, y).strokeColor('#BBBBBB').stroke();
+  write('Description', 'Bold', 10, left, y + 8, { width: 360 });
+  write(`Amount (${c.currency})`, 'Bold', 10, 410, y + 8, { width: right - 410, align: 'right' });
+  y += 28;
+  pdf.moveTo(left, y).lineTo(right, y).stroke();
+  const sign = doc.kind === 'credit_note' ? -1 : 1;
+  write(c.line.title, 'Regular', 10, left, y + 8, { width: 350 });
+  write(`${c.line.outlet} · ${c.line.type}`, 'Regular', 9, left, undefined, { width: 350 });
+  write(formatUsd(sign * c.netCents), 'Regular', 10, 410, y + 8, { width: right - 410, align: 'right' });
+  y = Math.max(pdf.y, y + 30) + 10;
+  pdf.moveTo(left, y).lineTo(right, y).stroke();
+
+  const total = (label: string, amount: string, font: 'Regular' | 'Bold') => {
+    y += 8;
+    write(label, font, 10, 300, y, { width: 200 });
+    write(amount, font, 10, 410, y, { width: right - 410, align: 'right' });
+    y = pdf.y;
+  };
+  total('Net', formatUsd(sign * c.netCents), 'Regular');
+  total(`Tax (${percent(c.taxRateBp)})`, formatUsd(sign * c.taxCents), 'Regular');
+  total(doc.kind === 'invoice' ? 'Total paid' : 'Total refunded', `${formatUsd(sign * c.totalCents)} ${c.currency}`, 'Bold');
+
+  y += 30;
+  if (c.reverseCharge) {
+    write(REVERSE_CHARGE_NOTE, 'Regular', 9, left, y, { width: right - left });
+    y = pdf.y + 8;
+  }
+  if (doc.kind === 'invoice') {
+    write(`Paid by card on ${day.format(new Date(c.paidAt))}. Payment reference: ${c.paymentReference}`, 'Regular', 9, left, y, { width: right - left });
+  } else {
+    const reason = REFUND_REASON_TEXT[c.refundReason ?? ''] ?? c.refundReason ?? '';
+    write(`Refunded in full to the card that paid (${reason}). Payment reference: ${c.paymentReference}`, 'Regular', 9, left, y, {
+      width: right - left,
+    });
+  }
+  pdf.end();
+  return done;
+}

@@ -1,0 +1,137 @@
+import { and, eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/client';
+import { billingDetails, payments, taxDocuments, users } from '../../db/schema';
+import type { Config } from '../../config';
+import type { PaymentProvider } from '../../providers/provider';
+import { normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
+import { issueCreditNote, issueInvoice, type InvoiceSettings } from './issue';
+import { renderDocumentPdf, type RenderOptions, type StoredDocument } from './pdf';
+
+export { issueCreditNote, issueInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
+
+/** GET /api/brand/billing: what is saved, nulls until then; the e-mail is the account's until another is saved. */
+export async function billingOf(db: Db, brandId: string): Promise<BillingDetails> {
+  const [row] = await db
+    .select({ accountEmail: users.email, billing: billingDetails })
+    .from(users)
+    .leftJoin(billingDetails, eq(billingDetails.brandId, users.id))
+    .where(eq(users.id, brandId));
+  const b = row?.billing;
+  return {
+    legalName: b?.legalName ?? null,
+    addressLine1: b?.addressLine1 ?? null,
+    addressLine2: b?.addressLine2 ?? null,
+    postalCode: b?.postalCode ?? null,
+    city: b?.city ?? null,
+    country: b?.country ?? null,
+    taxId: b?.taxId ?? null,
+    email: b?.email ?? row?.accountEmail ?? '',
+  };
+}
+
+type BillingValues = Omit<typeof billingDetails.$inferInsert, 'brandId' | 'updatedAt'>;
+
+/** PUT /api/brand/billing: replaces the details; invoices already issued keep the ones they printed. */
+export async function saveBilling(db: Db, brandId: string, values: BillingValues, now: Date = new Date()): Promise<BillingDetails> {
+  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, brandId));
+  // the account's own address is not stored: it follows the account if that changes
+  const email = values.email && values.email !== account?.email ? values.email : null;
+  const row = { ...values, email, updatedAt: now };
+  await db
+    .insert(billingDetails)
+    .values({ brandId, ...row })
+    .onConflictDoUpdate({ target: billingDetails.brandId, set: row });
+  return billingOf(db, brandId);
+}
+
+/**
+ * The documents a payment should have and does not: one paid before invoices existed (or seeded)
+ * gets its invoice, and its credit note when it was refunded, the first time one is asked for.
+ * Serialised on the payment's row, so two downloads issue one number.
+ */
+async function ensureDocuments(db: Db, paymentId: string, settings: InvoiceSettings, now: Date) {
+  await db.transaction(async (tx) => {
+    const [p] = await tx
+      .select({ status: payments.status, refundReason: payments.refundReason })
+      .from(payments)
+      .where(eq(payments.id, paymentId))
+      .for('update');
+    if (!p) return;
+    await issueInvoice(tx, paymentId, settings, now);
+    if (p.status === 'refunded') await issueCreditNote(tx, paymentId, p.refundReason, now);
+  });
+}
+
+export interface DocumentFile {
+  fileName: string;
+  pdf: Buffer;
+}
+
+/**
+ * A payment's invoice or credit note as PDF; null when there is none (no such payment, another
+ * brand's when `brandId` is given, or a credit note of a payment not refunded).
+ */
+export async function documentPdf(
+  db: Db,
+  paymentId: string,
+  kind: TaxDocumentKind,
+  opts: { brandId?: string; settings: InvoiceSettings; render?: RenderOptions; now?: Date },
+): Promise<DocumentFile | null> {
+  const find = () =>
+    db
+      .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content, status: payments.status })
+      .from(payments)
+      .leftJoin(taxDocuments, and(eq(taxDocuments.paymentId, payments.id), eq(taxDocuments.kind, kind)))
+      .where(and(eq(payments.id, paymentId), opts.brandId ? eq(payments.brandId, opts.brandId) : undefined));
+  let [row] = await find();
+  if (!row) return null;
+  if (!row.number) {
+    if (kind === 'credit_note' && row.status !== 'refunded') return null;
+    await ensureDocuments(db, paymentId, opts.settings, opts.now ?? new Date());
+    [row] = await find();
+  }
+  if (!row?.id || !row.number || !row.issuedAt || !row.content) return null;
+  return fileOf(row.id, { kind, number: row.number, issuedAt: row.issuedAt, content: row.content }, opts.render);
+}
+
+/**
+ * Rendered documents by number: a document never changes once issued and renders to the same bytes,
+ * so a second download (the brand's, the admin's, the receipt's) costs nothing. ~30 KB each.
+ */
+const rendered = new LRUCache<string, Buffer>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (pdf) => pdf.length });
+
+async function fileOf(id: string, doc: StoredDocument, render?: RenderOptions): Promise<DocumentFile> {
+  // the row's id, not the number: two databases (tests, a restored copy) may hold the same number
+  const key = `${id}\n${render?.fallbackFontPath ?? ''}`;
+  let pdf = rendered.get(key);
+  if (!pdf) {
+    pdf = await renderDocumentPdf(doc, render);
+    rendered.set(key, pdf);
+  }
+  return { fileName: `${doc.number}.pdf`, pdf };
+}
+
+/** A document already issued, as PDF (the receipt mail's attachment); null when there is none. */
+export async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKind, render?: RenderOptions): Promise<DocumentFile | null> {
+  const [row] = await db
+    .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content })
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.paymentId, paymentId), eq(taxDocuments.kind, kind)));
+  return row ? fileOf(row.id, { kind, number: row.number, issuedAt: row.issuedAt, content: row.content }, render) : null;
+}
+
+/** The invoicing settings of a running app: the seller from the INVOICE_* settings, test mode from the provider. */
+export function invoiceSettingsFrom(config: Config, provider: Pick<PaymentProvider, 'name'>): InvoiceSettings {
+  const testMode = provider.name === 'test' || Boolean(config.STRIPE_SECRET_KEY?.startsWith('sk_test_'));
+  return {
+    seller: {
+      name: config.INVOICE_SELLER_NAME,
+      lines: config.INVOICE_SELLER_ADDRESS,
+      taxId: config.INVOICE_SELLER_TAX_ID ? normalizeTaxId(config.INVOICE_SELLER_TAX_ID) : null,
+      email: config.INVOICE_SELLER_EMAIL ?? null,
+    },
+    taxRateBp: config.INVOICE_TAX_RATE,
+    testMode,
+  };
+}
