@@ -177,7 +177,7 @@ test('[ADMIN] creates an opportunity with a logo and two examples, finds it with
   await brand.getByRole('tab', { name: 'Editorial' }).click();
   await expect(card).toHaveCount(0);
   await brand.getByRole('tab', { name: 'Profile' }).click();
-  await card.focus();
+  await card.getByRole('button', { name: `${outlet}: ${renamed}`, exact: true }).focus();
   await brand.keyboard.press('Enter');
   const dialog = brand.getByTestId('claim-dialog');
   await expect(dialog.getByRole('heading', { name: 'Review Opportunity' })).toBeVisible();

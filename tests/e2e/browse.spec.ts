@@ -37,7 +37,8 @@ test.describe('brand browse', () => {
   });
 
   test('opens a card with the keyboard; the two steps; closing starts over', async ({ page }) => {
-    const card = page.getByTestId('opportunity-card').filter({ hasText: 'Forbes Insights' });
+    // the card opens through its one button (named by outlet and title), laid over the whole card
+    const card = page.getByTestId('opportunity-card').filter({ hasText: 'Forbes Insights' }).getByRole('button', { name: /^Forbes Insights: / });
     await card.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('claim-dialog');

@@ -26,7 +26,7 @@ export function QueryError({ query, title, className }: { query: FailedQuery; ti
       )}
     >
       <AlertTriangle className="mb-3 size-10 text-destructive" aria-hidden />
-      <h3 className="text-lg font-semibold">{title}</h3>
+      <h2 className="text-lg font-semibold">{title}</h2>
       <p className="mt-1 max-w-md text-sm text-muted-foreground">
         {errorMessage(query.error, 'Something went wrong. Please try again.')}
       </p>

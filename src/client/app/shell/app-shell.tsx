@@ -14,6 +14,7 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar';
 import { Logo } from '@/components/ui/logo';
+import { cn } from '@/lib/utils';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
@@ -59,47 +60,27 @@ function isActive(path: string, href: string) {
   return path === href || path.startsWith(`${href}/`);
 }
 
+const COUNT_CLASS =
+  'ml-auto rounded-full px-1.5 text-[11px] font-semibold leading-5 tabular-nums group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]';
+
 /**
- * The open cases beside "Placements": after the icon in the DOM, drawn at the end of the row
- * (order-last); in the collapsed sidebar a dot on the icon. The link's aria-label carries the number.
+ * A number beside a navigation label (open cases, unread messages, placements waiting): after the
+ * label, at the end of the row; in the collapsed sidebar (the label hidden) a dot on the icon. The
+ * drawn number is hidden from screen readers, which read the words instead ("Placements (2 open
+ * cases)"): the link is named by what it shows, not by an aria-label that would differ from it.
  */
-function CaseCount({ count }: { count: number }) {
+function NavCount({ count, spoken, testId, className }: { count: number; spoken: string; testId: string; className: string }) {
   return (
-    <span
-      aria-hidden
-      data-testid="nav-case-count"
-      className="order-last ml-auto rounded-full bg-destructive px-1.5 text-[11px] font-semibold leading-5 text-destructive-foreground tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
-    >
-      {count}
-    </span>
+    <>
+      <span className="sr-only"> ({spoken})</span>
+      <span aria-hidden data-testid={testId} className={cn(COUNT_CLASS, className)}>
+        {count}
+      </span>
+    </>
   );
 }
 
-/** Unread messages beside "My Articles" / "Projects", drawn like the case count in the primary colour. */
-function UnreadCount({ count }: { count: number }) {
-  return (
-    <span
-      aria-hidden
-      data-testid="nav-unread-count"
-      className="order-last ml-auto rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
-    >
-      {count}
-    </span>
-  );
-}
-
-/** The placements waiting on the team beside "Needs attention", drawn like the case count in amber. */
-function AttentionCount({ count }: { count: number }) {
-  return (
-    <span
-      aria-hidden
-      data-testid="nav-attention-count"
-      className="order-last ml-auto rounded-full bg-amber-500 px-1.5 text-[11px] font-semibold leading-5 text-white tabular-nums group-data-[collapsed=true]/sidebar:order-none group-data-[collapsed=true]/sidebar:-ml-3.5 group-data-[collapsed=true]/sidebar:-mt-3.5 group-data-[collapsed=true]/sidebar:size-2 group-data-[collapsed=true]/sidebar:p-0 group-data-[collapsed=true]/sidebar:text-[0px]"
-    >
-      {count}
-    </span>
-  );
-}
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function Navigation({ user }: { user: PublicUser }) {
   const [path] = useLocation();
@@ -124,43 +105,21 @@ function Navigation({ user }: { user: PublicUser }) {
           return (
             <SidebarMenuButton
               key={item.href}
-              icon={
+              icon={item.icon}
+              badge={
                 badge ? (
-                  <>
-                    {item.icon}
-                    <CaseCount count={cases} />
-                  </>
+                  <NavCount count={cases} spoken={plural(cases, 'open case', 'open cases')} testId="nav-case-count" className="bg-destructive text-destructive-foreground" />
                 ) : unreadHere ? (
-                  <>
-                    {item.icon}
-                    <UnreadCount count={unread} />
-                  </>
+                  <NavCount count={unread} spoken={plural(unread, 'unread message', 'unread messages')} testId="nav-unread-count" className="bg-primary text-primary-foreground" />
                 ) : waitingHere ? (
-                  <>
-                    {item.icon}
-                    <AttentionCount count={waiting} />
-                  </>
-                ) : (
-                  item.icon
-                )
+                  <NavCount count={waiting} spoken={plural(waiting, 'placement', 'placements')} testId="nav-attention-count" className="bg-amber-700 text-white" />
+                ) : undefined
               }
               label={item.label}
               active={isActive(path, item.href)}
               asChild
             >
-              <Link
-                href={item.href}
-                onClick={() => setOpenMobile(false)}
-                aria-label={
-                  badge
-                    ? `${item.label} (${cases} open ${cases === 1 ? 'case' : 'cases'})`
-                    : unreadHere
-                      ? `${item.label} (${unread} unread ${unread === 1 ? 'message' : 'messages'})`
-                      : waitingHere
-                        ? `${item.label} (${waiting} ${waiting === 1 ? 'placement' : 'placements'})`
-                        : undefined
-                }
-              />
+              <Link href={item.href} onClick={() => setOpenMobile(false)} />
             </SidebarMenuButton>
           );
         })}

@@ -37,7 +37,7 @@ export default function UserMenuDropdown({
   }, [focusButton, defaultOpen]);
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
-      <DropdownMenuTrigger ref={buttonRef} className={userMenuButtonClass(collapsed)} aria-label="User menu" data-testid="user-menu">
+      <DropdownMenuTrigger ref={buttonRef} className={userMenuButtonClass(collapsed)} data-testid="user-menu">
         <UserMenuButtonFace user={user} collapsed={collapsed} />
       </DropdownMenuTrigger>
       <DropdownMenuContent side={isMobile ? 'top' : 'right'} align="end" className="w-64">

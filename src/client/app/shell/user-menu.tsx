@@ -20,11 +20,17 @@ export function Identity({ user }: { user: PublicUser }) {
   );
 }
 
-/** What the menu button shows: the avatar, and the name, e-mail and company when there is room. */
+/**
+ * What the menu button shows: the avatar, and the name, e-mail and company when there is room. Its
+ * name is what it shows, after "User menu:" (the avatar repeats the name, so it is not read out).
+ */
 export function UserMenuButtonFace({ user, collapsed }: { user: PublicUser; collapsed: boolean }) {
   return (
     <>
-      <UserAvatar name={user.name} src={user.avatarUrl} />
+      <span className="sr-only">{collapsed ? 'User menu' : 'User menu: '}</span>
+      <span aria-hidden className="contents">
+        <UserAvatar name={user.name} src={user.avatarUrl} />
+      </span>
       {!collapsed && (
         <>
           <Identity user={user} />
@@ -72,7 +78,6 @@ export function UserMenu({ user }: { user: PublicUser }) {
     <button
       type="button"
       className={userMenuButtonClass(collapsed)}
-      aria-label="User menu"
       aria-haspopup="menu"
       aria-expanded={false}
       data-state="closed"

@@ -7,8 +7,12 @@ export const Card = ({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) 
 export const CardHeader = ({ className, ...p }: React.HTMLAttributes<HTMLDivElement>) => (
   <div className={cn('flex flex-col space-y-1.5 p-6', className)} {...p} />
 );
-export const CardTitle = ({ className, ...p }: React.HTMLAttributes<HTMLHeadingElement>) => (
-  <h3 className={cn('font-semibold leading-none tracking-tight', className)} {...p} />
+/**
+ * A card's heading: h2 by default, for a card that stands directly under the page's h1; `as="h1"`
+ * where the card is the page (sign-in, checkout), `as="h3"` inside a section.
+ */
+export const CardTitle = ({ className, as: Heading = 'h2', ...p }: React.HTMLAttributes<HTMLHeadingElement> & { as?: 'h1' | 'h2' | 'h3' }) => (
+  <Heading className={cn('font-semibold leading-none tracking-tight', className)} {...p} />
 );
 export const CardDescription = ({ className, ...p }: React.HTMLAttributes<HTMLParagraphElement>) => (
   <p className={cn('text-sm text-muted-foreground', className)} {...p} />

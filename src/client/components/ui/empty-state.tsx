@@ -17,7 +17,7 @@ export function EmptyState({
   return (
     <div className={cn('flex flex-col items-center justify-center rounded-xl border border-dashed bg-card px-6 py-14 text-center', className)}>
       {icon && <div className="mb-3 text-muted-foreground [&_svg]:size-10">{icon}</div>}
-      <h3 className="text-lg font-semibold">{title}</h3>
+      <h2 className="text-lg font-semibold">{title}</h2>
       {description && <p className="mt-1 max-w-md text-sm text-muted-foreground">{description}</p>}
       {children && <div className="mt-4">{children}</div>}
     </div>

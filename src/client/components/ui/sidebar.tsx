@@ -127,16 +127,22 @@ export const SidebarMenu = ({ className, ...p }: React.HTMLAttributes<HTMLUListE
   <ul className={cn('flex w-full min-w-0 flex-col gap-1', className)} {...p} />
 );
 
-/** A navigation entry: icon + label, label hidden and shown as a tooltip when collapsed. */
+/**
+ * A navigation entry: icon + label (+ badge), label hidden and shown as a tooltip when collapsed.
+ * The badge comes after the label in the DOM: the link is named by its text in the order it shows
+ * ("Needs attention (3 placements)", the badge's words for its number).
+ */
 export function SidebarMenuButton({
   icon,
   label,
+  badge,
   active,
   asChild,
   children,
 }: {
   icon: React.ReactNode;
   label: string;
+  badge?: React.ReactNode;
   active?: boolean;
   asChild?: boolean;
   children: React.ReactElement<{ className?: string; children?: React.ReactNode; 'aria-current'?: 'page' }>;
@@ -155,6 +161,7 @@ export function SidebarMenuButton({
           <>
             {icon}
             <span className={cn('truncate', collapsed && 'sr-only')}>{label}</span>
+            {badge}
           </>
         ),
       })

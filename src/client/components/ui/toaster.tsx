@@ -21,7 +21,8 @@ export function Toaster({ focusRegion = false }: { focusRegion?: boolean }) {
           onOpenChange={(open) => !open && dismissToast(t.id)}
           className={cn(
             'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)]',
-            t.variant === 'destructive' ? 'border-destructive bg-destructive text-destructive-foreground' : 'bg-card text-card-foreground',
+            // red-700, not the buttons' red: white text on it reads at 6.5:1 (4.5:1 is the minimum)
+            t.variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'bg-card text-card-foreground',
           )}
           data-testid="toast"
         >

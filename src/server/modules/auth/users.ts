@@ -1,13 +1,21 @@
 import { eq } from 'drizzle-orm';
 import type { PublicUser } from '../../../shared/user';
+import type { Versioned } from '../../../shared/schemas/version';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
+import { contentVersion } from '../../lib/version';
 
 export type UserRow = typeof users.$inferSelect;
 /** The signed-in user a request carries (`req.user`): the row without its password hash. */
 export type SessionUser = Omit<UserRow, 'password'>;
 
-export function toPublicUser(u: SessionUser): PublicUser {
+/**
+ * The version of what the profile form edits (decision 019): name, company name and website. The
+ * avatar and the e-mail switch save on their own at once, so they change no version.
+ */
+export const profileVersion = (u: Pick<UserRow, 'name' | 'brandName' | 'website'>) => contentVersion([u.name, u.brandName, u.website]);
+
+export function toPublicUser(u: SessionUser): Versioned<PublicUser> {
   return {
     id: u.id,
     name: u.name,
@@ -19,6 +27,7 @@ export function toPublicUser(u: SessionUser): PublicUser {
     approved: u.approved,
     emailNotifications: u.emailNotifications,
     createdAt: u.createdAt.toISOString(),
+    version: profileVersion(u),
   };
 }
 

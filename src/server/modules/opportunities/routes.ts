@@ -9,11 +9,13 @@ import { browseListCache } from './browse-cache';
 import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
 import { opportunitySearchQuerySchema } from '../../../shared/schemas/opportunity-search';
 import { preferredEncoding } from '../../lib/compress-json';
+import { baseVersionSchema } from '../../../shared/schemas/version';
 import {
   createOpportunity,
   getOpportunity,
   listAll,
   toOpportunityJson,
+  toVersionedOpportunityJson,
   updateOpportunity,
 } from './service';
 
@@ -86,7 +88,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
 
   app.get('/api/admin/opportunities/:id', async (req) => {
     requireAdmin(req);
-    return toOpportunityJson(await getOpportunity(db, idParam(req, 'id', OPPORTUNITY_NOT_FOUND)));
+    return toVersionedOpportunityJson(await getOpportunity(db, idParam(req, 'id', OPPORTUNITY_NOT_FOUND)));
   });
 
   app.post('/api/admin/opportunities', async (req, reply) => {
@@ -101,7 +103,9 @@ export const opportunitiesModule: Module = async (app, deps) => {
     const current = await getOpportunity(db, id);
     const keepDay = current.deadlineDate ? current.deadlineDate.toISOString().slice(0, 10) : null;
     const input = parse(opportunityRequestSchemaFor(keepDay), req.body);
-    return toOpportunityJson(await updateOpportunity(db, id, input));
+    // the version the admin's form started from (GET's `version`): an older one is refused with 409
+    const { baseVersion } = parse(baseVersionSchema, req.body);
+    return toVersionedOpportunityJson(await updateOpportunity(db, id, input, baseVersion));
   });
 
   logoUploadRoutes(app, deps);

@@ -13,8 +13,11 @@ import type { Db } from '../../db/client';
 import { opportunities, payments } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
 import { conflict, notFound } from '../../lib/errors';
+import { contentVersion, staleCopy } from '../../lib/version';
+import type { Versioned } from '../../../shared/schemas/version';
 
 export type OpportunityRow = typeof opportunities.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The columns an opportunity shows (of the table, or of a subquery aliased to it). */
 const opportunityFields = (t: typeof opportunities | typeof page) => ({
@@ -44,6 +47,18 @@ const opportunityFields = (t: typeof opportunities | typeof page) => ({
 /** The API's JSON for an opportunity: a new column never leaks by accident. */
 const opportunityItem = item(opportunityFields(opportunities));
 export const toOpportunityJson = (r: OpportunityRow): Opportunity => opportunityItem.of({ opportunities: r });
+
+/**
+ * The version of an opportunity an admin edits (decision 019): its fields as the API answers them,
+ * less the two a checkout changes while the form is open (a slot taken is no reason to refuse a save).
+ */
+function opportunityVersion(r: OpportunityRow): string {
+  const { filledSlots: _filled, status: _status, ...edited } = toOpportunityJson(r);
+  return contentVersion(edited);
+}
+
+/** GET /api/admin/opportunities/{id} and its PATCH: the opportunity with its version. */
+export const toVersionedOpportunityJson = (r: OpportunityRow): Versioned<Opportunity> => ({ ...toOpportunityJson(r), version: opportunityVersion(r) });
 
 /** What a brand sees: the card and claim-dialog fields, not the status. */
 export function toBrandOpportunityJson(r: OpportunityRow): BrandOpportunity {
@@ -168,8 +183,9 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Pr
   return withTypoTolerance(db, (tx) => dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }));
 }
 
-export async function getOpportunity(db: Db, id: string): Promise<OpportunityRow> {
-  const [row] = await db.select().from(opportunities).where(eq(opportunities.id, id));
+export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {
+  const q = db.select().from(opportunities).where(eq(opportunities.id, id));
+  const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound('Opportunity not found');
   return row;
 }
@@ -180,12 +196,28 @@ export async function createOpportunity(db: Db, input: OpportunityRequest): Prom
 }
 
 /**
+ * An admin's save (PATCH). With `baseVersion` (decision 019) only when the stored opportunity is
+ * still that version, else 409 with the current one; without it, as the spec's body always did.
+ */
+export async function updateOpportunity(db: Db, id: string, input: OpportunityRequest, baseVersion?: string): Promise<OpportunityRow> {
+  if (baseVersion === undefined) return replaceFields(db, id, input);
+  // the row stays locked from the comparison to the write: no other save can land in between
+  return db.transaction(async (tx) => {
+    const current = await getOpportunity(tx, id, true);
+    if (opportunityVersion(current) !== baseVersion) {
+      throw staleCopy('This opportunity was changed by someone else since you opened it', toVersionedOpportunityJson(current));
+    }
+    return replaceFields(tx, id, input);
+  });
+}
+
+/**
  * Replaces the admin-editable fields. One conditional UPDATE, so a checkout filling a slot at the
  * same moment cannot be lost: maxSlots may not drop below filledSlots, and an available or full
  * opportunity becomes full exactly when its slots are all taken (claimed, in progress and
  * published ones keep their status).
  */
-export async function updateOpportunity(db: Db, id: string, input: OpportunityRequest): Promise<OpportunityRow> {
+async function replaceFields(db: Db | Tx, id: string, input: OpportunityRequest): Promise<OpportunityRow> {
   const max = input.maxSlots;
   const [row] = await db
     .update(opportunities)

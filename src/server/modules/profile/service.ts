@@ -5,7 +5,8 @@ import { inviteCodes, users } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import { claimLimits } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
-import type { SessionUser, UserRow } from '../auth/users';
+import { profileVersion, toPublicUser, type SessionUser, type UserRow } from '../auth/users';
+import { staleCopy } from '../../lib/version';
 import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 
 const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
@@ -51,7 +52,11 @@ export async function completeBrandProfile(
   return { user: updated, autoApproved };
 }
 
-export async function editProfile(db: Db, user: SessionUser, input: EditProfileInput): Promise<UserRow> {
+/**
+ * The profile form's save. With `baseVersion` (decision 019) only when the stored profile is still
+ * that version (the row locked from the comparison to the write), else 409 with the current one.
+ */
+export async function editProfile(db: Db, user: SessionUser, input: EditProfileInput, baseVersion?: string): Promise<UserRow> {
   const set: Partial<UserRow> = { name: input.name };
   // admins edit only their name (spec §6)
   if (user.role === 'brand') {
@@ -59,8 +64,18 @@ export async function editProfile(db: Db, user: SessionUser, input: EditProfileI
     if (input.website !== undefined) set.website = input.website;
     if (input.emailNotifications !== undefined) set.emailNotifications = input.emailNotifications;
   }
-  const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
-  return updated;
+  if (baseVersion === undefined) {
+    const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
+    return updated;
+  }
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+    if (profileVersion(current) !== baseVersion) {
+      throw staleCopy('Your profile was changed in another window since you started editing', toPublicUser(current));
+    }
+    const [updated] = await tx.update(users).set(set).where(eq(users.id, user.id)).returning();
+    return updated;
+  });
 }
 
 export async function setAvatar(db: Db, user: SessionUser, avatarUrl: string): Promise<UserRow> {

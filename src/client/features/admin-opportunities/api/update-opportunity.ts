@@ -1,13 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Opportunity } from '@shared/opportunity';
 import type { OpportunityRequest } from '@shared/schemas/opportunity';
+import type { Versioned } from '@shared/schemas/version';
 import { apiRequest } from '@/lib/api';
 import { invalidateOpportunities } from './get-opportunities';
 import { toRequestBody } from './request-body';
 
+/** PATCH with the version the form was opened on: a save on an older copy is refused (409, decision 019). */
 export function useUpdateOpportunity(id: string) {
   return useMutation({
-    mutationFn: (input: OpportunityRequest) => apiRequest<Opportunity>('PATCH', `/api/admin/opportunities/${id}`, toRequestBody(input)),
+    mutationFn: ({ input, baseVersion }: { input: OpportunityRequest; baseVersion: string }) =>
+      apiRequest<Versioned<Opportunity>>('PATCH', `/api/admin/opportunities/${id}`, { ...toRequestBody(input), baseVersion }),
     onSuccess: () => invalidateOpportunities(id),
   });
 }

@@ -68,7 +68,8 @@ export function OpportunityForm({
   keepDeadline?: string | null;
   submitLabel: string;
   pendingLabel: string;
-  onSubmit: (values: OpportunityRequest) => Promise<unknown>;
+  /** the normalised request, and the form's values as typed (what a page merges on a 409) */
+  onSubmit: (values: OpportunityRequest, typed: OpportunityFormValues) => Promise<unknown>;
 }) {
   const form = useForm<OpportunityFormValues, unknown, OpportunityRequest>({
     // the schema depends only on the stored deadline; build it once per form
@@ -82,7 +83,7 @@ export function OpportunityForm({
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await onSubmit(values);
+      await onSubmit(values, form.getValues());
     } catch (err) {
       for (const [field, message] of serverFieldErrors(err)) form.setError(field, { message });
     }

@@ -25,7 +25,7 @@ function BrandRow({ brand }: { brand: PendingBrand }) {
       <CardContent className="flex flex-col gap-4 p-5 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="min-w-0 font-semibold wrap-anywhere">{brand.name}</h3>
+            <h2 className="min-w-0 font-semibold wrap-anywhere">{brand.name}</h2>
             <Badge variant="warning">Pending Review</Badge>
           </div>
           <p className="text-sm font-medium">{brand.brandName}</p>

@@ -26,7 +26,7 @@ export function AuthPage() {
   // back to the page that asked for sign-in (its guard still sends an unfinished profile to onboarding)
   if (user) return <Redirect to={safeNextPath(params.get('next')) ?? homeFor(user)} replace />;
   return (
-    <div className="grid min-h-page lg:grid-cols-2">
+    <main className="grid min-h-page lg:grid-cols-2">
       <section className="hidden flex-col justify-between bg-gradient-to-br from-indigo-600 via-indigo-700 to-violet-800 p-12 text-white lg:flex">
         <div className="flex items-center gap-2 text-lg font-semibold">
           <svg viewBox="0 0 32 32" className="size-8" aria-hidden>
@@ -53,7 +53,9 @@ export function AuthPage() {
         </div>
         <Card className="w-full max-w-md">
           <CardHeader>
-            <CardTitle className="text-2xl">Welcome to Byline</CardTitle>
+            <CardTitle as="h1" className="text-2xl">
+              Welcome to Byline
+            </CardTitle>
             <CardDescription>Sign in to your account or create a new brand account.</CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
@@ -78,6 +80,6 @@ export function AuthPage() {
           </CardContent>
         </Card>
       </section>
-    </div>
+    </main>
   );
 }

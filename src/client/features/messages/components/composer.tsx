@@ -79,6 +79,9 @@ export function Composer({ side, paymentId }: { side: MessageSide; paymentId: st
           type="file"
           accept={ACCEPT}
           className="sr-only"
+          // chosen through the "Attach file" button: the input itself is neither a tab stop nor read out twice
+          tabIndex={-1}
+          aria-hidden
           id={`${textId}-file`}
           data-testid="message-file"
           onChange={(e) => setFile(e.target.files?.[0] ?? null)}

@@ -5,7 +5,7 @@ import { Card, CardContent } from '@/components/ui/card';
 
 export function NotFoundPage() {
   return (
-    <div className="flex min-h-page items-center justify-center bg-background p-4">
+    <main className="flex min-h-page items-center justify-center bg-background p-4">
       <Card className="w-full max-w-md">
         <CardContent className="space-y-4 p-6">
           <div className="flex items-center gap-2">
@@ -18,6 +18,6 @@ export function NotFoundPage() {
           </Button>
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

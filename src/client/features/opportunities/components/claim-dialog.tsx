@@ -104,7 +104,7 @@ function ReviewStep({ o }: { o: BrandOpportunityItem }) {
   );
 }
 
-function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunityItem; agreed: boolean; setAgreed: (v: boolean) => void }) {
+function NextStep({ o }: { o: BrandOpportunityItem }) {
   return (
     <div className="space-y-5">
       <div className="rounded-lg border bg-primary/5 p-4">
@@ -113,7 +113,7 @@ function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunityItem; agreed: b
         <p className="text-sm text-muted-foreground">One-time payment • Held in escrow until publication</p>
       </div>
       <div className="space-y-1">
-        <h4 className="text-sm font-semibold">What to expect</h4>
+        <h3 className="text-sm font-semibold">What to expect</h3>
         <p className="text-sm text-muted-foreground">{o.type.map((t) => EXPECTATIONS[t]).join(' ')}</p>
       </div>
       <ol className="space-y-2">
@@ -140,6 +140,14 @@ function NextStep({ o, agreed, setAgreed }: { o: BrandOpportunityItem; agreed: b
           get a full refund automatically.
         </p>
       </div>
+    </div>
+  );
+}
+
+/** The box the payment needs, kept beside the Pay button it enables. */
+function Agreement({ agreed, setAgreed }: { agreed: boolean; setAgreed: (v: boolean) => void }) {
+  return (
+    <div className="space-y-1">
       <div className="flex items-start gap-3">
         <Checkbox id="claim-terms" checked={agreed} onCheckedChange={(v) => setAgreed(v === true)} className="mt-0.5" />
         <Label htmlFor="claim-terms" className="text-sm font-normal leading-snug">
@@ -196,33 +204,37 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                 Sold out: this opportunity can no longer be bought. It stays in your saved list until you remove it.
               </p>
             )}
-            {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} agreed={agreed} setAgreed={setAgreed} />}
-            <DialogFooter>
-              {step === 1 ? (
-                <>
-                  <Button variant="outline" onClick={close}>
-                    Cancel
-                  </Button>
-                  {/* a sold out one (kept in the saved list) cannot go on to the payment */}
-                  <Button onClick={() => setStep(2)} disabled={opportunity.soldOut}>
-                    Next
-                  </Button>
-                </>
-              ) : (
-                <>
-                  <Button variant="outline" onClick={() => setStep(1)} disabled={processing}>
-                    Back
-                  </Button>
-                  <Button onClick={pay} disabled={!agreed || processing || opportunity.soldOut}>
-                    {processing ? 'Processing...' : (
-                      <>
-                        <BadgeCheck /> Pay now and secure article
-                      </>
-                    )}
-                  </Button>
-                </>
-              )}
-            </DialogFooter>
+            {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} />}
+            {/* kept in view while the steps scroll: on a phone the box and "Pay" show without scrolling */}
+            <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 space-y-4 border-t bg-card px-6 py-4">
+              {step === 2 && <Agreement agreed={agreed} setAgreed={setAgreed} />}
+              <DialogFooter>
+                {step === 1 ? (
+                  <>
+                    <Button variant="outline" onClick={close}>
+                      Cancel
+                    </Button>
+                    {/* a sold out one (kept in the saved list) cannot go on to the payment */}
+                    <Button onClick={() => setStep(2)} disabled={opportunity.soldOut}>
+                      Next
+                    </Button>
+                  </>
+                ) : (
+                  <>
+                    <Button variant="outline" onClick={() => setStep(1)} disabled={processing}>
+                      Back
+                    </Button>
+                    <Button onClick={pay} disabled={!agreed || processing || opportunity.soldOut}>
+                      {processing ? 'Processing...' : (
+                        <>
+                          <BadgeCheck /> Pay now and secure article
+                        </>
+                      )}
+                    </Button>
+                  </>
+                )}
+              </DialogFooter>
+            </div>
           </>
         )}
       </DialogContent>

@@ -48,22 +48,25 @@ export const OpportunityCard = React.memo(function OpportunityCard({
 }) {
   const firstType = o.type[0];
   const facts = outletFacts(o);
+  const name = `${o.outletName}: ${o.title}${o.soldOut ? ' (sold out)' : ''}`;
   return (
     <div
-      role="button"
-      tabIndex={0}
-      onClick={() => onOpen(o)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          onOpen(o);
-        }
-      }}
-      aria-label={`${o.outletName}: ${o.title}${o.soldOut ? ' (sold out)' : ''}`}
       data-testid="opportunity-card"
       // off-screen cards skip layout and paint until scrolled near (sized by their last render)
-      className="group relative flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition [contain-intrinsic-size:auto_300px] [content-visibility:auto] hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      className="group relative flex cursor-pointer flex-col gap-4 rounded-xl border bg-card p-5 text-left shadow-sm transition [contain-intrinsic-size:auto_300px] [content-visibility:auto] hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-md has-[[data-card-open]:focus-visible]:ring-2 has-[[data-card-open]:focus-visible]:ring-ring"
     >
+      {/*
+        The card opens through this one button, laid over the whole card: a click anywhere on it
+        lands here, while Save and the price's explanation sit above it (z-10). A card that were a
+        button itself could not hold those two buttons (nested interactive controls).
+      */}
+      <button
+        type="button"
+        data-card-open
+        aria-label={name}
+        onClick={() => onOpen(o)}
+        className="absolute inset-0 cursor-pointer rounded-xl focus-visible:outline-none"
+      />
       <div className="flex items-start gap-3">
         <OutletLogo name={o.outletName} logoUrl={o.logoUrl} />
         <div className="min-w-0 flex-1 space-y-1">
@@ -93,7 +96,7 @@ export const OpportunityCard = React.memo(function OpportunityCard({
           </span>
         )}
       </div>
-      <h3 className="line-clamp-2 text-base font-semibold leading-snug group-hover:text-primary">{o.title}</h3>
+      <h2 className="line-clamp-2 text-base font-semibold leading-snug group-hover:text-primary">{o.title}</h2>
       <TopicChips topics={o.topics} max={3} className="-mt-2" />
       <div className="mt-auto space-y-4">
         {/* a sold out one says so in its badge; the bar would only repeat it */}
@@ -104,7 +107,7 @@ export const OpportunityCard = React.memo(function OpportunityCard({
               Price
               <Tooltip>
                 <TooltipTrigger asChild>
-                  <button type="button" className="cursor-help" aria-label="About the price" onClick={(e) => e.stopPropagation()}>
+                  <button type="button" className="relative z-10 cursor-help" aria-label="About the price" onClick={(e) => e.stopPropagation()}>
                     <CardIcon name="info" className="size-3.5" />
                   </button>
                 </TooltipTrigger>

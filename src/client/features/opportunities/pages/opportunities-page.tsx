@@ -23,6 +23,11 @@ import { preloadSearchReader, useSearchState } from '../search/use-search-state'
 
 type Tab = 'all' | OpportunityType;
 
+// the type tabs filter one list: every tab controls the same panel, the results below them
+const RESULTS_ID = 'opportunity-results';
+const tabId = (t: Tab) => `opportunity-tab-${t}`;
+const TAB_CLASS = 'flex-1 px-2 sm:flex-none sm:px-3';
+
 // the claim dialog (Radix Dialog, focus trap, checkout) is fetched when a card is first approached
 const loadClaimDialog = () => import('../components/claim-dialog');
 const ClaimDialog = React.lazy(() => loadClaimDialog().then((m) => ({ default: m.ClaimDialog })));
@@ -76,94 +81,104 @@ export function OpportunitiesPage() {
         value={tab}
         onValueChange={(v) => commit({ type: v === 'all' ? [] : [v as OpportunityType] })}
       >
-        <TabsList>
-          <TabsTrigger value="all">All</TabsTrigger>
+        {/* on a phone the five tabs share the width, every label whole (none scrolled out of view) */}
+        <TabsList className="flex w-full sm:inline-flex sm:w-auto">
+          <TabsTrigger value="all" id={tabId('all')} aria-controls={RESULTS_ID} className={TAB_CLASS}>
+            All
+          </TabsTrigger>
           {OPPORTUNITY_TYPES.map((t) => (
-            <TabsTrigger key={t} value={t}>
+            <TabsTrigger key={t} value={t} id={tabId(t)} aria-controls={RESULTS_ID} className={TAB_CLASS}>
               {OPPORTUNITY_TYPE_SHORT_LABELS[t]}
             </TabsTrigger>
           ))}
         </TabsList>
       </Tabs>
-      {tab !== 'all' && tab !== '' && (
-        <p
-          className="rounded-lg border-l-4 border-primary bg-primary/5 px-4 py-3 text-sm"
-          data-testid="type-description"
-        >
-          {OPPORTUNITY_TYPE_DESCRIPTIONS[tab]}
-        </p>
-      )}
-      <div className="space-y-3" onPointerOver={preloadSearchReader} onFocus={preloadSearchReader}>
-        <SearchToolbar
-          state={state}
-          commit={commit}
-          filtersOpen={filtersOpen}
-          onToggleFilters={() => setFiltersOpen((v) => !v)}
-        />
-        <div id={FILTER_PANEL_ID} hidden={!filtersOpen}>
-          {filtersOpen && (
-            <React.Suspense fallback={<PageSpinner />}>
-              <FilterPanel state={state} commit={commit} />
-            </React.Suspense>
-          )}
-        </div>
-        <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
-          <p aria-live="polite" className="text-sm font-medium text-muted-foreground" data-testid="result-count">
-            {search.data ? countText(total) : ''}
+      <div
+        role="tabpanel"
+        id={RESULTS_ID}
+        {...(tab === '' ? { 'aria-label': 'Opportunities' } : { 'aria-labelledby': tabId(tab) })}
+        className="space-y-6"
+      >
+        {tab !== 'all' && tab !== '' && (
+          <p
+            className="rounded-lg border-l-4 border-primary bg-primary/5 px-4 py-3 text-sm"
+            data-testid="type-description"
+          >
+            {OPPORTUNITY_TYPE_DESCRIPTIONS[tab]}
           </p>
-          {filtered && items.length > 0 && (
-            <Button variant="ghost" size="sm" onClick={() => commit(clearFilters)}>
-              Clear filters
-            </Button>
-          )}
+        )}
+        <div className="space-y-3" onPointerOver={preloadSearchReader} onFocus={preloadSearchReader}>
+          <SearchToolbar
+            state={state}
+            commit={commit}
+            filtersOpen={filtersOpen}
+            onToggleFilters={() => setFiltersOpen((v) => !v)}
+          />
+          <div id={FILTER_PANEL_ID} hidden={!filtersOpen}>
+            {filtersOpen && (
+              <React.Suspense fallback={<PageSpinner />}>
+                <FilterPanel state={state} commit={commit} />
+              </React.Suspense>
+            )}
+          </div>
+          <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
+            <p aria-live="polite" className="text-sm font-medium text-muted-foreground" data-testid="result-count">
+              {search.data ? countText(total) : ''}
+            </p>
+            {filtered && items.length > 0 && (
+              <Button variant="ghost" size="sm" onClick={() => commit(clearFilters)}>
+                Clear filters
+              </Button>
+            )}
+          </div>
         </div>
-      </div>
-      {search.isPending || read === null ? (
-        <PageSpinner />
-      ) : search.isError && !search.data ? (
-        <EmptyState
-          icon={<SearchX />}
-          title="Could not load opportunities"
-          description={errorMessage(search.error, 'Please try again')}
-        >
-          <Button variant="outline" onClick={() => void search.refetch()}>
-            Try again
-          </Button>
-        </EmptyState>
-      ) : items.length === 0 ? (
-        filtered ? (
+        {search.isPending || read === null ? (
+          <PageSpinner />
+        ) : search.isError && !search.data ? (
           <EmptyState
             icon={<SearchX />}
-            title="No opportunities match these filters"
-            description="Try fewer filters or other words."
+            title="Could not load opportunities"
+            description={errorMessage(search.error, 'Please try again')}
           >
-            <Button variant="outline" onClick={() => commit(clearFilters)}>
-              Clear filters
+            <Button variant="outline" onClick={() => void search.refetch()}>
+              Try again
             </Button>
           </EmptyState>
+        ) : items.length === 0 ? (
+          filtered ? (
+            <EmptyState
+              icon={<SearchX />}
+              title="No opportunities match these filters"
+              description="Try fewer filters or other words."
+            >
+              <Button variant="outline" onClick={() => commit(clearFilters)}>
+                Clear filters
+              </Button>
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={<Newspaper />}
+              title="Nothing here yet"
+              description={`No ${tab === 'all' || tab === '' ? '' : `${OPPORTUNITY_TYPE_SHORT_LABELS[tab]} `}opportunities available`}
+            />
+          )
         ) : (
-          <EmptyState
-            icon={<Newspaper />}
-            title="Nothing here yet"
-            description={`No ${tab === 'all' || tab === '' ? '' : `${OPPORTUNITY_TYPE_SHORT_LABELS[tab]} `}opportunities available`}
-          />
-        )
-      ) : (
-        <>
-          <div
-            className="grid grid-cols-1 gap-4 transition-opacity data-[stale=true]:opacity-60 sm:grid-cols-2 xl:grid-cols-3"
-            data-stale={search.isPlaceholderData}
-            aria-busy={search.isPlaceholderData}
-            onPointerOver={preloadClaimDialog}
-            onFocus={preloadClaimDialog}
-          >
-            {items.map((o) => (
-              <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
-            ))}
-          </div>
-          <LoadMore pager={search} />
-        </>
-      )}
+          <>
+            <div
+              className="grid grid-cols-1 gap-4 transition-opacity data-[stale=true]:opacity-60 sm:grid-cols-2 xl:grid-cols-3"
+              data-stale={search.isPlaceholderData}
+              aria-busy={search.isPlaceholderData}
+              onPointerOver={preloadClaimDialog}
+              onFocus={preloadClaimDialog}
+            >
+              {items.map((o) => (
+                <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
+              ))}
+            </div>
+            <LoadMore pager={search} />
+          </>
+        )}
+      </div>
       {dialogUsed && (
         <React.Suspense fallback={null}>
           <ClaimDialog opportunity={selected} onClose={close} />

@@ -48,7 +48,7 @@ export function CheckoutPage() {
     });
 
   return (
-    <div className="flex min-h-page flex-col items-center justify-center gap-6 bg-muted/40 p-4">
+    <main className="flex min-h-page flex-col items-center justify-center gap-6 bg-muted/40 p-4">
       <div className="flex items-center gap-2 text-lg font-semibold">
         <Logo /> Byline
       </div>
@@ -61,7 +61,7 @@ export function CheckoutPage() {
               real payments.
             </span>
           </div>
-          <CardTitle className="flex items-center gap-2 text-xl">
+          <CardTitle as="h1" className="flex items-center gap-2 text-xl">
             <CreditCard className="size-5 text-primary" /> Checkout
           </CardTitle>
         </CardHeader>
@@ -110,6 +110,6 @@ export function CheckoutPage() {
           )}
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

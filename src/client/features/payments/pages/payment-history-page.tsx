@@ -9,6 +9,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
 import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/query-error';
+import { DocumentLinks } from '../components/document-links';
 
 const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
 
@@ -35,6 +36,7 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
             {shortPaymentId(p.stripePaymentId)}
           </span>
         </p>
+        <DocumentLinks base="/api/brand/payments" paymentId={p.id} status={p.status} />
       </div>
       <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(p.amount)}</p>
     </li>
@@ -81,9 +83,12 @@ export function PaymentHistoryPage() {
         <CardContent>
           <dl className="grid gap-3 sm:grid-cols-2">
             {GUIDE.map(([label, text]) => (
+              // a definition list holds only term and definition pairs (each pair may be wrapped in a div)
               <div key={label} className="flex items-center gap-2 text-sm">
-                <Badge variant={BADGE_VARIANT[label]}>{label}</Badge>
-                <span className="text-muted-foreground">{text}</span>
+                <dt>
+                  <Badge variant={BADGE_VARIANT[label]}>{label}</Badge>
+                </dt>
+                <dd className="text-muted-foreground">{text}</dd>
               </div>
             ))}
           </dl>

@@ -6,7 +6,9 @@ import { refreshUser } from '@/lib/auth';
 
 export function useUpdateProfile() {
   return useMutation({
-    mutationFn: (input: EditProfileInput | { avatarUrl: string } | { emailNotifications: boolean }) => apiRequest<PublicUser>('PATCH', '/api/user/profile', input),
+    // the form's save carries the version it started from (a save on an older copy is a 409, decision 019)
+    mutationFn: (input: (EditProfileInput & { baseVersion?: string }) | { avatarUrl: string } | { emailNotifications: boolean }) =>
+      apiRequest<PublicUser>('PATCH', '/api/user/profile', input),
     onSuccess: () => refreshUser(),
   });
 }

@@ -40,13 +40,15 @@ export function CompleteProfilePage() {
   });
 
   return (
-    <div className="flex min-h-page items-center justify-center bg-gradient-to-b from-primary/5 to-background p-4">
+    <main className="flex min-h-page items-center justify-center bg-gradient-to-b from-primary/5 to-background p-4">
       <Card className="w-full max-w-lg">
         <CardHeader>
           <div className="mb-2 flex size-10 items-center justify-center rounded-full bg-primary/10 text-primary">
             <Sparkles className="size-5" />
           </div>
-          <CardTitle className="text-2xl">Almost there</CardTitle>
+          <CardTitle as="h1" className="text-2xl">
+            Almost there
+          </CardTitle>
           <CardDescription>Tell us about you and your company to finish setting up your account.</CardDescription>
         </CardHeader>
         <CardContent>
@@ -74,6 +76,6 @@ export function CompleteProfilePage() {
           </form>
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

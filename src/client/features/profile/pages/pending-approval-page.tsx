@@ -8,7 +8,7 @@ export function PendingApprovalPage() {
   const { data: user } = useUser();
   const logout = useLogout();
   return (
-    <div className="flex min-h-page items-center justify-center bg-gradient-to-b from-primary/5 to-background p-4">
+    <main className="flex min-h-page items-center justify-center bg-gradient-to-b from-primary/5 to-background p-4">
       <Card className="w-full max-w-lg text-center">
         <CardContent className="space-y-4 p-8">
           <div className="mx-auto flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-700">
@@ -24,6 +24,6 @@ export function PendingApprovalPage() {
           </Button>
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

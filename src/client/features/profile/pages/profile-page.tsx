@@ -4,6 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Mail } from 'lucide-react';
 import { editProfileSchema, type EditProfileInput } from '@shared/schemas/profile';
 import type { PublicUser } from '@shared/user';
+import type { Versioned } from '@shared/schemas/version';
+import { StaleCopyDialog } from '@/components/stale-copy-dialog';
 import { UserAvatar } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -11,16 +13,32 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
-import { useUser } from '@/lib/auth';
+import { ApiError, errorMessage } from '@/lib/api';
+import { refreshUser, useUser } from '@/lib/auth';
+import { mergeValues, type ValuesMerge } from '@/lib/merge-values';
 import { useUpdateProfile } from '../api/update-profile';
 import { AvatarUpload } from '../components/avatar-upload';
 import { EmailPreferences } from '../components/email-preferences';
+import { BillingSection } from '../components/billing-section';
 
 const valuesOf = (u: PublicUser): EditProfileInput =>
   u.role === 'brand'
     ? { name: u.name ?? '', brandName: u.brandName ?? '', website: u.website ?? '' }
     : { name: u.name ?? '' };
+
+const FIELD_LABELS: Record<keyof EditProfileInput, string> = {
+  name: 'Full Name',
+  brandName: 'Brand Name',
+  website: 'Website',
+  emailNotifications: 'E-mail notifications',
+};
+
+/** A save refused for an older copy (409, decision 019): the newer profile and the merge offered. */
+interface Stale {
+  current: Versioned<PublicUser>;
+  theirs: EditProfileInput;
+  merge: ValuesMerge<EditProfileInput>;
+}
 
 function ReadOnly({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -34,25 +52,48 @@ function ReadOnly({ label, value }: { label: string; value: React.ReactNode }) {
 export function ProfilePage() {
   const { data: user } = useUser();
   const [editing, setEditing] = React.useState(false);
+  // the copy the edit started from: its version goes with the save (a refetch meanwhile does not move it)
+  const [base, setBase] = React.useState<Versioned<PublicUser> | null>(null);
+  const [stale, setStale] = React.useState<Stale | null>(null);
   const update = useUpdateProfile();
-  const form = useForm<EditProfileInput>({ resolver: zodResolver(editProfileSchema), values: user ? valuesOf(user) : undefined });
+  // while editing the form keeps what is typed: a refetched user does not reset it
+  const form = useForm<EditProfileInput>({ resolver: zodResolver(editProfileSchema), values: user && !editing ? valuesOf(user) : undefined });
   const { errors } = form.formState;
   if (!user) return null;
   const isBrand = user.role === 'brand';
 
+  const startEditing = () => {
+    setBase(user as Versioned<PublicUser>);
+    setEditing(true);
+  };
   const cancel = () => {
     form.reset(valuesOf(user));
     setEditing(false);
   };
   const save = form.handleSubmit((values) =>
-    update.mutate(values, {
+    update.mutate(base ? { ...values, baseVersion: base.version } : values, {
       onSuccess: () => {
         toast({ title: 'Profile updated', description: 'Your profile has been successfully updated' });
         setEditing(false);
       },
-      onError: (err) => toast({ title: 'Update failed', description: errorMessage(err, 'Failed to update profile'), variant: 'destructive' }),
+      onError: (err) => {
+        const current = err instanceof ApiError && err.status === 409 ? (err.body?.current as Versioned<PublicUser> | undefined) : undefined;
+        if (current && base) {
+          const theirs = valuesOf(current);
+          setStale({ current, theirs, merge: mergeValues(valuesOf(base), form.getValues(), theirs) });
+          void refreshUser();
+          return;
+        }
+        toast({ title: 'Update failed', description: errorMessage(err, 'Failed to update profile'), variant: 'destructive' });
+      },
     }),
   );
+  const resolve = (values: EditProfileInput) => {
+    if (!stale) return;
+    setBase(stale.current);
+    setStale(null);
+    form.reset(values);
+  };
 
   return (
     <div className="mx-auto max-w-2xl space-y-6">
@@ -72,7 +113,7 @@ export function ProfilePage() {
           <div className="flex flex-wrap gap-2">
             {editing && <AvatarUpload />}
             {!editing && (
-              <Button variant="outline" onClick={() => setEditing(true)}>
+              <Button variant="outline" onClick={startEditing}>
                 Edit Profile
               </Button>
             )}
@@ -133,7 +174,18 @@ export function ProfilePage() {
           </form>
         </CardContent>
       </Card>
+      {isBrand && <BillingSection />}
       {isBrand && <EmailPreferences user={user} />}
+      {stale && (
+        <StaleCopyDialog
+          title="Your profile was changed in another window"
+          merge={stale.merge}
+          theirs={stale.theirs}
+          labels={FIELD_LABELS}
+          onCombine={() => resolve(stale.merge.values)}
+          onLoadNewer={() => resolve(stale.theirs)}
+        />
+      )}
     </div>
   );
 }

@@ -32,7 +32,7 @@ export function ArticleCard({ article: a }: { article: MyArticleItem }) {
                 {status}
               </Badge>
             </div>
-            <h3 className="text-base font-semibold leading-snug">{a.title}</h3>
+            <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
             <p className="text-sm text-muted-foreground">{a.outletName}</p>
           </div>
           <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>

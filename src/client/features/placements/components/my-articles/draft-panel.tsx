@@ -30,10 +30,10 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
   return (
     <section className="space-y-3 rounded-lg border border-sky-200 bg-sky-50/60 p-4" data-testid="draft-panel" aria-label="Draft">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h4 className="flex items-center gap-2 text-sm font-semibold">
+        <h3 className="flex items-center gap-2 text-sm font-semibold">
           <FileText className="size-4 text-sky-700" />
           {reviewable ? 'Draft Ready for Review' : 'Draft'}
-        </h4>
+        </h3>
         <div className="flex flex-wrap gap-1.5">
           <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]}>{REVIEW_LABELS[p.draftReviewStatus]}</Badge>
           <Badge variant="outline">{p.draftDocumentUrl ? 'Online document' : 'File'}</Badge>

@@ -21,7 +21,7 @@ function SocialLinks({ value }: { value: string }) {
 function Part<K extends string>({ heading, fields, part }: { heading: string; fields: BriefField<K>[]; part: Partial<Record<K, string>> }) {
   return (
     <section className="space-y-3">
-      <h4 className="text-sm font-semibold uppercase tracking-wide text-muted-foreground">{heading}</h4>
+      <h3 className="text-sm font-semibold uppercase tracking-wide text-muted-foreground">{heading}</h3>
       <dl className="space-y-3">
         {briefRows(fields, part).map((row) => (
           <div key={row.key} className="space-y-0.5" data-testid={`brief-${row.key}`}>

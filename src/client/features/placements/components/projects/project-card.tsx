@@ -137,7 +137,7 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
                 </Badge>
               )}
             </div>
-            <h3 className="text-base font-semibold leading-snug">{item.title}</h3>
+            <h2 className="text-base font-semibold leading-snug">{item.title}</h2>
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
               <Store className="size-4 shrink-0" /> <span className="truncate">{item.outletName}</span>
             </p>
