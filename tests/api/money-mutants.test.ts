@@ -273,6 +273,7 @@ describe('the unreferenced-upload sweep', () => {
     const files: FileStore = {
       put: async () => undefined,
       get: async () => null,
+      stat: async () => null,
       delete: async (name) => {
         deletedFiles.push(name);
       },

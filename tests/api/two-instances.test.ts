@@ -1,12 +1,12 @@
 /**
- * Two app instances on one PostgreSQL database, behind a round-robin proxy on loopback, sharing one
- * file store: a session made on one works on the other, a checkout completed through both at once
- * counts once, the 90-day sweep run by both refunds once, and an upload made through one is served
- * by the other. Then two instances with the Stripe provider (pointed at the Stripe stand-in): the
+ * Two app instances on one PostgreSQL database, behind a round-robin proxy on loopback, each with
+ * its own DATA_DIR and both on one bucket (s3rver on loopback, tests/support/s3.ts): a session made
+ * on one works on the other, a checkout completed through both at once counts once, the 90-day
+ * sweep run by both refunds once, and a file uploaded through one is served by the other. Then two instances with the Stripe provider (pointed at the Stripe stand-in): the
  * same signed checkout.session.completed delivered to both at once counts once. PostgreSQL only (an
  * embedded PGlite database belongs to one process).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -22,11 +22,15 @@ import { opportunities, payments, processedWebhookEvents, users } from '../../sr
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import { stripeProvider } from '../../src/server/providers/stripe';
+import { hashPassword } from '../../src/server/lib/password';
 import { diskFileStore } from '../../src/server/storage/file-store';
+import { fileStoreFor } from '../../src/server/storage/from-config';
 import { createTestDb, dbKind } from '../support/db';
 import { createOpportunity, checkoutsOf, quickBrands } from '../support/payments';
+import { startS3, type S3StandIn } from '../support/s3';
 import { startStripeStandIn } from '../support/stripe-stand-in';
 
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
@@ -37,7 +41,8 @@ let second: DbHandle;
 let apps: FastifyInstance[] = [];
 let proxy: http.Server;
 let base = '';
-let dataDir = '';
+let dataDirs: string[] = [];
+let s3: S3StandIn;
 const served: number[] = [];
 
 describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin proxy', () => {
@@ -50,12 +55,13 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${dbName}`;
     second = openPostgres(url.toString(), 10);
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-two-'));
-    const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir });
-    const files = diskFileStore(path.join(dataDir, 'uploads')); // the shared file store
+    s3 = await startS3('byline-two');
+    dataDirs = [first, second].map(() => mkdtempSync(path.join(os.tmpdir(), 'byline-two-')));
     apps = await Promise.all(
-      [first, second].map(async (h) => {
-        const app = await buildApp({ db: h.db, config, files, payments: testCheckoutProvider(h.db) });
+      [first, second].map(async (h, i) => {
+        // one machine each: its own DATA_DIR, its own S3 client, the one bucket
+        const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDirs[i], ...s3.env });
+        const app = await buildApp({ db: h.db, config, files: await fileStoreFor(config), payments: testCheckoutProvider(h.db) });
         await app.listen({ port: 0, host: '127.0.0.1' });
         return app;
       }),
@@ -87,7 +93,8 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     for (const app of apps) await app.close();
     await second?.close();
     await first?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await s3?.close();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   class Browser {
@@ -201,6 +208,43 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     const got = await Promise.all([fetch(base + up.body.url), fetch(base + up.body.url)]);
     expect(got.map((r) => r.status)).toEqual([200, 200]);
     for (const r of got) expect(Buffer.from(await r.arrayBuffer()).equals(PNG)).toBe(true);
+    const name = up.body.url.split('/').pop();
+    expect(s3.calls.filter((c) => c.endsWith(name))).toEqual([`PUT public/${name}`, `GET public/${name}`, `GET public/${name}`]);
+    // in the bucket only: neither machine's disk has it
+    for (const dir of dataDirs) expect(existsSync(path.join(dir, 'uploads', name))).toBe(false);
+    expect(s3.unexpected).toEqual([]);
+  });
+
+  it('a draft uploaded through one instance is attached and downloaded through the other, privately', async () => {
+    const [adminRow] = await first.db
+      .insert(users)
+      .values({ email: `two-admin-${Date.now()}@example.com`, password: await hashPassword('a-long-enough-password-1'), role: 'admin', name: 'Two Admin' })
+      .returning();
+    const signIn = async (email: string) => {
+      const b = new Browser();
+      expect((await b.req('POST', '/api/login', { email, password: 'a-long-enough-password-1' })).status).toBe(200);
+      return b;
+    };
+    const admin = await signIn(adminRow.email);
+    const boundary = 'twodraft';
+    const data = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="d.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      PDF,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    served.length = 0;
+    const up = await admin.req('POST', '/api/upload/document', undefined, { data, type: `multipart/form-data; boundary=${boundary}` });
+    expect(up.status).toBe(200);
+    // the proxy alternates: the download is served by the instance that did not store it
+    const got = await admin.req('GET', up.body.path);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('cache-control')).toBe('private, no-store');
+    expect(got.text).toBe(PDF.toString());
+    expect(served[1]).toBe(1 - served[0]);
+    expect((await new Browser().req('GET', up.body.path)).status).toBe(401);
+    const name = up.body.path.split('/').pop();
+    expect(s3.calls.filter((c) => c.endsWith(name))).toEqual([`PUT private/${name}`, `GET private/${name}`]);
+    expect(s3.unexpected).toEqual([]);
   });
   describe('with the Stripe provider on both instances', () => {
     const SECRET = 'whsec_test_two_instances';

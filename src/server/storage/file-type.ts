@@ -1,4 +1,5 @@
-import { fileTypeFromBuffer, type FileTypeResult } from 'file-type';
+import { fileTypeFromFile, type FileTypeResult } from 'file-type';
+import { fileIncludes, type SpooledFile } from './spooled-file';
 
 /**
  * File types decided by their bytes, never by the name or the Content-Type a client sends. The
@@ -6,9 +7,9 @@ import { fileTypeFromBuffer, type FileTypeResult } from 'file-type';
  */
 export type DetectedType = { ext: 'png' | 'jpg' | 'gif' | 'webp' | 'svg' | 'pdf' | 'doc' | 'docx'; mime: string };
 
-/** What the bytes are, by file-type; a file it cannot parse is not one we take. */
-export async function sniff(buf: Buffer): Promise<FileTypeResult | undefined> {
-  return fileTypeFromBuffer(buf).catch(() => undefined);
+/** What the bytes are, by file-type (reading the file, not loading it); a file it cannot parse is not one we take. */
+export async function sniff(file: SpooledFile): Promise<FileTypeResult | undefined> {
+  return fileTypeFromFile(file.path).catch(() => undefined);
 }
 
 /** The images we take, by file-type's name for them; an animated PNG is a PNG to every browser. */
@@ -16,18 +17,20 @@ const IMAGE_EXT = new Map<string, 'png' | 'jpg' | 'gif' | 'webp'>([['png', 'png'
 // file-type takes anything starting "GIF" for a GIF; only these two versions exist
 const GIF_HEADER = /^GIF8[79]a$/;
 
-export async function detectImage(buf: Buffer): Promise<DetectedType | null> {
-  const found = await sniff(buf);
+export async function detectImage(file: SpooledFile): Promise<DetectedType | null> {
+  const found = await sniff(file);
   const ext = found && IMAGE_EXT.get(found.ext);
   if (!ext) return null;
-  if (ext === 'gif' && !GIF_HEADER.test(buf.toString('latin1', 0, 6))) return null;
+  if (ext === 'gif' && !GIF_HEADER.test(file.head.toString('latin1', 0, 6))) return null;
   return { ext, mime: MIME_BY_EXT[ext] };
 }
 
+const NUL = Buffer.from([0]);
+
 /** True when the bytes are an SVG document (text, with an <svg> root element). */
-export function looksLikeSvg(buf: Buffer): boolean {
-  if (buf.includes(0)) return false;
-  const head = buf.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+export async function looksLikeSvg(file: SpooledFile): Promise<boolean> {
+  if (file.head.includes(0) || (file.size > file.head.length && (await fileIncludes(file, NUL)))) return false;
+  const head = file.head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
   const withoutProlog = head.replace(/<\?xml[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^>]*>/gi, '').trimStart();
   return /^<svg[\s>]/i.test(withoutProlog);
 }

@@ -1,25 +1,31 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../lib/errors';
+import { spool, type SpooledFile } from './spooled-file';
 
-/** Reads the one file of a multipart request from `field`, refusing it past `maxBytes`. */
+/**
+ * Reads the one file of a multipart request from `field` into a temporary file (spooled-file.ts),
+ * refusing it past `maxBytes`. The caller disposes of the file once it is stored or refused.
+ */
 export async function readUpload(
   req: FastifyRequest,
   field: string,
   maxBytes: number,
   tooLargeMessage: string,
-): Promise<{ buffer: Buffer; filename: string }> {
+): Promise<{ file: SpooledFile; filename: string }> {
   if (!req.isMultipart()) throw new HttpError(415, 'Send the file as multipart/form-data');
+  let file: SpooledFile | undefined;
   try {
     const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
     if (!part || part.fieldname !== field) {
       part?.file.resume();
       throw badRequest(`No file uploaded in field "${field}"`, { [field]: 'No file selected' });
     }
-    const buffer = await part.toBuffer();
+    file = await spool(part.file);
     if (part.file.truncated) throw new HttpError(413, tooLargeMessage);
-    if (buffer.length === 0) throw badRequest('The file is empty', { [field]: 'The file is empty' });
-    return { buffer, filename: part.filename };
+    if (file.size === 0) throw badRequest('The file is empty', { [field]: 'The file is empty' });
+    return { file, filename: part.filename };
   } catch (err) {
+    await file?.dispose();
     const e = err as { code?: string; statusCode?: number };
     if (err instanceof HttpError) throw err;
     if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, tooLargeMessage);
@@ -28,3 +34,4 @@ export async function readUpload(
     throw badRequest('The upload could not be read. Please try again.', { [field]: 'The upload could not be read' });
   }
 }
+

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { opportunities, payments, placementMessages, uploads, users } from '../db/schema';
-import { claimLimits } from '../lib/rate-limit';
+import { claimLimits, releaseClaims } from '../lib/rate-limit';
 import type { Limits } from '../limits';
-import type { FileStore } from './file-store';
+import type { FileSource, FileStore } from './file-store';
 
 export type UploadKind = (typeof uploads.$inferInsert)['kind'];
 
@@ -16,24 +16,35 @@ const UNREFERENCED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 /**
  * Stores an upload under a generated name: counted against the uploader's daily limits (brands;
  * admins are the editorial team and upload drafts of up to 25 MB all day), recorded in `uploads`
- * first (so a file can never exist without its row, whatever crashes), then written to the store.
+ * first (so a file can never exist without its row, whatever crashes), then streamed to the store.
+ * When the store cannot take it (503) the row and the counted limits are taken back: nothing is
+ * left half-written.
  */
 export async function storeUpload(
   db: Db,
   files: FileStore,
   limits: Limits,
   uploader: { id: string; role: string },
-  file: { data: Buffer; ext: string; mime: string; kind: UploadKind },
+  file: { source: FileSource; ext: string; mime: string; kind: UploadKind },
 ): Promise<string> {
+  let claimed: number[] = [];
   if (uploader.role !== 'admin') {
-    await claimLimits(db, [
+    claimed = await claimLimits(db, [
       { limit: limits.uploads, subject: uploader.id },
-      { limit: limits.uploadBytes, subject: uploader.id, weight: file.data.length },
+      { limit: limits.uploadBytes, subject: uploader.id, weight: file.source.size },
     ]);
   }
   const name = generatedName(file.ext);
-  await db.insert(uploads).values({ name, ownerId: uploader.id, kind: file.kind, bytes: file.data.length });
-  await files.put(name, file.data, file.mime);
+  await db.insert(uploads).values({ name, ownerId: uploader.id, kind: file.kind, bytes: file.source.size });
+  try {
+    await files.put(name, file.source, file.mime);
+  } catch (err) {
+    await db.transaction(async (tx) => {
+      await tx.delete(uploads).where(eq(uploads.name, name));
+      await releaseClaims(tx, claimed);
+    });
+    throw err;
+  }
   return name;
 }
 

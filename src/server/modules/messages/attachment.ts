@@ -4,6 +4,7 @@ import { DOCUMENT_MAX_BYTES } from '../../../shared/constants';
 import { HttpError, badRequest } from '../../lib/errors';
 import { detectDocument } from '../../storage/document-type';
 import { detectImage } from '../../storage/file-type';
+import { spool, type SpooledFile } from '../../storage/spooled-file';
 
 const TOO_LARGE = 'File must be smaller than 25MB';
 const ATTACHMENT_TYPES = 'Please upload a PDF, DOC, DOCX, PNG or JPEG file';
@@ -11,7 +12,8 @@ const ATTACHMENT_TYPES = 'Please upload a PDF, DOC, DOCX, PNG or JPEG file';
 const TEXT_FIELD_MAX_BYTES = 64 * 1024;
 
 export interface AttachmentUpload {
-  data: Buffer;
+  /** the spooled upload (read-upload.ts): disposed of by whoever read the form */
+  file: SpooledFile;
   /** our extension and type, from the bytes */
   ext: 'pdf' | 'doc' | 'docx' | 'png' | 'jpg';
   mime: string;
@@ -22,13 +24,14 @@ export interface AttachmentUpload {
 
 /**
  * A multipart message: the `text` field and at most one `file`, in either order. The same limits
- * and messages as the other uploads (storage/read-upload.ts).
+ * and messages as the other uploads (storage/read-upload.ts); the file is spooled to a temporary
+ * file, which the caller disposes of.
  */
 export async function readMessageForm(
   req: FastifyRequest,
-): Promise<{ text: unknown; file: { buffer: Buffer; filename: string } | null }> {
+): Promise<{ text: unknown; file: { spooled: SpooledFile; filename: string } | null }> {
   let text: unknown = undefined;
-  let file: { buffer: Buffer; filename: string } | null = null;
+  let file: { spooled: SpooledFile; filename: string } | null = null;
   try {
     const parts = req.parts({
       limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 5, fieldSize: TEXT_FIELD_MAX_BYTES },
@@ -39,16 +42,16 @@ export async function readMessageForm(
           part.file.resume();
           throw badRequest('Attach the file in the field "file"', { file: 'No file selected' });
         }
-        const buffer = await part.toBuffer();
+        file = { spooled: await spool(part.file), filename: part.filename };
         if (part.file.truncated) throw new HttpError(413, TOO_LARGE);
-        if (buffer.length === 0) throw badRequest('The file is empty', { file: 'The file is empty' });
-        file = { buffer, filename: part.filename };
+        if (file.spooled.size === 0) throw badRequest('The file is empty', { file: 'The file is empty' });
       } else if (part.fieldname === 'text') {
         // a value past fieldSize is cut short by the parser: it was longer than any message may be
         text = part.valueTruncated ? 'x'.repeat(TEXT_FIELD_MAX_BYTES) : part.value;
       }
     }
   } catch (err) {
+    await file?.spooled.dispose();
     const e = err as { code?: string; statusCode?: number };
     if (err instanceof HttpError) throw err;
     if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
@@ -72,11 +75,11 @@ function cleanName(filename: string, ext: string): string {
 }
 
 /** What the bytes are: a PDF, a Word document, a PNG or a JPEG; anything else is refused (400). */
-export async function checkAttachment(file: { buffer: Buffer; filename: string }): Promise<AttachmentUpload> {
-  const image = await detectImage(file.buffer);
+export async function checkAttachment(file: { spooled: SpooledFile; filename: string }): Promise<AttachmentUpload> {
+  const image = await detectImage(file.spooled);
   if (image && (image.ext === 'png' || image.ext === 'jpg')) {
     return {
-      data: file.buffer,
+      file: file.spooled,
       ext: image.ext,
       mime: image.mime,
       kind: 'image',
@@ -84,11 +87,11 @@ export async function checkAttachment(file: { buffer: Buffer; filename: string }
     };
   }
   if (image) throw badRequest(ATTACHMENT_TYPES, { file: ATTACHMENT_TYPES });
-  const doc = await detectDocument(file.buffer);
+  const doc = await detectDocument(file.spooled);
   if (!doc.ok) {
     // a file that is no document at all is told what may be attached; a broken one what is wrong with it
     const message = doc.message === 'Please upload a .doc, .docx or .pdf file' ? ATTACHMENT_TYPES : doc.message;
     throw badRequest(message, { file: message });
   }
-  return { data: file.buffer, ext: doc.ext, mime: doc.mime, kind: 'document', name: cleanName(file.filename, doc.ext) };
+  return { file: file.spooled, ext: doc.ext, mime: doc.mime, kind: 'document', name: cleanName(file.filename, doc.ext) };
 }

@@ -74,26 +74,30 @@ export const messagesModule: Module = async (app: FastifyInstance, deps) => {
       const form = req.isMultipart()
         ? await readMessageForm(req)
         : { text: (req.body as { text?: unknown } | null)?.text, file: null };
-      const { text } = parse(messageTextSchema, { text: form.text });
-      const checked = form.file ? await checkAttachment(form.file) : null;
-      if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
-      const attachment = checked
-        ? {
-            // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
-            // and an attached image must stay private to the two sides (its type is in the row)
-            file: await storeUpload(
-              db,
-              files,
-              limits,
-              { id: caller.userId, role: caller.side },
-              { data: checked.data, ext: 'bin', mime: checked.mime, kind: checked.kind },
-            ),
-            name: checked.name,
-            type: checked.mime,
-            size: checked.data.length,
-          }
-        : null;
-      return reply.code(201).send(await postMessage(db, caller, paymentId, { text, attachment }));
+      try {
+        const { text } = parse(messageTextSchema, { text: form.text });
+        const checked = form.file ? await checkAttachment(form.file) : null;
+        if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
+        const attachment = checked
+          ? {
+              // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
+              // and an attached image must stay private to the two sides (its type is in the row)
+              file: await storeUpload(
+                db,
+                files,
+                limits,
+                { id: caller.userId, role: caller.side },
+                { source: checked.file, ext: 'bin', mime: checked.mime, kind: checked.kind },
+              ),
+              name: checked.name,
+              type: checked.mime,
+              size: checked.file.size,
+            }
+          : null;
+        return reply.code(201).send(await postMessage(db, caller, paymentId, { text, attachment }));
+      } finally {
+        await form.file?.spooled.dispose();
+      }
     });
 
     app.post<Params>(`${base}/messages/read`, async (req, reply) => {

@@ -1,8 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { LOGO_MAX_BYTES } from '../../../shared/constants';
 import type { ModuleDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { detectImage, looksLikeSvg } from '../../storage/file-type';
+import type { SpooledFile } from '../../storage/spooled-file';
 import { SvgRejectedError, sanitizeSvg } from '../../storage/svg-sanitize';
 import { requireAdmin } from '../auth/guards';
 import { readUpload } from '../../storage/read-upload';
@@ -16,26 +19,33 @@ export function logoUploadRoutes(app: FastifyInstance, { db, files, limits }: Mo
   app.post<{ Querystring: { purpose?: string } }>('/api/upload/logo', async (req) => {
     const admin = requireAdmin(req);
     const forExample = req.query.purpose === 'example';
-    const { buffer, filename } = await readUpload(
+    const { file, filename } = await readUpload(
       req,
       'logo',
       LOGO_MAX_BYTES,
       forExample ? 'Image must be smaller than 5MB' : 'Logo must be smaller than 5MB',
     );
+    try {
+      return { url: `/uploads/${await storeImage(admin, file, filename, forExample)}` };
+    } finally {
+      await file.dispose();
+    }
+  });
 
-    const image = await detectImage(buffer);
+  async function storeImage(admin: { id: string; role: string }, file: SpooledFile, filename: string | undefined, forExample: boolean) {
+    const image = await detectImage(file);
+    const svg = !image && (await looksLikeSvg(file));
     // the bytes decide the type; a file whose name claims another image type is refused rather
     // than silently stored as something the admin did not pick (a PNG named logo.svg)
     const claimed = /\.(png|jpe?g|gif|webp|svg)$/i.exec(filename ?? '')?.[1].toLowerCase().replace('jpeg', 'jpg');
-    const actual = image?.ext ?? (looksLikeSvg(buffer) ? 'svg' : undefined);
+    const actual = image?.ext ?? (svg ? 'svg' : undefined);
     if (claimed && actual && claimed !== actual) {
       throw new HttpError(415, `This file is not a valid .${claimed} image`);
     }
     if (image) {
-      const name = await storeUpload(db, files, limits, admin, { data: buffer, ext: image.ext, mime: image.mime, kind: 'image' });
-      return { url: `/uploads/${name}` };
+      return storeUpload(db, files, limits, admin, { source: file, ext: image.ext, mime: image.mime, kind: 'image' });
     }
-    if (forExample || !looksLikeSvg(buffer)) {
+    if (forExample || !svg) {
       throw new HttpError(
         415,
         forExample
@@ -43,14 +53,15 @@ export function logoUploadRoutes(app: FastifyInstance, { db, files, limits }: Mo
           : 'Please upload a JPEG, PNG, GIF, WEBP or SVG image',
       );
     }
-    let svg: string;
+    let clean: Buffer;
     try {
-      svg = sanitizeSvg(buffer);
+      // an SVG logo (5 MB at most) is read whole: the sanitiser rebuilds it from its parsed tree
+      clean = Buffer.from(sanitizeSvg(await readFile(file.path)), 'utf8');
     } catch (err) {
       if (err instanceof SvgRejectedError) throw new HttpError(415, 'The SVG file could not be read as an image');
       throw err;
     }
-    const name = await storeUpload(db, files, limits, admin, { data: Buffer.from(svg, 'utf8'), ext: 'svg', mime: 'image/svg+xml', kind: 'image' });
-    return { url: `/uploads/${name}` };
-  });
+    const source = { size: clean.length, open: () => Readable.from([clean]) };
+    return storeUpload(db, files, limits, admin, { source, ext: 'svg', mime: 'image/svg+xml', kind: 'image' });
+  }
 }

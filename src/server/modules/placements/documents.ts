@@ -20,11 +20,15 @@ const DRAFT_NAME = /^[A-Za-z0-9_-]+\.(pdf|doc|docx)$/;
 export function documentRoutes(app: FastifyInstance, { db, files, limits }: ModuleDeps) {
   app.post('/api/upload/document', async (req): Promise<UploadedDocument> => {
     const admin = requireAdmin(req);
-    const { buffer } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');
-    const type = await detectDocument(buffer);
-    if (!type.ok) throw new HttpError(415, type.message);
-    const name = await storeUpload(db, files, limits, admin, { data: buffer, ext: type.ext, mime: type.mime, kind: 'document' });
-    return { path: `${DRAFT_FILES_PREFIX}${name}` };
+    const { file } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');
+    try {
+      const type = await detectDocument(file);
+      if (!type.ok) throw new HttpError(415, type.message);
+      const name = await storeUpload(db, files, limits, admin, { source: file, ext: type.ext, mime: type.mime, kind: 'document' });
+      return { path: `${DRAFT_FILES_PREFIX}${name}` };
+    } finally {
+      await file.dispose();
+    }
   });
 
   app.get<{ Params: { name: string } }>('/api/files/:name', async (req, reply) => {

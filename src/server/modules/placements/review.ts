@@ -176,9 +176,8 @@ export async function mayDownloadDraft(db: Db, user: { id: string; role: string 
 export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown, actor: Actor = SYSTEM): Promise<ProjectPayment> {
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
-    const stored = await files.get(draft.draftDocumentFile.slice('/api/files/'.length));
+    const stored = await files.stat(draft.draftDocumentFile.slice('/api/files/'.length));
     if (!stored) throw badRequest('The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
-    stored.stream.destroy();
   }
   return attachDraft(db, paymentId, draft, actor);
 }

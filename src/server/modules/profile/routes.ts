@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AVATAR_MAX_BYTES } from '../../../shared/constants';
 import { avatarProfileSchema, completeProfileSchema, editProfileSchema, emailPreferenceSchema } from '../../../shared/schemas/profile';
+import { baseVersionSchema } from '../../../shared/schemas/version';
 import type { Module, ModuleDeps } from '../../deps';
 import { HttpError, forbidden } from '../../lib/errors';
 import { parse } from '../../lib/validate';
@@ -43,7 +44,10 @@ const handlers: Record<ReturnType<typeof changeOf>, (deps: ModuleDeps, user: Ses
     return { ...toPublicUser(result.user), autoApproved: result.autoApproved };
   },
   async edit({ db }, user, body) {
-    return { ...toPublicUser(await editProfile(db, user, parse(editProfileSchema, body))), autoApproved: false };
+    const input = parse(editProfileSchema, body);
+    // the version the form started from (the user's `version`): an older one is refused with 409
+    const { baseVersion } = parse(baseVersionSchema, body);
+    return { ...toPublicUser(await editProfile(db, user, input, baseVersion)), autoApproved: false };
   },
 };
 
@@ -59,10 +63,14 @@ export const profileModule: Module = async (app, deps) => {
 
   app.post('/api/upload/avatar', async (req) => {
     const user = requireUser(req);
-    const { buffer } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');
-    const type = await detectImage(buffer);
-    if (!type) throw new HttpError(415, 'Please upload an image file');
-    const name = await storeUpload(deps.db, deps.files, deps.limits, user, { data: buffer, ext: type.ext, mime: type.mime, kind: 'avatar' });
-    return { url: `/uploads/${name}` };
+    const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');
+    try {
+      const type = await detectImage(file);
+      if (!type) throw new HttpError(415, 'Please upload an image file');
+      const name = await storeUpload(deps.db, deps.files, deps.limits, user, { source: file, ext: type.ext, mime: type.mime, kind: 'avatar' });
+      return { url: `/uploads/${name}` };
+    } finally {
+      await file.dispose();
+    }
   });
 };
