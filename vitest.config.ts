@@ -16,6 +16,7 @@ const SLOW = [
   'tests/api/hostile-files.test.ts',
   'tests/api/two-instances.test.ts',
   'tests/api/db-connection-loss.test.ts',
+  'tests/api/ops-shutdown.test.ts',
 ];
 
 export default defineConfig({

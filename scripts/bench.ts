@@ -70,6 +70,8 @@ const CHECKOUT_P99_MS = 100;
 const CHANGES_PER_SECOND = Number(process.env.BENCH_CHANGES_PER_SECOND ?? 100);
 const RSS_MB = 300;
 const CEILING_RATIO = 0.7;
+/** /metrics is on in the server under test (METRICS_TOKEN), as the issue's ratio is judged */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
 
 /**
  * Every request carries what a browser sends with the portal's fetches: the portal's only client
@@ -217,7 +219,9 @@ async function startServer(env: Record<string, string>): Promise<Server> {
       LIMIT_CHECKOUTS: '1000000/1m',
       PORT: String(port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+      // as production runs (issue 22): a JSON completion line per request, /metrics counting
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
       SEED_DEMO: 'false',
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       ADMIN_EMAIL,
@@ -719,6 +723,13 @@ async function main() {
     }
 
     const explains = PGLITE ? [] : await explainAll(url, captured);
+
+    // /metrics was on and counting through the run (the ratio is judged that way)
+    const scraped = await fetch(`${server.origin}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+    const scrapedText = await scraped.text();
+    const counted = /^http_requests_total\{method="GET",route="\/api\/opportunities",status="200"\} (\d+)/m.exec(scrapedText)?.[1];
+    if (scraped.status !== 200 || !counted) throw new Error(`/metrics: ${scraped.status}, no count of GET /api/opportunities`);
+    log(`/metrics counted ${counted} GET /api/opportunities`);
 
     // -----------------------------------------------------------------------------------------
     // report

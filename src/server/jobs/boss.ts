@@ -4,6 +4,7 @@ import type { PaymentProvider } from '../providers/provider';
 import { expireCheckouts } from '../modules/payments/slots';
 import { refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
+import type { InvoiceSettings } from '../modules/invoices/service';
 import type { FileStore } from '../storage/file-store';
 import { sweepUnreferencedUploads } from '../storage/uploads';
 import { pruneRateLimitHits } from '../lib/rate-limit';
@@ -37,7 +38,8 @@ const SCHEDULES: Record<string, string> = {
 
 export interface Jobs {
   boss: PgBoss;
-  stop(): Promise<void>;
+  /** Stops fetching jobs and waits up to `timeoutMs` for the running ones' current step (then pg-boss fails them, to be retried). */
+  stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -56,6 +58,8 @@ export async function startJobs(opts: {
   publication?: PublicationDeps;
   /** the workflow's timers (BRIEF_REMINDER_DAYS, REVIEW_REMINDER_DAYS, AUTO_APPROVE_DAYS); absent: not run here */
   timers?: TimerTerms;
+  /** the seller and tax on invoices of test checkouts fulfilled by the sweep */
+  invoicing?: InvoiceSettings;
   onError?: (err: Error) => void;
   pollingIntervalSeconds?: number;
 }): Promise<Jobs> {
@@ -71,10 +75,11 @@ export async function startJobs(opts: {
     if (!(await boss.getQueue(name))) await boss.createQueue(name);
     await boss.schedule(name, SCHEDULES[name], null, { tz: 'UTC' });
   }
+  let stopping = false;
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 10 };
   await boss.work(JOBS.expireCheckouts, polling, async () => {
     await expireCheckouts(handle.db, new Date());
-    await fulfilChargedTestCheckouts(handle.db, provider, new Date());
+    await fulfilChargedTestCheckouts(handle.db, provider, new Date(), opts.invoicing);
   });
   await boss.work(JOBS.guaranteeRefunds, polling, async () => {
     await refundOverduePayments(handle.db, provider, new Date());
@@ -95,8 +100,9 @@ export async function startJobs(opts: {
   if (publication) {
     // asked for every 2 s (one small query): a sweep starts within moments of its schedule, not 10 s later
     await boss.work(JOBS.publicationChecks, { pollingIntervalSeconds: Math.min(2, polling.pollingIntervalSeconds) }, async () => {
-      // a batch at a time until nothing is due (10,000 articles due at once are worked through in one run)
-      while ((await runDueChecks(publication, new Date())) > 0) {
+      // a batch at a time until nothing is due (10,000 articles due at once are worked through in one
+      // run); when shutting down, the batch under way is the last (the rest stays due for the next run)
+      while (!stopping && (await runDueChecks(publication, new Date())) > 0) {
         // next batch
       }
     });
@@ -106,9 +112,10 @@ export async function startJobs(opts: {
 
   return {
     boss,
-    stop: () => {
+    stop: (timeoutMs = 10_000) => {
+      stopping = true;
       stopMessageNoticeJobs();
-      return boss.stop({ graceful: true, timeout: 10_000 });
+      return boss.stop({ graceful: true, timeout: timeoutMs });
     },
   };
 }

@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { storedDocumentPdf } from '../modules/invoices/service';
 import { mailOutbox, users } from '../db/schema';
 import type { Mailer } from './mailer';
+import { countEvent } from '../ops/events';
 import { OPTIONAL_KINDS, renderMail, type MailData } from './templates';
 
 /** A database handle or a transaction (`tx` inside db.transaction): both run the same queries. */
@@ -58,6 +60,8 @@ export interface DeliveryOptions {
   baseUrl: string;
   /** the built-in test checkout is the payment provider: every mail says payments are simulated */
   testMode?: boolean;
+  /** INVOICE_FALLBACK_FONT, for the invoice attached to a receipt */
+  invoiceFallbackFont?: string;
 }
 
 /**
@@ -73,18 +77,28 @@ export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string)
     .set({ attempts: sql`${mailOutbox.attempts} + 1`, subject: rendered.subject })
     .where(eq(mailOutbox.id, row.id));
   try {
-    await opts.mailer.send({ id: row.id, from: opts.from, to: row.toAddress, ...rendered });
+    const attachments = await attachmentsOf(db, row.data, opts);
+    await opts.mailer.send({ id: row.id, from: opts.from, to: row.toAddress, ...rendered, attachments });
   } catch (err) {
+    countEvent('mail-failed');
     const message = err instanceof Error ? err.message : String(err);
     await db.update(mailOutbox).set({ lastError: message.slice(0, 1000) }).where(eq(mailOutbox.id, row.id));
     throw err;
   }
+  countEvent('mail-sent');
   await db
     .update(mailOutbox)
     // a reset link must not outlive its mail in the log: only the token's hash is kept elsewhere
     .set({ status: 'sent', sentAt: new Date(), lastError: null, ...('token' in row.data ? { data: { ...row.data, token: '(sent)' } } : {}) })
     .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'pending')));
   return 'sent';
+}
+
+/** The receipt carries its invoice, rendered from the stored document when the mail is sent. */
+async function attachmentsOf(db: Db, data: Record<string, unknown>, opts: DeliveryOptions) {
+  if (data.kind !== 'payment_received' || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
+  const file = await storedDocumentPdf(db, data.paymentId, 'invoice', { fallbackFontPath: opts.invoiceFallbackFont });
+  return file ? [{ filename: file.fileName, content: file.pdf, contentType: 'application/pdf' }] : [];
 }
 
 /** Outbox mails not sent yet, oldest first (`olderThan`: leave fresh ones to their own job). */

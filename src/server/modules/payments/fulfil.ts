@@ -6,7 +6,9 @@ import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
 import { notifyPaymentReceived } from '../../mail/notify';
 import { recordEvent } from '../timeline/service';
+import { countEvent } from '../../ops/events';
 import { formatUsd, toCents } from '../../../shared/money';
+import { issueInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }
@@ -40,7 +42,7 @@ export async function fulfilCheckout(
   provider: PaymentProvider,
   sessionId: string,
   now: Date = new Date(),
-  opts: { paymentFailed?: boolean } = {},
+  opts: { paymentFailed?: boolean; invoicing?: InvoiceSettings } = {},
 ): Promise<FulfilOutcome> {
   const session = await provider.retrieveSession(sessionId);
   if (!session) return { outcome: 'unknown' };
@@ -100,11 +102,14 @@ export async function fulfilCheckout(
       })
       .returning();
     // the receipt and the admins' news; a sold-out payment gets its refund mail instead
-    if (holdsSlot) await notifyPaymentReceived(tx, payment.id);
+    // its invoice, numbered in this transaction: a rollback gives the number back
+    const invoiceNumber = await issueInvoice(tx, payment.id, opts.invoicing ?? TEST_INVOICING, now);
+    if (holdsSlot) await notifyPaymentReceived(tx, payment.id, invoiceNumber);
     await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount }, now);
     return { payment, created: true };
   });
 
+  if (result.created) countEvent('payment');
   let payment = result.payment;
   // the automatic sold-out refund (also completes one an earlier run could not finish)
   if (payment.status === 'paid' && !payment.holdsSlot && payment.refundRequestedAt) {
@@ -146,6 +151,7 @@ export async function handleWebhookEvent(
   provider: PaymentProvider,
   event: WebhookEvent,
   now: Date = new Date(),
+  invoicing: InvoiceSettings = TEST_INVOICING,
 ): Promise<{ handled: boolean; mismatch?: string }> {
   const [seen] = await db.select({ id: processedWebhookEvents.id }).from(processedWebhookEvents).where(eq(processedWebhookEvents.id, event.id));
   if (seen) return { handled: false };
@@ -155,12 +161,12 @@ export async function handleWebhookEvent(
     case 'checkout.session.async_payment_succeeded':
     case 'checkout.session.expired':
       if (event.objectId) {
-        const result = await fulfilCheckout(db, provider, event.objectId, now);
+        const result = await fulfilCheckout(db, provider, event.objectId, now, { invoicing });
         if (result.outcome === 'mismatch') mismatch = result.reason;
       }
       break;
     case 'checkout.session.async_payment_failed':
-      if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now, { paymentFailed: true });
+      if (event.objectId) await fulfilCheckout(db, provider, event.objectId, now, { paymentFailed: true, invoicing });
       break;
     case 'charge.refunded':
       if (event.providerRef) await syncExternalRefund(db, provider, event.providerRef, now);

@@ -8,6 +8,8 @@ import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
 import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import { countEvent } from '../../ops/events';
+import { issueCreditNote } from '../invoices/service';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -22,7 +24,7 @@ export interface RefundResult {
 }
 
 async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date, actor: Actor): Promise<RefundResult | undefined> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<RefundResult | undefined> => {
     const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     if (!before) return undefined;
     // a held payment, or a published one whose refund the guarantee claimed (refundPublishedPayment)
@@ -49,10 +51,14 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
         .set({ closedAt: now, outcome: 'refunded' })
         .where(and(eq(publicationCases.paymentId, paymentId), isNull(publicationCases.closedAt)));
     }
+    // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
+    await issueCreditNote(tx, paymentId, after.refundReason, now);
     await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
     await recordEvent(tx, paymentId, 'refunded', actor, { amount: after.amount, reason: after.refundReason }, now);
     return { payment: after, changed: true };
   });
+  if (result?.changed) countEvent('refund');
+  return result;
 }
 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */

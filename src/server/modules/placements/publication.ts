@@ -11,6 +11,7 @@ import { PAYMENT_NOT_FOUND, paymentById, toPaymentDto } from '../payments/servic
 import { claimPublishedRefund, completeRefund } from '../payments/refunds';
 import type { PageCheckResult, PageChecker } from './page-checker';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import { countEvent } from '../../ops/events';
 
 /** What publication needs besides the database: the page checker, the provider (refunds), the terms. */
 export interface PublicationDeps {
@@ -143,7 +144,10 @@ export async function releasePayment(
     await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
     return released;
   });
-  if (row) return toPaymentDto(row);
+  if (row) {
+    countEvent('release');
+    return toPaymentDto(row);
+  }
   const existing = await paymentById(db, paymentId);
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
   if (existing.status === 'paid') throw conflict('A refund is in progress for this payment');
@@ -167,6 +171,8 @@ function publicationStateAfterFirstCheck(check: PageCheckResult, reason: string 
 
 async function recordCheck(tx: Tx, paymentId: string, url: string, check: PageCheckResult) {
   await tx.insert(publicationChecks).values({ paymentId, url, result: check.result, check: storedCheck(check), checkedAt: new Date(check.checkedAt) });
+  // counted as the check is recorded (a transaction that then fails counts one check too many)
+  countEvent('link-check', check.result);
 }
 
 /**

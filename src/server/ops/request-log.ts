@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { AppDeps } from '../deps';
+
+/** A request id a client or proxy may hand us: short, and nothing that could break a log line or a header. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** `reqId` of every log line of a request: its `X-Request-Id` when sane, else a new UUID. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The path without its query string: a query may carry a secret (`/reset-password?token=…`) or an e-mail. */
+function pathOf(url: string | undefined): string {
+  if (!url) return '';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/**
+ * One line per request, when it is answered (at `info`): `reqId` (from the logger's bindings),
+ * `method`, `url` (the path only), `route` (the template, or `unmatched`), `statusCode`,
+ * `responseTime` (ms) and `userId` when signed in. No headers, no query string, no body. The
+ * "incoming request" line is kept for `debug`.
+ */
+class RequestLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return;
+    const level = request.log.level;
+    if (level === 'debug' || level === 'trace') request.log.debug({ method: request.method, url: pathOf(request.url) }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = {
+      method: request.method,
+      url: pathOf(request.url),
+      route: request.is404 ? 'unmatched' : request.routeOptions.url,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+      userId: request.user?.id,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/**
+ * Never logged, wherever they appear in a line (defence in depth: the lines above carry none of
+ * them): credentials in headers, secrets and bodies under their usual names, the parameters of a
+ * failed query (Drizzle puts them on its error).
+ */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["stripe-signature"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'password',
+  'newPassword',
+  'token',
+  'secret',
+  'body',
+  'err.params',
+  'err.cause.params',
+];
+
+function logsRequests(logger: AppDeps['logger']): boolean {
+  if (!logger) return false;
+  if (logger === true) return true;
+  const level = typeof logger === 'object' && 'level' in logger ? logger.level : 'info';
+  return level === undefined || ['info', 'debug', 'trace'].includes(level);
+}
+
+/**
+ * Fastify's logging options: JSON lines (pino) with the redactions above, the request id, and the
+ * completion line of RequestLog. With LOG_LEVEL above `info` the per-request calls are skipped.
+ */
+export function loggingOptions(logger: AppDeps['logger']): Pick<FastifyServerOptions, 'logger' | 'logController' | 'genReqId'> {
+  const options = logger === true ? { level: 'info' } : logger || null;
+  return {
+    logger: options
+      ? {
+          ...options,
+          redact: { paths: REDACT, censor: '[redacted]' },
+          serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: pathOf(req.url) }), ...options.serializers },
+        }
+      : false,
+    logController: new RequestLog({ disableRequestLogging: !logsRequests(logger) }),
+    genReqId: requestIdOf,
+  };
+}
+
+/** Every answer names its request id (`X-Request-Id`), the one in the server's log lines. */
+export function echoRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header('X-Request-Id', req.id);
+    done();
+  });
+}
