@@ -3,7 +3,13 @@
  * returns. Shared by the server and the client; no Node or DOM APIs.
  */
 
-import type { LinkType, Topic } from './catalogue';
+import type { z } from 'zod';
+import type {
+  adminOpportunityItemSchema,
+  brandOpportunityItemSchema,
+  brandOpportunitySchema,
+  opportunitySchema,
+} from './schemas/responses/opportunity';
 
 export const OPPORTUNITY_TYPES = [
   'profile_article',
@@ -52,62 +58,22 @@ export const OPPORTUNITY_STATUS_LABELS: Record<OpportunityStatus, string> = {
 export const isOpportunityType = (v: unknown): v is OpportunityType =>
   typeof v === 'string' && (OPPORTUNITY_TYPES as readonly string[]).includes(v);
 
+// The API's opportunity shapes; their schemas (and what each member means): schemas/responses/opportunity.ts
 /** An opportunity as the admin API returns it. */
-export interface Opportunity {
-  id: string;
-  title: string;
-  outletName: string;
-  outletUrl: string | null;
-  description: string;
-  /** One or more; the admin table shows only the first. */
-  type: OpportunityType[];
-  /** Turnaround time, free text ("2-3 weeks"). */
-  tat: string | null;
-  /** Decimal string with 2 places, e.g. "1234.50". Use toCents/formatUsd from money.ts. */
-  priceUsd: string;
-  logoUrl: string | null;
-  exampleUrls: string[];
-  maxSlots: number;
-  filledSlots: number;
-  domainAuthority: number | null;
-  /**
-   * ISO timestamp of the last UTC day to claim (stored at 00:00 UTC), or null for no deadline.
-   * Format it with the UTC helpers below: a local-time formatter shows the day before west of UTC.
-   */
-  deadlineDate: string | null;
-  status: OpportunityStatus;
-  createdAt: string;
-  /** Turnaround in days, for the "at most N days" filter (the `tat` text is what cards show). */
-  tatDays: number | null;
-  /** The link the outlet gives; null: not stated (the publication check then expects dofollow). */
-  linkType: LinkType | null;
-  topics: Topic[];
-  /** ISO 3166-1 alpha-2 of the outlet's country, e.g. "DE". */
-  country: string | null;
-  /** ISO 639-1 of the outlet's language, e.g. "de". */
-  language: string | null;
-}
-
+export type Opportunity = z.infer<typeof opportunitySchema>;
 /** A row of the admin dashboard: whether any payment was made for it (the "Mark Published" button). */
-export interface AdminOpportunityItem extends Opportunity {
-  hasPayments: boolean;
-}
-
+export type AdminOpportunityItem = z.infer<typeof adminOpportunityItemSchema>;
 /** What GET /api/opportunities returns to brands: only available ones, so no status. */
-export type BrandOpportunity = Omit<Opportunity, 'status'>;
+export type BrandOpportunity = z.infer<typeof brandOpportunitySchema>;
 
 /** The brands' search's page size when `limit` is not given (zod-free: the browse page's first chunk uses it). */
 export const SEARCH_LIMIT_DEFAULT = 24;
 
 /**
  * An item of the brands' search (GET /api/opportunities with parameters, GET /api/brand/saved):
- * whether this brand saved it, and whether it can no longer be bought (full, or its deadline
- * passed; only saved ones are listed then).
+ * whether this brand saved it, and whether it can no longer be bought.
  */
-export interface BrandOpportunityItem extends BrandOpportunity {
-  saved: boolean;
-  soldOut: boolean;
-}
+export type BrandOpportunityItem = z.infer<typeof brandOpportunityItemSchema>;
 
 /** "YYYY-MM-DD" of a deadline (its UTC calendar day), e.g. for a date input. */
 export function deadlineDay(iso: string): string {

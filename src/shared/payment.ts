@@ -1,4 +1,17 @@
-/** Payments and escrow: the shapes the API answers with, shared by server and client. */
+/**
+ * Payments and escrow: the statuses, and the shapes the API answers with (their schemas:
+ * schemas/responses/payment.ts), shared by server and client.
+ */
+
+import type { z } from 'zod';
+import type {
+  adminPaymentItemSchema,
+  brandPaymentItemSchema,
+  checkoutViewSchema,
+  paymentAttentionItemSchema,
+  paymentSchema,
+  paymentTotalsSchema,
+} from './schemas/responses/payment';
 
 export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -17,7 +30,6 @@ export const REVIEW_STATUSES = ['pending_brand_review', 'edits_requested', 'edit
 export const isUnderReview = (s: DraftReviewStatus) => (REVIEW_STATUSES as readonly DraftReviewStatus[]).includes(s);
 
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
@@ -31,55 +43,19 @@ export const CHECKOUT_SUCCESS_PATH = '/brand/my-articles?checkout=success';
 export const CHECKOUT_CANCEL_PATH = '/brand/opportunities?checkout=cancelled';
 
 /** GET /api/payments/checkout/:sessionId — the built-in checkout page's data. */
-export interface CheckoutView {
-  sessionId: string;
-  paymentId: string;
-  status: CheckoutStatus;
-  /** decimal string, e.g. "1250.00" */
-  amount: string;
-  expiresAt: string;
-  opportunityId: string;
-  title: string;
-  outletName: string;
-}
+export type CheckoutView = z.infer<typeof checkoutViewSchema>;
 
 /** A payment as the API returns it (dates as ISO strings, money as decimal strings). */
-export interface PaymentDto {
-  id: string;
-  brandId: string;
-  opportunityId: string;
-  stripePaymentId: string;
-  amount: string;
-  status: PaymentStatus;
-  draftReviewStatus: DraftReviewStatus;
-  draftDocumentUrl: string | null;
-  draftDocumentFile: string | null;
-  brandFeedback: string | null;
-  refundReason: RefundReason | null;
-  paidAt: string;
-  releasedAt: string | null;
-  refundedAt: string | null;
-  createdAt: string;
-}
+export type PaymentDto = z.infer<typeof paymentSchema>;
 
 /** GET /api/brand/payments item. */
-export interface BrandPaymentItem extends PaymentDto {
-  opportunity: { id: string; title: string; outletName: string; type: string[]; priceUsd: string };
-}
+export type BrandPaymentItem = z.infer<typeof brandPaymentItemSchema>;
 
 /** GET /api/admin/payments item. */
-export interface AdminPaymentItem extends PaymentDto {
-  opportunity: { id: string; title: string; outletName: string; priceUsd: string };
-  user: { id: string; name: string | null; brandName: string | null; email: string };
-  /** when the brand submitted its brief (null: brief pending), for the Mark Published dialog's states */
-  briefSubmittedAt: string | null;
-}
+export type AdminPaymentItem = z.infer<typeof adminPaymentItemSchema>;
 
-/** GET /api/admin/payments/totals — sums of the opportunity price over paid / released payments. */
-export interface PaymentTotals {
-  held: string;
-  released: string;
-}
+/** GET /api/admin/payments/totals — sums of what was charged for paid / released payments. */
+export type PaymentTotals = z.infer<typeof paymentTotalsSchema>;
 
 /** Spec: the brand's payment history shows the first 20 characters followed by "...". */
 export const shortPaymentId = (id: string) => `${id.slice(0, 20)}...`;
@@ -100,16 +76,4 @@ export function paymentBadge(p: { status: PaymentStatus; draftReviewStatus: Draf
 export const TEST_MODE_NOTICE = 'Test mode: payments are simulated';
 
 /** GET /api/admin/payments/attention item: a paid checkout that was not booked (what was charged did not match). */
-export interface PaymentAttentionItem {
-  /** the checkout (hold) id */
-  id: string;
-  reason: string;
-  providerSessionId: string | null;
-  /** the provider's payment reference of the charge, to find it in the provider's dashboard */
-  providerRef: string | null;
-  /** what the placement cost (decimal string) */
-  expectedAmount: string;
-  opportunity: { id: string; title: string; outletName: string };
-  user: { id: string; name: string | null; brandName: string | null; email: string };
-  createdAt: string;
-}
+export type PaymentAttentionItem = z.infer<typeof paymentAttentionItemSchema>;

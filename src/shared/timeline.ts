@@ -4,6 +4,9 @@
  * edited. Shared by server and client.
  */
 
+import type { z } from 'zod';
+import type { timelineEntrySchema } from './schemas/responses/conversation';
+
 export const TIMELINE_KINDS = [
   'paid',
   'brief_saved',
@@ -25,15 +28,6 @@ export const TIMELINE_KINDS = [
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
-type ActorType = (typeof ACTOR_TYPES)[number];
 
 /** GET /api/{brand|admin}/projects/{paymentId}/timeline: one entry. */
-export interface TimelineEntry {
-  id: string;
-  kind: TimelineKind;
-  /** who: the brand, an admin by name, or "Byline" for automatic steps */
-  actor: { type: ActorType; name: string };
-  at: string;
-  /** what the kind needs to be told: amount, round, feedback, url, reason… */
-  details: Record<string, unknown>;
-}
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;

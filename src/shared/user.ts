@@ -1,19 +1,8 @@
-import type { Role } from './constants';
+import type { z } from 'zod';
+import type { publicUserSchema } from './schemas/responses/account';
 
-/** The user as the API returns it: never the password hash. */
-export interface PublicUser {
-  id: string;
-  name: string | null;
-  email: string;
-  role: Role;
-  brandName: string | null;
-  website: string | null;
-  avatarUrl: string | null;
-  approved: boolean;
-  /** brands: progress e-mails on (receipts, refunds and password mail always go) */
-  emailNotifications: boolean;
-  createdAt: string;
-}
+/** The user as the API returns it: never the password hash (its schema: schemas/responses/account.ts). */
+export type PublicUser = z.infer<typeof publicUserSchema>;
 
 /** First letters of the first two words of the name, uppercased; "U" without a name. */
 export function initials(name: string | null | undefined): string {

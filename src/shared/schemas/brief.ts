@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { EDIT_FEEDBACK_MAX } from '../constants';
-import type { DraftReviewStatus, PaymentStatus } from '../payment';
-import type { Publication } from '../publication';
+import type {
+  adminProjectItemSchema,
+  articleTabCountsSchema,
+  briefConflictSchema,
+  briefResponseSchema,
+  myArticleItemSchema,
+  projectPaymentSchema,
+  projectTabCountsSchema,
+  savedBriefSchema,
+  uploadedDocumentSchema,
+} from './responses/placement';
 import { adminSearchQuery } from './admin-search';
 import { isHttpUrl, withHttps } from './profile';
 
@@ -71,8 +80,8 @@ export const briefPart2Schema = z.object({
 });
 
 /** Autosave: nothing required, same types and limits. */
-const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
-const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
+export const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
+export const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
 
 export type BriefPart1 = z.infer<typeof briefPart1DraftSchema>;
 export type BriefPart2 = z.infer<typeof briefPart2DraftSchema>;
@@ -259,94 +268,22 @@ export const isDraftAttachBody = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && ('draftDocumentUrl' in body || 'draftDocumentFile' in body);
 
 // ---------------------------------------------------------------------------------------------
-// Response shapes
-
-type BriefSource = 'saved' | 'fallback' | 'empty';
+// Response shapes (their schemas: schemas/responses/placement.ts)
 
 /** GET /api/brand/brief/{paymentId}. Parts hold only filled-in fields; a missing key means empty. */
-export interface BriefResponse {
-  part1Json: BriefPart1;
-  part2Json: BriefPart2;
-  source: BriefSource;
-  /** ISO date; null while the brief is a draft (also for "fallback" and "empty") */
-  submittedAt: string | null;
-  /** opaque: changes with every save; send it back as `baseVersion` */
-  version: string;
-}
-
+export type BriefResponse = z.infer<typeof briefResponseSchema>;
 /** A save or submit based on an older version (409): what the server holds now. */
-export interface BriefConflictBody {
-  message: string;
-  current: BriefResponse;
-}
-
+export type BriefConflictBody = z.infer<typeof briefConflictSchema>;
 /** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */
-export interface SavedBrief {
-  paymentId: string;
-  opportunityId: string;
-  part1Json: BriefPart1;
-  part2Json: BriefPart2;
-  submittedAt: string | null;
-  updatedAt: string;
-  /** the version this save made (the next save's `baseVersion`) */
-  version: string;
-}
-
+export type SavedBrief = z.infer<typeof savedBriefSchema>;
 /** The payment members a project card needs. */
-export interface ProjectPayment {
-  id: string;
-  status: PaymentStatus;
-  draftReviewStatus: DraftReviewStatus;
-  draftDocumentUrl: string | null;
-  /** "/api/files/<name>" — served to the owning brand and admins only, as a download */
-  draftDocumentFile: string | null;
-  brandFeedback: string | null;
-  stripePaymentId: string;
-  /** decimal string */
-  amount: string;
-  createdAt: string;
-}
-
+export type ProjectPayment = z.infer<typeof projectPaymentSchema>;
 /** GET /api/brand/my-articles item (spec §3). */
-export interface MyArticleItem {
-  id: string;
-  title: string;
-  type: string[];
-  outletName: string;
-  /** decimal string, e.g. "1250.00" */
-  priceUsd: string;
-  payment: ProjectPayment;
-  /** null until the brand has saved anything; submittedAt null while it is a draft */
-  brief: { submittedAt: string | null } | null;
-  /** the live article, once published (null before) */
-  publication: Publication | null;
-  /** messages from the editorial team the brand has not read */
-  unreadMessages: number;
-}
-
+export type MyArticleItem = z.infer<typeof myArticleItemSchema>;
 /** GET /api/admin/projects item (spec §3). */
-export interface AdminProjectItem {
-  id: string;
-  title: string;
-  type: string[];
-  outletName: string;
-  priceUsd: string;
-  payment: ProjectPayment;
-  /** null until the brand submits (its drafts are its own) */
-  brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string } | null;
-  user: { id: string; name: string | null; brandName: string | null; email: string };
-  /** the live article, once published (null before) */
-  publication: Publication | null;
-  /** the brief is in and no draft came within the turnaround (the opportunity's tatDays, else 14 days) */
-  overdue: boolean;
-  /** messages from the brand the editorial team has not read */
-  unreadMessages: number;
-}
-
+export type AdminProjectItem = z.infer<typeof adminProjectItemSchema>;
 /** POST /api/upload/document */
-export interface UploadedDocument {
-  path: string;
-}
+export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -354,10 +291,10 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, then
  * "refunded" (issue 20: a refunded purchase is in none of the spec's tabs; shown when there is one).
  */
-const ARTICLE_TABS = ['pending', 'needs-review', 'completed', 'refunded'] as const;
+export const ARTICLE_TABS = ['pending', 'needs-review', 'completed', 'refunded'] as const;
 export type ArticleTab = (typeof ARTICLE_TABS)[number];
 /** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
-export type ArticleTabCounts = Record<ArticleTab, number> & { toReview: number };
+export type ArticleTabCounts = z.infer<typeof articleTabCountsSchema>;
 
 /** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
 export const myArticlesQuerySchema = z.object({
@@ -371,9 +308,9 @@ export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
  * Spec §4 admin tab placement; the server filters Admin Projects by it. The spec's three, then
  * "published" and "refunded" (issue 20: every state has a tab; refunded ones were in none).
  */
-const PROJECT_TABS = ['awaiting', 'review', 'approved', 'published', 'refunded'] as const;
+export const PROJECT_TABS = ['awaiting', 'review', 'approved', 'published', 'refunded'] as const;
 export type ProjectTab = (typeof PROJECT_TABS)[number];
-export type ProjectTabCounts = Record<ProjectTab, number>;
+export type ProjectTabCounts = z.infer<typeof projectTabCountsSchema>;
 
 /** GET /api/admin/projects: one tab, and a search by brand (its /counts takes the search alone). */
 export const adminProjectsQuerySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { inviteCodeSchema, pendingBrandSchema } from './responses/account';
 
 export const createInviteCodeSchema = z.object({
   code: z
@@ -11,19 +12,6 @@ export const createInviteCodeSchema = z.object({
     .transform((v) => v.toUpperCase()),
 });
 
-export interface InviteCode {
-  id: string;
-  code: string;
-  active: boolean;
-  createdBy: string | null;
-  createdAt: string;
-}
+export type InviteCode = z.infer<typeof inviteCodeSchema>;
 
-export interface PendingBrand {
-  id: string;
-  name: string | null;
-  email: string;
-  brandName: string | null;
-  website: string | null;
-  createdAt: string;
-}
+export type PendingBrand = z.infer<typeof pendingBrandSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_TEXT_MAX } from '../messages';
-import type { PaymentStatus } from '../payment';
+import type { conversationAboutSchema, unreadSummarySchema } from './responses/conversation';
 
 export const MESSAGE_EMPTY = 'Write a message or attach a file';
 const MESSAGE_TOO_LONG = `Message must be at most ${MESSAGE_TEXT_MAX.toLocaleString('en-US')} characters`;
@@ -20,17 +20,7 @@ export const messageTextSchema = z.object({
 });
 
 /** GET /api/{brand|admin}/messages/unread: the caller's side's unread messages, per placement (payment id). */
-export interface UnreadSummary {
-  total: number;
-  byPayment: Record<string, number>;
-}
+export type UnreadSummary = z.infer<typeof unreadSummarySchema>;
 
 /** GET /api/{brand|admin}/projects/{paymentId}/conversation: what the details page's header names. */
-export interface ConversationAbout {
-  paymentId: string;
-  title: string;
-  outletName: string;
-  brandName: string;
-  status: PaymentStatus;
-  unread: number;
-}
+export type ConversationAbout = z.infer<typeof conversationAboutSchema>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { id, timestamp, version } from './common';
+
+/** The user as the API returns it: never the password hash (the type `PublicUser`). */
+export const publicUserSchema = z.object({
+  id,
+  name: z.string().nullable().describe('null until a brand completes its profile'),
+  email: z.string(),
+  role: z.enum(['admin', 'brand']),
+  brandName: z.string().nullable(),
+  website: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  approved: z.boolean().describe('a brand reaches the portal once approved (by an admin or an invite code)'),
+  emailNotifications: z
+    .boolean()
+    .describe('brands: progress e-mails on (receipts, refunds and password mail always go)'),
+  createdAt: timestamp,
+});
+
+/** Every answer that is the user: with the version of what the profile form edits. */
+export const userAnswerSchema = publicUserSchema.extend({ version }).meta({ id: 'User' });
+
+/** PATCH /api/user/profile: the user, and whether an invite code approved the brand just now. */
+export const profileAnswerSchema = userAnswerSchema
+  .extend({ autoApproved: z.boolean().describe('true when the completion’s invite code approved the brand') })
+  .meta({ id: 'ProfileAnswer' });
+
+/** GET /api/admin/pending-brands item. */
+export const pendingBrandSchema = z
+  .object({
+    id,
+    name: z.string().nullable(),
+    email: z.string(),
+    brandName: z.string().nullable(),
+    website: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'PendingBrand' });
+
+export const inviteCodeSchema = z
+  .object({
+    id,
+    code: z.string().describe('stored and matched in upper case'),
+    active: z.boolean(),
+    createdBy: id.nullable().describe('the admin who created it'),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'InviteCode' });
+
+/** GET /api/terms: the terms brands agree to, as Markdown (the client renders it without any HTML). */
+export const termsSchema = z.object({ markdown: z.string() }).meta({ id: 'Terms' });

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES } from '../../payment';
+import { ARTICLE_TABS, PROJECT_TABS, briefPart1DraftSchema, briefPart2DraftSchema } from '../brief';
+import { brandContactSchema, count, countsOf, decimal, id, timestamp } from './common';
+import { publicationSchema } from './publication';
+
+/** The brief's parts as stored: only the fields filled in (a missing key means empty). */
+const briefPart1 = briefPart1DraftSchema.meta({
+  id: 'BriefPart1',
+  description: 'Part 1 "About You / Your Brand": only the fields filled in',
+});
+const briefPart2 = briefPart2DraftSchema.meta({
+  id: 'BriefPart2',
+  description: 'Part 2 "Article Guidelines": only the fields filled in',
+});
+
+/** GET /api/brand/brief/{paymentId}. */
+export const briefResponseSchema = z
+  .object({
+    part1Json: briefPart1,
+    part2Json: briefPart2,
+    source: z
+      .enum(['saved', 'fallback', 'empty'])
+      .describe('saved: this payment’s brief; fallback: copied from the brand’s latest brief; empty: nothing yet'),
+    submittedAt: timestamp.nullable().describe('null while the brief is a draft (also for "fallback" and "empty")'),
+    version: z.string().describe('opaque: changes with every save; send it back as `baseVersion`'),
+  })
+  .meta({ id: 'Brief' });
+
+/** A save or submit based on an older version (409): what the server holds now. */
+export const briefConflictSchema = z
+  .object({ message: z.string(), current: briefResponseSchema })
+  .meta({ id: 'BriefConflict' });
+
+/** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */
+export const savedBriefSchema = z
+  .object({
+    paymentId: id,
+    opportunityId: id,
+    part1Json: briefPart1,
+    part2Json: briefPart2,
+    submittedAt: timestamp.nullable(),
+    updatedAt: timestamp,
+    version: z.string().describe('the version this save made (the next save’s `baseVersion`)'),
+  })
+  .meta({ id: 'SavedBrief' });
+
+/** The payment members a project card needs. */
+export const projectPaymentSchema = z
+  .object({
+    id,
+    status: z.enum(PAYMENT_STATUSES),
+    draftReviewStatus: z.enum(DRAFT_REVIEW_STATUSES),
+    draftDocumentUrl: z.string().nullable(),
+    draftDocumentFile: z
+      .string()
+      .nullable()
+      .describe('"/api/files/<name>": served to the owning brand and admins only, as a download'),
+    brandFeedback: z.string().nullable(),
+    stripePaymentId: z.string(),
+    amount: decimal,
+    createdAt: timestamp,
+  })
+  .meta({ id: 'ProjectPayment' });
+
+/** The opportunity members of a placement card. */
+const card = {
+  id,
+  title: z.string(),
+  type: z.array(z.string()),
+  outletName: z.string(),
+  priceUsd: decimal,
+  payment: projectPaymentSchema,
+};
+
+/** GET /api/brand/my-articles item (spec §3). */
+export const myArticleItemSchema = z
+  .object({
+    ...card,
+    brief: z
+      .object({ submittedAt: timestamp.nullable() })
+      .nullable()
+      .describe('null until the brand has saved anything; submittedAt null while it is a draft'),
+    publication: publicationSchema.nullable().describe('the live article, once published'),
+    unreadMessages: count.describe('messages from the editorial team the brand has not read'),
+  })
+  .meta({ id: 'MyArticleItem' });
+
+/** GET /api/admin/projects item (spec §3). */
+export const adminProjectItemSchema = z
+  .object({
+    ...card,
+    brief: z
+      .object({ part1Json: briefPart1, part2Json: briefPart2, submittedAt: timestamp })
+      .nullable()
+      .describe('null until the brand submits (its drafts are its own)'),
+    user: brandContactSchema,
+    publication: publicationSchema.nullable().describe('the live article, once published'),
+    overdue: z
+      .boolean()
+      .describe('the brief is in and no draft came within the turnaround (the opportunity’s tatDays, else 14 days)'),
+    unreadMessages: count.describe('messages from the brand the editorial team has not read'),
+  })
+  .meta({ id: 'AdminProjectItem' });
+
+/** POST /api/upload/document */
+export const uploadedDocumentSchema = z.object({
+  path: z.string().describe('"/api/files/<name>": send it as `draftDocumentFile`'),
+});
+
+/** GET /api/brand/my-articles/counts: each tab's count, and the drafts waiting for the brand's review. */
+export const articleTabCountsSchema = countsOf([...ARTICLE_TABS, 'toReview']).meta({ id: 'ArticleTabCounts' });
+
+/** GET /api/admin/projects/counts */
+export const projectTabCountsSchema = countsOf(PROJECT_TABS).meta({ id: 'ProjectTabCounts' });

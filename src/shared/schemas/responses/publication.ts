@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { LINK_TYPES } from '../../catalogue';
+import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS } from '../../publication';
+import { brandContactSchema, countsOf, decimal, timestamp } from './common';
+
+/** One check of the live page. */
+export const publicationCheckResultSchema = z
+  .object({
+    result: z.enum(['pass', 'warning', 'fail']),
+    checkedAt: timestamp,
+    httpStatus: z.number().int().nullable(),
+    finalUrl: z.string().nullable().describe('where the redirects ended'),
+    indexable: z.boolean().nullable(),
+    link: z
+      .object({ found: z.boolean(), rel: z.enum([...LINK_TYPES, 'ugc']).nullable() })
+      .describe('the link to the brand’s website'),
+    title: z.string().nullable(),
+    problems: z.array(z.object({ code: z.enum(CHECK_PROBLEM_CODES), message: z.string() })),
+  })
+  .meta({ id: 'PublicationCheck' });
+
+/** A placement's publication as my-articles and admin items carry it (null before publication). */
+export const publicationSchema = z
+  .object({
+    url: z.string().nullable().describe('the live article; null when it was released without a live link'),
+    health: z.enum(PUBLICATION_HEALTHS),
+    verifiedAt: timestamp
+      .nullable()
+      .describe('when the live page first passed its check (or was accepted with a reason)'),
+    guaranteeEndsAt: timestamp,
+    overrideReason: z
+      .string()
+      .nullable()
+      .describe('the admin’s reason for publishing although the check found problems'),
+    lastCheck: publicationCheckResultSchema.nullable(),
+    issue: z
+      .object({ reason: z.string(), openedAt: timestamp, restoreBy: timestamp, evidence: publicationCheckResultSchema })
+      .nullable()
+      .describe('an open case: a confirmed problem the outlet must fix by `restoreBy`, or the brand is refunded'),
+    restoredAt: timestamp.nullable().describe('when the last case closed because the article passed its check again'),
+  })
+  .meta({ id: 'Publication' });
+
+/** GET /api/admin/placements item: a published placement and its health. */
+export const adminPlacementItemSchema = z
+  .object({
+    paymentId: z.guid(),
+    title: z.string(),
+    outletName: z.string(),
+    brand: brandContactSchema,
+    brandWebsite: z
+      .string()
+      .nullable()
+      .describe('the brand’s website as its profile has it: the host a link is looked for'),
+    amount: decimal,
+    publishedAt: timestamp,
+    nextCheckAt: timestamp.nullable(),
+    failingSince: timestamp
+      .nullable()
+      .describe('a failing check not confirmed yet (a case opens if the next one, an hour later, fails too)'),
+    publication: publicationSchema,
+  })
+  .meta({ id: 'AdminPlacementItem' });
+
+/** GET /api/admin/placements/counts: placements by health, and the open cases (the sidebar's count). */
+export const placementCountsSchema = countsOf([...PUBLICATION_HEALTHS, 'all', 'issues']).meta({
+  id: 'PlacementCounts',
+});
+
+/** PUT /api/admin/payments/{id}/publication: the check the new URL passed (or was accepted with). */
+export const publicationSetSchema = z.object({ ok: z.literal(true), check: publicationCheckResultSchema });
