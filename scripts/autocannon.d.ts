@@ -23,6 +23,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** stop after this many requests in all (instead of a duration) */
+    amount?: number;
     /** requests a second over all connections */
     overallRate?: number;
     timeout?: number;
@@ -30,6 +32,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     requests?: Request[];
+    /** called with each connection's client: its 'response' event gives the status and the bytes received (headers and body) */
+    setupClient?: (client: { on(event: 'response', listener: (status: number, bytes: number, durationMs: number) => void): void }) => void;
   }
   export interface Result {
     requests: Histogram;

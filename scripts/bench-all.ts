@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const BENCHES = ['bench', 'bench-publication', 'bench-search', 'bench-conversation'];
+const BENCHES = ['bench', 'bench-publication', 'bench-search', 'bench-conversation', 'bench-invoices', 'bench-files'];
 const missed: string[] = [];
 for (const name of BENCHES) {
   const args = name === 'bench' ? process.argv.slice(2) : [];

@@ -91,7 +91,10 @@ const T = {
   hostile: 'tests/api/hostile-files.test.ts',
   svg: 'tests/unit/svg-sanitize.test.ts',
   publication: 'tests/api/publication.test.ts',
+  invoices: 'tests/api/invoices.test.ts',
+  exportCsv: 'tests/api/payments-export.test.ts',
 };
+const INV = 'src/server/modules/invoices/';
 const O = 'src/server/outbound/';
 const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
 
@@ -197,9 +200,9 @@ export const MUTANTS: Mutant[] = [
   { name: 'routes: the built-in Pay button works with Stripe too', file: P + 'routes.ts',
     find: "    if (provider.name !== 'test') throw notFound('Checkout not found');\n", replace: '', tests: [T.stripe], grep: 'sends the server price' },
   { name: 'admin-routes: refund needs any signed-in user (requireAdmin → requireUser)', file: P + 'admin-routes.ts',
-    find: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    if (!req.user) requireAdmin(req);", tests: [T.matrix], grep: 'refund' },
+    find: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    const admin = requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/refund', async (req) => {\n    const admin = req.user ?? requireAdmin(req);", tests: [T.matrix], grep: 'refund' },
   { name: 'placement admin routes: release needs any signed-in user (requireAdmin → requireUser)', file: PL + 'admin-routes.ts',
-    find: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    if (!req.user) requireAdmin(req);", tests: [T.admin], grep: 'release' },
+    find: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    const admin = requireAdmin(req);", replace: "  app.post('/api/admin/payments/:id/release', async (req) => {\n    const admin = req.user ?? requireAdmin(req);", tests: [T.admin], grep: 'release' },
 
   // ---- payments: the Stripe provider's webhook check -----------------------------------------------
   { name: 'stripe: webhook timestamp from the future accepted (only the past checked)', file: 'src/server/providers/stripe.ts',
@@ -255,17 +258,17 @@ export const MUTANTS: Mutant[] = [
   { name: 'file-type: any type file-type names taken for an image', file: S + 'file-type.ts',
     find: '  const ext = found && IMAGE_EXT.get(found.ext);', replace: "  const ext = found && (IMAGE_EXT.get(found.ext) ?? (found.ext as 'png'));", tests: [T.hostile], grep: 'avatar' },
   { name: 'file-type: GIF version not checked (file-type takes anything starting "GIF")', file: S + 'file-type.ts',
-    find: "  if (ext === 'gif' && !GIF_HEADER.test(buf.toString('latin1', 0, 6))) return null;\n", replace: '', tests: [T.hostile], grep: 'avatar' },
+    find: "  if (ext === 'gif' && !GIF_HEADER.test(file.head.toString('latin1', 0, 6))) return null;\n", replace: '', tests: [T.hostile], grep: 'avatar' },
   { name: 'document-type: any type file-type names taken for a draft', file: S + 'document-type.ts',
     find: '    default:\n      return { ok: false, message: DOCUMENT_TYPE_MESSAGE };',
     replace: '    default:\n      return found ? { ok: true, ext: found.ext as DocumentExt, mime: found.mime } : { ok: false, message: DOCUMENT_TYPE_MESSAGE };',
     tests: [T.hostile], grep: 'draft document' },
   { name: 'document-type: any OLE2 container taken for a Word document', file: S + 'document-type.ts',
-    find: "      if (!buf.includes(WORD_STREAM)) return { ok: false, message: 'This file is not a Word document' };\n", replace: '', tests: [T.hostile], grep: 'draft document' },
+    find: "      if (!(await fileIncludes(file, WORD_STREAM))) return { ok: false, message: 'This file is not a Word document' };\n", replace: '', tests: [T.hostile], grep: 'draft document' },
   { name: 'document-type: checkDocx skipped (zip bombs taken for drafts)', file: S + 'document-type.ts',
-    find: '      const problem = checkDocx(buf);', replace: '      const problem = null;', tests: [T.hostile], grep: 'draft document' },
+    find: '      const problem = await checkDocx(bytes).finally(() => bytes.close());', replace: '      const problem = null;\n      await bytes.close();', tests: [T.hostile], grep: 'draft document' },
   { name: "document-type: only what file-type names 'docx' is checked (a plain zip is trusted)", file: S + 'document-type.ts',
-    find: '      const problem = checkDocx(buf);', replace: "      const problem = found.ext === 'docx' ? checkDocx(buf) : null;", tests: [T.hostile], grep: 'draft document' },
+    find: '      const problem = await checkDocx(bytes).finally(() => bytes.close());', replace: "      const problem = found.ext === 'docx' ? await checkDocx(bytes) : null;\n      await bytes.close();", tests: [T.hostile], grep: 'draft document' },
   { name: 'document-type: .docx unpacked size not limited (zip bombs)', file: S + 'document-type.ts',
     find: "    if (unpacked > DOCX_MAX_UNPACKED_BYTES) return 'This document is too large once unpacked (100 MB at most)';\n", replace: '', tests: [T.hostile], grep: 'draft document' },
   { name: 'document-type: .docx part count not limited', file: S + 'document-type.ts',
@@ -281,7 +284,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'uploads: brands upload without limits', file: S + 'uploads.ts',
     find: "  if (uploader.role !== 'admin') {", replace: "  if (uploader.role === 'nobody') {", tests: [T.limits], grep: 'counts files' },
   { name: 'uploads: upload bytes not weighed', file: S + 'uploads.ts',
-    find: 'weight: file.data.length },', replace: 'weight: 1 },', tests: [T.limits], grep: 'counts bytes' },
+    find: 'weight: file.source.size },', replace: 'weight: 1 },', tests: [T.limits], grep: 'counts bytes' },
   { name: 'uploads: unreferenced-upload sweep ignores every reference', file: S + 'uploads.ts',
     find: '              AND NOT ${referenced(sql`u.name`)} LIMIT ${limit})`,', replace: '              LIMIT ${limit})`,', tests: [T.limits], grep: 'nothing refers' },
   { name: "uploads: sweep ignores opportunities' logos", file: S + 'uploads.ts',
@@ -298,20 +301,20 @@ export const MUTANTS: Mutant[] = [
 
   // ---- upload routes: the bytes decide the type ------------------------------------------------------
   { name: 'upload routes: avatar typed by its file name', file: 'src/server/modules/profile/routes.ts',
-    find: "const { buffer } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    const type = await detectImage(buffer);",
-    replace: "const { buffer, filename } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    const named = (filename.split('.').pop() ?? '').toLowerCase().replace('jpeg', 'jpg');\n    const { MIME_BY_EXT } = await import('../../storage/file-type');\n    const type = MIME_BY_EXT[named]?.startsWith('image/') ? { ext: named as 'png', mime: MIME_BY_EXT[named] } : await detectImage(buffer);",
+    find: "const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    try {\n      const type = await detectImage(file);",
+    replace: "const { file, filename } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    try {\n      const named = (filename.split('.').pop() ?? '').toLowerCase().replace('jpeg', 'jpg');\n      const { MIME_BY_EXT } = await import('../../storage/file-type');\n      const type = MIME_BY_EXT[named]?.startsWith('image/') ? { ext: named as 'png', mime: MIME_BY_EXT[named] } : await detectImage(file);",
     tests: [T.hostile], grep: 'name and the bytes' },
   { name: 'upload routes: draft document typed by its file name', file: PL + 'documents.ts',
-    find: "const { buffer } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    const type = await detectDocument(buffer);",
-    replace: "const { buffer, filename } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    const named = (filename.split('.').pop() ?? '').toLowerCase() as DocumentExt;\n    const type = named in DOCUMENT_MIME ? { ok: true as const, ext: named, mime: DOCUMENT_MIME[named] } : await detectDocument(buffer);",
+    find: "const { file } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    try {\n      const type = await detectDocument(file);",
+    replace: "const { file, filename } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    try {\n      const named = (filename.split('.').pop() ?? '').toLowerCase() as DocumentExt;\n      const type = named in DOCUMENT_MIME ? { ok: true as const, ext: named, mime: DOCUMENT_MIME[named] } : await detectDocument(file);",
     tests: [T.hostile], grep: 'name and the bytes' },
   { name: 'upload routes: logo whose name claims another image type accepted', file: 'src/server/modules/opportunities/logo-upload.ts',
     find: '    if (claimed && actual && claimed !== actual) {', replace: '    if (claimed && actual && claimed !== actual && false) {', tests: [T.hostile], grep: 'name and the bytes' },
 
   // ---- publication (issue 17): the release's check, the watch, the address policy -----------------
   { name: 'publication: a release with a failing check goes through without a reason', file: PL + 'publication.ts',
-    find: "    check = await checkFor(deps, placement.website, request.liveUrl);\n    if (check.result === 'fail' && !reason) refuseProblems(check);",
-    replace: '    check = await checkFor(deps, placement.website, request.liveUrl);', tests: [T.publication], grep: 'problems refuse the release' },
+    find: "    check = await checkFor(deps, placement, request.liveUrl);\n    if (check.result === 'fail' && !reason) refuseProblems(check);",
+    replace: '    check = await checkFor(deps, placement, request.liveUrl);', tests: [T.publication], grep: 'problems refuse the release' },
   { name: 'publication: an unapproved draft released with a link without a reason', file: PL + 'publication.ts',
     find: "placement.payment.draftReviewStatus !== 'approved' && !reason", replace: "placement.payment.draftReviewStatus !== 'approved' && !reason && false",
     tests: [T.publication], grep: 'has not approved needs a reason' },
@@ -328,6 +331,19 @@ export const MUTANTS: Mutant[] = [
     tests: [T.publication], grep: 'odd spellings|outside LINK_CHECK_ALLOW' },
   { name: 'outbound: IPv4 inside IPv6 (::ffff:127.0.0.2) judged as IPv6', file: O + 'address-policy.ts',
     find: "  if (v4) return v4.range() === 'unicast';", replace: '  if (v4) return true;', tests: [T.publication], grep: 'odd spellings' },
+
+  // ---- invoices (issue 21): numbers, privacy, the export --------------------------------------
+  { name: 'invoices: a brand downloads another brand\'s invoice (owner filter dropped)', file: INV + 'service.ts',
+    find: 'opts.brandId ? eq(payments.brandId, opts.brandId) : undefined', replace: 'undefined',
+    tests: [T.invoices], grep: 'keeps documents private' },
+  { name: 'invoices: every invoice takes number 1 of its year (the counter not advanced)', file: INV + 'issue.ts',
+    find: "set: { last: sql`${documentCounters.last} + 1` }", replace: "set: { last: sql`1` }",
+    tests: [T.invoices], grep: 'gapless' },
+  { name: 'invoices: the tax included in the price computed as tax on top', file: INV + 'issue.ts',
+    find: 'const divisor = 10_000 + rateBp;', replace: 'const divisor = 10_000;',
+    tests: [T.invoices], grep: 'configured tax inside the price' },
+  { name: 'export: formula cells not escaped', file: INV + 'export.ts',
+    find: 'escape_formulas: true', replace: 'escape_formulas: false', tests: [T.exportCsv], grep: 'escapes cells' },
 ];
 
 // ------------------------------------------------------------------------------------------------

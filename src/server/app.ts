@@ -1,17 +1,23 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { AppDeps, ModuleDeps } from './deps';
+import { invoicesModule } from './modules/invoices/routes';
+import { invoiceSettingsFrom } from './modules/invoices/service';
 import { limitsFor } from './limits';
+import { echoRequestId, loggingOptions } from './ops/request-log';
+import { registerMetrics } from './ops/metrics';
+import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
 import { HttpError } from './lib/errors';
 import { RateLimitError } from './lib/rate-limit';
+import { FileStoreUnavailableError } from './storage/file-store';
 import { databaseUnavailableCause } from './lib/db-errors';
 import { testCheckoutProvider } from './providers/test-checkout';
 import { pageCheckerFor } from './modules/placements/page-checker';
@@ -28,11 +34,12 @@ import { messagesModule } from './modules/messages/routes';
 import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
 import { termsModule } from './modules/terms/routes';
+import { apiDocsModule } from './modules/api-docs/routes';
 
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, attentionModule, termsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, attentionModule, termsModule, invoicesModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -51,13 +58,6 @@ function isSameOrigin(req: FastifyRequest, publicOrigin?: string): boolean {
   }
 }
 
-function logsRequests(logger: AppDeps['logger']): boolean {
-  if (!logger) return false;
-  if (logger === true) return true;
-  const level = typeof logger === 'object' && 'level' in logger ? logger.level : 'info';
-  return level === undefined || ['info', 'debug', 'trace'].includes(level);
-}
-
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (what Fastify does with a number). */
 function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
@@ -67,9 +67,10 @@ function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
-    logger: deps.logger ?? false,
-    // "incoming request" / "request completed" are info lines: skip the calls when they would be dropped
-    logController: new LogController({ disableRequestLogging: !logsRequests(deps.logger) }),
+    // JSON lines with reqId (X-Request-Id), one completion line per request at info, redacted (ops/request-log.ts)
+    ...loggingOptions(deps.logger),
+    // while shutting down, requests on open connections are still answered (ops/shutdown.ts)
+    return503OnClosing: false,
     // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY (else req.ip is the socket address)
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
@@ -78,6 +79,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  // the operator's routes: request ids, /metrics (before the routes it measures), /healthz, /readyz
+  echoRequestId(app);
+  registerMetrics(app, { db, token: config.METRICS_TOKEN, worker: deps.worker });
+  registerHealth(app, { db, worker: deps.worker });
   await app.register(cookie);
   // The security headers, built once: @fastify/helmet would rebuild helmet's middleware (parsing the
   // CSP directives again) on every request, a measurable share of a short request's time.
@@ -128,6 +133,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) {
       if (err instanceof RateLimitError) reply.header('Retry-After', String(err.retryAfterSeconds));
+      if (err instanceof FileStoreUnavailableError) {
+        req.log.warn({ files: (err.cause as Error)?.message }, 'file store unavailable');
+        reply.header('Retry-After', '5');
+      }
       return reply.code(err.statusCode).send({ ...err.extra, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
     }
     const status = err.statusCode ?? 500;
@@ -154,13 +163,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
+  const provider = deps.payments ?? testCheckoutProvider(db);
   const moduleDeps: ModuleDeps = {
     db,
     config,
     files: deps.files,
-    provider: deps.payments ?? testCheckoutProvider(db),
+    provider,
     limits: limitsFor(config),
     checker: deps.checker ?? pageCheckerFor(config),
+    invoicing: invoiceSettingsFrom(config, provider),
   };
   for (const module of MODULES) await app.register(module, moduleDeps);
 

@@ -59,6 +59,23 @@ export const configSchema = z.object({
    * once only adds switching between them; fewer leave it idle while answers travel.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  // Uploaded files (storage/, decision 020): DATA_DIR/uploads, or an S3-compatible bucket.
+  /** `disk` (DATA_DIR/uploads) or `s3`; unset: s3 when S3_BUCKET is set, else disk. */
+  FILE_STORE: z.enum(['disk', 's3']).optional(),
+  /** The bucket every instance keeps its uploads in. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** An S3-compatible service's address (MinIO, Cloudflare R2, …); unset: AWS S3. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Unset: the AWS SDK's own credentials (AWS_* variables, an instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Address buckets as endpoint/bucket rather than bucket.endpoint (MinIO and most self-hosted services). */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Where the bucket's public/ objects are publicly readable (a CDN): GET /uploads/{image} then redirects there. */
+  S3_PUBLIC_URL: z.url().optional(),
+  /** MB of public images (1 MB each at most) each server keeps in memory, read from the bucket once; 0: none. */
+  S3_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   /** Seed demo content on first start of an empty embedded database; unset = on, except in production. */
   SEED_DEMO: bool.optional(),
   /** Create (or reset the password of) this admin at start. */
@@ -68,6 +85,13 @@ export const configSchema = z.object({
   SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   // 'info' also logs every request
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  /** Bearer token a Prometheus scraper sends to GET /metrics; unset = /metrics answers 404 and nothing is measured. */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,200}$/, 'METRICS_TOKEN must be 16 to 200 printable characters without spaces (e.g. openssl rand -hex 32)')
+    .optional(),
+  /** Seconds SIGTERM waits for the requests in flight and the running jobs' current step before exiting anyway. */
+  SHUTDOWN_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(20),
   /**
    * `stripe` or `test` (the built-in checkout: no money moves). Unset: stripe when its keys are set,
    * else test outside production; production without either refuses to start.
@@ -127,6 +151,35 @@ export const configSchema = z.object({
   AUTO_APPROVE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** Markdown file of the terms brands agree to at sign-up and at claim (GET /api/terms, /terms); unset = content/terms.md. */
   TERMS_FILE: z.string().optional(),
+
+  // Invoices and credit notes (modules/invoices, decision 021): the seller printed on them.
+  /** The seller's legal name on invoices and credit notes. */
+  INVOICE_SELLER_NAME: z.string().trim().min(1).max(200).default('Byline'),
+  /** The seller's address, lines separated by \n (a literal backslash-n in an env file works too). */
+  INVOICE_SELLER_ADDRESS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(/\r?\n|\\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  /** The seller's VAT or tax ID; an EU VAT number also decides when the reverse charge applies. */
+  INVOICE_SELLER_TAX_ID: z.string().trim().max(40).optional(),
+  /** The seller's billing contact e-mail, printed on documents. */
+  INVOICE_SELLER_EMAIL: z.email('INVOICE_SELLER_EMAIL must be an e-mail address').optional(),
+  /** Tax rate in percent included in every price (e.g. 20 or 7.7); 0 = no tax line. */
+  INVOICE_TAX_RATE: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,2})?$/, 'INVOICE_TAX_RATE must be a percentage such as 20 or 7.7')
+    .default('0')
+    .transform((v) => {
+      const [whole, frac = ''] = v.split('.');
+      return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+    }),
+  /** A font file (TTF/OTF/TTC) for names DejaVu Sans cannot print, e.g. Chinese (Debian: fonts-wqy-microhei). */
+  INVOICE_FALLBACK_FONT: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -152,6 +205,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving
   if (config.PAYMENT_PROVIDER === 'stripe' && !config.STRIPE_SECRET_KEY) {
     throw new Error('Invalid environment configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
   }
+  if (config.FILE_STORE === 's3' && !config.S3_BUCKET) {
+    throw new Error('Invalid environment configuration:\n  FILE_STORE=s3 needs S3_BUCKET');
+  }
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    throw new Error('Invalid environment configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  if (config.S3_PUBLIC_URL && fileStoreKind(config) !== 's3') {
+    throw new Error('Invalid environment configuration:\n  S3_PUBLIC_URL needs the s3 file store (S3_BUCKET)');
+  }
   if (opts.serving === false) return config;
   if (config.NODE_ENV === 'production' && config.SEED_DEMO) {
     throw new Error(
@@ -173,6 +235,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving
 export function paymentProviderKind(config: Config): 'stripe' | 'test' {
   if (config.PAYMENT_PROVIDER) return config.PAYMENT_PROVIDER;
   return config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'test';
+}
+
+/** Where uploads are kept: the bucket when chosen or when S3_BUCKET is set, else DATA_DIR/uploads. */
+export function fileStoreKind(config: Config): 'disk' | 's3' {
+  return config.FILE_STORE ?? (config.S3_BUCKET ? 's3' : 'disk');
 }
 
 /** Demo content is seeded by default only outside production. */

@@ -5,6 +5,8 @@ import type { Limits } from './limits';
 import type { PaymentProvider } from './providers/provider';
 import type { FileStore } from './storage/file-store';
 import type { PageChecker } from './modules/placements/page-checker';
+import type { WorkerStatus } from './ops/worker';
+import type { InvoiceSettings } from './modules/invoices/service';
 
 /** What buildApp is given (main.ts, the tests). */
 export interface AppDeps {
@@ -20,6 +22,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Sees every route as it is registered (the permission matrix compares them with its table). */
   onRoute?: (route: RouteOptions) => void;
+  /** This process's job worker, for /readyz and /metrics (ops/); absent: /readyz says "jobs". */
+  worker?: WorkerStatus;
 }
 
 /** What every module is registered with: the app's dependencies, resolved once. */
@@ -30,6 +34,8 @@ export interface ModuleDeps {
   provider: PaymentProvider;
   limits: Limits;
   checker: PageChecker;
+  /** The seller and tax printed on new invoices, and whether they are test-mode documents. */
+  invoicing: InvoiceSettings;
 }
 
 /** A module: a Fastify plugin that registers the routes of one thing users work on. */

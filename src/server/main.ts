@@ -6,14 +6,17 @@ import { openConfiguredDb } from './db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
 import { hasAdmin, publishedDemoAccess } from './db/demo';
 import { upsertAdmin } from './modules/auth/service';
-import { diskFileStore } from './storage/file-store';
+import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
 import { startJobs } from './jobs/boss';
+import { invoiceSettingsFrom } from './modules/invoices/service';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
 import { mailerFor } from './mail/mailer';
 import { databaseUnavailableCause } from './lib/db-errors';
 import { limitsFor, longestWindowMs } from './limits';
 import { pageCheckerFor } from './modules/placements/page-checker';
+import { WorkerStatus } from './ops/worker';
+import { closeApp, shutdownHandler } from './ops/shutdown';
 
 async function main() {
   const config = loadConfig();
@@ -50,7 +53,9 @@ async function main() {
   }
 
   const payments = await paymentProviderFor(config, db);
-  const files = diskFileStore(path.join(config.DATA_DIR, 'uploads'));
+  const files = await fileStoreFor(config);
+  // the job worker, for /readyz and /metrics: attached once it runs
+  const worker = new WorkerStatus();
   const app = await buildApp({
     db,
     config,
@@ -58,6 +63,7 @@ async function main() {
     payments,
     clientDir: clientDistDir,
     logger: { level: config.LOG_LEVEL },
+    worker,
   });
 
   const jobs = await startJobs({
@@ -66,6 +72,7 @@ async function main() {
     provider: payments,
     files,
     rateLimitKeepMs: longestWindowMs(limitsFor(config)),
+    invoicing: invoiceSettingsFrom(config, payments),
     timers: { briefReminderDays: config.BRIEF_REMINDER_DAYS, reviewReminderDays: config.REVIEW_REMINDER_DAYS, autoApproveDays: config.AUTO_APPROVE_DAYS },
     publication: {
       db,
@@ -89,18 +96,27 @@ async function main() {
     from: config.MAIL_FROM,
     baseUrl: publicUrl(config),
     testMode: payments.name === 'test',
+    invoiceFallbackFont: config.INVOICE_FALLBACK_FONT,
   });
 
-  const shutdown = async () => {
-    await app.close();
-    await jobs.stop();
-    stopMailJobs();
-    mailer.close();
-    await handle.close();
-    process.exit(0);
-  };
+  worker.attach(jobs.boss);
+
+  // SIGTERM: no new connections; the requests in flight are answered, then the jobs' current step
+  // ends, then mail and the database close; all within SHUTDOWN_TIMEOUT_S, else exit 1
+  const shutdown = shutdownHandler({
+    timeoutMs: config.SHUTDOWN_TIMEOUT_S * 1000,
+    log: app.log,
+    stop: async (deadline) => {
+      worker.detach();
+      await closeApp(app);
+      await jobs.stop(Math.max(1_000, deadline - Date.now() - 2_000));
+      stopMailJobs();
+      mailer.close();
+      await handle.close();
+    },
+  });
+  process.on('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
 
   await app.listen({ port: config.PORT, host: config.HOST });
   console.log(`Byline is running at ${publicUrl(config)} (${handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : 'PostgreSQL'})`);

@@ -53,6 +53,8 @@ interface Row {
   setup?: (c: Ctx) => Promise<Partial<Ctx>>;
   /** uses fresh sessions (the request ends or changes the signed-in user) */
   fresh?: boolean;
+  /** a load balancer's probe: its 503 is `{status, reason}` (src/server/ops/health.ts), not a refusal */
+  probe?: boolean;
 }
 
 const all = (s: number): Record<Kind, number> => ({
@@ -206,6 +208,14 @@ const ROWS: Row[] = [
   },
   // the terms: read before signing up
   { route: 'GET /api/terms', send: (a) => a.get('/api/terms'), expect: all(200) },
+  // the API documentation: public (it describes what Byline's own pages call)
+  { route: 'GET /api/openapi.json', send: (a) => a.get('/api/openapi.json'), expect: all(200) },
+  { route: 'GET /api/docs', send: (a) => a.get('/api/docs'), expect: all(200) },
+  // the operator's probes (ops/): open to anyone, saying nothing about a caller; this app runs no
+  // job worker, so it is not ready; /metrics is off without METRICS_TOKEN (tests/api/ops-*.test.ts)
+  { route: 'GET /healthz', send: (a) => a.get('/healthz'), expect: all(200) },
+  { route: 'GET /readyz', send: (a) => a.get('/readyz'), expect: all(503), probe: true },
+  { route: 'GET /metrics', send: (a) => a.get('/metrics'), expect: all(404) },
   // public images: anyone may fetch one
   { route: 'GET /uploads/:name', send: (a, c) => a.get(`/uploads/${c.uploadName}`), expect: all(200) },
   // private drafts: the owning brand and admins; everyone else sees "not found"
@@ -302,6 +312,23 @@ const ROWS: Row[] = [
 
   // payments: admin
   { route: 'GET /api/admin/payments', send: (a) => a.get('/api/admin/payments'), expect: adminOnly(200) },
+  // invoices (issue 21): billing details are any brand's own; documents follow Payment History
+  { route: 'GET /api/brand/billing', send: (a) => a.get('/api/brand/billing'), expect: { ...all(200), visitor: 401, admin: 403 } },
+  {
+    route: 'PUT /api/brand/billing',
+    send: (a) => a.put('/api/brand/billing', { legalName: 'Acme GmbH', addressLine1: 'Hauptstraße 5', city: 'Berlin', country: 'DE' }),
+    expect: { ...all(200), visitor: 401, admin: 403 },
+  },
+  { route: 'GET /api/brand/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/invoice`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/invoice`), expect: adminOnly(200) },
+  {
+    route: 'GET /api/brand/payments/:paymentId/credit-note',
+    // not refunded: the owner learns there is no credit note, exactly as a stranger learns nothing
+    send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/credit-note`),
+    expect: ownerOnly(404),
+  },
+  { route: 'GET /api/admin/payments/:paymentId/credit-note', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/credit-note`), expect: adminOnly(404) },
+  { route: 'GET /api/admin/payments/export.csv', send: (a) => a.get('/api/admin/payments/export.csv'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },
   { route: 'GET /api/admin/attention', send: (a) => a.get('/api/admin/attention'), expect: adminOnly(200) },
@@ -501,7 +528,8 @@ describe('permission matrix', () => {
         got[kind] = res.status;
         bodies[kind] = res.text.slice(0, 200);
         // every refusal says why, in the shared error shape
-        if (res.status >= 400) expect(typeof res.body?.message, `${kind}: ${res.text}`).toBe('string');
+        if (res.status >= 400 && !row.probe) expect(typeof res.body?.message, `${kind}: ${res.text}`).toBe('string');
+        if (row.probe) expect(res.body, kind).toEqual({ status: 'unavailable', reason: 'jobs' });
       }
       expect(got, JSON.stringify(bodies, null, 1)).toEqual(row.expect);
     });

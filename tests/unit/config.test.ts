@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, paymentProviderKind, seedsDemo } from '../../src/server/config';
+import { fileStoreKind, loadConfig, paymentProviderKind, seedsDemo } from '../../src/server/config';
 
 const base = { NODE_ENV: 'test' };
 
@@ -42,5 +42,18 @@ describe('configuration', () => {
     expect(seedsDemo(loadConfig({ ...base, SEED_DEMO: '0' }))).toBe(false);
     expect(seedsDemo(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' }))).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', SEED_DEMO: '1' })).toThrow(/SEED_DEMO=1 in production/);
+  });
+
+  it('files: the disk by default, the bucket when chosen or when S3_BUCKET is set; half an S3 setting refuses', () => {
+    expect(fileStoreKind(loadConfig(base))).toBe('disk');
+    const c = loadConfig({ ...base, S3_BUCKET: 'byline-files', S3_FORCE_PATH_STYLE: '1' });
+    expect(fileStoreKind(c)).toBe('s3');
+    expect([c.S3_REGION, c.S3_FORCE_PATH_STYLE]).toEqual(['us-east-1', true]);
+    // the copy is made with S3_BUCKET set while the disk still serves
+    expect(fileStoreKind(loadConfig({ ...base, S3_BUCKET: 'byline-files', FILE_STORE: 'disk' }))).toBe('disk');
+    expect(() => loadConfig({ ...base, FILE_STORE: 's3' })).toThrow(/FILE_STORE=s3 needs S3_BUCKET/);
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    expect(() => loadConfig({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(/S3_PUBLIC_URL needs the s3 file store/);
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'b-1', S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT/);
   });
 });
