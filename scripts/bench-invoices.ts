@@ -3,8 +3,8 @@
  *
  * - an invoice PDF, GET /api/admin/payments/{id}/invoice, p99 < 150 ms at 10 connections. Measured
  *   twice: first downloads (every request a different invoice, each rendered from its stored data:
- *   the target is judged here) and repeat downloads (the same invoices again, served from the cache
- *   of rendered documents);
+ *   the target is judged here) and repeat downloads (300 of them ten times over, served from the
+ *   cache of rendered documents);
  * - the CSV export of 1,000,000 payments, GET /api/admin/payments/export.csv: ≥ 50,000 rows/s, the
  *   first byte at once, and the server's resident memory growing by less than 50 MB while it streams.
  *
@@ -163,7 +163,9 @@ async function main() {
     // warm the code paths (not the invoices measured)
     await downloads(server.origin, cookie, ids.slice(-20), 'warm-up');
     const first = await downloads(server.origin, cookie, ids.slice(0, -20), 'first downloads');
-    const repeat = await downloads(server.origin, cookie, ids.slice(0, -20), 'repeat downloads');
+    // the 300 invoices downloaded last, ten times over: within the server's cache of rendered documents
+    const recent = ids.slice(-320, -20);
+    const repeat = await downloads(server.origin, cookie, Array.from({ length: 10 }, () => recent).flat(), 'repeat downloads');
     await sleep(1000);
     const csv = await exportRun(server, cookie);
     const rate = csv.rows / csv.seconds;
@@ -183,7 +185,7 @@ PostgreSQL server, the built server (\`npm start\`'s flags), pool ${POOL_SIZE}, 
 | measure | result | target | |
 |---|---|---|---|
 | invoice PDF, first downloads (${first.requests.total} different invoices, each rendered) | p50 ${first.latency.p50} ms, p99 ${first.latency.p99} ms, ${first.requests.average}/s | p99 < ${PDF_P99_MS} ms | ${mark(pdfOk)} |
-| invoice PDF, repeat downloads (rendered documents cached) | p50 ${repeat.latency.p50} ms, p99 ${repeat.latency.p99} ms, ${repeat.requests.average}/s | | |
+| invoice PDF, repeat downloads (300 invoices ten times: the rendered documents cached) | p50 ${repeat.latency.p50} ms, p99 ${repeat.latency.p99} ms, ${repeat.requests.average}/s | | |
 | CSV export of ${csv.rows.toLocaleString('en-US')} payments (${mb(csv.bytes)} MB) | ${Math.round(rate).toLocaleString('en-US')} rows/s, ${csv.seconds.toFixed(1)} s, first byte after ${csv.firstByteMs.toFixed(0)} ms | ≥ ${EXPORT_ROWS_PER_S.toLocaleString('en-US')} rows/s | ${mark(rowsOk)} |
 | server RSS while exporting | ${mb(csv.rssBefore)} → ${mb(csv.rssPeak)} MB (+${mb(growth)} MB) | growth < 50 MB | ${mark(memOk)} |`,
     );

@@ -17,6 +17,7 @@ import { limitsFor, longestWindowMs } from './limits';
 import { pageCheckerFor } from './modules/placements/page-checker';
 import { WorkerStatus } from './ops/worker';
 import { closeApp, shutdownHandler } from './ops/shutdown';
+import { logDestination } from './ops/request-log';
 
 async function main() {
   const config = loadConfig();
@@ -62,7 +63,7 @@ async function main() {
     files,
     payments,
     clientDir: clientDistDir,
-    logger: { level: config.LOG_LEVEL },
+    logger: { level: config.LOG_LEVEL, stream: logDestination() },
     worker,
   });
 

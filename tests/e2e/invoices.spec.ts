@@ -67,7 +67,8 @@ test('[BRAND][ADMIN] billing details go on the invoice; invoice, credit note and
   expect(invoice.name).toMatch(/^BYL-\d{4}-\d{6}\.pdf$/);
   // a long name wraps on the page: compare the words
   const text = (await pdfText(invoice.bytes)).replace(/\s+/g, ' ');
-  expect(text).toContain(`Ærø Łódź Trading ${stamp}`);
+  // (it may break at a hyphen of the stamp: compare without any spacing)
+  expect(text.replace(/\s/g, '')).toContain(`Ærø Łódź Trading ${stamp}`.replace(/\s/g, ''));
   expect(text).toContain(title);
   expect(text).toContain('Total paid $1,250.50 USD');
   await brand.screenshot({ path: 'test-results/shots/payment-history-1280.png', fullPage: true });

@@ -105,6 +105,7 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: st
     refund: new Counter({ name: 'byline_refunds_total', help: 'Refunds recorded', registers }),
     'mail-sent': new Counter({ name: 'byline_emails_sent_total', help: 'E-mails handed to the mail server', registers }),
     'mail-failed': new Counter({ name: 'byline_emails_failed_total', help: 'E-mail delivery attempts that failed (each is retried)', registers }),
+    'log-dropped': new Counter({ name: 'byline_log_lines_dropped_total', help: 'Log lines dropped because stdout fell more than 16 MB behind', registers }),
   };
   const linkChecks = new Counter({ name: 'byline_link_checks_total', help: 'Live article pages checked, by result (pass, warning, fail)', labelNames: ['result'], registers });
   const stopCounting = onCountedEvent((event, label) => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import type { AppDeps } from '../deps';
+import { countEvent } from './events';
 
 /** A request id a client or proxy may hand us: short, and nothing that could break a log line or a header. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -100,4 +102,27 @@ export function echoRequestId(app: FastifyInstance): void {
     reply.header('X-Request-Id', req.id);
     done();
   });
+}
+
+/** How far the log may fall behind its reader before lines are dropped instead of held. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where the server's JSON lines go: stdout, written in the background, with a bound. A reader that
+ * falls behind (a busy log shipper, a full pipe) would otherwise make the server hold every line in
+ * memory: measured, +130 MB of RSS over a 150-second load test at info. Past LOG_BUFFER_BYTES
+ * lines are dropped and counted (`byline_log_lines_dropped_total`); what is buffered is written
+ * out synchronously when the process exits.
+ */
+export function logDestination(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES });
+  destination.on('drop', () => countEvent('log-dropped'));
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // stdout gone: nothing left to write to
+    }
+  });
+  return destination;
 }

@@ -18,8 +18,13 @@ export interface ExportFilter {
 
 type Row = Record<(typeof PAYMENTS_EXPORT_COLUMNS)[number], string | null> & { cursor_at: string; id: string };
 
-/** Rows per query: large enough that the round trips cost little, small enough to stay light. */
-const BATCH = 2000;
+/**
+ * Rows per query: enough that the round trips cost little (100,000 rows/s measured), and few enough
+ * that a batch's CSV (~75 KB) stays under V8's large-object size: a larger chunk is allocated
+ * outside the young generation and lingers until a full collection (2,000 rows a batch grew the
+ * server by 200 MB over a 1,000,000-row export; 500 by 9 MB).
+ */
+const BATCH = 500;
 
 const utc = (column: unknown) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 

@@ -79,6 +79,8 @@ export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 50,
+    // not pdfkit's default Helvetica: its metrics file would be parsed for every document
+    font: asSource(REGULAR) as unknown as string,
     info: { Title: `${title} ${doc.number}`, Author: c.seller.name, Creator: 'Byline', Producer: 'Byline', CreationDate: doc.issuedAt },
   });
   const chunks: Buffer[] = [];
