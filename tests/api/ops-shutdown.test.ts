@@ -1,8 +1,9 @@
 /**
  * SIGTERM (issue 22): the built server, started as an operator would, stops accepting connections,
  * answers every request already sent (including ones whose body is still arriving and ones busy
- * hashing a password), stops its job worker, and exits 0. Embedded database: the behaviour does not
- * depend on the database kind. The deadline (SHUTDOWN_TIMEOUT_S) is tested in process.
+ * hashing a password), lets the job under way finish its step (a mail in the middle of its SMTP
+ * conversation is delivered once and recorded sent), and exits 0. Embedded database: the behaviour
+ * does not depend on the database kind. The deadline (SHUTDOWN_TIMEOUT_S) is tested in process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,8 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { createPglite } from '../../src/server/db/pglite';
 import { shutdownHandler } from '../../src/server/ops/shutdown';
 import { dbKind } from '../support/db';
 
@@ -227,5 +230,72 @@ describe.skipIf(dbKind !== 'pglite')('SIGTERM under load (the built server)', ()
     for (const o of outcomes.slice(0, 4)) expect(o).toMatchObject({ status: 401, body: JSON.stringify({ message: 'Invalid email or password' }) });
     expect(code, output).toBe(0);
     expect(output).not.toMatch(/error|fail/i);
+  }, 90_000);
+
+  it('lets the job running at the signal finish its step: a mail half-sent is delivered once and recorded sent', async () => {
+    // an SMTP server that takes 2 s to accept each message: SIGTERM comes while one is in flight
+    const received: { to: string[]; at: number }[] = [];
+    let inFlight: (() => void) | undefined;
+    const dataStarted = new Promise<void>((resolve) => (inFlight = resolve));
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          inFlight?.();
+          setTimeout(() => {
+            received.push({ to: session.envelope.rcptTo.map((r) => r.address), at: Date.now() });
+            callback();
+          }, 2000);
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+    const smtpPort = (smtp.server.address() as net.AddressInfo).port;
+    const jobData = mkdtempSync(path.join(root, '.tmp', 'shutdown-jobs-'));
+    try {
+      const port = await freePort();
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(STRIPE_|DATABASE_URL|PAYMENT_PROVIDER|SEED_DEMO|NODE_ENV|ADMIN_|METRICS_TOKEN|SMTP_URL)/.test(k)));
+      const server = spawn(process.execPath, [path.join(outDir, 'main.js')], {
+        cwd: root,
+        env: { ...clean, NODE_ENV: 'development', SEED_DEMO: '0', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: jobData, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_S: '20', SMTP_URL: `smtp://127.0.0.1:${smtpPort}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = server;
+      let output = '';
+      server.stdout!.on('data', (d) => (output += d));
+      server.stderr!.on('data', (d) => (output += d));
+      const exited = new Promise<{ code: number | null; at: number }>((resolve) => server.once('exit', (code) => resolve({ code, at: Date.now() })));
+      const origin = `http://127.0.0.1:${port}`;
+      const deadline = Date.now() + 45_000;
+      while (Date.now() < deadline && !(await fetch(`${origin}/readyz`).then((r) => r.status === 200, () => false))) await new Promise((r) => setTimeout(r, 200));
+
+      const email = `shutdown-${randomBytes(4).toString('hex')}@example.com`;
+      const headers = { 'content-type': 'application/json', origin };
+      expect((await fetch(`${origin}/api/register`, { method: 'POST', headers, body: JSON.stringify({ email, password: 'correct-horse-battery' }) })).status).toBe(201);
+      expect((await fetch(`${origin}/api/password/forgot`, { method: 'POST', headers, body: JSON.stringify({ email }) })).status).toBe(200);
+      await Promise.race([dataStarted, new Promise((_, reject) => setTimeout(() => reject(new Error(`no mail started: ${output}`)), 30_000))]);
+      const signalAt = Date.now();
+      server.kill('SIGTERM');
+      const { code, at } = await exited;
+      expect(code, output).toBe(0);
+      // the send under way finished before the process left, and only once
+      expect(received.filter((m) => m.to.includes(email))).toHaveLength(1);
+      expect(received[0].at).toBeGreaterThan(signalAt);
+      expect(at).toBeGreaterThanOrEqual(received[0].at);
+      // and the outbox knows it was sent: nothing for a restart to send again
+      const db = await createPglite({ dataDir: path.join(jobData, 'db') });
+      try {
+        const rows = await db.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM mail_outbox WHERE to_address = $1 AND kind = 'password_reset'`, [email]);
+        expect(rows.rows).toEqual([{ status: 'sent', attempts: 1 }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      rmSync(jobData, { recursive: true, force: true });
+    }
   }, 90_000);
 });
