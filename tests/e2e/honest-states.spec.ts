@@ -81,6 +81,8 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   await expect(refunded).toHaveCount(1);
   await expect(refunded).toContainText(`Refunded ${stamp}`);
   await expect(refunded.getByText('Refunded', { exact: true })).toBeVisible();
+  await expect(refunded).toContainText('None – refunded before a brief');
+  await expect(refunded).not.toContainText('Brief pending');
   await expect(tab(admin, /^Refunded/).getByTestId('tab-count')).toHaveText('1');
 
   // My Articles: the approved draft badged as waiting for publication, under its own heading

@@ -162,6 +162,9 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
                 <span className="font-medium text-emerald-700">Brief submitted</span>
                 <span className="text-muted-foreground"> · {format(new Date(brief.submittedAt), 'MMM d, yyyy')}</span>
               </>
+            ) : item.payment.status === 'refunded' ? (
+              // nothing is due on a refunded purchase: "Brief pending" read as if the brand still owed one
+              <span className="text-muted-foreground">None – refunded before a brief</span>
             ) : (
               <span className="font-medium text-amber-700">Brief pending</span>
             )}
