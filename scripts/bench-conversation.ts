@@ -23,8 +23,7 @@
  * BENCH_CONVERSATION_SECONDS (10, per route), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10: the
  * server's DATABASE_POOL_SIZE).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +47,9 @@ import {
   brandEmail,
   seedStatements,
 } from './bench-seed';
-import { freePort, login, sleep, withDatabase } from './lib/bench-util';
+import { login, sleep, withDatabase } from './lib/bench-util';
 import { postgresCpuMs, procCpuMs } from './lib/proc-cpu';
-import { builtServerArgs } from './lib/server-build';
+import { adminQuery as adminQueryOn, assertLoopback, startBuiltServer, stopServer, writeResultsSection } from './lib/bench-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(root, 'bench', 'results.md');
@@ -83,9 +82,7 @@ const BROWSER_HEADERS = { accept: 'application/json', 'accept-encoding': 'br, gz
 // the load generator counts bodies without keeping them (see scripts/bench.ts)
 PipelinedRequestsQueue.prototype.addBody = function addBody() {};
 
-if (!['127.0.0.1', 'localhost', '[::1]'].includes(new URL(BASE_URL).hostname)) {
-  throw new Error(`${BASE_URL}: the bench connects to loopback addresses only`);
-}
+assertLoopback(BASE_URL);
 
 const log = (line: string) => console.log(`[bench:conversation ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
@@ -245,15 +242,7 @@ function conversationStatements(passwordHash: string): { label: string; sql: str
   ];
 }
 
-async function adminQuery(query: string) {
-  const c = new pg.Client({ connectionString: BASE_URL });
-  await c.connect();
-  try {
-    await c.query(query);
-  } finally {
-    await c.end();
-  }
-}
+const adminQuery = (query: string) => adminQueryOn(BASE_URL, query);
 
 async function seed(url: string) {
   const handle = openPostgres(url, 1);
@@ -297,57 +286,11 @@ async function seed(url: string) {
 // ---------------------------------------------------------------------------------------------
 // the server and the load
 
-async function startServer(
-  url: string,
-  dataDir: string,
-): Promise<{ child: ChildProcess; origin: string; stderr: string[] }> {
-  const port = await freePort();
-  const clean = { ...process.env };
-  for (const k of Object.keys(clean))
-    if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST|LINK_CHECK_)/.test(k)) delete clean[k];
-  const child = spawn(process.execPath, builtServerArgs(), {
-    cwd: root,
-    env: {
-      ...clean,
-      NODE_ENV: 'production',
-      PAYMENT_PROVIDER: 'test',
-      DATABASE_URL: url,
-      DATABASE_POOL_SIZE: String(POOL_SIZE),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
-  child.stdout!.on('data', () => {});
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr.join('')}`);
-    try {
-      if ((await fetch(`${origin}/api/user`)).status === 401) return { child, origin, stderr };
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr.join('')}`);
-}
+/** The built server as `npm start` runs it (scripts/lib/bench-server.ts), on this bench's database. */
+const startServer = (url: string, dataDir: string) =>
+  startBuiltServer({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(POOL_SIZE), DATA_DIR: dataDir, ADMIN_EMAIL, ADMIN_PASSWORD });
 
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null || child.signalCode) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(10_000)]);
-  if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
-}
+const stop = stopServer;
 
 interface Probe {
   items: number;
@@ -629,20 +572,7 @@ async function tryProposal(
 // ---------------------------------------------------------------------------------------------
 // results.md
 
-function writeSection(body: string) {
-  const start = '<!-- bench-conversation:start -->';
-  const end = '<!-- bench-conversation:end -->';
-  const text = readFileSync(RESULTS, 'utf8');
-  const block = `${start}\n${body.trim()}\n${end}`;
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  writeFileSync(
-    RESULTS,
-    i >= 0 && j > i
-      ? text.slice(0, i) + block + text.slice(j + end.length)
-      : `${text.replace(/\n*$/, '\n\n')}${block}\n`,
-  );
-}
+const writeSection = (body: string) => writeResultsSection('bench-conversation', body);
 
 async function main() {
   const started = performance.now();

@@ -11,8 +11,8 @@
  * sent once by the bench instead of waiting for its five-minute schedule. Writes its section of
  * bench/results.md.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +24,12 @@ import { openPostgres } from '../src/server/db/client';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
 import { BIG_BRAND_PLACEMENTS, BRAND_PASSWORD, brandEmail, seedStatements } from './bench-seed';
-import { builtServerArgs } from './lib/server-build';
-import { freePort, login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
+import { startBuiltServer, writeResultsSection } from './lib/bench-server';
+import { login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DB_NAME = 'byline_bench_publication';
-const RESULTS = path.join(root, 'bench', 'results.md');
 
 const PLACEMENTS = 10_000;
 const HOSTS = 100;
@@ -76,58 +75,19 @@ async function seed(url: string, farmPort: number) {
   }
 }
 
-async function startServer(url: string): Promise<{ child: ChildProcess; origin: string; stderr: string[] }> {
-  const port = await freePort();
-  const clean = { ...process.env };
-  for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST|LINK_CHECK_)/.test(k)) delete clean[k];
-  const child = spawn(process.execPath, builtServerArgs(), {
-    cwd: root,
-    env: {
-      ...clean,
-      NODE_ENV: 'production',
-      PAYMENT_PROVIDER: 'test',
-      DATABASE_URL: url,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'byline-bench-pub-')),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      ADMIN_EMAIL: 'admin@bench.example.com',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      LINK_CHECK_ALLOW: '127.0.1.0/24',
-      // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server only (trying heap settings)
-      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The built server as `npm start` runs it (scripts/lib/bench-server.ts), its link checker allowed onto the outlet farm. */
+const startServer = (url: string) =>
+  startBuiltServer({
+    DATABASE_URL: url,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'byline-bench-pub-')),
+    ADMIN_EMAIL: 'admin@bench.example.com',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    LINK_CHECK_ALLOW: '127.0.1.0/24',
+    // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server only (trying heap settings)
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
-  child.stdout!.on('data', () => {});
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr.join('')}`);
-    try {
-      if ((await fetch(`${origin}/api/user`)).status === 401) return { child, origin, stderr };
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr.join('')}`);
-}
 
-function writeSection(body: string) {
-  const start = '<!-- publication:start -->';
-  const end = '<!-- publication:end -->';
-  const text = readFileSync(RESULTS, 'utf8');
-  const block = `${start}\n${body}\n${end}`;
-  const i = text.indexOf(start);
-  const j = text.indexOf(end);
-  const next = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : text.replace('<!-- bench:end -->', `<!-- bench:end -->\n\n${block}`);
-  writeFileSync(RESULTS, next);
-}
+const writeSection = (body: string) => writeResultsSection('publication', body);
 
 async function main() {
   const loadAtStart = os.loadavg();

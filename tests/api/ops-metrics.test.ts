@@ -205,7 +205,7 @@ describe('GET /metrics', () => {
     expect(next.get('byline_payments_total')).toBe(2);
   });
 
-  it('counts live article checks by result, as publication.ts records them', async () => {
+  it('shows live article checks by result (publication.ts publishes them: publication.test.ts)', async () => {
     const before = samples((await scrape(app, `Bearer ${TOKEN}`)).body);
     countEvent('link-check', 'pass');
     countEvent('link-check', 'pass');

@@ -11,6 +11,7 @@ import { signedIn, kinds } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, makePayment, spyingLocalProvider, type PaymentsTestApp } from '../support/payments';
 import type { Agent } from '../support/app';
 import { testChecker } from '../support/outlets';
+import { onCountedEvent } from '../../src/server/ops/events';
 
 /**
  * Proof of publication (issue 17) through the API: a release with the live article's URL is
@@ -277,6 +278,20 @@ describe('release with the live article', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors.liveUrl).toBe('Enter the address of the live article (https://…)');
     expect((await paymentRow(t.db, payment.id)).status).toBe('paid');
+  });
+
+  it('counts each recorded check by its result for /metrics (byline_link_checks_total)', async () => {
+    const counted: string[] = [];
+    const stop = onCountedEvent((event, label) => {
+      if (event === 'link-check') counted.push(label ?? '');
+    });
+    try {
+      const { payment } = await placement();
+      expect((await admin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: outlet.serve(freshPath()) })).status).toBe(200);
+    } finally {
+      stop();
+    }
+    expect(counted).toEqual(['pass']);
   });
 
   it('a second release is refused (409) and records nothing more', async () => {

@@ -1,11 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Tx } from '../../mail/outbox';
 import { billingDetails, documentCounters, opportunities, payments, taxDocuments, users } from '../../db/schema';
 import { countryName, euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
 import { toCents } from '../../../shared/money';
-
-type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'execute'>;
 
 /** The seller and the tax rate printed on new invoices (config.ts `invoiceSettings`). */
 export interface InvoiceSettings {

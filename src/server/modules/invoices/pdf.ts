@@ -23,10 +23,7 @@ const BOLD = openFont(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.
 /** pdfkit's types know only paths and bytes; its font factory takes any object with `layout` */
 const asSource = (font: fontkit.Font) => font as unknown as Buffer;
 
-interface Fallback {
-  font: fontkit.Font;
-}
-const fallbacks = new Map<string, Fallback | null>();
+const fallbacks = new Map<string, fontkit.Font>();
 
 /** Where Debian and most Linux distributions put a CJK font, tried when none is configured. */
 const SYSTEM_FALLBACKS = [
@@ -35,16 +32,16 @@ const SYSTEM_FALLBACKS = [
   '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
 ];
 
-function fallbackFont(configured: string | undefined): Fallback | null {
+function fallbackFont(configured: string | undefined): fontkit.Font | null {
   const path = configured ?? SYSTEM_FALLBACKS.find((p) => existsSync(p));
   if (!path) return null;
-  let f = fallbacks.get(path);
-  if (f === undefined) {
+  let font = fallbacks.get(path);
+  if (!font) {
     const opened = fontkit.openSync(path);
-    f = { font: 'fonts' in opened ? opened.fonts[0] : opened };
-    fallbacks.set(path, f);
+    font = 'fonts' in opened ? opened.fonts[0] : opened;
+    fallbacks.set(path, font);
   }
-  return f;
+  return font;
 }
 
 export interface RenderOptions {
@@ -93,7 +90,7 @@ export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions
   pdf.registerFont('Regular', asSource(REGULAR));
   pdf.registerFont('Bold', asSource(BOLD));
   const fallback = fallbackFont(opts.fallbackFontPath);
-  if (fallback) pdf.registerFont('Fallback', asSource(fallback.font));
+  if (fallback) pdf.registerFont('Fallback', asSource(fallback));
 
   /** Text in runs of the font that has their glyphs. */
   const write = (text: string, font: 'Regular' | 'Bold', size: number, x?: number, y?: number, options: PDFKit.Mixins.TextOptions = {}) => {
@@ -101,7 +98,7 @@ export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions
     const runs: { font: string; text: string }[] = [];
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
-      const f = fallback && !REGULAR.hasGlyphForCodePoint(cp) && fallback.font.hasGlyphForCodePoint(cp) ? 'Fallback' : font;
+      const f = fallback && !REGULAR.hasGlyphForCodePoint(cp) && fallback.hasGlyphForCodePoint(cp) ? 'Fallback' : font;
       const last = runs[runs.length - 1];
       if (last?.font === f) last.text += ch;
       else runs.push({ font: f, text: ch });
