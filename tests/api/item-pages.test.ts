@@ -142,6 +142,24 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect(filled.filledSlots).toBe(1);
   });
 
+  it('requests that find the same item changed at once build it once: the others wait for that build', async () => {
+    const url = '/api/admin/projects';
+    await getTwice(admin, url, 'admin_projects');
+    await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Asked at once' WHERE id = ${paymentId}`);
+    const before = { ...stats('admin_projects') };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => admin.get(url)));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(answers[0].text);
+    }
+    expect((item(answers[0].body as Record<string, unknown>[], paymentId, 'payment').payment as { brandFeedback: string }).brandFeedback).toBe('Asked at once');
+    const after = stats('admin_projects');
+    expect(after.builds - before.builds).toBe(1);
+    expect(after.itemsBuilt - before.itemsBuilt).toBe(1);
+    // every other request was answered from the kept items: after the build, or waiting for it
+    expect(after.hits - before.hits).toBe(7);
+  });
+
   it('a change rolled back changes nothing, and the page still comes from the kept items', async () => {
     const url = '/api/admin/payments';
     const before = await getTwice(admin, url, 'admin_payments');

@@ -39,10 +39,19 @@ const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version
  */
 class ItemCache {
   private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
+  /**
+   * Items a request is building right now, by key, settled when its statement has answered: a
+   * request that finds an item changed waits for the build already under way for that very version
+   * instead of building it too (without this, every request that reads a changed page before the
+   * first build lands builds the same item again).
+   */
+  private readonly building = new Map<string, Promise<void>>();
   /** pages answered from kept items alone, pages with some items built, and items built */
   hits = 0;
   builds = 0;
   itemsBuilt = 0;
+  /** pages answered after waiting for another request's build of their changed items */
+  joined = 0;
 
   /** The kept JSON of those of `rows` that are kept, by key. */
   keptOf(rows: { id: string; version: string }[]): Map<string, string> {
@@ -53,6 +62,38 @@ class ItemCache {
       if (json !== undefined) kept.set(key, json);
     }
     return kept;
+  }
+
+  /** The builds under way of the page's items that are not kept, when every one of them is under way. */
+  underWay(rows: { id: string; version: string }[], kept: Map<string, string>): Promise<void>[] | undefined {
+    const waits: Promise<void>[] = [];
+    for (const row of rows) {
+      const key = keyOf(row);
+      if (kept.has(key)) continue;
+      const build = this.building.get(key);
+      if (!build) return undefined;
+      waits.push(build);
+    }
+    return waits;
+  }
+
+  /** Marks the items of `rows` that are not kept as being built until `statement` settles. */
+  async build<T>(rows: { id: string; version: string }[], kept: Map<string, string>, statement: () => Promise<T>): Promise<T> {
+    const mine: string[] = [];
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    for (const row of rows) {
+      const key = keyOf(row);
+      if (kept.has(key) || this.building.has(key)) continue;
+      this.building.set(key, done);
+      mine.push(key);
+    }
+    try {
+      return await statement();
+    } finally {
+      for (const key of mine) this.building.delete(key);
+      settle();
+    }
   }
 
   /**
@@ -123,21 +164,32 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     let cache = caches.get(db);
     if (!cache) caches.set(db, (cache = new ItemCache()));
     const versions = await versionsOnly(db, options, values);
-    const kept = cache.keptOf(versions);
+    let kept = cache.keptOf(versions);
     if (kept.size === versions.length) return cache.answer(versions, kept);
-    const rows = await page(db, options, { ...values, kept: JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1]))) });
+    // the changed items are being built by another request for these very versions: wait for it
+    const waits = cache.underWay(versions, kept);
+    if (waits) {
+      await Promise.all(waits);
+      kept = cache.keptOf(versions);
+      if (kept.size === versions.length) {
+        cache.joined++;
+        return cache.answer(versions, kept);
+      }
+    }
+    const keys = JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1])));
+    const rows = await cache.build(versions, kept, () => page(db, options, { ...values, kept: keys }));
     return cache.answer(rows, kept);
   };
 }
 
-type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number };
+type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number };
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
 export function itemPageStats(db: Db): Record<string, ListStats> {
   const stats: Record<string, ListStats> = {};
   for (const [name, caches] of lists) {
     const cache = caches.get(db);
-    stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0 };
+    stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0, joined: cache?.joined ?? 0 };
   }
   return stats;
 }
