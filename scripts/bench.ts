@@ -833,7 +833,7 @@ async function main() {
         'Captured inside the server (scripts/bench-capture.mjs) during one request of each endpoint, then `EXPLAIN`ed (no ANALYZE) on the seeded database with the parameters that request used: ' +
           'a prepared statement with its generic plan (made without the values: the plan PostgreSQL settles on for a statement run again and again), anything else as sent. ' +
           'GET /api/opportunities is captured right after a catalogue change, when the list is built again (2 statements); while the catalogue is unchanged a request runs only the first. ' +
-          'A paged list is captured right after a change to one row of its first page (3 statements: the session, the page as row versions, and the page again with the keys of the items the server keeps, which builds the JSON of the changed item only); while the rows of a page are unchanged a request runs only the first two and answers with the kept items (docs/decisions/011). ' +
+          'A paged list is captured right after a change to one row of its first page (2 statements: the page as row versions, which also checks the sign-in session read lately (docs/decisions/022), and the page again with the keys of the items the server keeps, which builds the JSON of the changed item only); while the rows of a page are unchanged a request runs only the first and answers with the kept items (docs/decisions/011); a request whose session this server has not read lately looks it up first (one statement more). ' +
           'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkouts) is flagged **SEQ SCAN**.',
       );
       lines.push('');

@@ -344,6 +344,14 @@ export const MUTANTS: Mutant[] = [
     tests: [T.invoices], grep: 'configured tax inside the price' },
   { name: 'export: formula cells not escaped', file: INV + 'export.ts',
     find: 'escape_formulas: true', replace: 'escape_formulas: false', tests: [T.exportCsv], grep: 'escapes cells' },
+
+  // ---- the paged lists check the session in their page statement (decision 022) ----------------
+  { name: 'session check: the user row version not compared (a withdrawn approval still reads pages)', file: 'src/server/db/session-check.ts',
+    find: " AND ${users}.xmin = ${sql.placeholder('checkVersion')}::xid", replace: " AND ${sql.placeholder('checkVersion')}::xid IS NOT NULL",
+    tests: ['tests/api/session-in-statement.test.ts'] },
+  { name: 'session check: an expired session still reads pages', file: 'src/server/db/session-check.ts',
+    find: "${sessions.expiresAt} > ${sql.placeholder('checkNow')}::timestamptz", replace: "${sql.placeholder('checkNow')}::timestamptz IS NOT NULL",
+    tests: ['tests/api/session-in-statement.test.ts'], grep: 'expired' },
 ];
 
 // ------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import { FileStoreUnavailableError } from './storage/file-store';
 import { databaseUnavailableCause } from './lib/db-errors';
 import { testCheckoutProvider } from './providers/test-checkout';
 import { pageCheckerFor } from './modules/placements/page-checker';
-import { SESSION_COOKIE, sessionForToken } from './modules/auth/session';
+import { SESSION_COOKIE, signIn } from './modules/auth/session';
 import { authModule } from './modules/auth/routes';
 import { profileModule } from './modules/profile/routes';
 import { uploadsModule } from './modules/uploads/routes';
@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.decorateRequest('catalogueVersion', null);
+  app.decorateRequest('sessionCheck', null);
 
   app.addHook('onRequest', async (req) => {
     const url = req.url;
@@ -122,12 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw new HttpError(403, 'Cross-origin request refused');
     }
     const token = req.cookies[SESSION_COOKIE];
-    if (token && token.length <= 100) {
-      req.sessionToken = token;
-      const session = await sessionForToken(db, token);
-      req.user = session?.user ?? null;
-      req.catalogueVersion = session?.catalogueVersion ?? null;
-    }
+    if (token && token.length <= 100) await signIn(db, req, token);
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {

@@ -2,6 +2,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from './client';
 import { rowVersionsOf, type Fields, type Item } from './item';
+import { sessionCheckSql, type SessionCheck } from './session-check';
 import { preparedVariants } from './statement';
 import type { JsonPageRow } from '../lib/paging';
 
@@ -146,8 +147,16 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   shapeOf: (options: Options) => string,
   build: (options: Options, columns: ItemColumns) => SQL,
 ) {
-  const versionsOnly = preparedVariants<Options, PageRow, Values>(`${name}:v`, shapeOf, (o) =>
-    build(o, (item, _id, overrides) => sql`NULL::text AS "json", ${rowVersionsOf(item, overrides)} AS "version"`),
+  // the first statement of a page, also checking the sign-in session when the request has left
+  // that to it (a page of no rows then says nothing: the caller asks again, session.ts)
+  type Checked = { options: Options; checked: boolean };
+  const versionsOnly = preparedVariants<Checked, PageRow, Values & Partial<SessionCheck>>(
+    `${name}:v`,
+    ({ options, checked }) => `${shapeOf(options)}${checked ? '.s' : ''}`,
+    ({ options, checked }) => {
+      const versions = build(options, (item, _id, overrides) => sql`NULL::text AS "json", ${rowVersionsOf(item, overrides)} AS "version"`);
+      return checked ? sql`SELECT * FROM (${versions}) AS "page" WHERE ${sessionCheckSql}` : versions;
+    },
   );
   const page = preparedVariants<Options, PageRow, Values & { kept: string }>(name, shapeOf, (o) =>
     build(o, (item, id, overrides) => {
@@ -160,10 +169,10 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   // per database: row versions mean nothing across databases
   const caches = new WeakMap<Db, ItemCache>();
   lists.set(name, caches);
-  return async (db: Db, options: Options, values: Values): Promise<VersionedPageRow[]> => {
+  return async (db: Db, options: Options, values: Values, check?: SessionCheck): Promise<VersionedPageRow[]> => {
     let cache = caches.get(db);
     if (!cache) caches.set(db, (cache = new ItemCache()));
-    const versions = await versionsOnly(db, options, values);
+    const versions = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...check });
     let kept = cache.keptOf(versions);
     if (kept.size === versions.length) return cache.answer(versions, kept);
     // the changed items are being built by another request for these very versions: wait for it

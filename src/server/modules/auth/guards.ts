@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { SessionCheck } from '../../db/session-check';
 import { forbidden, unauthorized } from '../../lib/errors';
 import type { SessionUser } from './users';
 
@@ -8,6 +9,12 @@ declare module 'fastify' {
     sessionToken: string | null;
     /** the catalogue version read with the session (db/catalogue-version.ts), for the browse list's cache */
     catalogueVersion: string | null;
+    /** the session check left to the page statement (session.ts `signIn`), until it is used */
+    sessionCheck: SessionCheck | null;
+  }
+  interface FastifyContextConfig {
+    /** the route reads its page through `pageWithSession`, which lets the statement check the session */
+    sessionInStatement?: boolean;
   }
 }
 

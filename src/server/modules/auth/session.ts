@@ -1,10 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { catalogueVersionSql } from '../../db/catalogue-version';
+import type { SessionCheck } from '../../db/session-check';
+import type { JsonPageRow, Page } from '../../lib/paging';
 import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
@@ -23,6 +26,7 @@ export async function createSession(db: Db, userId: string, days: number): Promi
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
+  lately.delete(hashToken(token));
   await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
 }
 
@@ -34,11 +38,11 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 export const sessionUserSql = sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
       ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
       ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt",
-      ${catalogueVersionSql} AS "catalogueVersion"
+      ${catalogueVersionSql} AS "catalogueVersion", ${users}.xmin::text AS "userVersion"
     FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
     WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;
 const sessionUser = preparedStatement<
-  Omit<SessionUser, 'createdAt'> & { createdAt: string; catalogueVersion: string },
+  Omit<SessionUser, 'createdAt'> & { createdAt: string; catalogueVersion: string; userVersion: string },
   { id: string; now: string }
 >(
   'session_user',
@@ -46,14 +50,85 @@ const sessionUser = preparedStatement<
 );
 
 /**
+ * The users of the sessions read lately, by session id, with the version of the user row they were
+ * read from: what a page statement that checks the session itself starts from (`pageWithSession`).
+ * Never trusted alone: the statement confirms the session and the row version in its own snapshot.
+ */
+const lately = new LRUCache<string, { user: SessionUser; userVersion: string }>({ max: 10_000, ttl: 10 * 60_000 });
+const stats = { lookups: 0, checkedInStatement: 0, lookedUpAgain: 0 };
+
+/** Session lookups so far, requests whose page statement checked the session, and those that had to look it up after all (tests). */
+export const sessionStats = () => ({ ...stats });
+
+/**
  * The signed-in user of a session token, and the catalogue version as of this request (read in the
  * same statement: the browse list's cache needs it, see db/catalogue-version.ts).
  */
-export async function sessionForToken(db: Db, token: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
-  const [row] = await sessionUser(db, { id: hashToken(token), now: new Date().toISOString() });
-  if (!row) return null;
-  const { catalogueVersion, createdAt, ...user } = row;
-  return { user: { ...user, createdAt: new Date(createdAt) }, catalogueVersion };
+async function sessionForToken(db: Db, token: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
+  const id = hashToken(token);
+  stats.lookups++;
+  const [row] = await sessionUser(db, { id, now: new Date().toISOString() });
+  if (!row) {
+    lately.delete(id);
+    return null;
+  }
+  const { catalogueVersion, userVersion, createdAt, ...fields } = row;
+  const user = { ...fields, createdAt: new Date(createdAt) };
+  lately.set(id, { user, userVersion });
+  return { user, catalogueVersion };
+}
+
+/**
+ * Signs the request in. A route marked `config: { sessionInStatement: true }` reads a page whose
+ * statement checks the session itself (`pageWithSession`): when the session was read lately, the
+ * request starts from that user and leaves the check to the statement, one round trip to the
+ * database instead of two. Every other request looks the session up.
+ */
+export async function signIn(db: Db, req: FastifyRequest, token: string) {
+  req.sessionToken = token;
+  if (req.routeOptions.config?.sessionInStatement) {
+    const id = hashToken(token);
+    const known = lately.get(id);
+    if (known) {
+      req.user = known.user;
+      req.sessionCheck = { checkSession: id, checkUser: known.user.id, checkVersion: known.userVersion, checkNow: new Date().toISOString() };
+      return;
+    }
+  }
+  const session = await sessionForToken(db, token);
+  req.user = session?.user ?? null;
+  req.catalogueVersion = session?.catalogueVersion ?? null;
+}
+
+/**
+ * A page read by a route marked `sessionInStatement`: `read` runs the route's guard, reads its query
+ * and runs the page's statement with the session check it is given. When the session was left to the
+ * statement and the page comes back empty (a real empty page, or a session or user that changed) or
+ * anything fails, the session is looked up and `read` runs again as on any other route, so the
+ * answer (the page, a 401, a 403, a 400) is always the one a fresh lookup gives.
+ */
+export async function pageWithSession(
+  db: Db,
+  req: FastifyRequest,
+  read: (check: SessionCheck | undefined) => Promise<{ page: Page; rows: JsonPageRow[] }>,
+): Promise<{ page: Page; rows: JsonPageRow[] }> {
+  const check = req.sessionCheck;
+  if (check) {
+    req.sessionCheck = null;
+    try {
+      const result = await read(check);
+      if (result.rows.length) {
+        stats.checkedInStatement++;
+        return result;
+      }
+    } catch {
+      // answered below from the session as it is now
+    }
+    stats.lookedUpAgain++;
+    const session = await sessionForToken(db, req.sessionToken!);
+    req.user = session?.user ?? null;
+  }
+  return read(undefined);
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {

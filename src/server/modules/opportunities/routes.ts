@@ -4,6 +4,7 @@ import type { Module } from '../../deps';
 import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
 import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
@@ -79,11 +80,14 @@ export const opportunitiesModule: Module = async (app, deps) => {
     return reply.code(204).send();
   });
 
-  app.get('/api/admin/opportunities', async (req, reply) => {
-    requireAdmin(req);
-    const filter = parse(adminOpportunitiesQuerySchema, req.query);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await listAll(db, filter, page));
+  app.get('/api/admin/opportunities', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      requireAdmin(req);
+      const filter = parse(adminOpportunitiesQuerySchema, req.query);
+      const page = pageOf(req);
+      return { page, rows: await listAll(db, filter, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   app.get('/api/admin/opportunities/:id', async (req) => {

@@ -4,6 +4,7 @@ import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { itemPages } from '../../db/item-pages';
+import type { SessionCheck } from '../../db/session-check';
 import { onConnectionOf } from '../../db/transaction-client';
 import { searchWords, tsQueryOf, withTypoTolerance } from './search';
 import type { Topic } from '../../../shared/catalogue';
@@ -164,7 +165,7 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
  * The admin dashboard: every opportunity (or those matching its filters and search), newest first,
  * one page at a time, each row's JSON an `AdminOpportunityItem` built by the database.
  */
-export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Promise<JsonPageRow[]> {
+export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
   const words = searchWords(filter.q ?? '');
   const shape = {
     status: Boolean(filter.status),
@@ -178,9 +179,9 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Pr
     ...(filter.type ? { type: filter.type } : {}),
     ...pageValues(page),
   };
-  if (!shape.q) return dashboardPage(db, shape, values);
+  if (!shape.q) return dashboardPage(db, shape, values, check);
   // the typo match's threshold is set for the search's transaction, so the page runs on its connection
-  return withTypoTolerance(db, (tx) => dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }));
+  return withTypoTolerance(db, (tx) => dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }, check));
 }
 
 export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {

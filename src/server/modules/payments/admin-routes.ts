@@ -7,16 +7,20 @@ import { parse } from '../../lib/validate';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
 import { requireAdmin } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { refundPayment, refundPublishedPayment } from './refunds';
 import { PAYMENT_NOT_FOUND, adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
 
 /** Admin Payments: the list, its totals, the charges that need attention, refunds. */
 export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: ModuleDeps) {
-  app.get('/api/admin/payments', async (req, reply) => {
-    requireAdmin(req);
-    const filter = parse(adminPaymentsQuerySchema, req.query);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await adminPayments(db, filter, page));
+  app.get('/api/admin/payments', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      requireAdmin(req);
+      const filter = parse(adminPaymentsQuerySchema, req.query);
+      const page = pageOf(req);
+      return { page, rows: await adminPayments(db, filter, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   // with the list's search: the totals of the payments listed (a brand's money held and released)

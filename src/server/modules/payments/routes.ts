@@ -6,6 +6,7 @@ import { providerSessionParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
 import { requireApprovedBrand } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { adminPaymentRoutes } from './admin-routes';
 import { cancelCheckout, checkoutView, payTestCheckout, startCheckout } from './checkout';
 import { brandEscrowBalance, brandPayments } from './service';
@@ -45,10 +46,13 @@ export const paymentsModule: Module = async (app, deps) => {
     return cancelCheckout(db, provider, brand.id, providerSessionParam(req), new Date(), invoicing);
   });
 
-  app.get('/api/brand/payments', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await brandPayments(db, brand.id, page));
+  app.get('/api/brand/payments', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      const brand = requireApprovedBrand(req);
+      const page = pageOf(req);
+      return { page, rows: await brandPayments(db, brand.id, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   // the sum of the brand's payments held in escrow, as a decimal string ("1234.50")

@@ -7,6 +7,7 @@ import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type 
 import { preparedStatement } from '../../db/statement';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { itemPages } from '../../db/item-pages';
+import type { SessionCheck } from '../../db/session-check';
 import { item, type ItemOf, type Same } from '../../db/item';
 
 export const PAYMENT_NOT_FOUND = 'Payment not found';
@@ -85,8 +86,8 @@ const brandPaymentsPage = itemPages<{ cursor: boolean }, Record<string, unknown>
 );
 
 /** GET /api/brand/payments: the brand's payments (`BrandPaymentItem`), newest first, one page at a time. */
-export function brandPayments(db: Db, brandId: string, page: Page): Promise<JsonPageRow[]> {
-  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
+export function brandPayments(db: Db, brandId: string, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) }, check);
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };
@@ -116,6 +117,7 @@ export function adminPayments(
   db: Db,
   filter: { opportunityId?: string; status?: PaymentStatus; q?: string },
   page: Page,
+  check?: SessionCheck,
 ): Promise<JsonPageRow[]> {
   return adminPaymentsPage(
     db,
@@ -131,6 +133,7 @@ export function adminPayments(
       ...(filter.q !== undefined ? { q: likeLiteral(filter.q) } : {}),
       ...pageValues(page),
     },
+    check,
   );
 }
 

@@ -8,6 +8,7 @@ import { pageOf, sendJsonPage } from '../../lib/paging';
 import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { PAYMENT_NOT_FOUND } from '../payments/service';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
@@ -24,11 +25,14 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
     terms: { guaranteeDays: config.GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
   };
 
-  app.get('/api/admin/projects', async (req, reply) => {
-    requireAdmin(req);
-    const filter = parse(adminProjectsQuerySchema, req.query);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await adminProjects(db, filter, page));
+  app.get('/api/admin/projects', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      requireAdmin(req);
+      const filter = parse(adminProjectsQuerySchema, req.query);
+      const page = pageOf(req);
+      return { page, rows: await adminProjects(db, filter, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   // with the list's search, so each tab counts what it lists
@@ -77,11 +81,14 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
     return liveUrl ? previewCheck(publication, id, liveUrl) : recheckNow(publication, id);
   });
 
-  app.get('/api/admin/placements', async (req, reply) => {
-    requireAdmin(req);
-    const { health } = parse(placementsQuerySchema, req.query);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await adminPlacements(db, health, page));
+  app.get('/api/admin/placements', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      requireAdmin(req);
+      const { health } = parse(placementsQuerySchema, req.query);
+      const page = pageOf(req);
+      return { page, rows: await adminPlacements(db, health, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   app.get('/api/admin/placements/counts', async (req) => {

@@ -4,6 +4,7 @@ import type { ModuleDeps } from '../../deps';
 import { pageOf, sendJsonPage } from '../../lib/paging';
 import { parse } from '../../lib/validate';
 import { requireApprovedBrand } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticleCounts, myArticles } from './lists';
 import { approveDraft, requestEdits } from './review';
@@ -12,11 +13,14 @@ type PaymentParams = { Params: { paymentId: string } };
 
 /** The brand's side: My Articles, the brief, and the draft review (approve, request edits). */
 export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
-  app.get('/api/brand/my-articles', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    const filter = parse(myArticlesQuerySchema, req.query);
-    const page = pageOf(req);
-    return sendJsonPage(req, reply, page, await myArticles(db, brand.id, filter, page));
+  app.get('/api/brand/my-articles', { config: { sessionInStatement: true } }, async (req, reply) => {
+    const { page, rows } = await pageWithSession(db, req, async (check) => {
+      const brand = requireApprovedBrand(req);
+      const filter = parse(myArticlesQuerySchema, req.query);
+      const page = pageOf(req);
+      return { page, rows: await myArticles(db, brand.id, filter, page, check) };
+    });
+    return sendJsonPage(req, reply, page, rows);
   });
 
   app.get('/api/brand/my-articles/counts', async (req) => {

@@ -5,6 +5,7 @@ import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery,
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { itemPages } from '../../db/item-pages';
+import type { SessionCheck } from '../../db/session-check';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
 import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
@@ -49,19 +50,24 @@ const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  * Each row's JSON is a `MyArticleItem`, built by the database.
  */
-export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
   const shape = {
     tab: filter.tab,
     byPayment: Boolean(filter.paymentId),
     byOpportunity: Boolean(filter.opportunityId),
     cursor: Boolean(page.cursor),
   };
-  return myArticlesPage(db, shape, {
-    brandId,
-    ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
-    ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
-    ...pageValues(page, filter.tab === 'needs-review'),
-  });
+  return myArticlesPage(
+    db,
+    shape,
+    {
+      brandId,
+      ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
+      ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
+      ...pageValues(page, filter.tab === 'needs-review'),
+    },
+    check,
+  );
 }
 
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
@@ -114,7 +120,7 @@ const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>
  * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminProjectItem`
  * built by the database.
  */
-export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
+export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
   const { tab, q } = filter;
   return adminProjectsPage(
     db,
@@ -123,6 +129,7 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): P
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
       ...pageValues(page, tab === 'approved'),
     },
+    check,
   );
 }
 
@@ -170,8 +177,8 @@ const adminPlacementsPage = itemPages<PlacementsShape, Record<string, unknown>>(
 );
 
 /** GET /api/admin/placements: every published placement (or those of one health), newest first, paged. */
-export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page): Promise<JsonPageRow[]> {
-  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) });
+export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) }, check);
 }
 
 /**
