@@ -352,6 +352,15 @@ export const MUTANTS: Mutant[] = [
   { name: 'session check: an expired session still reads pages', file: 'src/server/db/session-check.ts',
     find: "${sessions.expiresAt} > ${sql.placeholder('checkNow')}::timestamptz", replace: "${sql.placeholder('checkNow')}::timestamptz IS NOT NULL",
     tests: ['tests/api/session-in-statement.test.ts'], grep: 'expired' },
+
+  // ---- the search keeps pages per catalogue version (decision 023) ----------------------------------
+  { name: 'search: a kept page served after the catalogue changed (the version left out of its key)', file: 'src/server/modules/opportunities/search.ts',
+    find: '`${opts.catalogueVersion}|${startOfUtcDay(now).toISOString()}|${keyOf(q)}`', replace: '`${startOfUtcDay(now).toISOString()}|${keyOf(q)}`',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
+  { name: "search: a kept page keeps the first brand's shortlist flags", file: 'src/server/modules/opportunities/search.ts',
+    find: 'return { items: kept.items.map((i) => withSaved(i, saved.has(i.id))), next: kept.next, total: kept.total };',
+    replace: 'return { items: kept.items.map((i) => withSaved(i, saved.size < 0)), next: kept.next, total: kept.total };',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
 ];
 
 // ------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opportunities, savedOpportunities } from '../../src/server/db/schema';
-import { TYPO_MIN_LENGTH, TYPO_SIMILARITY, searchWords } from '../../src/server/modules/opportunities/search';
+import { TYPO_MIN_LENGTH, TYPO_SIMILARITY, keptSearchPages, searchWords } from '../../src/server/modules/opportunities/search';
 import { OPPORTUNITY_SORTS, type LinkType, type OpportunitySort, type Topic } from '../../src/shared/catalogue';
 import { toCents } from '../../src/shared/money';
 import type { BrandOpportunityItem, OpportunityType } from '../../src/shared/opportunity';
@@ -345,6 +345,42 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     const res = await brand.get(`/api/opportunities?${query}`);
     expect(res.status).toBe(400);
     expect(Object.values(res.body.errors as Record<string, string>)).toContain(message);
+  });
+
+  it('a search asked again is the same page until the catalogue changes, with each brand its own shortlist flags', async () => {
+    const url = '/api/opportunities?sort=price_asc&limit=5';
+    const first = await brand.get<BrandOpportunityItem[]>(url);
+    expect(first.status).toBe(200);
+    const before = keptSearchPages();
+    const again = await brand.get<BrandOpportunityItem[]>(url);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['x-total-count']).toBe(first.headers['x-total-count']);
+    expect(again.headers.link).toBe(first.headers.link);
+    expect(keptSearchPages()).toBe(before + 1);
+
+    // another brand gets the same page with its own flags, read now
+    const [target] = first.body;
+    await t.db.delete(savedOpportunities).where(sql`opportunity_id = ${target.id}`);
+    expect((await otherBrand.put(`/api/brand/saved/${target.id}`)).status).toBe(204);
+    const theirs = await otherBrand.get<BrandOpportunityItem[]>(url);
+    expect(theirs.body.map((i) => i.id)).toEqual(first.body.map((i) => i.id));
+    expect(theirs.body.find((i) => i.id === target.id)?.saved).toBe(true);
+    const mine = await brand.get<BrandOpportunityItem[]>(url);
+    expect(mine.body.find((i) => i.id === target.id)?.saved).toBe(false);
+    expect(keptSearchPages()).toBe(before + 3);
+    saved.delete(target.id);
+
+    // a change to the catalogue (plain SQL, as another server would): the next answer shows it
+    const [cheapest] = await t.db
+      .insert(opportunities)
+      .values({ outletName: 'Penny Press', title: 'Cheapest of all', description: 'x', type: ['listicle'], priceUsd: '0.01' })
+      .returning();
+    catalogue.push(cheapest);
+    const changed = await brand.get<BrandOpportunityItem[]>(url);
+    expect(changed.body[0].id).toBe(cheapest.id);
+    expect(Number(changed.headers['x-total-count'])).toBe(Number(first.headers['x-total-count']) + 1);
+    expect(keptSearchPages()).toBe(before + 3);
+    expect((await otherBrand.request('DELETE', `/api/brand/saved/${target.id}`)).status).toBe(204);
   });
 
   it('refuses a page link made for another sort', async () => {

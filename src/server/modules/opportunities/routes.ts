@@ -9,7 +9,7 @@ import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
 import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
 import { opportunitySearchQuerySchema } from '../../../shared/schemas/opportunity-search';
-import { preferredEncoding } from '../../lib/compress-json';
+import { compressAsPage, preferredEncoding } from '../../lib/compress-json';
 import { baseVersionSchema } from '../../../shared/schemas/version';
 import {
   createOpportunity,
@@ -48,6 +48,8 @@ export const opportunitiesModule: Module = async (app, deps) => {
         void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
       }
       void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
+      // the same search by the same brand is the same bytes until the catalogue or its shortlist changes
+      compressAsPage(reply);
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(page.items));
     }
     const list = await claimable(new Date(), req.catalogueVersion ?? undefined);

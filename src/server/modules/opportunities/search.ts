@@ -1,9 +1,11 @@
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { OpportunitySort } from '../../../shared/catalogue';
 import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '../../../shared/opportunity';
 import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
 import { opportunities as o, savedOpportunities } from '../../db/schema';
+import { preparedStatement } from '../../db/statement';
 import { badRequest } from '../../lib/errors';
 import { startOfUtcDay } from '../../lib/dates';
 import { getOpportunity, toBrandOpportunityJson, type OpportunityRow } from './service';
@@ -153,6 +155,39 @@ export interface SearchPage {
   total: number;
 }
 
+/**
+ * Pages of recent searches that do not depend on the brand (no `saved` filter), per catalogue version
+ * and day, without the brand's `saved` flags (decision 023): the same search finds the same page
+ * until the catalogue changes, and only the flags are read again. The version is the one read with
+ * the request's session; a page built later than that read can only be newer, never older.
+ */
+type KeptItem = Omit<BrandOpportunityItem, 'saved'>;
+const pages = new LRUCache<string, { items: KeptItem[]; next?: string; total: number }, never>({
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (page) => 1_000 + 1_200 * page.items.length,
+});
+
+let keptPagesServed = 0;
+/** Search pages answered from the kept pages so far (tests). */
+export const keptSearchPages = () => keptPagesServed;
+
+/** Which of `ids` the brand has saved: one statement on the shortlist's primary key. */
+const savedAmongStatement = preparedStatement<{ id: string }, { brandId: string; ids: string }>(
+  'saved_among',
+  sql`SELECT ${savedOpportunities.opportunityId} AS "id" FROM ${savedOpportunities}
+    WHERE ${savedOpportunities.brandId} = ${sql.placeholder('brandId')}::uuid AND ${savedOpportunities.opportunityId} = ANY(${sql.placeholder('ids')}::uuid[])`,
+);
+async function savedAmong(db: Db, brandId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await savedAmongStatement(db, { brandId, ids: `{${ids.join(',')}}` });
+  return new Set(rows.map((r) => r.id));
+}
+
+/** A kept item with the brand's flag, its keys in the order the database-built page has them. */
+function withSaved({ soldOut, ...item }: KeptItem, saved: boolean): BrandOpportunityItem {
+  return { ...item, saved, soldOut };
+}
+
 /** Counts of recent searches, per catalogue version: the same filters count the same until a change. */
 const COUNT_CACHE_SIZE = 500;
 const counts = new Map<string, number>();
@@ -168,6 +203,13 @@ export async function searchOpportunities(
   opts: { now?: Date; catalogueVersion?: string | null } = {},
 ): Promise<SearchPage> {
   const now = opts.now ?? new Date();
+  const pageKey = q.saved === undefined && opts.catalogueVersion ? `${opts.catalogueVersion}|${startOfUtcDay(now).toISOString()}|${keyOf(q)}` : undefined;
+  const kept = pageKey === undefined ? undefined : pages.get(pageKey);
+  if (kept) {
+    keptPagesServed++;
+    const saved = await savedAmong(db, brandId, kept.items.map((i) => i.id));
+    return { items: kept.items.map((i) => withSaved(i, saved.has(i.id))), next: kept.next, total: kept.total };
+  }
   const sort = SORTS[q.sort ?? 'newest'];
   const limit = q.limit ?? SEARCH_LIMIT_DEFAULT;
   const cursor = q.cursor === undefined ? undefined : decodeSearchCursor(q.cursor, q.sort ?? 'newest');
@@ -214,12 +256,14 @@ export async function searchOpportunities(
   }));
   const last = pageRows[pageRows.length - 1];
   const next = rows.length > limit ? encodeSearchCursor({ sort: q.sort ?? 'newest', key: last.cursorKey, id: last.id }) : undefined;
+  if (pageKey !== undefined) pages.set(pageKey, { items: items.map(({ saved: _saved, ...item }) => item), next, total });
   return { items, next, total };
 }
 
 /** X-Total-Count: kept per catalogue version and day when it does not depend on the brand. */
 async function countOf(tx: Db, q: OpportunitySearchQuery, brandId: string, now: Date, catalogueVersion: string | null | undefined) {
-  const key = q.saved === undefined && catalogueVersion ? `${catalogueVersion}|${startOfUtcDay(now).toISOString()}|${countKeyOf(q)}` : undefined;
+  const { limit: _l, cursor: _c, sort: _s, ...filters } = q;
+  const key = q.saved === undefined && catalogueVersion ? `${catalogueVersion}|${startOfUtcDay(now).toISOString()}|${keyOf(filters)}` : undefined;
   const kept = key ? counts.get(key) : undefined;
   if (kept !== undefined) return kept;
   const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(o).where(conditions(q, brandId, now));
@@ -230,10 +274,9 @@ async function countOf(tx: Db, q: OpportunitySearchQuery, brandId: string, now: 
   return row.n;
 }
 
-/** The filters of a search, without its page, as a stable text. */
-function countKeyOf(q: OpportunitySearchQuery): string {
-  const { limit: _l, cursor: _c, sort: _s, ...filters } = q;
-  return JSON.stringify(Object.entries(filters).sort(([a], [b]) => a.localeCompare(b)));
+/** A search's parameters as a stable text. */
+function keyOf(q: Partial<OpportunitySearchQuery>): string {
+  return JSON.stringify(Object.entries(q).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** The brand's shortlist, most recently saved first (GET /api/brand/saved). */
