@@ -6,9 +6,12 @@
  *   p99 under 50 ms (brand and admin routes; the second page of messages, followed through `Link`,
  *   is measured too);
  * - the sidebar's unread counts (GET /api/{brand,admin}/messages/unread) cost one indexed query:
- *   the statements of `unreadByPayment` (src/server/modules/messages/service.ts), captured with a
- *   Drizzle logger on the seeded database, each run again under EXPLAIN (ANALYZE, BUFFERS): one
- *   statement, and no sequential scan on placement_messages.
+ *   the statements of `unreadByPayment` (src/server/modules/messages/service.ts), captured from
+ *   the pool they run on against the seeded database, each run again under EXPLAIN (ANALYZE,
+ *   BUFFERS): one statement, and no sequential scan on placement_messages.
+ *
+ * The pages' statements (`messagesPage`, `timelinePage`: one named prepared statement each, the
+ * ownership check and the page together) are explained too, with the generic plan the server runs.
  *
  * Seeds its own database `byline_bench_conversation` (dropped and created again each run, dropped
  * at the end unless BENCH_KEEP_DB=1) on the server of BENCH_DATABASE_URL (default
@@ -36,7 +39,7 @@ import { openPostgres } from '../src/server/db/client';
 import { runMigrations } from '../src/server/db/migrate';
 import * as schema from '../src/server/db/schema';
 import { hashPassword } from '../src/server/lib/password';
-import { listMessages } from '../src/server/modules/messages/conversation';
+import { messagesPage } from '../src/server/modules/messages/conversation';
 import { unreadByPayment } from '../src/server/modules/messages/service';
 import { timelinePage } from '../src/server/modules/timeline/service';
 import {
@@ -230,7 +233,8 @@ function conversationStatements(passwordHash: string): { label: string; sql: str
                      min(m.created_at) AS first_at, max(m.created_at) AS last_at, p.k
               FROM placement_messages m JOIN ${BENCH_PAYMENT_ROWS} p ON p.id = m.payment_id
               GROUP BY m.payment_id, m.side, p.k) g
-        WHERE NOT (g.reader = 'admin' AND g.k % 500 = 7) AND NOT (g.reader = 'brand' AND g.k % 10 = 4)`,
+        WHERE NOT (g.reader = 'admin' AND g.k % 500 = 7) AND NOT (g.reader = 'brand' AND g.k % 10 = 4)
+        ON CONFLICT (payment_id, side) DO UPDATE SET read_at = excluded.read_at`,
     },
     {
       // the measured conversation: the brand has read up to message ${BRAND_READ_UP_TO}, the team all of it
@@ -396,6 +400,19 @@ interface Explained {
   seqScan: boolean;
   /** rows placement_messages' scans produced (over all their loops) */
   messageRows: number;
+  /** rows conversation_reads' scans read (produced and filtered out, over all their loops) */
+  readMarkRows: number;
+  /** a scan of conversation_reads ran in several loops: PostgreSQL rounds its rows per loop, the count is approximate */
+  readMarkRowsApprox: boolean;
+  /** a named statement of the server, explained with the plan it runs with (generic) */
+  prepared: boolean;
+}
+
+/** A statement as the server's functions sent it; `name` for a named prepared statement (db/statement.ts). */
+interface Captured {
+  sql: string;
+  params: unknown[];
+  name?: string;
 }
 
 const walk = (n: PlanNode, out: PlanNode[] = []) => {
@@ -404,15 +421,34 @@ const walk = (n: PlanNode, out: PlanNode[] = []) => {
   return out;
 };
 
-async function explain(c: pg.Client, what: string, s: { sql: string; params: unknown[] }): Promise<Explained> {
-  const json = await c.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${s.sql}`, s.params);
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of a captured statement. A named prepared statement of the server is
+ * planned once per connection and, from its sixth run on, runs a generic plan (one made without its
+ * values): it is explained that way, PREPAREd and EXECUTEd with plan_cache_mode = force_generic_plan.
+ */
+async function explain(c: pg.Client, what: string, s: Captured): Promise<Explained> {
+  const prepared = s.name !== undefined;
+  const run = async (options: string) => {
+    if (!prepared) return c.query(`EXPLAIN (${options}) ${s.sql}`, s.params);
+    const args = s.params.map((v) => (v === null || v === undefined ? 'NULL' : c.escapeLiteral(String(v)))).join(', ');
+    await c.query(`PREPARE bench_explained AS ${s.sql}`);
+    try {
+      await c.query('SET plan_cache_mode = force_generic_plan');
+      return await c.query(`EXPLAIN (${options}) EXECUTE bench_explained${args ? `(${args})` : ''}`);
+    } finally {
+      await c.query('RESET plan_cache_mode');
+      await c.query('DEALLOCATE bench_explained');
+    }
+  };
+  const json = await run('ANALYZE, BUFFERS, FORMAT JSON');
   const [{ Plan: plan, 'Execution Time': ms }] = json.rows[0]['QUERY PLAN'] as {
     Plan: PlanNode & { 'Shared Hit Blocks': number; 'Shared Read Blocks': number };
     'Execution Time': number;
   }[];
-  const text = await c.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY ON) ${s.sql}`, s.params);
+  const text = await run('ANALYZE, BUFFERS, COSTS OFF, TIMING OFF, SUMMARY ON');
   const nodes = walk(plan);
-  const onMessages = nodes.filter((n) => n['Relation Name'] === NO_SEQ_SCAN_ON);
+  const on = (relation: string) => nodes.filter((n) => n['Relation Name'] === relation);
+  const onMessages = on(NO_SEQ_SCAN_ON);
   return {
     what,
     sql: s.sql,
@@ -429,17 +465,32 @@ async function explain(c: pg.Client, what: string, s: { sql: string; params: unk
     ],
     seqScan: onMessages.some((n) => n['Node Type'] === 'Seq Scan'),
     messageRows: onMessages.reduce((s, n) => s + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0),
+    readMarkRows: on('conversation_reads').reduce(
+      (s, n) => s + ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1),
+      0,
+    ),
+    readMarkRowsApprox: on('conversation_reads').some((n) => (n['Actual Loops'] ?? 1) > 1),
+    prepared,
   };
 }
 
-/** Runs the server's functions with a Drizzle logger and EXPLAINs each statement they ran. */
+/**
+ * Runs the server's functions on the seeded database and EXPLAINs each statement they sent: every
+ * query of the pool they run on is captured, Drizzle's and the named prepared statements alike.
+ */
 async function explainAll(url: string, paymentId: string, brandId: string) {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  const captured: { sql: string; params: unknown[] }[] = [];
-  const db = drizzle(pool, {
-    schema,
-    logger: { logQuery: (q, params) => captured.push({ sql: q, params }) },
-  }) as unknown as Db;
+  const captured: Captured[] = [];
+  const query = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>;
+  (pool as unknown as { query: typeof query }).query = (config, values) => {
+    if (typeof config === 'string') captured.push({ sql: config, params: (values as unknown[] | undefined) ?? [] });
+    else {
+      const q = config as pg.QueryConfig;
+      captured.push({ sql: q.text, params: q.values ?? (values as unknown[] | undefined) ?? [], name: q.name });
+    }
+    return query(config, values);
+  };
+  const db = drizzle(pool, { schema }) as unknown as Db;
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   const capture = async (run: () => Promise<unknown>) => {
@@ -447,125 +498,31 @@ async function explainAll(url: string, paymentId: string, brandId: string) {
     await run();
     return [...captured];
   };
+  const label = (what: string, list: Captured[], i: number) => (list.length === 1 ? what : `${what}, statement ${i + 1}`);
   try {
+    const brand = { side: 'brand' as const, brandId, userId: brandId };
     const brandUnread = await capture(() => unreadByPayment(db, 'brand', { brandId }));
     const adminUnread = await capture(() => unreadByPayment(db, 'admin', 'all'));
     let rows: { cursorAt: string; id: string }[] = [];
-    const firstPage = await capture(async () => (rows = await listMessages(db, paymentId, { limit: 50 })));
+    const firstPage = await capture(async () => (rows = await messagesPage(db, brand, paymentId, { limit: 50 })));
     const last = rows[49];
     const secondPage = await capture(() =>
-      listMessages(db, paymentId, { limit: 50, cursor: { at: last.cursorAt, id: last.id } }),
+      messagesPage(db, brand, paymentId, { limit: 50, cursor: { at: last.cursorAt, id: last.id } }),
     );
     const timeline = await capture(() => timelinePage(db, paymentId, { brandId, limit: 100 }));
-    const plans = {
-      brandUnread: await Promise.all(brandUnread.map((s, i) => explain(c, `brand unread, statement ${i + 1}`, s))),
-      adminUnread: [] as Explained[],
-      pages: [] as Explained[],
-    };
-    for (const [i, s] of adminUnread.entries())
-      plans.adminUnread.push(await explain(c, `admin unread, statement ${i + 1}`, s));
-    for (const s of firstPage) plans.pages.push(await explain(c, 'messages, first page', s));
-    for (const s of secondPage) plans.pages.push(await explain(c, 'messages, second page', s));
-    for (const [i, s] of timeline.entries())
-      plans.pages.push(await explain(c, i === 0 ? 'timeline: the owner check' : 'timeline, first page', s));
-    return { ...plans, statements: { brand: brandUnread[0], admin: adminUnread[0] } };
+    const plans = { brandUnread: [] as Explained[], adminUnread: [] as Explained[], pages: [] as Explained[] };
+    for (const [i, s] of brandUnread.entries()) plans.brandUnread.push(await explain(c, label('brand unread', brandUnread, i), s));
+    for (const [i, s] of adminUnread.entries()) plans.adminUnread.push(await explain(c, label('admin unread', adminUnread, i), s));
+    for (const [what, list] of [
+      ['messages, first page', firstPage],
+      ['messages, second page', secondPage],
+      ['timeline, first page', timeline],
+    ] as const)
+      for (const [i, s] of list.entries()) plans.pages.push(await explain(c, label(what, list, i), s));
+    return plans;
   } finally {
     await c.end();
     await pool.end();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// the change proposed for the unread counts, tried on the scratch database (never on the app's)
-
-/**
- * The admins' count reads every brand message (the unread test compares each message with a mark
- * in another table, so no index on the current tables can skip the read ones). Tried here: each
- * side's read-mark row also carries the other side's newest message time (`last_other_at`, kept by
- * the message insert; a row exists once the side has a message to read, `read_at` null until it
- * opens the conversation), so a partial index holds exactly the conversations with something
- * unread, and each of those is counted through placement_messages_unread_idx.
- */
-const PROPOSAL_DDL = [
-  'ALTER TABLE conversation_reads ALTER COLUMN read_at DROP NOT NULL, ADD COLUMN last_other_at timestamptz',
-  `INSERT INTO conversation_reads (payment_id, side, read_at, last_other_at)
-     SELECT payment_id, CASE side WHEN 'brand' THEN 'admin' ELSE 'brand' END, NULL, max(created_at) FROM placement_messages GROUP BY payment_id, side
-     ON CONFLICT (payment_id, side) DO UPDATE SET last_other_at = excluded.last_other_at`,
-  // read_at included: the count reads the mark from the index, not from the table
-  "CREATE INDEX conversation_reads_unread_idx ON conversation_reads (side, payment_id) INCLUDE (read_at) WHERE last_other_at > COALESCE(read_at, '-infinity'::timestamptz)",
-  'VACUUM (ANALYZE) conversation_reads',
-];
-const proposedUnread = (scope: 'brand' | 'all') =>
-  `SELECT r.payment_id, (SELECT count(*) FROM placement_messages m
-     WHERE m.payment_id = r.payment_id AND m.side = $2 AND m.created_at > COALESCE(r.read_at, '-infinity'::timestamptz)) AS count
-   FROM conversation_reads r
-   WHERE r.side = $1 AND r.last_other_at > COALESCE(r.read_at, '-infinity'::timestamptz)${scope === 'brand' ? '\n     AND r.payment_id IN (SELECT id FROM payments WHERE brand_id = $3)' : ''}`;
-const TIMED_RUNS = 15;
-
-interface Tried {
-  scope: string;
-  before: Explained & { median: number };
-  after: Explained & { median: number };
-  sameAnswer: boolean;
-}
-
-async function tryProposal(
-  url: string,
-  brandId: string,
-  current: { brand: { sql: string; params: unknown[] }; admin: { sql: string; params: unknown[] } },
-): Promise<Tried[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  const median = async (sql: string, params: unknown[]) => {
-    const xs: number[] = [];
-    for (let i = 0; i < TIMED_RUNS; i++) {
-      const t0 = performance.now();
-      await c.query(sql, params);
-      xs.push(performance.now() - t0);
-    }
-    return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  };
-  const answer = async (sql: string, params: unknown[]) =>
-    JSON.stringify(
-      (await c.query<{ payment_id: string; count: string }>(sql, params)).rows
-        .map((r) => [r.payment_id, Number(r.count)])
-        .filter(([, n]) => Number(n) > 0)
-        .sort(),
-    );
-  try {
-    const cases = [
-      {
-        scope: 'brand (its placements)',
-        now: current.brand,
-        next: { sql: proposedUnread('brand'), params: ['brand', 'admin', brandId] },
-      },
-      {
-        scope: 'admin (every conversation)',
-        now: current.admin,
-        next: { sql: proposedUnread('all'), params: ['admin', 'brand'] },
-      },
-    ];
-    const before = [];
-    for (const k of cases)
-      before.push({
-        plan: await explain(c, `now: ${k.scope}`, k.now),
-        median: await median(k.now.sql, k.now.params),
-        answer: await answer(k.now.sql, k.now.params),
-      });
-    for (const ddl of PROPOSAL_DDL) await c.query(ddl);
-    const out: Tried[] = [];
-    for (const [i, k] of cases.entries()) {
-      const plan = await explain(c, `proposed: ${k.scope}`, k.next);
-      out.push({
-        scope: k.scope,
-        before: { ...before[i].plan, median: before[i].median },
-        after: { ...plan, median: await median(k.next.sql, k.next.params) },
-        sameAnswer: before[i].answer === (await answer(k.next.sql, k.next.params)),
-      });
-    }
-    return out;
-  } finally {
-    await c.end();
   }
 }
 
@@ -653,8 +610,6 @@ async function main() {
 
     log("EXPLAIN (ANALYZE, BUFFERS) of the server's statements");
     const plans = await explainAll(url, paymentId, brandId);
-    log(`the proposed unread query, tried on ${DB_NAME}`);
-    const tried = await tryProposal(url, brandId, plans.statements);
     const version = await (async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -721,15 +676,15 @@ async function main() {
     lines.push('### Unread counts: the statements and their plans');
     lines.push('');
     lines.push(
-      "`unreadByPayment` (src/server/modules/messages/service.ts), the function behind both routes, run outside the server on the seeded database with a Drizzle logger (the brand's scope: its payments; the admins': every conversation), and each statement it ran put through `EXPLAIN (ANALYZE, BUFFERS)` with the same parameters. " +
+      "`unreadByPayment` (src/server/modules/messages/service.ts), the function behind both routes, run outside the server on the seeded database, every statement it sent captured (the brand's scope: its payments; the admins': every conversation), and each statement it ran put through `EXPLAIN (ANALYZE, BUFFERS)` with the same parameters. " +
         '(The routes also read the session, as every signed-in route does; that is not counted.) ' +
         `Target, "one indexed query": one statement, no sequential scan on placement_messages, and no scan that reads ${FULL_READ * 100}% or more of its ${count(data.messages)} rows either (an index scan over a whole side of the table is a table scan in all but name: its cost grows with every message ever written).`,
     );
     lines.push('');
     lines.push(
-      `| count | statements | scans | ms | buffers hit / read | placement_messages rows read (of ${count(data.messages)}) | seq scan on placement_messages? | met? |`,
+      `| count | statements | scans | ms | buffers hit / read | placement_messages rows read (of ${count(data.messages)}) | conversation_reads rows read (of ${count(data.reads)}) | seq scan on placement_messages? | met? |`,
     );
-    lines.push('|---|---:|---|---:|---|---:|---|---|');
+    lines.push('|---|---:|---|---:|---|---:|---:|---|---|');
     for (const [name, list] of [
       ['brand (its placements)', plans.brandUnread],
       ['admin (every conversation)', plans.adminUnread],
@@ -742,7 +697,7 @@ async function main() {
         );
       const e = list[0];
       lines.push(
-        `| ${name} | ${list.length} | ${e?.scans.join('; ') ?? '—'} | ${fmt(e?.ms ?? NaN, 2)} | ${e ? `${e.hit} / ${e.read}` : '—'} | ${e ? count(e.messageRows) : '—'} | ${list.some((x) => x.seqScan) ? '**yes**' : 'no'} | ${ok ? 'yes' : '**no**'} |`,
+        `| ${name} | ${list.length} | ${e?.scans.join('; ') ?? '—'} | ${fmt(e?.ms ?? NaN, 2)} | ${e ? `${e.hit} / ${e.read}` : '—'} | ${e ? count(e.messageRows) : '—'} | ${e ? `${e.readMarkRowsApprox ? '~' : ''}${count(e.readMarkRows)}` : '—'} | ${list.some((x) => x.seqScan) ? '**yes**' : 'no'} | ${ok ? 'yes' : '**no**'} |`,
       );
     }
     for (const e of [...plans.brandUnread, ...plans.adminUnread]) {
@@ -761,55 +716,34 @@ async function main() {
     }
 
     lines.push('');
-    lines.push('### Unread counts: the change proposed, tried on the scratch database');
-    lines.push('');
-    lines.push(
-      "The admins' count has no sequential scan on placement_messages, but its index-only scan reads every brand message of every conversation (the whole `side = 'brand'` half of placement_messages_unread_idx) and hashes every read mark: " +
-        'the unread test compares each message with a mark in another table, so no index on the current tables lets it skip conversations read to the end, and its cost grows with all messages ever written, not with the unread ones. ' +
-        "Proposed (not applied to the app: server code and schema are not this script's): each side's `conversation_reads` row also carries the other side's newest message time, `last_other_at`, set by the message insert in its transaction " +
-        '(`INSERT … ON CONFLICT (payment_id, side) DO UPDATE SET last_other_at = GREATEST(…)` for the side that did not write; `read_at` becomes nullable: a row exists before the side has opened the conversation); ' +
-        "a partial index `conversation_reads_unread_idx ON conversation_reads (side, payment_id) INCLUDE (read_at) WHERE last_other_at > COALESCE(read_at, '-infinity')` then holds exactly the conversations with something unread, and each is counted through placement_messages_unread_idx. " +
-        `Tried by this script on its scratch database after the measurements: the column back-filled, the index built, both queries run ${TIMED_RUNS} times each (median wall time over one connection from the bench process, on the same noisy machine) and their answers compared.`,
-    );
-    lines.push('');
-    lines.push('```sql');
-    lines.push([...PROPOSAL_DDL.slice(0, 1), PROPOSAL_DDL[2]].join(';\n') + ';');
-    lines.push("-- the admins' count ($1 = the reading side, $2 = the other side)");
-    lines.push(proposedUnread('all') + ';');
-    lines.push("-- a brand's ($3 = the brand)");
-    lines.push(proposedUnread('brand') + ';');
-    lines.push('```');
-    lines.push('');
-    lines.push(
-      '| count | now: median ms / EXPLAIN ms | now: buffers | now: placement_messages rows read | proposed: median ms / EXPLAIN ms | proposed: buffers | proposed: placement_messages rows read | proposed: scans | same answer? |',
-    );
-    lines.push('|---|---|---:|---:|---|---:|---:|---|---|');
-    for (const t of tried) {
-      lines.push(
-        `| ${t.scope} | ${fmt(t.before.median, 1)} / ${fmt(t.before.ms, 1)} | ${t.before.hit + t.before.read} | ${count(t.before.messageRows)} | ${fmt(t.after.median, 1)} / ${fmt(t.after.ms, 1)} | ${t.after.hit + t.after.read} | ${count(t.after.messageRows)} | ${t.after.scans.join('; ')} | ${t.sameAnswer ? 'yes' : '**no**'} |`,
-      );
-      if (!t.sameAnswer) misses.push(`the proposed unread query answers differently for ${t.scope}`);
-    }
-    for (const t of tried) {
-      lines.push('');
-      lines.push(`<details><summary>${t.after.what}</summary>`);
-      lines.push('');
-      lines.push('```');
-      lines.push(t.after.text);
-      lines.push('```');
-      lines.push('');
-      lines.push('</details>');
-    }
-
-    lines.push('');
     lines.push('### Plans of the pages');
+    lines.push('');
+    lines.push(
+      "Each page is one named prepared statement of the server (src/server/db/statement.ts; `messagesPage` in src/server/modules/messages/conversation.ts, `timelinePage` in src/server/modules/timeline/service.ts): " +
+        "the caller's ownership of the payment (a one-row `EXISTS` on payments) with the page joined to it laterally, each row's JSON built by the database. " +
+        'Run outside the server with the parameters of the measured requests (the brand\'s) and explained with the generic plan the server runs them with (`PREPARE`, then `EXECUTE` under `plan_cache_mode = force_generic_plan`).',
+    );
     lines.push('');
     lines.push('| statement | scans | ms | buffers hit / read | placement_messages rows read |');
     lines.push('|---|---|---:|---|---:|');
     for (const e of plans.pages)
       lines.push(
-        `| ${e.what} | ${e.scans.join('; ')} | ${fmt(e.ms, 2)} | ${e.hit} / ${e.read} | ${count(e.messageRows)} |`,
+        `| ${e.what}${e.prepared ? ' (prepared, generic plan)' : ''} | ${e.scans.join('; ')} | ${fmt(e.ms, 2)} | ${e.hit} / ${e.read} | ${count(e.messageRows)} |`,
       );
+    for (const e of plans.pages) {
+      lines.push('');
+      lines.push(`<details><summary>${e.what}</summary>`);
+      lines.push('');
+      lines.push('```sql');
+      lines.push(e.sql);
+      lines.push('```');
+      lines.push('');
+      lines.push('```');
+      lines.push(e.text);
+      lines.push('```');
+      lines.push('');
+      lines.push('</details>');
+    }
 
     // the verdict, target by target
     const judgedRoute = (prefix: string) => routes.filter((r) => r.target !== null && r.name.includes(prefix));
@@ -819,11 +753,13 @@ async function main() {
         (r) => r.result!.latency.p99 < r.target! && r.result!.non2xx + r.result!.errors + r.result!.timeouts === 0,
       );
       const floor = Math.min(...rs.map((r) => (CONNECTIONS * (r.cpu!.server + r.cpu!.database)) / os.cpus().length));
-      const page = plans.pages.find((e) => e.what === statement);
+      const page = plans.pages.filter((e) => e.what.startsWith(statement));
       const loads = rs.flatMap((r) => [r.load!.before, r.load!.after]);
       return (
         `- **${what}: ${met ? 'met' : 'missed'}** (p99 ${rs.map((r) => `${r.who} ${r.result!.latency.p99} ms`).join(', ')}; target < ${FIRST_PAGE_P99_MS} ms). ` +
-        `Its page statement is an index range scan that takes ${fmt(page?.ms ?? NaN, 2)} ms in PostgreSQL (plans below)` +
+        (page.length === 1
+          ? `Its page is ${page[0].prepared ? 'one prepared statement (the ownership check and the page together, the JSON built by the database)' : 'one statement'}, ${page[0].scans.join('; ')}, ${fmt(page[0].ms, 2)} ms in PostgreSQL (plans above)`
+          : `Its page takes ${page.length} statements, ${fmt(page.reduce((s, e) => s + e.ms, 0), 2)} ms in PostgreSQL (plans above)`) +
         (met
           ? '.'
           : `; the time goes to the CPU each request costs (server + PostgreSQL): at ${CONNECTIONS} connections it alone sets a mean-latency floor of ${fmt(floor)} ms on idle cores, ` +
@@ -839,7 +775,6 @@ async function main() {
     const brandUnreadOk =
       plans.brandUnread.length === 1 &&
       !plans.brandUnread.some((e) => e.seqScan || e.messageRows >= FULL_READ * data.messages);
-    const admTried = tried.find((t) => t.scope.startsWith('admin'));
     lines.push('');
     lines.push('### Verdict per target');
     lines.push('');
@@ -857,20 +792,22 @@ async function main() {
         'timeline, first page',
       ),
     );
+    const unreadRoute = (who: string) => routes.find((r) => r.path === `/api/${who}/messages/unread`)!.result!.requests.average;
+    const unreadPlan = (list: Explained[]) =>
+      list.length === 1
+        ? `one statement (${list[0].scans.join('; ')}), ${list[0].seqScan ? '**a sequential scan** on' : 'no sequential scan on'} placement_messages, ${count(list[0].messageRows)} of its ${count(data.messages)} rows read, ${fmt(list[0].ms, 2)} ms in EXPLAIN`
+        : `${list.length} statements`;
+    const readMarks = (list: Explained[]) =>
+      list.some((e) => e.scans.some((x) => x.includes('conversation_reads_unread_idx')))
+        ? 'only the read marks of conversations with something unread (through the partial index conversation_reads_unread_idx)'
+        : `every read mark (${count(Math.max(0, ...list.map((e) => e.readMarkRows)))} of ${count(data.reads)} rows of conversation_reads: the planner chose not to use the partial index conversation_reads_unread_idx)`;
     lines.push(
       `- **Unread counts for the sidebar cost one indexed query: brand ${brandUnreadOk ? 'met' : 'missed'}, admin ${adminUnreadOk ? 'met' : 'missed'}.** ` +
-        `Each is one statement with no sequential scan on placement_messages; the brand's reads ${count(plans.brandUnread[0]?.messageRows ?? 0)} index entries (its placements' only), the admins' ${count(plans.adminUnread[0]?.messageRows ?? 0)} of ${count(data.messages)} (every brand message ever written) plus every read mark, ${fmt(plans.adminUnread[0]?.ms ?? NaN)} ms in EXPLAIN and ${fmt(routes.find((r) => r.path === '/api/admin/messages/unread')!.result!.requests.average)} requests a second over HTTP. ` +
-        (admTried
-          ? `With the change proposed above the admins' count reads ${count(admTried.after.messageRows)} index entries: ${fmt(admTried.before.median, 1)} → ${fmt(admTried.after.median, 1)} ms (median of ${TIMED_RUNS}), ${admTried.before.hit + admTried.before.read} → ${admTried.after.hit + admTried.after.read} buffers, ${admTried.sameAnswer ? 'the same answer' : '**a different answer**'}.`
-          : ''),
+        `The brand's count (its placements): ${unreadPlan(plans.brandUnread)}; it reads ${readMarks(plans.brandUnread)}; ${fmt(unreadRoute('brand'))} requests a second over HTTP. ` +
+        `The admins' (every conversation): ${unreadPlan(plans.adminUnread)}; it reads ${readMarks(plans.adminUnread)}; ${fmt(unreadRoute('admin'))} requests a second over HTTP. ` +
+        "Each conversation counted is one whose read mark is behind the other side's last message (`last_other_at`, kept by the message insert's trigger, migration 0014), its messages counted through placement_messages_unread_idx: " +
+        'the messages read follow the unread conversations, not every message ever written.',
     );
-    if (judgedRoute('first page').some((r) => r.result!.latency.p99 >= r.target!))
-      lines.push(
-        "- What to try for the pages (not measured here): after the session lookup (a prepared statement), the routes run two plain Drizzle statements, parsed and planned on every request (the placement's ownership check and the page), and build the JSON in Node; " +
-          'the hot lists already use named prepared statements with the JSON made by the database (src/server/db/statement.ts, src/server/lib/paging.ts): ' +
-          "preparing the ownership check and the page (or folding the check into the page statement) would cut PostgreSQL's share of the CPU per request in the table above.",
-      );
-
     lines.push('');
     lines.push(misses.length ? '### Targets missed in this run' : '### All targets met in this run');
     for (const m of misses) lines.push(`- ${m}`);

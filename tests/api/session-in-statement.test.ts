@@ -109,6 +109,25 @@ describe('lists that check the session in their own statement', () => {
     expect(bad.body.errors).toHaveProperty('limit');
   });
 
+  it('a placement\'s messages and timeline: the same rules, and another brand\'s placement stays a 404', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const mine = await createPayment(t.db, { brandId: brand.user.id, opportunityId });
+    const other = await brandWithPurchase();
+    const theirs = await createPayment(t.db, { brandId: other.user.id, opportunityId });
+    const urls = (id: string) => [`/api/brand/projects/${id}/messages`, `/api/brand/projects/${id}/timeline`];
+    expect((await brand.agent.get('/api/user')).status).toBe(200);
+    const before = sessionStats();
+    for (const url of urls(mine.id)) expect((await brand.agent.get(url)).status).toBe(200);
+    for (const url of urls(theirs.id)) {
+      const res = await brand.agent.get(url);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toBe('Payment not found');
+    }
+    expect(delta(before).lookups).toBeGreaterThan(0);
+    await t.db.execute(sql`DELETE FROM sessions WHERE user_id = ${brand.user.id}`);
+    for (const url of urls(mine.id)) expect((await brand.agent.get(url)).status).toBe(401);
+  });
+
   it('a visitor and a made-up token get 401, and another brand never gets a page that is not its own', async () => {
     const a = await brandWithPurchase();
     const b = await brandWithPurchase();

@@ -7,7 +7,6 @@ import { sessions, users } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { catalogueVersionSql } from '../../db/catalogue-version';
 import type { SessionCheck } from '../../db/session-check';
-import type { JsonPageRow, Page } from '../../lib/paging';
 import { toPublicUser, type SessionUser } from './users';
 
 export const SESSION_COOKIE = 'byline_session';
@@ -107,11 +106,11 @@ export async function signIn(db: Db, req: FastifyRequest, token: string) {
  * anything fails, the session is looked up and `read` runs again as on any other route, so the
  * answer (the page, a 401, a 403, a 400) is always the one a fresh lookup gives.
  */
-export async function pageWithSession(
+export async function pageWithSession<T extends { rows: readonly unknown[] }>(
   db: Db,
   req: FastifyRequest,
-  read: (check: SessionCheck | undefined) => Promise<{ page: Page; rows: JsonPageRow[] }>,
-): Promise<{ page: Page; rows: JsonPageRow[] }> {
+  read: (check: SessionCheck | undefined) => Promise<T>,
+): Promise<T> {
   const check = req.sessionCheck;
   if (check) {
     req.sessionCheck = null;

@@ -1,12 +1,15 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Message, MessageSide } from '../../../shared/messages';
 import type { ConversationAbout } from '../../../shared/schemas/message';
 import type { Db } from '../../db/client';
 import { conversationReads, opportunities, payments, placementMessages, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { after, cursorAt, type Page } from '../../lib/paging';
+import { item, type Computed, type ItemOf, type Same } from '../../db/item';
+import { sessionCheckSql, type SessionCheck } from '../../db/session-check';
+import { preparedVariants } from '../../db/statement';
+import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../payments/service';
 import { otherSide, queueNotice, unreadByPayment } from './service';
 
 /** Who is asking: the brand that owns the payment (its id), or the editorial team (any admin). */
@@ -50,45 +53,95 @@ export async function conversationAbout(db: Db, caller: Caller, paymentId: strin
 }
 
 /** The name the other side sees: the brand's name, or an admin's name (the team when it has none). */
-const authorName = sql<string>`CASE WHEN ${placementMessages.side} = 'brand'
-  THEN COALESCE(${users.brandName}, ${users.name}, ${users.email})
-  ELSE COALESCE(${users.name}, 'Editorial team') END`;
+const authorName: Computed<string> = {
+  kind: 'computed',
+  sql: sql`CASE WHEN ${placementMessages.side} = 'brand'
+    THEN COALESCE(${users.brandName}, ${users.name}, ${users.email})
+    ELSE COALESCE(${users.name}, 'Editorial team') END`,
+  tables: [placementMessages, users],
+  of: (rows) => {
+    const author = rows.users as Pick<typeof users.$inferSelect, 'brandName' | 'name' | 'email'>;
+    return rows.placement_messages?.side === 'brand' ? (author.brandName ?? author.name ?? author.email) : (author.name ?? 'Editorial team');
+  },
+};
 
-type MessageRow = typeof placementMessages.$inferSelect & { authorName: string };
+/** The attachment's name, type and size, when the message has one (all its columns set). */
+const attachment: Computed<Message['attachment']> = {
+  kind: 'computed',
+  sql: sql`CASE WHEN ${placementMessages.attachmentFile} <> '' AND ${placementMessages.attachmentName} <> ''
+      AND ${placementMessages.attachmentType} <> '' AND ${placementMessages.attachmentSize} IS NOT NULL
+    THEN json_build_object('name', ${placementMessages.attachmentName}, 'contentType', ${placementMessages.attachmentType}, 'size', ${placementMessages.attachmentSize}) END`,
+  tables: [placementMessages],
+  of: (rows) => {
+    const m = rows.placement_messages as typeof placementMessages.$inferSelect;
+    return m.attachmentFile && m.attachmentName && m.attachmentType && m.attachmentSize !== null
+      ? { name: m.attachmentName, contentType: m.attachmentType, size: m.attachmentSize }
+      : null;
+  },
+};
 
-export function toMessage(m: MessageRow): Message {
-  return {
-    id: m.id,
-    side: m.side,
-    authorName: m.authorName,
-    text: m.text,
-    attachment:
-      m.attachmentFile && m.attachmentName && m.attachmentType && m.attachmentSize !== null
-        ? { name: m.attachmentName, contentType: m.attachmentType, size: m.attachmentSize }
-        : null,
-    createdAt: m.createdAt.toISOString(),
-  };
-}
+/**
+ * A message as both sides see it (`Message`): built by the database for the pages (`.sql`, from a
+ * placement_messages row joined to its author in `users`), by Node for the message just posted (`.of`).
+ */
+const messageItem = item({
+  id: placementMessages.id,
+  side: placementMessages.side,
+  authorName,
+  text: placementMessages.text,
+  attachment,
+  createdAt: placementMessages.createdAt,
+});
+const _messageTypeMatches: Same<ItemOf<typeof messageItem>, Message> = true;
+
+type PageShape = { brand: boolean; cursor: boolean; checked: boolean };
+/** A page's rows, and whether the caller may see the conversation: one row of nulls when the page is empty. */
+type OwnedPageRow = { ok: boolean } & ({ [K in keyof JsonPageRow]: JsonPageRow[K] | null });
+
+/**
+ * The ownership check and the page in one statement (one round trip, prepared once per shape): the
+ * check is a one-row CTE (materialized: evaluated once, not copied into the page's condition), the
+ * page is joined to it laterally and read only when it holds.
+ */
+const messagesStatement = preparedVariants<PageShape, OwnedPageRow, Record<string, unknown>>(
+  'conversation_messages',
+  (o) => `${o.brand ? 'brand' : 'admin'}.${o.cursor ? 'c' : 'n'}${o.checked ? '.s' : ''}`,
+  (o) => sql`WITH "owner" AS MATERIALIZED (SELECT ${paymentVisibleSql(o.brand)}${o.checked ? sql` AND ${sessionCheckSql}` : sql``} AS "ok")
+    SELECT "owner"."ok", "page"."json", "page"."id", "page"."cursorAt"
+    FROM "owner"
+    LEFT JOIN LATERAL (${limitedPage(sql`SELECT ${messageItem.sql}::text AS "json", ${placementMessages.id} AS "id",
+        ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
+      FROM ${placementMessages}
+      JOIN ${users} ON ${users.id} = ${placementMessages.authorId}
+      WHERE "owner"."ok" AND ${placementMessages.paymentId} = ${sql.placeholder('paymentId')}::uuid
+        ${o.cursor ? sql`AND ${afterCursor(placementMessages.createdAt, placementMessages.id)}` : sql``}
+      ORDER BY ${placementMessages.createdAt} DESC, ${placementMessages.id} DESC`)}) AS "page" ON true`,
+);
 
 /**
  * GET …/messages: the newest page first, each page newest first, and `Link: rel="next"` names the
  * page of older messages, as chat apps load a conversation: the latest messages are what a reader
  * opens it for, and scrolling up fetches history. The client shows each page oldest at the top.
+ * Each row's JSON is a `Message`, built by the database; the caller's ownership of the payment is
+ * checked by the same statement (another brand's payment is a 404, like a missing one).
  */
-export async function listMessages(db: Db, paymentId: string, page: Page) {
-  return db
-    .select({ row: placementMessages, authorName, cursorAt: cursorAt(placementMessages.createdAt) })
-    .from(placementMessages)
-    .innerJoin(users, eq(users.id, placementMessages.authorId))
-    .where(
-      and(
-        eq(placementMessages.paymentId, paymentId),
-        after(placementMessages.createdAt, placementMessages.id, page.cursor),
-      ),
-    )
-    .orderBy(desc(placementMessages.createdAt), desc(placementMessages.id))
-    .limit(page.limit + 1)
-    .then((rows) => rows.map((r) => ({ ...r.row, authorName: r.authorName, cursorAt: r.cursorAt })));
+export async function messagesPage(db: Db, caller: Caller, paymentId: string, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  let values: ReturnType<typeof pageValues>;
+  try {
+    values = pageValues(page);
+  } catch (err) {
+    // a cursor of another list: the payment is judged first, as for every other error of the page
+    await conversationOf(db, caller, paymentId);
+    throw err;
+  }
+  const rows = await messagesStatement(
+    db,
+    { brand: caller.side === 'brand', cursor: Boolean(page.cursor), checked: check !== undefined },
+    { paymentId, ...(caller.side === 'brand' ? { brandId: caller.brandId } : {}), ...values, ...check },
+  );
+  if (!rows[0]?.ok) throw notFound(PAYMENT_NOT_FOUND);
+  return rows[0].json === null ? [] : (rows as JsonPageRow[]);
 }
 
 export interface NewMessage {
@@ -126,11 +179,10 @@ export async function postMessage(
     return inserted;
   });
   const [author] = await db
-    .select({ authorName })
-    .from(placementMessages)
-    .innerJoin(users, eq(users.id, placementMessages.authorId))
-    .where(eq(placementMessages.id, row.id));
-  return toMessage({ ...row, authorName: author.authorName });
+    .select({ brandName: users.brandName, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, row.authorId));
+  return messageItem.of({ placement_messages: row, users: author });
 }
 
 /**

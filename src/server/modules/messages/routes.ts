@@ -2,19 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGE_EMPTY, messageTextSchema } from '../../../shared/schemas/message';
 import type { Module } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
-import { pageOf, sendPage } from '../../lib/paging';
+import { pageOf, sendJsonPage } from '../../lib/paging';
 import { parse } from '../../lib/validate';
 import { storeUpload } from '../../storage/uploads';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { checkAttachment, readMessageForm } from './attachment';
 import {
   attachmentOf,
   conversationAbout,
   conversationOf,
-  listMessages,
   markRead,
+  messagesPage,
   postMessage,
-  toMessage,
   type Caller,
 } from './conversation';
 import { unreadByPayment } from './service';
@@ -61,11 +61,13 @@ export const messagesModule: Module = async (app: FastifyInstance, deps) => {
 
     app.get<Params>(`${base}/conversation`, async (req) => conversationAbout(db, callerOf(req), req.params.paymentId));
 
-    app.get<Params>(`${base}/messages`, async (req, reply) => {
-      const caller = callerOf(req);
-      const page = pageOf(req);
-      const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
-      return sendPage(req, reply, page, await listMessages(db, paymentId, page), toMessage);
+    app.get<Params>(`${base}/messages`, { config: { sessionInStatement: true } }, async (req, reply) => {
+      const { page, rows } = await pageWithSession(db, req, async (check) => {
+        const caller = callerOf(req);
+        const page = pageOf(req);
+        return { page, rows: await messagesPage(db, caller, req.params.paymentId, page, check) };
+      });
+      return sendJsonPage(req, reply, page, rows);
     });
 
     app.post<Params>(`${base}/messages`, async (req, reply) => {

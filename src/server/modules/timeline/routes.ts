@@ -2,14 +2,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Module } from '../../deps';
 import type { Db } from '../../db/client';
+import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
+import { compressAsPage } from '../../lib/compress-json';
 import { badRequest } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
+import { pageWithSession } from '../auth/session';
 import { PAYMENT_NOT_FOUND } from '../payments/service';
 import { idParam } from '../../lib/route-params';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 
-const TIMELINE_LIMIT_MAX = 200;
+/** the page statement reads at most PAGE_LIMIT_MAX + 1 entries (`limitedPage`) */
+const TIMELINE_LIMIT_MAX = PAGE_LIMIT_MAX;
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${TIMELINE_LIMIT_MAX}`;
 const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
 
@@ -29,27 +33,44 @@ function decodeCursor(raw: string): number {
   return Number(m[1]);
 }
 
-async function sendTimeline(db: Db, req: FastifyRequest, reply: FastifyReply, paymentId: string, brandId?: string) {
-  const q = parse(timelineQuerySchema, req.query);
-  const limit = q.limit ?? TIMELINE_LIMIT_DEFAULT;
-  const { entries, more } = await timelinePage(db, paymentId, { brandId, limit, after: q.cursor === undefined ? undefined : decodeCursor(q.cursor) });
+/**
+ * Answers a page of the timeline. `caller` runs the route's guard and gives the brand whose
+ * placements it may see (none: an admin); the page's statement also checks the sign-in session
+ * (auth/session.ts `pageWithSession`).
+ */
+async function sendTimeline(db: Db, req: FastifyRequest, reply: FastifyReply, caller: (req: FastifyRequest) => string | undefined) {
+  const { rows: entries, more, limit } = await pageWithSession(db, req, async (check) => {
+    const brandId = caller(req);
+    const paymentId = idParam(req, 'paymentId', PAYMENT_NOT_FOUND);
+    const q = parse(timelineQuerySchema, req.query);
+    const limit = q.limit ?? TIMELINE_LIMIT_DEFAULT;
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const { entries, more } = await timelinePage(db, paymentId, { brandId, limit, after, check });
+    return { rows: entries, more, limit };
+  });
   if (more) {
     const url = new URL(req.url, 'http://x');
     url.searchParams.set('limit', String(limit));
     url.searchParams.set('cursor', encodeCursor(entries[entries.length - 1].id));
     void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
   }
-  return entries;
+  // the entries' JSON is the database's: joined into the array, not parsed and written again
+  let body = '[';
+  for (let i = 0; i < entries.length; i++) body += (i ? ',' : '') + entries[i].json;
+  compressAsPage(reply);
+  return reply.type('application/json; charset=utf-8').send(body + ']');
 }
 
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */
 export const timelineModule: Module = async (app, { db }) => {
-  app.get('/api/brand/projects/:paymentId/timeline', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    return sendTimeline(db, req, reply, idParam(req, 'paymentId', PAYMENT_NOT_FOUND), brand.id);
-  });
-  app.get('/api/admin/projects/:paymentId/timeline', async (req, reply) => {
-    requireAdmin(req);
-    return sendTimeline(db, req, reply, idParam(req, 'paymentId', PAYMENT_NOT_FOUND));
-  });
+  const sessionInStatement = { config: { sessionInStatement: true } };
+  app.get('/api/brand/projects/:paymentId/timeline', sessionInStatement, async (req, reply) =>
+    sendTimeline(db, req, reply, (r) => requireApprovedBrand(r).id),
+  );
+  app.get('/api/admin/projects/:paymentId/timeline', sessionInStatement, async (req, reply) =>
+    sendTimeline(db, req, reply, (r) => {
+      requireAdmin(r);
+      return undefined;
+    }),
+  );
 };

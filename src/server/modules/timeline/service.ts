@@ -1,11 +1,15 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TimelineEntry, TimelineKind } from '../../../shared/timeline';
 import type { Db } from '../../db/client';
-import { payments, placementEvents, users } from '../../db/schema';
+import { item, type Computed, type ItemOf, type Same } from '../../db/item';
+import { sessionCheckSql, type SessionCheck } from '../../db/session-check';
+import { preparedVariants } from '../../db/statement';
+import { placementEvents, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { limitedPage } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
 import type { Tx } from '../../mail/outbox';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../payments/service';
 
 /**
  * A placement's timeline (shared/timeline.ts): one row of `placement_events` per change, inserted
@@ -61,33 +65,70 @@ export async function currentRound(tx: Tx, paymentId: string): Promise<number> {
 
 export const TIMELINE_LIMIT_DEFAULT = 100;
 
+/** The entry's id as text (a bigint; JSON numbers lose precision past 2^53). */
+const entryId: Computed<string> = {
+  kind: 'computed',
+  sql: sql`${placementEvents.id}::text`,
+  tables: [placementEvents],
+  of: (rows) => String(rows.placement_events?.id),
+};
+
+/** A timeline entry (`TimelineEntry`), its JSON built by the database from a placement_events row. */
+const timelineEntryItem = item({
+  id: entryId,
+  kind: placementEvents.kind,
+  actor: item({ type: placementEvents.actorType, name: placementEvents.actorName }),
+  at: placementEvents.at,
+  details: placementEvents.details,
+});
+const _timelineEntryTypeMatches: Same<ItemOf<typeof timelineEntryItem>, TimelineEntry> = true;
+
+type TimelineShape = { brand: boolean; after: boolean; checked: boolean };
+/** A page's rows and whether the caller may see the placement: one row of nulls when the page is empty. */
+type OwnedEntryRow = { ok: boolean; json: string | null; id: string | null };
+
+/**
+ * The owner check and the page in one statement (one round trip, prepared once per shape): the
+ * check is a one-row CTE (materialized: evaluated once, not copied into the page's condition), the
+ * page is joined to it laterally and read only when it holds.
+ */
+const timelineStatement = preparedVariants<TimelineShape, OwnedEntryRow, Record<string, unknown>>(
+  'timeline_page',
+  (o) => `${o.brand ? 'brand' : 'admin'}.${o.after ? 'c' : 'n'}${o.checked ? '.s' : ''}`,
+  (o) => sql`WITH "owner" AS MATERIALIZED (SELECT ${paymentVisibleSql(o.brand)}${o.checked ? sql` AND ${sessionCheckSql}` : sql``} AS "ok")
+    SELECT "owner"."ok", "page"."json", "page"."id"
+    FROM "owner"
+    LEFT JOIN LATERAL (${limitedPage(sql`SELECT ${timelineEntryItem.sql}::text AS "json", ${placementEvents.id}::text AS "id"
+      FROM ${placementEvents}
+      WHERE "owner"."ok" AND ${placementEvents.paymentId} = ${sql.placeholder('paymentId')}::uuid
+        ${o.after ? sql`AND ${placementEvents.id} > ${sql.placeholder('after')}::bigint` : sql``}
+      ORDER BY ${placementEvents.id}`)}) AS "page" ON true`,
+);
+
 /**
  * One page of a placement's timeline, oldest first: `after` is the id of the last entry already
- * shown. A brand sees its own placements only (another's is a 404, like a missing one).
+ * shown. A brand sees its own placements only (another's is a 404, like a missing one). Each
+ * entry's JSON is a `TimelineEntry`, built by the database; `limit` is at most PAGE_LIMIT_MAX.
  */
 export async function timelinePage(
   db: Db,
   paymentId: string,
-  opts: { brandId?: string; after?: number; limit: number },
-): Promise<{ entries: TimelineEntry[]; more: boolean }> {
+  opts: { brandId?: string; after?: number; limit: number; check?: SessionCheck },
+): Promise<{ entries: { json: string; id: string }[]; more: boolean }> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const [owner] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.id, paymentId), opts.brandId ? eq(payments.brandId, opts.brandId) : undefined));
-  if (!owner) throw notFound(PAYMENT_NOT_FOUND);
-  const rows = await db
-    .select()
-    .from(placementEvents)
-    .where(and(eq(placementEvents.paymentId, paymentId), opts.after !== undefined ? gt(placementEvents.id, opts.after) : undefined))
-    .orderBy(asc(placementEvents.id))
-    .limit(opts.limit + 1);
-  const entries = rows.slice(0, opts.limit).map((r) => ({
-    id: String(r.id),
-    kind: r.kind,
-    actor: { type: r.actorType, name: r.actorName },
-    at: r.at.toISOString(),
-    details: r.details,
-  }));
-  return { entries, more: rows.length > opts.limit };
+  const rows = await timelineStatement(
+    db,
+    { brand: opts.brandId !== undefined, after: opts.after !== undefined, checked: opts.check !== undefined },
+    {
+      paymentId,
+      ...(opts.brandId !== undefined ? { brandId: opts.brandId } : {}),
+      ...(opts.after !== undefined ? { after: opts.after } : {}),
+      limit: opts.limit + 1,
+      ...opts.check,
+    },
+  );
+  if (!rows[0]?.ok) throw notFound(PAYMENT_NOT_FOUND);
+  if (rows[0].json === null) return { entries: [], more: false };
+  const entries = rows as { json: string; id: string }[];
+  return { entries: entries.slice(0, opts.limit), more: entries.length > opts.limit };
 }
