@@ -94,7 +94,7 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
     WITH candidates AS (
       -- the conversations the team has not read up to the brand's last message (a partial index)
       SELECT r.payment_id FROM ${conversationReads} r
-        WHERE r.side = 'admin' AND r.last_other_at > coalesce(r.read_at, '-infinity'::timestamptz)
+        WHERE r.side = 'admin' AND r.unread
       UNION SELECT payment_id FROM ${publicationCases} WHERE closed_at IS NULL
       UNION SELECT p.id FROM ${payments} p JOIN ${briefs} b ON b.payment_id = p.id JOIN ${opportunities} o ON o.id = p.opportunity_id
         WHERE ${awaiting} AND ${dueAt} < ${at}::timestamptz

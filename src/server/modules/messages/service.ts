@@ -47,7 +47,7 @@ export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadSc
         AND m.side = ${otherSide(side)} AND m.created_at > coalesce(conversation_reads.read_at, '-infinity'::timestamptz))`,
     })
     .from(r)
-    .where(and(eq(r.side, side), sql`${r.lastOtherAt} > coalesce(${r.readAt}, '-infinity'::timestamptz)`, inScope));
+    .where(and(eq(r.side, side), sql`${r.unread}`, inScope));
   const byPayment: Record<string, number> = {};
   let total = 0;
   for (const row of rows) {
