@@ -4,7 +4,7 @@ import type { Db } from './client';
 import { rowVersionsOf, type Fields, type Item } from './item';
 import { sessionCheckSql, type SessionCheck } from './session-check';
 import { preparedVariants } from './statement';
-import type { JsonPageRow } from '../lib/paging';
+import { jsonArrayOf, pageBodies, type JsonPageRow } from '../lib/paging';
 
 /**
  * Pages of a list whose items are kept by row version (docs/decisions/011).
@@ -40,6 +40,8 @@ const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version
  */
 class ItemCache {
   private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
+  /** the JSON arrays of the pages answered lately, by the keys of their items */
+  private readonly bodies = new LRUCache<string, string>({ max: 32 });
   /**
    * Items a request is building right now, by key, settled when its statement has answered: a
    * request that finds an item changed waits for the build already under way for that very version
@@ -121,6 +123,19 @@ class ItemCache {
     return rows as VersionedPageRow[];
   }
 
+  /**
+   * Hands the page's JSON array to `sendJsonPage`: the same string as last time when its first
+   * `count` items are the same kept items (same ids and versions), so an unchanged page is neither
+   * joined nor compressed again.
+   */
+  keepBody(rows: VersionedPageRow[], count: number) {
+    const shown = rows.length > count ? rows.slice(0, count) : rows;
+    const key = shown.map(keyOf).join(',');
+    let body = this.bodies.get(key);
+    if (body === undefined) this.bodies.set(key, (body = jsonArrayOf(shown)));
+    pageBodies.set(rows, { count: shown.length, body });
+  }
+
   get size() {
     return this.items.size;
   }
@@ -174,7 +189,7 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     if (!cache) caches.set(db, (cache = new ItemCache()));
     const versions = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...check });
     let kept = cache.keptOf(versions);
-    if (kept.size === versions.length) return cache.answer(versions, kept);
+    if (kept.size === versions.length) return shown(cache, cache.answer(versions, kept), values);
     // the changed items are being built by another request for these very versions: wait for it
     const waits = cache.underWay(versions, kept);
     if (waits) {
@@ -182,13 +197,19 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
       kept = cache.keptOf(versions);
       if (kept.size === versions.length) {
         cache.joined++;
-        return cache.answer(versions, kept);
+        return shown(cache, cache.answer(versions, kept), values);
       }
     }
     const keys = JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1])));
     const rows = await cache.build(versions, kept, () => page(db, options, { ...values, kept: keys }));
-    return cache.answer(rows, kept);
+    return shown(cache, cache.answer(rows, kept), values);
   };
+}
+
+/** The rows, their page's JSON array kept: a statement asks for `limit` rows, one more than it shows. */
+function shown(cache: ItemCache, rows: VersionedPageRow[], values: Record<string, unknown>) {
+  if (typeof values.limit === 'number') cache.keepBody(rows, values.limit - 1);
+  return rows;
 }
 
 type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number };

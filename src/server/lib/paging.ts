@@ -151,12 +151,25 @@ export function pageValues(page: Page, ranked = false) {
   };
 }
 
+/**
+ * The JSON array of the first `count` items of a page's rows (`jsonArrayOf`), when the list already
+ * holds it: a page answered again from the same kept items is the same string, not built again
+ * (db/item-pages.ts), and so also found at once among the compressed pages (compress-json.ts).
+ */
+export const pageBodies = new WeakMap<readonly JsonPageRow[], { count: number; body: string }>();
+
+/** The JSON array of rows' items. */
+export function jsonArrayOf(items: readonly JsonPageRow[]): string {
+  let body = '[';
+  for (let i = 0; i < items.length; i++) body += (i ? ',' : '') + items[i].json;
+  return body + ']';
+}
+
 /** Answers a page of JSON rows as a JSON array, with the Link header when another page follows. */
 export function sendJsonPage(req: FastifyRequest, reply: FastifyReply, page: Page, rows: JsonPageRow[]) {
   const items = rows.length > page.limit ? rows.slice(0, page.limit) : rows;
   if (rows.length > page.limit) linkToNextPage(req, reply, page, items[items.length - 1]);
-  let body = '[';
-  for (let i = 0; i < items.length; i++) body += (i ? ',' : '') + items[i].json;
+  const kept = pageBodies.get(rows);
   compressAsPage(reply);
-  return reply.type('application/json; charset=utf-8').send(body + ']');
+  return reply.type('application/json; charset=utf-8').send(kept?.count === items.length ? kept.body : jsonArrayOf(items));
 }
