@@ -539,7 +539,9 @@ export const conversationReads = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.paymentId, t.side] }),
-    index('conversation_reads_unread_idx').on(t.side, t.paymentId).where(sql`unread`),
+    // with read_at, the count of each unread conversation reads the mark from the index alone (without
+    // it the planner preferred a sequential scan of every read mark)
+    index('conversation_reads_unread_idx').on(t.side, t.paymentId, t.readAt).where(sql`unread`),
   ],
 );
 
