@@ -159,7 +159,7 @@ export function pageValues(page: Page, ranked = false) {
 export const pageBodies = new WeakMap<readonly JsonPageRow[], { count: number; body: string }>();
 
 /** The JSON array of rows' items. */
-export function jsonArrayOf(items: readonly JsonPageRow[]): string {
+export function jsonArrayOf(items: readonly { json: string }[]): string {
   let body = '[';
   for (let i = 0; i < items.length; i++) body += (i ? ',' : '') + items[i].json;
   return body + ']';

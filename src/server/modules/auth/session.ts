@@ -25,8 +25,9 @@ export async function createSession(db: Db, userId: string, days: number): Promi
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
-  lately.delete(hashToken(token));
-  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+  const id = hashToken(token);
+  lately.delete(id);
+  await db.delete(sessions).where(eq(sessions.id, id));
 }
 
 
@@ -60,11 +61,10 @@ const stats = { lookups: 0, checkedInStatement: 0, lookedUpAgain: 0 };
 export const sessionStats = () => ({ ...stats });
 
 /**
- * The signed-in user of a session token, and the catalogue version as of this request (read in the
+ * The signed-in user of a session (by its id, the token's hash), and the catalogue version as of this request (read in the
  * same statement: the browse list's cache needs it, see db/catalogue-version.ts).
  */
-async function sessionForToken(db: Db, token: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
-  const id = hashToken(token);
+async function sessionOf(db: Db, id: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
   stats.lookups++;
   const [row] = await sessionUser(db, { id, now: new Date().toISOString() });
   if (!row) {
@@ -85,8 +85,8 @@ async function sessionForToken(db: Db, token: string): Promise<{ user: SessionUs
  */
 export async function signIn(db: Db, req: FastifyRequest, token: string) {
   req.sessionToken = token;
+  const id = hashToken(token);
   if (req.routeOptions.config?.sessionInStatement) {
-    const id = hashToken(token);
     const known = lately.get(id);
     if (known) {
       req.user = known.user;
@@ -94,7 +94,7 @@ export async function signIn(db: Db, req: FastifyRequest, token: string) {
       return;
     }
   }
-  const session = await sessionForToken(db, token);
+  const session = await sessionOf(db, id);
   req.user = session?.user ?? null;
   req.catalogueVersion = session?.catalogueVersion ?? null;
 }
@@ -124,7 +124,7 @@ export async function pageWithSession<T extends { rows: readonly unknown[] }>(
       // answered below from the session as it is now
     }
     stats.lookedUpAgain++;
-    const session = await sessionForToken(db, req.sessionToken!);
+    const session = await sessionOf(db, check.checkSession);
     req.user = session?.user ?? null;
   }
   return read(undefined);

@@ -4,6 +4,7 @@ import type { Module } from '../../deps';
 import type { Db } from '../../db/client';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { compressAsPage } from '../../lib/compress-json';
+import { jsonArrayOf } from '../../lib/paging';
 import { badRequest } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
@@ -55,10 +56,8 @@ async function sendTimeline(db: Db, req: FastifyRequest, reply: FastifyReply, ca
     void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
   }
   // the entries' JSON is the database's: joined into the array, not parsed and written again
-  let body = '[';
-  for (let i = 0; i < entries.length; i++) body += (i ? ',' : '') + entries[i].json;
   compressAsPage(reply);
-  return reply.type('application/json; charset=utf-8').send(body + ']');
+  return reply.type('application/json; charset=utf-8').send(jsonArrayOf(entries));
 }
 
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */
