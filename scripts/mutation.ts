@@ -227,7 +227,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'session: token stored in the clear (hashing removed)', file: A + 'session.ts',
     find: "export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');", replace: 'export const hashToken = (token: string) => token;', tests: [T.sessions], grep: 'only as its hash' },
   { name: 'session: sign-out deletes by the raw token (the session lives on)', file: A + 'session.ts',
-    find: '  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));', replace: '  await db.delete(sessions).where(eq(sessions.id, token));', tests: [T.sessions], grep: 'signing out' },
+    find: '  const id = hashToken(token);\n  lately.delete(id);\n  await db.delete(sessions).where(eq(sessions.id, id));', replace: '  const id = hashToken(token);\n  lately.delete(id);\n  await db.delete(sessions).where(eq(sessions.id, token));', tests: [T.sessions], grep: 'signing out' },
   { name: 'session: 32-bit session tokens', file: A + 'session.ts',
     find: "const token = randomBytes(32).toString('base64url');", replace: "const token = randomBytes(4).toString('base64url');", tests: [T.sessions], grep: 'only as its hash' },
   { name: 'auth: a failed sign-in given back instead of a successful one', file: A + 'service.ts',
@@ -355,12 +355,22 @@ export const MUTANTS: Mutant[] = [
 
   // ---- the search keeps pages per catalogue version (decision 023) ----------------------------------
   { name: 'search: a kept page served after the catalogue changed (the version left out of its key)', file: 'src/server/modules/opportunities/search.ts',
-    find: '`${opts.catalogueVersion}|${startOfUtcDay(now).toISOString()}|${keyOf(q)}`', replace: '`${startOfUtcDay(now).toISOString()}|${keyOf(q)}`',
+    find: 'if (q.saved === undefined) return `${opts.catalogueVersion}|${day}|${keyOf(q)}`;', replace: 'if (q.saved === undefined) return `${day}|${keyOf(q)}`;',
     tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
   { name: "search: a kept page keeps the first brand's shortlist flags", file: 'src/server/modules/opportunities/search.ts',
-    find: 'return { items: kept.items.map((i) => withSaved(i, saved.has(i.id))), next: kept.next, total: kept.total };',
-    replace: 'return { items: kept.items.map((i) => withSaved(i, saved.size < 0)), next: kept.next, total: kept.total };',
+    find: 'withSaved(i, q.saved ?? saved.has(i.id))', replace: 'withSaved(i, q.saved ?? saved.size < 0)',
     tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
+  // ---- and shortlist searches per shortlist version (decision 024) -----------------------------------
+  { name: 'search: a kept shortlist page served after the shortlist changed (its version left out of the key)', file: 'src/server/modules/opportunities/search.ts',
+    find: 'return `${opts.catalogueVersion}|${day}|${brandId}|${opts.shortlistVersion}|${keyOf(q)}`;', replace: 'return `${opts.catalogueVersion}|${day}|${brandId}|${keyOf(q)}`;',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'shortlist search asked again' },
+  { name: "search: a kept shortlist page served to another brand", file: 'src/server/modules/opportunities/search.ts',
+    find: 'return `${opts.catalogueVersion}|${day}|${brandId}|${opts.shortlistVersion}|${keyOf(q)}`;', replace: 'return `${opts.catalogueVersion}|${day}|${opts.shortlistVersion}|${keyOf(q)}`;',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'shortlist search asked again' },
+  { name: 'shortlist version: only its first save moves it', file: 'drizzle/0018_shortlist_version.sql', migration: true,
+    find: 'SELECT DISTINCT "brand_id", 1 FROM "changed_rows"\n      ON CONFLICT ("brand_id") DO UPDATE SET "version" = "shortlist_versions"."version" + 1;',
+    replace: 'SELECT DISTINCT "brand_id", 1 FROM "changed_rows"\n      ON CONFLICT ("brand_id") DO NOTHING;',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'shortlist search asked again' },
 ];
 
 // ------------------------------------------------------------------------------------------------

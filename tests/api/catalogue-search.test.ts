@@ -22,6 +22,7 @@ let t: TestApp;
 let brand: Agent;
 let brandId: string;
 let otherBrand: Agent;
+let otherBrandId: string;
 let admin: Agent;
 
 type Row = typeof opportunities.$inferSelect;
@@ -206,7 +207,9 @@ beforeAll(async () => {
   brand = users.approvedBrand.agent;
   brandId = users.approvedBrand.user!.id;
   admin = users.admin.agent;
-  otherBrand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+  const other = await signedIn(t.app, t.db, kinds.approvedBrand);
+  otherBrand = other.agent;
+  otherBrandId = other.user.id;
   await addOpportunities(70);
   // the brand's shortlist: some claimable, some sold out or past their deadline
   for (const r of catalogue.filter((_, i) => i % 4 === 0)) {
@@ -381,6 +384,80 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     expect(Number(changed.headers['x-total-count'])).toBe(Number(first.headers['x-total-count']) + 1);
     expect(keptSearchPages()).toBe(before + 3);
     expect((await otherBrand.request('DELETE', `/api/brand/saved/${target.id}`)).status).toBe(204);
+  });
+
+  it('a shortlist search asked again is the same page until the shortlist or the catalogue changes', async () => {
+    const rows = await t.db
+      .select({ id: opportunities.id })
+      .from(opportunities)
+      .where(sql`status = 'available' AND filled_slots < max_slots AND deadline_date IS NULL`)
+      .orderBy(opportunities.priceUsd, opportunities.id)
+      .limit(3);
+    const [a, b, c] = rows.map((r) => r.id);
+    for (const id of [a, b]) expect((await otherBrand.put(`/api/brand/saved/${id}`)).status).toBe(204);
+    const url = '/api/opportunities?saved=true&sort=price_asc';
+    const ids = async (agent: Agent, path = url) => {
+      const res = await agent.get<BrandOpportunityItem[]>(path);
+      expect(res.status).toBe(200);
+      expect(res.body.every((i) => i.saved === path.includes('saved=true'))).toBe(true);
+      return { ids: res.body.map((i) => i.id), total: Number(res.headers['x-total-count']), text: res.text };
+    };
+    const first = await ids(otherBrand);
+    expect(first.ids).toEqual(expect.arrayContaining([a, b]));
+    const before = keptSearchPages();
+    expect(await ids(otherBrand)).toEqual(first);
+    expect(keptSearchPages()).toBe(before + 1);
+
+    // another brand's shortlist is its own, kept apart, also where both have seen as many changes
+    const mine = await ids(brand);
+    expect(mine.ids).not.toContain(a);
+    const [one, two] = await Promise.all([signedIn(t.app, t.db, kinds.approvedBrand), signedIn(t.app, t.db, kinds.approvedBrand)]);
+    expect((await one.agent.put(`/api/brand/saved/${a}`)).status).toBe(204);
+    expect((await two.agent.put(`/api/brand/saved/${b}`)).status).toBe(204);
+    expect((await ids(one.agent)).ids).toEqual([a]);
+    expect((await ids(two.agent)).ids).toEqual([b]);
+    await t.db.delete(savedOpportunities).where(sql`brand_id IN (${one.user.id}, ${two.user.id})`);
+
+    // saved through the API: the next answer has it
+    expect((await otherBrand.put(`/api/brand/saved/${c}`)).status).toBe(204);
+    const more = await ids(otherBrand);
+    expect(more.ids).toEqual(expect.arrayContaining([a, b, c]));
+    expect(more.total).toBe(first.total + 1);
+    // saving what is already saved changes nothing, so the page is still the kept one
+    expect((await otherBrand.put(`/api/brand/saved/${c}`)).status).toBe(204);
+    const kept = keptSearchPages();
+    expect(await ids(otherBrand)).toEqual(more);
+    expect(keptSearchPages()).toBe(kept + 1);
+
+    // unsaved by plain SQL (as another server would): the next answer, and the not-saved search, show it
+    const notSaved = `/api/opportunities?saved=false&sort=price_asc&limit=100`;
+    expect((await ids(otherBrand, notSaved)).ids).not.toContain(b);
+    await t.db.delete(savedOpportunities).where(sql`brand_id = ${otherBrandId} AND opportunity_id = ${b}`);
+    const fewer = await ids(otherBrand);
+    expect(fewer.ids).not.toContain(b);
+    expect(fewer.total).toBe(more.total - 1);
+    expect((await ids(otherBrand, notSaved)).ids).toContain(b);
+
+    // sold out meanwhile (the catalogue changed): still listed, marked sold out
+    const filled = catalogue.find((r) => r.id === a)!.filledSlots;
+    await t.db.execute(sql`UPDATE opportunities SET filled_slots = max_slots WHERE id = ${a}`);
+    const soldOut = await otherBrand.get<BrandOpportunityItem[]>(url);
+    expect(soldOut.body.find((i) => i.id === a)?.soldOut).toBe(true);
+    await t.db.execute(sql`UPDATE opportunities SET filled_slots = ${filled} WHERE id = ${a}`);
+    for (const id of [a, c]) expect((await otherBrand.request('DELETE', `/api/brand/saved/${id}`)).status).toBe(204);
+    expect((await ids(otherBrand)).ids).not.toEqual(expect.arrayContaining([a]));
+  });
+
+  it('a brand that never saved anything gets its flags without reading its shortlist, until it saves', async () => {
+    const url = '/api/opportunities?sort=price_desc&limit=3';
+    const fresh = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const first = await fresh.agent.get<BrandOpportunityItem[]>(url);
+    expect(first.body.every((i) => !i.saved)).toBe(true);
+    const target = first.body[1].id;
+    await t.db.insert(savedOpportunities).values({ brandId: fresh.user.id, opportunityId: target });
+    const after = await fresh.agent.get<BrandOpportunityItem[]>(url);
+    expect(after.body.map((i) => [i.id, i.saved])).toEqual(first.body.map((i) => [i.id, i.id === target]));
+    await t.db.delete(savedOpportunities).where(sql`brand_id = ${fresh.user.id}`);
   });
 
   it('refuses a page link made for another sort', async () => {

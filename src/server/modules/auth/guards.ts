@@ -9,6 +9,8 @@ declare module 'fastify' {
     sessionToken: string | null;
     /** the catalogue version read with the session (db/catalogue-version.ts), for the browse list's cache */
     catalogueVersion: string | null;
+    /** the version of the user's shortlist read with the session ('0': it never saved anything), for the search's kept pages */
+    shortlistVersion: string | null;
     /** the session check left to the page statement (session.ts `signIn`), until it is used */
     sessionCheck: SessionCheck | null;
   }

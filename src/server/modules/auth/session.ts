@@ -3,7 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { sessions, shortlistVersions, users } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { catalogueVersionSql } from '../../db/catalogue-version';
 import type { SessionCheck } from '../../db/session-check';
@@ -38,11 +38,12 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 export const sessionUserSql = sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
       ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
       ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications", ${isoUtc(users.createdAt)} AS "createdAt",
-      ${catalogueVersionSql} AS "catalogueVersion", ${users}.xmin::text AS "userVersion"
+      ${catalogueVersionSql} AS "catalogueVersion", ${users}.xmin::text AS "userVersion",
+      coalesce((SELECT ${shortlistVersions.version} FROM ${shortlistVersions} WHERE ${shortlistVersions.brandId} = ${users.id}), 0)::text AS "shortlistVersion"
     FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
     WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;
 const sessionUser = preparedStatement<
-  Omit<SessionUser, 'createdAt'> & { createdAt: string; catalogueVersion: string; userVersion: string },
+  Omit<SessionUser, 'createdAt'> & { createdAt: string; catalogueVersion: string; userVersion: string; shortlistVersion: string },
   { id: string; now: string }
 >(
   'session_user',
@@ -61,20 +62,21 @@ const stats = { lookups: 0, checkedInStatement: 0, lookedUpAgain: 0 };
 export const sessionStats = () => ({ ...stats });
 
 /**
- * The signed-in user of a session (by its id, the token's hash), and the catalogue version as of this request (read in the
- * same statement: the browse list's cache needs it, see db/catalogue-version.ts).
+ * The signed-in user of a session (by its id, the token's hash), and the catalogue and shortlist versions as of this
+ * request (read in the same statement: the browse list's and the search's kept pages need them, see
+ * db/catalogue-version.ts and opportunities/search.ts).
  */
-async function sessionOf(db: Db, id: string): Promise<{ user: SessionUser; catalogueVersion: string } | null> {
+async function sessionOf(db: Db, id: string): Promise<{ user: SessionUser; catalogueVersion: string; shortlistVersion: string } | null> {
   stats.lookups++;
   const [row] = await sessionUser(db, { id, now: new Date().toISOString() });
   if (!row) {
     lately.delete(id);
     return null;
   }
-  const { catalogueVersion, userVersion, createdAt, ...fields } = row;
+  const { catalogueVersion, userVersion, shortlistVersion, createdAt, ...fields } = row;
   const user = { ...fields, createdAt: new Date(createdAt) };
   lately.set(id, { user, userVersion });
-  return { user, catalogueVersion };
+  return { user, catalogueVersion, shortlistVersion };
 }
 
 /**
@@ -97,6 +99,7 @@ export async function signIn(db: Db, req: FastifyRequest, token: string) {
   const session = await sessionOf(db, id);
   req.user = session?.user ?? null;
   req.catalogueVersion = session?.catalogueVersion ?? null;
+  req.shortlistVersion = session?.shortlistVersion ?? null;
 }
 
 /**

@@ -41,7 +41,10 @@ export const opportunitiesModule: Module = async (app, deps) => {
     // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
     if (Object.keys(req.query as object).length > 0) {
       const query = parse(opportunitySearchQuerySchema, req.query);
-      const page = await searchOpportunities(db, brand.id, query, { catalogueVersion: req.catalogueVersion });
+      const page = await searchOpportunities(db, brand.id, query, {
+        catalogueVersion: req.catalogueVersion,
+        shortlistVersion: req.shortlistVersion,
+      });
       if (page.next) {
         const url = new URL(req.url, 'http://x');
         url.searchParams.set('cursor', page.next);

@@ -156,10 +156,12 @@ export interface SearchPage {
 }
 
 /**
- * Pages of recent searches that do not depend on the brand (no `saved` filter), per catalogue version
- * and day, without the brand's `saved` flags (decision 023): the same search finds the same page
- * until the catalogue changes, and only the flags are read again. The version is the one read with
- * the request's session; a page built later than that read can only be newer, never older.
+ * Pages of recent searches, per catalogue version, UTC day and parameters (decisions 023 and 024).
+ * A search that does not depend on the brand's shortlist is kept once for every brand, without the
+ * `saved` flags, which are read again for each brand. One with `saved=true` or `saved=false` is kept
+ * for that brand and shortlist version, where every item's flag is the filter's. The versions are
+ * the ones read with the request's session; a page built later than that read can only be newer,
+ * never older.
  */
 type KeptItem = Omit<BrandOpportunityItem, 'saved'>;
 const pages = new LRUCache<string, { items: KeptItem[]; next?: string; total: number }, never>({
@@ -170,6 +172,15 @@ const pages = new LRUCache<string, { items: KeptItem[]; next?: string; total: nu
 let keptPagesServed = 0;
 /** Search pages answered from the kept pages so far (tests). */
 export const keptSearchPages = () => keptPagesServed;
+
+/** The key a search's page is kept under, when it can be kept (both versions known where needed). */
+function pageKeyOf(q: OpportunitySearchQuery, brandId: string, now: Date, opts: SearchOptions): string | undefined {
+  if (!opts.catalogueVersion) return undefined;
+  const day = startOfUtcDay(now).toISOString();
+  if (q.saved === undefined) return `${opts.catalogueVersion}|${day}|${keyOf(q)}`;
+  if (!opts.shortlistVersion) return undefined;
+  return `${opts.catalogueVersion}|${day}|${brandId}|${opts.shortlistVersion}|${keyOf(q)}`;
+}
 
 /** Which of `ids` the brand has saved: one statement on the shortlist's primary key. */
 const savedAmongStatement = preparedStatement<{ id: string }, { brandId: string; ids: string }>(
@@ -192,23 +203,28 @@ function withSaved({ soldOut, ...item }: KeptItem, saved: boolean): BrandOpportu
 const COUNT_CACHE_SIZE = 500;
 const counts = new Map<string, number>();
 
+interface SearchOptions {
+  now?: Date;
+  /** the catalogue version read with the request's session, when known */
+  catalogueVersion?: string | null;
+  /** the version of the brand's shortlist read with the request's session ('0': never saved), when known */
+  shortlistVersion?: string | null;
+}
+
 /**
- * One page of a brand's search. `catalogueVersion`: the version read with the request's session,
- * when known; the count of a search that does not depend on the brand is kept for that version.
+ * One page of a brand's search. With the versions read with the request's session, the page (and
+ * the count of a search that does not depend on the brand) is kept for those versions.
  */
-export async function searchOpportunities(
-  db: Db,
-  brandId: string,
-  q: OpportunitySearchQuery,
-  opts: { now?: Date; catalogueVersion?: string | null } = {},
-): Promise<SearchPage> {
+export async function searchOpportunities(db: Db, brandId: string, q: OpportunitySearchQuery, opts: SearchOptions = {}): Promise<SearchPage> {
   const now = opts.now ?? new Date();
-  const pageKey = q.saved === undefined && opts.catalogueVersion ? `${opts.catalogueVersion}|${startOfUtcDay(now).toISOString()}|${keyOf(q)}` : undefined;
+  const pageKey = pageKeyOf(q, brandId, now, opts);
   const kept = pageKey === undefined ? undefined : pages.get(pageKey);
   if (kept) {
     keptPagesServed++;
-    const saved = await savedAmong(db, brandId, kept.items.map((i) => i.id));
-    return { items: kept.items.map((i) => withSaved(i, saved.has(i.id))), next: kept.next, total: kept.total };
+    // a brand that never saved anything has no flag to read
+    const saved =
+      q.saved !== undefined || opts.shortlistVersion === '0' ? new Set<string>() : await savedAmong(db, brandId, kept.items.map((i) => i.id));
+    return { items: kept.items.map((i) => withSaved(i, q.saved ?? saved.has(i.id))), next: kept.next, total: kept.total };
   }
   const sort = SORTS[q.sort ?? 'newest'];
   const limit = q.limit ?? SEARCH_LIMIT_DEFAULT;
