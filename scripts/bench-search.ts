@@ -106,6 +106,31 @@ async function run(url: string, statements: { label: string; sql: string }[]) {
 
 // as a database in use would be: statistics gathered, each row's visibility settled
 const VACUUM = { label: 'vacuum analyze', sql: 'VACUUM (ANALYZE)' };
+// the seed's dirty pages written now, not by a checkpoint spread over the first measured minutes
+const CHECKPOINT = { label: 'checkpoint', sql: 'CHECKPOINT' };
+
+/**
+ * Waits (at most 3 minutes) until the machine is quiet after a seed: no autovacuum worker at work
+ * and a 1-minute load average under 1, so that the runs measure the server and not the seed's
+ * aftermath. Returns the seconds waited and the load then.
+ */
+async function quiet(url: string): Promise<{ seconds: number; load1: number }> {
+  const t0 = performance.now();
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    while (performance.now() - t0 < 180_000) {
+      const { rows } = await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`);
+      if (rows[0].n === 0 && os.loadavg()[0] < 1) break;
+      await sleep(2_000);
+    }
+  } finally {
+    await c.end();
+  }
+  const waited = { seconds: Math.round((performance.now() - t0) / 1000), load1: os.loadavg()[0] };
+  log(`quiet after ${waited.seconds} s (1-min load ${waited.load1.toFixed(2)})`);
+  return waited;
+}
 
 /** The built server as `npm start` runs it (scripts/lib/bench-server.ts), on this bench's database. */
 const startServer = (url: string, dataDir: string) =>
@@ -505,8 +530,10 @@ async function main() {
       ...catalogueStatements(await hashPassword(SEARCH_BRAND_PASSWORD)),
       ...paymentStatements(1, SMALL_PAYMENTS),
       VACUUM,
+      CHECKPOINT,
     ]);
     const seedSmallS = (performance.now() - seed0) / 1000;
+    const quietSmall = await quiet(url);
 
     server = await startServer(url, dataDir);
     const { origin } = server;
@@ -523,8 +550,9 @@ async function main() {
     // the admin lists at 100,000 payments, then at BIG_PAYMENTS
     const admin = await measureAdminLists(origin, adminCookie, SMALL_PAYMENTS, server.child.pid!);
     const seed1 = performance.now();
-    await run(url, [...paymentStatements(SMALL_PAYMENTS + 1, BIG_PAYMENTS), VACUUM]);
+    await run(url, [...paymentStatements(SMALL_PAYMENTS + 1, BIG_PAYMENTS), VACUUM, CHECKPOINT]);
     const seedBigS = (performance.now() - seed1) / 1000;
+    const quietBig = await quiet(url);
     admin.push(...(await measureAdminLists(origin, adminCookie, BIG_PAYMENTS, server.child.pid!)));
 
     // the search
@@ -592,7 +620,7 @@ async function main() {
     lines.push(
       `Data (scripts/lib/search-seed.ts, \`INSERT … SELECT generate_series\`): ${count(SEARCH_BRANDS)} brands; ${count(SEARCH_OPPORTUNITIES)} opportunities of ${count(SEARCH_OUTLETS)} outlets, 50,000 claimable (available, a slot left, no deadline or a later one), 10,000 available but past their deadline, 40,000 full, published, claimed or in progress; ` +
         'countries weighted like a real catalogue (US 30%, GB 15%, DE 10%, CA 6%, AU 5%, … Iceland 1%; 2% none), English for 69%, 1-3 topics each (business, technology, finance, marketing the most common), DA 10-95 per outlet, prices $50-$5,000 (whole cents; half under ~$1,300, higher at higher DA), TAT 1-30 days, dofollow 60% / nofollow 25% / sponsored 15%; ' +
-        `~100,000 saved opportunities (the measured brand: ${SAVED_BY_BRAND_0}). Payments with a brief for 90% and a publication for each released one (25%): ${count(SMALL_PAYMENTS)} seeded in ${fmt(seedSmallS)} s (with the catalogue), then ${count(BIG_PAYMENTS - SMALL_PAYMENTS)} more in ${fmt(seedBigS)} s; the search was measured at ${count(BIG_PAYMENTS)} payments. Whole run: ${fmt((performance.now() - started) / 1000)} s.`,
+        `~100,000 saved opportunities (the measured brand: ${SAVED_BY_BRAND_0}). Payments with a brief for 90% and a publication for each released one (25%): ${count(SMALL_PAYMENTS)} seeded in ${fmt(seedSmallS)} s (with the catalogue), then ${count(BIG_PAYMENTS - SMALL_PAYMENTS)} more in ${fmt(seedBigS)} s; the search was measured at ${count(BIG_PAYMENTS)} payments. After each seed: \`VACUUM (ANALYZE)\`, \`CHECKPOINT\`, then a wait until no autovacuum worker runs and the 1-minute load is under 1 (${quietSmall.seconds} s, load ${quietSmall.load1.toFixed(2)}; ${quietBig.seconds} s, load ${quietBig.load1.toFixed(2)}). Whole run: ${fmt((performance.now() - started) / 1000)} s.`,
     );
 
     // search
