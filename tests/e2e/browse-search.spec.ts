@@ -300,6 +300,11 @@ test('[BRAND] a URL with a search opens with its controls set and its results; i
   });
   await approvedBrand(page);
 
+  // a first visit asks for the search's first page once: the router's early request is the page's
+  const searchRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/opportunities?')) searchRequests.push(r.url());
+  });
   await page.goto(`/brand/opportunities?q=${t}&type=listicle&priceMax=1000&topic=ai&country=DE&sort=price_desc`);
   await expect(searchBox(page)).toHaveValue(t);
   await expect(page.getByRole('tab', { name: 'Listicle' })).toHaveAttribute('aria-selected', 'true');
@@ -313,6 +318,7 @@ test('[BRAND] a URL with a search opens with its controls set and its results; i
   await expect(panel.getByLabel('Max price (USD)')).toHaveValue('1000');
   await expect(panel.getByLabel('Country')).toHaveValue('DE');
   await expect(panel.getByRole('button', { name: 'AI', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  expect(searchRequests).toHaveLength(1);
 
   // the API is asked with exactly the search's parameters (and a page size), nothing else
   const asked = page.waitForRequest((r) => r.url().includes('/api/opportunities?'));

@@ -2,6 +2,7 @@ import * as React from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { prefetchOpportunities } from '@/features/opportunities/api/search-page';
+import { loadSearchReader } from '@/features/opportunities/search/reader';
 import { fetchUser, userQueryKey } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { OnboardingRoute, ProtectedRoute, RootRedirect, guardRedirect, loadAppShell } from './route-guard';
@@ -62,8 +63,8 @@ const AttentionPage = page(() => import('@/features/attention/pages/attention-pa
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
- * and the brand's opportunity list) is requested at once and side by side, instead of one after
- * the other as the guard, the shell and the page each find out.
+ * and the brand's opportunity list or search page) is requested at once and side by side, instead
+ * of one after the other as the guard, the shell and the page each find out.
  */
 export function preloadRoute(path: string) {
   const user = queryClient.fetchQuery({ queryKey: userQueryKey, queryFn: fetchUser }).catch(() => null);
@@ -71,6 +72,8 @@ export function preloadRoute(path: string) {
   if (path === '/brand' || path === '/brand/opportunities') {
     void loadAppShell();
     void loadOpportunitiesPage();
+    // a search in the URL needs its reader for the first page: fetched beside the session
+    if (window.location.search) void loadSearchReader();
     void user.then((u) => {
       if (u?.role === 'brand' && !guardRedirect(u, 'brand')) prefetchOpportunities(window.location.search);
     });

@@ -2,10 +2,12 @@ import { type InfiniteData } from '@tanstack/react-query';
 import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '@shared/opportunity';
 import { ApiError, apiRequestRaw } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { loadSearchReader } from '../search/reader';
 
 /*
  * The search's pages, without the search's parameters: the router imports this file into the
- * entry chunk to start the first page early, so it must not carry the shared zod schema.
+ * entry chunk to start the first page early, so it must not carry the shared zod schema (the URL
+ * reader is imported when a URL has a search).
  */
 
 /** A page of the browse list: the API's default size. */
@@ -54,14 +56,15 @@ export const searchPageOptions = (firstPage: string) => ({
 const DEFAULT_FIRST_PAGE = `/api/opportunities?limit=${PAGE_SIZE}`;
 
 /**
- * Called by the router on a first visit, before the page's code has arrived: the unfiltered list's
- * first page (a URL with a search waits for the page, which reads it with the shared schema).
+ * Called by the router on a first visit, before the page's code has arrived: the first page of the
+ * list the URL shows. Unfiltered, at once; with a search, as soon as the URL reader (loaded apart,
+ * it carries the shared zod schema) has read it, which the page then finds loaded too.
  */
 export function prefetchOpportunities(search: string) {
   const params = new URLSearchParams(search);
   params.delete('checkout');
-  if (params.size > 0) return;
-  void queryClient.prefetchInfiniteQuery<SearchPage, Error, SearchPage, readonly unknown[], string>(
-    searchPageOptions(DEFAULT_FIRST_PAGE),
-  );
+  const prefetch = (firstPage: string) =>
+    void queryClient.prefetchInfiniteQuery<SearchPage, Error, SearchPage, readonly unknown[], string>(searchPageOptions(firstPage));
+  if (params.size === 0) return prefetch(DEFAULT_FIRST_PAGE);
+  void loadSearchReader().then((reader) => prefetch(reader.firstPageOf(search)));
 }

@@ -1,7 +1,7 @@
 import { OPPORTUNITY_TYPES, type OpportunityType } from '@shared/opportunity';
 import { LINK_TYPES, TOPICS, type LinkType, type Topic } from '@shared/catalogue';
 import { opportunitySearchQuerySchema } from '@shared/schemas/opportunity-search';
-import { EMPTY_SEARCH, STATE_PARAMS, type SearchState, type StateParam } from './search-state';
+import { EMPTY_SEARCH, STATE_PARAMS, searchApiUrl, type SearchState, type StateParam } from './search-state';
 
 const LISTS = { type: OPPORTUNITY_TYPES, linkType: LINK_TYPES, topic: TOPICS } as const;
 type ListParam = keyof typeof LISTS;
@@ -40,3 +40,6 @@ export function parseSearch(search: string): SearchState {
     topic: (raw.topic as Topic[] | undefined) ?? [],
   };
 }
+
+/** The API address of the first page of the search in a URL query, as the page will ask for it. */
+export const firstPageOf = (search: string) => searchApiUrl(parseSearch(search));

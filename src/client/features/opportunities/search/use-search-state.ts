@@ -1,18 +1,15 @@
 import * as React from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { loadSearchReader, loadedParse } from './reader';
 import { EMPTY_SEARCH, hasSearchParams, searchString, type SearchState } from './search-state';
 
-type Parse = (search: string) => SearchState;
-let parser: Parse | undefined;
-let loading: Promise<Parse> | undefined;
-/** The URL reader and zod: fetched when a URL needs reading, or when the brand reaches for a control. */
-const loadParser = () => (loading ??= import('./parse-search').then((m) => (parser = m.parseSearch)));
 /**
  * Called on the first sign of use (a pointer or focus on the controls): most searches the page
  * makes it reads from its own changes, but Back and Forward need the reader. Not loaded with the
- * page, where its download and start-up would compete with the first cards.
+ * page, where its download and start-up would compete with the first cards (a first visit to a URL
+ * with a search loads it at once: app/router.tsx).
  */
-export const preloadSearchReader = () => void loadParser();
+export const preloadSearchReader = () => void loadSearchReader();
 
 /**
  * The search state read from the URL (null while the reader loads), and `commit` to change it: a
@@ -22,7 +19,7 @@ export const preloadSearchReader = () => void loadParser();
 export function useSearchState() {
   const search = useSearch();
   const [path, navigate] = useLocation();
-  const [parse, setParse] = React.useState(() => parser);
+  const [parse, setParse] = React.useState(loadedParse);
   // the page's own last change: its URL needs no reading
   const [known, setKnown] = React.useState<{ search: string; state: SearchState } | null>(null);
   const state = React.useMemo(() => {
@@ -32,7 +29,7 @@ export function useSearchState() {
   }, [search, parse, known]);
   const needsReader = state === null;
   React.useEffect(() => {
-    if (needsReader) void loadParser().then((p) => setParse(() => p));
+    if (needsReader) void loadSearchReader().then((m) => setParse(() => m.parseSearch));
   }, [needsReader]);
 
   const current = React.useRef(state);
