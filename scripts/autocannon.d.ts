@@ -1,4 +1,4 @@
-// The part of autocannon 9's programmatic API that scripts/bench.ts uses (the package ships no types).
+// The part of autocannon 9's programmatic API that the bench scripts use (the package ships no types).
 declare module 'autocannon' {
   export interface Histogram {
     average: number;
@@ -46,7 +46,12 @@ declare module 'autocannon' {
     '2xx': number;
     statusCodeStats: Record<string, { count: number }>;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A run in progress: awaited, its result; `stop` ends it early; 'response' gives each answer's latency. */
+  export interface Run extends Promise<Result> {
+    stop(): void;
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, durationMs: number) => void): this;
+  }
+  function autocannon(opts: Options): Run;
   export default autocannon;
 }
 

@@ -8,8 +8,12 @@
  *
  * The server is the built one (dist/server/main.js) with its default LINK_CHECK_CONCURRENCY (4)
  * and LINK_CHECK_ALLOW=127.0.1.0/24 (the farm); the sweep is pg-boss's `publication-checks` job,
- * sent once by the bench instead of waiting for its five-minute schedule. Writes its section of
- * bench/results.md.
+ * sent once by the bench instead of waiting for its five-minute schedule. My Articles is asked at a
+ * steady rate by one load run from the first check to the last; its p99 is over every answer of
+ * that run (the issue's "p99 while it runs"), with the worst 10-second window's p99 and the slowest
+ * answer reported beside it. (Until 2026-11-25 the run was cut into 10-second runs and the worst of
+ * their p99s was judged, which made one slow stretch the whole verdict: 48-85 ms on a quiet VM.)
+ * Writes its section of bench/results.md.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -89,6 +93,12 @@ const startServer = (url: string) =>
 
 const writeSection = (body: string) => writeResultsSection('publication', body);
 
+/** The `p`th percentile of `xs` (nearest rank), in whole milliseconds. */
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
+};
+
 async function main() {
   const loadAtStart = os.loadavg();
   const url = withDatabase(BASE_URL, DB_NAME);
@@ -133,21 +143,22 @@ async function main() {
         await sleep(500);
       }
     })();
-    // the brand's My Articles, page after page, for as long as the sweep runs (from its first check)
+    // the brand's My Articles at a steady rate for as long as the sweep runs (from its first check):
+    // one load run, stopped when the last check is in, every answer's latency recorded
     while (checked === 0 && !done) await sleep(100);
     const startedChecksAt = performance.now();
-    const runs: Result[] = [];
-    while (!done) {
-      runs.push(
-        await autocannon({
-          url: `${server.origin}/api/brand/my-articles`,
-          headers: { cookie, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' },
-          connections: LOAD_CONNECTIONS,
-          overallRate: LOAD_RATE,
-          duration: 10,
-        }),
-      );
-    }
+    const answers: { at: number; ms: number }[] = [];
+    const load = autocannon({
+      url: `${server.origin}/api/brand/my-articles`,
+      headers: { cookie, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' },
+      connections: LOAD_CONNECTIONS,
+      overallRate: LOAD_RATE,
+      duration: SWEEP_LIMIT_S * 3,
+    });
+    load.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => answers.push({ at: performance.now(), ms }));
+    while (!done) await sleep(200);
+    load.stop();
+    const run: Result = await load;
     await watcher;
     const sweepS = (performance.now() - sentAt) / 1000;
     const checksS = (performance.now() - startedChecksAt) / 1000;
@@ -159,10 +170,19 @@ async function main() {
     farm.send({ type: 'counts' });
     const counts = await onMessage<{ requests: number; maxPerHost: number }>(farm, 'counts');
 
-    const requests = runs.reduce((s, r) => s + r.requests.total, 0);
-    const non2xx = runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0);
-    const p99 = Math.max(...runs.map((r) => r.latency.p99));
-    const p50 = Math.max(...runs.map((r) => r.latency.p50));
+    const requests = run.requests.total;
+    const non2xx = run.non2xx + run.errors + run.timeouts;
+    const latencies = answers.map((a) => a.ms);
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    // the same answers by 10-second window, for the worst stretch of the sweep
+    const windows = new Map<number, number[]>();
+    for (const a of answers) {
+      const w = Math.floor((a.at - startedChecksAt) / 10_000);
+      windows.set(w, [...(windows.get(w) ?? []), a.ms]);
+    }
+    const worstWindowP99 = Math.max(...[...windows.values()].map((ms) => percentile(ms, 99)));
+    const slowest = Math.round(Math.max(...latencies));
     const passed = results.find((r) => r.result === 'pass')?.n ?? 0;
     const judged = [
       { what: `sweep of ${PLACEMENTS.toLocaleString('en-US')} due placements`, value: `${sweepS.toFixed(1)} s`, target: `< ${SWEEP_LIMIT_S} s`, ok: sweepS < SWEEP_LIMIT_S },
@@ -185,7 +205,7 @@ async function main() {
       '',
       `Sweep from the job's sending to the last check: ${sweepS.toFixed(1)} s (${checksS.toFixed(1)} s from the first check; ${(PLACEMENTS / checksS).toFixed(0)} checks a second). ` +
         `Farm requests: ${counts.requests}. Check results: ${results.map((r) => `${r.result} ${r.n}`).join(', ')}; health after: ${health.map((h) => `${h.health} ${h.n}`).join(', ')}; still due: ${due}. ` +
-        `My Articles during the sweep: ${requests} requests, p50 ${p50} ms, p99 ${p99} ms, ${non2xx} non-2xx. Server RSS: ${mb(idleRss)} MB idle after start, ${mb(peakRss)} MB highest sampled during the sweep.`,
+        `My Articles during the sweep: ${requests} requests, p50 ${p50} ms, p99 ${p99} ms (of every answer; the worst 10-second window's p99: ${worstWindowP99} ms; the slowest answer: ${slowest} ms), ${non2xx} non-2xx. Server RSS: ${mb(idleRss)} MB idle after start, ${mb(peakRss)} MB highest sampled during the sweep.`,
     ];
     writeSection(lines.join('\n'));
     console.log(lines.join('\n'));
