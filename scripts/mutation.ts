@@ -353,6 +353,15 @@ export const MUTANTS: Mutant[] = [
     find: "${sessions.expiresAt} > ${sql.placeholder('checkNow')}::timestamptz", replace: "${sql.placeholder('checkNow')}::timestamptz IS NOT NULL",
     tests: ['tests/api/session-in-statement.test.ts'], grep: 'expired' },
 
+  // ---- planner settings of every connection (decision 025) -------------------------------------------
+  { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',
+    postgresOnly: 'the embedded database sets it in pglite.ts (the next mutant); this one is the pool of a PostgreSQL server',
+    find: '    client.query(NO_MEMOIZE).catch(() => {});', replace: '    void NO_MEMOIZE;',
+    tests: ['tests/api/planner-settings.test.ts'] },
+  { name: 'planner: the embedded database keeps Memoize on', file: 'src/server/db/pglite.ts',
+    find: "  await pglite.exec('SET enable_memoize = off');", replace: '',
+    tests: ['tests/api/planner-settings.test.ts'] },
+
   // ---- the search keeps pages per catalogue version (decision 023) ----------------------------------
   { name: 'search: a kept page served after the catalogue changed (the version left out of its key)', file: 'src/server/modules/opportunities/search.ts',
     find: 'if (q.saved === undefined) return `${opts.catalogueVersion}|${day}|${keyOf(q)}`;', replace: 'if (q.saved === undefined) return `${day}|${keyOf(q)}`;',

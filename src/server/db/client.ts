@@ -21,6 +21,13 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Memoize (PostgreSQL 14+) caches the inner side of a nested loop by join key. Every list page joins
+ * 51 rows to their opportunity, brand, brief and publication, nearly always 51 different keys: the
+ * cache never hits and costs more to set up each time than the lookups it would save (decision 025).
+ */
+export const NO_MEMOIZE = 'SET enable_memoize = off';
+
 export function openPostgres(url: string, max = 10): DbHandle {
   const pool = new pg.Pool({
     connectionString: url,
@@ -38,7 +45,12 @@ export function openPostgres(url: string, max = 10): DbHandle {
   // two statements): a connection ended then by the server emits 'error' with nobody listening, an
   // uncaught exception that ends the whole process. The transaction fails on its next statement
   // instead, and the pool discards the dead client when it is released (it is no longer queryable).
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // queued before the connection's first query (docs/decisions/025): the lists' joins run as plain
+    // index lookups, without Memoize's per-statement hash table
+    client.query(NO_MEMOIZE).catch(() => {});
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
 }

@@ -19,8 +19,11 @@ export function openPglite(pglite: PGlite): DbHandle {
  * A PGlite with the extensions the migrations create (pg_trgm: the catalogue search's typo
  * tolerance). Every PGlite Byline opens comes from here: one without them cannot run the migrations.
  */
-export function createPglite(options: Omit<PGliteOptions, 'extensions'> & { dataDir?: string } = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+export async function createPglite(options: Omit<PGliteOptions, 'extensions'> & { dataDir?: string } = {}): Promise<PGlite> {
+  const pglite = await PGlite.create({ ...options, extensions: { pg_trgm } });
+  // the same planner settings as every PostgreSQL connection (client.ts NO_MEMOIZE, decision 025)
+  await pglite.exec('SET enable_memoize = off');
+  return pglite;
 }
 
 export async function openEmbedded(dataDir: string): Promise<DbHandle> {
