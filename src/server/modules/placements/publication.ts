@@ -84,9 +84,10 @@ async function checkFor(deps: PublicationDeps, target: CheckTarget, url: string,
 const unaccepted = (check: PublicationCheck, accepted: readonly string[]) =>
   check.problems.filter((p) => isBlocking(p.code) && !accepted.includes(p.code));
 
-function refuseProblems(check: PublicationCheck): never {
+/** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */
+function refuseProblems(check: PageCheckResult): never {
   const problems = check.problems.filter((p) => isBlocking(p.code));
-  throw new HttpError(409, `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, { check });
+  throw new HttpError(409, `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, { check: storedCheck(check) });
 }
 
 /**
