@@ -353,6 +353,12 @@ export const MUTANTS: Mutant[] = [
     find: "${sessions.expiresAt} > ${sql.placeholder('checkNow')}::timestamptz", replace: "${sql.placeholder('checkNow')}::timestamptz IS NOT NULL",
     tests: ['tests/api/session-in-statement.test.ts'], grep: 'expired' },
 
+  // ---- a changed page's items built on connections of their own (decision 011) ----------------------
+  { name: 'item pages: the changed items built through the main pool', file: 'src/server/db/item-pages.ts',
+    postgresOnly: 'PGlite has one connection, so there is no pool to queue at and no side pool',
+    find: 'page(sideOf(db), options,', replace: 'page(db, options,',
+    tests: ['tests/api/item-pages.test.ts'], grep: 'kept apart' },
+
   // ---- planner settings of every connection (decision 025) -------------------------------------------
   { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',
     postgresOnly: 'the embedded database sets it in pglite.ts (the next mutant); this one is the pool of a PostgreSQL server',

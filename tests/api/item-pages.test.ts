@@ -10,6 +10,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemPageStats } from '../../src/server/db/item-pages';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
+import { dbKind } from '../support/db';
+import { sideOf } from '../../src/server/db/client';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment, submittedBrief } from '../support/content';
 
@@ -158,6 +160,29 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect(after.itemsBuilt - before.itemsBuilt).toBe(1);
     // every other request was answered from the kept items: after the build, or waiting for it
     expect(after.hits - before.hits).toBe(7);
+  });
+
+  it.runIf(dbKind === 'postgres')('the changed items are built on the connections kept apart for it, not through the main pool', async () => {
+    const url = '/api/admin/payments';
+    await getTwice(admin, url, 'admin_payments');
+    const side = sideOf(t.db).$client as unknown as { query: (...args: unknown[]) => unknown };
+    expect(side).not.toBe(t.db.$client);
+    const query = side.query.bind(side);
+    let sideStatements = 0;
+    side.query = (...args: unknown[]) => {
+      sideStatements++;
+      return query(...args);
+    };
+    try {
+      await admin.get(url);
+      expect(sideStatements).toBe(0);
+      await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Built apart' WHERE id = ${paymentId}`);
+      const res = await admin.get(url);
+      expect(res.text).toContain('Built apart');
+      expect(sideStatements).toBe(1);
+    } finally {
+      side.query = query;
+    }
   });
 
   it('a change rolled back changes nothing, and the page still comes from the kept items', async () => {

@@ -1,6 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Db } from './client';
+import { sideOf, type Db } from './client';
 import { rowVersionsOf, type Fields, type Item } from './item';
 import { sessionCheckSql, type SessionCheck } from './session-check';
 import { preparedVariants } from './statement';
@@ -201,7 +201,8 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
       }
     }
     const keys = JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1])));
-    const rows = await cache.build(versions, kept, () => page(db, options, { ...values, kept: keys }));
+    // on the side pool's connections: this request has had its turn at the main pool already
+    const rows = await cache.build(versions, kept, () => page(sideOf(db), options, { ...values, kept: keys }));
     return shown(cache, cache.answer(rows, kept), values);
   };
 }
