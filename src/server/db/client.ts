@@ -26,7 +26,7 @@ export interface DbHandle {
  * 51 rows to their opportunity, brand, brief and publication, nearly always 51 different keys: the
  * cache never hits and costs more to set up each time than the lookups it would save (decision 025).
  */
-export const NO_MEMOIZE = 'SET enable_memoize = off';
+const NO_MEMOIZE = 'SET enable_memoize = off';
 
 /** A pool as the server opens them: its timeouts, keep-alive, and each connection's settings. */
 function newPool(url: string, max: number): pg.Pool {

@@ -119,14 +119,7 @@ const CHECK_PROBLEMS = (when: string) => ({
   description: `${when}, or the live article has problems (the body carries the \`check\`)`,
   schema: z.object({
     message: z.string(),
-    check: publicationCheckResultSchema
-      .extend({
-        fingerprint: z
-          .string()
-          .nullable()
-          .describe('a digest of the page’s text (how a later check notices a changed article)'),
-      })
-      .optional(),
+    check: publicationCheckResultSchema.optional(),
   }),
 });
 
