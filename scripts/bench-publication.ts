@@ -179,7 +179,9 @@ async function main() {
     const windows = new Map<number, number[]>();
     for (const a of answers) {
       const w = Math.floor((a.at - startedChecksAt) / 10_000);
-      windows.set(w, [...(windows.get(w) ?? []), a.ms]);
+      const window = windows.get(w);
+      if (window) window.push(a.ms);
+      else windows.set(w, [a.ms]);
     }
     const worstWindowP99 = Math.max(...[...windows.values()].map((ms) => percentile(ms, 99)));
     const slowest = Math.round(Math.max(...latencies));

@@ -54,6 +54,22 @@ async function allPages<T>(agent: Agent, url: string) {
   return { items, pages };
 }
 
+/**
+ * The list read by the brand and by the team, whole and in pages of each size in `queries`: every
+ * reading is `expected`, with the same keys in the same order and the same values.
+ */
+async function expectEveryPagingToBe(expected: unknown[], urlOf: (side: 'brand' | 'admin', query: string) => string, queries: string[]) {
+  for (const [agent, side] of [
+    [owner.agent, 'brand'],
+    [admin.agent, 'admin'],
+  ] as const) {
+    for (const query of queries) {
+      const { items } = await allPages<unknown>(agent, urlOf(side, query));
+      expect(items.map((i) => JSON.stringify(i))).toEqual(expected.map((i) => JSON.stringify(i)));
+    }
+  }
+}
+
 /** The conversation as the server's TypeScript mapping answered it (toMessage over a Drizzle select), newest first. */
 async function messagesAsMapped(paymentId: string): Promise<Message[]> {
   const rows = await t.db
@@ -137,16 +153,7 @@ describe('GET …/messages', () => {
     ]);
     const expected = await messagesAsMapped(p.id);
     expect(expected).toHaveLength(8);
-    for (const [agent, side] of [
-      [owner.agent, 'brand'],
-      [admin.agent, 'admin'],
-    ] as const) {
-      for (const query of ['', '?limit=3', '?limit=1']) {
-        const { items } = await allPages<Message>(agent, messagesUrl(side, p.id, query));
-        // same keys in the same order, same values
-        expect(items.map((m) => JSON.stringify(m))).toEqual(expected.map((m) => JSON.stringify(m)));
-      }
-    }
+    await expectEveryPagingToBe(expected, (side, query) => messagesUrl(side, p.id, query), ['', '?limit=3', '?limit=1']);
   });
 
   it('an empty conversation is 200 [] for both sides, without a Link', async () => {
@@ -245,15 +252,7 @@ describe('GET …/timeline', () => {
     ]);
     const expected = await timelineAsMapped(p.id);
     expect(expected).toHaveLength(5);
-    for (const [agent, side] of [
-      [owner.agent, 'brand'],
-      [admin.agent, 'admin'],
-    ] as const) {
-      for (const query of ['', '?limit=2', '?limit=1']) {
-        const { items } = await allPages<TimelineEntry>(agent, timelineUrl(side, p.id, query));
-        expect(items.map((e) => JSON.stringify(e))).toEqual(expected.map((e) => JSON.stringify(e)));
-      }
-    }
+    await expectEveryPagingToBe(expected, (side, query) => timelineUrl(side, p.id, query), ['', '?limit=2', '?limit=1']);
     const first = await owner.agent.get(timelineUrl('brand', p.id, '?limit=2'));
     const link = first.headers.link as string;
     expect(link).toMatch(/^<\/api\/brand\/projects\/[0-9a-f-]+\/timeline\?limit=2&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
