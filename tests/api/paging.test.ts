@@ -231,9 +231,14 @@ describe('admin lists', () => {
   it('Admin Projects: tabs filtered on the server, counts over every row, paged', async () => {
     const brand = await signedIn(app.app, app.db, kinds.approvedBrand);
     const opp = await createOpportunity(app.db, { maxSlots: 100 });
+    // one second apart: rows inserted in the same clock tick would order by their random ids
+    let made = 0;
     const make = async (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof payments.$inferInsert.draftReviewStatus, n: number) => {
       const out = [];
-      for (let i = 0; i < n; i++) out.push(await createPayment(app.db, { brandId: brand.user.id, opportunityId: opp.id, status, draftReviewStatus }));
+      for (let i = 0; i < n; i++) {
+        const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, made++));
+        out.push(await createPayment(app.db, { brandId: brand.user.id, opportunityId: opp.id, status, draftReviewStatus, createdAt }));
+      }
       return out;
     };
     const awaiting = await make('paid', 'awaiting_brand_brief', 4);
