@@ -63,6 +63,11 @@ export interface Mutant {
   survives?: string;
   /** why only PostgreSQL can kill it (PGlite is one connection: transactions never overlap) */
   postgresOnly?: string;
+  /**
+   * why only PGlite can kill it: on the PostgreSQL server the test databases share one cluster, and
+   * other test files commit while a test waits (a page kept by snapshot is then read again anyway)
+   */
+  pgliteOnly?: string;
   /** a mutant of a migration: the test databases are migrated again with it (and again after) */
   migration?: boolean;
 }
@@ -96,6 +101,7 @@ const T = {
 };
 const INV = 'src/server/modules/invoices/';
 const O = 'src/server/outbound/';
+const KEPT_BY_SNAPSHOT = 'the test waits with nothing committed in its database; on a shared PostgreSQL cluster other test files commit meanwhile, and the page is read again anyway';
 const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
 
 // prettier-ignore
@@ -358,6 +364,19 @@ export const MUTANTS: Mutant[] = [
     postgresOnly: 'PGlite has one connection, so there is no pool to queue at and no side pool',
     find: 'page(sideOf(db), options,', replace: 'page(db, options,',
     tests: ['tests/api/item-pages.test.ts'], grep: 'kept apart' },
+
+  // ---- a page kept whole while nothing is committed (decision 026) -----------------------------------
+  { name: 'kept pages: an unchanged page answered without checking the session', file: 'src/server/db/item-pages.ts',
+    find: "${checked ? sql` WHERE ${sessionCheckSql}` : sql``}", replace: '',
+    tests: ['tests/api/session-in-statement.test.ts'], grep: 'expire' },
+  { name: 'kept pages: a page kept past the instant an item changes with time', file: 'src/server/db/item-pages.ts',
+    pgliteOnly: KEPT_BY_SNAPSHOT,
+    find: 'const until = asked + keptFor(first);', replace: 'const until = asked + 60 * 60 * 1000;',
+    tests: ['tests/api/item-pages.test.ts'], grep: 'falls due' },
+  { name: 'kept pages: the kept page answered whatever the database snapshot', file: 'src/server/db/item-pages.ts',
+    find: 'if (!known || snapshot !== known.snapshot) return [];', replace: 'if (!known) return [];',
+    why: 'the statement still reads the page when the snapshot moved; this reads an empty page as unchanged',
+    tests: ['tests/api/item-pages.test.ts', 'tests/api/session-in-statement.test.ts'] },
 
   // ---- planner settings of every connection (decision 025) -------------------------------------------
   { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',
@@ -679,6 +698,7 @@ async function main() {
       if (m.why) console.log(`       why: ${m.why}`);
       if (m.survives) console.log(`       survives: ${m.survives}`);
       if (m.postgresOnly) console.log(`       PostgreSQL only: ${m.postgresOnly}`);
+      if (m.pgliteOnly) console.log(`       PGlite only: ${m.pgliteOnly}`);
     }
     console.log(`${selected.length} of ${MUTANTS.length} mutants; every one applies to the current code.`);
     return;
@@ -739,7 +759,9 @@ async function main() {
 
     if (opts.baseline) {
       for (const db of opts.dbs) {
-        const mutants = selected.filter((m) => !m.tests.every(isUnit) && !(db === 'pglite' && m.postgresOnly));
+        const mutants = selected.filter(
+          (m) => !m.tests.every(isUnit) && !(db === 'pglite' && m.postgresOnly) && !(db === 'postgres' && m.pgliteOnly),
+        );
         const files = [...new Set(mutants.flatMap((m) => m.tests))].sort();
         if (db === opts.dbs[0]) files.push(...new Set(selected.flatMap((m) => m.tests).filter(isUnit)));
         if (!files.length) continue;
@@ -788,6 +810,10 @@ async function main() {
               seconds: 0,
               detail: `PostgreSQL only: ${m.postgresOnly} (run with --postgres)`,
             });
+            continue;
+          }
+          if (db === 'postgres' && m.pgliteOnly) {
+            legs.push({ db, outcome: 'skipped', seconds: 0, detail: `PGlite only: ${m.pgliteOnly}` });
             continue;
           }
           const log = path.join(logs, `${String(i + 1).padStart(2, '0')}-${db}`);
@@ -840,7 +866,10 @@ function areaOf(file: string): string {
   if (file.includes('/storage/')) return 'storage';
   if (file.includes('/outbound/')) return 'outbound';
   if (file.includes('/placements/publication')) return 'publication';
-  return 'upload routes';
+  if (file.includes('/invoices/')) return 'invoices';
+  if (file.includes('/db/') || file.startsWith('drizzle/')) return 'database';
+  if (file.includes('upload') || file.includes('documents') || file.includes('/profile/')) return 'upload routes';
+  return 'other';
 }
 
 function score(results: Result[]) {

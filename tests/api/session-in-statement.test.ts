@@ -8,7 +8,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemPageStats } from '../../src/server/db/item-pages';
 import { sessionStats } from '../../src/server/modules/auth/session';
+import { dbKind } from '../support/db';
 import { createTestApp, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
@@ -63,6 +65,22 @@ describe('lists that check the session in their own statement', () => {
     expect((await brand.agent.get('/api/brand/payments')).status).toBe(200);
     await t.db.execute(sql`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = ${brand.user.id}`);
     expect((await brand.agent.get('/api/brand/payments')).status).toBe(401);
+  });
+
+  it('a session that expires with nothing committed since: the page kept whole is not served, 401', async () => {
+    const brand = await brandWithPurchase();
+    await t.db.execute(sql`UPDATE sessions SET expires_at = now() + interval '1500 milliseconds' WHERE user_id = ${brand.user.id}`);
+    const [{ expires }] = ((await t.db.execute(sql`SELECT expires_at::text AS expires FROM sessions WHERE user_id = ${brand.user.id}`)) as unknown as { rows: { expires: string }[] }).rows;
+    expect((await brand.agent.get('/api/brand/my-articles')).status).toBe(200);
+    const kept = itemPageStats(t.db).my_articles.unchanged;
+    const before = sessionStats();
+    expect((await brand.agent.get('/api/brand/my-articles')).status).toBe(200);
+    expect(delta(before)).toEqual({ lookups: 0, checkedInStatement: 1, lookedUpAgain: 0 });
+    // on PGlite nothing else commits: the page was the one kept whole
+    if (dbKind === 'pglite') expect(itemPageStats(t.db).my_articles.unchanged).toBe(kept + 1);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, new Date(expires).getTime() - Date.now()) + 100));
+    expect((await brand.agent.get('/api/brand/my-articles')).status).toBe(401);
   });
 
   it('approval withdrawn since the user was read: 403, as a fresh lookup says', async () => {

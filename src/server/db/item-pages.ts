@@ -1,9 +1,9 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { sideOf, type Db } from './client';
-import { rowVersionsOf, type Fields, type Item } from './item';
+import { changesAtOf, rowVersionsOf, type Fields, type Item } from './item';
 import { sessionCheckSql, type SessionCheck } from './session-check';
-import { preparedVariants } from './statement';
+import { preparedVariants, readOnSend, type ReadOnSend } from './statement';
 import { jsonArrayOf, pageBodies, type JsonPageRow } from '../lib/paging';
 
 /**
@@ -20,6 +20,13 @@ import { jsonArrayOf, pageBodies, type JsonPageRow } from '../lib/paging';
  * telling when data changes, whoever changes it (another server, plain SQL). Reading the versions
  * walks the same index as the page; what it saves is writing ~20 columns per item out and building
  * their JSON (~0.6 ms a page), and a page with one changed item builds that one.
+ *
+ * A page read from kept items alone is also kept whole, with the snapshot it was read in
+ * (`pg_current_snapshot()`: which transactions had committed). The next request for it sends that
+ * snapshot, and the statement reads the page only when its own snapshot differs: when nothing at
+ * all was committed since, the database is exactly as it was, and the statement checks the sign-in
+ * session and answers one row. Time alone can change an item too (Admin Projects' `overdue`): such
+ * an item says when (`Computed.changesAt`), and its page is not kept past that.
  */
 
 /** A row of a page with the versions its item is built from. */
@@ -29,6 +36,20 @@ export interface VersionedPageRow extends JsonPageRow {
 
 /** A row as the statement returns it: no JSON for an item the server said it holds. */
 type PageRow = Omit<VersionedPageRow, 'json'> & { json: string | null };
+
+/**
+ * A row of the first statement: the snapshot it read in, and a row of the page, none (`id` null,
+ * one such row) when the page is empty or unchanged since the snapshot the server sent.
+ */
+type SnapshotRow = { snapshot: string; changesIn?: number | null } & ({ id: string } | { id: null }) & Omit<PageRow, 'id'>;
+
+/** A page read from kept items: the snapshot it was read in, until when that answer holds, its rows. */
+interface KeptPage {
+  snapshot: string;
+  until: number;
+  /** the rows, or their reading under way */
+  rows: VersionedPageRow[] | Promise<VersionedPageRow[]>;
+}
 
 const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
 
@@ -42,6 +63,8 @@ class ItemCache {
   private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
   /** the JSON arrays of the pages answered lately, by the keys of their items */
   private readonly bodies = new LRUCache<string, string>({ max: 32 });
+  /** pages kept whole, by shape and values: the 100 asked for last, an hour at most (like the items) */
+  readonly pages = new LRUCache<string, KeptPage>({ max: 100, ttl: 60 * 60 * 1000 });
   /**
    * Items a request is building right now, by key, settled when its statement has answered: a
    * request that finds an item changed waits for the build already under way for that very version
@@ -55,6 +78,8 @@ class ItemCache {
   itemsBuilt = 0;
   /** pages answered after waiting for another request's build of their changed items */
   joined = 0;
+  /** pages answered whole as kept: nothing committed in the database since they were read */
+  unchanged = 0;
 
   /** The kept JSON of those of `rows` that are kept, by key. */
   keptOf(rows: { id: string; version: string }[]): Map<string, string> {
@@ -163,14 +188,21 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   build: (options: Options, columns: ItemColumns) => SQL,
 ) {
   // the first statement of a page, also checking the sign-in session when the request has left
-  // that to it (a page of no rows then says nothing: the caller asks again, session.ts)
+  // that to it (no row at all then: the caller asks again, session.ts). The page is read only when
+  // the statement's snapshot differs from `known`, the one the server's kept page was read in.
   type Checked = { options: Options; checked: boolean };
-  const versionsOnly = preparedVariants<Checked, PageRow, Values & Partial<SessionCheck>>(
+  const versionsOnly = preparedVariants<Checked, SnapshotRow, Values & Partial<SessionCheck> & { known: ReadOnSend }>(
     `${name}:v`,
     ({ options, checked }) => `${shapeOf(options)}${checked ? '.s' : ''}`,
     ({ options, checked }) => {
-      const versions = build(options, (item, _id, overrides) => sql`NULL::text AS "json", ${rowVersionsOf(item, overrides)} AS "version"`);
-      return checked ? sql`SELECT * FROM (${versions}) AS "page" WHERE ${sessionCheckSql}` : versions;
+      const versions = build(options, (item, _id, overrides) => {
+        const changesAt = changesAtOf(item);
+        return sql`NULL::text AS "json", ${rowVersionsOf(item, overrides)} AS "version"${
+          changesAt ? sql`, (extract(epoch FROM ${changesAt} - now()) * 1000)::float8 AS "changesIn"` : sql``
+        }`;
+      });
+      return sql`SELECT "now"."snapshot", "page".* FROM (SELECT pg_current_snapshot()::text AS "snapshot"${checked ? sql` WHERE ${sessionCheckSql}` : sql``}) AS "now"
+        LEFT JOIN LATERAL (SELECT * FROM (${versions}) AS "rows" WHERE "now"."snapshot" IS DISTINCT FROM ${sql.placeholder('known')}::text) AS "page" ON true`;
     },
   );
   const page = preparedVariants<Options, PageRow, Values & { kept: string }>(name, shapeOf, (o) =>
@@ -184,12 +216,53 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   // per database: row versions mean nothing across databases
   const caches = new WeakMap<Db, ItemCache>();
   lists.set(name, caches);
-  return async (db: Db, options: Options, values: Values, check?: SessionCheck): Promise<VersionedPageRow[]> => {
+  const read = async (db: Db, options: Options, values: Values, check: SessionCheck | undefined, useKept: boolean): Promise<VersionedPageRow[]> => {
     let cache = caches.get(db);
     if (!cache) caches.set(db, (cache = new ItemCache()));
-    const versions = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...check });
-    let kept = cache.keptOf(versions);
-    if (kept.size === versions.length) return shown(cache, cache.answer(versions, kept), values);
+    const pages = cache.pages;
+    const pageKey = `${shapeOf(options)} ${JSON.stringify(values)}`;
+    const asked = Date.now();
+    // the kept page's snapshot as it is when a connection takes the statement, not as it was queued
+    let known: KeptPage | undefined;
+    const knownSnapshot = readOnSend(() => {
+      known = useKept ? pages.get(pageKey) : undefined;
+      if (known && known.until <= Date.now()) known = undefined;
+      return known?.snapshot ?? null;
+    });
+    const first = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...check, known: knownSnapshot });
+    if (!first.length) return [];
+    const { snapshot } = first[0];
+    if (first[0].id === null) {
+      if (!known || snapshot !== known.snapshot) return [];
+      cache.unchanged++;
+      // a page being read for this very snapshot: its answer (a failed read is this request's to redo)
+      return known.rows instanceof Promise ? known.rows.catch(() => read(db, options, values, check, false)) : known.rows;
+    }
+    const versions = first as PageRow[];
+    const until = asked + keptFor(first);
+    const kept = cache.keptOf(versions);
+    if (kept.size === versions.length) {
+      const rows = shown(cache, cache.answer(versions, kept), values);
+      pages.set(pageKey, { snapshot, until, rows });
+      return rows;
+    }
+    // Items changed: this request builds them, and a request that finds the database at this same
+    // snapshot waits for that rather than reading the page too. The build reads a later snapshot: when
+    // it holds other changes, they were committed after this one, which is then never current again.
+    const reading: KeptPage = { snapshot, until, rows: changedItems(cache, db, options, values, versions, kept) };
+    pages.set(pageKey, reading);
+    try {
+      const rows = await reading.rows;
+      reading.rows = rows;
+      return rows;
+    } catch (err) {
+      if (pages.get(pageKey) === reading) pages.delete(pageKey);
+      throw err;
+    }
+  };
+
+  /** The page with the items of `versions` that are not `kept` built (or waited for, when under way). */
+  async function changedItems(cache: ItemCache, db: Db, options: Options, values: Values, versions: PageRow[], kept: Map<string, string>) {
     // the changed items are being built by another request for these very versions: wait for it
     const waits = cache.underWay(versions, kept);
     if (waits) {
@@ -204,7 +277,16 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     // on the side pool's connections: this request has had its turn at the main pool already
     const rows = await cache.build(versions, kept, () => page(sideOf(db), options, { ...values, kept: keys }));
     return shown(cache, cache.answer(rows, kept), values);
-  };
+  }
+
+  return (db: Db, options: Options, values: Values, check?: SessionCheck) => read(db, options, values, check, true);
+}
+
+/** How long a page read now holds with nothing committed: an hour, or until an item changes with time. */
+function keptFor(rows: { changesIn?: number | null }[]): number {
+  let ms = 60 * 60 * 1000;
+  for (const { changesIn } of rows) if (changesIn != null && changesIn < ms) ms = changesIn;
+  return ms;
 }
 
 /** The rows, their page's JSON array kept: a statement asks for `limit` rows, one more than it shows. */
@@ -213,14 +295,21 @@ function shown(cache: ItemCache, rows: VersionedPageRow[], values: Record<string
   return rows;
 }
 
-type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number };
+type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number; unchanged: number };
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
 export function itemPageStats(db: Db): Record<string, ListStats> {
   const stats: Record<string, ListStats> = {};
   for (const [name, caches] of lists) {
     const cache = caches.get(db);
-    stats[name] = { kept: cache?.size ?? 0, hits: cache?.hits ?? 0, builds: cache?.builds ?? 0, itemsBuilt: cache?.itemsBuilt ?? 0, joined: cache?.joined ?? 0 };
+    stats[name] = {
+      kept: cache?.size ?? 0,
+      hits: cache?.hits ?? 0,
+      builds: cache?.builds ?? 0,
+      itemsBuilt: cache?.itemsBuilt ?? 0,
+      joined: cache?.joined ?? 0,
+      unchanged: cache?.unchanged ?? 0,
+    };
   }
   return stats;
 }

@@ -17,6 +17,11 @@ export interface Computed<T> {
   readonly tables: readonly Table[];
   /** Extra text the list's row versions include, for what is not a column of those tables. */
   readonly version?: SQL;
+  /**
+   * For a value that changes with time alone (no row changes): the instant it will next change, a
+   * timestamptz, NULL when it never will. A page kept whole is not served past it (item-pages.ts).
+   */
+  readonly changesAt?: SQL;
   readonly of: (rows: Rows) => T;
 }
 
@@ -46,6 +51,8 @@ export interface Item<F extends Fields> {
   readonly sql: SQL;
   readonly tables: readonly Table[];
   readonly versions: readonly SQL[];
+  /** the instants at which its values change with time alone (`Computed.changesAt`) */
+  readonly changesAt: readonly SQL[];
   of(rows: Rows): ItemJson<F>;
 }
 
@@ -84,6 +91,7 @@ function columnValue(column: AnyColumn, rows: Rows): unknown {
 export function item<F extends Fields>(fields: F): Item<F> {
   const tables = new Set<Table>();
   const versions: SQL[] = [];
+  const changesAt: SQL[] = [];
   const pairs: SQL[] = [];
   for (const [key, field] of Object.entries(fields)) {
     if (!KEY.test(key)) throw new Error(`not a JSON key for SQL: ${key}`);
@@ -92,10 +100,12 @@ export function item<F extends Fields>(fields: F): Item<F> {
       value = field.sql;
       field.tables.forEach((t) => tables.add(t));
       versions.push(...field.versions);
+      changesAt.push(...field.changesAt);
     } else if (isComputed(field)) {
       value = field.sql;
       field.tables.forEach((t) => tables.add(t));
       if (field.version) versions.push(field.version);
+      if (field.changesAt) changesAt.push(field.changesAt);
     } else if (is(field, Column)) {
       value = columnSql(field);
       tables.add(field.table);
@@ -110,6 +120,7 @@ export function item<F extends Fields>(fields: F): Item<F> {
     sql: sql`json_build_object(${sql.join(pairs, sql`, `)})`,
     tables: [...tables],
     versions,
+    changesAt,
     of(rows) {
       const out: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(fields)) {
@@ -127,6 +138,7 @@ export function when<F extends Fields>(present: AnyColumn, inner: Item<F>): Comp
     sql: sql`CASE WHEN ${present} IS NOT NULL THEN ${inner.sql} END`,
     tables: [...inner.tables, present.table],
     version: inner.versions.length ? sql`concat_ws(':', ${sql.join([...inner.versions], sql`, `)})` : undefined,
+    changesAt: inner.changesAt.length ? sql`CASE WHEN ${present} IS NOT NULL THEN ${changesAtOf(inner)!} END` : undefined,
     of: (rows) => (columnValue(present, rows) === null ? null : inner.of(rows)),
   };
 }
@@ -146,6 +158,11 @@ export function rowVersionsOf(it: Item<Fields>, overrides: Record<string, SQL> =
     parts.map((p) => sql`coalesce((${p})::text, '-')`),
     sql`, `,
   )})`;
+}
+
+/** The first instant at which any value of the item changes with time alone (NULL: never), or undefined when none can. */
+export function changesAtOf(it: Item<Fields>): SQL | undefined {
+  return it.changesAt.length ? sql`least(${sql.join([...it.changesAt], sql`, `)})` : undefined;
 }
 
 /** Compile-time check that a definition answers exactly the shared API type. */

@@ -78,16 +78,18 @@ const DAY_MS = 86_400_000;
 /**
  * Overdue (admins only): the brief is in and no draft came within the opportunity's turnaround
  * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone, so it is part of the row's
- * version too: a page kept from before the deadline is not served after it.
+ * version too (kept items are not used after the deadline), and the deadline is when it changes (a
+ * page kept whole is not served past it).
  */
-const overdueSql = sql`(${payments.status} = 'paid' AND ${payments.draftReviewStatus} = 'awaiting_brand_brief'
-  AND ${briefs.submittedAt} IS NOT NULL
-  AND ${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT})) < now())`;
+const draftDueAt = sql`${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT}))`;
+const awaitingDraft = sql`${payments.status} = 'paid' AND ${payments.draftReviewStatus} = 'awaiting_brand_brief'`;
+const overdueSql = sql`(${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now())`;
 const overdue: Computed<boolean> = {
   kind: 'computed',
   sql: sql`coalesce(${overdueSql}, false)`,
   tables: [payments, briefs, opportunities],
   version: overdueSql,
+  changesAt: sql`CASE WHEN ${awaitingDraft} AND ${draftDueAt} >= now() THEN ${draftDueAt} END`,
   of: (rows) => {
     const p = rows.payments;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
