@@ -4,7 +4,7 @@ import { sideOf, type Db } from './client';
 import { changesAtOf, rowVersionsOf, type Fields, type Item } from './item';
 import { sessionCheckSql, type SessionCheck } from './session-check';
 import { preparedVariants, readOnSend, type ReadOnSend } from './statement';
-import { jsonArrayOf, pageBodies, type JsonPageRow } from '../lib/paging';
+import { jsonArrayOf, keepPageBody, type JsonPageRow, type PageBody } from '../lib/paging';
 
 /**
  * Pages of a list whose items are kept by row version (docs/decisions/011).
@@ -53,6 +53,9 @@ interface KeptPage {
 
 const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
 
+/** How many of a page's last bodies are kept (ItemCache.bodies). */
+const BODIES_PER_PAGE = 4;
+
 /**
  * Items built before, by id and row versions: the most recently used 5,000 (a hundred pages of 50)
  * per list and database, each for an hour at most. A row's `xmin` comes round again only after four
@@ -61,8 +64,13 @@ const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version
  */
 class ItemCache {
   private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
-  /** the JSON arrays of the pages answered lately, by the keys of their items */
-  private readonly bodies = new LRUCache<string, string>({ max: 32 });
+  /**
+   * the last bodies of each page, by shape and values: a few per page (requests answered from the
+   * snapshots just before and after a change overlap), so that a page that changes often leaves its
+   * old bodies behind at once (kept by the keys of their items, the bodies of a changing page stayed
+   * long enough to fill the old generation of the heap)
+   */
+  private readonly bodies = new LRUCache<string, PageBody[]>({ max: 100 });
   /** pages kept whole, by shape and values: the 100 asked for last, an hour at most (like the items) */
   readonly pages = new LRUCache<string, KeptPage>({ max: 100, ttl: 60 * 60 * 1000 });
   /**
@@ -149,16 +157,20 @@ class ItemCache {
   }
 
   /**
-   * Hands the page's JSON array to `sendJsonPage`: the same string as last time when its first
-   * `count` items are the same kept items (same ids and versions), so an unchanged page is neither
-   * joined nor compressed again.
+   * Hands the page's JSON array to `sendJsonPage`: the same body as the page answered before it (with
+   * its compressed forms) when its first `count` items are the same kept items (same ids and
+   * versions), so an unchanged page is neither joined nor compressed again.
    */
-  keepBody(rows: VersionedPageRow[], count: number) {
+  keepBody(rows: VersionedPageRow[], count: number, pageKey: string) {
     const shown = rows.length > count ? rows.slice(0, count) : rows;
-    const key = shown.map(keyOf).join(',');
-    let body = this.bodies.get(key);
-    if (body === undefined) this.bodies.set(key, (body = jsonArrayOf(shown)));
-    pageBodies.set(rows, { count: shown.length, body });
+    const keys = shown.map(keyOf).join(',');
+    const recent = this.bodies.get(pageKey) ?? [];
+    let body = recent.find((b) => b.keys === keys);
+    if (!body) {
+      body = { keys, count: shown.length, body: jsonArrayOf(shown) };
+      this.bodies.set(pageKey, [body, ...recent.slice(0, BODIES_PER_PAGE - 1)]);
+    }
+    keepPageBody(rows, body);
   }
 
   get size() {
@@ -242,14 +254,14 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     const until = asked + keptFor(first);
     const kept = cache.keptOf(versions);
     if (kept.size === versions.length) {
-      const rows = shown(cache, cache.answer(versions, kept), values);
+      const rows = shown(cache, cache.answer(versions, kept), values, pageKey);
       pages.set(pageKey, { snapshot, until, rows });
       return rows;
     }
     // Items changed: this request builds them, and a request that finds the database at this same
     // snapshot waits for that rather than reading the page too. The build reads a later snapshot: when
     // it holds other changes, they were committed after this one, which is then never current again.
-    const reading: KeptPage = { snapshot, until, rows: changedItems(cache, db, options, values, versions, kept) };
+    const reading: KeptPage = { snapshot, until, rows: changedItems(cache, db, options, values, versions, kept, pageKey) };
     pages.set(pageKey, reading);
     try {
       const rows = await reading.rows;
@@ -262,7 +274,15 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   };
 
   /** The page with the items of `versions` that are not `kept` built (or waited for, when under way). */
-  async function changedItems(cache: ItemCache, db: Db, options: Options, values: Values, versions: PageRow[], kept: Map<string, string>) {
+  async function changedItems(
+    cache: ItemCache,
+    db: Db,
+    options: Options,
+    values: Values,
+    versions: PageRow[],
+    kept: Map<string, string>,
+    pageKey: string,
+  ) {
     // the changed items are being built by another request for these very versions: wait for it
     const waits = cache.underWay(versions, kept);
     if (waits) {
@@ -270,13 +290,13 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
       kept = cache.keptOf(versions);
       if (kept.size === versions.length) {
         cache.joined++;
-        return shown(cache, cache.answer(versions, kept), values);
+        return shown(cache, cache.answer(versions, kept), values, pageKey);
       }
     }
     const keys = JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1])));
     // on the side pool's connections: this request has had its turn at the main pool already
     const rows = await cache.build(versions, kept, () => page(sideOf(db), options, { ...values, kept: keys }));
-    return shown(cache, cache.answer(rows, kept), values);
+    return shown(cache, cache.answer(rows, kept), values, pageKey);
   }
 
   return (db: Db, options: Options, values: Values, check?: SessionCheck) => read(db, options, values, check, true);
@@ -289,9 +309,12 @@ function keptFor(rows: { changesIn?: number | null }[]): number {
   return ms;
 }
 
-/** The rows, their page's JSON array kept: a statement asks for `limit` rows, one more than it shows. */
-function shown(cache: ItemCache, rows: VersionedPageRow[], values: Record<string, unknown>) {
-  if (typeof values.limit === 'number') cache.keepBody(rows, values.limit - 1);
+/**
+ * The rows, their page's JSON array kept (a statement asks for `limit` rows, one more than it shows):
+ * the same as the page's last one when it shows the same items.
+ */
+function shown(cache: ItemCache, rows: VersionedPageRow[], values: Record<string, unknown>, pageKey: string) {
+  if (typeof values.limit === 'number') cache.keepBody(rows, values.limit - 1, pageKey);
   return rows;
 }
 

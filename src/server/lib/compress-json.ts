@@ -51,33 +51,57 @@ export function compressOnce(body: string | Buffer, encoding: Encoding): Promise
  */
 const SYNC_MAX_BYTES = 256 * 1024;
 
+/**
+ * The bytes of a body compressed on the event loop: one buffer written again for each, where zlib
+ * would otherwise make a new one from the string every time, freed only by a garbage collection
+ * (100 changed pages a second piled up tens of megabytes between collections).
+ */
+const scratch = Buffer.allocUnsafe(SYNC_MAX_BYTES);
+
 function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
   const bytes = Buffer.byteLength(body);
   const opts = options(encoding, 'fast', bytes);
   if (bytes > SYNC_MAX_BYTES) return encoding === 'gzip' ? gz(body, opts) : brotli(body, opts);
-  return encoding === 'gzip' ? gzipSync(body, opts) : brotliCompressSync(body, opts);
+  const input = scratch.subarray(0, scratch.write(body, 'utf8'));
+  return encoding === 'gzip' ? gzipSync(input, opts) : brotliCompressSync(input, opts);
 }
 
 /**
- * Pages of the lists are often asked for again unchanged (their items are kept by row version,
- * docs/decisions/011): the compressed forms of the most recent such bodies are kept, found by the
- * body itself. Same bytes in, same bytes out: nothing can be stale.
+ * Pages are often asked for again unchanged: the browse search's pages kept per catalogue version,
+ * the lists' pages kept whole (docs/decisions/026). A list's page carries its compressed forms with
+ * it (`CompressedForms`, kept as long as the page is); for other pages the compressed forms of the
+ * most recent bodies are kept here, found by the body itself. Same bytes in, same bytes out:
+ * nothing can be stale.
  */
+export interface CompressedForms {
+  /** the body's compressed forms, by encoding, once sent */
+  compressed?: Partial<Record<Encoding, Buffer>>;
+}
 const pagesKept = new LRUCache<string, Partial<Record<Encoding, Buffer>>>({ max: 64 });
-const repeatable = new WeakSet<object>();
+// a mark on the reply itself, not a WeakSet entry (which would outlive it until a full collection)
+const PAGE = Symbol('page');
+type MarkedReply = { [PAGE]?: { body?: string } & CompressedForms };
 
-/** Marks an answer as a page that may well be sent again unchanged. */
-export function compressAsPage(reply: object) {
-  repeatable.add(reply);
+/**
+ * Marks an answer as a page that may well be sent again unchanged; `page`: the body it sends and
+ * where its compressed forms are kept.
+ */
+export function compressAsPage(reply: object, page?: { body: string } & CompressedForms) {
+  (reply as MarkedReply)[PAGE] = page ?? {};
 }
 
-function compressPage(body: string, encoding: Encoding): Buffer | Promise<Buffer> {
-  let kept = pagesKept.get(body);
+function compressPage(body: string, encoding: Encoding, page: { body?: string } & CompressedForms): Buffer | Promise<Buffer> {
+  const own = page.body === body;
+  let kept = own ? page.compressed : pagesKept.get(body);
   const bytes = kept?.[encoding];
   if (bytes) return bytes;
   const compressed = compressNow(body, encoding);
   if (!Buffer.isBuffer(compressed)) return compressed;
-  if (!kept) pagesKept.set(body, (kept = {}));
+  if (!kept) {
+    kept = {};
+    if (own) page.compressed = kept;
+    else pagesKept.set(body, kept);
+  }
   kept[encoding] = compressed;
   return compressed;
 }
@@ -102,7 +126,8 @@ export function compressJson(app: FastifyInstance) {
       reply.removeHeader('content-length');
       done(null, body);
     };
-    const body = repeatable.has(reply) ? compressPage(payload, encoding) : compressNow(payload, encoding);
+    const page = (reply as MarkedReply)[PAGE];
+    const body = page ? compressPage(payload, encoding, page) : compressNow(payload, encoding);
     if (Buffer.isBuffer(body)) return send(body);
     body.then(send, (err: Error) => done(err));
   });

@@ -3,7 +3,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { PAGE_LIMIT_MAX, pageQuerySchema, type PageQuery } from '../../shared/schemas/paging';
 import { badRequest } from './errors';
 import { parse } from './validate';
-import { compressAsPage } from './compress-json';
+import { compressAsPage, type CompressedForms } from './compress-json';
 
 /**
  * Keyset paging for lists that grow (admin lists, My Articles, Payment History).
@@ -153,10 +153,27 @@ export function pageValues(page: Page, ranked = false) {
 
 /**
  * The JSON array of the first `count` items of a page's rows (`jsonArrayOf`), when the list already
- * holds it: a page answered again from the same kept items is the same string, not built again
- * (db/item-pages.ts), and so also found at once among the compressed pages (compress-json.ts).
+ * holds it, with its compressed forms once sent: a page answered again from the same kept items
+ * carries the same `PageBody`, so it is neither joined nor compressed again (db/item-pages.ts).
  */
-export const pageBodies = new WeakMap<readonly JsonPageRow[], { count: number; body: string }>();
+export interface PageBody extends CompressedForms {
+  /** the ids and versions of the items it shows */
+  keys: string;
+  count: number;
+  body: string;
+}
+
+// On the rows themselves, not in a WeakMap: a WeakMap's entries outlive their rows until a full
+// collection, and a list answers thousands of pages a second (its bodies would pile up meanwhile).
+const PAGE_BODY = Symbol('page body');
+type RowsWithBody = readonly JsonPageRow[] & { [PAGE_BODY]?: PageBody };
+
+export function keepPageBody(rows: readonly JsonPageRow[], body: PageBody) {
+  (rows as RowsWithBody)[PAGE_BODY] = body;
+}
+
+/** The body the rows were given (`keepPageBody`). */
+const pageBodyOf = (rows: readonly JsonPageRow[]): PageBody | undefined => (rows as RowsWithBody)[PAGE_BODY];
 
 /** The JSON array of rows' items. */
 export function jsonArrayOf(items: readonly { json: string }[]): string {
@@ -169,7 +186,11 @@ export function jsonArrayOf(items: readonly { json: string }[]): string {
 export function sendJsonPage(req: FastifyRequest, reply: FastifyReply, page: Page, rows: JsonPageRow[]) {
   const items = rows.length > page.limit ? rows.slice(0, page.limit) : rows;
   if (rows.length > page.limit) linkToNextPage(req, reply, page, items[items.length - 1]);
-  const kept = pageBodies.get(rows);
+  const kept = pageBodyOf(rows);
+  if (kept?.count === items.length) {
+    compressAsPage(reply, kept);
+    return reply.type('application/json; charset=utf-8').send(kept.body);
+  }
   compressAsPage(reply);
-  return reply.type('application/json; charset=utf-8').send(kept?.count === items.length ? kept.body : jsonArrayOf(items));
+  return reply.type('application/json; charset=utf-8').send(jsonArrayOf(items));
 }
