@@ -51,10 +51,20 @@ interface KeptPage {
   rows: VersionedPageRow[] | Promise<VersionedPageRow[]>;
 }
 
-const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
-
-/** How many of a page's last bodies are kept (ItemCache.bodies). */
+/**
+ * What is kept of one page (a shape of a list and its values): the page as last read whole, and its
+ * last bodies, newest first. A few bodies, as requests answered from the snapshots just before and
+ * after a change overlap; and per page, so that a page that changes often leaves its old bodies
+ * behind at once (kept by the keys of their items alone, the bodies of a changing page stayed long
+ * enough to fill the old generation of the heap).
+ */
+interface PageState {
+  kept?: KeptPage;
+  bodies: PageBody[];
+}
 const BODIES_PER_PAGE = 4;
+
+const keyOf = (row: { id: string; version: string }) => `${row.id}@${row.version}`;
 
 /**
  * Items built before, by id and row versions: the most recently used 5,000 (a hundred pages of 50)
@@ -64,15 +74,8 @@ const BODIES_PER_PAGE = 4;
  */
 class ItemCache {
   private readonly items = new LRUCache<string, string>({ max: 5_000, ttl: 60 * 60 * 1000 });
-  /**
-   * the last bodies of each page, by shape and values: a few per page (requests answered from the
-   * snapshots just before and after a change overlap), so that a page that changes often leaves its
-   * old bodies behind at once (kept by the keys of their items, the bodies of a changing page stayed
-   * long enough to fill the old generation of the heap)
-   */
-  private readonly bodies = new LRUCache<string, PageBody[]>({ max: 100 });
-  /** pages kept whole, by shape and values: the 100 asked for last, an hour at most (like the items) */
-  readonly pages = new LRUCache<string, KeptPage>({ max: 100, ttl: 60 * 60 * 1000 });
+  /** what is kept of each page, by shape and values: the 100 asked for last, an hour at most (like the items) */
+  private readonly pages = new LRUCache<string, PageState>({ max: 100, ttl: 60 * 60 * 1000 });
   /**
    * Items a request is building right now, by key, settled when its statement has answered: a
    * request that finds an item changed waits for the build already under way for that very version
@@ -156,21 +159,11 @@ class ItemCache {
     return rows as VersionedPageRow[];
   }
 
-  /**
-   * Hands the page's JSON array to `sendJsonPage`: the same body as the page answered before it (with
-   * its compressed forms) when its first `count` items are the same kept items (same ids and
-   * versions), so an unchanged page is neither joined nor compressed again.
-   */
-  keepBody(rows: VersionedPageRow[], count: number, pageKey: string) {
-    const shown = rows.length > count ? rows.slice(0, count) : rows;
-    const keys = shown.map(keyOf).join(',');
-    const recent = this.bodies.get(pageKey) ?? [];
-    let body = recent.find((b) => b.keys === keys);
-    if (!body) {
-      body = { keys, count: shown.length, body: jsonArrayOf(shown) };
-      this.bodies.set(pageKey, [body, ...recent.slice(0, BODIES_PER_PAGE - 1)]);
-    }
-    keepPageBody(rows, body);
+  /** What is kept of the page of `key` (a shape and its values). */
+  pageOf(key: string): PageState {
+    let state = this.pages.get(key);
+    if (!state) this.pages.set(key, (state = { bodies: [] }));
+    return state;
   }
 
   get size() {
@@ -231,13 +224,12 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   const read = async (db: Db, options: Options, values: Values, check: SessionCheck | undefined, useKept: boolean): Promise<VersionedPageRow[]> => {
     let cache = caches.get(db);
     if (!cache) caches.set(db, (cache = new ItemCache()));
-    const pages = cache.pages;
-    const pageKey = `${shapeOf(options)} ${JSON.stringify(values)}`;
+    const state = cache.pageOf(`${shapeOf(options)} ${JSON.stringify(values)}`);
     const asked = Date.now();
     // the kept page's snapshot as it is when a connection takes the statement, not as it was queued
     let known: KeptPage | undefined;
     const knownSnapshot = readOnSend(() => {
-      known = useKept ? pages.get(pageKey) : undefined;
+      known = useKept ? state.kept : undefined;
       if (known && known.until <= Date.now()) known = undefined;
       return known?.snapshot ?? null;
     });
@@ -254,21 +246,21 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     const until = asked + keptFor(first);
     const kept = cache.keptOf(versions);
     if (kept.size === versions.length) {
-      const rows = shown(cache, cache.answer(versions, kept), values, pageKey);
-      pages.set(pageKey, { snapshot, until, rows });
+      const rows = shown(cache.answer(versions, kept), values, state);
+      state.kept = { snapshot, until, rows };
       return rows;
     }
     // Items changed: this request builds them, and a request that finds the database at this same
     // snapshot waits for that rather than reading the page too. The build reads a later snapshot: when
     // it holds other changes, they were committed after this one, which is then never current again.
-    const reading: KeptPage = { snapshot, until, rows: changedItems(cache, db, options, values, versions, kept, pageKey) };
-    pages.set(pageKey, reading);
+    const reading: KeptPage = { snapshot, until, rows: changedItems(cache, db, options, values, versions, kept, state) };
+    state.kept = reading;
     try {
       const rows = await reading.rows;
       reading.rows = rows;
       return rows;
     } catch (err) {
-      if (pages.get(pageKey) === reading) pages.delete(pageKey);
+      if (state.kept === reading) state.kept = undefined;
       throw err;
     }
   };
@@ -281,7 +273,7 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     values: Values,
     versions: PageRow[],
     kept: Map<string, string>,
-    pageKey: string,
+    state: PageState,
   ) {
     // the changed items are being built by another request for these very versions: wait for it
     const waits = cache.underWay(versions, kept);
@@ -290,13 +282,13 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
       kept = cache.keptOf(versions);
       if (kept.size === versions.length) {
         cache.joined++;
-        return shown(cache, cache.answer(versions, kept), values, pageKey);
+        return shown(cache.answer(versions, kept), values, state);
       }
     }
     const keys = JSON.stringify(Object.fromEntries([...kept.keys()].map((key) => [key, 1])));
     // on the side pool's connections: this request has had its turn at the main pool already
     const rows = await cache.build(versions, kept, () => page(sideOf(db), options, { ...values, kept: keys }));
-    return shown(cache, cache.answer(rows, kept), values, pageKey);
+    return shown(cache.answer(rows, kept), values, state);
   }
 
   return (db: Db, options: Options, values: Values, check?: SessionCheck) => read(db, options, values, check, true);
@@ -310,11 +302,21 @@ function keptFor(rows: { changesIn?: number | null }[]): number {
 }
 
 /**
- * The rows, their page's JSON array kept (a statement asks for `limit` rows, one more than it shows):
- * the same as the page's last one when it shows the same items.
+ * The rows, with their page's JSON array (a statement asks for `limit` rows, one more than it
+ * shows): the same body, with its compressed forms, as the page's last ones when it shows the same
+ * items (same ids and versions), so an unchanged page is neither joined nor compressed again.
  */
-function shown(cache: ItemCache, rows: VersionedPageRow[], values: Record<string, unknown>, pageKey: string) {
-  if (typeof values.limit === 'number') cache.keepBody(rows, values.limit - 1, pageKey);
+function shown(rows: VersionedPageRow[], values: Record<string, unknown>, state: PageState) {
+  if (typeof values.limit !== 'number') return rows;
+  const count = values.limit - 1;
+  const items = rows.length > count ? rows.slice(0, count) : rows;
+  const keys = items.map(keyOf).join(',');
+  let body = state.bodies.find((b) => b.keys === keys);
+  if (!body) {
+    body = { keys, count: items.length, body: jsonArrayOf(items) };
+    state.bodies = [body, ...state.bodies.slice(0, BODIES_PER_PAGE - 1)];
+  }
+  keepPageBody(rows, body);
   return rows;
 }
 
