@@ -1,9 +1,12 @@
 /**
  * The benchmark's data set as plain SQL (generate_series), run unchanged on PostgreSQL and PGlite:
  * 5,000 approved brands, 10,000 opportunities (about 1,000 claimable), 100,000 payments and ~90,000
- * briefs. Ids are md5-derived uuids so the statements can refer to each other without lookups, and
- * every value is a function of the row number: two runs seed the same data (only timestamps move).
+ * briefs, with the timeline entries the workflow's timers look for. Ids are md5-derived uuids so the
+ * statements can refer to each other without lookups, and every value is a function of the row
+ * number: two runs seed the same data (only timestamps move).
  */
+
+import { configSchema } from '../src/server/config';
 
 export const BENCH_BRANDS = 5_000;
 export const BENCH_OPPORTUNITIES = 10_000;
@@ -15,6 +18,15 @@ export const CHECKOUT_OPPORTUNITY_EVERY = 100;
 
 export const brandEmail = (n: number) => `brand${n}@bench.example.com`;
 export const BRAND_PASSWORD = 'bench-password-1';
+
+/** The timers' terms the bench's servers run with (their defaults, or this environment's). */
+const TIMERS = {
+  briefReminderDays: configSchema.shape.BRIEF_REMINDER_DAYS.parse(process.env.BRIEF_REMINDER_DAYS),
+  reviewReminderDays: configSchema.shape.REVIEW_REMINDER_DAYS.parse(process.env.REVIEW_REMINDER_DAYS),
+  autoApproveDays: configSchema.shape.AUTO_APPROVE_DAYS.parse(process.env.AUTO_APPROVE_DAYS),
+};
+/** a waiting draft waits at most half the time after which a timer acts on it */
+const DRAFT_WAIT_SECONDS = (Math.min(TIMERS.reviewReminderDays, TIMERS.autoApproveDays || Infinity) * 86_400) / 2;
 
 /** 00:00 UTC of today, in SQL */
 const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
@@ -113,6 +125,28 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
           p.created_at + interval '1 day', p.created_at + interval '1 hour'
         FROM (SELECT *, substr(stripe_payment_id, 10)::int AS k FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
         WHERE p.k % 10 <> 9`,
+    },
+    {
+      // as a server that has run the workflow's timers (modules/timeline/timers.ts) leaves the data:
+      // every brief reminder that fell due recorded. Otherwise the bench's first quarter-hour would
+      // send them while it measures, a commit every few milliseconds for a minute.
+      label: 'brief reminders sent',
+      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
+        SELECT p.id, 'brief_reminder', 'system', 'Byline', jsonb_build_object('day', d, 'step', 'day' || d), p.paid_at + make_interval(days => d)
+        FROM payments p CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
+        WHERE p.status = 'paid' AND p.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
+          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`,
+    },
+    {
+      // likewise every draft waiting for its brand's review was attached (or its edits completed)
+      // recently enough that no reminder or automatic approval is due
+      label: 'drafts attached',
+      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
+        SELECT p.id, CASE p.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
+          'admin', 'Bench Editor', jsonb_build_object('round', 1),
+          greatest(p.paid_at, now() - make_interval(secs => (substr(p.stripe_payment_id, 10)::bigint * 7919) % ${DRAFT_WAIT_SECONDS}))
+        FROM payments p
+        WHERE p.status = 'paid' AND p.draft_review_status IN ('pending_brand_review', 'edits_complete') AND p.stripe_payment_id LIKE 'pi_bench_%'`,
     },
     // as a database in use would be: statistics gathered, and each row's visibility settled (the first
     // reads after a bulk load would otherwise write every page again to record it, in the measured runs)
