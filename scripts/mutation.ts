@@ -377,6 +377,14 @@ export const MUTANTS: Mutant[] = [
     find: 'if (!known || snapshot !== known.snapshot) return [];', replace: 'if (!known) return [];',
     why: 'the statement still reads the page when the snapshot moved; this reads an empty page as unchanged',
     tests: ['tests/api/item-pages.test.ts', 'tests/api/session-in-statement.test.ts'] },
+  { name: 'kept pages: a request joins a statement already sent', file: 'src/server/db/item-pages.ts',
+    postgresOnly: 'PGlite sends a statement at once: there is never one waiting to join',
+    find: 'reading = read(db, options, values, check, true, leave);', replace: 'reading = read(db, options, values, check, true, () => {});',
+    tests: ['tests/api/item-pages.test.ts'], grep: 'arriving after' },
+  { name: 'kept pages: requests for one page never share a statement', file: 'src/server/db/item-pages.ts',
+    postgresOnly: 'PGlite sends a statement at once: there is never one waiting to join',
+    find: 'if (unsent) {', replace: 'if (unsent && !unsent) {',
+    tests: ['tests/api/item-pages.test.ts'], grep: 'waits for a connection' },
 
   // ---- planner settings of every connection (decision 025) -------------------------------------------
   { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',

@@ -7,6 +7,7 @@
  * byte for byte as built.
  */
 import { sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemPageStats } from '../../src/server/db/item-pages';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
@@ -178,7 +179,75 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect(after.itemsBuilt - before.itemsBuilt).toBe(1);
     // every other request was answered from the kept items (after the build, or waiting for it), or
     // from the page kept whole once the first answer had kept it
-    expect(after.hits + after.unchanged - before.hits - before.unchanged).toBe(7);
+    expect(after.hits + after.unchanged + after.grouped - before.hits - before.unchanged - before.grouped).toBe(7);
+  });
+
+  /** Every connection of the main pool, held until `release`. */
+  async function holdPool() {
+    const pool = t.db.$client as unknown as pg.Pool;
+    const held = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+    return { pool, held, release: () => held.forEach((c) => c.release()) };
+  }
+  const until = async (what: () => boolean | Promise<boolean>, label: string) => {
+    for (let i = 0; i < 200; i++) {
+      if (await what()) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`timed out waiting for ${label}`);
+  };
+
+  it.runIf(dbKind === 'postgres')('requests for a page of one session, while its statement waits for a connection, share it: it answers as of when it runs', async () => {
+    const url = '/api/admin/projects';
+    await getTwice(admin, url, 'admin_projects');
+    const before = { ...stats('admin_projects') };
+    const { pool, held, release } = await holdPool();
+    let answers: Promise<{ status: number; text: string }[]>;
+    try {
+      answers = Promise.all(Array.from({ length: 4 }, () => admin.get(url).then((r) => r)));
+      await until(() => stats('admin_projects').grouped === before.grouped + 3, 'three requests to join the first');
+      expect(pool.waitingCount).toBe(1);
+      // committed after all four arrived, before their statement is sent: every answer shows it
+      await held[0].query(`UPDATE payments SET brand_feedback = 'Joined while waiting' WHERE id = $1`, [paymentId]);
+    } finally {
+      release();
+    }
+    const done = await answers;
+    for (const res of done) {
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(done[0].text);
+    }
+    expect(done[0].text).toContain('Joined while waiting');
+    const after = stats('admin_projects');
+    expect(after.grouped - before.grouped).toBe(3);
+    expect(after.builds - before.builds).toBe(1);
+  });
+
+  it.runIf(dbKind === 'postgres')('a request arriving after the statement was sent does not join it, nor does another session', async () => {
+    const url = '/api/admin/projects';
+    const other = (await signedIn(t.app, t.db, kinds.admin)).agent;
+    await getTwice(admin, url, 'admin_projects');
+    await getTwice(other, url, 'admin_projects');
+    const before = { ...stats('admin_projects') };
+    const pool = t.db.$client as unknown as pg.Pool;
+    const locker = await pool.connect();
+    let answers: Promise<{ status: number; text: string }[]>;
+    try {
+      // the first request's statement is sent and then waits on the lock
+      await locker.query('BEGIN; LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
+      const first = admin.get(url).then((r) => r);
+      const waiting = async () =>
+        (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+      await until(async () => (await waiting()) === 1, 'the first statement to wait on the lock');
+      const later = admin.get(url).then((r) => r);
+      const otherSession = other.get(url).then((r) => r);
+      await until(async () => (await waiting()) === 3, 'two more statements to wait on the lock');
+      answers = Promise.all([first, later, otherSession]);
+    } finally {
+      await locker.query('COMMIT');
+      locker.release();
+    }
+    for (const res of await answers) expect(res.status).toBe(200);
+    expect(stats('admin_projects').grouped).toBe(before.grouped);
   });
 
   it.runIf(dbKind === 'postgres')('the changed items are built on the connections kept apart for it, not through the main pool', async () => {

@@ -91,6 +91,15 @@ class ItemCache {
   joined = 0;
   /** pages answered whole as kept: nothing committed in the database since they were read */
   unchanged = 0;
+  /** pages answered by another request's statement, which they had joined before it was sent */
+  grouped = 0;
+  /**
+   * Each page's first statement while it waits for a connection, by page and sign-in session:
+   * until it is sent, a request for the same page of the same session joins it instead of queueing
+   * one of its own. The statement runs after every request in it had arrived, so its answer is as
+   * current for each of them as one of its own would be.
+   */
+  readonly unsent = new Map<string, Promise<VersionedPageRow[]>>();
 
   /** The kept JSON of those of `rows` that are kept, by key. */
   keptOf(rows: { id: string; version: string }[]): Map<string, string> {
@@ -196,7 +205,7 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   // that to it (no row at all then: the caller asks again, session.ts). The page is read only when
   // the statement's snapshot differs from `known`, the one the server's kept page was read in.
   type Checked = { options: Options; checked: boolean };
-  const versionsOnly = preparedVariants<Checked, SnapshotRow, Values & Partial<SessionCheck> & { known: ReadOnSend }>(
+  const versionsOnly = preparedVariants<Checked, SnapshotRow, Values & Partial<Omit<SessionCheck, 'checkNow'>> & { checkNow?: ReadOnSend; known: ReadOnSend }>(
     `${name}:v`,
     ({ options, checked }) => `${shapeOf(options)}${checked ? '.s' : ''}`,
     ({ options, checked }) => {
@@ -221,19 +230,57 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   // per database: row versions mean nothing across databases
   const caches = new WeakMap<Db, ItemCache>();
   lists.set(name, caches);
-  const read = async (db: Db, options: Options, values: Values, check: SessionCheck | undefined, useKept: boolean): Promise<VersionedPageRow[]> => {
+  const cacheOf = (db: Db) => {
     let cache = caches.get(db);
     if (!cache) caches.set(db, (cache = new ItemCache()));
-    const state = cache.pageOf(`${shapeOf(options)} ${JSON.stringify(values)}`);
+    return cache;
+  };
+  const pageKey = (options: Options, values: Values) => `${shapeOf(options)} ${JSON.stringify(values)}`;
+
+  /** The page, joining the same page's statement for the same session while that waits for a connection. */
+  const readJoined = (db: Db, options: Options, values: Values, check: SessionCheck | undefined): Promise<VersionedPageRow[]> => {
+    const cache = cacheOf(db);
+    const key = `${pageKey(options, values)} ${check ? `${check.checkSession} ${check.checkUser} ${check.checkVersion}` : '-'}`;
+    const unsent = cache.unsent.get(key);
+    if (unsent) {
+      cache.grouped++;
+      return unsent;
+    }
+    let sent = false;
+    let reading: Promise<VersionedPageRow[]> | undefined = undefined;
+    const leave = () => {
+      sent = true;
+      if (reading && cache.unsent.get(key) === reading) cache.unsent.delete(key);
+    };
+    reading = read(db, options, values, check, true, leave);
+    // (PGlite sends at once)
+    if (!sent) cache.unsent.set(key, reading);
+    reading.then(leave, leave);
+    return reading;
+  };
+
+  const read = async (
+    db: Db,
+    options: Options,
+    values: Values,
+    check: SessionCheck | undefined,
+    useKept: boolean,
+    onSend?: () => void,
+  ): Promise<VersionedPageRow[]> => {
+    const cache = cacheOf(db);
+    const state = cache.pageOf(pageKey(options, values));
     const asked = Date.now();
     // the kept page's snapshot as it is when a connection takes the statement, not as it was queued
     let known: KeptPage | undefined;
     const knownSnapshot = readOnSend(() => {
+      onSend?.();
       known = useKept ? state.kept : undefined;
       if (known && known.until <= Date.now()) known = undefined;
       return known?.snapshot ?? null;
     });
-    const first = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...check, known: knownSnapshot });
+    // the session is judged at sending too: the requests that joined the statement arrived before it
+    const checked = check && { ...check, checkNow: readOnSend(() => new Date().toISOString()) };
+    const first = await versionsOnly(db, { options, checked: check !== undefined }, { ...values, ...checked, known: knownSnapshot });
     if (!first.length) return [];
     const { snapshot } = first[0];
     if (first[0].id === null) {
@@ -291,7 +338,7 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     return shown(cache.answer(rows, kept), values, state);
   }
 
-  return (db: Db, options: Options, values: Values, check?: SessionCheck) => read(db, options, values, check, true);
+  return (db: Db, options: Options, values: Values, check?: SessionCheck) => readJoined(db, options, values, check);
 }
 
 /** How long a page read now holds with nothing committed: an hour, or until an item changes with time. */
@@ -320,7 +367,7 @@ function shown(rows: VersionedPageRow[], values: Record<string, unknown>, state:
   return rows;
 }
 
-type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number; unchanged: number };
+type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number; unchanged: number; grouped: number };
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
 export function itemPageStats(db: Db): Record<string, ListStats> {
@@ -334,6 +381,7 @@ export function itemPageStats(db: Db): Record<string, ListStats> {
       itemsBuilt: cache?.itemsBuilt ?? 0,
       joined: cache?.joined ?? 0,
       unchanged: cache?.unchanged ?? 0,
+      grouped: cache?.grouped ?? 0,
     };
   }
   return stats;
