@@ -19,7 +19,9 @@ pg.Client.prototype.query = function query(...args) {
     const text = typeof q === 'string' ? q : q?.text;
     const values = (typeof q === 'string' ? v : (q?.values ?? (Array.isArray(v) ? v : undefined))) ?? [];
     const name = typeof q === 'string' ? undefined : q?.name;
-    if (text) captured.push({ text, name, values: values.map((x) => (x instanceof Date ? x.toISOString() : x)) });
+    // a value read on sending (db/statement.ts `readOnSend`) as node-postgres is about to read it
+    const shown = (x) => (x instanceof Date ? x.toISOString() : typeof x?.toPostgres === 'function' ? x.toPostgres() : x);
+    if (text) captured.push({ text, name, values: values.map(shown) });
   }
   return original.apply(this, args);
 };
