@@ -389,7 +389,7 @@ export const MUTANTS: Mutant[] = [
   // ---- planner settings of every connection (decision 025) -------------------------------------------
   { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',
     postgresOnly: 'the embedded database sets it in pglite.ts (the next mutant); this one is the pool of a PostgreSQL server',
-    find: '    client.query(NO_MEMOIZE).catch(() => {});', replace: '    void NO_MEMOIZE;',
+    find: 'client.query(NO_MEMOIZE).then(', replace: "client.query('SELECT 1').then(",
     tests: ['tests/api/planner-settings.test.ts'] },
   { name: 'planner: the embedded database keeps Memoize on', file: 'src/server/db/pglite.ts',
     find: "  await pglite.exec('SET enable_memoize = off');", replace: '',

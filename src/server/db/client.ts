@@ -38,6 +38,15 @@ function newPool(url: string, max: number): pg.Pool {
     connectionTimeoutMillis: 5_000,
     // notices a silently dropped connection (failover, NAT timeout) instead of waiting on it
     keepAlive: true,
+    // before the connection's first use (docs/decisions/025): the lists' joins run as plain index
+    // lookups, without Memoize's per-statement hash table. Awaited, not queued behind the first
+    // query: node-postgres deprecates sending a query while another is under way. A failure is left
+    // to the query that follows, as a lost connection would be.
+    onConnect: (client) =>
+      client.query(NO_MEMOIZE).then(
+        () => {},
+        () => {},
+      ),
   });
   // an idle client that loses its server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout
@@ -48,9 +57,6 @@ function newPool(url: string, max: number): pg.Pool {
   // instead, and the pool discards the dead client when it is released (it is no longer queryable).
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    // queued before the connection's first query (docs/decisions/025): the lists' joins run as plain
-    // index lookups, without Memoize's per-statement hash table
-    client.query(NO_MEMOIZE).catch(() => {});
   });
   return pool;
 }
