@@ -9,6 +9,8 @@ import { DEMO_ADMIN, DEMO_INVITE, PASSWORD, api, expectNoHorizontalOverflow, log
 const WORD = 'Averyveryverylongunbrokenwordwithoutanyspacesatall';
 
 test('[ADMIN][BRAND] long unbroken words in titles, names, e-mails and links never widen a page', async ({ browser }) => {
+  // two users and a dozen screens at two widths: about a minute on a slow 2-core machine
+  test.setTimeout(150_000);
   const stamp = Date.now();
   const adminCtx = await browser.newContext();
   const admin = await adminCtx.newPage();
