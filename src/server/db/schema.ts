@@ -233,8 +233,10 @@ export const checkouts = pgTable(
     uniqueIndex('checkouts_provider_session_unique').on(t.providerSessionId),
     // one live checkout per brand and opportunity: a second click gets the same session back
     uniqueIndex('checkouts_one_open_per_brand').on(t.brandId, t.opportunityId).where(sql`status = 'open'`),
-    // the expiry sweep
-    index('checkouts_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open'`),
+    // the expiry sweep (closeCheckouts), which never closes a charged hold. Its predicate is the
+    // sweep's own, narrower than `status = 'open'`, so that a brand's open-hold lookup cannot use it:
+    // planned while few holds were open, that lookup read every open hold through this index
+    index('checkouts_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open' AND test_provider_ref IS NULL`),
     index('checkouts_opportunity_idx').on(t.opportunityId),
     // a brand's checkouts started in the last window (LIMIT_CHECKOUTS)
     index('checkouts_brand_created_idx').on(t.brandId, t.createdAt),
