@@ -413,6 +413,9 @@ export const MUTANTS: Mutant[] = [
     find: 'SELECT DISTINCT "brand_id", 1 FROM "changed_rows"\n      ON CONFLICT ("brand_id") DO UPDATE SET "version" = "shortlist_versions"."version" + 1;',
     replace: 'SELECT DISTINCT "brand_id", 1 FROM "changed_rows"\n      ON CONFLICT ("brand_id") DO NOTHING;',
     tests: ['tests/api/catalogue-search.test.ts'], grep: 'shortlist search asked again' },
+  { name: "checkout: the expiry sweep's index serves the hold lookup (status = 'open' only)", file: 'drizzle/0019_checkout_expiry_index_predicate.sql', migration: true,
+    find: "WHERE status = 'open' AND test_provider_ref IS NULL;", replace: "WHERE status = 'open';",
+    tests: ['tests/api/checkout-lookup-plan.test.ts'], why: 'every claim reads every open hold' },
 ];
 
 // ------------------------------------------------------------------------------------------------
