@@ -477,10 +477,36 @@ async function touchFirstPages(url: string) {
 
 const BIG_TABLES = ['opportunities', 'payments', 'briefs', 'users', 'sessions', 'checkouts'];
 
+/**
+ * Index scans on a big table that select nothing by the request's values: no Index Cond, and a
+ * Filter on a parameter. Such a scan reads every row of its index (a partial index: every row of
+ * its predicate) to keep the few that match, as the hold lookup did through the expiry sweep's
+ * index (docs/decisions/009). An ordered scan under a LIMIT with no Filter is not one.
+ */
+function filterScans(plan: string): string[] {
+  const lines = plan.split('\n');
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    const scan = /^(\s*(?:->\s+)?)Index (?:Only )?Scan(?: Backward)? using (\S+) on (\w+)/.exec(line);
+    if (!scan || !BIG_TABLES.includes(scan[3])) return;
+    // the node's own lines: deeper than its head, up to its first child or sibling
+    const depth = scan[1].length;
+    const own: string[] = [];
+    for (let j = i + 1; j < lines.length; j++) {
+      const indent = /^\s*/.exec(lines[j])![0].length;
+      if (indent <= depth || /^\s*->/.test(lines[j])) break;
+      own.push(lines[j].trim());
+    }
+    const filter = own.find((l) => l.startsWith('Filter:'));
+    if (!own.some((l) => l.startsWith('Index Cond:')) && filter && /\$\d/.test(filter)) found.push(`${scan[3]} through ${scan[2]}`);
+  });
+  return found;
+}
+
 async function explainAll(url: string, queries: Map<string, Captured[]>) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const out: { endpoint: string; statements: { text: string; name?: string; values: unknown[]; plan: string; seqScans: string[] }[] }[] = [];
+  const out: { endpoint: string; statements: { text: string; name?: string; values: unknown[]; plan: string; seqScans: string[]; filterScans: string[] }[] }[] = [];
   try {
     for (const [endpoint, list] of queries) {
       const statements = [];
@@ -504,7 +530,7 @@ async function explainAll(url: string, queries: Map<string, Captured[]>) {
           plan = res.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
         }
         const seqScans = BIG_TABLES.filter((t) => new RegExp(`Seq Scan on ${t}\\b`).test(plan));
-        statements.push({ text: q.text, name: q.name, values: q.values, plan, seqScans });
+        statements.push({ text: q.text, name: q.name, values: q.values, plan, seqScans, filterScans: filterScans(plan) });
       }
       out.push({ endpoint, statements });
     }
@@ -841,14 +867,16 @@ async function main() {
           'a prepared statement with its generic plan (made without the values: the plan PostgreSQL settles on for a statement run again and again), anything else as sent. ' +
           'GET /api/opportunities is captured right after a catalogue change, when the list is built again (2 statements); while the catalogue is unchanged a request runs only the first. ' +
           'A paged list is captured right after a change to one row of its first page (2 statements: the page as row versions with the database snapshot, which also checks the sign-in session read lately (docs/decisions/022), and the page again with the keys of the items the server keeps, which builds the JSON of the changed item only); while the rows of a page are unchanged a request runs only the first and answers with the kept items (docs/decisions/011), and while nothing at all is committed the first reads only the snapshot and the session and the server answers the page it kept whole (docs/decisions/026: its plan\'s One-Time Filter on pg_current_snapshot()); a request whose session this server has not read lately looks it up first (one statement more). ' +
-          'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkouts) is flagged **SEQ SCAN**.',
+          'A sequential scan on a big table (opportunities, payments, briefs, users, sessions, checkouts) is flagged **SEQ SCAN**, and an index scan on one that has no Index Cond and filters by the request\'s values (it reads every row of its index to keep a few) **FILTER SCAN**.',
       );
       lines.push('');
-      lines.push('| endpoint | statements per request | sequential scans on big tables |');
+      lines.push('| endpoint | statements per request | sequential or filter scans on big tables |');
       lines.push('|---|---:|---|');
       for (const x of explains) {
         const seq = x.statements.flatMap((s, i) => s.seqScans.map((t) => `#${i + 1} ${t}`));
-        lines.push(`| ${x.endpoint} | ${x.statements.length} | ${seq.length ? `**SEQ SCAN**: ${seq.join(', ')}` : 'none'} |`);
+        const filtered = x.statements.flatMap((s, i) => s.filterScans.map((t) => `#${i + 1} ${t}`));
+        const flags = [seq.length ? `**SEQ SCAN**: ${seq.join(', ')}` : '', filtered.length ? `**FILTER SCAN**: ${filtered.join(', ')}` : ''].filter(Boolean);
+        lines.push(`| ${x.endpoint} | ${x.statements.length} | ${flags.length ? flags.join('; ') : 'none'} |`);
       }
       for (const x of explains) {
         lines.push('');
@@ -856,7 +884,7 @@ async function main() {
         x.statements.forEach((s, i) => {
           lines.push('');
           lines.push(
-            `${i + 1}. ${s.name ? `prepared statement \`${s.name}\` (generic plan)` : 'unprepared statement'}; ${s.seqScans.length ? `**SEQ SCAN on ${s.seqScans.join(', ')}**` : 'no sequential scan on a big table'} — parameters: \`${JSON.stringify(s.values).slice(0, 300)}\``,
+            `${i + 1}. ${s.name ? `prepared statement \`${s.name}\` (generic plan)` : 'unprepared statement'}; ${s.seqScans.length ? `**SEQ SCAN on ${s.seqScans.join(', ')}**` : 'no sequential scan on a big table'}${s.filterScans.length ? `, **FILTER SCAN of ${s.filterScans.join(', ')}**` : ''} — parameters: \`${JSON.stringify(s.values).slice(0, 300)}\``,
           );
           lines.push('');
           lines.push('```sql');
