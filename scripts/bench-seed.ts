@@ -1,9 +1,10 @@
 /**
  * The benchmark's data set as plain SQL (generate_series), run unchanged on PostgreSQL and PGlite:
- * 5,000 approved brands, 10,000 opportunities (about 1,000 claimable), 100,000 payments, the 150,000
- * checkouts they came from (paid, expired or cancelled) and ~90,000 briefs, with the timeline entries the workflow's timers look for. Ids are md5-derived uuids so the
- * statements can refer to each other without lookups, and every value is a function of the row
- * number: two runs seed the same data (only timestamps move).
+ * 5,000 approved brands, 10,000 opportunities (about 1,000 claimable), 100,000 payments, 150,000
+ * checkouts (those the payments came from, and unpaid ones) and ~90,000 briefs, with the timeline
+ * entries the workflow's timers look for. Ids are md5-derived uuids so the statements can refer to
+ * each other without lookups, and every value is a function of the row number: two runs seed the
+ * same data (only timestamps move).
  */
 
 import { configSchema } from '../src/server/config';
@@ -116,17 +117,19 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
       // or cancelled), as in use. Without them the table is empty when measuring starts, and a
       // statement planned then keeps a plan for an empty table (a sequential scan) for the whole run.
       label: 'checkouts',
+      // (a paid one started 5 minutes before its payment; an unpaid one the day before, a claim of the
+      // same opportunity left to expire or cancelled)
       sql: `INSERT INTO checkouts (id, provider_session_id, brand_id, opportunity_id, amount, status, url, expires_at, closed_at, created_at)
-        SELECT CASE WHEN a.paid THEN p.id ELSE md5('bench-unpaid-checkout-' || a.k)::uuid END,
-          CASE WHEN a.paid THEN p.provider_session_id ELSE 'cs_bench_unpaid_' || a.k END,
+        SELECT CASE WHEN a.paid THEN p.id ELSE md5('bench-unpaid-checkout-' || p.n)::uuid END,
+          CASE WHEN a.paid THEN p.provider_session_id ELSE 'cs_bench_unpaid_' || p.n END,
           p.brand_id, p.opportunity_id, p.amount,
-          CASE WHEN a.paid THEN 'completed' WHEN a.k % 3 = 0 THEN 'cancelled' ELSE 'expired' END,
-          'https://checkout.example.com/c/' || a.k,
-          p.created_at + interval '30 minutes' - CASE WHEN a.paid THEN interval '0' ELSE interval '1 day' END,
-          p.created_at + CASE WHEN a.paid THEN interval '2 minutes' ELSE interval '-1 day' + interval '30 minutes' END,
-          p.created_at - interval '5 minutes' - CASE WHEN a.paid THEN interval '0' ELSE interval '1 day' END
+          CASE WHEN a.paid THEN 'completed' WHEN p.n % 3 = 0 THEN 'cancelled' ELSE 'expired' END,
+          'https://checkout.example.com/c/' || p.n || CASE WHEN a.paid THEN '' ELSE '-unpaid' END,
+          a.started + interval '30 minutes',
+          CASE WHEN a.paid THEN p.created_at WHEN p.n % 3 = 0 THEN a.started + interval '4 minutes' ELSE a.started + interval '30 minutes' END,
+          a.started
         FROM (SELECT *, substr(stripe_payment_id, 10)::int AS n FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
-        CROSS JOIN LATERAL (VALUES (true, p.n), (false, p.n)) a(paid, k)
+        CROSS JOIN LATERAL (VALUES (true, p.created_at - interval '5 minutes'), (false, p.created_at - interval '1 day')) a(paid, started)
         WHERE a.paid OR p.n % 2 = 0`,
     },
     {
