@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openHoldStatement } from '../../src/server/modules/payments/checkout';
 import { createOpportunity, createPaymentsTestApp, quickBrands, type PaymentsTestApp } from '../support/payments';
 
 let t: PaymentsTestApp;
@@ -53,8 +54,8 @@ it("a brand's open-hold lookup, planned while none was open, reads only its own 
   const brandId = brands[57].user.id;
   const plan = await t.db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-    await tx.execute(sql`PREPARE open_hold_plan_check (uuid, uuid) AS
-      SELECT id, url FROM checkouts WHERE brand_id = $1 AND opportunity_id = $2 AND status = 'open'`);
+    // the very statement checkout.ts prepares ($1 the brand, $2 the opportunity)
+    await tx.execute(sql.raw(`PREPARE open_hold_plan_check AS ${openHoldStatement.text}`));
     // EXECUTE takes no bound parameters: the ids are our own uuids, written as literals
     const explained = await tx.execute(
       sql.raw(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE open_hold_plan_check ('${uuid(brandId)}', '${uuid(opp.id)}')`),

@@ -28,7 +28,7 @@ const isPool = (client: Db['$client']): client is pg.Pool => client instanceof p
  */
 export function preparedStatement<Row, Values extends Record<string, unknown> = Record<string, never>>(name: string, query: SQL) {
   const compiled = dialect.sqlToQuery(query);
-  return async (db: Db, values: Values): Promise<Row[]> => {
+  const run = async (db: Db, values: Values): Promise<Row[]> => {
     const params = fillPlaceholders(compiled.params, values);
     const client = db.$client;
     if (isPool(client)) {
@@ -38,6 +38,8 @@ export function preparedStatement<Row, Values extends Record<string, unknown> = 
     const result = await (client as PGlite).query<Row>(compiled.sql, params.map(valueNow), { parsers: pgliteParsers });
     return result.rows;
   };
+  // the text the database prepares, with its $n in the order the values are bound (to plan it in tests)
+  return Object.assign(run, { text: compiled.sql });
 }
 
 /**

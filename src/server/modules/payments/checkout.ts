@@ -22,7 +22,7 @@ export interface CheckoutBrand {
 type CheckoutRow = typeof checkouts.$inferSelect;
 const h = checkouts;
 /** Timestamps travel as ISO text (prepared statements return the driver's rows unmapped). */
-const openHoldStatement = preparedStatement<
+export const openHoldStatement = preparedStatement<
   Omit<CheckoutRow, 'expiresAt' | 'closedAt' | 'createdAt'> & { expiresAt: string; closedAt: string | null; createdAt: string },
   { brandId: string; opportunityId: string }
 >(
