@@ -115,8 +115,16 @@ describe('My Articles paging', () => {
   it('filters by tab on the server and counts each tab over every purchase', async () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const opp = await createOpportunity(t.db, { maxSlots: 100 });
+    // one second apart, newest last: the order below must not hang on two inserts in one clock tick
+    let made = 0;
     const make = (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof payments.$inferInsert.draftReviewStatus) =>
-      createPayment(t.db, { brandId: brand.user.id, opportunityId: opp.id, status, draftReviewStatus });
+      createPayment(t.db, {
+        brandId: brand.user.id,
+        opportunityId: opp.id,
+        status,
+        draftReviewStatus,
+        createdAt: new Date(Date.now() - 60_000 + 1000 * made++),
+      });
     const pending = [await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief')];
     const review = [await make('paid', 'pending_brand_review'), await make('paid', 'edits_requested'), await make('paid', 'approved')];
     const completed = [await make('released', 'approved')];
