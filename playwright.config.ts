@@ -45,6 +45,8 @@ export default defineConfig({
       LIMIT_PASSWORD_RESETS_PER_ADDRESS: '1000/1h',
       // the paging journey buys more placements in a minute than a person would
       LIMIT_CHECKOUTS: '1000/1m',
+      // the message-limit journey reaches it; every other journey's brand sends a few messages
+      LIMIT_MESSAGES: '10/1h',
       // the publication journeys serve the outlet's article from a server on loopback
       LINK_CHECK_ALLOW: '127.0.0.1',
     },

@@ -86,6 +86,7 @@ const T = {
   money: 'tests/api/money-mutants.test.ts',
   twoInstances: 'tests/api/two-instances.test.ts',
   limits: 'tests/api/limits.test.ts',
+  messages: 'tests/api/messages.test.ts',
   auth: 'tests/api/auth.test.ts',
   sessions: 'tests/api/sessions-csrf.test.ts',
   permissions: 'tests/api/permissions.test.ts',
@@ -247,6 +248,10 @@ export const MUTANTS: Mutant[] = [
   { name: 'auth: sign-up creates an approved brand', file: A + 'service.ts',
     find: "values({ email, password, role: 'brand', approved: false })", replace: "values({ email, password, role: 'brand', approved: true })", tests: [T.auth], grep: 'ignores a role' },
 
+  { name: 'messages: a brand\'s messages not counted', file: 'src/server/modules/messages/routes.ts',
+    find: "claimed = caller.side === 'brand' ? await claimLimits", replace: "claimed = caller.side === 'nobody' ? await claimLimits", tests: [T.messages], grep: 'LIMIT_MESSAGES' },
+  { name: 'messages: the count kept when the message is not stored', file: 'src/server/modules/messages/routes.ts',
+    find: '          if (claimed.length) await releaseClaims(db, claimed);\n', replace: '', tests: [T.messages], grep: 'LIMIT_MESSAGES' },
   // ---- rate-limit.ts ---------------------------------------------------------------------------
   { name: 'rate-limit: one request fewer than the limit (> becomes >=)', file: M9, migration: true,
     find: '    IF used + wanted > p_maxes[i] THEN', replace: '    IF used + wanted >= p_maxes[i] THEN', tests: [T.limits], grep: '100 concurrent wrong passwords' },

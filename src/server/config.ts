@@ -124,6 +124,8 @@ export const configSchema = z.object({
   LIMIT_INVITE_CODE_ATTEMPTS: limit.prefault('10/1h'),
   /** Checkouts started per user. */
   LIMIT_CHECKOUTS: limit.prefault('30/1m'),
+  /** Messages a brand sends in its placements' conversations (the editorial team is not limited). */
+  LIMIT_MESSAGES: limit.prefault('100/1h'),
   /** Files uploaded per user, and their total size. */
   LIMIT_UPLOADS: limit.prefault('100/1d'),
   LIMIT_UPLOAD_BYTES: limit.prefault('200MB/1d'),

@@ -16,6 +16,7 @@ export interface Limits {
   passwordResetsPerEmail: Limit;
   inviteCodeAttempts: Limit;
   checkouts: Limit;
+  messages: Limit;
   uploads: Limit;
   uploadBytes: Limit;
 }
@@ -68,6 +69,11 @@ export function limitsFor(config: Config): Limits {
       bucket: 'checkout',
       ...config.LIMIT_CHECKOUTS,
       message: (when) => `Too many checkouts started. Please try again ${when}.`,
+    },
+    messages: {
+      bucket: 'message',
+      ...config.LIMIT_MESSAGES,
+      message: (when) => `You have sent too many messages. Please try again ${when}.`,
     },
     uploads: {
       bucket: 'upload',

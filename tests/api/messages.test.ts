@@ -4,7 +4,7 @@
  * has its own unread count and read mark, and the other side is e-mailed at most once per
  * conversation every 15 minutes with everything it has not read.
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   conversationReads,
   mailOutbox,
   placementMessages,
+  rateLimitHits,
   uploads,
 } from '../../src/server/db/schema';
 import { startJobs, type Jobs } from '../../src/server/jobs/boss';
@@ -670,5 +671,74 @@ describe('the notice jobs on pg-boss', () => {
     }
     expect(rows).toHaveLength(1);
     expect(rows[0].kind).toBe('message_received');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// the brand's limit
+
+describe('LIMIT_MESSAGES', () => {
+  let small: TestApp;
+  let brand: SignedIn;
+  let other: SignedIn;
+  let editor: SignedIn;
+  beforeAll(async () => {
+    small = await createTestApp({ LIMIT_MESSAGES: { max: 3, windowMs: 3_600_000 } });
+    [brand, other, editor] = await Promise.all([
+      signedIn(small.app, small.db, kinds.approvedBrand),
+      signedIn(small.app, small.db, kinds.approvedBrand),
+      signedIn(small.app, small.db, kinds.admin),
+    ]);
+  });
+  afterAll(async () => {
+    await small?.close();
+  });
+  const stored = async (paymentId: string) =>
+    (await small.db.select().from(placementMessages).where(eq(placementMessages.paymentId, paymentId))).map((m) => m.text);
+  const hits = async (userId: string) =>
+    (await small.db.select().from(rateLimitHits).where(and(eq(rateLimitHits.bucket, 'message'), eq(rateLimitHits.subject, userId)))).length;
+
+  it('[BRAND] counts a brand’s stored messages only, then refuses with a 429 that says when, storing nothing', async () => {
+    const p = await purchase(small.db, brand.user.id);
+    const post = (text: string) => brand.agent.post(brandUrl(p.id), { text });
+    expect((await post('one')).status).toBe(201);
+    // refused input is not counted
+    expect((await post('   ')).status).toBe(400);
+    expect((await post('x'.repeat(MESSAGE_TEXT_MAX + 1))).status).toBe(400);
+    expect(await hits(brand.user.id)).toBe(1);
+    // nor a message whose attachment could not be stored: the disk store's directory replaced by a file
+    mkdirSync(small.uploadsDir, { recursive: true });
+    renameSync(small.uploadsDir, `${small.uploadsDir}.away`);
+    writeFileSync(small.uploadsDir, '');
+    try {
+      const unstored = await postForm(brand.agent, brandUrl(p.id), { text: 'with a file', file: { data: PDF, name: 'brief.pdf' } });
+      expect(unstored.status).toBe(503);
+    } finally {
+      rmSync(small.uploadsDir);
+      renameSync(`${small.uploadsDir}.away`, small.uploadsDir);
+    }
+    expect(await hits(brand.user.id)).toBe(1);
+    expect((await post('two')).status).toBe(201);
+    expect((await post('three')).status).toBe(201);
+
+    const refused = await post('four');
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(/^You have sent too many messages\. Please try again in (\d+ minutes?|an hour)\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await stored(p.id)).toEqual(expect.arrayContaining(['one', 'two', 'three']));
+    expect(await stored(p.id)).toHaveLength(3);
+    expect(await hits(brand.user.id)).toBe(3);
+    // the same for a file, in any of the brand's conversations
+    const q = await purchase(small.db, brand.user.id);
+    expect((await postForm(brand.agent, brandUrl(q.id), { file: { data: PDF, name: 'brief.pdf' } })).status).toBe(429);
+    expect(await stored(q.id)).toEqual([]);
+  });
+
+  it('[ADMIN] limits neither the editorial team nor another brand', async () => {
+    const p = await purchase(small.db, brand.user.id);
+    for (let i = 1; i <= 4; i++) expect((await editor.agent.post(adminUrl(p.id), { text: `answer ${i}` })).status).toBe(201);
+    const o = await purchase(small.db, other.user.id);
+    expect((await other.agent.post(brandUrl(o.id), { text: 'mine' })).status).toBe(201);
+    expect(await hits(editor.user.id)).toBe(0);
   });
 });

@@ -228,3 +228,40 @@ test('[BRAND] the details page on a phone (390 px): stacked, nothing wider than 
   await admin.close();
   await brand.close();
 });
+
+test('[BRAND] past the hourly message limit the composer says when to try again and keeps the text', async ({ browser }) => {
+  const admin = await newContextPage(browser);
+  await loginAs(admin.page, DEMO_ADMIN);
+  const brand = await newContextPage(browser);
+  const paymentId = await purchasedArticle(admin.page, brand.page, `Chatty brand ${unique()}`);
+  await brand.page.goto(`/brand/my-articles/${paymentId}`);
+  // the suite's server allows 10 an hour (playwright.config.ts): one through the page, nine more through the API
+  await send(brand.page, 'First question about the draft.');
+  for (let i = 2; i <= 10; i++) {
+    const res = await api(brand.page, 'POST', `/api/brand/projects/${paymentId}/messages`, { text: `Question ${i}` });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  const text = 'One more thought about the headline.';
+  for (const width of [1280, 390]) {
+    await brand.page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    const box = conversation(brand.page).getByRole('textbox', { name: 'Message' });
+    await box.fill(text);
+    await conversation(brand.page).getByRole('button', { name: 'Send' }).click();
+    await expect(conversation(brand.page).getByRole('alert')).toHaveText(
+      /^You have sent too many messages\. Please try again in (\d+ minutes|an hour)\.$/,
+    );
+    await expect(box).toHaveValue(text);
+    await expect(messageWith(brand.page, text)).toHaveCount(0);
+    await expectNoHorizontalOverflow(brand.page);
+    const dir = process.env.SHOTS_DIR;
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      await brand.page.screenshot({ path: `${dir}/message-limit-${width}.png` });
+    }
+  }
+  // the editorial team still answers
+  const answer = await api(admin.page, 'POST', `/api/admin/projects/${paymentId}/messages`, { text: 'We will reply shortly.' });
+  expect(answer.status()).toBe(201);
+  await admin.close();
+  await brand.close();
+});

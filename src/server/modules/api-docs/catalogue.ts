@@ -191,7 +191,7 @@ const conversationRoutes = SIDES.flatMap(({ prefix, access, who }): RouteDoc[] =
         'Created',
         201,
       ),
-      errors: { 413: 'The file is larger than 25 MB', 429: 'Too many uploads today' },
+      errors: { 413: 'The file is larger than 25 MB', 429: 'Too many messages this hour, or uploads today (brands)' },
     },
     {
       method: 'POST',

@@ -3,6 +3,7 @@ import { MESSAGE_EMPTY, messageTextSchema } from '../../../shared/schemas/messag
 import type { Module } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { pageOf, sendJsonPage } from '../../lib/paging';
+import { claimLimits, releaseClaims } from '../../lib/rate-limit';
 import { parse } from '../../lib/validate';
 import { storeUpload } from '../../storage/uploads';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
@@ -76,10 +77,13 @@ export const messagesModule: Module = async (app: FastifyInstance, deps) => {
       const form = req.isMultipart()
         ? await readMessageForm(req)
         : { text: (req.body as { text?: unknown } | null)?.text, file: null };
+      let claimed: number[] = [];
       try {
         const { text } = parse(messageTextSchema, { text: form.text });
         const checked = form.file ? await checkAttachment(form.file) : null;
         if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
+        // counted once the message is known to be valid, and taken back if it is not stored
+        claimed = caller.side === 'brand' ? await claimLimits(db, [{ limit: limits.messages, subject: caller.userId }]) : [];
         const attachment = checked
           ? {
               // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
@@ -96,9 +100,15 @@ export const messagesModule: Module = async (app: FastifyInstance, deps) => {
               size: checked.file.size,
             }
           : null;
-        return reply.code(201).send(await postMessage(db, caller, paymentId, { text, attachment }));
+        const message = await postMessage(db, caller, paymentId, { text, attachment });
+        claimed = [];
+        return reply.code(201).send(message);
       } finally {
-        await form.file?.spooled.dispose();
+        try {
+          if (claimed.length) await releaseClaims(db, claimed);
+        } finally {
+          await form.file?.spooled.dispose();
+        }
       }
     });
 
