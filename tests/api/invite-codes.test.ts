@@ -79,6 +79,8 @@ describe('GET /api/admin/invite-codes', () => {
       const res = await admin.post('/api/admin/invite-codes', { code });
       expect(res.status).toBe(201);
       made.push(res.body.code);
+      // PGlite's clock ticks in milliseconds: two codes made in one tick would tie on created_at
+      await new Promise((r) => setTimeout(r, 2));
     }
     const res = await admin.get('/api/admin/invite-codes');
     expect(res.status).toBe(200);
