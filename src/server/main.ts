@@ -18,6 +18,7 @@ import { pageCheckerFor } from './modules/placements/page-checker';
 import { WorkerStatus } from './ops/worker';
 import { closeApp, shutdownHandler } from './ops/shutdown';
 import { logDestination } from './ops/request-log';
+import { sweepLeftoverSpools } from './storage/spooled-file';
 
 async function main() {
   const config = loadConfig();
@@ -102,6 +103,15 @@ async function main() {
 
   worker.attach(jobs.boss);
 
+  // uploads spooled to this machine's temp directory by a process killed mid-request
+  const sweepSpools = () =>
+    sweepLeftoverSpools().then(
+      (deleted) => deleted.length && app.log.info({ deleted: deleted.length }, 'leftover spooled uploads deleted'),
+      (err: unknown) => app.log.warn({ err }, 'could not sweep leftover spooled uploads'),
+    );
+  await sweepSpools();
+  const spoolSweep = setInterval(() => void sweepSpools(), 60 * 60_000).unref();
+
   // SIGTERM: no new connections; the requests in flight are answered, then the jobs' current step
   // ends, then mail and the database close; all within SHUTDOWN_TIMEOUT_S, else exit 1
   const shutdown = shutdownHandler({
@@ -109,6 +119,7 @@ async function main() {
     log: app.log,
     stop: async (deadline) => {
       worker.detach();
+      clearInterval(spoolSweep);
       await closeApp(app);
       await jobs.stop(Math.max(1_000, deadline - Date.now() - 2_000));
       stopMailJobs();

@@ -5,7 +5,7 @@
  * Embedded database only: the refusals do not depend on the database kind.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,4 +134,31 @@ describe.skipIf(dbKind !== 'pglite')('a production start (the built server)', ()
     expect(prod.output).toContain('No admin account exists yet. Create one with: npm run admin:create');
     expect(prod.output).toContain('Test mode: payments are simulated');
   }, 120_000);
+
+  it('deletes the uploads a killed process left spooled in the temp directory, and nothing else', async () => {
+    const tmp = mkdtempSync(path.join(root, '.tmp', 'prod-tmpdir-'));
+    const ownData = mkdtempSync(path.join(root, '.tmp', 'prod-data-'));
+    const at = (name: string, hoursAgo: number) => {
+      const file = path.join(tmp, name);
+      writeFileSync(file, 'partial upload');
+      const then = new Date(Date.now() - hoursAgo * 3_600_000);
+      utimesSync(file, then, then);
+      return file;
+    };
+    const leftover = at('byline-upload-0123456789abcdef01234567', 7);
+    // one still being written or checked by a request, and a file that is not ours
+    const recent = at('byline-upload-89abcdef0123456701234567', 1);
+    const notOurs = at('report-draft.pdf', 30 * 24);
+    try {
+      const server = await start({ NODE_ENV: 'development', TMPDIR: tmp, DATA_DIR: ownData }, { untilReady: true });
+      await server.stop();
+      expect(server.code).toBeNull();
+      expect(existsSync(leftover)).toBe(false);
+      expect(existsSync(recent)).toBe(true);
+      expect(existsSync(notOurs)).toBe(true);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+      rmSync(ownData, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -22,8 +22,10 @@ export interface SpooledFile extends FileSource {
   dispose(): Promise<void>;
 }
 
+const SPOOL_PREFIX = 'byline-upload-';
+
 export async function spool(stream: Readable): Promise<SpooledFile> {
-  const file = path.join(os.tmpdir(), `byline-upload-${randomBytes(12).toString('hex')}`);
+  const file = path.join(os.tmpdir(), `${SPOOL_PREFIX}${randomBytes(12).toString('hex')}`);
   const head: Buffer[] = [];
   let size = 0;
   const count = new Transform({
@@ -41,6 +43,32 @@ export async function spool(stream: Readable): Promise<SpooledFile> {
     throw err;
   }
   return { path: file, size, head: Buffer.concat(head), open: () => createReadStream(file), dispose };
+}
+
+/**
+ * A spooled upload untouched for this long was left by a process killed mid-request (its request
+ * would have disposed of it): a 25 MB upload at 10 KB/s writes for 45 minutes, touching the file.
+ */
+const LEFTOVER_AFTER_MS = 6 * 60 * 60_000;
+
+/**
+ * Deletes the spooled uploads in `dir` (the OS temp directory) left by killed processes, on this
+ * machine: every server runs it when it starts and each hour (main.ts). Returns the names deleted.
+ */
+export async function sweepLeftoverSpools(dir: string = os.tmpdir(), now: number = Date.now()): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(SPOOL_PREFIX)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - (await stat(file)).mtimeMs < LEFTOVER_AFTER_MS) continue;
+      await rm(file, { force: true });
+      deleted.push(name);
+    } catch {
+      // gone meanwhile (its request disposed of it, or another process swept it)
+    }
+  }
+  return deleted;
 }
 
 /** Whether `needle` occurs anywhere in the file, read in chunks (never the whole file at once). */
