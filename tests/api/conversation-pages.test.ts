@@ -217,10 +217,10 @@ describe('GET …/messages', () => {
 
   it('the message a POST answers is the one the page lists', async () => {
     const p = await purchase(t.db, owner.user.id);
-    const posted = [
-      (await owner.agent.post(messagesUrl('brand', p.id), { text: AWKWARD })).body as Message,
-      (await admin.agent.post(messagesUrl('admin', p.id), { text: 'reply' })).body as Message,
-    ];
+    const first = (await owner.agent.post(messagesUrl('brand', p.id), { text: AWKWARD })).body as Message;
+    // PGlite's clock ticks in milliseconds: two messages in one tick would tie on their time
+    await new Promise((r) => setTimeout(r, 2));
+    const posted = [first, (await admin.agent.post(messagesUrl('admin', p.id), { text: 'reply' })).body as Message];
     const listed = JSON.parse((await owner.agent.get(messagesUrl('brand', p.id))).text) as Message[];
     expect(listed.map((m) => JSON.stringify(m))).toEqual(posted.reverse().map((m) => JSON.stringify(m)));
   });

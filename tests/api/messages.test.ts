@@ -64,6 +64,8 @@ afterAll(async () => {
 const brandUrl = (paymentId: string, rest = '') => `/api/brand/projects/${paymentId}/messages${rest}`;
 const adminUrl = (paymentId: string, rest = '') => `/api/admin/projects/${paymentId}/messages${rest}`;
 const newPayment = () => purchase(t.db, brandA.user.id);
+/** Lets PGlite's millisecond clock move on: messages ordered by time would otherwise tie and fall to their random ids. */
+const tick = () => new Promise((r) => setTimeout(r, 2));
 
 // ---------------------------------------------------------------------------------------------
 // files
@@ -174,6 +176,7 @@ describe('writing and reading a conversation', () => {
       text: 'Hello, when will the draft be ready?',
       attachment: null,
     });
+    await tick();
     const reply = await admin.agent.post(adminUrl(p.id), { text: '  By Friday.  ' });
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ side: 'admin', authorName: 'Ada Admin', text: 'By Friday.' });
@@ -194,8 +197,10 @@ describe('writing and reading a conversation', () => {
 
   it('pages with ?limit and Link rel="next" towards older messages, nothing skipped or repeated', async () => {
     const p = await newPayment();
-    for (let i = 1; i <= 7; i++)
+    for (let i = 1; i <= 7; i++) {
+      await tick();
       expect((await brandA.agent.post(brandUrl(p.id), { text: `message ${i}` })).status).toBe(201);
+    }
     const seen: string[] = [];
     let url: string | undefined = brandUrl(p.id, '?limit=3');
     let pages = 0;
