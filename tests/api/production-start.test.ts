@@ -128,6 +128,9 @@ describe.skipIf(dbKind !== 'pglite')('a production start (the built server)', ()
         body: JSON.stringify({ email: 'admin@byline.test', password: 'byline-admin-demo' }),
       });
       expect(demo.status).toBe(401);
+      // in production every answer tells browsers to come back over HTTPS only, for 180 days
+      expect(demo.headers.get('strict-transport-security')).toBe('max-age=15552000; includeSubDomains');
+      expect(demo.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     } finally {
       await prod.stop();
     }

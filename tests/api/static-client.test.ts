@@ -64,6 +64,38 @@ describe('the built client', () => {
     expect(missingAsset.headers['cache-control']).not.toContain('immutable');
   });
 
+  it('[SECURITY] sends the same security headers with every kind of answer', async () => {
+    const answers = {
+      asset: await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } }),
+      page: await app.inject({ method: 'GET', url: '/brand/opportunities' }),
+      'unknown API path': await app.inject({ method: 'GET', url: '/api/no-such-thing' }),
+      'signed out': await app.inject({ method: 'GET', url: '/api/opportunities' }),
+      'bad JSON': await app.inject({ method: 'POST', url: '/api/login', headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, payload: '{' }),
+      'cross-origin refusal': await app.inject({ method: 'POST', url: '/api/login', headers: { origin: 'https://elsewhere.example' }, payload: {} }),
+      HEAD: await app.inject({ method: 'HEAD', url: '/api/terms' }),
+    };
+    for (const [kind, res] of Object.entries(answers)) {
+      expect(res.statusCode, kind).toBeLessThan(500);
+      expect(res.headers['content-security-policy'], kind).toBe(
+        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: https: http:;connect-src 'self';font-src 'self' data:;object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      );
+      expect(res.headers['x-content-type-options'], kind).toBe('nosniff');
+      expect(res.headers['x-frame-options'], kind).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy'], kind).toBe('no-referrer');
+      expect(res.headers['cross-origin-opener-policy'], kind).toBe('same-origin');
+      expect(res.headers['cross-origin-resource-policy'], kind).toBe('same-origin');
+      expect(res.headers['origin-agent-cluster'], kind).toBe('?1');
+      expect(res.headers['x-dns-prefetch-control'], kind).toBe('off');
+      expect(res.headers['x-download-options'], kind).toBe('noopen');
+      expect(res.headers['x-permitted-cross-domain-policies'], kind).toBe('none');
+      expect(res.headers['x-xss-protection'], kind).toBe('0');
+      // HSTS only in production, where the portal is served over HTTPS
+      expect(res.headers['strict-transport-security'], kind).toBeUndefined();
+      expect(res.headers['x-powered-by'], kind).toBeUndefined();
+      expect(res.headers['x-request-id'], kind).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('[SECURITY] says "Test mode: payments are simulated" on every page while the built-in checkout takes the payments', async () => {
     for (const headers of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }]) {
       const res = await app.inject({ method: 'GET', url: '/brand/opportunities', headers });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
 import type { AppDeps } from '../deps';
 import { countEvent } from './events';
@@ -94,14 +94,6 @@ export function loggingOptions(logger: AppDeps['logger']): Pick<FastifyServerOpt
     logController: new RequestLog({ disableRequestLogging: !logsRequests(logger) }),
     genReqId: requestIdOf,
   };
-}
-
-/** Every answer names its request id (`X-Request-Id`), the one in the server's log lines. */
-export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('X-Request-Id', req.id);
-    done();
-  });
 }
 
 /** How far the log may fall behind its reader before lines are dropped instead of held. */
