@@ -5,6 +5,8 @@ export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 export const DOCUMENT_MAX_BYTES = 25 * 1024 * 1024;
 export const EDIT_FEEDBACK_MAX = 1000;
+/** The longest words a search takes (the catalogue's and the admin lists'; every search box stops there). */
+export const SEARCH_TEXT_MAX = 200;
 export const MAX_EXAMPLES = 3;
 /** Spec §9: the escrow refund guarantee, 90 days. Every text that names the term is made from this. */
 export const GUARANTEE_DAYS = 90;

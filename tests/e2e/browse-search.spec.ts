@@ -114,6 +114,19 @@ test('[BRAND] searches outlet, title and description: words in any order, a pref
   await expect(page).toHaveURL(/\/brand\/opportunities$/);
   await expect(searchBox(page)).toHaveValue('');
   await expect(cards(page).first()).toBeVisible();
+
+  // the box's own clear button empties it and leaves the brand typing in it; so does Escape
+  await searchBox(page).fill(t);
+  await expect(count(page)).toHaveText('2 opportunities');
+  await page.getByRole('search').getByRole('button', { name: 'Clear search' }).click();
+  await expect(searchBox(page)).toHaveValue('');
+  await expect(searchBox(page)).toBeFocused();
+  await expect(page).toHaveURL(/\/brand\/opportunities$/);
+  await page.keyboard.type(t);
+  await expect(count(page)).toHaveText('2 opportunities');
+  await searchBox(page).press('Escape');
+  await expect(searchBox(page)).toHaveValue('');
+  await expect(page).toHaveURL(/\/brand\/opportunities$/);
   await cat.closeAll();
 });
 

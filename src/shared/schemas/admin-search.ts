@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { SEARCH_TEXT_MAX } from '../constants';
 
-/** The longest search an admin list takes (the search box stops there too). */
-export const ADMIN_SEARCH_MAX = 200;
-const TOO_LONG = `q must be at most ${ADMIN_SEARCH_MAX} characters`;
+const TOO_LONG = `q must be at most ${SEARCH_TEXT_MAX} characters`;
 
 /**
  * `?q=` of the admin lists (Projects, Payments, Approvals): a piece of a brand's name, brand name or
@@ -11,7 +10,7 @@ const TOO_LONG = `q must be at most ${ADMIN_SEARCH_MAX} characters`;
 export const adminSearchQuery = z
   .string({ error: 'q must be given once' })
   .transform((v) => v.trim())
-  .pipe(z.string().max(ADMIN_SEARCH_MAX, TOO_LONG))
+  .pipe(z.string().max(SEARCH_TEXT_MAX, TOO_LONG))
   .transform((v) => v || undefined)
   .optional();
 

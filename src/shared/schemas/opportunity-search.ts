@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fromCents, toCents } from '../money';
 import { OPPORTUNITY_TYPES } from '../opportunity';
+import { SEARCH_TEXT_MAX } from '../constants';
 import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '../catalogue';
 
 /**
@@ -10,7 +11,6 @@ import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '..
  */
 
 const SEARCH_LIMIT_MAX = 100;
-const SEARCH_TEXT_MAX = 200;
 
 /** Every parameter the search takes (also the order the client writes them in its URL). */
 export const OPPORTUNITY_SEARCH_PARAMS = [

@@ -6,11 +6,9 @@ import {
   type OpportunityStatus,
   type OpportunityType,
 } from '@shared/opportunity';
-import { Search, X } from 'lucide-react';
-import { ADMIN_SEARCH_MAX } from '@shared/schemas/admin-search';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Input } from '@/components/ui/input';
+import { SearchField } from '@/components/search-field';
 import { Label } from '@/components/ui/label';
 import type { UrlSearch } from '@/lib/use-url-search';
 import { NativeSelect } from './native-select';
@@ -38,46 +36,17 @@ export function OpportunityFilters({ value, onChange, search }: { value: Filters
   return (
     <Card>
       <CardContent className="grid grid-cols-2 gap-4 p-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end">
-        <form
-          role="search"
-          className="col-span-2 space-y-1.5 lg:col-span-1"
-          onSubmit={(e) => {
-            e.preventDefault();
-            search.submit();
-          }}
-        >
-          <Label htmlFor="filter-search">Search</Label>
-          <div className="relative">
-            <Search className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input
-              id="filter-search"
-              type="search"
-              value={search.text}
-              placeholder="Outlet, title or description"
-              maxLength={ADMIN_SEARCH_MAX}
-              autoComplete="off"
-              spellCheck={false}
-              className="pl-8 pr-9 [&::-webkit-search-cancel-button]:appearance-none"
-              onChange={(e) => search.setText(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Escape' && search.text) {
-                  e.preventDefault();
-                  search.clear();
-                }
-              }}
-            />
-            {search.text && (
-              <button
-                type="button"
-                aria-label="Clear search"
-                className="absolute right-1 top-1/2 inline-flex size-7 -translate-y-1/2 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                onClick={search.clear}
-              >
-                <X className="size-4" aria-hidden />
-              </button>
-            )}
-          </div>
-        </form>
+        <SearchField
+          id="filter-search"
+          label="Search"
+          showLabel
+          placeholder="Outlet, title or description"
+          value={search.text}
+          onChange={search.setText}
+          onSubmit={search.submit}
+          onClear={search.clear}
+          className="col-span-2 lg:col-span-1"
+        />
         <div className="min-w-0 space-y-1.5">
           <Label htmlFor="filter-status">Status</Label>
           <NativeSelect id="filter-status" value={value.status} onChange={(e) => onChange({ ...value, status: e.target.value as Filters['status'] })}>

@@ -1,14 +1,14 @@
 import * as React from 'react';
-import { Search, X } from 'lucide-react';
-import { Input } from '@/components/ui/input';
+import { SearchField } from '@/components/search-field';
 
 const TYPING_PAUSE_MS = 300;
 
 /**
- * The search box. The URL follows the words ~300 ms after the brand stops typing: the first pause
- * of a search adds a history entry, the next pauses of the same search replace it (Back goes to
- * the search before, not to every word typed). The box takes the URL's words when they change
- * from elsewhere (Back, Forward, "Clear filters").
+ * The brands' catalogue search (the box itself is the portal's `SearchField`). The URL follows the
+ * words ~300 ms after the brand stops typing: the first pause of a search adds a history entry, the
+ * next pauses of the same search replace it (Back goes to the search before, not to every word
+ * typed). The box takes the URL's words when they change from elsewhere (Back, Forward, "Clear
+ * filters").
  */
 export function SearchBox({ value, onCommit }: { value: string; onCommit: (q: string, replace: boolean) => void }) {
   const [text, setText] = React.useState(value);
@@ -44,47 +44,25 @@ export function SearchBox({ value, onCommit }: { value: string; onCommit: (q: st
   };
 
   return (
-    <form
-      role="search"
-      className="relative min-w-0 flex-1"
-      onSubmit={(e) => {
-        e.preventDefault();
-        endOfSearch();
+    <SearchField
+      id="opportunity-search"
+      label="Search opportunities"
+      placeholder="Search outlets and articles"
+      value={text}
+      onChange={(next) => {
+        setText(next);
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => commit(next), TYPING_PAUSE_MS);
       }}
-    >
-      <Search
-        aria-hidden
-        className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-      />
-      <Input
-        type="search"
-        aria-label="Search opportunities"
-        placeholder="Search outlets and articles"
-        value={text}
-        maxLength={200}
-        onChange={(e) => {
-          const next = e.target.value;
-          setText(next);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => commit(next), TYPING_PAUSE_MS);
-        }}
-        onBlur={endOfSearch}
-        className="h-10 pl-9 pr-9 [&::-webkit-search-cancel-button]:hidden"
-      />
-      {text && (
-        <button
-          type="button"
-          aria-label="Clear search"
-          className="absolute right-2 top-1/2 flex size-6 -translate-y-1/2 cursor-pointer items-center justify-center rounded text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          onClick={() => {
-            setText('');
-            commit('');
-            typing.current = false;
-          }}
-        >
-          <X className="size-4" />
-        </button>
-      )}
-    </form>
+      onSubmit={endOfSearch}
+      onBlur={endOfSearch}
+      onClear={() => {
+        setText('');
+        commit('');
+        typing.current = false;
+      }}
+      className="min-w-0 flex-1"
+      inputClassName="h-10"
+    />
   );
 }
