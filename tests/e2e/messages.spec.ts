@@ -262,6 +262,9 @@ test('[BRAND] past the hourly message limit the composer says when to try again 
   // the editorial team still answers
   const answer = await api(admin.page, 'POST', `/api/admin/projects/${paymentId}/messages`, { text: 'We will reply shortly.' });
   expect(answer.status()).toBe(201);
+  // the brand comes back to the tab: the reply shows at once, not at the next 20-second poll
+  await brand.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect(messageWith(brand.page, 'We will reply shortly.')).toBeVisible({ timeout: 3000 });
   await admin.close();
   await brand.close();
 });

@@ -28,11 +28,18 @@ export function ConversationPanel({ side, paymentId }: { side: MessageSide; paym
   const { refetch } = list;
   const { mutate: markAsRead } = markRead;
 
+  // asked again every POLL_MS while the page is seen, and at once when it is seen again (a reply
+  // that came while the tab was in the background shows when the reader comes back)
   React.useEffect(() => {
-    const timer = window.setInterval(() => {
+    const refresh = () => {
       if (document.visibilityState === 'visible') void refetch();
-    }, POLL_MS);
-    return () => window.clearInterval(timer);
+    };
+    const timer = window.setInterval(refresh, POLL_MS);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
   }, [refetch]);
 
   // read once loaded, and again when the other side writes while the page is open
