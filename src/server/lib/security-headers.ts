@@ -37,10 +37,14 @@ export function securityHeaders(options: { production: boolean }): Readonly<Reco
       delete headers[name.toLowerCase()];
     },
   };
+  let finished = false;
   let failure: unknown;
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    finished = true;
     failure = err;
   });
+  // never start without them: a helmet that answered later, or not at all, stops the start
   if (failure) throw failure;
+  if (!finished || !headers['content-security-policy']) throw new Error('helmet did not give the security headers');
   return Object.freeze(headers);
 }
