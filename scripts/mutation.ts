@@ -88,6 +88,7 @@ const T = {
   limits: 'tests/api/limits.test.ts',
   messages: 'tests/api/messages.test.ts',
   auth: 'tests/api/auth.test.ts',
+  staticClient: 'tests/api/static-client.test.ts',
   sessions: 'tests/api/sessions-csrf.test.ts',
   permissions: 'tests/api/permissions.test.ts',
   matrix: 'tests/api/security-matrix.test.ts',
@@ -124,7 +125,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'slots: the last slot does not mark the opportunity full (>= becomes >)', file: P + 'slots.ts',
     find: "+ 1 >= ${opportunities.maxSlots} THEN 'full'", replace: "+ 1 > ${opportunities.maxSlots} THEN 'full'", tests: [T.checkout], grep: 'last slot' },
   { name: 'slots: holds expiring together give back one slot per opportunity', file: P + 'slots.ts',
-    find: 'SET filled_slots = GREATEST(o.filled_slots - c.n, 0),', replace: 'SET filled_slots = GREATEST(o.filled_slots - 1, 0),', tests: [T.checkout], grep: 'expireHolds' },
+    find: 'SET filled_slots = GREATEST(o.filled_slots - c.n, 0),', replace: 'SET filled_slots = GREATEST(o.filled_slots - 1, 0),', tests: [T.checkout], grep: 'expireCheckouts closes holds' },
   { name: 'slots: releaseSlot gives nothing back', file: P + 'slots.ts',
     find: 'filledSlots: sql`GREATEST(${opportunities.filledSlots} - 1, 0)`,', replace: 'filledSlots: sql`${opportunities.filledSlots}`,', tests: [T.admin], grep: 'refund' },
   { name: 'slots: a hold is not expired at its exact expiry instant (<= becomes <)', file: P + 'slots.ts',
@@ -252,6 +253,12 @@ export const MUTANTS: Mutant[] = [
     find: "claimed = caller.side === 'brand' ? await claimLimits", replace: "claimed = caller.side === 'nobody' ? await claimLimits", tests: [T.messages], grep: 'LIMIT_MESSAGES' },
   { name: 'messages: the count kept when the message is not stored', file: 'src/server/modules/messages/routes.ts',
     find: '          if (claimed.length) await releaseClaims(db, claimed);\n', replace: '', tests: [T.messages], grep: 'LIMIT_MESSAGES' },
+  // ---- security headers (lib/security-headers.ts, app.ts) ----------------------------------------
+  { name: 'security headers: not copied onto the reply', file: 'src/server/app.ts',
+    find: "    reply.headers(headers).header('x-request-id', req.id);", replace: "    reply.header('x-request-id', req.id);", tests: [T.staticClient], grep: 'security headers' },
+  { name: "security headers: inline scripts allowed (script-src gains 'unsafe-inline')", file: 'src/server/lib/security-headers.ts',
+    find: "        scriptSrc: [\"'self'\"],", replace: "        scriptSrc: [\"'self'\", \"'unsafe-inline'\"],", tests: [T.staticClient, T.auth], grep: 'security headers',
+    why: 'a script smuggled into a page (a message, a brief) would run; the policy is what stops it' },
   // ---- rate-limit.ts ---------------------------------------------------------------------------
   { name: 'rate-limit: one request fewer than the limit (> becomes >=)', file: M9, migration: true,
     find: '    IF used + wanted > p_maxes[i] THEN', replace: '    IF used + wanted >= p_maxes[i] THEN', tests: [T.limits], grep: '100 concurrent wrong passwords' },
@@ -397,6 +404,7 @@ export const MUTANTS: Mutant[] = [
     find: 'client.query(NO_MEMOIZE).then(', replace: "client.query('SELECT 1').then(",
     tests: ['tests/api/planner-settings.test.ts'] },
   { name: 'planner: the embedded database keeps Memoize on', file: 'src/server/db/pglite.ts',
+    pgliteOnly: 'a PostgreSQL server is planned through the pool, which client.ts sets (the mutant before); this one is the embedded database',
     find: "  await pglite.exec('SET enable_memoize = off');", replace: '',
     tests: ['tests/api/planner-settings.test.ts'] },
 
@@ -880,6 +888,7 @@ function areaOf(file: string): string {
   if (file.includes('/modules/auth/')) return 'auth';
   if (file.includes('rate-limit') || file.includes('claim_limits')) return 'rate limits';
   if (file.includes('/storage/')) return 'storage';
+  if (file.includes('security-headers') || file.endsWith('/app.ts')) return 'headers';
   if (file.includes('/outbound/')) return 'outbound';
   if (file.includes('/placements/publication')) return 'publication';
   if (file.includes('/invoices/')) return 'invoices';
