@@ -7,8 +7,8 @@ import { billingDetailsSchema, paymentsExportQuerySchema, type TaxDocumentKind }
 import { requireAdmin, requireApprovedBrand, requireUser } from '../auth/guards';
 import { paymentsCsv } from './export';
 import { billingOf, documentPdf, saveBilling, type DocumentFile } from './service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 
-const PAYMENT_NOT_FOUND = 'Payment not found';
 const NO_DOCUMENT: Record<TaxDocumentKind, string> = {
   invoice: 'No invoice for this payment',
   credit_note: 'No credit note for this payment: it was not refunded',

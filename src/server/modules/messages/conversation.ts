@@ -9,7 +9,7 @@ import { sessionCheckSql, type SessionCheck } from '../../db/session-check';
 import { preparedVariants } from '../../db/statement';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
-import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../payments/service';
+import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../../db/payment-access';
 import { otherSide, queueNotice, unreadByPayment } from './service';
 
 /** Who is asking: the brand that owns the payment (its id), or the editorial team (any admin). */

@@ -9,7 +9,8 @@ import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
 import { requireAdmin } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
 import { refundPayment, refundPublishedPayment } from './refunds';
-import { PAYMENT_NOT_FOUND, adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
 
 /** Admin Payments: the list, its totals, the charges that need attention, refunds. */
 export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: ModuleDeps) {

@@ -10,18 +10,6 @@ import { itemPages } from '../../db/item-pages';
 import type { SessionCheck } from '../../db/session-check';
 import { item, type ItemOf, type Same } from '../../db/item';
 
-export const PAYMENT_NOT_FOUND = 'Payment not found';
-
-/**
- * Whether the caller may see a payment's placement (placeholders `paymentId` and, for a brand,
- * `brandId`), as one SQL value: the payment found by its primary key, then its brand compared (a
- * condition on both columns lets the planner walk the brand's whole index instead).
- */
-export const paymentVisibleSql = (brand: boolean) =>
-  brand
-    ? sql`COALESCE((SELECT ${payments.brandId} = ${sql.placeholder('brandId')}::uuid FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid), false)`
-    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid)`;
-
 /** A payment as the API shows it: no internal columns (session ids, refund bookkeeping). */
 const paymentDto = item({
   id: payments.id,

@@ -9,7 +9,7 @@ import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
 import { previewCheck, recheckNow, releasePayment, setPublicationUrl, type PublicationDeps } from './publication';

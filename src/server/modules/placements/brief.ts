@@ -15,7 +15,7 @@ import {
   type SavedBrief,
 } from '../../../shared/schemas/brief';
 import { notifyPlacement } from '../../mail/notify';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
 
 type BriefRow = typeof briefs.$inferSelect;

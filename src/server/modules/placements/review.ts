@@ -10,7 +10,7 @@ import { parse } from '../../lib/validate';
 import { notifyPlacement } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
 import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
 

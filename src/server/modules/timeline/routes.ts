@@ -9,7 +9,7 @@ import { badRequest } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
-import { PAYMENT_NOT_FOUND } from '../payments/service';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { idParam } from '../../lib/route-params';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 

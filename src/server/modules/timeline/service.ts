@@ -9,7 +9,7 @@ import { notFound } from '../../lib/errors';
 import { limitedPage } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
 import type { Tx } from '../../mail/outbox';
-import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../payments/service';
+import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../../db/payment-access';
 
 /**
  * A placement's timeline (shared/timeline.ts): one row of `placement_events` per change, inserted

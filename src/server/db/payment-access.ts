@@ -1,0 +1,19 @@
+import { sql } from 'drizzle-orm';
+import { payments } from './schema';
+
+/**
+ * The answer for a payment (a placement) the caller may not see, or that does not exist: the two are
+ * not told apart, so an id proves nothing about another brand.
+ */
+export const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/**
+ * Whether the caller may see a payment's placement (placeholders `paymentId` and, for a brand,
+ * `brandId`), as one SQL value: the payment found by its primary key, then its brand compared (a
+ * condition on both columns lets the planner walk the brand's whole index instead). Here, below the
+ * modules, because the payments, the timeline and the conversation all ask it.
+ */
+export const paymentVisibleSql = (brand: boolean) =>
+  brand
+    ? sql`COALESCE((SELECT ${payments.brandId} = ${sql.placeholder('brandId')}::uuid FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid), false)`
+    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid)`;
