@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { panelFilterCount, type SearchState } from '../search/search-state';
 import { NativeSelect } from './filter-fields';
-import { SearchBox } from './search-box';
+import { CatalogueSearch } from './catalogue-search';
 
 export const FILTER_PANEL_ID = 'opportunity-filters';
 
@@ -25,7 +25,7 @@ export function SearchToolbar({
   return (
     <div className="flex flex-wrap items-center gap-2">
       <div className="flex basis-full sm:basis-0 sm:flex-1">
-        <SearchBox value={state.q ?? ''} onCommit={(q, replace) => commit({ q: q || undefined }, { replace })} />
+        <CatalogueSearch value={state.q ?? ''} onCommit={(q, replace) => commit({ q: q || undefined }, { replace })} />
       </div>
       {/* a phone: the three share one row under the search box, the order taking what is left */}
       <div className="flex w-full min-w-0 items-center gap-2 sm:w-auto">

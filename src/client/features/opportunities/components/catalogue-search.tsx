@@ -10,7 +10,7 @@ const TYPING_PAUSE_MS = 300;
  * typed). The box takes the URL's words when they change from elsewhere (Back, Forward, "Clear
  * filters").
  */
-export function SearchBox({ value, onCommit }: { value: string; onCommit: (q: string, replace: boolean) => void }) {
+export function CatalogueSearch({ value, onCommit }: { value: string; onCommit: (q: string, replace: boolean) => void }) {
   const [text, setText] = React.useState(value);
   // the words the box last took from the URL or gave to it
   const [shown, setShown] = React.useState(value);
