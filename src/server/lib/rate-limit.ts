@@ -19,11 +19,12 @@ export interface Claim {
   weight?: number;
 }
 
-/** "in 45 seconds", "in 1 minute", "in 3 hours": when the oldest counted event leaves the window. */
+/** "in 45 seconds", "in 1 minute", "in an hour", "in 3 hours": when the oldest counted event leaves the window. */
 export function tryAgainIn(seconds: number): string {
   const s = Math.max(1, Math.ceil(seconds));
   if (s < 60) return `in ${s} second${s === 1 ? '' : 's'}`;
   const m = Math.ceil(s / 60);
+  if (m === 60) return 'in an hour';
   if (m < 120) return `in ${m} minute${m === 1 ? '' : 's'}`;
   const h = Math.ceil(m / 60);
   return `in ${h} hours`;
