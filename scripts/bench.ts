@@ -24,7 +24,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,8 +35,9 @@ import { openPostgres } from '../src/server/db/client';
 import { createPglite, openPglite } from '../src/server/db/pglite';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
-import { builtServerArgs } from './lib/server-build';
-import { freePort, login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
+import { adminQuery, startBuiltServer, stopServer, type BenchServer } from './lib/bench-server';
+import { postgresCpuMs, procCpuMs } from './lib/proc-cpu';
+import { login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
 import {
   BENCH_BRANDS,
   BENCH_OPPORTUNITIES,
@@ -100,56 +101,13 @@ if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || DB_NAME === 'test' || DB_NAME.startsW
 
 const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-async function adminQuery(query: string) {
-  const c = new pg.Client({ connectionString: BASE_URL });
-  await c.connect();
-  try {
-    await c.query(query);
-  } finally {
-    await c.end();
-  }
-}
-
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks per second. */
-const CLOCK_TICKS = 100;
-
-/** CPU time (user + system, ms) a process has used so far; null when it is gone. */
-function procCpuMs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU time of the PostgreSQL server's processes on this machine (ms), when it runs here. */
-function postgresCpuMs(): number | null {
-  let total = 0;
-  let found = false;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
-    } catch {
-      continue;
-    }
-    const ms = procCpuMs(Number(entry));
-    if (ms !== null) {
-      total += ms;
-      found = true;
-    }
-  }
-  return found ? total : null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // seeding
 
 async function seedPostgres(url: string) {
   log(`database ${DB_NAME}: drop and create on ${new URL(BASE_URL).host}`);
-  await adminQuery(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await adminQuery(`CREATE DATABASE ${DB_NAME}`);
+  await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await adminQuery(BASE_URL, `CREATE DATABASE ${DB_NAME}`);
   const handle = openPostgres(url, 2);
   try {
     await runMigrations(handle);
@@ -197,59 +155,27 @@ const sessionInsert = (rows: { n: number; id: string }[]) =>
 // ---------------------------------------------------------------------------------------------
 // the server and the ceiling
 
-interface Server {
-  child: ChildProcess;
-  origin: string;
-  stderr: string[];
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const clean = { ...process.env };
-  for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST)/.test(k)) delete clean[k];
-  const args = PGLITE ? [] : ['--import', './scripts/bench-capture.mjs'];
-  if (process.env.BENCH_CPU_PROF) args.push('--cpu-prof', '--cpu-prof-dir=/tmp/prof');
-  args.push(...builtServerArgs());
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...clean,
+/** The built server as production runs it, with the statement capture (PostgreSQL) and a message channel to it. */
+function startServer(env: Record<string, string>): Promise<BenchServer> {
+  const nodeArgs = PGLITE ? [] : ['--import', './scripts/bench-capture.mjs'];
+  if (process.env.BENCH_CPU_PROF) nodeArgs.push('--cpu-prof', '--cpu-prof-dir=/tmp/prof');
+  return startBuiltServer(
+    {
       ...env,
-      NODE_ENV: 'production',
       // the bench pays on the built-in checkout, on purpose
       PAYMENT_PROVIDER: 'test',
       // each bench brand opens 100 checkouts in seconds: the limit is still claimed (and measured),
       // just not reached
       LIMIT_CHECKOUTS: '1000000/1m',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       // as production runs (issue 22): a JSON completion line per request, /metrics counting
       LOG_LEVEL: 'info',
       METRICS_TOKEN: BENCH_METRICS_TOKEN,
-      SEED_DEMO: 'false',
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
     },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  const stderr: string[] = [];
-  child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
-  child.stdout!.on('data', () => {});
-  const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr.join('')}`);
-    try {
-      const res = await fetch(`${origin}/api/user`);
-      if (res.status === 401) return { child, origin, stderr };
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr.join('')}`);
+    { nodeArgs, ipc: true },
+  );
 }
 
 async function startCeiling(url: string): Promise<{ child: ChildProcess; origin: string; sql: string[] }> {
@@ -260,14 +186,6 @@ async function startCeiling(url: string): Promise<{ child: ChildProcess; origin:
   });
   const ready = await onMessage<{ port: number; sql: string[] }>(child, 'ceiling:ready', 60_000);
   return { child, origin: `http://127.0.0.1:${ready.port}`, sql: ready.sql };
-}
-
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null || child.signalCode) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(10_000)]);
-  if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,7 +356,7 @@ interface Captured {
   name?: string;
 }
 
-async function capture(server: Server, origin: string, e: Endpoint): Promise<Captured[]> {
+async function capture(server: BenchServer, origin: string, e: Endpoint): Promise<Captured[]> {
   const ready = onMessage(server.child, 'capture:ready');
   server.child.send('capture:on');
   await ready;
@@ -569,7 +487,7 @@ async function main() {
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-bench-'));
   const url = withDatabase(BASE_URL, DB_NAME);
-  let server: Server | undefined;
+  let server: BenchServer | undefined;
   let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
   try {
     const seedStart = performance.now();
@@ -930,9 +848,9 @@ async function main() {
     console.log(`written to ${path.relative(process.cwd(), RESULTS)}`);
     if (server.stderr.length) console.log(`server stderr:\n${server.stderr.join('').slice(0, 2000)}`);
   } finally {
-    await stop(ceiling?.child);
-    await stop(server?.child);
-    if (!PGLITE && process.env.BENCH_KEEP_DB !== '1') await adminQuery(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
+    await stopServer(ceiling?.child);
+    await stopServer(server?.child);
+    if (!PGLITE && process.env.BENCH_KEEP_DB !== '1') await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -34,16 +34,17 @@ export interface BenchServer {
 
 /**
  * The built server as `npm start` runs it, in production mode with the test checkout, on a free
- * loopback port; resolves once it answers. `env` adds or overrides settings.
+ * loopback port; resolves once it answers. `env` adds or overrides settings; `nodeArgs` go before
+ * the server's own (a `--import`, `--cpu-prof`), and `ipc` opens a message channel to it.
  */
-export async function startBuiltServer(env: Record<string, string>): Promise<BenchServer> {
+export async function startBuiltServer(env: Record<string, string>, options: { nodeArgs?: string[]; ipc?: boolean } = {}): Promise<BenchServer> {
   const port = await freePort();
   const clean = { ...process.env };
   for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST|LINK_CHECK_|INVOICE_)/.test(k)) delete clean[k];
-  const child = spawn(process.execPath, builtServerArgs(), {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...builtServerArgs()], {
     cwd: root,
     env: { ...clean, NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
   child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
