@@ -517,6 +517,31 @@ export const LANGUAGES: Record<string, string> = {
 export const isCountry = (v: unknown): v is string => typeof v === 'string' && Object.hasOwn(COUNTRIES, v);
 export const isLanguage = (v: unknown): v is string => typeof v === 'string' && Object.hasOwn(LANGUAGES, v);
 
+/**
+ * Every parameter the catalogue search takes (GET /api/opportunities; its schema,
+ * schemas/opportunity-search.ts, takes exactly these), in the order the client writes them in the
+ * browse page's URL. Kept apart from the schema so the page can write a URL without loading zod.
+ */
+export const OPPORTUNITY_SEARCH_PARAMS = [
+  'q',
+  'type',
+  'priceMin',
+  'priceMax',
+  'daMin',
+  'daMax',
+  'tatMax',
+  'linkType',
+  'topic',
+  'country',
+  'language',
+  'deadlineAfter',
+  'multiSlot',
+  'saved',
+  'sort',
+  'limit',
+  'cursor',
+] as const;
+
 /** The browse list's orders (GET /api/opportunities?sort=): newest first is the default. */
 export const OPPORTUNITY_SORTS = ['newest', 'price_asc', 'price_desc', 'da_desc', 'deadline_asc'] as const;
 export type OpportunitySort = (typeof OPPORTUNITY_SORTS)[number];

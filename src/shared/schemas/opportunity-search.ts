@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { fromCents, toCents } from '../money';
 import { OPPORTUNITY_TYPES } from '../opportunity';
 import { SEARCH_TEXT_MAX } from '../constants';
-import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '../catalogue';
+import { LINK_TYPES, OPPORTUNITY_SEARCH_PARAMS, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '../catalogue';
 
 /**
  * The brands' catalogue search: GET /api/opportunities with any of these parameters answers one
@@ -12,26 +12,6 @@ import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '..
 
 const SEARCH_LIMIT_MAX = 100;
 
-/** Every parameter the search takes (also the order the client writes them in its URL). */
-export const OPPORTUNITY_SEARCH_PARAMS = [
-  'q',
-  'type',
-  'priceMin',
-  'priceMax',
-  'daMin',
-  'daMax',
-  'tatMax',
-  'linkType',
-  'topic',
-  'country',
-  'language',
-  'deadlineAfter',
-  'multiSlot',
-  'saved',
-  'sort',
-  'limit',
-  'cursor',
-] as const;
 
 /** A parameter given once is a string, repeated an array: a list parameter takes both. */
 const list = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
@@ -99,3 +79,8 @@ export const opportunitySearchQuerySchema = z
   });
 
 export type OpportunitySearchQuery = z.output<typeof opportunitySearchQuerySchema>;
+
+// the schema takes exactly the parameters of OPPORTUNITY_SEARCH_PARAMS: one added to either alone fails here
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameParams: Same<keyof z.input<typeof opportunitySearchQuerySchema>, (typeof OPPORTUNITY_SEARCH_PARAMS)[number]> = true;
+void sameParams;

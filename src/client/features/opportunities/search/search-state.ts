@@ -1,6 +1,5 @@
 import type { OpportunityType } from '@shared/opportunity';
-import type { LinkType, OpportunitySort, Topic } from '@shared/catalogue';
-import type { OPPORTUNITY_SEARCH_PARAMS } from '@shared/schemas/opportunity-search';
+import { OPPORTUNITY_SEARCH_PARAMS, type LinkType, type OpportunitySort, type Topic } from '@shared/catalogue';
 import { PAGE_SIZE } from '../api/search-page';
 
 /**
@@ -27,30 +26,9 @@ export interface SearchState {
   sort?: OpportunitySort;
 }
 
-type Param = (typeof OPPORTUNITY_SEARCH_PARAMS)[number];
 /** The page's own parameters, in the schema's order: the API's paging ones (limit, cursor) never enter the page's URL. */
-export const STATE_PARAMS = [
-  'q',
-  'type',
-  'priceMin',
-  'priceMax',
-  'daMin',
-  'daMax',
-  'tatMax',
-  'linkType',
-  'topic',
-  'country',
-  'language',
-  'deadlineAfter',
-  'multiSlot',
-  'saved',
-  'sort',
-] as const;
-export type StateParam = (typeof STATE_PARAMS)[number];
-// the list above is the schema's list without limit and cursor: a parameter added there fails here
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameParams: Same<StateParam, Exclude<Param, 'limit' | 'cursor'>> = true;
-void sameParams;
+export type StateParam = Exclude<(typeof OPPORTUNITY_SEARCH_PARAMS)[number], 'limit' | 'cursor'>;
+export const STATE_PARAMS = OPPORTUNITY_SEARCH_PARAMS.filter((p): p is StateParam => p !== 'limit' && p !== 'cursor');
 
 export const EMPTY_SEARCH: SearchState = { type: [], linkType: [], topic: [] };
 
