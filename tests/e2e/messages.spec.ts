@@ -117,6 +117,43 @@ test('[BRAND][ADMIN] exchange messages with an attachment; the unread badges app
   await brand.close();
 });
 
+test('[BRAND] a long conversation opens on its newest 30 messages; older ones load on request, and a failed load says so', async ({
+  browser,
+}) => {
+  const admin = await newContextPage(browser);
+  await loginAs(admin.page, DEMO_ADMIN);
+  const brand = await newContextPage(browser);
+  const paymentId = await purchasedArticle(admin.page, brand.page, `Long conversation ${unique()}`);
+  // from the editorial team: a brand's own messages are limited to a few an hour in this suite
+  for (let i = 1; i <= 31; i++) {
+    const res = await api(admin.page, 'POST', `/api/admin/projects/${paymentId}/messages`, { text: `Note number ${i}.` });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+  await brand.page.goto(`/brand/my-articles/${paymentId}`);
+  await expect(messageWith(brand.page, 'Note number 31.')).toBeVisible();
+  await expect(messageWith(brand.page, 'Note number 2.')).toBeVisible();
+  await expect(messageWith(brand.page, 'Note number 1.')).toHaveCount(0);
+  const older = conversation(brand.page).getByRole('button', { name: 'Load older messages' });
+
+  // the next page fails once: the conversation says so and keeps the button
+  let failed = false;
+  await brand.page.route(/\/messages\?.*cursor=/, async (route) => {
+    if (failed) return route.continue();
+    failed = true;
+    await route.abort('failed');
+  });
+  await older.click();
+  await expect(conversation(brand.page).getByRole('alert')).toBeVisible();
+  await expect(messageWith(brand.page, 'Note number 1.')).toHaveCount(0);
+  // asked again, it loads: the oldest message is there and there is nothing older to ask for
+  await older.click();
+  await expect(messageWith(brand.page, 'Note number 1.')).toBeVisible();
+  await expect(older).toHaveCount(0);
+  await expect(conversation(brand.page).getByTestId('message')).toHaveCount(31);
+  await admin.close();
+  await brand.close();
+});
+
 test('[BRAND][ADMIN] a message with <script> and <img onerror> is shown as text and runs nothing', async ({
   browser,
 }) => {

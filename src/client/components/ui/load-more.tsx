@@ -2,6 +2,7 @@ import * as React from 'react';
 import { Button } from './button';
 import { Spinner } from './spinner';
 import { errorMessage } from '@/lib/api';
+import { cn } from '@/lib/utils';
 
 interface Pager {
   hasNextPage: boolean;
@@ -44,6 +45,26 @@ export function LoadMore({ pager, label = 'Load more' }: { pager: Pager; label?:
       <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
         {isFetchingNextPage ? <Spinner className="size-4" label="Loading more" /> : null}
         {isFetchingNextPage ? 'Loading...' : label}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * A small "more" button for a list that loads further pages only when asked (older messages above
+ * a conversation, later steps of a timeline), with the failure of the last try above it.
+ */
+export function ShowMore({ pager, label, failed, className }: { pager: Pager; label: string; failed: string; className?: string }) {
+  if (!pager.hasNextPage) return null;
+  return (
+    <div className={cn('flex flex-col items-center gap-1', className)}>
+      {pager.isFetchNextPageError && (
+        <p role="alert" className="text-xs text-destructive">
+          {errorMessage(pager.error, failed)}
+        </p>
+      )}
+      <Button variant="ghost" size="sm" onClick={() => void pager.fetchNextPage()} disabled={pager.isFetchingNextPage}>
+        {pager.isFetchingNextPage ? 'Loading...' : label}
       </Button>
     </div>
   );

@@ -1,11 +1,10 @@
 import * as React from 'react';
 import { MessagesSquare } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
-import { Button } from '@/components/ui/button';
 import { QueryError } from '@/components/query-error';
+import { ShowMore } from '@/components/ui/load-more';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api';
 import { useMessages } from '../api/get-messages';
 import { useMarkRead } from '../api/mark-read';
 import { Composer } from './composer';
@@ -78,23 +77,7 @@ export function ConversationPanel({ side, paymentId }: { side: MessageSide; paym
           <QueryError query={list} title="Failed to load the messages" className="py-6" />
         ) : (
           <>
-            {list.hasNextPage && (
-              <div className="mb-3 flex flex-col items-center gap-1">
-                {list.isFetchNextPageError && (
-                  <p role="alert" className="text-xs text-destructive">
-                    {errorMessage(list.error, 'Failed to load older messages')}
-                  </p>
-                )}
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => void list.fetchNextPage()}
-                  disabled={list.isFetchingNextPage}
-                >
-                  {list.isFetchingNextPage ? 'Loading...' : 'Load older messages'}
-                </Button>
-              </div>
-            )}
+            <ShowMore pager={list} label="Load older messages" failed="Failed to load older messages" className="mb-3" />
             {messages && messages.length > 0 ? (
               <ol className="space-y-4" aria-label="Messages">
                 {messages.map((m) => (

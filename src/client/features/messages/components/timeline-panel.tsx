@@ -2,11 +2,10 @@ import { format } from 'date-fns';
 import { History } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
 import type { TimelineEntry } from '@shared/timeline';
-import { Button } from '@/components/ui/button';
 import { QueryError } from '@/components/query-error';
+import { ShowMore } from '@/components/ui/load-more';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useTimeline } from '../api/get-timeline';
 import { timelineLine } from './timeline-sentence';
@@ -75,23 +74,7 @@ export function TimelinePanel({ side, paymentId }: { side: MessageSide; paymentI
               <TimelineItem key={e.id} entry={e} last={i === items.length - 1 && !list.hasNextPage} />
             ))}
           </ol>
-          {list.hasNextPage && (
-            <div className="mt-3 flex flex-col items-center gap-1">
-              {list.isFetchNextPageError && (
-                <p role="alert" className="text-xs text-destructive">
-                  {errorMessage(list.error, 'Failed to load more')}
-                </p>
-              )}
-              <Button
-                variant="ghost"
-                size="sm"
-                onClick={() => void list.fetchNextPage()}
-                disabled={list.isFetchingNextPage}
-              >
-                {list.isFetchingNextPage ? 'Loading...' : 'Show later steps'}
-              </Button>
-            </div>
-          )}
+          <ShowMore pager={list} label="Show later steps" failed="Failed to load more" className="mt-3" />
         </>
       ) : (
         <p className="text-sm text-muted-foreground">Nothing has happened yet.</p>
