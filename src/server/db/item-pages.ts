@@ -19,7 +19,7 @@ import { jsonArrayOf, keepPageBody, type JsonPageRow, type PageBody } from '../l
  * there is one: an item is used only for the row versions it was built from), so nothing needs
  * telling when data changes, whoever changes it (another server, plain SQL). Reading the versions
  * walks the same index as the page; what it saves is writing ~20 columns per item out and building
- * their JSON (~0.6 ms a page), and a page with one changed item builds that one.
+ * their JSON, and a page with one changed item builds that one.
  *
  * A page read from kept items alone is also kept whole, with the snapshot it was read in
  * (`pg_current_snapshot()`: which transactions had committed). The next request for it sends that

@@ -53,8 +53,8 @@ const SYNC_MAX_BYTES = 256 * 1024;
 
 /**
  * The bytes of a body compressed on the event loop: one buffer written again for each, where zlib
- * would otherwise make a new one from the string every time, left for the garbage collector (2,000
- * brotli calls on a 140 KB body: RSS +76 MB with a buffer each, +38 MB with this one).
+ * would otherwise make a new one from the string every time, left for the garbage collector: under
+ * a burst of answers those pile up faster than they are collected, and the memory grows (decision 016).
  */
 const scratch = Buffer.allocUnsafe(SYNC_MAX_BYTES);
 

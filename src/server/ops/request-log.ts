@@ -102,9 +102,9 @@ const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 /**
  * Where the server's JSON lines go: stdout, written in the background, with a bound. A reader that
  * falls behind (a busy log shipper, a full pipe) would otherwise make the server hold every line in
- * memory: measured, +130 MB of RSS over a 150-second load test at info. Past LOG_BUFFER_BYTES
- * lines are dropped and counted (`byline_log_lines_dropped_total`); what is buffered is written
- * out synchronously when the process exits.
+ * memory, without bound (figures: decision 016). Past LOG_BUFFER_BYTES lines are dropped and
+ * counted (`byline_log_lines_dropped_total`); what is buffered is written out synchronously when
+ * the process exits.
  */
 export function logDestination(): DestinationStream {
   const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES });

@@ -67,15 +67,8 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  * through placement_events_payment_idx, open case), all counted (`total`, exact), top-N sorted, and
  * only the first `limit` joined to their outlet and brand.
  *
- * At 1,000,000 payments (EXPLAIN ANALYZE on PostgreSQL 15, a generated scratch database: 1M
- * payments and briefs, 2M messages, 3M timeline entries, 1,000 open cases, on a busy 2-core
- * machine): with 16,876 placements needing attention the statement took about 1 s, ~0.35 s of it
- * for the unread set when that was a join of every brand message with the read marks (since
- * migration 0014 it is a range of the partial index conversation_reads_unread_idx), the rest
- * ~0.04 ms of index lookups per candidate and a top-N sort. With 69,645 (10% of the payments held, none refunded by
- * the guarantee yet) it took 4 to 12 s. So it grows with the placements that need attention and
- * with the brand messages, not with the payments; JIT is off for it (its compilation alone took
- * 5.8 s there).
+ * Its cost grows with the placements that need attention and with the brand messages, not with the
+ * payments; JIT is off for it, since compiling it cost more than running it (figures: decision 027).
  */
 export async function attentionList(db: Db, now: Date = new Date(), limit = ATTENTION_LIMIT): Promise<AttentionList> {
   const guaranteeCutoff = new Date(now.getTime() - (GUARANTEE_DAYS - GUARANTEE_NEAR_DAYS) * DAY_MS);
@@ -86,7 +79,7 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
   const nearRefund = sql`${held} AND p.refund_requested_at IS NULL AND p.paid_at <= ${cutoff}::timestamptz`;
   const dueAt = sql`b.submitted_at + make_interval(days => coalesce(o.tat_days, ${DRAFT_DUE_DAYS_DEFAULT}::int))`;
   const awaiting = sql`${held} AND p.draft_review_status = 'awaiting_brand_brief' AND b.submitted_at IS NOT NULL`;
-  // a read-only statement: JIT compilation (on by default in PostgreSQL) cost more than the query itself at 1M payments
+  // a read-only statement: JIT compilation (on by default in PostgreSQL) costs more than the query itself
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL jit = off`);
     const result = await tx.execute(sql`

@@ -19,10 +19,9 @@ export interface ExportFilter {
 type Row = Record<(typeof PAYMENTS_EXPORT_COLUMNS)[number], string | null> & { cursor_at: string; id: string };
 
 /**
- * Rows per query: enough that the round trips cost little (100,000 rows/s measured), and few enough
- * that a batch's CSV (~75 KB) stays under V8's large-object size: a larger chunk is allocated
- * outside the young generation and lingers until a full collection (2,000 rows a batch grew the
- * server by 200 MB over a 1,000,000-row export; 500 by 9 MB).
+ * Rows per query: enough that the round trips cost little, and few enough that a batch's CSV (~75
+ * KB) stays under V8's large-object size: a larger chunk is allocated outside the young generation
+ * and lingers until a full collection, so a long export grows the server (figures: decision 021).
  */
 const BATCH = 500;
 

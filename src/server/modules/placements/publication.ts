@@ -30,7 +30,7 @@ const CONFIRM_AFTER_MS = HOUR;
  * Articles of one sweep in progress at once (fetching, parsing or recording): enough that the
  * checker's places (LINK_CHECK_CONCURRENCY) are always taken while others parse and record, and few
  * enough that the watch never queues hundreds of statements ahead of the API's on the connection
- * pool (measured by `npm run bench:publication`: 8 left the places idle a fifth of the time).
+ * pool (`npm run bench:publication` shows whether the places stay taken; decision 015).
  */
 const WATCH_WORKERS = 16;
 
