@@ -85,6 +85,8 @@ test('[BRAND][ADMIN] billing details go on the invoice; invoice, credit note and
 
   // Export CSV of what the search shows, narrowed to refunds
   const exportCard = admin.getByTestId('export-csv');
+  // it says what its search covers: more than the list's search by brand
+  await expect(exportCard).toContainText(`Includes only the payments whose brand, e-mail, opportunity or outlet contains “${email}”.`);
   await exportCard.getByLabel('Status').selectOption('refunded');
   const csv = await downloaded(admin, () => exportCard.getByRole('link', { name: 'Export CSV' }).click());
   expect(csv.name).toMatch(/^byline-payments-\d{4}-\d{2}-\d{2}\.csv$/);

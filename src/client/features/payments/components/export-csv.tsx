@@ -13,8 +13,9 @@ const STATUSES = [
 ] as const;
 
 /**
- * "Export CSV": the payments the search finds, narrowed by status and a date range, as one CSV file
- * the server streams (any number of rows). The link carries the filters, so it is a plain download.
+ * "Export CSV": the payments whose brand, e-mail, opportunity or outlet the search finds, narrowed
+ * by status and a date range, as one CSV file the server streams (any number of rows). The link
+ * carries the filters, so it is a plain download.
  */
 export function ExportCsv({ q }: { q: string }) {
   const [status, setStatus] = React.useState('');
@@ -68,7 +69,12 @@ export function ExportCsv({ q }: { q: string }) {
           </Button>
         )}
       </div>
-      {q && <p className="text-xs text-muted-foreground sm:basis-full">Includes only the payments matching “{q}”.</p>}
+      {q && (
+        // the export's search also looks at the opportunity and outlet, where the list's looks at the brand only
+        <p className="text-xs text-muted-foreground sm:basis-full">
+          Includes only the payments whose brand, e-mail, opportunity or outlet contains “{q}”.
+        </p>
+      )}
     </div>
   );
 }
