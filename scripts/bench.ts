@@ -21,10 +21,17 @@
  * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards, BENCH_ONLY=<paths,…> runs
  * only those endpoints (for working on one path; the report then judges only those), BENCH_CPU_PROF=1
  * writes V8 CPU profiles of the server and the ceiling (node --cpu-prof) to /tmp/prof and /tmp/prof-ceiling.
+ *
+ * BENCH_BASELINE=<git ref> compares the current source with another commit instead of judging it:
+ * the ref is built once (a git worktree under .tmp/, on this checkout's node_modules: for commits
+ * with the same dependencies) and started beside the server on the same database; after each GET
+ * endpoint's run (not the changing one) the two answer it in 16 runs of 3 s in turn, and the report
+ * gives their req/s and server CPU per request. On a VM whose speed drifts by a third between runs,
+ * that is how a change of a few per cent can be told from noise. Nothing is written to results.md.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +81,8 @@ const RSS_MB = 300;
 const CEILING_RATIO = 0.7;
 /** The ratio's alternating runs: 4 of each server, of this many seconds */
 const TURN_SECONDS = 3;
+/** BENCH_BASELINE: the commit to compare the current source with (see the top of the file) */
+const BASELINE = process.env.BENCH_BASELINE;
 /** /metrics is on in the server under test (METRICS_TOKEN), as the issue's ratio is judged */
 const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
 
@@ -156,9 +165,9 @@ const sessionInsert = (rows: { n: number; id: string }[]) =>
 // the server and the ceiling
 
 /** The built server as production runs it, with the statement capture (PostgreSQL) and a message channel to it. */
-function startServer(env: Record<string, string>): Promise<BenchServer> {
+function startServer(env: Record<string, string>, baseline?: string): Promise<BenchServer> {
   const nodeArgs = PGLITE ? [] : ['--import', './scripts/bench-capture.mjs'];
-  if (process.env.BENCH_CPU_PROF) nodeArgs.push('--cpu-prof', '--cpu-prof-dir=/tmp/prof');
+  if (process.env.BENCH_CPU_PROF) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=/tmp/prof${baseline ? '-baseline' : ''}`);
   return startBuiltServer(
     {
       ...env,
@@ -174,8 +183,55 @@ function startServer(env: Record<string, string>): Promise<BenchServer> {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
     },
-    { nodeArgs, ipc: true },
+    { nodeArgs, ipc: true, main: baseline },
   );
+}
+
+/** BENCH_BASELINE's build: the ref's server bundle under .tmp/, built once per commit. */
+function buildBaseline(ref: string): string {
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
+  const out = path.join(root, '.tmp', `baseline-${sha.slice(0, 12)}`);
+  const main = path.join(out, 'main.js');
+  if (existsSync(main)) return main;
+  const tree = path.join(root, '.tmp', `baseline-${sha.slice(0, 12)}-tree`);
+  log(`building ${ref} (${sha.slice(0, 12)}) as the baseline`);
+  execFileSync('git', ['worktree', 'add', '--force', '--detach', tree, sha], { cwd: root, stdio: 'inherit' });
+  try {
+    symlinkSync(path.join(root, 'node_modules'), path.join(tree, 'node_modules'));
+    // the bundle lands beside this checkout's node_modules, which it resolves its dependencies from
+    execFileSync(process.execPath, ['scripts/build-server.mjs', out], { cwd: tree, stdio: 'inherit' });
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'inherit' });
+  }
+  return main;
+}
+
+interface Side {
+  origin: string;
+  pid: number | undefined;
+  e: Endpoint;
+}
+
+/**
+ * Short runs of two servers in turn, in the order A B B A, `rounds` times: their req/s and the
+ * server CPU per request of each. A VM's speed moves while it runs; two runs one after the other
+ * carry that change into their ratio, runs in turn share it (and a steady trend cancels out).
+ */
+async function inTurns(a: Side, b: Side, rounds: number, settleWith: { origin: string; cookie: string }) {
+  const total = () => ({ requests: 0, seconds: 0, cpuMs: 0 });
+  const sums = { a: total(), b: total() };
+  for (let i = 0; i < rounds; i++) {
+    for (const who of ['a', 'b', 'b', 'a'] as const) {
+      const side = who === 'a' ? a : b;
+      await settle(settleWith.origin, settleWith.cookie);
+      const r = await load(side.origin, side.e, TURN_SECONDS, side.pid);
+      sums[who].requests += r.result.requests.total;
+      sums[who].seconds += r.result.duration;
+      sums[who].cpuMs += r.serverCpuMs ?? NaN;
+    }
+  }
+  const of = (t: ReturnType<typeof total>) => ({ rps: t.requests / t.seconds, cpuPerRequest: t.cpuMs / t.requests });
+  return { a: of(sums.a), b: of(sums.b) };
 }
 
 async function startCeiling(url: string): Promise<{ child: ChildProcess; origin: string; sql: string[] }> {
@@ -489,6 +545,10 @@ async function main() {
   const url = withDatabase(BASE_URL, DB_NAME);
   let server: BenchServer | undefined;
   let ceiling: Awaited<ReturnType<typeof startCeiling>> | undefined;
+  let baseline: BenchServer | undefined;
+  // two servers cannot share an embedded database
+  if (BASELINE && PGLITE) throw new Error('BENCH_BASELINE compares on the PostgreSQL server only');
+  const baselineMain = BASELINE ? buildBaseline(BASELINE) : undefined;
   try {
     const seedStart = performance.now();
     if (PGLITE) await seedPglite(dataDir);
@@ -514,6 +574,10 @@ async function main() {
     const pid = server.child.pid!;
     const idleRss = procMemory(pid)?.rss ?? NaN;
     log(`server pid ${pid} at ${origin}, RSS ${mb(idleRss)} MB after start`);
+    if (baselineMain) {
+      baseline = await startServer({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'byline-bench-baseline-')), DATABASE_URL: url }, baselineMain);
+      log(`baseline ${BASELINE} at ${baseline.origin}`);
+    }
 
     const adminCookie = await login(origin, ADMIN_EMAIL, ADMIN_PASSWORD);
     const brandCookie = await login(origin, brandEmail(0), BRAND_PASSWORD);
@@ -584,6 +648,7 @@ async function main() {
     // the paged API), the statements of one request (PostgreSQL: the capture hooks node-postgres),
     // then warm-up and the measured run
     const runs: Run[] = [];
+    const compared: { name: string; current: { rps: number; cpuPerRequest: number }; baseline: { rps: number; cpuPerRequest: number } }[] = [];
     const captured = new Map<string, Captured[]>();
     let ceilingRun: { result: Result; load1: number } | undefined;
     let alternated: { app: number; ceiling: number } | undefined;
@@ -606,7 +671,7 @@ async function main() {
         if (!e.changes) captured.set(e.name, await capture(server, origin, e));
       }
 
-      if (e.path === '/api/opportunities' && !PGLITE) {
+      if (e.path === '/api/opportunities' && !PGLITE && !BASELINE) {
         // the ceiling: same statements, same bytes
         ceiling = await startCeiling(url);
         const bodies = await Promise.all(
@@ -656,19 +721,18 @@ async function main() {
         const r = await load(ceiling.origin, c, SECONDS);
         ceilingRun = { result: r.result, load1 };
         log(`ceiling: ${r.result.requests.average.toFixed(0)} req/s, p50 ${r.result.latency.p50} ms, p99 ${r.result.latency.p99} ms`);
-        // the judged ratio: both servers in turn, short runs in the order A B B A A B B A. A VM's
-        // speed moves while it runs; two runs one after the other carry that change into their
-        // ratio, runs in turn share it (and a steady trend cancels out)
-        const turns = { app: { requests: 0, seconds: 0 }, ceiling: { requests: 0, seconds: 0 } };
-        for (const who of ['app', 'ceiling', 'ceiling', 'app', 'app', 'ceiling', 'ceiling', 'app'] as const) {
-          await settle(origin, brandCookie);
-          const t = (await load(who === 'app' ? origin : ceiling.origin, who === 'app' ? e : c, TURN_SECONDS)).result;
-          turns[who].requests += t.requests.total;
-          turns[who].seconds += t.duration;
-        }
-        const rate = (t: { requests: number; seconds: number }) => t.requests / t.seconds;
-        alternated = { app: rate(turns.app), ceiling: rate(turns.ceiling) };
+        // the judged ratio: both servers in turn (inTurns: A B B A A B B A)
+        const t = await inTurns({ origin, pid, e }, { origin: ceiling.origin, pid: undefined, e: c }, 2, { origin, cookie: brandCookie });
+        alternated = { app: t.a.rps, ceiling: t.b.rps };
         log(`in turns: app ${alternated.app.toFixed(0)} req/s, ceiling ${alternated.ceiling.toFixed(0)} req/s, ratio ${fmt(alternated.app / alternated.ceiling, 3)}`);
+      }
+      if (baseline && e.method === 'GET' && !e.changes) {
+        const t = await inTurns({ origin, pid, e }, { origin: baseline.origin, pid: baseline.child.pid, e }, 4, { origin, cookie: brandCookie });
+        compared.push({ name: e.name, current: t.a, baseline: t.b });
+        log(
+          `${e.name} in turns: current ${t.a.rps.toFixed(0)} req/s, ${fmt(t.a.cpuPerRequest, 4)} ms CPU a request; ` +
+            `${BASELINE} ${t.b.rps.toFixed(0)} req/s, ${fmt(t.b.cpuPerRequest, 4)} ms; req/s ratio ${fmt(t.a.rps / t.b.rps, 3)}`,
+        );
       }
     }
     const hwm = procMemory(pid)?.hwm ?? NaN;
@@ -839,6 +903,15 @@ async function main() {
       }
     }
 
+    if (BASELINE) {
+      console.log(`\nThe current source against ${BASELINE}, each GET endpoint in 16 runs of ${TURN_SECONDS} s in turn (not written to results.md):\n`);
+      console.log('| endpoint | current req/s | baseline req/s | ratio | current CPU ms a request | baseline CPU ms a request |');
+      console.log('|---|---:|---:|---:|---:|---:|');
+      for (const c of compared) {
+        console.log(`| ${c.name} | ${fmt(c.current.rps)} | ${fmt(c.baseline.rps)} | ${fmt(c.current.rps / c.baseline.rps, 3)} | ${fmt(c.current.cpuPerRequest, 4)} | ${fmt(c.baseline.cpuPerRequest, 4)} |`);
+      }
+      return;
+    }
     const section = lines.join('\n');
     if (PGLITE) writeSection('<!-- bench:pglite:start -->', '<!-- bench:pglite:end -->', section);
     else writeSection('<!-- bench:start -->', '<!-- bench:end -->', section);
@@ -849,6 +922,7 @@ async function main() {
     if (server.stderr.length) console.log(`server stderr:\n${server.stderr.join('').slice(0, 2000)}`);
   } finally {
     await stopServer(ceiling?.child);
+    await stopServer(baseline?.child);
     await stopServer(server?.child);
     if (!PGLITE && process.env.BENCH_KEEP_DB !== '1') await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });

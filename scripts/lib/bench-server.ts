@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort, sleep } from './bench-util';
-import { builtServerArgs } from './server-build';
+import { builtServerArgs, serverArgs } from './server-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -35,13 +35,17 @@ export interface BenchServer {
 /**
  * The built server as `npm start` runs it, in production mode with the test checkout, on a free
  * loopback port; resolves once it answers. `env` adds or overrides settings; `nodeArgs` go before
- * the server's own (a `--import`, `--cpu-prof`), and `ipc` opens a message channel to it.
+ * the server's own (a `--import`, `--cpu-prof`), `ipc` opens a message channel to it, and `main`
+ * starts another build than the current source's (one built already: nothing is built then).
  */
-export async function startBuiltServer(env: Record<string, string>, options: { nodeArgs?: string[]; ipc?: boolean } = {}): Promise<BenchServer> {
+export async function startBuiltServer(
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; ipc?: boolean; main?: string } = {},
+): Promise<BenchServer> {
   const port = await freePort();
   const clean = { ...process.env };
   for (const k of Object.keys(clean)) if (/^(DATABASE_URL|STRIPE_|SMTP_URL|PUBLIC_URL|PORT|HOST|LINK_CHECK_|INVOICE_)/.test(k)) delete clean[k];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...builtServerArgs()], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...(options.main ? serverArgs(options.main) : builtServerArgs())], {
     cwd: root,
     env: { ...clean, NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false', ...env },
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

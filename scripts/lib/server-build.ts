@@ -12,6 +12,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export function builtServerArgs(): string[] {
   const r = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('npm run build:server failed');
-  // the flags of `npm start` (package.json; docs/decisions/016)
-  return ['--enable-source-maps', '--max-semi-space-size=16', path.join(root, 'dist/server/main.js')];
+  return serverArgs(path.join(root, 'dist/server/main.js'));
+}
+
+/** The arguments that start a built server's `main.js` as `npm start` does (its flags: package.json; docs/decisions/016). */
+export function serverArgs(main: string): string[] {
+  return ['--enable-source-maps', '--max-semi-space-size=16', main];
 }
