@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { isIP } from 'node:net';
+import { GUARANTEE_DAYS } from '../shared/constants';
 
 const bool = z
   .enum(['0', '1', 'true', 'false'])
@@ -136,8 +137,12 @@ export const configSchema = z.object({
   LINK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Hours between two checks of a published article (jittered). */
   LINK_CHECK_INTERVAL_HOURS: z.coerce.number().min(0.01).max(24 * 30).default(24),
-  /** Days after publication the article is watched (the guarantee). */
-  GUARANTEE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * Days after publication the live article is watched and guaranteed ("Guaranteed until …"). Not
+   * the spec's 90-day refund guarantee after payment (shared/constants.ts GUARANTEE_DAYS, fixed),
+   * whose length it takes by default.
+   */
+  PUBLICATION_GUARANTEE_DAYS: z.coerce.number().int().min(1).max(3650).default(GUARANTEE_DAYS),
   /** Days an outlet has to restore an article before the brand is refunded. */
   RESTORE_DAYS: z.coerce.number().int().min(1).max(365).default(10),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
@@ -198,6 +203,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
+  // renamed: one name had two meanings (the refund after payment, and the watch after publication)
+  if (cleaned.GUARANTEE_DAYS !== undefined) {
+    throw new Error(
+      'Invalid environment configuration:\n  GUARANTEE_DAYS is now PUBLICATION_GUARANTEE_DAYS (the days a live article is watched after publication); set that instead',
+    );
+  }
   if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
     throw new Error('Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
   }

@@ -80,7 +80,7 @@ async function main() {
       db,
       provider: payments,
       checker: pageCheckerFor(config),
-      terms: { guaranteeDays: config.GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
+      terms: { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
     },
     onError: (err) => {
       // while the database is down pg-boss reports every failed poll; its errors carry the whole pg

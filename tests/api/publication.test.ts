@@ -587,3 +587,24 @@ describe('the watch (controllable clock)', () => {
     expect(statuses.every((s) => s.status === 'refunded')).toBe(true);
   });
 });
+
+describe('PUBLICATION_GUARANTEE_DAYS', () => {
+  it('sets how long a released article is watched and guaranteed; the refund after payment keeps its own fixed term', async () => {
+    const other = await createPaymentsTestApp({ provider: spyingLocalProvider([]), config: { LINK_CHECK_ALLOW: '127.0.0.1', PUBLICATION_GUARANTEE_DAYS: 30 } });
+    try {
+      const otherAdmin = (await signedIn(other.app, other.db, kinds.admin)).agent;
+      const brand = await signedIn(other.app, other.db, { ...kinds.approvedBrand, website: BRAND_SITE });
+      const opp = await createOpportunity(other.db, { maxSlots: 1 });
+      const payment = await makePayment(other.db, brand.user.id, opp.id, { draftReviewStatus: 'approved', draftDocumentUrl: 'https://docs.example.com/d/1' });
+      await submittedBrief(other.db, payment);
+      const res = await otherAdmin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: outlet.serve(freshPath()) });
+      expect(res.status, res.text).toBe(200);
+      const [pub] = await other.db.select().from(publications).where(eq(publications.paymentId, payment.id));
+      expect((pub.guaranteeEndsAt.getTime() - pub.publishedAt.getTime()) / 86_400_000).toBe(30);
+      const article = (await brand.agent.get('/api/brand/my-articles')).body.find((a: { payment: { id: string } }) => a.payment.id === payment.id);
+      expect(article.publication.guaranteeEndsAt).toBe(pub.guaranteeEndsAt.toISOString());
+    } finally {
+      await other.close();
+    }
+  });
+});

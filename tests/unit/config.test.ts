@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileStoreKind, loadConfig, paymentProviderKind, seedsDemo } from '../../src/server/config';
+import { GUARANTEE_DAYS } from '../../src/shared/constants';
 
 const base = { NODE_ENV: 'test' };
 
@@ -55,5 +56,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
     expect(() => loadConfig({ ...base, S3_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(/S3_PUBLIC_URL needs the s3 file store/);
     expect(() => loadConfig({ ...base, S3_BUCKET: 'b-1', S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT/);
+  });
+
+  it('PUBLICATION_GUARANTEE_DAYS: the watch after publication, by default the spec guarantee\'s length; the old name GUARANTEE_DAYS is refused, naming the new one', () => {
+    expect(loadConfig({ ...base }).PUBLICATION_GUARANTEE_DAYS).toBe(GUARANTEE_DAYS);
+    expect(loadConfig({ ...base, PUBLICATION_GUARANTEE_DAYS: '30' }).PUBLICATION_GUARANTEE_DAYS).toBe(30);
+    expect(() => loadConfig({ ...base, PUBLICATION_GUARANTEE_DAYS: '0' })).toThrow(/PUBLICATION_GUARANTEE_DAYS/);
+    expect(() => loadConfig({ ...base, GUARANTEE_DAYS: '60' })).toThrow(
+      'GUARANTEE_DAYS is now PUBLICATION_GUARANTEE_DAYS (the days a live article is watched after publication); set that instead',
+    );
   });
 });

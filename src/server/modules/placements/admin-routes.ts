@@ -22,7 +22,7 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
     db,
     provider: deps.provider,
     checker: deps.checker,
-    terms: { guaranteeDays: config.GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
+    terms: { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
   };
 
   app.get('/api/admin/projects', { config: { sessionInStatement: true } }, async (req, reply) => {
