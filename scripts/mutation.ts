@@ -180,7 +180,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'refunds: refund claim ignores the status (a released payment refunded)', file: P + 'refunds.ts',
     find: "    .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid')))\n    .returning();\n  if (!claimed)", replace: '    .where(eq(payments.id, paymentId))\n    .returning();\n  if (!claimed)', tests: [T.admin], grep: 'refund' },
   { name: 'refunds: 90-day guarantee one day late', file: P + 'refunds.ts',
-    find: 'GUARANTEE_DAYS * 24 * 60 * 60 * 1000', replace: '(GUARANTEE_DAYS + 1) * 24 * 60 * 60 * 1000', tests: [T.guarantee], grep: 'day 89' },
+    find: 'GUARANTEE_DAYS * DAY_MS', replace: '(GUARANTEE_DAYS + 1) * DAY_MS', tests: [T.guarantee], grep: 'day 89' },
   { name: 'refunds: 90-day guarantee excludes the 90th day itself (<= becomes <)', file: P + 'refunds.ts',
     find: 'lte(payments.paidAt, cutoff)', replace: 'lte(payments.paidAt, new Date(cutoff.getTime() - 1))', tests: [T.guarantee], grep: 'day 89' },
   { name: 'publication: release ignores a refund in progress (refund_requested_at IS NULL dropped)', file: PL + 'publication.ts',

@@ -10,6 +10,10 @@ export const SEARCH_TEXT_MAX = 200;
 export const MAX_EXAMPLES = 3;
 /** Spec §9: the escrow refund guarantee, 90 days. Every text that names the term is made from this. */
 export const GUARANTEE_DAYS = 90;
+/** A day in milliseconds. */
+export const DAY_MS = 86_400_000;
+/** When the guarantee refunds a payment still held: GUARANTEE_DAYS after it was paid (the refund job, the receipt's date). */
+export const guaranteeRefundAt = (paidAt: Date): Date => new Date(paidAt.getTime() + GUARANTEE_DAYS * DAY_MS);
 /** "90-Day Guarantee" (the claim dialog's heading, spec §2). */
 export const GUARANTEE_TITLE = `${GUARANTEE_DAYS}-Day Guarantee`;
 /** "90-day guarantee", in a sentence. */

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { GUARANTEE_DAYS } from '../../shared/constants';
+import { guaranteeRefundAt } from '../../shared/constants';
 import { opportunities, payments, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 
@@ -48,7 +48,7 @@ export async function notifyBrandApproved(tx: Tx, brand: Brand, viaInviteCode: b
 export async function notifyPaymentReceived(tx: Tx, paymentId: string, invoiceNumber?: string | null) {
   const p = await placement(tx, paymentId);
   if (!p) return;
-  const guarantee = new Date(p.paidAt.getTime() + GUARANTEE_DAYS * 86_400_000);
+  const guarantee = guaranteeRefundAt(p.paidAt);
   const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
   await enqueueMail(tx, { userId: p.brandId }, {
     kind: 'payment_received',

@@ -6,7 +6,7 @@ import {
   type AttentionList,
   type AttentionReason,
 } from '../../../shared/attention';
-import { DRAFT_DUE_DAYS_DEFAULT, GUARANTEE_DAYS } from '../../../shared/constants';
+import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { Db } from '../../db/client';
 import {
   briefs,
@@ -19,7 +19,6 @@ import {
   users,
 } from '../../db/schema';
 
-const DAY_MS = 86_400_000;
 
 interface Row extends Record<string, unknown> {
   payment_id: string;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { payments, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
-import { GUARANTEE_DAYS } from '../../../shared/constants';
+import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
 import { notifyRefunded } from '../../mail/notify';
@@ -149,7 +149,8 @@ export async function syncExternalRefund(db: Db, provider: PaymentProvider, prov
  * provider outage). Returns the ids refunded now.
  */
 export async function refundOverduePayments(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<string[]> {
-  const cutoff = new Date(now.getTime() - GUARANTEE_DAYS * 24 * 60 * 60 * 1000);
+  // paid at or before this, guaranteeRefundAt(paidAt) <= now: due
+  const cutoff = new Date(now.getTime() - GUARANTEE_DAYS * DAY_MS);
   const due = await db
     .select({ id: payments.id, status: payments.status, refundReason: payments.refundReason })
     .from(payments)

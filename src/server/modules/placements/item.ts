@@ -6,7 +6,7 @@ import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
 import type { AdminPlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
 import { brandContact } from '../payments/service';
-import { DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
+import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -74,7 +74,6 @@ export const myArticleItem = item({
   unreadMessages: unreadMessages('brand'),
 });
 
-const DAY_MS = 86_400_000;
 /**
  * Overdue (admins only): the brief is in and no draft came within the opportunity's turnaround
  * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone, so it is part of the row's
