@@ -8,7 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-/** Every `from '…'` of each unit's files, as the units they reach (relative and `@/` paths). */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'([^']+)'/gm;
+
+/**
+ * Every import of each unit's files (`from '…'`, `import '…'` and `import('…')`: a lazy import is
+ * still an arrow between units), as the units they reach (relative and `@/` paths).
+ */
 function graphOf(root: string, alias?: { prefix: string; dir: string }): Map<string, Set<string>> {
   const units = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   const graph = new Map(units.map((u) => [u, new Set<string>()]));
@@ -21,7 +26,7 @@ function graphOf(root: string, alias?: { prefix: string; dir: string }): Map<str
   };
   for (const unit of units) {
     walk(path.join(root, unit), (file) => {
-      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/\bfrom\s+'([^']+)'/g)) {
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const target = spec.startsWith('.')
           ? path.resolve(path.dirname(file), spec)
           : alias && spec.startsWith(alias.prefix)
@@ -66,6 +71,22 @@ describe('imports between modules and between features', () => {
     const graph = graphOf('src/client/features', { prefix: '@/features/', dir: 'src/client/features' });
     expect(graph.size).toBeGreaterThan(10);
     expect(circles(graph)).toEqual([]);
+  });
+
+  it('counts every kind of import as an arrow', () => {
+    const specs = (text: string) => [...text.matchAll(IMPORT)].map((m) => m[1]);
+    expect(
+      specs(
+        [
+          "import { a } from '../payments/service';",
+          "export { b } from '@/features/timeline/api';",
+          "import '../terms/side-effect';",
+          "const lazy = () => import('../messages/panel');",
+          "const c = await import( '../invoices/pdf' );",
+          "// see the timeline's import order, not an import: 'x'",
+        ].join('\n'),
+      ),
+    ).toEqual(['../payments/service', '@/features/timeline/api', '../terms/side-effect', '../messages/panel', '../invoices/pdf']);
   });
 
   it('finds a circle when there is one', () => {
