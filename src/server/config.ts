@@ -203,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  // renamed: one name had two meanings (the refund after payment, and the watch after publication)
+  // refused rather than ignored: a deployment that still sets the watch's old name would otherwise
+  // silently get the default, and the name alone could be read as the 90-day refund after payment
   if (cleaned.GUARANTEE_DAYS !== undefined) {
     throw new Error(
       'Invalid environment configuration:\n  GUARANTEE_DAYS is now PUBLICATION_GUARANTEE_DAYS (the days a live article is watched after publication); set that instead',
