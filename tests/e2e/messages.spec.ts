@@ -36,6 +36,15 @@ async function purchasedArticle(admin: Page, brand: Page, title: string) {
   return buy(brand, id);
 }
 
+/** The demo admin signed in, and a fresh brand that has bought an opportunity called `title`: each in a browser of its own. */
+async function bothSides(browser: Browser, title: string) {
+  const admin = await newContextPage(browser);
+  await loginAs(admin.page, DEMO_ADMIN);
+  const brand = await newContextPage(browser);
+  const paymentId = await purchasedArticle(admin.page, brand.page, title);
+  return { admin, brand, paymentId };
+}
+
 const conversation = (page: Page) => page.getByTestId('conversation');
 const messageWith = (page: Page, text: string) => conversation(page).getByTestId('message').filter({ hasText: text });
 
@@ -51,10 +60,7 @@ test('[BRAND][ADMIN] exchange messages with an attachment; the unread badges app
   browser,
 }) => {
   const title = `Messages journey ${unique()}`;
-  const admin = await newContextPage(browser);
-  await loginAs(admin.page, DEMO_ADMIN);
-  const brand = await newContextPage(browser);
-  const paymentId = await purchasedArticle(admin.page, brand.page, title);
+  const { admin, brand, paymentId } = await bothSides(browser, title);
 
   // the brand opens the details page from its card
   await brand.page.goto('/brand/my-articles');
@@ -120,10 +126,7 @@ test('[BRAND][ADMIN] exchange messages with an attachment; the unread badges app
 test('[BRAND] a long conversation opens on its newest 30 messages; older ones load on request, and a failed load says so', async ({
   browser,
 }) => {
-  const admin = await newContextPage(browser);
-  await loginAs(admin.page, DEMO_ADMIN);
-  const brand = await newContextPage(browser);
-  const paymentId = await purchasedArticle(admin.page, brand.page, `Long conversation ${unique()}`);
+  const { admin, brand, paymentId } = await bothSides(browser, `Long conversation ${unique()}`);
   // from the editorial team: a brand's own messages are limited to a few an hour in this suite
   for (let i = 1; i <= 31; i++) {
     const res = await api(admin.page, 'POST', `/api/admin/projects/${paymentId}/messages`, { text: `Note number ${i}.` });
@@ -157,10 +160,7 @@ test('[BRAND] a long conversation opens on its newest 30 messages; older ones lo
 test('[BRAND][ADMIN] a message with <script> and <img onerror> is shown as text and runs nothing', async ({
   browser,
 }) => {
-  const admin = await newContextPage(browser);
-  await loginAs(admin.page, DEMO_ADMIN);
-  const brand = await newContextPage(browser);
-  const paymentId = await purchasedArticle(admin.page, brand.page, `XSS ${unique()}`);
+  const { admin, brand, paymentId } = await bothSides(browser, `XSS ${unique()}`);
   const hostile = `<script>window.__pwned = 1; alert('script')</script><img src=x onerror="window.__pwned = 2; alert('img')"> javascript:alert(3)`;
   const dialogs: string[] = [];
   for (const p of [brand.page, admin.page]) p.on('dialog', (d) => void (dialogs.push(d.message()), d.dismiss()));
@@ -184,14 +184,7 @@ test('[BRAND][ADMIN] a message with <script> and <img onerror> is shown as text 
 test('[BRAND] the details page on a phone (390 px): stacked, nothing wider than the screen, messages can be sent', async ({
   browser,
 }) => {
-  const admin = await newContextPage(browser);
-  await loginAs(admin.page, DEMO_ADMIN);
-  const brand = await newContextPage(browser);
-  const paymentId = await purchasedArticle(
-    admin.page,
-    brand.page,
-    `A rather long article title that has to wrap on a phone ${unique()}`,
-  );
+  const { admin, brand, paymentId } = await bothSides(browser, `A rather long article title that has to wrap on a phone ${unique()}`);
   await brand.page.setViewportSize({ width: 390, height: 844 });
   await brand.page.goto(`/brand/my-articles/${paymentId}`);
   await expect(brand.page.getByTestId('timeline').getByText('Paid $1,500.00')).toBeVisible();
@@ -267,10 +260,7 @@ test('[BRAND] the details page on a phone (390 px): stacked, nothing wider than 
 });
 
 test('[BRAND] past the hourly message limit the composer says when to try again and keeps the text', async ({ browser }) => {
-  const admin = await newContextPage(browser);
-  await loginAs(admin.page, DEMO_ADMIN);
-  const brand = await newContextPage(browser);
-  const paymentId = await purchasedArticle(admin.page, brand.page, `Chatty brand ${unique()}`);
+  const { admin, brand, paymentId } = await bothSides(browser, `Chatty brand ${unique()}`);
   await brand.page.goto(`/brand/my-articles/${paymentId}`);
   // the suite's server allows 10 an hour (playwright.config.ts): one through the page, nine more through the API
   await send(brand.page, 'First question about the draft.');
