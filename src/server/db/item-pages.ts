@@ -93,6 +93,8 @@ class ItemCache {
   unchanged = 0;
   /** pages answered by another request's statement, which they had joined before it was sent */
   grouped = 0;
+  /** statements held until the same page's statement for the same session, already sent, had answered */
+  queued = 0;
   /**
    * Each page's first statement while it waits for a connection, by page and sign-in session:
    * until it is sent, a request for the same page of the same session joins it instead of queueing
@@ -100,6 +102,13 @@ class ItemCache {
    * current for each of them as one of its own would be.
    */
   readonly unsent = new Map<string, Promise<VersionedPageRow[]>>();
+  /**
+   * Each page's first statement once sent, by page and sign-in session, until it has answered: the
+   * next statement for the same page of the same session is sent only then (requests arriving
+   * meanwhile join it while it waits), so one page of one session has one statement at the
+   * database at a time. Sent side by side, each would read the page again after every commit.
+   */
+  readonly sent = new Map<string, Promise<VersionedPageRow[]>>();
 
   /** The kept JSON of those of `rows` that are kept, by key. */
   keptOf(rows: { id: string; version: string }[]): Map<string, string> {
@@ -237,7 +246,10 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   };
   const pageKey = (options: Options, values: Values) => `${shapeOf(options)} ${JSON.stringify(values)}`;
 
-  /** The page, joining the same page's statement for the same session while that waits for a connection. */
+  /**
+   * The page, joining the same page's statement for the same session while that is not yet sent, or
+   * sending a new one once the one already sent for it (if any) has answered.
+   */
   const readJoined = (db: Db, options: Options, values: Values, check: SessionCheck | undefined): Promise<VersionedPageRow[]> => {
     const cache = cacheOf(db);
     const key = `${pageKey(options, values)} ${check ? `${check.checkSession} ${check.checkUser} ${check.checkVersion}` : '-'}`;
@@ -248,14 +260,24 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     }
     let sent = false;
     let reading: Promise<VersionedPageRow[]> | undefined = undefined;
-    const leave = () => {
+    const onSend = () => {
       sent = true;
-      if (reading && cache.unsent.get(key) === reading) cache.unsent.delete(key);
+      if (!reading) return;
+      if (cache.unsent.get(key) === reading) cache.unsent.delete(key);
+      cache.sent.set(key, reading);
     };
-    reading = read(db, options, values, check, true, leave);
+    const settled = () => {
+      if (cache.unsent.get(key) === reading) cache.unsent.delete(key);
+      if (cache.sent.get(key) === reading) cache.sent.delete(key);
+    };
+    const start = () => read(db, options, values, check, true, onSend);
+    const ahead = cache.sent.get(key);
+    if (ahead) cache.queued++;
+    reading = ahead ? ahead.then(start, start) : start();
     // (PGlite sends at once)
-    if (!sent) cache.unsent.set(key, reading);
-    reading.then(leave, leave);
+    if (sent) cache.sent.set(key, reading);
+    else cache.unsent.set(key, reading);
+    reading.then(settled, settled);
     return reading;
   };
 
@@ -367,7 +389,7 @@ function shown(rows: VersionedPageRow[], values: Record<string, unknown>, state:
   return rows;
 }
 
-type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number; unchanged: number; grouped: number };
+type ListStats = { kept: number; hits: number; builds: number; itemsBuilt: number; joined: number; unchanged: number; grouped: number; queued: number };
 
 /** What each list's cache did on `db` so far (for tests and diagnostics). */
 export function itemPageStats(db: Db): Record<string, ListStats> {
@@ -382,6 +404,7 @@ export function itemPageStats(db: Db): Record<string, ListStats> {
       joined: cache?.joined ?? 0,
       unchanged: cache?.unchanged ?? 0,
       grouped: cache?.grouped ?? 0,
+      queued: cache?.queued ?? 0,
     };
   }
   return stats;
