@@ -105,9 +105,14 @@ const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
  * memory, without bound (figures: decision 016). Past LOG_BUFFER_BYTES lines are dropped and
  * counted (`byline_log_lines_dropped_total`); what is buffered is written out synchronously when
  * the process exits.
+ *
+ * Lines are handed over as bytes: kept as text, the destination appends each line to the text
+ * waiting to be written and measures that text's UTF-8 length again, which copies it every time
+ * (a quadratic cost while a write is under way, and copies that live long enough to fill the old
+ * generation of the heap under load).
  */
-export function logDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES });
+export function logDestination(): DestinationStream & { flush(cb: (err?: Error) => void): void } {
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES, contentMode: 'buffer' });
   destination.on('drop', () => countEvent('log-dropped'));
   process.once('exit', () => {
     try {
@@ -116,5 +121,9 @@ export function logDestination(): DestinationStream {
       // stdout gone: nothing left to write to
     }
   });
-  return destination;
+  return {
+    // (sonic-boom's types know only text; in buffer mode it takes bytes)
+    write: (line: string) => destination.write(Buffer.from(line) as unknown as string),
+    flush: (cb) => destination.flush(cb),
+  };
 }
