@@ -259,6 +259,34 @@ describe('kept list items follow every change to the rows they are made of', () 
     expect(stats('admin_projects').grouped).toBe(before.grouped);
   });
 
+  it.runIf(dbKind === 'postgres')('a request held behind a statement that does not answer is sent after two seconds anyway', async () => {
+    const url = '/api/admin/projects';
+    await getTwice(admin, url, 'admin_projects');
+    const before = { ...stats('admin_projects') };
+    const pool = t.db.$client as unknown as pg.Pool;
+    const locker = await pool.connect();
+    const waiting = async () =>
+      (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+    let answers: Promise<{ status: number }[]>;
+    try {
+      await locker.query('BEGIN; LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
+      const first = admin.get(url).then((r) => r);
+      await until(async () => (await waiting()) === 1, 'the first statement to wait on the lock');
+      const heldAt = Date.now();
+      const later = admin.get(url).then((r) => r);
+      await until(() => stats('admin_projects').queued === before.queued + 1, 'the later request to be held back');
+      // the first never answers while the lock is held: the later one is sent once it has waited long enough
+      for (let i = 0; i < 40 && (await waiting()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await waiting()).toBe(2);
+      expect(Date.now() - heldAt).toBeGreaterThanOrEqual(1_900);
+      answers = Promise.all([first, later]);
+    } finally {
+      await locker.query('COMMIT');
+      locker.release();
+    }
+    for (const res of await answers) expect(res.status).toBe(200);
+  });
+
   it.runIf(dbKind === 'postgres')('the changed items are built on the connections kept apart for it, not through the main pool', async () => {
     const url = '/api/admin/payments';
     await getTwice(admin, url, 'admin_payments');

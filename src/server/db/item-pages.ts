@@ -273,7 +273,7 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
     const start = () => read(db, options, values, check, true, onSend);
     const ahead = cache.sent.get(key);
     if (ahead) cache.queued++;
-    reading = ahead ? ahead.then(start, start) : start();
+    reading = ahead ? answeredOrLate(ahead).then(start) : start();
     // (PGlite sends at once)
     if (sent) cache.sent.set(key, reading);
     else cache.unsent.set(key, reading);
@@ -361,6 +361,25 @@ export function itemPages<Options, Values extends Record<string, unknown>>(
   }
 
   return (db: Db, options: Options, values: Values, check?: SessionCheck) => readJoined(db, options, values, check);
+}
+
+/**
+ * How long a page's statement waits for the one sent before it for the same page and session: a
+ * statement that never answers (its connection silently gone) must not hold every later request
+ * for that page until the connection is found dead.
+ */
+const AHEAD_WAIT_MS = 2_000;
+
+/** Settles when `ahead` has, or after AHEAD_WAIT_MS, whichever comes first. */
+function answeredOrLate(ahead: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, AHEAD_WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    ahead.then(done, done);
+  });
 }
 
 /** How long a page read now holds with nothing committed: an hour, or until an item changes with time. */
