@@ -188,6 +188,9 @@ describe('kept list items follow every change to the rows they are made of', () 
     const held = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
     return { pool, held, release: () => held.forEach((c) => c.release()) };
   }
+  /** How many statements of this database wait on a lock (seen through `client`). */
+  const waitingOnLocks = async (client: pg.PoolClient): Promise<number> =>
+    (await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
   const until = async (what: () => boolean | Promise<boolean>, label: string) => {
     for (let i = 0; i < 200; i++) {
       if (await what()) return;
@@ -230,8 +233,7 @@ describe('kept list items follow every change to the rows they are made of', () 
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
     const locker = await pool.connect();
-    const waiting = async () =>
-      (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+    const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number; text: string }[]>;
     try {
       // the first request's statement is sent and then waits on the lock
@@ -265,8 +267,7 @@ describe('kept list items follow every change to the rows they are made of', () 
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
     const locker = await pool.connect();
-    const waiting = async () =>
-      (await locker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+    const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number }[]>;
     try {
       await locker.query('BEGIN; LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');

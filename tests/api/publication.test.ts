@@ -12,6 +12,7 @@ import { createOpportunity, createPaymentsTestApp, makePayment, spyingLocalProvi
 import type { Agent } from '../support/app';
 import { testChecker } from '../support/outlets';
 import { onCountedEvent } from '../../src/server/ops/events';
+import { DAY_MS } from '../../src/shared/constants';
 
 /**
  * Proof of publication (issue 17) through the API: a release with the live article's URL is
@@ -600,7 +601,7 @@ describe('PUBLICATION_GUARANTEE_DAYS', () => {
       const res = await otherAdmin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: outlet.serve(freshPath()) });
       expect(res.status, res.text).toBe(200);
       const [pub] = await other.db.select().from(publications).where(eq(publications.paymentId, payment.id));
-      expect((pub.guaranteeEndsAt.getTime() - pub.publishedAt.getTime()) / 86_400_000).toBe(30);
+      expect((pub.guaranteeEndsAt.getTime() - pub.publishedAt.getTime()) / DAY_MS).toBe(30);
       const article = (await brand.agent.get('/api/brand/my-articles')).body.find((a: { payment: { id: string } }) => a.payment.id === payment.id);
       expect(article.publication.guaranteeEndsAt).toBe(pub.guaranteeEndsAt.toISOString());
     } finally {

@@ -19,7 +19,6 @@ import {
   users,
 } from '../../db/schema';
 
-
 interface Row extends Record<string, unknown> {
   payment_id: string;
   title: string;
