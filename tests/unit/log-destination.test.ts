@@ -2,7 +2,8 @@
  * The server's log destination (ops/request-log.ts) through a real pipe: every line arrives whole
  * and in order, multi-byte text included, and the lines still buffered when the process exits are
  * written out. The child writes faster than the pipe is read, so lines queue while writes are
- * under way, the case the destination's byte buffers are for.
+ * under way, the case the destination's byte buffers are for. Lines are written in batches, and a
+ * quiet server's lone line must still come out while it runs, and on `logger.flush`, without error.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +40,47 @@ describe('the log destination', () => {
       expect(parsed.msg).toBe('line');
     });
   }, 60_000);
+});
+
+/** A child that writes one line, asks for it to be flushed (`logger.flush`), and stays up for a while. */
+const quiet = (flush: boolean) => `
+import pino from 'pino';
+import { logDestination } from ${JSON.stringify(module)};
+const log = pino({ base: null, timestamp: false }, logDestination());
+log.info({ i: 0 }, 'alone');
+${flush ? "log.flush((err) => process.stderr.write('flushed: ' + (err ? err.message : 'ok') + '\\n'));" : ''}
+setTimeout(() => process.exit(0), 10_000);
+`;
+
+/** The child's output until `done` says it has what it waits for (at most 5 s); the child is then killed. */
+async function watch(source: string, done: (out: string, err: string) => boolean) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const check = () => done(out, err) && resolve();
+      proc.stdout.on('data', (chunk: Buffer) => ((out += chunk), check()));
+      proc.stderr.on('data', (chunk: Buffer) => ((err += chunk), check()));
+      proc.on('exit', () => reject(new Error(`the child exited first: ${JSON.stringify({ out, err })}`)));
+      setTimeout(() => reject(new Error(`not there after 5 s: ${JSON.stringify({ out, err })}`)), 5_000);
+    });
+    return { out, err };
+  } finally {
+    proc.kill();
+  }
+}
+
+describe('a quiet server', () => {
+  it('writes a lone line while it runs, without waiting for a batch to fill or for the exit', async () => {
+    const { out, err } = await watch(quiet(false), (o) => o.includes('\n'));
+    expect(err).toBe('');
+    expect(JSON.parse(out)).toMatchObject({ i: 0, msg: 'alone' });
+  }, 9_000);
+
+  it('flushes on request, through a pipe, without an error', async () => {
+    const { out, err } = await watch(quiet(true), (o, e) => o.includes('\n') && e.includes('\n'));
+    expect(JSON.parse(out)).toMatchObject({ i: 0, msg: 'alone' });
+    expect(err).toBe('flushed: ok\n');
+  }, 9_000);
 });
