@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { HttpError } from './errors';
 
 /**
@@ -7,7 +7,7 @@ import { HttpError } from './errors';
  * copies with the same values are the same version, so nothing can be lost between them.
  */
 export function contentVersion(values: unknown): string {
-  return createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 22);
+  return hash('sha256', JSON.stringify(values), 'base64url').slice(0, 22);
 }
 
 /** The 409 of a save based on an older copy: the message, and the record as GET answers it now. */

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -44,7 +44,7 @@ function recorderFor(metrics: HttpMetrics, route: string) {
   };
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** `Authorization: Bearer <token>` compared in constant time (both sides hashed to one length). */
 function bearerMatches(header: string | undefined, expected: Buffer): boolean {

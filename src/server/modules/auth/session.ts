@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -12,7 +12,7 @@ import { toPublicUser, type SessionUser } from './users';
 export const SESSION_COOKIE = 'byline_session';
 
 /** What is stored of a secret token (sessions, password-reset links): its SHA-256, hex. */
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 /** Starts a new session for the user; the cookie carries a random 256-bit token. */
 export async function createSession(db: Db, userId: string, days: number): Promise<{ token: string; expiresAt: Date }> {

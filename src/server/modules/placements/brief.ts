@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, payments } from '../../db/schema';
@@ -35,7 +35,7 @@ const NO_BRIEF_VERSION = 'new';
 function briefVersion(b: BriefRow | undefined): string {
   if (!b) return NO_BRIEF_VERSION;
   const content = JSON.stringify([b.updatedAt.toISOString(), iso(b.submittedAt), b.part1Json, b.part2Json]);
-  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
+  return hash('sha256', content, 'base64url').slice(0, 22);
 }
 
 function toSavedBrief(b: BriefRow): SavedBrief {
