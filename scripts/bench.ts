@@ -10,7 +10,7 @@
  * the payments of its first page change (BENCH_CHANGES_PER_SECOND, 100: an update a time, on its own
  * connection), judged like the others: the kept items must earn their lines when rows change too. In the same run a bare node:http + pg server
  * (scripts/bench-ceiling.ts) answers GET /api/opportunities with the same statement and bytes: the
- * ceiling; the ratio judged is that of short runs of the two in turn. Every statement of the benchmarked requests is captured in the server
+ * ceiling; the ratio judged is that of short runs of the two in turn (each one's server CPU a request reported beside it). Every statement of the benchmarked requests is captured in the server
  * (scripts/bench-capture.mjs) and EXPLAINed. Prints one table and writes it to bench/results.md
  * between <!-- bench:start --> and <!-- bench:end --> (nothing else in the file changes).
  *
@@ -651,7 +651,7 @@ async function main() {
     const compared: { name: string; current: { rps: number; cpuPerRequest: number }; baseline: { rps: number; cpuPerRequest: number } }[] = [];
     const captured = new Map<string, Captured[]>();
     let ceilingRun: { result: Result; load1: number } | undefined;
-    let alternated: { app: number; ceiling: number } | undefined;
+    let alternated: { app: number; ceiling: number; appCpu: number; ceilingCpu: number } | undefined;
     // BENCH_ONLY=/api/user,/api/payments/checkout: measure these only (while working on one path)
     const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
     for (const e of endpoints.filter((x) => !only || only.includes(x.path))) {
@@ -722,9 +722,12 @@ async function main() {
         ceilingRun = { result: r.result, load1 };
         log(`ceiling: ${r.result.requests.average.toFixed(0)} req/s, p50 ${r.result.latency.p50} ms, p99 ${r.result.latency.p99} ms`);
         // the judged ratio: both servers in turn (inTurns: A B B A A B B A)
-        const t = await inTurns({ origin, pid, e }, { origin: ceiling.origin, pid: undefined, e: c }, 2, { origin, cookie: brandCookie });
-        alternated = { app: t.a.rps, ceiling: t.b.rps };
-        log(`in turns: app ${alternated.app.toFixed(0)} req/s, ceiling ${alternated.ceiling.toFixed(0)} req/s, ratio ${fmt(alternated.app / alternated.ceiling, 3)}`);
+        const t = await inTurns({ origin, pid, e }, { origin: ceiling.origin, pid: ceiling.child.pid, e: c }, 2, { origin, cookie: brandCookie });
+        alternated = { app: t.a.rps, ceiling: t.b.rps, appCpu: t.a.cpuPerRequest, ceilingCpu: t.b.cpuPerRequest };
+        log(
+          `in turns: app ${alternated.app.toFixed(0)} req/s, ceiling ${alternated.ceiling.toFixed(0)} req/s, ratio ${fmt(alternated.app / alternated.ceiling, 3)}; ` +
+            `server CPU a request: app ${fmt(alternated.appCpu, 3)} ms, ceiling ${fmt(alternated.ceilingCpu, 3)} ms`,
+        );
       }
       if (baseline && e.method === 'GET' && !e.changes) {
         const t = await inTurns({ origin, pid, e }, { origin: baseline.origin, pid: baseline.child.pid, e }, 4, { origin, cookie: brandCookie });
@@ -833,7 +836,7 @@ async function main() {
       `**Server peak RSS: ${mb(hwm)} MB** (VmHWM of the server process over the whole run, single requests to unpaged lists included${judge ? `; target < ${RSS_MB} MB: ${rssOk ? 'met' : 'missed'}` : ''}; highest RSS sampled during the measured runs: ${mb(runPeak)} MB; RSS right after start, idle: ${mb(idleRss)} MB).` +
         (ceilingRun && alternated
           ? ` **Ceiling ratio (/api/opportunities req/s ÷ ceiling req/s): ${fmt(ratio, 2)}**${judge ? ` (target ≥ ${CEILING_RATIO}: ${ratio >= CEILING_RATIO ? 'met' : 'missed'})` : ''},` +
-            ` from ${TURN_SECONDS}-s runs of each in turn (app, ceiling, ceiling, app, app, ceiling, ceiling, app: ${fmt(alternated.app)} and ${fmt(alternated.ceiling)} req/s);` +
+            ` from ${TURN_SECONDS}-s runs of each in turn (app, ceiling, ceiling, app, app, ceiling, ceiling, app: ${fmt(alternated.app)} and ${fmt(alternated.ceiling)} req/s, ${fmt(alternated.appCpu, 3)} and ${fmt(alternated.ceilingCpu, 3)} ms of server CPU a request);` +
             ` the two ${SECONDS}-s runs in the table, one after the other, give ${fmt(backToBack, 2)}.`
           : ''),
     );
