@@ -12,6 +12,10 @@ import { describe, expect, it } from 'vitest';
 const module = fileURLToPath(new URL('../../src/server/ops/request-log.ts', import.meta.url));
 const LINES = 20_000;
 
+/** Runs `source` (an ES module) in a new Node process whose stdout and stderr are pipes. */
+const spawnModule = (source: string) =>
+  spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+
 const child = `
 import pino from 'pino';
 import { logDestination } from ${JSON.stringify(module)};
@@ -22,7 +26,7 @@ process.exit(0);
 
 describe('the log destination', () => {
   it('writes every line whole and in order through a pipe, and the rest at exit', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnModule(child);
     const out: Buffer[] = [];
     let err = '';
     proc.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -54,19 +58,21 @@ setTimeout(() => process.exit(0), 10_000);
 
 /** The child's output until `done` says it has what it waits for (at most 5 s); the child is then killed. */
 async function watch(source: string, done: (out: string, err: string) => boolean) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawnModule(source);
   let out = '';
   let err = '';
+  let timer: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       const check = () => done(out, err) && resolve();
       proc.stdout.on('data', (chunk: Buffer) => ((out += chunk), check()));
       proc.stderr.on('data', (chunk: Buffer) => ((err += chunk), check()));
       proc.on('exit', () => reject(new Error(`the child exited first: ${JSON.stringify({ out, err })}`)));
-      setTimeout(() => reject(new Error(`not there after 5 s: ${JSON.stringify({ out, err })}`)), 5_000);
+      timer = setTimeout(() => reject(new Error(`not there after 5 s: ${JSON.stringify({ out, err })}`)), 5_000);
     });
     return { out, err };
   } finally {
+    clearTimeout(timer);
     proc.kill();
   }
 }
