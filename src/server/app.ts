@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { AppDeps, ModuleDeps } from './deps';
@@ -90,7 +89,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, { db, token: config.METRICS_TOKEN, worker: deps.worker });
   registerHealth(app, { db, worker: deps.worker });
   await app.register(cookie);
-  await app.register(multipart, { limits: { files: 1, fileSize: 30 * 1024 * 1024 } });
   compressJson(app);
 
   app.decorateRequest('user', null);

@@ -168,6 +168,18 @@ describe('POST /api/upload/avatar', () => {
   });
 });
 
+describe('a multipart body where no file is taken', () => {
+  it('is refused with 415 and changes nothing (only the upload routes parse multipart)', async () => {
+    const before = (await agent.get('/api/user')).body;
+    const boundary = '----bylinetestnotupload';
+    const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nMallory\r\n--${boundary}--\r\n`);
+    const res = await agent.request('PATCH', '/api/user/profile', payload, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ message: 'Unsupported content type' });
+    expect((await agent.get('/api/user')).body).toEqual(before);
+  });
+});
+
 describe('GET /uploads/:name', () => {
   it.each([
     '/uploads/..%2f..%2fpackage.json',

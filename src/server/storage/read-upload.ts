@@ -1,6 +1,23 @@
-import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../lib/errors';
 import { spool, type SpooledFile } from './spooled-file';
+
+/** The most any multipart request may carry; each route reads its file with a lower size limit of its own. */
+const MULTIPART_LIMITS = { limits: { files: 1, fileSize: 30 * 1024 * 1024 } };
+
+/**
+ * Registers the routes that take a multipart/form-data upload in a context of their own, where the
+ * multipart parser is. @fastify/multipart adds an onRequest and an onResponse hook to every route
+ * of its context: registered here, they run for the upload routes only, not for every request the
+ * server answers. Elsewhere a multipart body is refused with 415 (Unsupported content type).
+ */
+export function uploadRoutes(app: FastifyInstance, routes: (uploads: FastifyInstance) => void): void {
+  void app.register(async (uploads) => {
+    await uploads.register(multipart, MULTIPART_LIMITS);
+    routes(uploads);
+  });
+}
 
 /**
  * Reads the one file of a multipart request from `field` into a temporary file (spooled-file.ts),
@@ -34,4 +51,3 @@ export async function readUpload(
     throw badRequest('The upload could not be read. Please try again.', { [field]: 'The upload could not be read' });
   }
 }
-

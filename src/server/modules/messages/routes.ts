@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { pageOf, sendJsonPage } from '../../lib/paging';
 import { claimLimits, releaseClaims } from '../../lib/rate-limit';
 import { parse } from '../../lib/validate';
+import { uploadRoutes } from '../../storage/read-upload';
 import { storeUpload } from '../../storage/uploads';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
@@ -71,46 +72,49 @@ export const messagesModule: Module = async (app: FastifyInstance, deps) => {
       return sendJsonPage(req, reply, page, rows);
     });
 
-    app.post<Params>(`${base}/messages`, async (req, reply) => {
-      const caller = callerOf(req);
-      const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
-      const form = req.isMultipart()
-        ? await readMessageForm(req)
-        : { text: (req.body as { text?: unknown } | null)?.text, file: null };
-      let claimed: number[] = [];
-      try {
-        const { text } = parse(messageTextSchema, { text: form.text });
-        const checked = form.file ? await checkAttachment(form.file) : null;
-        if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
-        // counted once the message is known to be valid, and taken back if it is not stored
-        claimed = caller.side === 'brand' ? await claimLimits(db, [{ limit: limits.messages, subject: caller.userId }]) : [];
-        const attachment = checked
-          ? {
-              // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
-              // and an attached image must stay private to the two sides (its type is in the row)
-              file: await storeUpload(
-                db,
-                files,
-                limits,
-                { id: caller.userId, role: caller.side },
-                { source: checked.file, ext: 'bin', mime: checked.mime, kind: checked.kind },
-              ),
-              name: checked.name,
-              type: checked.mime,
-              size: checked.file.size,
-            }
-          : null;
-        const message = await postMessage(db, caller, paymentId, { text, attachment });
-        claimed = [];
-        return reply.code(201).send(message);
-      } finally {
+    // a message with an attachment comes as multipart/form-data
+    uploadRoutes(app, (uploads) =>
+      uploads.post<Params>(`${base}/messages`, async (req, reply) => {
+        const caller = callerOf(req);
+        const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
+        const form = req.isMultipart()
+          ? await readMessageForm(req)
+          : { text: (req.body as { text?: unknown } | null)?.text, file: null };
+        let claimed: number[] = [];
         try {
-          if (claimed.length) await releaseClaims(db, claimed);
+          const { text } = parse(messageTextSchema, { text: form.text });
+          const checked = form.file ? await checkAttachment(form.file) : null;
+          if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
+          // counted once the message is known to be valid, and taken back if it is not stored
+          claimed = caller.side === 'brand' ? await claimLimits(db, [{ limit: limits.messages, subject: caller.userId }]) : [];
+          const attachment = checked
+            ? {
+                // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
+                // and an attached image must stay private to the two sides (its type is in the row)
+                file: await storeUpload(
+                  db,
+                  files,
+                  limits,
+                  { id: caller.userId, role: caller.side },
+                  { source: checked.file, ext: 'bin', mime: checked.mime, kind: checked.kind },
+                ),
+                name: checked.name,
+                type: checked.mime,
+                size: checked.file.size,
+              }
+            : null;
+          const message = await postMessage(db, caller, paymentId, { text, attachment });
+          claimed = [];
+          return reply.code(201).send(message);
         } finally {
-          await form.file?.spooled.dispose();
+          try {
+            if (claimed.length) await releaseClaims(db, claimed);
+          } finally {
+            await form.file?.spooled.dispose();
+          }
         }
-      }
-    });
+      }),
+    );
 
     app.post<Params>(`${base}/messages/read`, async (req, reply) => {
       const caller = callerOf(req);

@@ -5,6 +5,7 @@ import { idParam } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
+import { uploadRoutes } from '../../storage/read-upload';
 import { logoUploadRoutes } from './logo-upload';
 import { browseListCache } from './browse-cache';
 import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
@@ -117,5 +118,5 @@ export const opportunitiesModule: Module = async (app, deps) => {
     return toVersionedOpportunityJson(await updateOpportunity(db, id, input, baseVersion));
   });
 
-  logoUploadRoutes(app, deps);
+  uploadRoutes(app, (uploads) => logoUploadRoutes(uploads, deps));
 };

@@ -10,6 +10,7 @@ import { parse } from '../../lib/validate';
 import { requireAdmin } from '../auth/guards';
 import { pageWithSession } from '../auth/session';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
 import { previewCheck, recheckNow, releasePayment, setPublicationUrl, type PublicationDeps } from './publication';
@@ -96,5 +97,5 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
     return placementCounts(db);
   });
 
-  documentRoutes(app, deps);
+  uploadRoutes(app, (uploads) => documentRoutes(uploads, deps));
 }

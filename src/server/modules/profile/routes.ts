@@ -6,7 +6,7 @@ import type { Module, ModuleDeps } from '../../deps';
 import { HttpError, forbidden } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { detectImage } from '../../storage/file-type';
-import { readUpload } from '../../storage/read-upload';
+import { readUpload, uploadRoutes } from '../../storage/read-upload';
 import { storeUpload } from '../../storage/uploads';
 import { requireUser } from '../auth/guards';
 import { toPublicUser, type SessionUser } from '../auth/users';
@@ -61,16 +61,18 @@ export const profileModule: Module = async (app, deps) => {
     return handlers[changeOf(user, membersOf(req))](deps, user, req.body);
   });
 
-  app.post('/api/upload/avatar', async (req) => {
-    const user = requireUser(req);
-    const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');
-    try {
-      const type = await detectImage(file);
-      if (!type) throw new HttpError(415, 'Please upload an image file');
-      const name = await storeUpload(deps.db, deps.files, deps.limits, user, { source: file, ext: type.ext, mime: type.mime, kind: 'avatar' });
-      return { url: `/uploads/${name}` };
-    } finally {
-      await file.dispose();
-    }
-  });
+  uploadRoutes(app, (uploads) =>
+    uploads.post('/api/upload/avatar', async (req) => {
+      const user = requireUser(req);
+      const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');
+      try {
+        const type = await detectImage(file);
+        if (!type) throw new HttpError(415, 'Please upload an image file');
+        const name = await storeUpload(deps.db, deps.files, deps.limits, user, { source: file, ext: type.ext, mime: type.mime, kind: 'avatar' });
+        return { url: `/uploads/${name}` };
+      } finally {
+        await file.dispose();
+      }
+    }),
+  );
 };
