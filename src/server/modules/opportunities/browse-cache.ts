@@ -62,9 +62,17 @@ export function browseListCache(db: Db) {
   }
 
   /** `knownVersion`: the catalogue version this request read already (with its session), if any */
+  // the day's bounds and key, worked out again only when a request falls outside them
+  let today: { from: number; to: number; since: string; day: string } | undefined;
+
   return async function claimable(now = new Date(), knownVersion?: string): Promise<BrowseList> {
-    const since = startOfUtcDay(now).toISOString();
-    const day = since.slice(0, 10);
+    const t = now.getTime();
+    if (!today || t < today.from || t >= today.to) {
+      const start = startOfUtcDay(now);
+      const since = start.toISOString();
+      today = { from: start.getTime(), to: start.getTime() + 86_400_000, since, day: since.slice(0, 10) };
+    }
+    const { since, day } = today;
     const version = knownVersion ?? (await readVersion(db, {}))[0].version;
     const key = `${version}.${day}`;
     if (current?.list.key === key) return current.list;
