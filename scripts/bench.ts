@@ -225,6 +225,8 @@ async function inTurns(a: Side, b: Side, rounds: number, settleWith: { origin: s
       const side = who === 'a' ? a : b;
       await settle(settleWith.origin, settleWith.cookie);
       const r = await load(side.origin, side.e, TURN_SECONDS, side.pid);
+      // each turn in the log: one slow turn (a collection, a job, the VM) stands out from a slow server
+      log(`  turn ${who}: ${Math.round(r.result.requests.total / r.result.duration)} req/s, ${((r.serverCpuMs ?? NaN) / r.result.requests.total).toFixed(3)} ms of server CPU a request`);
       sums[who].requests += r.result.requests.total;
       sums[who].seconds += r.result.duration;
       sums[who].cpuMs += r.serverCpuMs ?? NaN;
