@@ -90,3 +90,62 @@ describe('a quiet server', () => {
     expect(err).toBe('flushed: ok\n');
   }, 9_000);
 });
+
+const events = fileURLToPath(new URL('../../src/server/ops/events.ts', import.meta.url));
+
+/**
+ * A child that logs 30,000 lines of ~1 KB (~31 MB, past the 16 MB the destination may hold) in
+ * bursts, then tells on stderr how many lines were counted as dropped and the longest its event loop
+ * waited between bursts; it stays up until killed.
+ */
+const flood = `
+import pino from 'pino';
+import { logDestination } from ${JSON.stringify(module)};
+import { onCountedEvent } from ${JSON.stringify(events)};
+let dropped = 0;
+onCountedEvent((event) => { if (event === 'log-dropped') dropped++; });
+const log = pino({ base: null, timestamp: false }, logDestination());
+const text = 'x'.repeat(1000);
+let i = 0, worst = 0, last = Date.now();
+(function burst() {
+  const now = Date.now();
+  worst = Math.max(worst, now - last);
+  last = now;
+  for (let k = 0; k < 500 && i < 30000; k++, i++) log.info({ i, text }, 'line');
+  if (i < 30000) setImmediate(burst);
+  else process.stderr.write(JSON.stringify({ dropped, worst }) + '\\n');
+})();
+setTimeout(() => {}, 60_000);
+`;
+
+/** The child's report from stderr; `reader` does what the reader of its stdout does. */
+async function report(reader: (stdout: NodeJS.ReadableStream & { destroy(): void }) => void) {
+  const proc = spawnModule(flood);
+  reader(proc.stdout);
+  let err = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proc.stderr.on('data', (chunk: Buffer) => ((err += chunk), err.includes('\n') && resolve()));
+      proc.on('exit', (code) => reject(new Error(`the child exited with ${code}: ${err}`)));
+    });
+  } finally {
+    proc.kill('SIGKILL');
+  }
+  return JSON.parse(err) as { dropped: number; worst: number };
+}
+
+describe('a reader that does not keep up', () => {
+  it('never holds up the server: past 16 MB lines are dropped and counted', async () => {
+    // stdout is never read: the pipe fills after its first 64 KB
+    const { dropped, worst } = await report(() => {});
+    expect(dropped).toBeGreaterThan(10_000);
+    expect(dropped).toBeLessThan(20_000);
+    expect(worst).toBeLessThan(1_000);
+  }, 30_000);
+
+  it('a reader gone (EPIPE): the server keeps running, every line is counted as dropped', async () => {
+    const { dropped, worst } = await report((stdout) => stdout.destroy());
+    expect(dropped).toBeGreaterThanOrEqual(29_000);
+    expect(worst).toBeLessThan(1_000);
+  }, 30_000);
+});

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
+import { writeSync } from 'node:fs';
+import type { DestinationStream } from 'pino';
 import type { AppDeps } from '../deps';
 import { countEvent } from './events';
 
@@ -104,43 +105,104 @@ const LOG_BATCH_BYTES = 8 * 1024;
 const LOG_FLUSH_MS = 250;
 
 /**
- * Where the server's JSON lines go: stdout, written in the background, with a bound. A reader that
- * falls behind (a busy log shipper, a full pipe) would otherwise make the server hold every line in
- * memory, without bound (figures: decision 016). Past LOG_BUFFER_BYTES lines are dropped and
- * counted (`byline_log_lines_dropped_total`); what is buffered is written out synchronously when
- * the process exits.
+ * Where the server's JSON lines go: stdout, in batches, never blocking the server, with a bound.
  *
- * Lines are handed over as bytes: kept as text, the destination appends each line to the text
- * waiting to be written and measures that text's UTF-8 length again, which copies it every time
- * (a quadratic cost while a write is under way, and copies that live long enough to fill the old
- * generation of the heap under load).
- *
- * Lines are written in batches of LOG_BATCH_BYTES: each write is a round trip through libuv's
- * thread pool (two thread wake-ups and a system call), which, one line or a few at a time, cost
- * the server as much as the rest of a cheap request's logging. A quiet server's lines wait at most
- * LOG_FLUSH_MS for the batch to fill.
+ * - **Batches** of LOG_BATCH_BYTES, or what waits after LOG_FLUSH_MS: a write per line would be a
+ *   system call per request.
+ * - **Written by the event loop, not a thread pool**: a batch is handed to `process.stdout`, which for
+ *   a pipe (a container's log, a process manager) is a non-blocking libuv stream: the batch goes out in
+ *   one `write` on the spot, or, when the pipe is full, as the reader makes room. (A file is written
+ *   synchronously, a terminal too.) Through Node's thread pool instead (`fs.write`, sonic-boom), every
+ *   batch woke a thread and was woken back, which on a virtual machine cost several times the write.
+ * - **One batch at a time**: the next waits until the one handed over is written. What waits is ours,
+ *   so a reader that falls behind holds at most LOG_BUFFER_BYTES here: past that, lines are dropped and
+ *   counted (`byline_log_lines_dropped_total`) instead of held without bound (decision 016).
+ * - **Nothing lost at exit**: what still waits is written synchronously when the process exits
+ *   (only a batch the pipe was still taking, its reader far behind, can be cut short then).
+ * - **A reader gone** (EPIPE): lines are dropped and counted from then on; the server keeps serving.
  */
-export function logDestination(): DestinationStream & { flush(cb: (err?: Error) => void): void } {
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    maxLength: LOG_BUFFER_BYTES,
-    contentMode: 'buffer',
-    minLength: LOG_BATCH_BYTES,
-    periodicFlush: LOG_FLUSH_MS,
+export function logDestination(out: NodeJS.WriteStream & { fd: number } = process.stdout): DestinationStream & { flush(cb: (err?: Error) => void): void } {
+  let waiting: Buffer[] = [];
+  let waitingBytes = 0;
+  let writing = false;
+  let broken = false;
+  let timer: NodeJS.Timeout | undefined;
+  let flushed: ((err?: Error) => void)[] = [];
+
+  const take = () => {
+    const batch = waiting.length === 1 ? waiting[0] : Buffer.concat(waiting, waitingBytes);
+    waiting = [];
+    waitingBytes = 0;
+    return batch;
+  };
+  const settle = () => {
+    const callbacks = flushed;
+    flushed = [];
+    for (const cb of callbacks) cb();
+  };
+  const handOver = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (writing || broken) return;
+    if (!waitingBytes) return settle();
+    writing = true;
+    out.write(take(), (err) => {
+      writing = false;
+      if (err) return;
+      if (waitingBytes >= LOG_BATCH_BYTES || flushed.length) handOver();
+      else if (waitingBytes) timer ??= setTimeout(handOver, LOG_FLUSH_MS).unref();
+    });
+  };
+  out.on('error', () => {
+    broken = true;
+    writing = false;
+    countEvent('log-dropped');
+    settle();
   });
-  destination.on('drop', () => countEvent('log-dropped'));
   process.once('exit', () => {
+    if (!waitingBytes || broken) return;
     try {
-      destination.flushSync();
+      writeAllSync(out.fd, take());
     } catch {
       // stdout gone: nothing left to write to
     }
   });
   return {
-    // (sonic-boom's types know only text; in buffer mode it takes bytes)
-    write: (line: string) => destination.write(Buffer.from(line) as unknown as string),
-    // what waits is written, then the file synced: a pipe cannot be synced (EINVAL) and need not be
-    flush: (cb) => destination.flush((err) => cb(err && (err as NodeJS.ErrnoException).code !== 'EINVAL' ? err : undefined)),
+    write(line: string) {
+      const bytes = Buffer.from(line);
+      if (broken || waitingBytes + out.writableLength + bytes.length > LOG_BUFFER_BYTES) {
+        countEvent('log-dropped');
+        return true;
+      }
+      waiting.push(bytes);
+      waitingBytes += bytes.length;
+      if (waitingBytes >= LOG_BATCH_BYTES) handOver();
+      else timer ??= setTimeout(handOver, LOG_FLUSH_MS).unref();
+      return true;
+    },
+    flush(cb) {
+      if (broken) return cb();
+      flushed.push(cb);
+      handOver();
+    },
   };
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * The whole of `bytes` to `fd`, at exit only: a non-blocking pipe may take part of it, or none
+ * (EAGAIN) until its reader makes room, which it is given up to 5 seconds for.
+ */
+function writeAllSync(fd: number, bytes: Buffer) {
+  const deadline = Date.now() + 5_000;
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw err;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
 }
