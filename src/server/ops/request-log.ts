@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { writeSync } from 'node:fs';
 import type { DestinationStream } from 'pino';
 import type { AppDeps } from '../deps';
 import { countEvent } from './events';

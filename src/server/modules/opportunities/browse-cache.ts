@@ -61,10 +61,10 @@ export function browseListCache(db: Db) {
     return list;
   }
 
-  /** `knownVersion`: the catalogue version this request read already (with its session), if any */
   // the day's bounds and key, worked out again only when a request falls outside them
   let today: { from: number; to: number; since: string; day: string } | undefined;
 
+  /** `knownVersion`: the catalogue version this request read already (with its session), if any */
   return async function claimable(now = new Date(), knownVersion?: string): Promise<BrowseList> {
     const t = now.getTime();
     if (!today || t < today.from || t >= today.to) {
