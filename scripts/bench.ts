@@ -732,6 +732,11 @@ async function main() {
         );
       }
       if (baseline && e.method === 'GET' && !e.changes) {
+        // the baseline gets the load the current server has had (its warm-up and its run): a cold
+        // server's first turns are slower, and would count against the baseline
+        await settle(origin, brandCookie);
+        log(`warm-up ${BASELINE} (${WARMUP + SECONDS} s)`);
+        await load(baseline.origin, e, WARMUP + SECONDS);
         const t = await inTurns({ origin, pid, e }, { origin: baseline.origin, pid: baseline.child.pid, e }, 4, { origin, cookie: brandCookie });
         compared.push({ name: e.name, current: t.a, baseline: t.b });
         log(
