@@ -6,7 +6,7 @@
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; the database is dropped and
  * created again each run, `test` itself is never touched), starts the server as `npm start` does
  * (the built dist/server/main.js under plain node, API only), logs in over HTTP and drives each endpoint on loopback with
- * autocannon: 50 connections, a warm-up, then 10 s. Admin Projects is measured a second time while
+ * autocannon: 50 connections, a warm-up, then 10 s (the server itself warmed up once first). Admin Projects is measured a second time while
  * the payments of its first page change (BENCH_CHANGES_PER_SECOND, 100: an update a time, on its own
  * connection), judged like the others: the kept items must earn their lines when rows change too. In the same run a bare node:http + pg server
  * (scripts/bench-ceiling.ts) answers GET /api/opportunities with the same statement and bytes: the
@@ -17,7 +17,7 @@
  *   npm run bench                 PostgreSQL server, judged against the targets
  *   npm run bench -- --pglite     the embedded database (own section, no judging, no ceiling)
  *
- * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10, the default: the server's DATABASE_POOL_SIZE and the ceiling's pool),
+ * BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3; 2 with --pglite; each endpoint's), BENCH_SERVER_WARMUP_SECONDS (10: GET /api/user once, before the first endpoint), BENCH_CONNECTIONS (50), BENCH_POOL_SIZE (10, the default: the server's DATABASE_POOL_SIZE and the ceiling's pool),
  * BENCH_DATABASE_NAME (byline_bench), BENCH_KEEP_DB=1 keeps the database afterwards, BENCH_ONLY=<paths,…> runs
  * only those endpoints (for working on one path; the report then judges only those), BENCH_CPU_PROF=1
  * writes V8 CPU profiles of the server and the ceiling (node --cpu-prof) to /tmp/prof and /tmp/prof-ceiling.
@@ -60,6 +60,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PGLITE = process.argv.includes('--pglite');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? (PGLITE ? 2 : 3));
+/**
+ * Seconds of GET /api/user once the server has started, before the first endpoint: the path every
+ * signed-in request shares (the session, the hooks, the log line, the metrics, the answer) runs cold
+ * in a new process, and the first endpoints' runs would otherwise measure V8 optimising it rather
+ * than the server a production instance is after its first minute.
+ */
+const SERVER_WARMUP = Number(process.env.BENCH_SERVER_WARMUP_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** DATABASE_POOL_SIZE of the server under test, and the ceiling's pool size */
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
@@ -668,6 +675,12 @@ async function main() {
     let alternated: { app: number; ceiling: number; appCpu: number; ceilingCpu: number; rounds: number[] } | undefined;
     // BENCH_ONLY=/api/user,/api/payments/checkout: measure these only (while working on one path)
     const only = process.env.BENCH_ONLY?.split(',').map((p) => p.trim());
+    const shared = endpoints.find((x) => x.path === '/api/user');
+    if (shared && SERVER_WARMUP > 0) {
+      await settle(origin, brandCookie);
+      log(`warm-up of the server (${SERVER_WARMUP} s of ${shared.name})`);
+      await load(origin, shared, SERVER_WARMUP);
+    }
     for (const e of endpoints.filter((x) => !only || only.includes(x.path))) {
       await settle(origin, brandCookie);
       const p = await probe(origin, e);
@@ -844,7 +857,7 @@ async function main() {
       `Run ${startedAt.toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'cpu'}), Node ${process.version}, ` +
         `${PGLITE ? 'PGlite (embedded)' : `PostgreSQL ${await serverVersion(url)}`}. ` +
         `**Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}** (1/5/15 min; a virtual machine whose figures move by up to a third from run to run). ` +
-        `${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s per endpoint, loopback; load generator (autocannon) in the bench process, server in its own process. ` +
+        `${CONNECTIONS} connections; the server warmed up by ${SERVER_WARMUP} s of GET /api/user once, then per endpoint ${WARMUP} s warm-up and ${SECONDS} s measured; loopback; load generator (autocannon) in the bench process, server in its own process. ` +
         `Requests carry a browser's \`Accept-Encoding: gzip, deflate, br\` (answers over 2 KB come compressed); the load generator counts response bytes without decoding them (see BROWSER_HEADERS in scripts/bench.ts).`,
     );
     lines.push('');
