@@ -86,7 +86,7 @@ const CHECKOUT_P99_MS = 100;
 const CHANGES_PER_SECOND = Number(process.env.BENCH_CHANGES_PER_SECOND ?? 100);
 const RSS_MB = 300;
 const CEILING_RATIO = 0.7;
-/** The ratio's alternating runs: 4 of each server, of this many seconds */
+/** The length of each run in turn (the ratio's: two a side in each of CEILING_ROUNDS rounds; BENCH_BASELINE's) */
 const TURN_SECONDS = 3;
 /**
  * Rounds (A B B A) of the app and the ceiling for the judged ratio. Turns on one VM differ by ~10 %;
@@ -748,7 +748,7 @@ async function main() {
         const r = await load(ceiling.origin, c, SECONDS);
         ceilingRun = { result: r.result, load1 };
         log(`ceiling: ${r.result.requests.average.toFixed(0)} req/s, p50 ${r.result.latency.p50} ms, p99 ${r.result.latency.p99} ms`);
-        // the judged ratio: both servers in turn (inTurns: A B B A A B B A)
+        // the judged ratio: both servers in turn (inTurns: A B B A, CEILING_ROUNDS times)
         const t = await inTurns({ origin, pid, e }, { origin: ceiling.origin, pid: ceiling.child.pid, e: c }, CEILING_ROUNDS, { origin, cookie: brandCookie });
         alternated = { app: t.a.rps, ceiling: t.b.rps, appCpu: t.a.cpuPerRequest, ceilingCpu: t.b.cpuPerRequest, rounds: t.roundRatios };
         log(
