@@ -89,9 +89,9 @@ const CEILING_RATIO = 0.7;
 /** The length of each run in turn (the ratio's: two a side in each of CEILING_ROUNDS rounds; BENCH_BASELINE's) */
 const TURN_SECONDS = 3;
 /**
- * Rounds (A B B A) of the app and the ceiling for the judged ratio. Turns on one VM differ by ~10 %;
- * four rounds, not two, keep the ratio's own uncertainty well inside the distance a change of the
- * code moves it (each round's ratio is printed beside the judged one).
+ * Rounds (A B B A) of the app and the ceiling for the judged ratio. Turns on one VM differ from each
+ * other, and with two rounds the ratio's own spread was as wide as the distance between runs that
+ * met and missed the line; each round's ratio is printed beside the judged one (bench/results.md).
  */
 const CEILING_ROUNDS = 4;
 /** BENCH_BASELINE: the commit to compare the current source with (see the top of the file) */
