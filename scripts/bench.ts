@@ -958,7 +958,11 @@ async function main() {
     else writeSection('<!-- bench:start -->', '<!-- bench:end -->', section);
     console.log('\n' + [header, ...rows].join('\n'));
     console.log(`\nserver peak RSS ${mb(hwm)} MB${ceilingRun ? `, ceiling ratio ${fmt(ratio, 2)}` : ''}; load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}; ${totalSeconds.toFixed(0)} s`);
-    if (misses.length) console.log(`targets missed:\n  ${misses.join('\n  ')}`);
+    if (misses.length) {
+      console.log(`targets missed:\n  ${misses.join('\n  ')}`);
+      // scripts/bench-all.ts (`npm run bench`) reads a miss from the exit status
+      process.exitCode = 1;
+    }
     if (ceilingP99Over) console.log(`note: ${ceilingP99Over}`);
     console.log(`written to ${path.relative(process.cwd(), RESULTS)}`);
     if (server.stderr.length) console.log(`server stderr:\n${server.stderr.join('').slice(0, 2000)}`);
