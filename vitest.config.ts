@@ -19,6 +19,35 @@ const SLOW = [
   'tests/api/ops-shutdown.test.ts',
 ];
 
+/**
+ * API files that need a module graph of their own: a `vi.mock` of a server module takes effect only
+ * where that module is loaded after it, so the file cannot share modules another file loaded first.
+ */
+const ISOLATED = ['tests/api/openapi.test.ts'];
+
+/**
+ * The API files on one database, as projects `<prefix>` (most files), `<prefix>-isolated` and, where
+ * given, `<prefix>-slow`. The files of the first share one module graph per worker (`isolate:
+ * false`): the server's modules are loaded once per worker instead of once per file, and loading
+ * them was the largest part of a short file's time. Each file builds its own app and database
+ * (tests/support), so nothing a test relies on lives in a module alone. The slow files (child
+ * processes, signals, timers) and the isolated ones keep a graph of their own per file.
+ */
+function apiProjects(prefix: string, db: 'pglite' | 'postgres', slowApart: boolean) {
+  const env = { TEST_DB_KIND: db };
+  return [
+    {
+      extends: true as const,
+      test: { name: prefix, include: ['tests/api/**/*.test.ts'], exclude: [...SLOW, ...ISOLATED], isolate: false, env },
+    },
+    {
+      extends: true as const,
+      test: { name: `${prefix}-isolated`, include: slowApart ? ISOLATED : [...ISOLATED, ...SLOW], env },
+    },
+    ...(slowApart ? [{ extends: true as const, test: { name: `${prefix}-slow`, include: SLOW, env } }] : []),
+  ];
+}
+
 export default defineConfig({
   test: {
     globalSetup: ['tests/support/global-setup.ts'],
@@ -32,22 +61,9 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] },
       },
-      {
-        extends: true,
-        test: { name: 'api-pglite', include: ['tests/api/**/*.test.ts'], exclude: SLOW, env: { TEST_DB_KIND: 'pglite' } },
-      },
-      {
-        extends: true,
-        test: { name: 'api-pglite-slow', include: SLOW, env: { TEST_DB_KIND: 'pglite' } },
-      },
-      ...(withPostgres
-        ? [
-            {
-              extends: true as const,
-              test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], env: { TEST_DB_KIND: 'postgres' } },
-            },
-          ]
-        : []),
+      // on PGlite the slow files are a project of their own, left out of `npm run test:fast`
+      ...apiProjects('api-pglite', 'pglite', true),
+      ...(withPostgres ? apiProjects('api-postgres', 'postgres', false) : []),
     ],
   },
 });

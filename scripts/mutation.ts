@@ -548,8 +548,8 @@ function checkList(root: string) {
 }
 
 const isUnit = (file: string) => file.startsWith('tests/unit/');
-/** The vitest projects that hold the API files on a database (PGlite splits them into fast and slow). */
-const projectsOf = (db: Db) => (db === 'pglite' ? ['api-pglite', 'api-pglite-slow'] : ['api-postgres']);
+/** The vitest projects that hold the API files on a database (vitest.config.ts `apiProjects`). */
+const projectsOf = (db: Db) => (db === 'pglite' ? ['api-pglite', 'api-pglite-isolated', 'api-pglite-slow'] : ['api-postgres', 'api-postgres-isolated']);
 
 let child: ChildProcess | null = null;
 
