@@ -233,7 +233,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'session: expired sessions accepted (expiry check removed)', file: A + 'session.ts',
     find: " AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`;", replace: '`;', tests: [T.auth], grep: 'expired session' },
   { name: 'session: token stored in the clear (hashing removed)', file: A + 'session.ts',
-    find: "export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');", replace: 'export const hashToken = (token: string) => token;', tests: [T.sessions], grep: 'only as its hash' },
+    find: "export const hashToken = (token: string) => hash('sha256', token, 'hex');", replace: 'export const hashToken = (token: string) => token;', tests: [T.sessions], grep: 'only as its hash' },
   { name: 'session: sign-out deletes by the raw token (the session lives on)', file: A + 'session.ts',
     find: '  const id = hashToken(token);\n  lately.delete(id);\n  await db.delete(sessions).where(eq(sessions.id, id));', replace: '  const id = hashToken(token);\n  lately.delete(id);\n  await db.delete(sessions).where(eq(sessions.id, token));', tests: [T.sessions], grep: 'signing out' },
   { name: 'session: 32-bit session tokens', file: A + 'session.ts',
@@ -319,8 +319,8 @@ export const MUTANTS: Mutant[] = [
 
   // ---- upload routes: the bytes decide the type ------------------------------------------------------
   { name: 'upload routes: avatar typed by its file name', file: 'src/server/modules/profile/routes.ts',
-    find: "const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    try {\n      const type = await detectImage(file);",
-    replace: "const { file, filename } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n    try {\n      const named = (filename.split('.').pop() ?? '').toLowerCase().replace('jpeg', 'jpg');\n      const { MIME_BY_EXT } = await import('../../storage/file-type');\n      const type = MIME_BY_EXT[named]?.startsWith('image/') ? { ext: named as 'png', mime: MIME_BY_EXT[named] } : await detectImage(file);",
+    find: "const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n      try {\n        const type = await detectImage(file);",
+    replace: "const { file, filename } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');\n      try {\n        const named = (filename.split('.').pop() ?? '').toLowerCase().replace('jpeg', 'jpg');\n        const { MIME_BY_EXT } = await import('../../storage/file-type');\n        const type = MIME_BY_EXT[named]?.startsWith('image/') ? { ext: named as 'png', mime: MIME_BY_EXT[named] } : await detectImage(file);",
     tests: [T.hostile], grep: 'name and the bytes' },
   { name: 'upload routes: draft document typed by its file name', file: PL + 'documents.ts',
     find: "const { file } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');\n    try {\n      const type = await detectDocument(file);",
