@@ -4,7 +4,8 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
  * API files that take long by design (thousands of generated requests, the built server started
- * as a child process, timers and retries, load): left out of `npm run test:fast`, the inner loop.
+ * as a child process, timers and retries, load, an export of 100,000 payments): left out of
+ * `npm run test:fast`, the inner loop.
  * `npm test` runs them all, on both databases.
  */
 const SLOW = [
@@ -17,6 +18,7 @@ const SLOW = [
   'tests/api/two-instances.test.ts',
   'tests/api/db-connection-loss.test.ts',
   'tests/api/ops-shutdown.test.ts',
+  'tests/api/payments-export.test.ts',
 ];
 
 /**
