@@ -28,25 +28,22 @@ const SLOW = [
 const ISOLATED = ['tests/api/openapi.test.ts'];
 
 /**
- * The API files on one database, as projects `<prefix>` (most files), `<prefix>-isolated` and, where
- * given, `<prefix>-slow`. The files of the first share one module graph per worker (`isolate:
- * false`): the server's modules are loaded once per worker instead of once per file, and loading
- * them was the largest part of a short file's time. Each file builds its own app and database
- * (tests/support), so nothing a test relies on lives in a module alone. The slow files (child
- * processes, signals, timers) and the isolated ones keep a graph of their own per file.
+ * The API files on one database, as projects `<prefix>` (most files), `<prefix>-isolated` and
+ * `<prefix>-slow`. The files of the first share one module graph per worker (`isolate: false`): the
+ * server's modules are loaded once per worker instead of once per file, and loading them was the
+ * largest part of a short file's time. Each file builds its own app and database (tests/support),
+ * so nothing a test relies on lives in a module alone. The slow files (child processes, signals,
+ * timers) and the isolated ones keep a graph of their own per file.
  */
-function apiProjects(prefix: string, db: 'pglite' | 'postgres', slowApart: boolean) {
+function apiProjects(prefix: string, db: 'pglite' | 'postgres') {
   const env = { TEST_DB_KIND: db };
   return [
     {
       extends: true as const,
       test: { name: prefix, include: ['tests/api/**/*.test.ts'], exclude: [...SLOW, ...ISOLATED], isolate: false, env },
     },
-    {
-      extends: true as const,
-      test: { name: `${prefix}-isolated`, include: slowApart ? ISOLATED : [...ISOLATED, ...SLOW], env },
-    },
-    ...(slowApart ? [{ extends: true as const, test: { name: `${prefix}-slow`, include: SLOW, env } }] : []),
+    { extends: true as const, test: { name: `${prefix}-isolated`, include: ISOLATED, env } },
+    { extends: true as const, test: { name: `${prefix}-slow`, include: SLOW, env } },
   ];
 }
 
@@ -63,9 +60,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] },
       },
-      // on PGlite the slow files are a project of their own, left out of `npm run test:fast`
-      ...apiProjects('api-pglite', 'pglite', true),
-      ...(withPostgres ? apiProjects('api-postgres', 'postgres', false) : []),
+      ...apiProjects('api-pglite', 'pglite'),
+      ...(withPostgres ? apiProjects('api-postgres', 'postgres') : []),
     ],
   },
 });

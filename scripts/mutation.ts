@@ -549,7 +549,7 @@ function checkList(root: string) {
 
 const isUnit = (file: string) => file.startsWith('tests/unit/');
 /** The vitest projects that hold the API files on a database (vitest.config.ts `apiProjects`). */
-const projectsOf = (db: Db) => (db === 'pglite' ? ['api-pglite', 'api-pglite-isolated', 'api-pglite-slow'] : ['api-postgres', 'api-postgres-isolated']);
+const projectsOf = (db: Db) => [`api-${db}`, `api-${db}-isolated`, `api-${db}-slow`];
 
 let child: ChildProcess | null = null;
 
