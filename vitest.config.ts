@@ -18,7 +18,7 @@ const SLOW = [
   'tests/api/two-instances.test.ts',
   'tests/api/db-connection-loss.test.ts',
   'tests/api/ops-shutdown.test.ts',
-  'tests/api/payments-export.test.ts',
+  'tests/api/payments-export-100k.test.ts',
 ];
 
 /**

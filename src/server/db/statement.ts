@@ -38,8 +38,9 @@ export function preparedStatement<Row, Values extends Record<string, unknown> = 
     const result = await (client as PGlite).query<Row>(compiled.sql, params.map(valueNow), { parsers: pgliteParsers });
     return result.rows;
   };
-  // the text the database prepares, with its $n in the order the values are bound (to plan it in tests)
-  return Object.assign(run, { text: compiled.sql });
+  // the text the database prepares, with its $n, and the values in the order they are bound (to
+  // plan it in tests)
+  return Object.assign(run, { text: compiled.sql, paramsOf: (values: Values) => fillPlaceholders(compiled.params, values) });
 }
 
 /**
@@ -73,14 +74,16 @@ export function preparedVariants<Options, Row, Values extends Record<string, unk
   shapeOf: (options: Options) => string,
   build: (options: Options) => SQL,
 ) {
-  const statements = new Map<string, (db: Db, values: Values) => Promise<Row[]>>();
-  return (db: Db, options: Options, values: Values): Promise<Row[]> => {
+  const statements = new Map<string, ReturnType<typeof preparedStatement<Row, Values>>>();
+  const statementOf = (options: Options) => {
     const shape = shapeOf(options);
     let statement = statements.get(shape);
     if (!statement) {
       statement = preparedStatement<Row, Values>(`${name}.${shape}`, build(options));
       statements.set(shape, statement);
     }
-    return statement(db, values);
+    return statement;
   };
+  // statementOf: one shape's statement, to plan it in tests
+  return Object.assign((db: Db, options: Options, values: Values): Promise<Row[]> => statementOf(options)(db, values), { statementOf });
 }

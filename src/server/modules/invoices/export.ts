@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { and, sql } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { opportunities, payments, taxDocuments, users } from '../../db/schema';
@@ -16,43 +16,71 @@ export interface ExportFilter {
   q?: string;
 }
 
-type Row = Record<(typeof PAYMENTS_EXPORT_COLUMNS)[number], string | null> & { cursor_at: string; id: string };
+type Row = Record<(typeof PAYMENTS_EXPORT_COLUMNS)[number], string | null> & {
+  cursor_at: string;
+  id: string;
+  /** the payment passes the filter (a row that does not is the window's last, sent for the cursor) */
+  matched: boolean;
+  /** payments in this window: fewer than BATCH means the export has reached the end */
+  scanned: number;
+};
 
 /**
- * Rows per query: enough that the round trips cost little, and few enough that a batch's CSV (~75
- * KB) stays under V8's large-object size: a larger chunk is allocated outside the young generation
- * and lingers until a full collection, so a long export grows the server (figures: decision 021).
+ * Payments read per query: enough that the round trips cost little, and few enough that a batch's
+ * CSV (~75 KB) stays under V8's large-object size: a larger chunk is allocated outside the young
+ * generation and lingers until a full collection, so a long export grows the server (decision 021).
  */
 const BATCH = 500;
 
-const utc = (column: unknown) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const utc = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+/** A column of the window `w`: the payments this query reads. */
+const w = (column: string) => sql.raw(`w.${column}`);
 
 type Shape = { status: boolean; from: boolean; to: boolean; q: boolean; cursor: boolean };
-const batch = preparedVariants<Shape, Row, Record<string, unknown>>(
+/**
+ * One window: the next BATCH payments in keyset order, read from payments_created_idx whatever the
+ * filter, then joined and filtered. Filtering inside the walk would leave the planner to guess how
+ * many payments match: when it guesses few, it reads and sorts every remaining match for each
+ * batch, and an export with a search that matches most payments grows with the square of its
+ * size. Each window costs the same however many of its payments match.
+ */
+export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>(
   'payments_export',
   (o) => `${o.status ? 's' : ''}${o.from ? 'f' : ''}${o.to ? 't' : ''}${o.q ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o) => sql`SELECT ${utc(payments.paidAt)} AS "date", ${payments.amount}::text AS "amount", 'USD' AS "currency",
-      ${payments.status} AS "status", ${users.brandName} AS "brand", ${users.email} AS "email",
-      ${opportunities.title} AS "opportunity", ${opportunities.outletName} AS "outlet",
-      ${payments.stripePaymentId} AS "provider_reference", ${taxDocuments.number} AS "invoice_number",
-      ${utc(payments.releasedAt)} AS "released_at", ${utc(payments.refundedAt)} AS "refunded_at",
-      ${payments.createdAt}::text AS "cursor_at", ${payments.id} AS "id"
-    FROM ${payments}
-    JOIN ${users} ON ${users.id} = ${payments.brandId}
-    JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-    LEFT JOIN ${taxDocuments} ON ${taxDocuments.paymentId} = ${payments.id} AND ${taxDocuments.kind} = 'invoice'
-    WHERE ${and(
-      o.status ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
-      o.from ? sql`${payments.paidAt} >= ${sql.placeholder('from')}::date::timestamp AT TIME ZONE 'UTC'` : undefined,
-      o.to ? sql`${payments.paidAt} < (${sql.placeholder('to')}::date + 1)::timestamp AT TIME ZONE 'UTC'` : undefined,
+  (o) => {
+    const filter = and(
+      o.status ? sql`${w('status')} = ${sql.placeholder('status')}` : undefined,
+      o.from ? sql`${w('paid_at')} >= ${sql.placeholder('from')}::date::timestamp AT TIME ZONE 'UTC'` : undefined,
+      o.to ? sql`${w('paid_at')} < (${sql.placeholder('to')}::date + 1)::timestamp AT TIME ZONE 'UTC'` : undefined,
       o.q
         ? sql`(${brandMatches(sql.placeholder('q'))} OR ${opportunities.title} ILIKE ('%' || ${sql.placeholder('q')}::text || '%')
             OR ${opportunities.outletName} ILIKE ('%' || ${sql.placeholder('q')}::text || '%'))`
         : undefined,
-      o.cursor ? sql`(${payments.createdAt}, ${payments.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)` : sql`true`,
-    )}
-    ORDER BY ${payments.createdAt}, ${payments.id}
-    LIMIT ${sql.raw(String(BATCH))}`,
+    ) ?? sql`true`;
+    return sql`WITH w AS MATERIALIZED (
+        SELECT ${payments.id} AS id, ${payments.createdAt} AS created_at, ${payments.brandId} AS brand_id,
+          ${payments.opportunityId} AS opportunity_id, ${payments.amount} AS amount, ${payments.status} AS status,
+          ${payments.stripePaymentId} AS stripe_payment_id, ${payments.paidAt} AS paid_at,
+          ${payments.releasedAt} AS released_at, ${payments.refundedAt} AS refunded_at
+        FROM ${payments}
+        ${o.cursor ? sql`WHERE (${payments.createdAt}, ${payments.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)` : sql``}
+        ORDER BY ${payments.createdAt}, ${payments.id}
+        LIMIT ${sql.raw(String(BATCH))}
+      )
+      SELECT ${utc(w('paid_at'))} AS "date", ${w('amount')}::text AS "amount", 'USD' AS "currency",
+        ${w('status')} AS "status", ${users.brandName} AS "brand", ${users.email} AS "email",
+        ${opportunities.title} AS "opportunity", ${opportunities.outletName} AS "outlet",
+        ${w('stripe_payment_id')} AS "provider_reference", ${taxDocuments.number} AS "invoice_number",
+        ${utc(w('released_at'))} AS "released_at", ${utc(w('refunded_at'))} AS "refunded_at",
+        ${w('created_at')}::text AS "cursor_at", ${w('id')} AS "id",
+        (${filter}) AS "matched", (SELECT count(*) FROM w)::int AS "scanned"
+      FROM w
+      JOIN ${users} ON ${users.id} = ${w('brand_id')}
+      JOIN ${opportunities} ON ${opportunities.id} = ${w('opportunity_id')}
+      LEFT JOIN ${taxDocuments} ON ${taxDocuments.paymentId} = ${w('id')} AND ${taxDocuments.kind} = 'invoice'
+      WHERE (${filter}) OR ${w('id')} = (SELECT id FROM w ORDER BY created_at DESC, id DESC LIMIT 1)
+      ORDER BY ${w('created_at')}, ${w('id')}`;
+  },
 );
 
 /** The payments, oldest first, a batch at a time: the next batch is read only when the last is sent. */
@@ -66,9 +94,10 @@ async function* exportBatches(db: Db, filter: ExportFilter): AsyncGenerator<Row[
   };
   let cursor: { cursorAt: string; cursorId: string } | null = null;
   for (;;) {
-    const rows: Row[] = await batch(db, { ...shape, cursor: cursor !== null }, { ...values, ...(cursor ?? {}) });
-    if (rows.length) yield rows;
-    if (rows.length < BATCH) return;
+    const rows: Row[] = await exportBatch(db, { ...shape, cursor: cursor !== null }, { ...values, ...(cursor ?? {}) });
+    const matched = rows.filter((r) => r.matched);
+    if (matched.length) yield matched;
+    if (!rows.length || rows[0].scanned < BATCH) return;
     const last = rows[rows.length - 1];
     cursor = { cursorAt: last.cursor_at, cursorId: last.id };
   }
