@@ -1,5 +1,6 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { DbHandle } from '../db/client';
+import { maintainEmbeddedDatabase } from '../db/maintenance';
 import type { PaymentProvider } from '../providers/provider';
 import { expireCheckouts } from '../modules/payments/slots';
 import { refundOverduePayments } from '../modules/payments/refunds';
@@ -25,6 +26,8 @@ export const JOBS = {
   publicationChecks: 'publication-checks',
   /** The workflow's reminders and automatic approvals (modules/timeline/timers.ts). */
   placementTimers: 'placement-timers',
+  /** The embedded database only: VACUUM and ANALYZE, which a PostgreSQL server's autovacuum does. */
+  embeddedMaintenance: 'embedded-database-maintenance',
 } as const;
 
 const SCHEDULES: Record<string, string> = {
@@ -34,6 +37,7 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.rateLimitPrune]: '47 * * * *',
   [JOBS.publicationChecks]: '*/5 * * * *',
   [JOBS.placementTimers]: '*/15 * * * *',
+  [JOBS.embeddedMaintenance]: '23 * * * *',
 };
 
 export interface Jobs {
@@ -71,7 +75,9 @@ export async function startJobs(opts: {
   boss.on('error', (err) => opts.onError?.(err));
   await boss.start();
 
+  const pglite = handle.kind === 'pglite' ? handle.pglite : undefined;
   for (const name of Object.values(JOBS)) {
+    if (name === JOBS.embeddedMaintenance && !pglite) continue;
     if (!(await boss.getQueue(name))) await boss.createQueue(name);
     await boss.schedule(name, SCHEDULES[name], null, { tz: 'UTC' });
   }
@@ -90,6 +96,11 @@ export async function startJobs(opts: {
   await boss.work(JOBS.rateLimitPrune, polling, async () => {
     await pruneRateLimitHits(handle.db, new Date(), opts.rateLimitKeepMs);
   });
+  if (pglite) {
+    await boss.work(JOBS.embeddedMaintenance, polling, async () => {
+      await maintainEmbeddedDatabase(pglite);
+    });
+  }
   const timers = opts.timers;
   if (timers) {
     await boss.work(JOBS.placementTimers, polling, async () => {
