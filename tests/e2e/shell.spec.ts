@@ -44,6 +44,47 @@ test.describe('phone width', () => {
   });
 });
 
+test('[BRAND] a system that asks for less motion gets none: the sidebar folds at once, the spinners still turn', async ({ page }) => {
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  await page.goto('/brand/opportunities');
+  const sidebar = page.getByTestId('sidebar');
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false');
+  // every CSS transition that starts, by property
+  await page.evaluate(() => {
+    const w = window as unknown as { started: string[] };
+    w.started = [];
+    document.addEventListener('transitionrun', (e) => w.started.push(e.propertyName));
+  });
+  const started = () => page.evaluate(() => (window as unknown as { started: string[] }).started.splice(0));
+  const twoFrames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+  // no preference: the sidebar slides to its new width
+  await page.getByTestId('sidebar-trigger').click();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+  await expect.poll(started).toContain('width');
+
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  // what the pointer started before (the toggle's hover colours) is not this check's
+  await twoFrames();
+  await started();
+  await page.getByTestId('sidebar-trigger').click();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false');
+  await twoFrames();
+  expect(await started()).toEqual([]);
+  expect((await sidebar.boundingBox())!.width).toBe(256);
+  // a spinner says that something is under way: it keeps turning
+  const spinner = await page.evaluate(() => {
+    const el = document.createElement('div');
+    el.className = 'animate-spin';
+    document.body.append(el);
+    const { animationIterationCount, animationDuration } = getComputedStyle(el);
+    el.remove();
+    return { animationIterationCount, animationDuration };
+  });
+  expect(spinner).toEqual({ animationIterationCount: 'infinite', animationDuration: '1s' });
+});
+
 test('[ADMIN] creates invite codes (uppercased), sees a duplicate refused, and deactivates one', async ({ page }) => {
   await page.goto('/auth');
   await loginAs(page, DEMO_ADMIN);
