@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openHoldStatement } from '../../src/server/modules/payments/checkout';
 import { createOpportunity, createPaymentsTestApp, quickBrands, type PaymentsTestApp } from '../support/payments';
+import { keptPlan, nodesOf, uuid } from '../support/plans';
 
 let t: PaymentsTestApp;
 beforeAll(async () => {
@@ -16,19 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  'Actual Rows': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
-const uuid = (id: string) => {
-  if (!/^[0-9a-f-]{36}$/.test(id)) throw new Error(`not a uuid: ${id}`);
-  return id;
-};
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 it("a brand's open-hold lookup, planned while none was open, reads only its own hold when 120 are", async () => {
@@ -52,18 +40,8 @@ it("a brand's open-hold lookup, planned while none was open, reads only its own 
 
   // the plan a connection keeps for the lookup: the generic one, made without the values
   const brandId = brands[57].user.id;
-  const plan = await t.db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-    // the very statement checkout.ts prepares ($1 the brand, $2 the opportunity)
-    await tx.execute(sql.raw(`PREPARE open_hold_plan_check AS ${openHoldStatement.text}`));
-    // EXECUTE takes no bound parameters: the ids are our own uuids, written as literals
-    const explained = await tx.execute(
-      sql.raw(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE open_hold_plan_check ('${uuid(brandId)}', '${uuid(opp.id)}')`),
-    );
-    await tx.execute(sql`DEALLOCATE open_hold_plan_check`);
-    const json = Object.values(rowsOf(explained)[0])[0];
-    return (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode;
-  });
+  // the very statement checkout.ts prepares ($1 the brand, $2 the opportunity)
+  const plan = await keptPlan(t.db, openHoldStatement, [uuid(brandId), uuid(opp.id)]);
 
   const scan = nodesOf(plan).find((n) => n['Node Type'].includes('Scan'))!;
   expect(scan).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'checkouts_one_open_per_brand', 'Actual Rows': 1 });

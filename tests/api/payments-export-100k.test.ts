@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportBatch } from '../../src/server/modules/invoices/export';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, quickBrands, type PaymentsTestApp } from '../support/payments';
-import { bulkPayments, csvRows, expectedExportRows, exportCsv, uuid } from '../support/payments-export';
+import { bulkPayments, csvRows, expectedExportRows, exportCsv } from '../support/payments-export';
+import { keptPlan, nodesOf, uuid } from '../support/plans';
 
 let t: PaymentsTestApp;
 beforeAll(async () => {
@@ -18,12 +19,7 @@ beforeAll(async () => {
     Array.from({ length: 10 }, (_, i) => createOpportunity(t.db, { title: `Bulk ${i}, "special"`, maxSlots: 100_000 })),
   );
   const oppOf = sql.raw(`(ARRAY[${opps.map((o) => `'${uuid(o.id)}'::uuid`).join(',')}])[1 + g % 10]`);
-  await bulkPayments(
-    t,
-    100_000,
-    brands.map((b) => b.user.id),
-    oppOf,
-  );
+  await bulkPayments(t, 100_000, brands.map((b) => b.user.id), oppOf);
 });
 afterAll(() => t.close());
 
@@ -41,15 +37,6 @@ it(
   },
 );
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows': number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
-
 it('reads each batch as the next 500 payments in date order, however many match, with the plan a connection keeps', async () => {
   // every filter at once; the plan a pooled connection keeps for it is the generic one, made without the values
   const statement = exportBatch.statementOf({ status: true, from: true, to: true, q: true, cursor: true });
@@ -61,18 +48,7 @@ it('reads each batch as the next 500 payments in date order, however many match,
     cursorAt: '2024-01-01T10:00:00Z',
     cursorId: '00000000-0000-0000-0000-000000000000',
   });
-  // EXECUTE takes no bound parameters: these values are our own, written as literals
-  const literal = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
-  const plan = await t.db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-    await tx.execute(sql.raw(`PREPARE export_plan_check AS ${statement.text}`));
-    const explained = await tx.execute(
-      sql.raw(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE export_plan_check (${params.map(literal).join(', ')})`),
-    );
-    await tx.execute(sql`DEALLOCATE export_plan_check`);
-    const json = Object.values((explained as unknown as { rows: Record<string, unknown>[] }).rows[0])[0];
-    return (typeof json === 'string' ? JSON.parse(json) : json)[0].Plan as PlanNode;
-  });
+  const plan = await keptPlan(t.db, statement, params);
   // one read of the payments, through the index in export order, that stops after a batch: not
   // every remaining match read and sorted for each batch
   const reads = nodesOf(plan).filter((n) => n['Relation Name'] === 'payments');

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, makePayment, quickBrands, type PaymentsTestApp } from '../support/payments';
-import { EXPORT_HEADER, bulkPayments, csvRows, expectedExportRows, exportCsv, uuid } from '../support/payments-export';
+import { EXPORT_HEADER, bulkPayments, csvRows, expectedExportRows, exportCsv } from '../support/payments-export';
+import { uuid } from '../support/plans';
 
 let t: PaymentsTestApp;
 let admin: Awaited<ReturnType<typeof signedIn>>;
