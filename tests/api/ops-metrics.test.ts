@@ -76,6 +76,94 @@ const closedPort = () =>
     s.on('error', reject);
   });
 
+/** Sign-ins, two checkouts paid, a release, a refund, mails failing then sent: and what /metrics counted. */
+async function journey(app: FastifyInstance) {
+  expect((await scrape(app)).statusCode).toBe(401);
+  const admin = await signedIn(app, handle.db, kinds.admin);
+  const brand = await signedIn(app, handle.db, kinds.approvedBrand);
+  expect((await new Agent(app).post('/api/login', { email: brand.user.email, password: `${PASSWORD}-not` })).status).toBe(401);
+
+  const paid: string[] = [];
+  const sessions: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const opp = await createOpportunity(handle.db, { maxSlots: 1 });
+    const checkout = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+    expect(checkout.status).toBe(200);
+    sessions.push(sessionIdOf(checkout.body.url));
+    const pay = await brand.agent.post(`/api/payments/checkout/${sessions[i]}/pay`);
+    expect(pay.status).toBe(200);
+    expect(pay.body.status).toBe('paid');
+    paid.push(pay.body.paymentId);
+  }
+  // a double click on Pay books nothing more
+  const again = await brand.agent.post(`/api/payments/checkout/${sessions[0]}/pay`);
+  expect(again.status).toBe(200);
+  expect(again.body.paymentId).toBe(paid[0]);
+  expect((await admin.agent.post(`/api/admin/payments/${paid[0]}/release`)).status).toBe(200);
+  expect((await admin.agent.post(`/api/admin/payments/${paid[1]}/refund`)).status).toBe(200);
+  // refused: released already
+  expect((await admin.agent.post(`/api/admin/payments/${paid[0]}/release`)).status).toBe(409);
+  for (let i = 0; i < 3; i++) expect((await brand.agent.get('/api/brand/payments')).status).toBe(200);
+  expect((await brand.agent.get('/api/no-such-route')).status).toBe(404);
+
+  // the mails the journey queued: first the SMTP server is down (each fails once), then it is up
+  const down = await deliverPending(handle.db, { mailer: smtpMailer(`smtp://127.0.0.1:${await closedPort()}`), from: TEST_FROM, baseUrl: TEST_BASE_URL });
+  const smtp = await startSmtp();
+  const mailer = smtpMailer(smtp.url);
+  const up = await deliverPending(handle.db, { mailer, from: TEST_FROM, baseUrl: TEST_BASE_URL });
+  mailer.close();
+  await smtp.close();
+  expect(down.sent).toBe(0);
+  expect(down.failed).toBeGreaterThan(0);
+  expect(up).toEqual({ sent: down.failed, failed: 0 });
+
+  const res = await scrape(app, `Bearer ${TOKEN}`);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  expect(res.headers['cache-control']).toBe('no-store');
+  const m = samples(res.body);
+  const requests = (method: string, route: string, status: number) => m.get(`http_requests_total{method="${method}",route="${route}",status="${status}"}`);
+
+  expect(m.get('byline_payments_total')).toBe(2);
+  expect(m.get('byline_releases_total')).toBe(1);
+  expect(m.get('byline_refunds_total')).toBe(1);
+  expect(m.get('byline_emails_failed_total')).toBe(down.failed);
+  expect(m.get('byline_emails_sent_total')).toBe(up.sent);
+
+  expect(requests('GET', '/metrics', 401)).toBe(1);
+  expect(requests('POST', '/api/login', 200)).toBe(2);
+  expect(requests('POST', '/api/login', 401)).toBe(1);
+  expect(requests('POST', '/api/payments/checkout', 200)).toBe(2);
+  expect(requests('POST', '/api/payments/checkout/:sessionId/pay', 200)).toBe(3);
+  expect(requests('POST', '/api/admin/payments/:id/release', 200)).toBe(1);
+  expect(requests('POST', '/api/admin/payments/:id/release', 409)).toBe(1);
+  expect(requests('POST', '/api/admin/payments/:id/refund', 200)).toBe(1);
+  expect(requests('GET', '/api/brand/payments', 200)).toBe(3);
+  expect(requests('GET', 'unmatched', 404)).toBe(1);
+  // the histogram: one observation per request, by method and route (no status)
+  expect(m.get('http_request_duration_seconds_count{method="POST",route="/api/login"}')).toBe(3);
+  expect(m.get('http_request_duration_seconds_count{method="POST",route="/api/admin/payments/:id/release"}')).toBe(2);
+  expect(m.get('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/brand/payments"}')).toBe(3);
+  expect(m.get('http_request_duration_seconds_sum{method="GET",route="/api/brand/payments"}')).toBeGreaterThan(0);
+  // only templates: no id of this journey is a label value
+  for (const id of paid) expect(res.body).not.toContain(id);
+
+  // the database pool: PostgreSQL's pool, nothing for the embedded database
+  if (dbKind === 'postgres') {
+    expect(m.get('byline_db_pool_connections_in_use')).toBeGreaterThanOrEqual(0);
+    expect(m.get('byline_db_pool_waiting_clients')).toBe(0);
+  } else {
+    expect(m.has('byline_db_pool_connections_in_use')).toBe(false);
+  }
+  // Node's own
+  expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+
+  // the scrape itself is counted once answered
+  const next = samples((await scrape(app, `Bearer ${TOKEN}`)).body);
+  expect(next.get('http_requests_total{method="GET",route="/metrics",status="200"}')).toBe(1);
+  expect(next.get('byline_payments_total')).toBe(2);
+}
+
 describe('METRICS_TOKEN', () => {
   it('is validated: 16 to 200 printable characters', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 to 200 printable characters/);
@@ -119,91 +207,15 @@ describe('GET /metrics', () => {
   });
 
   it('counts exactly what a journey did: requests by route template, payments, a release, a refund, e-mails', async () => {
-    // the 401s of the test above were the first requests of this app
-    const admin = await signedIn(app, handle.db, kinds.admin);
-    const brand = await signedIn(app, handle.db, kinds.approvedBrand);
-    expect((await new Agent(app).post('/api/login', { email: brand.user.email, password: `${PASSWORD}-not` })).status).toBe(401);
-
-    const paid: string[] = [];
-    const sessions: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const opp = await createOpportunity(handle.db, { maxSlots: 1 });
-      const checkout = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
-      expect(checkout.status).toBe(200);
-      sessions.push(sessionIdOf(checkout.body.url));
-      const pay = await brand.agent.post(`/api/payments/checkout/${sessions[i]}/pay`);
-      expect(pay.status).toBe(200);
-      expect(pay.body.status).toBe('paid');
-      paid.push(pay.body.paymentId);
+    // an app of its own, so that nothing another test of this file did is counted
+    const own = await appWith({ METRICS_TOKEN: TOKEN });
+    try {
+      await journey(own);
+    } finally {
+      await own.close();
     }
-    // a double click on Pay books nothing more
-    const again = await brand.agent.post(`/api/payments/checkout/${sessions[0]}/pay`);
-    expect(again.status).toBe(200);
-    expect(again.body.paymentId).toBe(paid[0]);
-    expect((await admin.agent.post(`/api/admin/payments/${paid[0]}/release`)).status).toBe(200);
-    expect((await admin.agent.post(`/api/admin/payments/${paid[1]}/refund`)).status).toBe(200);
-    // refused: released already
-    expect((await admin.agent.post(`/api/admin/payments/${paid[0]}/release`)).status).toBe(409);
-    for (let i = 0; i < 3; i++) expect((await brand.agent.get('/api/brand/payments')).status).toBe(200);
-    expect((await brand.agent.get('/api/no-such-route')).status).toBe(404);
-
-    // the mails the journey queued: first the SMTP server is down (each fails once), then it is up
-    const down = await deliverPending(handle.db, { mailer: smtpMailer(`smtp://127.0.0.1:${await closedPort()}`), from: TEST_FROM, baseUrl: TEST_BASE_URL });
-    const smtp = await startSmtp();
-    const mailer = smtpMailer(smtp.url);
-    const up = await deliverPending(handle.db, { mailer, from: TEST_FROM, baseUrl: TEST_BASE_URL });
-    mailer.close();
-    await smtp.close();
-    expect(down.sent).toBe(0);
-    expect(down.failed).toBeGreaterThan(0);
-    expect(up).toEqual({ sent: down.failed, failed: 0 });
-
-    const res = await scrape(app, `Bearer ${TOKEN}`);
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(res.headers['cache-control']).toBe('no-store');
-    const m = samples(res.body);
-    const requests = (method: string, route: string, status: number) => m.get(`http_requests_total{method="${method}",route="${route}",status="${status}"}`);
-
-    expect(m.get('byline_payments_total')).toBe(2);
-    expect(m.get('byline_releases_total')).toBe(1);
-    expect(m.get('byline_refunds_total')).toBe(1);
-    expect(m.get('byline_emails_failed_total')).toBe(down.failed);
-    expect(m.get('byline_emails_sent_total')).toBe(up.sent);
-
-    expect(requests('GET', '/metrics', 401)).toBe(5);
-    expect(requests('POST', '/api/login', 200)).toBe(2);
-    expect(requests('POST', '/api/login', 401)).toBe(1);
-    expect(requests('POST', '/api/payments/checkout', 200)).toBe(2);
-    expect(requests('POST', '/api/payments/checkout/:sessionId/pay', 200)).toBe(3);
-    expect(requests('POST', '/api/admin/payments/:id/release', 200)).toBe(1);
-    expect(requests('POST', '/api/admin/payments/:id/release', 409)).toBe(1);
-    expect(requests('POST', '/api/admin/payments/:id/refund', 200)).toBe(1);
-    expect(requests('GET', '/api/brand/payments', 200)).toBe(3);
-    expect(requests('GET', 'unmatched', 404)).toBe(1);
-    // the histogram: one observation per request, by method and route (no status)
-    expect(m.get('http_request_duration_seconds_count{method="POST",route="/api/login"}')).toBe(3);
-    expect(m.get('http_request_duration_seconds_count{method="POST",route="/api/admin/payments/:id/release"}')).toBe(2);
-    expect(m.get('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/brand/payments"}')).toBe(3);
-    expect(m.get('http_request_duration_seconds_sum{method="GET",route="/api/brand/payments"}')).toBeGreaterThan(0);
-    // only templates: no id of this journey is a label value
-    for (const id of paid) expect(res.body).not.toContain(id);
-
-    // the database pool: PostgreSQL's pool, nothing for the embedded database
-    if (dbKind === 'postgres') {
-      expect(m.get('byline_db_pool_connections_in_use')).toBeGreaterThanOrEqual(0);
-      expect(m.get('byline_db_pool_waiting_clients')).toBe(0);
-    } else {
-      expect(m.has('byline_db_pool_connections_in_use')).toBe(false);
-    }
-    // Node's own
-    expect(m.get('process_resident_memory_bytes')).toBeGreaterThan(0);
-
-    // the scrape itself is counted once answered
-    const next = samples((await scrape(app, `Bearer ${TOKEN}`)).body);
-    expect(next.get('http_requests_total{method="GET",route="/metrics",status="200"}')).toBe(1);
-    expect(next.get('byline_payments_total')).toBe(2);
   });
+
 
   it('shows live article checks by result (publication.ts publishes them: publication.test.ts)', async () => {
     const before = samples((await scrape(app, `Bearer ${TOKEN}`)).body);

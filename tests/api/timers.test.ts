@@ -121,7 +121,9 @@ describe('review reminder and automatic approval', () => {
     await twice(at(attachedAt, 6.99));
     expect((await paymentRow(t.db, id)).draftReviewStatus).toBe('pending_brand_review');
     const results = await twice(at(attachedAt, 7));
-    expect(results.map((r) => r.autoApproved).reduce((a, b) => a + b)).toBe(1);
+    // the timers run over every placement (other tests' drafts may fall due too): exactly once for
+    // this one is told by its timeline and its mails below
+    expect(results.map((r) => r.autoApproved).reduce((a, b) => a + b)).toBeGreaterThanOrEqual(1);
     expect((await paymentRow(t.db, id)).draftReviewStatus).toBe('approved');
     const approvals = (await admin.get<TimelineEntry[]>(`/api/admin/projects/${id}/timeline`)).body.filter((e) => e.kind === 'approved');
     expect(approvals).toHaveLength(1);
