@@ -7,7 +7,7 @@
  * search is the documented rule (every word a word of the outlet, title or description, the last one
  * possibly its start); the typo tolerance (pg_trgm's word similarity) is asked of the database.
  */
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opportunities, savedOpportunities } from '../../src/server/db/schema';
@@ -87,6 +87,13 @@ async function addOpportunities(n: number) {
   const rows = await t.db.insert(opportunities).values(values).returning();
   catalogue.push(...rows);
   return rows;
+}
+
+/** Rows a test changed in the database directly: the model reads them again (the other tests rely on it). */
+async function reread(...ids: string[]) {
+  for (const row of await t.db.select().from(opportunities).where(inArray(opportunities.id, ids))) {
+    catalogue[catalogue.findIndex((r) => r.id === row.id)] = row;
+  }
 }
 
 // ---- the model ----
@@ -480,6 +487,7 @@ describe('the shortlist: /api/brand/saved', () => {
   it('saves, lists newest first, keeps a sold-out one marked, and unsaves; idempotent both ways', async () => {
     const [open, soon] = await addOpportunities(2);
     await t.db.update(opportunities).set({ status: 'available', filledSlots: 0, maxSlots: 2, deadlineDate: null }).where(sql`id IN (${open.id}, ${soon.id})`);
+    await reread(open.id, soon.id);
     expect((await otherBrand.put(`/api/brand/saved/${open.id}`)).status).toBe(204);
     expect((await otherBrand.put(`/api/brand/saved/${open.id}`)).status).toBe(204);
     expect((await otherBrand.put(`/api/brand/saved/${soon.id}`)).status).toBe(204);
@@ -490,6 +498,7 @@ describe('the shortlist: /api/brand/saved', () => {
     ]);
     // it sells out: still in the shortlist, marked
     await t.db.update(opportunities).set({ status: 'full', filledSlots: 2 }).where(sql`id = ${soon.id}`);
+    await reread(soon.id);
     list = await otherBrand.get<BrandOpportunityItem[]>('/api/brand/saved');
     expect(list.body.find((o) => o.id === soon.id)).toMatchObject({ soldOut: true, saved: true });
     const search = await otherBrand.get<BrandOpportunityItem[]>('/api/opportunities?saved=true');

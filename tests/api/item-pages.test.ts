@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { itemPageStats } from '../../src/server/db/item-pages';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { dbKind } from '../support/db';
@@ -26,6 +26,10 @@ let paymentId: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
+});
+// each test its own brand, opportunities and payments: the tests change them, and count the items
+// made of them
+beforeEach(async () => {
   brand = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Ada Brand', brandName: 'Ada Co' });
   const opportunity = await createOpportunity(t.db, { title: 'First title' });
   opportunityId = opportunity.id;
@@ -188,6 +192,12 @@ describe('kept list items follow every change to the rows they are made of', () 
     const held = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
     return { pool, held, release: () => held.forEach((c) => c.release()) };
   }
+  /**
+   * Every connection of the main pool opened before a test locks a table. These tests watch
+   * statements queue behind the lock, not connections being opened; a request that first had to open
+   * a connection was seen not to reach the lock within the time they wait for it.
+   */
+  const warmPool = async () => (await holdPool()).release();
   /** How many statements of this database wait on a lock (seen through `client`). */
   const waitingOnLocks = async (client: pg.PoolClient): Promise<number> =>
     (await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
@@ -232,6 +242,7 @@ describe('kept list items follow every change to the rows they are made of', () 
     await getTwice(other, url, 'admin_projects');
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
+    await warmPool();
     const locker = await pool.connect();
     const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number; text: string }[]>;
@@ -266,6 +277,7 @@ describe('kept list items follow every change to the rows they are made of', () 
     await getTwice(admin, url, 'admin_projects');
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
+    await warmPool();
     const locker = await pool.connect();
     const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number }[]>;
