@@ -135,6 +135,17 @@ describe('Admin Projects: Published and Refunded after the spec’s three', () =
   });
 
   it('[ADMIN] publishing moves a project into Published and its count follows', async () => {
+    // a database of its own: the tests above count and list every project there is
+    const own = await createTestApp();
+    try {
+      await publishOne(own);
+    } finally {
+      await own.close();
+    }
+  });
+
+  async function publishOne(t: TestApp) {
+    const admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const opp = await createOpportunity(t.db, { maxSlots: 5 });
     const p = await createPayment(t.db, {
@@ -153,7 +164,7 @@ describe('Admin Projects: Published and Refunded after the spec’s three', () =
     expect(paymentIds(await all(admin, '/api/admin/projects?tab=published'))).toContain(p.id);
     const mine = await all(brand.agent, '/api/brand/my-articles?tab=completed');
     expect(paymentIds(mine)).toEqual([p.id]);
-  });
+  }
 
   it('[ADMIN] an unknown tab is a 400 naming the tabs; a brand cannot read the tabs', async () => {
     const res = await admin.get('/api/admin/projects?tab=archived');
