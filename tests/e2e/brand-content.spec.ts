@@ -21,6 +21,8 @@ test('[BRAND] submits the brief over two steps with autosave, gets the next one 
   page,
   browser,
 }) => {
+  // one long journey of many pages: on a busy 2-core machine it comes near the default limit
+  test.setTimeout(120_000);
   const { admin, close } = await adminPage(browser);
   const title = `Content journey ${Date.now()}`;
   const secondTitle = `Second purchase ${Date.now()}`;

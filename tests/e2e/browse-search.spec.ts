@@ -134,6 +134,8 @@ test('[BRAND] filters by price, domain authority, turnaround, link type, topic, 
   page,
   browser,
 }) => {
+  // one long journey of many pages: on a busy 2-core machine it comes near the default limit
+  test.setTimeout(120_000);
   const t = token();
   const cat = await catalogue(browser);
   await cat.create({
