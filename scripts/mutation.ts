@@ -423,6 +423,12 @@ export const MUTANTS: Mutant[] = [
   { name: "search: a kept page keeps the first brand's shortlist flags", file: 'src/server/modules/opportunities/search.ts',
     find: 'withSaved(i, q.saved ?? saved.has(i.id))', replace: 'withSaved(i, q.saved ?? saved.size < 0)',
     tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
+  { name: "search: a kept page's JSON served whatever the brand's flags", file: 'src/server/modules/opportunities/search.ts',
+    find: "const flags = items.map((i) => (i.saved ? 1 : 0)).join('');", replace: "const flags = '';",
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'asked again' },
+  { name: 'search: a shortlist read kept under a later version than it was read at', file: 'src/server/modules/opportunities/search.ts',
+    find: 'shortlists.set(`${brandId}|${row.version}`, known);', replace: 'shortlists.set(`${brandId}|${Number(row.version) + 1}`, known);',
+    tests: ['tests/api/catalogue-search.test.ts'], grep: 'reads its shortlist once' },
   // ---- and shortlist searches per shortlist version (decision 024) -----------------------------------
   { name: 'search: a kept shortlist page served after the shortlist changed (its version left out of the key)', file: 'src/server/modules/opportunities/search.ts',
     find: 'return `${opts.catalogueVersion}|${day}|${brandId}|${opts.shortlistVersion}|${keyOf(q)}`;', replace: 'return `${opts.catalogueVersion}|${day}|${brandId}|${keyOf(q)}`;',

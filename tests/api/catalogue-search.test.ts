@@ -11,7 +11,14 @@ import { inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opportunities, savedOpportunities } from '../../src/server/db/schema';
-import { TYPO_MIN_LENGTH, TYPO_SIMILARITY, keptSearchPages, searchWords } from '../../src/server/modules/opportunities/search';
+import {
+  SHORTLIST_KEPT_MAX,
+  TYPO_MIN_LENGTH,
+  TYPO_SIMILARITY,
+  keptSearchPages,
+  searchWords,
+  shortlistReads,
+} from '../../src/server/modules/opportunities/search';
 import { OPPORTUNITY_SORTS, type LinkType, type OpportunitySort, type Topic } from '../../src/shared/catalogue';
 import { toCents } from '../../src/shared/money';
 import type { BrandOpportunityItem, OpportunityType } from '../../src/shared/opportunity';
@@ -465,6 +472,70 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     const after = await fresh.agent.get<BrandOpportunityItem[]>(url);
     expect(after.body.map((i) => [i.id, i.saved])).toEqual(first.body.map((i) => [i.id, i.id === target]));
     await t.db.delete(savedOpportunities).where(sql`brand_id = ${fresh.user.id}`);
+  });
+
+  it("a brand browsing kept pages reads its shortlist once per version, and a long one page by page", async () => {
+    const page = (n: number) => `/api/opportunities?sort=price_asc&limit=3${n > 1 ? `&cursor=${cursors[n]}` : ''}`;
+    const cursors: Record<number, string> = {};
+    const fresh = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const flags = async () => {
+      const items: BrandOpportunityItem[] = [];
+      for (const n of [1, 2]) {
+        const res = await fresh.agent.get<BrandOpportunityItem[]>(page(n));
+        expect(res.status).toBe(200);
+        cursors[n + 1] = /cursor=([^&>]+)/.exec(String(res.headers.link))![1];
+        items.push(...res.body);
+      }
+      return items.map((i) => [i.id, i.saved] as const);
+    };
+    // both pages built (and kept), then one saved on each
+    const built = await flags();
+    const [first, second] = [built[1][0], built[4][0]];
+    for (const id of [first, second]) expect((await fresh.agent.put(`/api/brand/saved/${id}`)).status).toBe(204);
+    const reads = shortlistReads();
+    const kept = keptSearchPages();
+    const both = await flags();
+    expect(both.filter(([, s]) => s).map(([id]) => id)).toEqual([first, second]);
+    expect(keptSearchPages()).toBe(kept + 2);
+    expect(shortlistReads()).toBe(reads + 1);
+    expect(await flags()).toEqual(both);
+    expect(shortlistReads()).toBe(reads + 1);
+
+    // unsaved by plain SQL: a new version, read once, and the flag is gone
+    await t.db.delete(savedOpportunities).where(sql`brand_id = ${fresh.user.id} AND opportunity_id = ${first}`);
+    expect((await flags()).filter(([, s]) => s).map(([id]) => id)).toEqual([second]);
+    expect(shortlistReads()).toBe(reads + 2);
+
+    // a shortlist too long to keep: read once, then each page's flags asked of the database
+    const extra = await t.db
+      .insert(opportunities)
+      .values(
+        Array.from({ length: SHORTLIST_KEPT_MAX + 1 }, (_, i) => ({
+          outletName: `Long list ${i}`,
+          title: 'x',
+          description: 'x',
+          type: ['listicle' as const],
+          priceUsd: '9999.00',
+          status: 'claimed' as const,
+        })),
+      )
+      .returning({ id: opportunities.id });
+    try {
+      await t.db.insert(savedOpportunities).values(extra.map((e) => ({ brandId: fresh.user.id, opportunityId: e.id })));
+      // the catalogue changed: both pages built again, their flags read with them
+      expect((await flags()).filter(([, s]) => s).map(([id]) => id)).toEqual([second]);
+      const before = shortlistReads();
+      const long = await flags();
+      expect(long.filter(([, s]) => s).map(([id]) => id)).toEqual([second]);
+      expect(shortlistReads()).toBe(before + 1);
+      await t.db.delete(savedOpportunities).where(sql`brand_id = ${fresh.user.id} AND opportunity_id = ${second}`);
+      expect(await flags()).toEqual(long.map(([id]) => [id, false]));
+      expect(shortlistReads()).toBe(before + 2);
+      expect(await flags()).toEqual(long.map(([id]) => [id, false]));
+      expect(shortlistReads()).toBe(before + 2);
+    } finally {
+      await t.db.delete(opportunities).where(inArray(opportunities.id, extra.map((e) => e.id)));
+    }
   });
 
   it('refuses a page link made for another sort', async () => {

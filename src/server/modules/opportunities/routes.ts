@@ -52,9 +52,9 @@ export const opportunitiesModule: Module = async (app, deps) => {
         void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
       }
       void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
-      // the same search by the same brand is the same bytes until the catalogue or its shortlist changes
-      compressAsPage(reply);
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(page.items));
+      // the same search is the same bytes until the catalogue or the brand's shortlist changes
+      compressAsPage(reply, page.json);
+      return reply.type('application/json; charset=utf-8').send(page.json.body);
     }
     const list = await claimable(new Date(), req.catalogueVersion ?? undefined);
     const etag = `W/"${list.key}"`;

@@ -4,9 +4,10 @@ import type { OpportunitySort } from '../../../shared/catalogue';
 import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '../../../shared/opportunity';
 import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
-import { opportunities as o, savedOpportunities } from '../../db/schema';
+import { opportunities as o, savedOpportunities, shortlistVersions } from '../../db/schema';
 import { preparedStatement } from '../../db/statement';
 import { badRequest } from '../../lib/errors';
+import type { CompressedForms } from '../../lib/compress-json';
 import { startOfUtcDay } from '../../lib/dates';
 import { getOpportunity, toBrandOpportunityJson, type OpportunityRow } from './service';
 
@@ -149,7 +150,8 @@ function conditions(q: OpportunitySearchQuery, brandId: string, now: Date): SQL 
 const { search: _search, ...columns } = getTableColumns(o);
 
 export interface SearchPage {
-  items: BrandOpportunityItem[];
+  /** the page's JSON (an array of BrandOpportunityItem), with its compressed forms once sent */
+  json: { body: string } & CompressedForms;
   /** the cursor of the next page, when there is one */
   next?: string;
   total: number;
@@ -164,10 +166,38 @@ export interface SearchPage {
  * never older.
  */
 type KeptItem = Omit<BrandOpportunityItem, 'saved'>;
-const pages = new LRUCache<string, { items: KeptItem[]; next?: string; total: number }, never>({
-  maxSize: 16 * 1024 * 1024,
-  sizeCalculation: (page) => 1_000 + 1_200 * page.items.length,
+interface KeptPage {
+  items: KeptItem[];
+  next?: string;
+  total: number;
+  /** its JSON by `saved` flags (answerOf) */
+  answers: Map<string, Answer>;
+}
+// an item is about a kilobyte: once as objects, and once or a few times in the kept answers
+const pages = new LRUCache<string, KeptPage, never>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (page) => 1_000 + 3_000 * page.items.length,
 });
+
+type Answer = { body: string } & CompressedForms;
+/** The JSON of a page for as many different sets of `saved` flags as this, kept with the page. */
+const ANSWERS_PER_PAGE = 4;
+
+/**
+ * The page's JSON for these items, kept with the page by their `saved` flags: brands whose flags on
+ * a page are the same (most often none saved) get the same bytes, made and compressed once.
+ */
+function answerOf(page: KeptPage | undefined, items: BrandOpportunityItem[]): Answer {
+  if (!page) return { body: JSON.stringify(items) };
+  const flags = items.map((i) => (i.saved ? 1 : 0)).join('');
+  let answer = page.answers.get(flags);
+  if (!answer) {
+    if (page.answers.size >= ANSWERS_PER_PAGE) page.answers.delete(page.answers.keys().next().value!);
+    answer = { body: JSON.stringify(items) };
+    page.answers.set(flags, answer);
+  }
+  return answer;
+}
 
 let keptPagesServed = 0;
 /** Search pages answered from the kept pages so far (tests). */
@@ -188,8 +218,50 @@ const savedAmongStatement = preparedStatement<{ id: string }, { brandId: string;
   sql`SELECT ${savedOpportunities.opportunityId} AS "id" FROM ${savedOpportunities}
     WHERE ${savedOpportunities.brandId} = ${sql.placeholder('brandId')}::uuid AND ${savedOpportunities.opportunityId} = ANY(${sql.placeholder('ids')}::uuid[])`,
 );
-async function savedAmong(db: Db, brandId: string, ids: string[]): Promise<Set<string>> {
+
+/** A shortlist longer than this is not kept in memory: its flags are read page by page instead. */
+export const SHORTLIST_KEPT_MAX = 2_000;
+
+let shortlistsRead = 0;
+/** Whole shortlists read so far (tests). */
+export const shortlistReads = () => shortlistsRead;
+
+/**
+ * A brand's whole shortlist (up to one more than SHORTLIST_KEPT_MAX ids) with its version, read in
+ * one snapshot: the ids are exactly that version's.
+ */
+const shortlistStatement = preparedStatement<{ version: string; ids: string }, { brandId: string }>(
+  'shortlist_ids',
+  sql`SELECT coalesce((SELECT ${shortlistVersions.version} FROM ${shortlistVersions} WHERE ${shortlistVersions.brandId} = ${sql.placeholder('brandId')}::uuid), 0)::text AS "version",
+    coalesce((SELECT string_agg("id"::text, ',') FROM (SELECT ${savedOpportunities.opportunityId} AS "id" FROM ${savedOpportunities}
+      WHERE ${savedOpportunities.brandId} = ${sql.placeholder('brandId')}::uuid LIMIT ${SHORTLIST_KEPT_MAX + 1}) AS "s"), '') AS "ids"`,
+);
+
+/**
+ * The brands' shortlists read lately, by brand and shortlist version: a brand browsing page after
+ * page gets every page's `saved` flags from memory. A version's ids never change (a save or unsave
+ * makes a new version), so a kept shortlist is never stale for the version it is kept under.
+ */
+const shortlists = new LRUCache<string, ReadonlySet<string> | 'too long', never>({
+  maxSize: 200_000,
+  sizeCalculation: (ids) => 1 + (typeof ids === 'string' ? 0 : ids.size),
+});
+
+/** Which of `ids` the brand has saved, as of its shortlist `version` (the one read with the session) or later. */
+async function savedAmong(db: Db, brandId: string, version: string | null | undefined, ids: string[]): Promise<ReadonlySet<string>> {
   if (!ids.length) return new Set();
+  if (version) {
+    let known = shortlists.get(`${brandId}|${version}`);
+    if (!known) {
+      shortlistsRead++;
+      const [row] = await shortlistStatement(db, { brandId });
+      const all = row.ids ? row.ids.split(',') : [];
+      known = all.length <= SHORTLIST_KEPT_MAX ? new Set(all) : 'too long';
+      // kept under the version it was read with, which is the session's or a later one
+      shortlists.set(`${brandId}|${row.version}`, known);
+    }
+    if (known !== 'too long') return known;
+  }
   const rows = await savedAmongStatement(db, { brandId, ids: `{${ids.join(',')}}` });
   return new Set(rows.map((r) => r.id));
 }
@@ -223,8 +295,11 @@ export async function searchOpportunities(db: Db, brandId: string, q: Opportunit
     keptPagesServed++;
     // a brand that never saved anything has no flag to read
     const saved =
-      q.saved !== undefined || opts.shortlistVersion === '0' ? new Set<string>() : await savedAmong(db, brandId, kept.items.map((i) => i.id));
-    return { items: kept.items.map((i) => withSaved(i, q.saved ?? saved.has(i.id))), next: kept.next, total: kept.total };
+      q.saved !== undefined || opts.shortlistVersion === '0'
+        ? new Set<string>()
+        : await savedAmong(db, brandId, opts.shortlistVersion, kept.items.map((i) => i.id));
+    const items = kept.items.map((i) => withSaved(i, q.saved ?? saved.has(i.id)));
+    return { json: answerOf(kept, items), next: kept.next, total: kept.total };
   }
   const sort = SORTS[q.sort ?? 'newest'];
   const limit = q.limit ?? SEARCH_LIMIT_DEFAULT;
@@ -272,8 +347,12 @@ export async function searchOpportunities(db: Db, brandId: string, q: Opportunit
   }));
   const last = pageRows[pageRows.length - 1];
   const next = rows.length > limit ? encodeSearchCursor({ sort: q.sort ?? 'newest', key: last.cursorKey, id: last.id }) : undefined;
-  if (pageKey !== undefined) pages.set(pageKey, { items: items.map(({ saved: _saved, ...item }) => item), next, total });
-  return { items, next, total };
+  let page: KeptPage | undefined;
+  if (pageKey !== undefined) {
+    page = { items: items.map(({ saved: _saved, ...item }) => item), next, total, answers: new Map() };
+    pages.set(pageKey, page);
+  }
+  return { json: answerOf(page, items), next, total };
 }
 
 /** X-Total-Count: kept per catalogue version and day when it does not depend on the brand. */
