@@ -10,8 +10,10 @@
  *   the pool they run on against the seeded database, each run again under EXPLAIN (ANALYZE,
  *   BUFFERS): one statement, and no sequential scan on placement_messages.
  *
- * The pages' statements (`messagesPage`, `timelinePage`: one named prepared statement each, the
- * ownership check and the page together) are explained too, with the generic plan the server runs.
+ * The pages' statements (`messagesPage`, `timelinePage`) are explained too, with the generic plan
+ * the server runs, as a first request runs them (db/item-pages.ts: the page's row versions with the
+ * database snapshot, then the JSON of the items the server does not hold yet; later requests run
+ * the first only, or nothing but the snapshot and session check while nothing is committed).
  *
  * Seeds its own database `byline_bench_conversation` (dropped and created again each run, dropped
  * at the end unless BENCH_KEEP_DB=1) on the server of BENCH_DATABASE_URL (default
@@ -719,8 +721,10 @@ async function main() {
     lines.push('### Plans of the pages');
     lines.push('');
     lines.push(
-      "Each page is one named prepared statement of the server (src/server/db/statement.ts; `messagesPage` in src/server/modules/messages/conversation.ts, `timelinePage` in src/server/modules/timeline/service.ts): " +
-        "the caller's ownership of the payment (a one-row `EXISTS` on payments) with the page joined to it laterally, each row's JSON built by the database. " +
+      'Each page is read by named prepared statements of the server (src/server/db/statement.ts; `messagesPage` in src/server/modules/messages/conversation.ts, `timelinePage` in src/server/modules/timeline/service.ts), ' +
+        'its items kept by row version and the page whole while nothing is committed (src/server/db/item-pages.ts, docs/decisions/029): ' +
+        "a first request runs two, the page's row versions with the database snapshot (a brand's page only of its own payment) and then the JSON of the items not kept, built by the database; " +
+        'the measured requests run the first one at most. ' +
         'Run outside the server with the parameters of the measured requests (the brand\'s) and explained with the generic plan the server runs them with (`PREPARE`, then `EXECUTE` under `plan_cache_mode = force_generic_plan`).',
     );
     lines.push('');

@@ -14,6 +14,8 @@ import { placementEvents, placementMessages, users } from '../../src/server/db/s
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { purchase } from '../support/content';
 import { createUser, kinds, signedIn } from '../support/factories';
+import { dbKind } from '../support/db';
+import { itemPageStats } from '../../src/server/db/item-pages';
 
 let t: TestApp;
 type SignedIn = Awaited<ReturnType<typeof signedIn>>;
@@ -224,6 +226,36 @@ describe('GET …/messages', () => {
     const listed = JSON.parse((await owner.agent.get(messagesUrl('brand', p.id))).text) as Message[];
     expect(listed.map((m) => JSON.stringify(m))).toEqual(posted.reverse().map((m) => JSON.stringify(m)));
   });
+  it('an open conversation asked again is its kept page until a message, an author or the payment changes', async () => {
+    const p = await purchase(t.db, owner.user.id);
+    const team = await createUser(t.db, { ...kinds.admin, name: 'Dana' });
+    await insertMessages(p.id, [
+      { side: 'brand', authorId: owner.user.id, text: 'hello', at: '2026-05-01 10:00:00+00' },
+      { side: 'admin', authorId: team.id, text: 'welcome', at: '2026-05-01 11:00:00+00' },
+    ]);
+    const url = messagesUrl('brand', p.id);
+    const texts = async (agent: Agent = owner.agent) => {
+      const res = await agent.get<Message[]>(url);
+      expect(res.status, res.text).toBe(200);
+      return res.body.map((m) => `${m.authorName}: ${m.text}`);
+    };
+    expect(await texts()).toEqual(['Dana: welcome', `Acme ${AWKWARD}: hello`]);
+    const unchanged = itemPageStats(t.db).conversation_messages.unchanged;
+    expect(await texts()).toEqual(['Dana: welcome', `Acme ${AWKWARD}: hello`]);
+    // on PGlite nothing else commits: the second answer was the page kept whole
+    if (dbKind === 'pglite') expect(itemPageStats(t.db).conversation_messages.unchanged).toBe(unchanged + 1);
+
+    // changed by plain SQL, as another server would: each shows in the next answer
+    await t.db.update(users).set({ name: 'Dana R.' }).where(eq(users.id, team.id));
+    expect(await texts()).toEqual(['Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
+    await insertMessages(p.id, [{ side: 'admin', authorId: team.id, text: 'draft attached', at: '2026-05-02 09:00:00+00' }]);
+    expect(await texts()).toEqual(['Dana R.: draft attached', 'Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
+    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    const gone = await owner.agent.get(url);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual(NOT_FOUND);
+    expect(await texts(stranger.agent)).toEqual(['Dana R.: draft attached', 'Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
+  });
 });
 
 describe('GET …/timeline', () => {
@@ -281,5 +313,30 @@ describe('GET …/timeline', () => {
     expect(missing.body).toEqual(NOT_FOUND);
     expect((await owner.agent.get(timelineUrl('brand', p.id, '?limit=201'))).status).toBe(400);
     expect((await owner.agent.get(timelineUrl('brand', p.id, '?limit=200'))).status).toBe(200);
+  });
+
+  it('a timeline asked again is its kept page until an entry is added or the payment changes hands', async () => {
+    const p = await purchase(t.db, owner.user.id);
+    await insertEvents(p.id, [{ n: 1 }, { n: 2 }]);
+    const url = timelineUrl('brand', p.id);
+    const details = async (agent: Agent = owner.agent) => {
+      const res = await agent.get<TimelineEntry[]>(url);
+      expect(res.status, res.text).toBe(200);
+      return res.body.map((e) => e.details.n);
+    };
+    expect(await details()).toEqual([1, 2]);
+    const unchanged = itemPageStats(t.db).timeline_page.unchanged;
+    expect(await details()).toEqual([1, 2]);
+    // on PGlite nothing else commits: the second answer was the page kept whole
+    if (dbKind === 'pglite') expect(itemPageStats(t.db).timeline_page.unchanged).toBe(unchanged + 1);
+
+    // changed by plain SQL, as another server would: each shows in the next answer
+    await insertEvents(p.id, [{ n: 3 }]);
+    expect(await details()).toEqual([1, 2, 3]);
+    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    const gone = await owner.agent.get(url);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual(NOT_FOUND);
+    expect(await details(stranger.agent)).toEqual([1, 2, 3]);
   });
 });

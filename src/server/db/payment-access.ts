@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import type { Db } from './client';
 import { payments } from './schema';
+import { preparedVariants } from './statement';
 
 /**
  * The answer for a payment (a placement) the caller may not see, or that does not exist: the two are
@@ -17,3 +19,15 @@ export const paymentVisibleSql = (brand: boolean) =>
   brand
     ? sql`COALESCE((SELECT ${payments.brandId} = ${sql.placeholder('brandId')}::uuid FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid), false)`
     : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid)`;
+
+const visible = preparedVariants<boolean, { ok: boolean }, { paymentId: string; brandId?: string }>(
+  'payment_visible',
+  (brand) => (brand ? 'brand' : 'admin'),
+  (brand) => sql`SELECT ${paymentVisibleSql(brand)} AS "ok"`,
+);
+
+/** Whether the caller (a brand by its id, or the team: none) may see the payment. */
+export async function paymentVisible(db: Db, paymentId: string, brandId: string | undefined): Promise<boolean> {
+  const [row] = await visible(db, brandId !== undefined, { paymentId, ...(brandId !== undefined ? { brandId } : {}) });
+  return row.ok;
+}

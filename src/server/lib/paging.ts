@@ -186,11 +186,20 @@ export function jsonArrayOf(items: readonly { json: string }[]): string {
 export function sendJsonPage(req: FastifyRequest, reply: FastifyReply, page: Page, rows: JsonPageRow[]) {
   const items = rows.length > page.limit ? rows.slice(0, page.limit) : rows;
   if (rows.length > page.limit) linkToNextPage(req, reply, page, items[items.length - 1]);
+  return sendJsonRows(reply, rows, items.length);
+}
+
+/**
+ * Answers the first `count` of a page's rows as a JSON array: the body the rows were given when it
+ * shows those (`keepPageBody`), else joined now.
+ */
+export function sendJsonRows(reply: FastifyReply, rows: readonly JsonPageRow[], count: number) {
   const kept = pageBodyOf(rows);
-  if (kept?.count === items.length) {
+  void reply.type('application/json; charset=utf-8');
+  if (kept?.count === count) {
     compressAsPage(reply, kept);
-    return reply.type('application/json; charset=utf-8').send(kept.body);
+    return reply.send(kept.body);
   }
   compressAsPage(reply);
-  return reply.type('application/json; charset=utf-8').send(jsonArrayOf(items));
+  return reply.send(jsonArrayOf(rows.length > count ? rows.slice(0, count) : rows));
 }

@@ -5,8 +5,8 @@ import type { Db } from '../../db/client';
 import { conversationReads, opportunities, payments, placementMessages, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import { sessionCheckSql, type SessionCheck } from '../../db/session-check';
-import { preparedVariants } from '../../db/statement';
+import type { SessionCheck } from '../../db/session-check';
+import { itemPages } from '../../db/item-pages';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
 import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../../db/payment-access';
@@ -94,36 +94,34 @@ const messageItem = item({
 });
 const _messageTypeMatches: Same<ItemOf<typeof messageItem>, Message> = true;
 
-type PageShape = { brand: boolean; cursor: boolean; checked: boolean };
-/** A page's rows, and whether the caller may see the conversation: one row of nulls when the page is empty. */
-type OwnedPageRow = { ok: boolean } & ({ [K in keyof JsonPageRow]: JsonPageRow[K] | null });
+type PageShape = { brand: boolean; cursor: boolean };
 
 /**
- * The ownership check and the page in one statement (one round trip, prepared once per shape): the
- * check is a one-row CTE (materialized: evaluated once, not copied into the page's condition), the
- * page is joined to it laterally and read only when it holds.
+ * A conversation's page, its items kept by row version and the page kept whole while nothing is
+ * committed (db/item-pages.ts): a message never changes, and an open conversation asks for its
+ * newest page every few seconds. A brand's page holds only messages of its own payment (found by the
+ * payment's primary key, then its brand compared); an empty page says nothing about whether the
+ * caller may see the payment, which `messagesPage` then asks.
  */
-const messagesStatement = preparedVariants<PageShape, OwnedPageRow, Record<string, unknown>>(
+const messagesPageOf = itemPages<PageShape, Record<string, unknown>>(
   'conversation_messages',
-  (o) => `${o.brand ? 'brand' : 'admin'}.${o.cursor ? 'c' : 'n'}${o.checked ? '.s' : ''}`,
-  (o) => sql`WITH "owner" AS MATERIALIZED (SELECT ${paymentVisibleSql(o.brand)}${o.checked ? sql` AND ${sessionCheckSql}` : sql``} AS "ok")
-    SELECT "owner"."ok", "page"."json", "page"."id", "page"."cursorAt"
-    FROM "owner"
-    LEFT JOIN LATERAL (${limitedPage(sql`SELECT ${messageItem.sql}::text AS "json", ${placementMessages.id} AS "id",
-        ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
+  (o) => `${o.brand ? 'brand' : 'admin'}.${o.cursor ? 'c' : 'n'}`,
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(messageItem, placementMessages.id)}, ${placementMessages.id} AS "id", ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
       FROM ${placementMessages}
       JOIN ${users} ON ${users.id} = ${placementMessages.authorId}
-      WHERE "owner"."ok" AND ${placementMessages.paymentId} = ${sql.placeholder('paymentId')}::uuid
+      WHERE ${placementMessages.paymentId} = ${sql.placeholder('paymentId')}::uuid
+        ${o.brand ? sql`AND ${paymentVisibleSql(true)}` : sql``}
         ${o.cursor ? sql`AND ${afterCursor(placementMessages.createdAt, placementMessages.id)}` : sql``}
-      ORDER BY ${placementMessages.createdAt} DESC, ${placementMessages.id} DESC`)}) AS "page" ON true`,
+      ORDER BY ${placementMessages.createdAt} DESC, ${placementMessages.id} DESC`),
 );
 
 /**
  * GET …/messages: the newest page first, each page newest first, and `Link: rel="next"` names the
  * page of older messages, as chat apps load a conversation: the latest messages are what a reader
  * opens it for, and scrolling up fetches history. The client shows each page oldest at the top.
- * Each row's JSON is a `Message`, built by the database; the caller's ownership of the payment is
- * checked by the same statement (another brand's payment is a 404, like a missing one).
+ * Each row's JSON is a `Message`, built by the database. Another brand's payment is a 404, like a
+ * missing one: asked of the database when the page comes back empty.
  */
 export async function messagesPage(db: Db, caller: Caller, paymentId: string, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
@@ -135,13 +133,15 @@ export async function messagesPage(db: Db, caller: Caller, paymentId: string, pa
     await conversationOf(db, caller, paymentId);
     throw err;
   }
-  const rows = await messagesStatement(
+  const rows = await messagesPageOf(
     db,
-    { brand: caller.side === 'brand', cursor: Boolean(page.cursor), checked: check !== undefined },
-    { paymentId, ...(caller.side === 'brand' ? { brandId: caller.brandId } : {}), ...values, ...check },
+    { brand: caller.side === 'brand', cursor: Boolean(page.cursor) },
+    { paymentId, ...(caller.side === 'brand' ? { brandId: caller.brandId } : {}), ...values },
+    check,
   );
-  if (!rows[0]?.ok) throw notFound(PAYMENT_NOT_FOUND);
-  return rows[0].json === null ? [] : (rows as JsonPageRow[]);
+  // with the session left to the statement, an empty page is asked again after a lookup (session.ts)
+  if (!rows.length && !check) await conversationOf(db, caller, paymentId);
+  return rows;
 }
 
 export interface NewMessage {

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import type { Module } from '../../deps';
 import type { Db } from '../../db/client';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
-import { compressAsPage } from '../../lib/compress-json';
-import { jsonArrayOf } from '../../lib/paging';
+import { sendJsonRows } from '../../lib/paging';
 import { badRequest } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireAdmin, requireApprovedBrand } from '../auth/guards';
@@ -40,14 +39,13 @@ function decodeCursor(raw: string): number {
  * (auth/session.ts `pageWithSession`).
  */
 async function sendTimeline(db: Db, req: FastifyRequest, reply: FastifyReply, caller: (req: FastifyRequest) => string | undefined) {
-  const { rows: entries, more, limit } = await pageWithSession(db, req, async (check) => {
+  const { rows, entries, more, limit } = await pageWithSession(db, req, async (check) => {
     const brandId = caller(req);
     const paymentId = idParam(req, 'paymentId', PAYMENT_NOT_FOUND);
     const q = parse(timelineQuerySchema, req.query);
     const limit = q.limit ?? TIMELINE_LIMIT_DEFAULT;
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const { entries, more } = await timelinePage(db, paymentId, { brandId, limit, after, check });
-    return { rows: entries, more, limit };
+    return { ...(await timelinePage(db, paymentId, { brandId, limit, after, check })), limit };
   });
   if (more) {
     const url = new URL(req.url, 'http://x');
@@ -55,9 +53,8 @@ async function sendTimeline(db: Db, req: FastifyRequest, reply: FastifyReply, ca
     url.searchParams.set('cursor', encodeCursor(entries[entries.length - 1].id));
     void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
   }
-  // the entries' JSON is the database's: joined into the array, not parsed and written again
-  compressAsPage(reply);
-  return reply.type('application/json; charset=utf-8').send(jsonArrayOf(entries));
+  // the entries' JSON is the database's: joined into the array (or kept), not parsed and written again
+  return sendJsonRows(reply, rows, entries.length);
 }
 
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */

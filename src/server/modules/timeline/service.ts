@@ -2,14 +2,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TimelineEntry, TimelineKind } from '../../../shared/timeline';
 import type { Db } from '../../db/client';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import { sessionCheckSql, type SessionCheck } from '../../db/session-check';
-import { preparedVariants } from '../../db/statement';
+import type { SessionCheck } from '../../db/session-check';
+import { itemPages } from '../../db/item-pages';
 import { placementEvents, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { limitedPage } from '../../lib/paging';
+import { limitedPage, type JsonPageRow } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
 import type { Tx } from '../../mail/outbox';
-import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../../db/payment-access';
+import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 
 /**
  * A placement's timeline (shared/timeline.ts): one row of `placement_events` per change, inserted
@@ -83,26 +83,24 @@ const timelineEntryItem = item({
 });
 const _timelineEntryTypeMatches: Same<ItemOf<typeof timelineEntryItem>, TimelineEntry> = true;
 
-type TimelineShape = { brand: boolean; after: boolean; checked: boolean };
-/** A page's rows and whether the caller may see the placement: one row of nulls when the page is empty. */
-type OwnedEntryRow = { ok: boolean; json: string | null; id: string | null };
+type TimelineShape = { brand: boolean; after: boolean };
 
 /**
- * The owner check and the page in one statement (one round trip, prepared once per shape): the
- * check is a one-row CTE (materialized: evaluated once, not copied into the page's condition), the
- * page is joined to it laterally and read only when it holds.
+ * A timeline's page, its entries kept by row version and the page kept whole while nothing is
+ * committed (db/item-pages.ts, decision 029). A brand's page holds only entries of its own payment
+ * (found by the payment's primary key, then its brand compared); an empty page says nothing about
+ * whether the caller may see the payment, which `timelinePage` then asks.
  */
-const timelineStatement = preparedVariants<TimelineShape, OwnedEntryRow, Record<string, unknown>>(
+const timelinePageOf = itemPages<TimelineShape, Record<string, unknown>>(
   'timeline_page',
-  (o) => `${o.brand ? 'brand' : 'admin'}.${o.after ? 'c' : 'n'}${o.checked ? '.s' : ''}`,
-  (o) => sql`WITH "owner" AS MATERIALIZED (SELECT ${paymentVisibleSql(o.brand)}${o.checked ? sql` AND ${sessionCheckSql}` : sql``} AS "ok")
-    SELECT "owner"."ok", "page"."json", "page"."id"
-    FROM "owner"
-    LEFT JOIN LATERAL (${limitedPage(sql`SELECT ${timelineEntryItem.sql}::text AS "json", ${placementEvents.id}::text AS "id"
+  (o) => `${o.brand ? 'brand' : 'admin'}.${o.after ? 'c' : 'n'}`,
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(timelineEntryItem, placementEvents.id)}, ${placementEvents.id}::text AS "id"
       FROM ${placementEvents}
-      WHERE "owner"."ok" AND ${placementEvents.paymentId} = ${sql.placeholder('paymentId')}::uuid
+      WHERE ${placementEvents.paymentId} = ${sql.placeholder('paymentId')}::uuid
+        ${o.brand ? sql`AND ${paymentVisibleSql(true)}` : sql``}
         ${o.after ? sql`AND ${placementEvents.id} > ${sql.placeholder('after')}::bigint` : sql``}
-      ORDER BY ${placementEvents.id}`)}) AS "page" ON true`,
+      ORDER BY ${placementEvents.id}`),
 );
 
 /**
@@ -114,21 +112,20 @@ export async function timelinePage(
   db: Db,
   paymentId: string,
   opts: { brandId?: string; after?: number; limit: number; check?: SessionCheck },
-): Promise<{ entries: { json: string; id: string }[]; more: boolean }> {
+): Promise<{ rows: JsonPageRow[]; entries: JsonPageRow[]; more: boolean }> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const rows = await timelineStatement(
+  const rows = await timelinePageOf(
     db,
-    { brand: opts.brandId !== undefined, after: opts.after !== undefined, checked: opts.check !== undefined },
+    { brand: opts.brandId !== undefined, after: opts.after !== undefined },
     {
       paymentId,
       ...(opts.brandId !== undefined ? { brandId: opts.brandId } : {}),
       ...(opts.after !== undefined ? { after: opts.after } : {}),
       limit: opts.limit + 1,
-      ...opts.check,
     },
+    opts.check,
   );
-  if (!rows[0]?.ok) throw notFound(PAYMENT_NOT_FOUND);
-  if (rows[0].json === null) return { entries: [], more: false };
-  const entries = rows as { json: string; id: string }[];
-  return { entries: entries.slice(0, opts.limit), more: entries.length > opts.limit };
+  // with the session left to the statement, an empty page is asked again after a lookup (session.ts)
+  if (!rows.length && !opts.check && !(await paymentVisible(db, paymentId, opts.brandId))) throw notFound(PAYMENT_NOT_FOUND);
+  return { rows, entries: rows.slice(0, opts.limit), more: rows.length > opts.limit };
 }
