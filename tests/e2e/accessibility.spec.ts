@@ -202,8 +202,9 @@ test('[BRAND] onboarding: complete the profile, then pending approval, pass axe'
 });
 
 test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and checkout pass axe', async ({ browser }) => {
-  // some twenty screens, each read by axe for about a second
-  test.setTimeout(150_000);
+  // some twenty screens, each read by axe for about a second, and a machine busy with the rest of
+  // the suite can take several times as long
+  test.setTimeout(240_000);
   const { ctx, page } = await signedIn(browser, data.brand);
 
   await page.goto('/brand');
@@ -264,8 +265,9 @@ test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and 
 test('[ADMIN] dashboard, opportunity form, projects, details, attention, payments, placements, approvals and codes pass axe', async ({
   browser,
 }) => {
-  // some twenty screens, each read by axe for about a second
-  test.setTimeout(150_000);
+  // some twenty screens, each read by axe for about a second, and a machine busy with the rest of
+  // the suite can take several times as long
+  test.setTimeout(240_000);
   const { ctx, page } = await signedIn(browser, data.admin);
   const q = `?q=${encodeURIComponent(data.brandEmail)}`;
 
