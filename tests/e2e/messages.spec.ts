@@ -59,6 +59,8 @@ async function send(page: Page, text: string, file?: string) {
 test('[BRAND][ADMIN] exchange messages with an attachment; the unread badges appear and clear once opened', async ({
   browser,
 }) => {
+  // two people, an upload and four pages: long on a machine busy with the rest of the suite
+  test.setTimeout(120_000);
   const title = `Messages journey ${unique()}`;
   const { admin, brand, paymentId } = await bothSides(browser, title);
 
