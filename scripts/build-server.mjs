@@ -3,6 +3,10 @@
  * runs. Dependencies stay in node_modules, except drizzle-orm: Node 24 loads an ES module graph of
  * hundreds of files with a large transient heap (measured: drizzle-orm alone, ~90 MB of garbage that
  * V8 then keeps as resident memory), while inside the bundle it costs nothing extra.
+ *
+ * The PDF renderer's thread has an entry of its own, and every file of the bundle sits in one
+ * directory, so the code that starts the thread finds it beside itself whichever file that code
+ * ends up in (src/server/modules/invoices/render-pool.ts).
  */
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
@@ -16,7 +20,7 @@ const external = Object.keys(dependencies)
   .flatMap((name) => [name, `${name}/*`]);
 
 await build({
-  entryPoints: ['src/server/main.ts'],
+  entryPoints: { main: 'src/server/main.ts', 'render-worker': 'src/server/modules/invoices/render-worker.ts' },
   bundle: true,
   splitting: true,
   platform: 'node',
@@ -24,7 +28,7 @@ await build({
   target: 'node22',
   external: [...external, 'pg-native'],
   outdir: process.argv[2] ?? 'dist/server',
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   sourcemap: true,
   logLevel: 'warning',
 });

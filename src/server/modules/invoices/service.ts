@@ -6,7 +6,8 @@ import type { Config } from '../../config';
 import type { PaymentProvider } from '../../providers/provider';
 import { normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
 import { issueCreditNote, issueInvoice, type InvoiceSettings } from './issue';
-import { renderDocumentPdf, type RenderOptions, type StoredDocument } from './pdf';
+import type { RenderOptions, StoredDocument } from './pdf';
+import { renderOnPool } from './render-pool';
 
 export { issueCreditNote, issueInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
 
@@ -106,7 +107,7 @@ async function fileOf(id: string, doc: StoredDocument, render?: RenderOptions): 
   const key = `${id}\n${render?.fallbackFontPath ?? ''}`;
   let pdf = rendered.get(key);
   if (!pdf) {
-    pdf = await renderDocumentPdf(doc, render);
+    pdf = await renderOnPool(doc, render);
     rendered.set(key, pdf);
   }
   return { fileName: `${doc.number}.pdf`, pdf };
