@@ -103,10 +103,17 @@ function assign(thread: Thread, pending: Pending) {
 
 function dispatch() {
   while (queue.length > 0) {
-    const free = [...threads].find((t) => t.current === null);
-    if (free) assign(free, queue.shift()!);
-    else if (threads.size < THREADS) assign(start(), queue.shift()!);
-    else return;
+    let thread = [...threads].find((t) => t.current === null);
+    if (!thread && threads.size < THREADS) {
+      try {
+        thread = start();
+      } catch (err) {
+        queue.shift()!.reject(err instanceof Error ? err : new Error(String(err)));
+        continue;
+      }
+    }
+    if (!thread) return;
+    assign(thread, queue.shift()!);
   }
 }
 
