@@ -9,7 +9,7 @@ import type { SessionCheck } from '../../db/session-check';
 import { itemPages } from '../../db/item-pages';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { isUuid } from '../../lib/route-params';
-import { PAYMENT_NOT_FOUND, paymentVisibleSql } from '../../db/payment-access';
+import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 import { otherSide, queueNotice, unreadByPayment } from './service';
 
 /** Who is asking: the brand that owns the payment (its id), or the editorial team (any admin). */
@@ -140,7 +140,9 @@ export async function messagesPage(db: Db, caller: Caller, paymentId: string, pa
     check,
   );
   // with the session left to the statement, an empty page is asked again after a lookup (session.ts)
-  if (!rows.length && !check) await conversationOf(db, caller, paymentId);
+  if (!rows.length && !check && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.brandId : undefined))) {
+    throw notFound(PAYMENT_NOT_FOUND);
+  }
   return rows;
 }
 
