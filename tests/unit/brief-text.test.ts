@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminProjectItem, ProjectPayment } from '../../src/shared/schemas/brief';
 import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/placements/components/projects/brief-text';
 import { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS } from '../../src/shared/schemas/brief';
+import { adminProject } from '../../src/server/modules/api-docs/examples';
 
 const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -16,7 +17,9 @@ const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
   ...over,
 });
 
+// the API docs' example card gives the fields these tests do not read
 const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({
+  ...adminProject,
   publication: null,
   overdue: false,
   unreadMessages: 0,
