@@ -193,14 +193,14 @@ describe('kept list items follow every change to the rows they are made of', () 
     return { pool, held, release: () => held.forEach((c) => c.release()) };
   }
   /**
-   * Every connection of the main pool opened before a test locks a table. These tests watch
-   * statements queue behind the lock, not connections being opened; a request that first had to open
-   * a connection was seen not to reach the lock within the time they wait for it.
+   * How many statements of this database wait on a lock (seen through `client`, inside the locking
+   * transaction). PostgreSQL reads the list of connections once per transaction: without clearing
+   * that snapshot, a connection the pool opens after the lock was taken would never be seen waiting.
    */
-  const warmPool = async () => (await holdPool()).release();
-  /** How many statements of this database wait on a lock (seen through `client`). */
-  const waitingOnLocks = async (client: pg.PoolClient): Promise<number> =>
-    (await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+  const waitingOnLocks = async (client: pg.PoolClient): Promise<number> => {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    return (await client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows[0].n;
+  };
   const until = async (what: () => boolean | Promise<boolean>, label: string) => {
     for (let i = 0; i < 200; i++) {
       if (await what()) return;
@@ -242,7 +242,6 @@ describe('kept list items follow every change to the rows they are made of', () 
     await getTwice(other, url, 'admin_projects');
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
-    await warmPool();
     const locker = await pool.connect();
     const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number; text: string }[]>;
@@ -277,7 +276,6 @@ describe('kept list items follow every change to the rows they are made of', () 
     await getTwice(admin, url, 'admin_projects');
     const before = { ...stats('admin_projects') };
     const pool = t.db.$client as unknown as pg.Pool;
-    await warmPool();
     const locker = await pool.connect();
     const waiting = () => waitingOnLocks(locker);
     let answers: Promise<{ status: number }[]>;
