@@ -23,6 +23,8 @@ export type RenderReply = { id: number; pdf: Uint8Array } | { id: number; error:
 
 const THREADS = Math.max(1, Math.min(4, availableParallelism()));
 const IDLE_MS = 30_000;
+/** A render that takes longer has gone wrong: its thread is stopped, so it cannot hold a core for ever. */
+const RENDER_TIMEOUT_MS = 20_000;
 /**
  * A document needs a small heap; under V8's default limits a thread's heap grows to several times
  * that before it is collected, resident memory held for nothing (decision 030 has the figures).
@@ -42,6 +44,7 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 
 interface Pending {
   task: RenderTask;
+  timeoutMs: number;
   resolve: (pdf: Buffer) => void;
   reject: (err: Error) => void;
 }
@@ -49,7 +52,8 @@ interface Pending {
 interface Thread {
   worker: Worker;
   current: Pending | null;
-  idleTimer: NodeJS.Timeout | null;
+  /** while busy, the render's deadline; while idle, when the thread stops */
+  timer: NodeJS.Timeout | null;
 }
 
 const queue: Pending[] = [];
@@ -58,28 +62,36 @@ let nextId = 1;
 
 function start(): Thread {
   const { url, execArgv } = workerEntry();
-  const thread: Thread = { worker: new Worker(url, { execArgv, resourceLimits: LIMITS }), current: null, idleTimer: null };
+  const thread: Thread = { worker: new Worker(url, { execArgv, resourceLimits: LIMITS }), current: null, timer: null };
   thread.worker.on('message', (reply: RenderReply) => {
     const done = thread.current;
     if (!done || done.task.id !== reply.id) return;
     thread.current = null;
+    clearTimer(thread);
     if ('pdf' in reply) done.resolve(Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength));
     else done.reject(new Error(`the PDF could not be rendered: ${reply.error}`));
     idle(thread);
   });
   // a thread that dies (out of memory, a crash in a native module) fails its document and is replaced
-  const lost = (err: Error) => {
-    if (!threads.delete(thread)) return;
-    if (thread.idleTimer) clearTimeout(thread.idleTimer);
-    const failed = thread.current;
-    thread.current = null;
-    failed?.reject(err);
-    dispatch();
-  };
-  thread.worker.on('error', lost);
-  thread.worker.on('exit', (code) => lost(new Error(`the PDF renderer stopped (exit code ${code})`)));
+  thread.worker.on('error', (err) => drop(thread, err));
+  thread.worker.on('exit', (code) => drop(thread, new Error(`the PDF renderer stopped (exit code ${code})`)));
   threads.add(thread);
   return thread;
+}
+
+function clearTimer(thread: Thread) {
+  if (thread.timer) clearTimeout(thread.timer);
+  thread.timer = null;
+}
+
+/** Takes a thread out of the pool, failing the document it was rendering. */
+function drop(thread: Thread, err: Error) {
+  if (!threads.delete(thread)) return;
+  clearTimer(thread);
+  const failed = thread.current;
+  thread.current = null;
+  failed?.reject(err);
+  dispatch();
 }
 
 function idle(thread: Thread) {
@@ -87,17 +99,20 @@ function idle(thread: Thread) {
   if (next) return assign(thread, next);
   // an idle thread does not keep the process alive, and stops when nothing comes for a while
   thread.worker.unref();
-  thread.idleTimer = setTimeout(() => {
+  thread.timer = setTimeout(() => {
     threads.delete(thread);
     void thread.worker.terminate();
   }, IDLE_MS).unref();
 }
 
 function assign(thread: Thread, pending: Pending) {
-  if (thread.idleTimer) clearTimeout(thread.idleTimer);
-  thread.idleTimer = null;
+  clearTimer(thread);
   thread.current = pending;
   thread.worker.ref();
+  thread.timer = setTimeout(() => {
+    drop(thread, new Error(`the PDF took longer than ${pending.timeoutMs} ms to render`));
+    void thread.worker.terminate();
+  }, pending.timeoutMs);
   thread.worker.postMessage(pending.task);
 }
 
@@ -117,10 +132,10 @@ function dispatch() {
   }
 }
 
-/** The document as PDF, rendered on a thread of the pool. */
-export function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}): Promise<Buffer> {
+/** The document as PDF, rendered on a thread of the pool within `timeoutMs` of a thread taking it. */
+export function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
-    queue.push({ task: { id: nextId++, doc, opts }, resolve, reject });
+    queue.push({ task: { id: nextId++, doc, opts }, timeoutMs, resolve, reject });
     dispatch();
   });
 }
