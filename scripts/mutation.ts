@@ -456,14 +456,14 @@ export const MUTANTS: Mutant[] = [
     tests: ['tests/api/conversation-pages.test.ts'], grep: 'same 404' },
   // ---- PDFs rendered on worker threads (decision 030) ------------------------------------------------
   { name: 'PDFs: rendered on the main thread', file: 'src/server/modules/invoices/render-pool.ts',
-    find: 'export function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {',
-    replace: "export function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {\n  if (doc) return import('./pdf').then((m) => m.renderDocumentPdf(doc, opts));",
+    find: 'export async function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {',
+    replace: "export async function renderOnPool(doc: StoredDocument, opts: RenderOptions = {}, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {\n  if (doc) return (await import('./pdf')).renderDocumentPdf(doc, opts);",
     tests: ['tests/unit/render-pool.test.ts'], grep: 'event loop stays free' },
   { name: 'PDFs: a document that failed to render answered as an empty file', file: 'src/server/modules/invoices/render-pool.ts',
-    find: 'else done.reject(new Error(`the PDF could not be rendered: ${reply.error}`));', replace: 'else done.resolve(Buffer.alloc(0));',
+    find: 'throw new Error(`the PDF could not be rendered: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);', replace: 'return Buffer.alloc(0);',
     tests: ['tests/unit/render-pool.test.ts'], grep: 'cannot be rendered' },
   { name: "PDFs: a render's own time limit ignored", file: 'src/server/modules/invoices/render-pool.ts',
-    find: '  }, pending.timeoutMs);', replace: '  }, RENDER_TIMEOUT_MS);',
+    find: 'const signal = AbortSignal.timeout(timeoutMs);', replace: 'const signal = AbortSignal.timeout(RENDER_TIMEOUT_MS);',
     tests: ['tests/unit/render-pool.test.ts'], grep: 'takes longer than its time' },
   // ---- the checkout's lookup of a brand's open hold --------------------------------------------------
   { name: "checkout: the expiry sweep's index serves the hold lookup (status = 'open' only)", file: 'drizzle/0019_checkout_expiry_index_predicate.sql', migration: true,
