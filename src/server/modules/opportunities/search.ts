@@ -138,7 +138,8 @@ function conditions(q: OpportunitySearchQuery, brandId: string, now: Date): SQL 
     q.topic?.length ? sql`${o.topics} && ${sql.param(q.topic)}::text[]` : undefined,
     q.country ? eq(o.country, q.country) : undefined,
     q.language ? eq(o.language, q.language) : undefined,
-    // "deadline after" a day: open-ended opportunities have none, so they always qualify
+    // "deadline after" a day: strictly after, so a deadline on that day itself is not listed;
+    // open-ended opportunities have none, so they always qualify
     q.deadlineAfter ? sql`${deadlineKey} > ${`${q.deadlineAfter}T00:00:00.000Z`}::timestamptz` : undefined,
     // more than one spot left
     q.multiSlot === true ? sql`${o.maxSlots} - ${o.filledSlots} > 1` : undefined,
