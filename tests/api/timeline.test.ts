@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payments, placementEvents, users } from '../../src/server/db/schema';
 import type { TimelineEntry } from '../../src/shared/timeline';
-import { Agent } from '../support/app';
+import { Agent, type Res } from '../support/app';
 import { PART1, PART2, paymentRow } from '../support/content';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, sessionIdOf, type PaymentsTestApp } from '../support/payments';
@@ -132,6 +132,28 @@ describe('the timeline of one article, from payment to release', () => {
     expect(second.headers.link).toBeUndefined();
     expect((await brand.get(`/api/brand/projects/${id}/timeline?limit=0`)).status).toBe(400);
     expect((await brand.get(`/api/brand/projects/${id}/timeline?cursor=zz`)).status).toBe(400);
+  });
+
+  it('a page that is exactly full has no Link to an empty next page', async () => {
+    const id = await buy();
+    await brand.post(`/api/brand/brief/${id}`, { part1Json: { name: 'Ann' } });
+    await brand.post(`/api/brand/brief/${id}/submit`, { part1Json: PART1, part2Json: PART2 });
+    for (const [agent, side] of [[brand, 'brand'], [admin, 'admin']] as const) {
+      const whole = await agent.get<TimelineEntry[]>(`/api/${side}/projects/${id}/timeline?limit=3`);
+      expect(whole.body.map((e) => e.kind), side).toEqual(['paid', 'brief_saved', 'brief_submitted']);
+      expect(whole.headers.link, side).toBeUndefined();
+      // one at a time: the third page is full and the last
+      const kinds: string[] = [];
+      let url: string | undefined = `/api/${side}/projects/${id}/timeline?limit=1`;
+      while (url) {
+        const res: Res<TimelineEntry[]> = await agent.get<TimelineEntry[]>(url);
+        expect(res.body, `${side} ${url}`).toHaveLength(1);
+        kinds.push(...res.body.map((e) => e.kind));
+        url = res.headers.link === undefined ? undefined : /^<([^>]+)>; rel="next"$/.exec(res.headers.link as string)![1];
+        expect(kinds.length).toBeLessThanOrEqual(3);
+      }
+      expect(kinds, side).toEqual(['paid', 'brief_saved', 'brief_submitted']);
+    }
   });
 
   it("is the brand's own: another brand's article is a 404, like a missing one; admins see all", async () => {
