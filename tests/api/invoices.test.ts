@@ -174,6 +174,43 @@ describe('invoices and credit notes', () => {
     expect(text).not.toContain('Reverse charge');
   });
 
+  it('rounds the included tax half up, in whole cents, on the invoice and on its credit note', async () => {
+    // 10.01 × 20/120 = 1.668…: 1.67, where cutting off the fraction would say 1.66; 6.03 × 20/120 = 1.005: 1.01
+    for (const [price, taxCents, netCents, tax, net] of [
+      ['10.01', 167, 834, '$1.67', '$8.34'],
+      ['6.03', 101, 502, '$1.01', '$5.02'],
+    ] as const) {
+      const [brand] = await quickBrands(t.app, t.db, 1);
+      const paymentId = await buy(brand.agent, (await createOpportunity(t.db, { priceUsd: price })).id);
+      const totalCents = Math.round(Number(price) * 100);
+      expect((await invoiceOf(paymentId)).content, price).toMatchObject({ totalCents, taxCents, netCents, taxRateBp: 2000, reverseCharge: false });
+      const invoice = await pdfText((await download(brand.agent, `/api/brand/payments/${paymentId}/invoice`)).bytes);
+      for (const expected of [`Net ${net}`, `Tax (20 %) ${tax}`, `Total paid $${price} USD`]) expect(invoice, price).toContain(expected);
+
+      expect((await admin.agent.post(`/api/admin/payments/${paymentId}/refund`)).status).toBe(200);
+      expect((await invoiceOf(paymentId, 'credit_note')).content, price).toMatchObject({ totalCents, taxCents, netCents, taxRateBp: 2000 });
+      const note = await pdfText((await download(brand.agent, `/api/brand/payments/${paymentId}/credit-note`)).bytes);
+      for (const expected of [`Net -${net}`, `Tax (20 %) -${tax}`, `Total refunded -$${price} USD`]) expect(note, price).toContain(expected);
+    }
+  });
+
+  it("charges the tax to a buyer with a VAT number of the seller's own country: no reverse charge", async () => {
+    const [brand] = await quickBrands(t.app, t.db, 1);
+    const french = { ...VALID, legalName: 'Dupont et Fils SARL', addressLine2: null, postalCode: '75002', city: 'Paris', country: 'FR', taxId: 'FR83404833048' };
+    expect((await brand.agent.put('/api/brand/billing', french)).status).toBe(200);
+    const paymentId = await buy(brand.agent, (await createOpportunity(t.db, { priceUsd: '1200.00' })).id);
+    expect((await invoiceOf(paymentId)).content).toMatchObject({ taxCents: 20000, netCents: 100000, taxRateBp: 2000, reverseCharge: false });
+    const invoice = await pdfText((await download(brand.agent, `/api/brand/payments/${paymentId}/invoice`)).bytes);
+    for (const expected of ['Dupont et Fils SARL', 'FR83404833048', 'Net $1,000.00', 'Tax (20 %) $200.00']) expect(invoice).toContain(expected);
+    expect(invoice).not.toContain('Reverse charge');
+
+    expect((await admin.agent.post(`/api/admin/payments/${paymentId}/refund`)).status).toBe(200);
+    expect((await invoiceOf(paymentId, 'credit_note')).content).toMatchObject({ taxCents: 20000, reverseCharge: false });
+    const note = await pdfText((await download(brand.agent, `/api/brand/payments/${paymentId}/credit-note`)).bytes);
+    expect(note).toContain('Tax (20 %) -$200.00');
+    expect(note).not.toContain('Reverse charge');
+  });
+
   it.skipIf(!existsSync(CJK_FONT))('prints CJK names in the fallback font', async () => {
     const [brand] = await quickBrands(t.app, t.db, 1);
     await brand.agent.put('/api/brand/billing', { ...VALID, legalName: '北京字节跳动科技有限公司', country: 'CN', taxId: '91110108MA01', postalCode: null });
