@@ -7,7 +7,7 @@
  *   npm run bench:publication        (PostgreSQL server at BENCH_DATABASE_URL, default the test one)
  *
  * The server is the built one (dist/server/main.js) with its default LINK_CHECK_CONCURRENCY (4)
- * and LINK_CHECK_ALLOW=127.0.1.0/24 (the farm); the sweep is pg-boss's `publication-checks` job,
+ * and LINK_CHECK_ALLOW=127.0.1.0/24:<the farm's port>; the sweep is pg-boss's `publication-checks` job,
  * sent once by the bench instead of waiting for its five-minute schedule. My Articles is asked at a
  * steady rate by one load run from the first check to the last; its p99 is over every answer of
  * that run (the issue's "p99 while it runs"), with the worst 10-second window's p99 and the slowest
@@ -80,13 +80,14 @@ async function seed(url: string, farmPort: number) {
 }
 
 /** The built server as `npm start` runs it (scripts/lib/bench-server.ts), its link checker allowed onto the outlet farm. */
-const startServer = (url: string) =>
+const startServer = (url: string, farmPort: number) =>
   startBuiltServer({
     DATABASE_URL: url,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'byline-bench-pub-')),
     ADMIN_EMAIL: 'admin@bench.example.com',
     ADMIN_PASSWORD: 'bench-admin-password',
-    LINK_CHECK_ALLOW: '127.0.1.0/24',
+    // the farm's range on the farm's port (a bare range opens only ports 80 and 443)
+    LINK_CHECK_ALLOW: `127.0.1.0/24:${farmPort}`,
     // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server only (trying heap settings)
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   });
@@ -111,7 +112,7 @@ async function main() {
     await seed(url, farmPort);
     log(`seeded ${PLACEMENTS} due placements in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-    server = await startServer(url);
+    server = await startServer(url, farmPort);
     const pid = server.child.pid!;
     const idleRss = procMemory(pid)?.rss ?? NaN;
     const cookie = await login(server.origin, brandEmail(0), BRAND_PASSWORD);
@@ -198,7 +199,7 @@ async function main() {
       '',
       `Run ${new Date().toISOString()} on ${os.cpus().length} cores, Node ${process.version}. **Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}**. ` +
         `${PLACEMENTS.toLocaleString('en-US')} released placements (on the \`npm run bench\` data: 5,000 brands, 100,000 payments) all due at once; outlet farm in its own process: ${HOSTS} hosts on loopback (127.0.1.1-${HOSTS}), ~100 KB article pages answered after 50 ms. ` +
-        `The built server with its defaults (LINK_CHECK_CONCURRENCY 4, one request at a time per host) and LINK_CHECK_ALLOW=127.0.1.0/24; the sweep is one \`publication-checks\` job sent to pg-boss. ` +
+        `The built server with its defaults (LINK_CHECK_CONCURRENCY 4, one request at a time per host) and LINK_CHECK_ALLOW=127.0.1.0/24 on the farm's port; the sweep is one \`publication-checks\` job sent to pg-boss. ` +
         `While it ran, GET /api/brand/my-articles of the brand with ${BIG_BRAND_PLACEMENTS} placements (its first page carries publications) at ${LOAD_RATE} requests a second over ${LOAD_CONNECTIONS} connections.`,
       '',
       '| measure | value | target | met? |',

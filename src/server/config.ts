@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { isIP } from 'node:net';
 import { GUARANTEE_DAYS } from '../shared/constants';
+import { parseAllowList } from './outbound/address-policy';
 
 const bool = z
   .enum(['0', '1', 'true', 'false'])
@@ -131,8 +132,21 @@ export const configSchema = z.object({
   LIMIT_UPLOADS: limit.prefault('100/1d'),
   LIMIT_UPLOAD_BYTES: limit.prefault('200MB/1d'),
   // Publication checks (modules/placements, outbound/): the live article's page, fetched and watched.
-  /** Hosts, IPs or CIDRs the link checker may reach although they are not public (tests, intranets); any port. */
-  LINK_CHECK_ALLOW: z.string().optional(),
+  /**
+   * Hosts, IPs or CIDRs the link checker may reach although they are not public (tests, intranets):
+   * on ports 80 and 443, or exactly the `:port` / `:from-to` an entry names. Parsed here so that a
+   * bad entry stops the start (outbound/address-policy.ts).
+   */
+  LINK_CHECK_ALLOW: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parseAllowList(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^LINK_CHECK_ALLOW: /, '') });
+      }
+    }),
   /** Pages checked at once by this server (one at a time per outlet host). */
   LINK_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Hours between two checks of a published article (jittered). */

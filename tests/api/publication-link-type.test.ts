@@ -35,7 +35,7 @@ beforeAll(async () => {
     '/nofollow': html(page('nofollow')),
     '/plain': html(page(null)),
   });
-  t = await createPaymentsTestApp({ provider: spyingLocalProvider(refunds), config: { LINK_CHECK_ALLOW: '127.0.0.1' } });
+  t = await createPaymentsTestApp({ provider: spyingLocalProvider(refunds), config: { LINK_CHECK_ALLOW: `127.0.0.1:${outlet.port}` } });
   admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
   deps = { db: t.db, provider: t.provider, checker: testChecker(t.config), terms: { guaranteeDays: 90, restoreDays: 10, checkIntervalHours: 24 } };
 });

@@ -45,9 +45,13 @@ class Outlet {
     res.end(route.body);
   });
   base = '';
+  /** LINK_CHECK_ALLOW for this outlet: its address on its port */
+  allowed = '';
   async start() {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const { port } = this.server.address() as AddressInfo;
+    this.base = `http://127.0.0.1:${port}`;
+    this.allowed = `127.0.0.1:${port}`;
   }
   serve(path: string, route: Partial<Route> & { body?: string } = {}) {
     this.routes.set(path, { status: 200, body: page(LINK), ...route });
@@ -73,7 +77,8 @@ const freshPath = () => `/story-${++pathNo}`;
 beforeAll(async () => {
   outlet = new Outlet();
   await outlet.start();
-  t = await createPaymentsTestApp({ provider: spyingLocalProvider(refunds), config: { LINK_CHECK_ALLOW: '127.0.0.1' } });
+  // the outlet's address on the port it listens on (a bare address would open only ports 80 and 443)
+  t = await createPaymentsTestApp({ provider: spyingLocalProvider(refunds), config: { LINK_CHECK_ALLOW: outlet.allowed } });
   admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
   deps = {
     db: t.db,
@@ -591,7 +596,7 @@ describe('the watch (controllable clock)', () => {
 
 describe('PUBLICATION_GUARANTEE_DAYS', () => {
   it('sets how long a released article is watched and guaranteed; the refund after payment keeps its own fixed term', async () => {
-    const other = await createPaymentsTestApp({ provider: spyingLocalProvider([]), config: { LINK_CHECK_ALLOW: '127.0.0.1', PUBLICATION_GUARANTEE_DAYS: 30 } });
+    const other = await createPaymentsTestApp({ provider: spyingLocalProvider([]), config: { LINK_CHECK_ALLOW: outlet.allowed, PUBLICATION_GUARANTEE_DAYS: 30 } });
     try {
       const otherAdmin = (await signedIn(other.app, other.db, kinds.admin)).agent;
       const brand = await signedIn(other.app, other.db, { ...kinds.approvedBrand, website: BRAND_SITE });

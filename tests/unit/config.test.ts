@@ -15,6 +15,16 @@ describe('configuration', () => {
     }
   });
 
+  it('LINK_CHECK_ALLOW: hosts, addresses and ranges, with or without a port or span; a bad entry stops the start, naming the variable and the entry', () => {
+    const setting = 'outlet.test, intranet.test:8080, 127.0.0.1:1024-65535, 10.0.0.0/8:3000, [::1]:8080, fc00::/7';
+    expect(loadConfig({ ...base, LINK_CHECK_ALLOW: setting }).LINK_CHECK_ALLOW).toBe(setting);
+    expect(loadConfig({ ...base }).LINK_CHECK_ALLOW).toBeUndefined();
+    for (const bad of ['outlet.test:99999', 'outlet.test:0', '127.0.0.1:*', '127.0.0.1:9000-80', '[::1]:', 'http://outlet.test', 'not a host!', '10.0.0.0/99:80']) {
+      expect(() => loadConfig({ ...base, LINK_CHECK_ALLOW: bad }), bad).toThrow(/Invalid environment configuration:\n {2}LINK_CHECK_ALLOW: ".+" (is not|has a port)/);
+      expect(() => loadConfig({ ...base, LINK_CHECK_ALLOW: bad }), bad).toThrow(bad);
+    }
+  });
+
   it('limits are "max/window", with byte sizes; a bad one names its variable', () => {
     const c = loadConfig({ ...base, LIMIT_UPLOAD_BYTES: '200MB/1d', LIMIT_CHECKOUTS: '5/30s' });
     expect(c.LIMIT_UPLOAD_BYTES).toEqual({ max: 200 * 1024 * 1024, windowMs: 86_400_000 });

@@ -108,6 +108,7 @@ const GZIPPED_NOISE = zlib.gzipSync(randomBytes(400_000));
 const routes: Record<string, Route> = {
   '/page': html(PAGE),
   '/error': (_req, res) => void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<title>Oops</title>'),
+  '/bad-request': (_req, res) => void res.writeHead(400, { 'Content-Type': 'text/html' }).end('<title>Bad request</title>'),
   '/gone': (_req, res) => void res.writeHead(410, { 'Content-Type': 'text/html' }).end(),
   '/pdf': (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/pdf' }).end('%PDF-1.7\n'),
   '/plain': (_req, res) => void res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('<html> not really'),
@@ -184,6 +185,8 @@ afterAll(async () => {
 });
 
 const at = (path: string) => `http://outlet.test:${outlet.port}${path}`;
+/** LINK_CHECK_ALLOW naming outlet.test on the port the outlet listens on */
+const named = () => `outlet.test:${outlet.port}`;
 
 describe('fetchPage: addresses that are never visited', () => {
   it.each([
@@ -250,7 +253,7 @@ describe('fetchPage: addresses that are never visited', () => {
 
   it('never connects to a loopback server that is not allowed, by name or by address', async () => {
     // an allowed address elsewhere makes the port depend on the addresses, so the name is looked up
-    const h = harness('127.0.0.1');
+    const h = harness(`127.0.0.1:${other.port}`);
     const byName = await problemOf(fetchPage(`http://second.test:${other.port}/page`, h.opts));
     expect(byName.code).toBe('blocked_address');
     const byAddress = await problemOf(fetchPage(other.url('/page'), h.opts));
@@ -264,7 +267,7 @@ describe('fetchPage: addresses that are never visited', () => {
   });
 
   it('reaches the same server once it is allowed (the counter works)', async () => {
-    const h = harness('127.0.0.2');
+    const h = harness(`127.0.0.2:${other.port}`);
     const page = await fetchPage(other.url('/page'), h.opts);
     expect(page.status).toBe(200);
     expect(other.connections).toBe(1);
@@ -274,7 +277,7 @@ describe('fetchPage: addresses that are never visited', () => {
 
 describe('fetchPage: LINK_CHECK_ALLOW', () => {
   it('allows a listed address', async () => {
-    const h = harness('127.0.0.1');
+    const h = harness(`127.0.0.1:${outlet.port}`);
     const page = await fetchPage(outlet.url('/page'), h.opts);
     expect(page).toMatchObject({ status: 200, finalUrl: outlet.url('/page'), charset: 'utf-8' });
     expect(page.body.toString()).toBe(PAGE);
@@ -283,14 +286,14 @@ describe('fetchPage: LINK_CHECK_ALLOW', () => {
   });
 
   it('allows a name leading into a listed range', async () => {
-    const h = harness('127.0.0.0/8');
+    const h = harness(`127.0.0.0/8:${outlet.port}`);
     const page = await fetchPage(at('/page'), h.opts);
     expect(page.body.toString()).toBe(PAGE);
     expect(h.lookedUp).toEqual(['outlet.test']);
   });
 
   it('allows a listed host name, whatever it resolves to, but only that name', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     expect((await fetchPage(at('/page'), h.opts)).status).toBe(200);
     // case and a final dot do not matter
     expect((await fetchPage(`http://OUTLET.test.:${outlet.port}/page`, h.opts)).status).toBe(200);
@@ -305,7 +308,7 @@ describe('fetchPage: LINK_CHECK_ALLOW', () => {
   it('reaches IPv6 loopback when it is listed, by address and by name', async () => {
     const v6 = await startOutlet({ '/page': html(PAGE) }, '::1');
     try {
-      const h = harness('::1');
+      const h = harness(`[::1]:${v6.port}`);
       expect((await fetchPage(v6.url('/page'), h.opts)).body.toString()).toBe(PAGE);
       expect((await fetchPage(`http://v6.test:${v6.port}/page`, h.opts)).body.toString()).toBe(PAGE);
       expect(v6.connections).toBe(2);
@@ -313,6 +316,75 @@ describe('fetchPage: LINK_CHECK_ALLOW', () => {
     } finally {
       await v6.close();
     }
+  });
+});
+
+describe('fetchPage: the ports LINK_CHECK_ALLOW opens', () => {
+  /** a second server on 127.0.0.1, on a port no entry names: counts whether anything reached it */
+  let trap: Outlet;
+  beforeAll(async () => {
+    trap = await startOutlet({ '/page': html(PAGE) });
+    routes['/to-trap-by-name'] = redirect(`http://outlet.test:${trap.port}/page`);
+    routes['/to-trap-by-address'] = redirect(trap.url('/page'));
+  });
+  afterAll(() => trap?.close());
+
+  it('a bare host, address or range opens ports 80 and 443 only: a server on another port is never dialled', async () => {
+    const h = harness('outlet.test, 127.0.0.1, 127.0.0.0/8');
+    const requests = outlet.requests.length;
+    for (const url of [at('/page'), outlet.url('/page'), `http://www.outlet.test:${outlet.port}/page`]) {
+      const problem = await problemOf(fetchPage(url, h.opts));
+      expect(problem.code, url).toBe('blocked_port');
+      expect(problem.message).toBe(`The address uses port ${outlet.port}; Byline only visits web pages on the standard ports (80 and 443).`);
+    }
+    expect(h.lookedUp).toEqual([]);
+    expect(h.dialled).toEqual([]);
+    expect(outlet.requests).toHaveLength(requests);
+  });
+
+  it('an entry with a port opens exactly that port (a span: the ports in it)', async () => {
+    for (const allow of [named(), `127.0.0.1:${outlet.port}`, `127.0.0.0/8:${outlet.port}`, `127.0.0.1:${outlet.port}-${outlet.port}`]) {
+      const h = harness(allow);
+      expect((await fetchPage(at('/page'), h.opts)).body.toString(), allow).toBe(PAGE);
+      const problem = await problemOf(fetchPage(`http://outlet.test:${trap.port}/page`, h.opts));
+      expect(problem.code, allow).toBe('blocked_port');
+      expect(h.dialled.map((t) => t.port)).toEqual([outlet.port]);
+    }
+    expect(trap.connections).toBe(0);
+  });
+
+  it('a redirect to a port no entry names is refused, by name and by address, without dialling it', async () => {
+    for (const [allow, path] of [
+      [named(), '/to-trap-by-name'],
+      [named(), '/to-trap-by-address'],
+      [`127.0.0.1:${outlet.port}`, '/to-trap-by-name'],
+      [`127.0.0.1:${outlet.port}`, '/to-trap-by-address'],
+      [`127.0.0.0/8:${outlet.port}`, '/to-trap-by-name'],
+    ]) {
+      const h = harness(allow);
+      const problem = await problemOf(fetchPage(at(path), h.opts));
+      expect(problem, `${allow} ${path}`).toMatchObject({ code: 'blocked_port', url: path.endsWith('name') ? `http://outlet.test:${trap.port}/page` : trap.url('/page') });
+      expect(h.dialled.map((t) => t.port)).toEqual([outlet.port]);
+    }
+    expect(trap.connections).toBe(0);
+  });
+
+  it('a name leading to an allowed and a public address never reaches the public one on a non-standard port', async () => {
+    // mixed.test is 8.8.8.8 and 127.0.0.1: the loopback address is allowed on the outlet's port, the public one is not
+    for (const allow of [`127.0.0.1:${outlet.port}`, '127.0.0.0/8:1-65535']) {
+      const h = harness(allow);
+      const problem = await problemOf(fetchPage(`http://mixed.test:${outlet.port}/page`, h.opts));
+      expect(problem, allow).toMatchObject({ code: 'blocked_port', url: `http://mixed.test:${outlet.port}/page` });
+      expect(h.lookedUp).toEqual(['mixed.test']);
+      expect(h.dialled).toEqual([]);
+    }
+  });
+
+  it('an address allowed only on other ports is refused on the standard ones as any private address', async () => {
+    const h = harness(`127.0.0.1:${outlet.port}`);
+    const problem = await problemOf(fetchPage('http://evil.test/page', h.opts));
+    expect(problem.code).toBe('blocked_address');
+    expect(h.dialled).toEqual([]);
   });
 });
 
@@ -330,7 +402,7 @@ describe('fetchPage: ports, schemes and credentials', () => {
   );
 
   it('a public address on a non-standard port stays blocked when only other addresses are allowed', async () => {
-    const h = harness('127.0.0.0/8');
+    const h = harness('127.0.0.0/8:8080');
     const problem = await problemOf(fetchPage('http://public.test:8080/', h.opts));
     expect(problem.code).toBe('blocked_port');
     expect(h.lookedUp).toEqual(['public.test']);
@@ -361,7 +433,7 @@ describe('fetchPage: ports, schemes and credentials', () => {
 
 describe('fetchPage: redirects', () => {
   it('a redirect to the metadata service is refused without dialling it', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     const problem = await problemOf(fetchPage(at('/to-metadata'), h.opts));
     expect(problem.code).toBe('blocked_address');
     expect(problem.url).toBe('http://169.254.169.254/latest/meta-data/');
@@ -369,14 +441,14 @@ describe('fetchPage: redirects', () => {
   });
 
   it('so is a redirect to a name leading to it', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     expect((await problemOf(fetchPage(at('/to-metadata-name'), h.opts))).code).toBe('blocked_address');
     expect(h.lookedUp).toEqual(['outlet.test', 'metadata.test']);
     expect(h.dialled).toHaveLength(1);
   });
 
   it('every hop is judged on its own: an allowed name does not open the addresses it redirects to', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     expect((await problemOf(fetchPage(at('/to-literal'), h.opts))).code).toBe('blocked_port');
     expect((await problemOf(fetchPage(at('/to-evil-port'), h.opts))).code).toBe('blocked_port');
     expect((await problemOf(fetchPage(at('/to-evil'), h.opts))).code).toBe('blocked_address');
@@ -384,7 +456,7 @@ describe('fetchPage: redirects', () => {
   });
 
   it('follows a redirect to another allowed host, looking it up', async () => {
-    const h = harness('127.0.0.0/8');
+    const h = harness(`127.0.0.0/8:${outlet.port}`);
     const page = await fetchPage(at('/to-www'), h.opts);
     expect(page.finalUrl).toBe(`http://www.outlet.test:${outlet.port}/page`);
     expect(h.lookedUp).toEqual(['outlet.test', 'www.outlet.test']);
@@ -394,7 +466,7 @@ describe('fetchPage: redirects', () => {
     ['/to-ftp', /not "ftp:"/],
     ['/to-credentials', /user name or password/],
   ])('a redirect to %s: bad_url', async (path, message) => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     const problem = await problemOf(fetchPage(at(path), h.opts));
     expect(problem.code).toBe('bad_url');
     expect(problem.message).toMatch(message);
@@ -402,12 +474,12 @@ describe('fetchPage: redirects', () => {
   });
 
   it('a redirect to an unreadable address: bad_url with the redirect status', async () => {
-    const problem = await problemOf(fetchPage(at('/to-bad'), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at('/to-bad'), harness(named()).opts));
     expect(problem).toMatchObject({ code: 'bad_url', status: 302 });
   });
 
   it('follows 5 redirects', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     const page = await fetchPage(at('/chain5/0'), h.opts);
     expect(page.finalUrl).toBe(at('/chain5/5'));
     expect(page.body.toString()).toBe(PAGE);
@@ -415,7 +487,7 @@ describe('fetchPage: redirects', () => {
   });
 
   it('stops at the 6th: too_many_redirects, without following it', async () => {
-    const h = harness('outlet.test');
+    const h = harness(named());
     const problem = await problemOf(fetchPage(at('/chain6/0'), h.opts));
     expect(problem).toMatchObject({ code: 'too_many_redirects', url: at('/chain6/5'), status: 301 });
     expect(problem.message).toMatch(/more than 5 times/);
@@ -424,7 +496,7 @@ describe('fetchPage: redirects', () => {
   });
 
   it('obeys maxRedirects', async () => {
-    const problem = await problemOf(fetchPage(at('/chain5/0'), harness('outlet.test', { maxRedirects: 0 }).opts));
+    const problem = await problemOf(fetchPage(at('/chain5/0'), harness(named(), { maxRedirects: 0 }).opts));
     expect(problem).toMatchObject({ code: 'too_many_redirects', status: 301 });
   });
 });
@@ -434,8 +506,10 @@ describe('fetchPage: answers that are not a page', () => {
     ['/nowhere', 404, /404 Not Found/],
     ['/gone', 410, /410 Gone/],
     ['/error', 500, /500 Internal Server Error/],
+    // the first status that is not a page: an HTML answer to it is still an error
+    ['/bad-request', 400, /400 Bad Request/],
   ])('%s: http_error with the status', async (path, status, message) => {
-    const problem = await problemOf(fetchPage(at(path), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at(path), harness(named()).opts));
     expect(problem).toMatchObject({ code: 'http_error', status, url: at(path) });
     expect(problem.message).toMatch(message);
   });
@@ -445,55 +519,55 @@ describe('fetchPage: answers that are not a page', () => {
     ['/plain', /text\/plain/],
     ['/untyped-binary', /does not look like HTML/],
   ])('%s: not_html', async (path, message) => {
-    const problem = await problemOf(fetchPage(at(path), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at(path), harness(named()).opts));
     expect(problem).toMatchObject({ code: 'not_html', status: 200 });
     expect(problem.message).toMatch(message);
   });
 
   it('takes a page sent without a type when it starts like HTML', async () => {
-    const page = await fetchPage(at('/untyped-html'), harness('outlet.test').opts);
+    const page = await fetchPage(at('/untyped-html'), harness(named()).opts);
     expect(page.headers['content-type']).toBeUndefined();
     expect(page.charset).toBeNull();
     expect(page.body.toString()).toContain('<title>Hello</title>');
   });
 
   it('takes XHTML, and reads a quoted charset', async () => {
-    expect((await fetchPage(at('/xhtml'), harness('outlet.test').opts)).status).toBe(200);
-    expect((await fetchPage(at('/quoted-charset'), harness('outlet.test').opts)).charset).toBe('ISO-8859-1');
+    expect((await fetchPage(at('/xhtml'), harness(named()).opts)).status).toBe(200);
+    expect((await fetchPage(at('/quoted-charset'), harness(named()).opts)).charset).toBe('ISO-8859-1');
   });
 });
 
 describe('fetchPage: size', () => {
   it('refuses a 20 MB page at once when its length is declared', async () => {
-    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/huge-declared'), harness('outlet.test').opts)));
+    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/huge-declared'), harness(named()).opts)));
     expect(problem.code).toBe('too_large');
     expect(problem.message).toMatch(/larger than 5 MB/);
     expect(ms).toBeLessThan(3000);
   });
 
   it('stops reading a 20 MB page of no declared length after 5 MB', async () => {
-    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/huge-chunked'), harness('outlet.test').opts)));
+    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/huge-chunked'), harness(named()).opts)));
     expect(problem.code).toBe('too_large');
     expect(ms).toBeLessThan(3000);
   });
 
   it('counts after decompression: a 50 KB gzip bomb of 50 MB is too_large', async () => {
     expect(bomb.length).toBeLessThan(100 * 1024);
-    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/bomb'), harness('outlet.test').opts)));
+    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/bomb'), harness(named()).opts)));
     expect(problem.code).toBe('too_large');
     expect(ms).toBeLessThan(3000);
   });
 
   it('maxBytes is the most read, exactly', async () => {
-    expect((await fetchPage(at('/just-right'), harness('outlet.test', { maxBytes: 1000 }).opts)).body).toHaveLength(1000);
-    const problem = await problemOf(fetchPage(at('/one-too-many'), harness('outlet.test', { maxBytes: 1000 }).opts));
+    expect((await fetchPage(at('/just-right'), harness(named(), { maxBytes: 1000 }).opts)).body).toHaveLength(1000);
+    const problem = await problemOf(fetchPage(at('/one-too-many'), harness(named(), { maxBytes: 1000 }).opts));
     expect(problem.code).toBe('too_large');
   });
 });
 
 describe('fetchPage: compression', () => {
   it('asks for gzip, deflate and br, and sends the User-Agent it is given', async () => {
-    await fetchPage(at('/page'), harness('outlet.test').opts);
+    await fetchPage(at('/page'), harness(named()).opts);
     const req = outlet.requests.at(-1);
     expect(req?.headers['user-agent']).toBe(UA);
     expect(req?.headers['accept-encoding']).toBe('gzip, deflate, br');
@@ -502,24 +576,24 @@ describe('fetchPage: compression', () => {
   });
 
   it.each(['/gzip', '/deflate', '/br', '/gzip-br'])('%s: decoded', async (path) => {
-    const page = await fetchPage(at(path), harness('outlet.test').opts);
+    const page = await fetchPage(at(path), harness(named()).opts);
     expect(page.body.toString()).toBe(PAGE);
   });
 
   it('a coding it cannot read: not_html naming it', async () => {
-    const problem = await problemOf(fetchPage(at('/compress'), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at('/compress'), harness(named()).opts));
     expect(problem.code).toBe('not_html');
     expect(problem.message).toMatch(/"compress"/);
   });
 
   it.each(['/damaged', '/truncated'])('%s compressed content: unreachable, damaged', async (path) => {
-    const problem = await problemOf(fetchPage(at(path), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at(path), harness(named()).opts));
     expect(problem).toMatchObject({ code: 'unreachable', status: 200 });
     expect(problem.message).toMatch(/compressed content is damaged/);
   });
 
   it('a compressed page whose connection is cut: unreachable, cut off (not "damaged")', async () => {
-    const problem = await problemOf(fetchPage(at('/cut-gzip'), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at('/cut-gzip'), harness(named()).opts));
     expect(problem.code).toBe('unreachable');
     expect(problem.message).toMatch(/connection to outlet\.test was cut off/);
   });
@@ -527,7 +601,7 @@ describe('fetchPage: compression', () => {
 
 describe('fetchPage: time and failures', () => {
   it('a page dripping a byte every 200 ms: timeout', async () => {
-    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/drip'), harness('outlet.test', { timeoutMs: 1000 }).opts)));
+    const [problem, ms] = await elapsed(() => problemOf(fetchPage(at('/drip'), harness(named(), { timeoutMs: 1000 }).opts)));
     expect(problem.code).toBe('timeout');
     expect(problem.message).toMatch(/within 1 second\b/);
     expect(ms).toBeGreaterThanOrEqual(900);
@@ -535,7 +609,7 @@ describe('fetchPage: time and failures', () => {
   });
 
   it('a server that never answers: timeout', async () => {
-    const problem = await problemOf(fetchPage(at('/silent'), harness('outlet.test', { timeoutMs: 300 }).opts));
+    const problem = await problemOf(fetchPage(at('/silent'), harness(named(), { timeoutMs: 300 }).opts));
     expect(problem.code).toBe('timeout');
     expect(problem.message).toMatch(/0\.3 seconds/);
   });
@@ -550,7 +624,7 @@ describe('fetchPage: time and failures', () => {
   it('a closed port: unreachable, refused', async () => {
     const closed = await startOutlet({});
     await closed.close();
-    const problem = await problemOf(fetchPage(closed.url('/'), harness('127.0.0.1').opts));
+    const problem = await problemOf(fetchPage(closed.url('/'), harness(`127.0.0.1:${closed.port}`).opts));
     expect(problem.code).toBe('unreachable');
     expect(problem.message).toMatch(/refused/);
   });
@@ -567,13 +641,13 @@ describe('fetchPage: time and failures', () => {
   });
 
   it('a connection cut before the answer: unreachable', async () => {
-    const problem = await problemOf(fetchPage(at('/reset'), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at('/reset'), harness(named()).opts));
     expect(problem.code).toBe('unreachable');
     expect(problem.message).toMatch(/cut off/);
   });
 
   it('an answer that is not HTTP: unreachable, malformed', async () => {
-    const problem = await problemOf(fetchPage(at('/garbage'), harness('outlet.test').opts));
+    const problem = await problemOf(fetchPage(at('/garbage'), harness(named()).opts));
     expect(problem.code).toBe('unreachable');
     expect(problem.message).toMatch(/malformed/);
   });
@@ -587,7 +661,7 @@ describe('fetchPage: DNS rebinding', () => {
     try {
       let calls = 0;
       const resolve: Resolver = async () => (calls++ === 0 ? ['127.0.0.1'] : ['127.0.0.2']);
-      const h = harness('127.0.0.0/8', { resolve });
+      const h = harness(`127.0.0.0/8:${decoy.port}`, { resolve });
       // rebind.test is in no DNS: only the pinned lookup can have found where to connect
       const page = await fetchPage(`http://rebind.test:${decoy.port}/page`, h.opts);
       expect(page.body.toString()).toBe('<title>real</title>');
@@ -614,7 +688,7 @@ describe('vetTarget', () => {
   });
 
   it('gives an IPv6 literal without brackets and with its family', async () => {
-    const target = await vetTarget('http://[::1]:8080/', parseAllowList('::1'), resolve, signal);
+    const target = await vetTarget('http://[::1]:8080/', parseAllowList('[::1]:8080'), resolve, signal);
     expect(target).toMatchObject({ secure: false, host: '::1', port: 8080, addresses: [{ address: '::1', family: 6 }] });
   });
 
@@ -630,7 +704,7 @@ describe('charset: a windows-1251 page', () => {
   });
 
   it('is decoded by its Content-Type charset', async () => {
-    const page = await fetchPage(at('/cp1251'), harness('outlet.test').opts);
+    const page = await fetchPage(at('/cp1251'), harness(named()).opts);
     expect(page.charset).toBe('windows-1251');
     const encoding = pageEncoding(page.body, page.charset);
     expect(encoding).toBe('windows-1251');
@@ -640,7 +714,7 @@ describe('charset: a windows-1251 page', () => {
   });
 
   it('is decoded by its <meta charset> when the header names none', async () => {
-    const page = await fetchPage(at('/cp1251-meta'), harness('outlet.test').opts);
+    const page = await fetchPage(at('/cp1251-meta'), harness(named()).opts);
     expect(page.charset).toBeNull();
     const encoding = pageEncoding(page.body, page.charset);
     expect(encoding).toBe('windows-1251');

@@ -26,7 +26,8 @@ const connect: Dialer = (target) => {
   return dial(target);
 };
 
-const fetchOptions: FetchOptions = { allow: parseAllowList('outlet.test'), userAgent: 'BylineBot/1.0 (+https://byline.test)', resolve, connect };
+/** outlet.test allowed on the port its server listens on (set once it does) */
+let fetchOptions: FetchOptions;
 
 function options(overrides: Partial<PageCheckOptions> = {}): PageCheckOptions {
   return { brandWebsite: 'acme.test', promisedLinkType: null, fetch: fetchOptions, ...overrides };
@@ -104,6 +105,7 @@ const routes: Record<string, Route> = {
 let outlet: Outlet;
 beforeAll(async () => {
   outlet = await startOutlet(routes);
+  fetchOptions = { allow: parseAllowList(`outlet.test:${outlet.port}`), userAgent: 'BylineBot/1.0 (+https://byline.test)', resolve, connect };
 });
 afterAll(async () => {
   await outlet?.close();

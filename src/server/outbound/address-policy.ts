@@ -5,15 +5,27 @@ import ipaddr from 'ipaddr.js';
  * Which network addresses Byline may reach when it fetches a URL someone typed. Only globally
  * routable addresses, so that a live-article link can never make the server talk to itself, its
  * cloud's metadata service or the private network around it; LINK_CHECK_ALLOW opens exceptions
- * (tests, an outlet on a company network).
+ * (tests, an outlet on a company network), each on the standard web ports unless it names its own.
  */
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** LINK_CHECK_ALLOW parsed: names, single addresses and CIDR ranges. */
+/** Ports from..to, both included. */
+export type PortSpan = readonly [from: number, to: number];
+
+/** What an entry without a port opens: the standard web ports, as for public addresses. */
+const WEB_PORTS: readonly PortSpan[] = [
+  [80, 80],
+  [443, 443],
+];
+
+/**
+ * LINK_CHECK_ALLOW parsed: names, single addresses and CIDR ranges, each with the ports it opens
+ * (80 and 443 for a bare entry, else exactly the port or span it names).
+ */
 export interface AllowList {
-  readonly hosts: ReadonlySet<string>;
-  readonly ranges: readonly (readonly [Address, number])[];
+  readonly hosts: readonly { readonly name: string; readonly ports: readonly PortSpan[] }[];
+  readonly ranges: readonly { readonly base: Address; readonly bits: number; readonly ports: readonly PortSpan[] }[];
 }
 
 /** The canonical spelling of a host name: lower case, no brackets, no final dot. */
@@ -23,30 +35,61 @@ export function normalizeHost(host: string): string {
   return h.endsWith('.') ? h.slice(0, -1) : h;
 }
 
+const opens = (ports: readonly PortSpan[], port: number) => ports.some(([from, to]) => port >= from && port <= to);
+
 /**
- * Parses LINK_CHECK_ALLOW: comma-separated host names, IP addresses or CIDR ranges. An entry that
- * is none of these throws, so that a typo is found when the server starts rather than silently
+ * Parses LINK_CHECK_ALLOW: comma-separated host names, IP addresses or CIDR ranges, each optionally
+ * with `:port` or `:from-to` (an IPv6 address or range in brackets: `[::1]:8080`). An entry that is
+ * none of these throws, so that a typo is found when the server starts rather than silently
  * leaving the outlet blocked (or, worse, something else open).
  */
 export function parseAllowList(setting: string | undefined): AllowList {
-  const hosts = new Set<string>();
-  const ranges: [Address, number][] = [];
+  const hosts: { name: string; ports: readonly PortSpan[] }[] = [];
+  const ranges: { base: Address; bits: number; ports: readonly PortSpan[] }[] = [];
   for (const raw of (setting ?? '').split(',')) {
-    const entry = normalizeHost(raw);
-    if (!entry) continue;
+    const shown = raw.trim();
+    if (!shown) continue;
+    const bad = (what: string) => new Error(`LINK_CHECK_ALLOW: "${shown}" ${what}`);
+    const { place, ports, bracketed } = splitPort(shown.toLowerCase(), bad);
+    const entry = place.endsWith('.') ? place.slice(0, -1) : place;
     if (entry.includes('/')) {
-      if (!ipaddr.isValidCIDR(entry)) throw new Error(`LINK_CHECK_ALLOW: "${raw.trim()}" is not a valid CIDR range`);
-      ranges.push(ipaddr.parseCIDR(entry));
-    } else if (net.isIP(entry)) {
-      const address = ipaddr.parse(entry);
-      ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-    } else if (isHostName(entry)) {
-      hosts.add(entry);
+      if (!ipaddr.isValidCIDR(entry) || (bracketed && !entry.includes(':'))) throw bad('is not a valid CIDR range');
+      const [base, bits] = ipaddr.parseCIDR(entry);
+      ranges.push({ base, bits, ports });
+    } else if (net.isIP(entry) && (!bracketed || net.isIPv6(entry))) {
+      const base = ipaddr.parse(entry);
+      ranges.push({ base, bits: base.kind() === 'ipv4' ? 32 : 128, ports });
+    } else if (!bracketed && isHostName(entry)) {
+      hosts.push({ name: entry, ports });
     } else {
-      throw new Error(`LINK_CHECK_ALLOW: "${raw.trim()}" is not a host name, an IP address or a CIDR range`);
+      throw bad('is not a host name, an IP address or a CIDR range, with or without :port');
     }
   }
   return { hosts, ranges };
+}
+
+/**
+ * An entry's place and ports: `[v6]` or `[v6]:port`, `place:port`, or a bare place (an IPv6
+ * address or range without brackets has more than one colon, so it never carries a port).
+ */
+function splitPort(entry: string, bad: (what: string) => Error): { place: string; ports: readonly PortSpan[]; bracketed: boolean } {
+  if (entry.startsWith('[')) {
+    const m = /^\[([^\]]*)\](?::(.*))?$/.exec(entry);
+    if (!m) throw bad('is not a host name, an IP address or a CIDR range, with or without :port');
+    return { place: m[1], ports: m[2] === undefined ? WEB_PORTS : [portSpan(m[2], bad)], bracketed: true };
+  }
+  const colon = entry.indexOf(':');
+  if (colon < 0 || colon !== entry.lastIndexOf(':')) return { place: entry, ports: WEB_PORTS, bracketed: false };
+  return { place: entry.slice(0, colon), ports: [portSpan(entry.slice(colon + 1), bad)], bracketed: false };
+}
+
+/** `8080` or `1024-65535`: ports 1 to 65535, the first of a span not after the last. */
+function portSpan(text: string, bad: (what: string) => Error): PortSpan {
+  const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text);
+  const from = m ? Number(m[1]) : NaN;
+  const to = m?.[2] !== undefined ? Number(m[2]) : from;
+  if (!(from >= 1 && to <= 65535 && from <= to)) throw bad('has a port that is not a number from 1 to 65535 or a span such as 1024-65535');
+  return [from, to];
 }
 
 function isHostName(value: string): boolean {
@@ -68,23 +111,34 @@ function unwrap(address: Address): Address {
   return address.kind() === 'ipv6' ? (embeddedIPv4(address as ipaddr.IPv6) ?? address) : address;
 }
 
-/** Is this address on the allow list (exactly or inside one of its ranges)? */
-export function allowsAddress(allow: AllowList, ip: string): boolean {
+/** The entries of the allow list that name this address (exactly or by one of their ranges). */
+function rangesOf(allow: AllowList, ip: string) {
   const parsed = parseStrict(ip);
-  if (!parsed) return false;
+  if (!parsed) return [];
   const candidates = [parsed, unwrap(parsed)];
-  return allow.ranges.some(([base, bits]) => candidates.some((a) => a.kind() === base.kind() && a.match(base, bits)));
+  return allow.ranges.filter(({ base, bits }) => candidates.some((a) => a.kind() === base.kind() && a.match(base, bits)));
 }
 
-/** Is this host (a name or an address literal, as a URL spells it) on the allow list? */
-export function allowsHost(allow: AllowList, host: string): boolean {
+/** May this address be reached on this port (an entry names it, and that entry opens the port)? */
+export function allowsAddress(allow: AllowList, ip: string, port: number): boolean {
+  return rangesOf(allow, ip).some((r) => opens(r.ports, port));
+}
+
+/** Does the allow list name this address at all, on whichever ports? (What a refusal is about.) */
+export function namesAddress(allow: AllowList, ip: string): boolean {
+  return rangesOf(allow, ip).length > 0;
+}
+
+/** May this host (a name or an address literal, as a URL spells it) be reached on this port? */
+export function allowsHost(allow: AllowList, host: string, port: number): boolean {
   const h = normalizeHost(host);
-  return allow.hosts.has(h) || (net.isIP(h) !== 0 && allowsAddress(allow, h));
+  if (net.isIP(h) !== 0) return allowsAddress(allow, h, port);
+  return allow.hosts.some((entry) => entry.name === h && opens(entry.ports, port));
 }
 
-/** Does the allow list name any addresses (as opposed to only host names)? */
-export function hasAllowedAddresses(allow: AllowList): boolean {
-  return allow.ranges.length > 0;
+/** Does an address or range of the allow list open this port (as opposed to only host names)? */
+export function hasAllowedAddresses(allow: AllowList, port: number): boolean {
+  return allow.ranges.some((r) => opens(r.ports, port));
 }
 
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');

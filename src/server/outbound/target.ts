@@ -5,6 +5,7 @@ import {
   allowsHost,
   hasAllowedAddresses,
   isPublicAddress,
+  namesAddress,
   normalizeHost,
   type AllowList,
 } from './address-policy';
@@ -34,8 +35,9 @@ const systemResolve: Resolver = async (host) => (await dns.lookup(host, { all: t
 
 /**
  * Applies the rules to one URL (the first one or a redirect's): web schemes only, no credentials,
- * standard ports unless allowed, and every address the name resolves to public or allowed. A
- * name with one good and one bad address is refused: the connection could pick either.
+ * and every address the name resolves to reachable on the URL's port: a public address on the
+ * standard ports only, an allowed one (LINK_CHECK_ALLOW) on the ports its entry opens. A name with
+ * one good and one bad address is refused: the connection could pick either.
  */
 export async function vetTarget(input: string | URL, allow: AllowList, resolve: Resolver | undefined, signal: AbortSignal): Promise<Target> {
   const url = typeof input === 'string' ? URL.parse(input.trim()) : input;
@@ -51,25 +53,31 @@ export async function vetTarget(input: string | URL, allow: AllowList, resolve: 
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const literal = net.isIP(host) !== 0;
-  const hostAllowed = allowsHost(allow, host);
+  const hostAllowed = allowsHost(allow, host, port);
   const portProblem = () =>
     new FetchProblem('blocked_port', `The address uses port ${port}; Byline only visits web pages on the standard ports (80 and 443).`, { url: shown });
 
   // decided before any lookup when the answer cannot depend on the addresses
   const standardPort = STANDARD_PORTS.has(port);
-  if (!standardPort && !hostAllowed && (literal || !hasAllowedAddresses(allow))) throw portProblem();
+  if (!standardPort && !hostAllowed && (literal || !hasAllowedAddresses(allow, port))) throw portProblem();
 
   const found = literal ? [host] : await lookup(normalizeHost(host), resolve ?? systemResolve, signal, shown);
   const addresses: ResolvedAddress[] = [];
+  let wrongPort = false;
   for (const address of found) {
     const family = net.isIP(address);
-    if (family === 0 || !(hostAllowed || allowsAddress(allow, address) || isPublicAddress(address))) {
-      const where = literal ? `${address} is` : `${host} leads to ${address}, which is`;
-      throw new FetchProblem('blocked_address', `${where} a private or reserved network address that Byline does not visit.`, { url: shown });
+    if (family === 0 || !(hostAllowed || allowsAddress(allow, address, port))) {
+      if (!isPublicAddress(address) && (standardPort || !namesAddress(allow, address))) {
+        const where = literal ? `${address} is` : `${host} leads to ${address}, which is`;
+        throw new FetchProblem('blocked_address', `${where} a private or reserved network address that Byline does not visit.`, { url: shown });
+      }
+      // public, or allowed on other ports: a public address is visited on the standard ports only,
+      // even when another address of the name is allowed on this one
+      if (!standardPort) wrongPort = true;
     }
     addresses.push({ address, family: family as 4 | 6 });
   }
-  if (!standardPort && !hostAllowed && !addresses.every((a) => allowsAddress(allow, a.address))) throw portProblem();
+  if (wrongPort) throw portProblem();
   return { url, secure, host, port, addresses };
 }
 
