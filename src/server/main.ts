@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { clientDistDir } from './paths';
 import { openConfiguredDb } from './db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
-import { hasAdmin, publishedDemoAccess } from './db/demo';
+import { demoAdminEmailRefusal, hasAdmin, publishedDemoAccess } from './db/demo';
 import { upsertAdmin } from './modules/auth/service';
 import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
@@ -22,6 +22,9 @@ import { sweepLeftoverSpools } from './storage/spooled-file';
 
 async function main() {
   const config = loadConfig();
+  // the refusals come first: a refused start changes nothing in the database
+  const refusal = demoAdminEmailRefusal(config);
+  if (refusal) throw new Error(refusal);
   const handle = await openConfiguredDb(config);
   const { db } = handle;
 
@@ -29,10 +32,6 @@ async function main() {
   if (!config.DATABASE_URL && seedsDemo(config) && (await isEmpty(db))) {
     await seedDemo(db);
     console.log(demoLoginsText());
-  }
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    await upsertAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
-    console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
   }
   if (config.NODE_ENV === 'production') {
     const demo = await publishedDemoAccess(db);
@@ -43,6 +42,12 @@ async function main() {
           '  Remove the demo accounts and invite code with: npm run db:remove-demo',
       );
     }
+  }
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    await upsertAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);
+    console.log(`Admin ${config.ADMIN_EMAIL} is ready.`);
+  }
+  if (config.NODE_ENV === 'production') {
     if (!(await hasAdmin(db))) {
       console.warn(
         'No admin account exists yet. Create one with: npm run admin:create -- --email you@example.com --password <password>\n' +

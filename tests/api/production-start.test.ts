@@ -2,13 +2,18 @@
  * Production fails closed (issue 15): the built server, started as an operator would, refuses to
  * take "payments" that move no money and refuses a database whose demo accounts anyone can sign in
  * to, naming what to do; started properly it says it is in test mode and how to create an admin.
+ * A refused start changes nothing: ADMIN_EMAIL naming a demo account is refused before the database
+ * is opened, and the demo check comes before ADMIN_EMAIL's admin is made (issue 43).
  * Embedded database only: the refusals do not depend on the database kind.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbedded } from '../../src/server/db/pglite';
+import { users } from '../../src/server/db/schema';
 import { dbKind } from '../support/db';
 
 const root = path.resolve(__dirname, '../..');
@@ -27,6 +32,9 @@ afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
+
+// a start migrates (and in development seeds) an embedded database: slow on a loaded machine
+const START_TIMEOUT_MS = 120_000;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,12 +64,12 @@ async function start(env: Record<string, string>, opts: { untilReady?: boolean }
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   if (!opts.untilReady) {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
     const code = await exited;
     clearTimeout(timer);
     return { code, output, port, stop: async () => {} };
   }
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline && child.exitCode === null) {
     const ok = await fetch(`http://127.0.0.1:${port}/api/user`).then(
       () => true,
@@ -137,6 +145,49 @@ describe.skipIf(dbKind !== 'pglite')('a production start (the built server)', ()
     expect(prod.output).toContain('No admin account exists yet. Create one with: npm run admin:create');
     expect(prod.output).toContain('Test mode: payments are simulated');
   }, 120_000);
+
+  it('[SECURITY] a refused start changes nothing: ADMIN_EMAIL naming the demo admin is refused before the database is opened; no admin is made while demo access remains', async () => {
+    const ownData = mkdtempSync(path.join(root, '.tmp', 'prod-data-'));
+    const emptyData = mkdtempSync(path.join(root, '.tmp', 'prod-data-'));
+    const passwordOf = async (email: string) => {
+      const handle = await openEmbedded(ownData);
+      try {
+        const [row] = await handle.db.select({ password: users.password }).from(users).where(eq(users.email, email));
+        return row?.password;
+      } finally {
+        await handle.close();
+      }
+    };
+    const production = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', DATA_DIR: ownData, ADMIN_PASSWORD: 'an-admin-password-1' };
+    try {
+      // an evaluation run left the demo content behind
+      const dev = await start({ NODE_ENV: 'development', DATA_DIR: ownData }, { untilReady: true });
+      await dev.stop();
+      expect(dev.output).toContain('admin@byline.test / byline-admin-demo');
+      const demoHash = await passwordOf('admin@byline.test');
+      expect(demoHash).toBeTruthy();
+
+      const demoAdmin = await start({ ...production, ADMIN_EMAIL: 'Admin@Byline.test' });
+      expect(demoAdmin.code).toBe(1);
+      expect(demoAdmin.output).toContain('Refusing to start: ADMIN_EMAIL is admin@byline.test, a demo account');
+      expect(await passwordOf('admin@byline.test')).toBe(demoHash);
+
+      // an address of one's own, while the demo access remains: refused before that admin is made
+      const ownAdmin = await start({ ...production, ADMIN_EMAIL: 'ops@example.com' });
+      expect(ownAdmin.code).toBe(1);
+      expect(ownAdmin.output).toContain('still has demo access whose secrets are published');
+      expect(await passwordOf('ops@example.com')).toBeUndefined();
+
+      // on a database without the demo too: refused before the database is even opened
+      const fresh = await start({ ...production, DATA_DIR: emptyData, ADMIN_EMAIL: 'admin@byline.test' });
+      expect(fresh.code).toBe(1);
+      expect(fresh.output).toContain('Refusing to start: ADMIN_EMAIL is admin@byline.test, a demo account');
+      expect(existsSync(path.join(emptyData, 'db'))).toBe(false);
+    } finally {
+      rmSync(ownData, { recursive: true, force: true });
+      rmSync(emptyData, { recursive: true, force: true });
+    }
+  }, 600_000);
 
   it('deletes the uploads a killed process left spooled in the temp directory, and nothing else', async () => {
     const tmp = mkdtempSync(path.join(root, '.tmp', 'prod-tmpdir-'));

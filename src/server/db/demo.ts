@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import type { Config } from '../config';
 import type { Db } from './client';
 import { checkouts, inviteCodes, payments, shortlistVersions, taxDocuments, users } from './schema';
 import { DEMO_LOGINS } from './seed';
@@ -6,6 +7,20 @@ import { verifyPassword } from '../lib/password';
 import { releaseSlot } from '../modules/payments/slots';
 
 const DEMO_ACCOUNTS = [DEMO_LOGINS.admin, DEMO_LOGINS.brand];
+
+/**
+ * Why a production start must stop before it touches the database, if it must: ADMIN_EMAIL naming a
+ * demo account would reset that account's password (and make the demo brand an admin), an account
+ * whose address the README publishes.
+ */
+export function demoAdminEmailRefusal(config: Pick<Config, 'NODE_ENV' | 'ADMIN_EMAIL'>): string | null {
+  const email = config.ADMIN_EMAIL?.trim().toLowerCase();
+  if (config.NODE_ENV !== 'production' || !DEMO_ACCOUNTS.some((a) => a.email === email)) return null;
+  return (
+    `Refusing to start: ADMIN_EMAIL is ${email}, a demo account whose address and password are published in the README.\n` +
+    '  Set ADMIN_EMAIL to an address of your own (and remove the demo accounts with: npm run db:remove-demo).'
+  );
+}
 
 /**
  * What the demo seed left that anyone who read the README could use: demo accounts that still have
