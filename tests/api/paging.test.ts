@@ -128,13 +128,14 @@ describe('My Articles paging', () => {
         createdAt: new Date(Date.now() - 60_000 + 1000 * made++),
       });
     const pending = [await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief'), await make('paid', 'awaiting_brand_brief')];
-    const review = [await make('paid', 'pending_brand_review'), await make('paid', 'edits_requested'), await make('paid', 'approved')];
+    const review = [await make('paid', 'pending_brand_review'), await make('paid', 'edits_requested')];
+    const approved = [await make('paid', 'approved')];
     const completed = [await make('released', 'approved')];
     const refunded = [await make('refunded', 'awaiting_brand_brief')];
 
     const counts = await brand.agent.get('/api/brand/my-articles/counts');
     expect(counts.status).toBe(200);
-    expect(counts.body).toEqual({ pending: 3, 'needs-review': 3, completed: 1, refunded: 1, toReview: 2 });
+    expect(counts.body).toEqual({ pending: 3, 'needs-review': 2, approved: 1, completed: 1, refunded: 1, toReview: 2 });
 
     const ids = async (tab: string) => (await walk(brand.agent, `/api/brand/my-articles?tab=${tab}&limit=2`)).ids.sort();
     const paymentIds = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
@@ -145,21 +146,17 @@ describe('My Articles paging', () => {
     };
     expect(await tabPayments('pending')).toEqual(paymentIds(pending));
     expect(await tabPayments('needs-review')).toEqual(paymentIds(review));
+    expect(await tabPayments('approved')).toEqual(paymentIds(approved));
     expect(await tabPayments('completed')).toEqual(paymentIds(completed));
     expect(await tabPayments('refunded')).toEqual(paymentIds(refunded));
     expect(await ids('pending')).toHaveLength(3);
-    // drafts waiting for the brand first (newest first), then the approved one, across pages of 1
+    // newest first, across pages of 1
     const order = (await walk(brand.agent, '/api/brand/my-articles?tab=needs-review&limit=1')).ids;
-    expect(order).toEqual([review[1].id, review[0].id, review[2].id]);
-    // a cursor of one list is refused by another
-    const rankedFirst = await brand.agent.get('/api/brand/my-articles?tab=needs-review&limit=1');
-    const cursor = new URL(nextOf(rankedFirst)!, 'http://x').searchParams.get('cursor');
-    const mixed = await brand.agent.get(`/api/brand/my-articles?tab=pending&cursor=${cursor}`);
-    expect(mixed.status).toBe(400);
+    expect(order).toEqual([review[1].id, review[0].id]);
 
     // counts of another brand are its own
     const other = await brandB.agent.get('/api/brand/my-articles/counts');
-    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, completed: 0, refunded: 0, toReview: 0 });
+    expect(other.body).toEqual({ pending: 3, 'needs-review': 0, approved: 0, completed: 0, refunded: 0, toReview: 0 });
   });
 
   it('finds one purchase by payment or by opportunity, only among the brand’s own', async () => {
@@ -185,7 +182,7 @@ describe('bad paging input is a clear 400 and changes nothing', () => {
     ['cursor=nonsense', 'This page link is no longer valid; reload the list from the start'],
     [`cursor=${Buffer.from('["2026-01-01", "x"]').toString('base64url')}`, 'This page link is no longer valid; reload the list from the start'],
     [`cursor=${Buffer.from('{"__proto__":1}').toString('base64url')}`, 'This page link is no longer valid; reload the list from the start'],
-    ['tab=archived', 'tab must be one of pending, needs-review, completed, refunded'],
+    ['tab=archived', 'tab must be one of pending, needs-review, approved, completed, refunded'],
   ];
   for (const [query, message] of cases) {
     it(`/api/brand/my-articles?${query}`, async () => {
@@ -258,14 +255,15 @@ describe('admin lists', () => {
     const awaiting = await make('paid', 'awaiting_brand_brief', 4);
     await submittedBrief(app.db, awaiting[0]);
     const review = [...(await make('paid', 'pending_brand_review', 2)), ...(await make('paid', 'edits_requested', 1)), ...(await make('paid', 'edits_complete', 1))];
-    const approved = [...(await make('paid', 'approved', 1)), ...(await make('released', 'approved', 2))];
+    const approved = await make('paid', 'approved', 1);
+    const published = await make('released', 'approved', 2);
     const releasedOther = await make('released', 'awaiting_brand_brief', 1);
     await make('refunded', 'approved', 2);
     await make('refunded', 'awaiting_brand_brief', 1);
 
     const counts = await adminAgent.get('/api/admin/projects/counts');
     expect(counts.status).toBe(200);
-    const added = { awaiting: 4, review: 4, approved: 3, published: 3, refunded: 3 };
+    const added = { awaiting: 4, review: 4, approved: 1, published: 3, refunded: 3 };
     expect(counts.body).toEqual(Object.fromEntries(Object.entries(added).map(([tab, n]) => [tab, countsBefore[tab] + n])));
 
     const paymentIds = async (url: string) => {
@@ -275,11 +273,11 @@ describe('admin lists', () => {
     const sorted = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
     expect(await paymentIds('/api/admin/projects?tab=awaiting&limit=3')).toEqual(sorted(awaiting));
     expect(await paymentIds('/api/admin/projects?tab=review&limit=3')).toEqual(sorted(review));
+    // Approved: the approved drafts still held; a published one is under Published only
     expect(await paymentIds('/api/admin/projects?tab=approved&limit=1')).toEqual(sorted(approved));
-    // Approved: what still needs publishing first, then the published ones newest first
-    expect((await walk(adminAgent, '/api/admin/projects?tab=approved&limit=1')).ids.filter((id) => mine.has(id))).toEqual([approved[0].id, approved[2].id, approved[1].id]);
+    expect(await paymentIds('/api/admin/projects?tab=published&limit=1')).toEqual(sorted([...published, ...releasedOther]));
     // without a tab: every held or released project
-    expect(await paymentIds('/api/admin/projects?limit=5')).toEqual(sorted([...awaiting, ...review, ...approved, ...releasedOther]));
+    expect(await paymentIds('/api/admin/projects?limit=5')).toEqual(sorted([...awaiting, ...review, ...approved, ...published, ...releasedOther]));
 
     // the submitted brief travels with its project; the next link keeps the tab
     const first = await adminAgent.get('/api/admin/projects?tab=awaiting&limit=1');

@@ -296,10 +296,9 @@ export const payments = pgTable(
     index('payments_tab_review_idx')
       .on(t.createdAt, t.id)
       .where(sql`status = 'paid' AND draft_review_status IN ${sqlList(REVIEW_STATUSES)}`),
-    // unpublished first: the order of the Approved tab
     index('payments_tab_approved_idx')
-      .on(sql`((status = 'paid')::int)`, t.createdAt, t.id)
-      .where(sql`draft_review_status = 'approved' AND status <> 'refunded'`),
+      .on(t.createdAt, t.id)
+      .where(sql`status = 'paid' AND draft_review_status = 'approved'`),
   ],
 );
 

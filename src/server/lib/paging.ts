@@ -133,10 +133,6 @@ export interface JsonPageRow {
 export const afterCursor = (createdAt: AnyColumn, id: AnyColumn) =>
   sql`(${createdAt}, ${id}) < (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`;
 
-/** `WHERE` part of a ranked list (`rank DESC, created_at DESC, id DESC`): rows after the cursor (placeholders cursorRank, cursorAt, cursorId). */
-export const afterRankedCursor = (rank: SQL, createdAt: AnyColumn, id: AnyColumn) =>
-  sql`(${rank}, ${createdAt}, ${id}) < (${sql.placeholder('cursorRank')}::int, ${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`;
-
 /**
  * The values a page's statement binds: the limit (one more row than the page, to know whether
  * another page follows) and the cursor's key. A ranked cursor is refused by an unranked list and

@@ -288,17 +288,18 @@ export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, then
- * "refunded" (issue 20: a refunded purchase is in none of the spec's tabs; shown when there is one).
+ * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, with
+ * "approved" before Completed (issue 43: an approved draft not yet published is in none of the
+ * spec's tabs), then "refunded" (issue 20: nor is a refunded purchase; shown when there is one).
  */
-export const ARTICLE_TABS = ['pending', 'needs-review', 'completed', 'refunded'] as const;
+export const ARTICLE_TABS = ['pending', 'needs-review', 'approved', 'completed', 'refunded'] as const;
 export type ArticleTab = (typeof ARTICLE_TABS)[number];
 /** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
 export type ArticleTabCounts = z.infer<typeof articleTabCountsSchema>;
 
 /** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
 export const myArticlesQuerySchema = z.object({
-  tab: z.enum(ARTICLE_TABS, { error: 'tab must be one of pending, needs-review, completed, refunded' }).optional(),
+  tab: z.enum(ARTICLE_TABS, { error: `tab must be one of ${ARTICLE_TABS.join(', ')}` }).optional(),
   paymentId: z.string({ error: 'Payment not found' }).regex(UUID_RE, 'Payment not found').optional(),
   opportunityId: z.string({ error: 'Opportunity not found' }).regex(UUID_RE, 'Opportunity not found').optional(),
 });

@@ -745,7 +745,14 @@ export const CATALOGUE: readonly RouteDoc[] = [
     tag: 'Placements',
     access: 'brand',
     summary: 'My Articles: each tab’s count',
-    answer: json(articleTabCountsSchema, { pending: 1, 'needs-review': 1, completed: 4, refunded: 0, toReview: 1 }),
+    answer: json(articleTabCountsSchema, {
+      pending: 1,
+      'needs-review': 1,
+      approved: 1,
+      completed: 4,
+      refunded: 0,
+      toReview: 1,
+    }),
   },
   {
     method: 'GET',

@@ -1,13 +1,12 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } from '../../../shared/publication';
-import { REVIEW_STATUSES } from '../../../shared/payment';
 import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { itemPages } from '../../db/item-pages';
 import type { SessionCheck } from '../../db/session-check';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
-import { afterCursor, afterRankedCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
 
@@ -16,16 +15,12 @@ const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.payment
       LEFT JOIN ${publicationCases} ON ${publicationCases.paymentId} = ${payments.id} AND ${publicationCases.closedAt} IS NULL`;
 
 type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
-/** Needs Review puts the drafts waiting for the brand before the approved ones waiting for publication. */
-const needsActionRank = sql`(${payments.draftReviewStatus} <> 'approved')::int`;
 
 const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
   (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o, columns) => {
-    const ranked = o.tab === 'needs-review';
-    return limitedPage(sql`SELECT ${columns(myArticleItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-        ${ranked ? sql`, ${needsActionRank} AS "cursorRank"` : sql``}
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(myArticleItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
       LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
@@ -35,14 +30,9 @@ const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
         o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
         o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
         o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
-        o.cursor
-          ? ranked
-            ? afterRankedCursor(needsActionRank, payments.createdAt, payments.id)
-            : afterCursor(payments.createdAt, payments.id)
-          : undefined,
+        o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
       )}
-      ORDER BY ${ranked ? sql`${needsActionRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
-  },
+      ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
 /**
@@ -64,7 +54,7 @@ export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, pag
       brandId,
       ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
       ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
-      ...pageValues(page, filter.tab === 'needs-review'),
+      ...pageValues(page),
     },
     check,
   );
@@ -77,26 +67,29 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
     .select({
       pending: count('pending'),
       needsReview: count('needs-review'),
+      approved: count('approved'),
       completed: count('completed'),
       refunded: count('refunded'),
-      toReview: sql<number>`count(*) FILTER (WHERE ${payments.status} = 'paid' AND ${inArray(payments.draftReviewStatus, REVIEW_STATUSES)})::int`,
     })
     .from(payments)
     .where(eq(payments.brandId, brandId));
-  return { pending: row.pending, 'needs-review': row.needsReview, completed: row.completed, refunded: row.refunded, toReview: row.toReview };
+  // toReview (the drafts waiting for the brand, which pick the tab the page opens on) is Needs Review's count
+  return {
+    pending: row.pending,
+    'needs-review': row.needsReview,
+    approved: row.approved,
+    completed: row.completed,
+    refunded: row.refunded,
+    toReview: row.needsReview,
+  };
 }
-
-/** Approved puts what still needs publishing before what is published (payments_tab_approved_idx order). */
-const unpublishedRank = sql`(${payments.status} = 'paid')::int`;
 
 type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean };
 const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
   (o) => `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o, columns) => {
-    const ranked = o.tab === 'approved';
-    return limitedPage(sql`SELECT ${columns(adminProjectItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-        ${ranked ? sql`, ${unpublishedRank} AS "cursorRank"` : sql``}
+  (o, columns) =>
+    limitedPage(sql`SELECT ${columns(adminProjectItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
       JOIN ${users} ON ${users.id} = ${payments.brandId}
@@ -105,14 +98,9 @@ const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>
       WHERE ${and(
         o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
         o.search ? brandMatches(sql.placeholder('q')) : undefined,
-        o.cursor
-          ? ranked
-            ? afterRankedCursor(unpublishedRank, payments.createdAt, payments.id)
-            : afterCursor(payments.createdAt, payments.id)
-          : undefined,
+        o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
       )}
-      ORDER BY ${ranked ? sql`${unpublishedRank} DESC, ` : sql``}${payments.createdAt} DESC, ${payments.id} DESC`);
-  },
+      ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
 /**
@@ -127,7 +115,7 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, ch
     { tab, search: q !== undefined, cursor: Boolean(page.cursor) },
     {
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
-      ...pageValues(page, tab === 'approved'),
+      ...pageValues(page),
     },
     check,
   );

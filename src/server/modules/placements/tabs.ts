@@ -11,27 +11,32 @@ import { sqlList } from '../../db/sql-list';
 const awaitingBrief = sql.raw(`(payments.status = 'paid' AND payments.draft_review_status = 'awaiting_brand_brief')`);
 
 /**
- * Spec §4 (brand): Pending = paid, awaiting a brief; Needs Review = paid, past that (the spec gives
- * an approved, unpublished draft no tab: it waits here, after the drafts to review, badged
- * "Approved – awaiting publication"); Completed = released. Refunded (issue 20) = refunded, which
- * the spec places in no tab.
+ * Spec §4 (brand): Pending = paid, awaiting a brief; Needs Review = paid, a draft under the brand's
+ * review; Completed = released. The spec gives an approved, unpublished draft no tab: it has its own,
+ * Approved (issue 43: under Needs Review it read as still to review). Refunded (issue 20) =
+ * refunded, which the spec places in no tab. Every purchase is in exactly one tab.
  */
+const underReview = sql`(payments.status = 'paid' AND payments.draft_review_status IN ${sqlList(REVIEW_STATUSES)})`;
+const approvedHeld = sql.raw(`(payments.status = 'paid' AND payments.draft_review_status = 'approved')`);
+
 export const ARTICLE_TAB_SQL: Record<ArticleTab, SQL> = {
   pending: awaitingBrief,
-  'needs-review': sql.raw(`(payments.status = 'paid' AND payments.draft_review_status <> 'awaiting_brand_brief')`),
+  'needs-review': underReview,
+  approved: approvedHeld,
   completed: sql.raw(`(payments.status = 'released')`),
   refunded: sql.raw(`(payments.status = 'refunded')`),
 };
 
 /**
- * Spec §4 (admin): Awaiting Brief, Pending Review, Approved (a published approved draft stays there,
- * badged "Published"); then Published and Refunded (issue 20), by payment status alone, counted
- * and listed through payments_status_paid_at_idx (status first).
+ * Spec §4 (admin): Awaiting Brief, Pending Review, Approved; then Published and Refunded (issue 20),
+ * by payment status alone, counted and listed through payments_status_paid_at_idx (status first).
+ * Approved is the approved drafts still held (issue 43: a published one was counted under both
+ * Approved and Published), so every project is in exactly one tab.
  */
 export const PROJECT_TAB_SQL: Record<ProjectTab, SQL> = {
   awaiting: awaitingBrief,
-  review: sql`(payments.status = 'paid' AND payments.draft_review_status IN ${sqlList(REVIEW_STATUSES)})`,
-  approved: sql.raw(`(payments.draft_review_status = 'approved' AND payments.status <> 'refunded')`),
+  review: underReview,
+  approved: approvedHeld,
   published: sql.raw(`(payments.status = 'released')`),
   refunded: sql.raw(`(payments.status = 'refunded')`),
 };

@@ -8,5 +8,5 @@ export const useBrandPayments = () => usePagedList<BrandPaymentItem>(['/api/bran
 /** How many payments the brand has in all: every purchase is in exactly one My Articles tab. */
 export function useBrandPaymentCount(): number | undefined {
   const { data } = useMyArticleCounts();
-  return data ? data.pending + data['needs-review'] + data.completed + data.refunded : undefined;
+  return data ? data.pending + data['needs-review'] + data.approved + data.completed + data.refunded : undefined;
 }

@@ -1,0 +1,2 @@
+DROP INDEX "payments_tab_approved_idx";--> statement-breakpoint
+CREATE INDEX "payments_tab_approved_idx" ON "payments" USING btree ("created_at","id") WHERE status = 'paid' AND draft_review_status = 'approved';
