@@ -70,6 +70,8 @@ async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock 
 function assertBriefEditable(p: PaymentRow) {
   if (p.status === 'released') throw conflict('This article has been published; its brief can no longer change');
   if (p.status === 'refunded') throw conflict('This payment was refunded; its brief can no longer change');
+  // the brand accepted the article as written: a later brief would change nothing the team does
+  if (p.draftReviewStatus === 'approved') throw conflict('This draft has been approved; its brief can no longer change');
 }
 
 /**
@@ -192,7 +194,9 @@ export async function submitOlderBrief(
       .from(briefs)
       .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
     const done = new Set(submitted.map((b) => b.paymentId));
-    const target = held.find((p) => !done.has(p.id)) ?? held[0];
+    // a brief still matters only before the draft is approved (an approved one's brief is refused)
+    const open = held.filter((p) => p.draftReviewStatus !== 'approved');
+    const target = open.find((p) => !done.has(p.id)) ?? open[0] ?? held[0];
     return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true);
   });
 }

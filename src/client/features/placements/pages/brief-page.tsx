@@ -28,6 +28,7 @@ import { QueryError } from '@/components/query-error';
 function lockedMessage(article: MyArticleItem | undefined): string | null {
   if (article?.payment.status === 'released') return 'This article has been published, so its brief can no longer be changed.';
   if (article?.payment.status === 'refunded') return 'This payment was refunded, so its brief can no longer be changed.';
+  if (article?.payment.draftReviewStatus === 'approved') return 'You approved the draft, so its brief can no longer be changed.';
   return null;
 }
 

@@ -9,14 +9,16 @@ import { Card, CardContent } from '@/components/ui/card';
 import { MessagesLink } from '@/components/messages-link';
 import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
-import { CARD_STATUS_VARIANT, cardStatus, hasDraft } from './article-status';
+import { CARD_STATUS_VARIANT, briefCanChange, cardStatus, hasDraft } from './article-status';
 
 export function ArticleCard({ article: a }: { article: MyArticleItem }) {
   const status = cardStatus(a);
   const firstType = a.type[0];
   const submitted = Boolean(a.brief?.submittedAt);
-  // a brief can change only while the money is held (the server refuses after release or refund)
-  const briefEditable = a.payment.status === 'paid';
+  // a brief can change only while the money is held and the draft is not approved (the server refuses
+  // after either); once approved it stays readable until publication, when the spec hides the button
+  const briefEditable = briefCanChange(a);
+  const briefReadable = submitted && a.payment.status === 'paid' && !briefEditable;
   const awaitingDraft = submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
   // a refunded purchase has nothing pending: "Brief pending" there read as if work were still due
   const refunded = a.payment.status === 'refunded';
@@ -61,10 +63,16 @@ export function ArticleCard({ article: a }: { article: MyArticleItem }) {
           </div>
           <div className="flex flex-col gap-2 sm:flex-row">
             <MessagesLink side="brand" paymentId={a.payment.id} className="w-full sm:w-auto" />
-            {briefEditable && (
+            {briefEditable ? (
               <Button asChild variant={submitted ? 'outline' : 'default'} size="sm" className="w-full sm:w-auto">
                 <Link href={`/brand/brief/${a.payment.id}`}>{submitted ? 'Edit Brief' : 'Submit Brief'}</Link>
               </Button>
+            ) : (
+              briefReadable && (
+                <Button asChild variant="outline" size="sm" className="w-full sm:w-auto">
+                  <Link href={`/brand/brief/${a.payment.id}`}>View Brief</Link>
+                </Button>
+              )
             )}
           </div>
         </div>

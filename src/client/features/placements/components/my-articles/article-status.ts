@@ -9,8 +9,11 @@ export const hasDraft = (a: MyArticleItem) => Boolean(a.payment.draftDocumentUrl
 /** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
 export const canReview = (a: MyArticleItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
 
+/** The brief may still change: the money is held and the draft not approved (brief.ts refuses otherwise). */
+export const briefCanChange = (a: MyArticleItem) => a.payment.status === 'paid' && a.payment.draftReviewStatus !== 'approved';
+
 /** An approved draft whose payment is still held: nothing left for the brand, publication next. */
-export const AWAITING_PUBLICATION = 'Approved – awaiting publication';
+const AWAITING_PUBLICATION = 'Approved – awaiting publication';
 
 export type CardStatus = 'Released' | 'Refunded' | typeof AWAITING_PUBLICATION | 'Needs Review' | 'Pending';
 
