@@ -143,6 +143,9 @@ test('[BRAND] submits the brief over two steps with autosave, gets the next one 
   await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Approve Draft' }).click();
   await expect(page.getByTestId('toast')).toContainText('Draft approved');
   await expect(page.getByTestId('toast')).toContainText("Thank you! The admin has been notified that you've approved the draft.");
+  // approved, it leaves Needs Review for Approved (issue 43)
+  await expect(review).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Approved' }).click();
   await expect(review.getByTestId('article-status')).toHaveText('Approved – awaiting publication');
   await expect(review.getByRole('button', { name: 'Approve Draft' })).toHaveCount(0);
   await expect(review.getByRole('button', { name: 'Request Edits' })).toHaveCount(0);

@@ -52,9 +52,9 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   await approvedDraft(admin, brand, `Published ${stamp}`);
   const refundedId = await buy(brand, await createOpportunity(admin, `Refunded ${stamp}`));
 
-  // no refund yet: the brand sees only the spec's three tabs
+  // no refund yet: the brand sees the spec's three tabs and Approved (issue 43), no Refunded
   await brand.goto('/brand/my-articles');
-  await expect(brand.getByRole('tab')).toHaveText([/^Pending/, /^Needs Review/, /^Completed/]);
+  await expect(brand.getByRole('tab')).toHaveText([/^Pending/, /^Needs Review/, /^Approved/, /^Completed/]);
 
   // the admin publishes one from Projects: the toast names the money released
   await admin.goto(`/admin/projects?q=${encodeURIComponent(email)}`);
@@ -63,8 +63,8 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   await publishing.getByRole('button', { name: 'Publish Content' }).click();
   await admin.getByRole('dialog').getByRole('button', { name: 'Publish and release' }).click();
   await expect(admin.getByTestId('toast').first()).toContainText('Published – $1,250.50 released');
-  // the published one stays under the spec's Approved, badged Published
-  await expect(publishing.getByText('Published', { exact: true })).toBeVisible();
+  // the published one leaves Approved for Published (issue 43: one tab per project)
+  await expect(publishing).toHaveCount(0);
 
   const refund = await api(admin, 'POST', `/api/admin/payments/${refundedId}/refund`);
   expect(refund.status(), await refund.text()).toBe(200);
@@ -85,18 +85,18 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   await expect(refunded).not.toContainText('Brief pending');
   await expect(tab(admin, /^Refunded/).getByTestId('tab-count')).toHaveText('1');
 
-  // My Articles: the approved draft badged as waiting for publication, under its own heading
+  // My Articles: the approved draft badged as waiting for publication, under its own tab (issue 43)
   await brand.reload();
-  await tab(brand, /^Needs Review/).click();
-  const needsReview = brand.getByRole('tabpanel');
-  await expect(needsReview.getByTestId('approved-group')).toHaveText('Approved – awaiting publication');
-  const awaiting = needsReview.getByTestId('article-card').filter({ hasText: `Awaiting ${stamp}` });
+  await tab(brand, /^Approved/).click();
+  const approvedTab = brand.getByRole('tabpanel');
+  await expect(approvedTab.getByTestId('article-card')).toHaveCount(1);
+  const awaiting = approvedTab.getByTestId('article-card').filter({ hasText: `Awaiting ${stamp}` });
   await expect(awaiting.getByTestId('article-status')).toHaveText('Approved – awaiting publication');
   // Completed holds the published one only; the refunded one has its own tab, shown now that there is one
   await tab(brand, /^Completed/).click();
   await expect(brand.getByRole('tabpanel').getByTestId('article-card')).toHaveCount(1);
   await expect(brand.getByRole('tabpanel').getByTestId('article-card').getByTestId('article-status')).toHaveText('Released');
-  await expect(brand.getByRole('tab')).toHaveCount(4);
+  await expect(brand.getByRole('tab')).toHaveCount(5);
   await tab(brand, /^Refunded/).click();
   const card = brand.getByRole('tabpanel').getByTestId('article-card');
   await expect(card).toHaveCount(1);

@@ -1,7 +1,7 @@
 import * as React from 'react';
-import { Link } from 'wouter';
-import { CheckCircle2, FileSearch, Inbox, Undo2 } from 'lucide-react';
-import type { ArticleTabCounts } from '@shared/schemas/brief';
+import { Link, useSearchParams } from 'wouter';
+import { BadgeCheck, CheckCircle2, FileSearch, Inbox, Undo2 } from 'lucide-react';
+import { ARTICLE_TABS, type ArticleTabCounts } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
@@ -11,7 +11,7 @@ import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useMyArticleCounts } from '@/lib/my-article-counts';
 import { useMyArticlesTab } from '../api/get-my-articles';
 import { ArticleCard } from '../components/my-articles/article-card';
-import { AWAITING_PUBLICATION, type ArticleTab } from '../components/my-articles/article-status';
+import type { ArticleTab } from '../components/my-articles/article-status';
 import { QueryError } from '@/components/query-error';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
@@ -22,6 +22,14 @@ const TABS: { value: ArticleTab; label: string; title: string; empty: string; ic
     title: 'Nothing to review',
     empty: 'No drafts are ready for your review yet. Articles will appear here once the draft is complete.',
     icon: <FileSearch />,
+  },
+  // issue 43: not one of the spec's tabs, which give an approved draft not yet published none
+  {
+    value: 'approved',
+    label: 'Approved',
+    title: 'Nothing awaiting publication',
+    empty: 'No approved drafts are waiting for publication. Once you approve a draft, the article appears here until it is published.',
+    icon: <BadgeCheck />,
   },
   {
     value: 'completed',
@@ -49,7 +57,7 @@ function BrowseOpportunities() {
   );
 }
 
-/** One tab's purchases, page by page, in the server's order (drafts waiting for the brand first). */
+/** One tab's purchases, page by page, newest first (the server's order). */
 function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
   const list = useMyArticlesTab(tab.value);
   if (list.isLoading) return <PageSpinner />;
@@ -62,35 +70,53 @@ function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
       </EmptyState>
     );
   }
-  // Needs Review lists the drafts to review first (the server's order), then the approved ones
-  // still waiting for publication under their own heading
-  const firstApproved = tab.value === 'needs-review' ? items.findIndex((a) => a.payment.draftReviewStatus === 'approved') : -1;
   return (
     <div className="grid grid-cols-1 gap-4">
-      {items.map((a, i) => (
-        <React.Fragment key={a.payment.id}>
-          {i === firstApproved && (
-            <h2 className="pt-2 text-sm font-semibold text-muted-foreground" data-testid="approved-group">
-              {AWAITING_PUBLICATION}
-            </h2>
-          )}
-          <ArticleCard article={a} />
-        </React.Fragment>
+      {items.map((a) => (
+        <ArticleCard key={a.payment.id} article={a} />
       ))}
       <LoadMore pager={list} />
     </div>
   );
 }
 
+const isArticleTab = (v: string | null): v is ArticleTab => (ARTICLE_TABS as readonly (string | null)[]).includes(v);
+
+/**
+ * The open tab lives in the URL (`?tab=approved`), so a reload, a shared link, Back and Forward show
+ * the same tab. Without the parameter the page opens where the brand has something to do (a draft
+ * waiting for its review), else on Pending; that tab is chosen once, so approving the last draft does
+ * not switch the tab under the user, and choosing it again drops the parameter.
+ */
+function useTabInUrl(counts: ArticleTabCounts): [ArticleTab, (tab: ArticleTab) => void] {
+  const [params, setParams] = useSearchParams();
+  const [opening] = React.useState<ArticleTab>(() => (counts.toReview > 0 ? 'needs-review' : 'pending'));
+  const asked = params.get('tab');
+  const select = React.useCallback(
+    (next: ArticleTab) => {
+      // Radix chooses a tab on mouse down and again as it takes the focus: one history entry per choice
+      const shown = new URLSearchParams(window.location.search).get('tab');
+      if ((isArticleTab(shown) ? shown : opening) === next) return;
+      setParams((current) => {
+        const p = new URLSearchParams(current);
+        if (next === opening) p.delete('tab');
+        else p.set('tab', next);
+        return p;
+      });
+    },
+    [setParams, opening],
+  );
+  return [isArticleTab(asked) ? asked : opening, select];
+}
+
 function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
-  // opens where the brand has something to do (a draft waiting for its review), else Pending; chosen
-  // once, so approving the last draft does not switch the tab under the user
-  const [tab, setTab] = React.useState<ArticleTab>(() => (counts.toReview > 0 ? 'needs-review' : 'pending'));
+  const [tab, setTab] = useTabInUrl(counts);
 
   return (
     <Tabs value={tab} onValueChange={(v) => setTab(v as ArticleTab)}>
-      <TabsList>
-        {TABS.filter((t) => t.value !== 'refunded' || counts.refunded > 0).map((t) => {
+      {/* five tabs do not fit a phone on one line: they wrap, so none is off screen */}
+      <TabsList className="h-auto flex-wrap" data-testid="article-tabs">
+        {TABS.filter((t) => t.value !== 'refunded' || counts.refunded > 0 || tab === 'refunded').map((t) => {
           const n = counts[t.value];
           return (
             <TabsTrigger key={t.value} value={t.value}>
