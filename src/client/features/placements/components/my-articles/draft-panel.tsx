@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { CheckCircle2, Download, ExternalLink, FileText, MessageSquareQuote, RefreshCcw } from 'lucide-react';
+import { CheckCircle2, Download, ExternalLink, FileText, MessageSquareQuote, PenLine, RefreshCcw } from 'lucide-react';
 import type { MyArticleItem } from '@shared/schemas/brief';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -10,6 +10,44 @@ import { useApproveDraft } from '../../api/review-draft';
 import { REVIEW_LABELS, REVIEW_VARIANT, canReview } from './article-status';
 import { RequestEditsDialog } from './request-edits-dialog';
 
+/**
+ * What approving asks first. While edits are requested the team is revising: approving then takes
+ * the version the brand sent back, as it is, and the edits asked for are not made.
+ */
+function approveQuestion(article: MyArticleItem) {
+  if (article.payment.draftReviewStatus === 'edits_requested')
+    return {
+      title: 'Approve the current version as it is?',
+      description: `You asked for edits to "${article.title}" and the editorial team is revising it. Approving now accepts the current version as it is: the edits you asked for will not be made, and you can no longer request edits. Your payment stays in escrow until the article is published.`,
+      confirmLabel: 'Approve current version',
+    };
+  return {
+    title: 'Approve this draft?',
+    description: `"${article.title}" goes to publication as it is: you can no longer request edits. Your payment stays in escrow until the article is published.`,
+    confirmLabel: 'Approve Draft',
+  };
+}
+
+/** The brand's edit request while the team works on it: said plainly, with what the brand wrote. */
+function RevisingNote({ feedback }: { feedback: string | null }) {
+  return (
+    <div className="space-y-2" data-testid="revising-note">
+      <p className="flex items-start gap-1.5 text-sm text-amber-900">
+        <PenLine className="mt-0.5 size-4 shrink-0" />
+        <span>The editorial team is revising the draft. You will be told when the new version is ready to review.</span>
+      </p>
+      <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        <p className="flex items-center gap-1.5 font-medium">
+          <MessageSquareQuote className="size-4" /> Your feedback
+        </p>
+        <p className={feedback ? 'mt-1 whitespace-pre-wrap break-words' : 'mt-1 text-amber-800/80'} data-testid="brand-feedback">
+          {feedback || 'You sent the edit request without comments.'}
+        </p>
+      </div>
+    </div>
+  );
+}
+
 /** The attached draft: where to read it, the review state, the brand's feedback and its two actions. */
 export function DraftPanel({ article }: { article: MyArticleItem }) {
   const p = article.payment;
@@ -17,6 +55,9 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
   const [confirming, setConfirming] = React.useState(false);
   const approve = useApproveDraft();
   const reviewable = canReview(article);
+  // the brand sent the draft back: it is with the team, not waiting for the brand (issue 43)
+  const revising = reviewable && p.draftReviewStatus === 'edits_requested';
+  const question = approveQuestion(article);
 
   const onApprove = () =>
     approve.mutate(p.id, {
@@ -30,9 +71,9 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
   return (
     <section className="space-y-3 rounded-lg border border-sky-200 bg-sky-50/60 p-4" data-testid="draft-panel" aria-label="Draft">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="flex items-center gap-2 text-sm font-semibold">
-          <FileText className="size-4 text-sky-700" />
-          {reviewable ? 'Draft Ready for Review' : 'Draft'}
+        <h3 className="flex items-center gap-2 text-sm font-semibold" data-testid="draft-heading">
+          <FileText className="size-4 shrink-0 text-sky-700" />
+          {revising ? 'Edits requested – the team is revising' : reviewable ? 'Draft Ready for Review' : 'Draft'}
         </h3>
         <div className="flex flex-wrap gap-1.5">
           <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]}>{REVIEW_LABELS[p.draftReviewStatus]}</Badge>
@@ -56,20 +97,7 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
         )
       )}
 
-      {p.draftReviewStatus === 'edits_requested' && (
-        <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-          <p className="flex items-center gap-1.5 font-medium">
-            <MessageSquareQuote className="size-4" /> You requested edits
-          </p>
-          {p.brandFeedback ? (
-            <p className="mt-1 whitespace-pre-wrap" data-testid="brand-feedback">
-              {p.brandFeedback}
-            </p>
-          ) : (
-            <p className="mt-1 text-amber-800/80">No feedback was added. The editorial team is revising the draft.</p>
-          )}
-        </div>
-      )}
+      {p.draftReviewStatus === 'edits_requested' && <RevisingNote feedback={p.brandFeedback} />}
       {p.draftReviewStatus === 'edits_complete' && (
         <p className="flex items-start gap-1.5 text-sm text-sky-900">
           <RefreshCcw className="mt-0.5 size-4 shrink-0" /> Edits complete - please re-review the updated draft.
@@ -82,21 +110,24 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
       )}
 
       {reviewable && (
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending}>
-            Request Edits
-          </Button>
-          <Button onClick={() => setConfirming(true)} disabled={approve.isPending}>
-            {approve.isPending ? 'Approving...' : 'Approve Draft'}
-          </Button>
+        <div className="space-y-2">
+          {revising && <p className="text-sm text-muted-foreground">You can still approve the current version as it is, or add to your request.</p>}
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending}>
+              Request Edits
+            </Button>
+            <Button onClick={() => setConfirming(true)} disabled={approve.isPending}>
+              {approve.isPending ? 'Approving...' : 'Approve Draft'}
+            </Button>
+          </div>
         </div>
       )}
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Approve this draft?"
-        description={`"${article.title}" goes to publication as it is: you can no longer request edits. Your payment stays in escrow until the article is published.`}
-        confirmLabel="Approve Draft"
+        title={question.title}
+        description={question.description}
+        confirmLabel={question.confirmLabel}
         pendingLabel="Approving..."
         pending={approve.isPending}
         onConfirm={onApprove}
