@@ -27,7 +27,7 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   {
     value: 'approved',
     label: 'Approved',
-    empty: 'No drafts have been approved yet. Projects appear here once the brand approves the draft, ready to publish.',
+    empty: 'No approved drafts are waiting for publication. Projects appear here once the brand approves the draft, until they are published.',
   },
   // issue 20: after the spec's three, so that every project is in a tab whatever its payment
   {
@@ -42,7 +42,7 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   },
 ];
 
-/** One tab's projects, page by page, in the server's order (Approved: unpublished first). */
+/** One tab's projects, page by page, newest first (the server's order). */
 function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: UrlSearch }) {
   const list = useAdminProjectsTab(tab.value, search.q);
   if (list.isLoading) return <PageSpinner />;

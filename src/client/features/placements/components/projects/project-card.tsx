@@ -9,7 +9,7 @@ import { Card } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { MessagesLink } from '@/components/messages-link';
-import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, type LiveArticle } from '@/components/publication/live-article-fields';
+import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, reasonNeeded, type LiveArticle } from '@/components/publication/live-article-fields';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../../api/mark-edits-complete';
 import { usePublishContent } from '../../api/publish-content';
@@ -92,8 +92,8 @@ function PublishButton({ item }: { item: AdminProjectItem }) {
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={publish.isPending}>
               Cancel
             </Button>
-            <Button onClick={confirm} disabled={publish.isPending || (Boolean(article.reasonAsked) && !article.reason.trim())}>
-              {publish.isPending ? 'Publishing...' : article.reasonAsked ? 'Publish anyway' : 'Publish and release'}
+            <Button onClick={confirm} disabled={publish.isPending || (reasonNeeded(article) && !article.reason.trim())}>
+              {publish.isPending ? 'Publishing...' : reasonNeeded(article) ? 'Publish anyway' : 'Publish and release'}
             </Button>
           </DialogFooter>
         </DialogContent>
@@ -128,6 +128,12 @@ export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: Projec
           <div className="min-w-0 space-y-1.5">
             <div className="flex flex-wrap items-center gap-2">
               <Badge variant="info">{typeLabel(item.type)}</Badge>
+              {/* the spec's Awaiting Brief also holds projects whose brief is in: say which wait is which (issue 43) */}
+              {tab === 'awaiting' && (
+                <Badge variant={brief ? 'warning' : 'secondary'} data-testid="project-state">
+                  {brief ? 'Brief in – draft to write' : "Waiting for the brand's brief"}
+                </Badge>
+              )}
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
               {payment.status === 'refunded' && <Badge variant="destructive">Refunded</Badge>}
