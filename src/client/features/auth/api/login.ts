@@ -1,14 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginInput } from '@shared/schemas/auth';
 import type { PublicUser } from '@shared/user';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest, errorMessage } from '@/lib/api';
 import { setCurrentUser } from '@/lib/auth';
+import { showAuthFailure } from './failure-toast';
 
 export function useLogin() {
   return useMutation({
     mutationFn: (input: LoginInput) => apiRequest<PublicUser>('POST', '/api/login', input),
     onSuccess: (user) => setCurrentUser(user),
-    onError: (err) => toast({ title: 'Login failed', description: errorMessage(err, 'Login failed'), variant: 'destructive' }),
+    onError: (err) => showAuthFailure({ title: 'Login failed', description: errorMessage(err, 'Login failed') }),
   });
 }

@@ -8,6 +8,7 @@ import { FullScreenSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { SESSION_ENDED_PARAM, safeNextPath, useUser } from '@/lib/auth';
 import { Logo } from '@/components/ui/logo';
+import { dismissAuthFailure } from '../api/failure-toast';
 import { LoginForm } from '../components/login-form';
 import { SignUpForm } from '../components/sign-up-form';
 
@@ -20,6 +21,11 @@ const POINTS = [
 export function AuthPage() {
   const { data: user, isLoading } = useUser();
   const [tab, setTab] = React.useState('login');
+  // a failed sign-in's toast does not belong over the sign-up form (nor the other way round)
+  const switchTo = (next: string) => {
+    dismissAuthFailure();
+    setTab(next);
+  };
   const params = new URLSearchParams(useSearch());
   const sessionEnded = params.get(SESSION_ENDED_PARAM) === 'ended';
   if (isLoading) return <FullScreenSpinner />;
@@ -65,16 +71,16 @@ export function AuthPage() {
                 <span>Your session has ended. Sign in again to continue where you left off.</span>
               </div>
             )}
-            <Tabs value={tab} onValueChange={setTab}>
+            <Tabs value={tab} onValueChange={switchTo}>
               <TabsList className="grid w-full grid-cols-2">
                 <TabsTrigger value="login">Sign In</TabsTrigger>
                 <TabsTrigger value="signup">Sign Up</TabsTrigger>
               </TabsList>
               <TabsContent value="login">
-                <LoginForm onSwitch={() => setTab('signup')} />
+                <LoginForm onSwitch={() => switchTo('signup')} />
               </TabsContent>
               <TabsContent value="signup">
-                <SignUpForm onSwitch={() => setTab('login')} />
+                <SignUpForm onSwitch={() => switchTo('login')} />
               </TabsContent>
             </Tabs>
           </CardContent>

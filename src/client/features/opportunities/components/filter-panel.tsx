@@ -14,11 +14,12 @@ const FIELD_MESSAGES: Record<NumberParam, string> = {
   daMax: 'Enter a whole number from 0 to 100',
   tatMax: 'Enter a whole number of days from 1 to 365',
 };
-const PAIR_MESSAGE: Partial<Record<NumberParam, string>> = {
-  priceMax: 'Must not be below the minimum price',
-  priceMin: 'Must not be above the maximum price',
-  daMax: 'Must not be below the minimum',
-  daMin: 'Must not be above the maximum',
+/** The other end of a range, and what a value on the wrong side of it is told. */
+const PAIRS: Partial<Record<NumberParam, { other: NumberParam; message: string }>> = {
+  priceMax: { other: 'priceMin', message: 'Max price must be at least the min price' },
+  priceMin: { other: 'priceMax', message: 'Min price must not be above the max price' },
+  daMax: { other: 'daMin', message: 'Max domain authority must be at least the min' },
+  daMin: { other: 'daMax', message: 'Min domain authority must not be above the max' },
 };
 
 const byName = (names: Record<string, string>) => Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b));
@@ -30,12 +31,19 @@ const LANGUAGE_OPTIONS = byName(LANGUAGES);
  * country and language, "deadline after" and "more than one spot". Every change is one history entry.
  */
 export function FilterPanel({ state, commit }: { state: SearchState; commit: (change: Partial<SearchState>) => void }) {
-  /** The search reads the URL through the shared schema: a value it would drop is refused here, with a reason. */
+  /**
+   * The search reads the URL through the shared schema: a value it would drop is refused here, with
+   * a reason, and so is one that would make it drop the other end of its range (the schema drops the
+   * max of a min above the max, whichever of the two was typed last).
+   */
   const validate = (name: NumberParam | 'deadlineAfter') => (v: string) => {
-    if (parseSearch(searchString({ ...state, [name]: v }))[name] !== undefined) return null;
-    const alone = parseSearch(searchString({ type: [], linkType: [], topic: [], [name]: v }))[name] !== undefined;
+    const read = parseSearch(searchString({ ...state, [name]: v }));
+    const pair = name === 'deadlineAfter' ? undefined : PAIRS[name];
+    const pairKept = !pair || state[pair.other] === undefined || read[pair.other] !== undefined;
+    if (read[name] !== undefined && pairKept) return null;
     if (name === 'deadlineAfter') return 'Enter a date';
-    return (alone && PAIR_MESSAGE[name]) || FIELD_MESSAGES[name];
+    const alone = parseSearch(searchString({ type: [], linkType: [], topic: [], [name]: v }))[name] !== undefined;
+    return (alone && pair?.message) || FIELD_MESSAGES[name];
   };
   const number = (
     name: NumberParam,

@@ -9,7 +9,35 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
+import { useUser } from '@/lib/auth';
+import { useLogout } from '@/lib/use-logout';
 import { useCompleteProfile } from '../api/complete-profile';
+
+/** Whose account this is, and the way out for someone who is not them (issue 43). */
+function NotYou() {
+  const { data: user } = useUser();
+  const logout = useLogout();
+  return (
+    <div className="space-y-1 text-center text-sm text-muted-foreground" data-testid="not-you">
+      {user?.email && (
+        <p>
+          Signed in as <span className="break-words font-medium text-foreground">{user.email}</span>
+        </p>
+      )}
+      <p>
+        Not you?{' '}
+        <button
+          type="button"
+          className="cursor-pointer font-medium text-primary hover:underline disabled:opacity-50"
+          onClick={() => logout.mutate()}
+          disabled={logout.isPending}
+        >
+          Log out
+        </button>
+      </p>
+    </div>
+  );
+}
 
 export function CompleteProfilePage() {
   const [, navigate] = useLocation();
@@ -74,6 +102,9 @@ export function CompleteProfilePage() {
               {complete.isPending ? 'Saving...' : 'Complete profile'}
             </Button>
           </form>
+          <div className="mt-4 border-t pt-4">
+            <NotYou />
+          </div>
         </CardContent>
       </Card>
     </main>

@@ -10,6 +10,7 @@ import {
 } from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
 import { FIELD_LABELS, type BriefMerge, type BriefValues } from './brief-merge';
+import type { UnsavedOrigin } from './unsaved-brief';
 
 type Choice = 'mine' | 'theirs';
 
@@ -24,11 +25,20 @@ const TEXTS = {
   restored: {
     title: 'Restore the text you had not saved',
     description:
-      'This browser kept what you typed before you were signed out. It is combined with the saved brief below.',
+      'This browser kept text you typed earlier that was not saved yet. It is combined with the saved brief below.',
     mine: 'Your unsaved text',
     theirs: 'The saved brief',
   },
 } as const;
+
+/** Why restored text was not saved, said as it happened (issue 43: "signed out" was said of another tab's text). */
+const RESTORED_BECAUSE: Record<UnsavedOrigin, string> = {
+  'signed-out':
+    'This browser kept what you typed before you were signed out. It is combined with the saved brief below.',
+  'other-tab':
+    'Another tab of this browser has text for this brief that was not saved yet. It is combined with the saved brief below.',
+  earlier: TEXTS.restored.description,
+};
 
 function FieldNames({ label, fields }: { label: string; fields: string[] }) {
   if (!fields.length) return null;
@@ -81,13 +91,16 @@ function Option({
 export function MergeDialog({
   merge,
   reason,
+  origin,
   onResolve,
 }: {
   merge: BriefMerge;
   reason: keyof typeof TEXTS;
+  origin?: UnsavedOrigin;
   onResolve: (values: BriefValues) => void;
 }) {
   const texts = TEXTS[reason];
+  const description = reason === 'restored' ? RESTORED_BECAUSE[origin ?? 'earlier'] : texts.description;
   const [choices, setChoices] = React.useState<Record<string, Choice>>({});
   const ready = merge.conflicts.every((c) => choices[c.field]);
 
@@ -107,7 +120,7 @@ export function MergeDialog({
       >
         <DialogHeader>
           <DialogTitle>{texts.title}</DialogTitle>
-          <DialogDescription>{texts.description}</DialogDescription>
+          <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <div className="space-y-2">
           <FieldNames

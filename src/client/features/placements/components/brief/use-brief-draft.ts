@@ -3,12 +3,21 @@ import type { BriefConflictBody, BriefDraftInput, BriefResponse } from '@shared/
 import { ApiError } from '@/lib/api';
 import { saveBriefDraft, saveBriefDraftOnExit } from '../../api/save-brief';
 import { briefValues, mergeBrief, sameBrief, splitParts, type BriefMerge, type BriefValues } from './brief-merge';
-import { clearUnsavedBrief, readUnsavedBrief, writeUnsavedBrief } from './unsaved-brief';
+import {
+  clearUnsavedBrief,
+  markSignedOut,
+  originOf,
+  readUnsavedBrief,
+  writeUnsavedBrief,
+  type UnsavedOrigin,
+} from './unsaved-brief';
 import { useAutosave } from './use-autosave';
 
 export interface PendingMerge {
   merge: BriefMerge;
   reason: 'other-window' | 'restored';
+  /** for restored text: why it was not saved */
+  origin?: UnsavedOrigin;
   onResolve: (values: BriefValues) => void;
 }
 
@@ -24,6 +33,8 @@ export interface BriefStart {
   values: BriefValues;
   /** set when unsaved text was found: what was merged, and where both sides changed */
   merge: BriefMerge | null;
+  /** why that text was not saved */
+  origin?: UnsavedOrigin;
 }
 
 export function briefStart(paymentId: string, initial: BriefResponse, editable: boolean): BriefStart {
@@ -34,7 +45,7 @@ export function briefStart(paymentId: string, initial: BriefResponse, editable: 
     return { values: server, merge: null };
   }
   const merge = mergeBrief(unsaved.base, unsaved.values, server);
-  return { values: merge.values, merge };
+  return { values: merge.values, merge, origin: originOf(unsaved) };
 }
 
 /**
@@ -64,8 +75,14 @@ export function useBriefDraft({
 
   const { saver, state } = useAutosave<BriefDraftInput>({
     save: async (draft) => {
-      const saved = await saveBriefDraft(paymentId, { ...draft, baseVersion: base.current.version });
-      base.current = { version: saved.version, values: briefValues(saved) };
+      try {
+        const saved = await saveBriefDraft(paymentId, { ...draft, baseVersion: base.current.version });
+        base.current = { version: saved.version, values: briefValues(saved) };
+      } catch (err) {
+        // the session ended: the kept text is offered back after signing in, saying so
+        if (err instanceof ApiError && err.status === 401) markSignedOut(paymentId);
+        throw err;
+      }
     },
     snapshot: () => splitParts(values()),
     onExit: (draft) => saveBriefDraftOnExit(paymentId, { ...draft, baseVersion: base.current.version }),
@@ -106,7 +123,12 @@ export function useBriefDraft({
     if (!start.merge) return;
     if (start.merge.conflicts.length) {
       const merge = start.merge;
-      setPending({ merge, reason: 'restored', onResolve: (merged) => resolveWith(initial, merged, 'restored') });
+      setPending({
+        merge,
+        reason: 'restored',
+        origin: start.origin,
+        onResolve: (merged) => resolveWith(initial, merged, 'restored'),
+      });
     } else {
       keep();
       saver.change();
