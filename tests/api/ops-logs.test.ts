@@ -11,10 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import type { DbHandle } from '../../src/server/db/client';
+import { mailOutbox } from '../../src/server/db/schema';
 import { stripeProvider } from '../../src/server/providers/stripe';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { Agent } from '../support/app';
@@ -82,6 +84,8 @@ describe('request logs', () => {
 
     // a forgotten password: the link is mailed, opened (the page's URL carries the token), used
     expect((await new Agent(app).post('/api/password/forgot', { email })).status).toBe(200);
+    // the reset link is queued just after the answer
+    await vi.waitFor(async () => expect(await handle.db.$count(mailOutbox, eq(mailOutbox.toAddress, email))).toBe(1), { timeout: 20_000, interval: 50 });
     await runMailWorker(handle.db, smtp);
     const link = linksIn(smtp.to(email).at(-1)!.text).find((l) => l.includes('/reset-password?token='))!;
     const resetToken = new URL(link).searchParams.get('token')!;

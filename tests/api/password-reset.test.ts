@@ -1,6 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/server/app';
 import { mailOutbox, passwordResetTokens, sessions, users } from '../../src/server/db/schema';
+import { setDeliveryQueue } from '../../src/server/mail/outbox';
+import { diskFileStore } from '../../src/server/storage/file-store';
 import { FORGOT_PASSWORD_ANSWER, INVALID_RESET_LINK, PASSWORD_RESET_DONE } from '../../src/shared/schemas/password';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { PASSWORD, createUser, signedIn, uniqueEmail } from '../support/factories';
@@ -20,11 +28,20 @@ afterAll(async () => {
 
 const NEW_PASSWORD = 'a-brand-new-secret';
 
+const queuedFor = (email: string) => t.db.$count(mailOutbox, eq(mailOutbox.toAddress, email));
+
+/** Waits for the reset mail queued after the answer (the link is made once the answer has gone). */
+async function untilQueued(email: string, count: number) {
+  await vi.waitFor(async () => expect(await queuedFor(email)).toBe(count), { timeout: 20_000, interval: 50 });
+}
+
 /** Asks for a link and returns the token read from the mail the SMTP server received. */
 async function tokenFor(email: string, typed = email): Promise<string> {
   const before = smtp.to(email).length;
+  const queued = await queuedFor(email);
   const res = await new Agent(t.app).post('/api/password/forgot', { email: typed });
   expect(res.status).toBe(200);
+  await untilQueued(email, queued + 1);
   await runMailWorker(t.db, smtp);
   const mails = smtp.to(email);
   expect(mails).toHaveLength(before + 1);
@@ -33,6 +50,21 @@ async function tokenFor(email: string, typed = email): Promise<string> {
 }
 
 const login = (email: string, password: string) => new Agent(t.app).post('/api/login', { email, password });
+
+/**
+ * Runs `send` against an app of its own on this file's database and closes it: closing waits for the
+ * reset links being made after their answers, so what they write is all there afterwards.
+ */
+async function settled<T>(send: (app: FastifyInstance) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-reset-'));
+  const app = await buildApp({ db: t.db, config: t.config, files: diskFileStore(path.join(dataDir, 'uploads')) });
+  try {
+    return await send(app);
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 describe('POST /api/password/forgot', () => {
   it('mails a single-use link to PUBLIC_URL/reset-password, in both parts, and stores only its hash', async () => {
@@ -56,15 +88,49 @@ describe('POST /api/password/forgot', () => {
 
   it('answers an unknown e-mail exactly like a known one, and sends nothing', async () => {
     const user = await createUser(t.db);
-    const known = await new Agent(t.app).post('/api/password/forgot', { email: user.email });
     const ghost = uniqueEmail('ghost');
-    const unknown = await new Agent(t.app).post('/api/password/forgot', { email: ghost });
+    const [known, unknown] = await settled(async (app) => [
+      await new Agent(app).post('/api/password/forgot', { email: user.email }),
+      await new Agent(app).post('/api/password/forgot', { email: ghost }),
+    ]);
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual({ message: FORGOT_PASSWORD_ANSWER });
     expect(unknown.text).toBe(known.text);
     await runMailWorker(t.db, smtp);
+    expect(smtp.to(user.email)).toHaveLength(1);
     expect(smtp.to(ghost)).toEqual([]);
     expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, ghost))).toEqual([]);
+  });
+
+  it('[SECURITY] answers before the link is made: the answer does not wait for the mail of a known e-mail', async () => {
+    const user = await createUser(t.db);
+    // the reset mail's delivery job is held (a slow job queue): the link's work cannot finish
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    setDeliveryQueue(async () => {
+      waiting++;
+      await held;
+    });
+    try {
+      const answer = new Agent(t.app).post('/api/password/forgot', { email: user.email });
+      const answered = await Promise.race([answer, sleep(20_000).then(() => null)]);
+      expect(answered, 'the answer waited for the mail').not.toBeNull();
+      expect(answered!.status).toBe(200);
+      expect(answered!.body).toEqual({ message: FORGOT_PASSWORD_ANSWER });
+      // the answer is out while the link's mail is still being queued
+      await vi.waitFor(() => expect(waiting).toBe(1), { timeout: 20_000, interval: 20 });
+    } finally {
+      release();
+      setDeliveryQueue(null);
+    }
+    // and once the queue goes on, the mail arrives with a link that works
+    await untilQueued(user.email, 1);
+    await runMailWorker(t.db, smtp);
+    const link = linksIn(smtp.to(user.email).at(-1)!.text).find((l) => l.includes('/reset-password?token='))!;
+    const token = new URL(link).searchParams.get('token')!;
+    expect((await new Agent(t.app).post('/api/password/reset', { token, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
   });
 
   it('refuses an invalid e-mail with 400 and the sign-in message', async () => {

@@ -190,6 +190,32 @@ describe('the session cookie', () => {
     ).toMatch(/; Secure/);
   });
 
+  it('[SECURITY] is always Secure in production, even over plain http from a proxy TRUST_PROXY does not name', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-prod-cookie-'));
+    // TLS ends at the proxy in front; without TRUST_PROXY the app sees plain http and ignores X-Forwarded-Proto
+    const config = configSchema.parse({ NODE_ENV: 'production', DATA_DIR: dataDir, PUBLIC_URL: 'https://portal.example.com' });
+    const app = await buildApp({ db: t.db, config, files: diskFileStore(path.join(dataDir, 'uploads')) });
+    try {
+      const browser = { host: 'portal.example.com', origin: 'https://portal.example.com', 'x-forwarded-proto': 'https' };
+      const sessionCookie = (res: { headers: Record<string, unknown> }) =>
+        ([] as string[]).concat(res.headers['set-cookie'] as string | string[]).find((c) => c?.startsWith('byline_session='));
+      const user = await createUser(t.db, kinds.approvedBrand);
+      const agent = new Agent(app);
+      const signedIn = await agent.request('POST', '/api/login', { email: user.email, password: PASSWORD }, browser);
+      expect(signedIn.status).toBe(200);
+      expect(sessionCookie(signedIn)).toMatch(/; Secure/);
+      const registered = await new Agent(app).request('POST', '/api/register', { email: `prod-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD }, browser);
+      expect(registered.status).toBe(201);
+      expect(sessionCookie(registered)).toMatch(/; Secure/);
+      const out = await agent.request('POST', '/api/logout', undefined, browser);
+      expect(out.status).toBe(200);
+      expect(sessionCookie(out)).toMatch(/; Secure/);
+    } finally {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('an over-long or garbage cookie is a visitor, not an error', async () => {
     for (const value of ['x'.repeat(101), 'x'.repeat(5000), '%00', "' OR 1=1 --", '']) {
       const agent = new Agent(t.app);

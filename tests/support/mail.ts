@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import type { Db } from '../../src/server/db/client';
 import { smtpMailer } from '../../src/server/mail/mailer';
 import { deliverPending, type DeliveryOptions } from '../../src/server/mail/outbox';
+import { receiptAttachments } from '../../src/server/modules/invoices/service';
 
 export const TEST_FROM = 'Byline Test <mail@byline.test>';
 export const TEST_BASE_URL = 'https://portal.byline.test';
@@ -78,7 +79,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
 }
 
 function smtpDelivery(smtp: { url: string }): DeliveryOptions {
-  return { mailer: smtpMailer(smtp.url), from: TEST_FROM, baseUrl: TEST_BASE_URL };
+  return { mailer: smtpMailer(smtp.url), from: TEST_FROM, baseUrl: TEST_BASE_URL, attachments: receiptAttachments() };
 }
 
 /** Runs the mail worker's delivery over every pending outbox mail, into the test SMTP server. */

@@ -73,6 +73,25 @@ export const sessions = pgTable(
 );
 
 /**
+ * The client addresses (req.ip) each account has signed in from, and when last: a forgot-password
+ * request from one of them is not held back by other addresses' requests for the same e-mail
+ * (modules/auth/signin-addresses.ts). Outlives the sessions: the owner who needs a new password is
+ * usually signed out.
+ */
+export const signinAddresses = pgTable(
+  'signin_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  // looked up by address first: a stranger's address finds no row, whichever e-mail it asks for
+  (t) => [primaryKey({ columns: [t.address, t.userId] }), index('signin_addresses_user_idx').on(t.userId, t.lastAt)],
+);
+
+/**
  * One counted event of a limit (a failed sign-in, a sign-up, an upload...): `bucket` names the
  * limit, `subject` whom it counts (a client address, an account, a user id), `weight` how much
  * (1, or an upload's bytes). Claimed under a per-subject advisory lock before the work it limits

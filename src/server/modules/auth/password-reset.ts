@@ -10,25 +10,37 @@ import type { Limits } from '../../limits';
 import { enqueueMail } from '../../mail/outbox';
 import { normaliseEmail } from './users';
 import { hashToken } from './session';
+import { hasSignedInFrom } from './signin-addresses';
 import { forgiveSigninFailures } from './service';
 
 /**
- * "Forgot password?": for a known e-mail, a single-use token (only its hash is stored) valid for an
- * hour, mailed as a link. Unknown e-mails get the same answer and no mail. Requests per e-mail are
- * throttled like sign-in failures, so the form cannot be used to flood someone's inbox.
+ * "Forgot password?", the part the answer waits for: the limits, claimed before anything else so
+ * concurrent requests cannot send more mail than they allow. It does the same work whether or not
+ * the e-mail has an account (the link is made after the answer, `mailResetLink`), so neither the
+ * answer nor its timing tells. Each address has its own limit; each e-mail gets at most
+ * `passwordResetsPerEmail` from all addresses together (against mail floods), except that an address
+ * the account has signed in from is counted on its own: strangers cannot hold the owner's reset back.
+ * Returns the normalised e-mail.
  */
-export async function requestPasswordReset(db: Db, rawEmail: string, ctx: { client: string; limits: Limits }, now = new Date()): Promise<void> {
+export async function claimPasswordReset(db: Db, rawEmail: string, ctx: { client: string; limits: Limits }, now = new Date()): Promise<string> {
   const email = normaliseEmail(rawEmail);
-  // claimed before anything else: concurrent requests cannot send more mail than the limits allow
+  const owners = await hasSignedInFrom(db, email, ctx.client, now);
   await claimLimits(
     db,
     [
-      { limit: ctx.limits.passwordResetsPerEmail, subject: email },
+      { limit: ctx.limits.passwordResetsPerEmail, subject: owners ? `${email} ${ctx.client}` : email },
       { limit: ctx.limits.passwordResetsPerAddress, subject: ctx.client },
     ],
     now,
   );
+  return email;
+}
 
+/**
+ * "Forgot password?", the part after the answer: for a known e-mail, a single-use token (only its
+ * hash is stored) valid for an hour, mailed as a link through the outbox. Unknown e-mails get no mail.
+ */
+export async function mailResetLink(db: Db, email: string, now = new Date()): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
