@@ -1,7 +1,9 @@
 /**
  * Issue 20: axe-core on every screen and dialog at 1280 px (0 critical, 0 serious; heading order
  * kept), one `main` landmark and one `h1` on every page, and the 390 px checks of the browse tabs,
- * the claim dialog's Pay button and the Projects tabs.
+ * the claim dialog's Pay button and the Projects tabs. Issue 43: the rules are WCAG 2.2 AA's
+ * (target-size among them) and the screens include the open user menu, a conversation with the
+ * brand's own attachment and unread messages, and the states issue 43 changed.
  *
  * The screens are the client router's routes, read from src/client/app/router.tsx: the last test
  * fails when a route was never checked here, so a new screen without the check fails the suite.
@@ -9,6 +11,7 @@
  * once in beforeAll); each role signs in once. SHOTS_DIR=/tmp/… saves a screenshot of each check.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DEMO_ADMIN, api, brandAs, buy, loginAs } from './support';
@@ -35,7 +38,14 @@ const checked = new Set<string>();
 // ---- the check ---------------------------------------------------------------------------------
 /** Rules that must pass whatever axe calls their impact (the issue's "moderate" ones we fixed). */
 const ALWAYS = new Set(['heading-order', 'landmark-one-main', 'page-has-heading-one', 'landmark-no-duplicate-main']);
+/**
+ * WCAG 2.2 AA (issue 43): `target-size` is tagged wcag22aa and off in axe's default run; the
+ * best-practice rules (the landmarks and headings above) are what axe ran by default before.
+ */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 const SHOTS_DIR = process.env.SHOTS_DIR;
+const PDF = fileURLToPath(new URL('./fixtures/draft.pdf', import.meta.url));
+const PNG = fileURLToPath(new URL('./fixtures/avatar.png', import.meta.url));
 
 async function settled(page: Page) {
   // dialogs and toasts fade in: a contrast read mid-animation is not what a user sees
@@ -45,17 +55,22 @@ async function settled(page: Page) {
   );
 }
 
+/** The page-level rules an open menu fails on purpose: it hides the page (its `main` and `h1`) while open. */
+const HIDDEN_BY_MENU = new Set(['page-has-heading-one', 'landmark-one-main']);
+
 /**
  * axe on the page as it is now (a dialog open, when one is), then the page's landmarks: one
  * `main`, one `h1`. `ready` is what shows that the screen has loaded.
  */
-async function check(page: Page, name: string, ready: Locator) {
-  await expect(ready).toBeVisible();
+async function check(page: Page, name: string, ready: Locator, { menuOpen = false } = {}) {
+  // a page's first chunk (the opportunity form's zod and react-hook-form) can take more than the
+  // usual 10 s on a machine busy with the rest of the suite
+  await expect(ready).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
   await settled(page);
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const failing = violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || ALWAYS.has(v.id))
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || (ALWAYS.has(v.id) && !(menuOpen && HIDDEN_BY_MENU.has(v.id))))
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('\n')}`);
   // soft: one run lists every screen's problems
   expect.soft(failing, `${name}: axe violations`).toEqual([]);
@@ -138,6 +153,16 @@ test.beforeAll(async ({ browser }) => {
   expect((await api(brand, 'POST', `/api/brand/projects/${published}/approve`)).status()).toBe(200);
   const release = await api(admin, 'PATCH', `/api/admin/payments/${published}/status`, { status: 'released' });
   expect(release.status(), await release.text()).toBe(200);
+  // the conversation of the placement under review: the brand's own message with a file (its
+  // bubble's colours), and the team's answer, unread by the brand ("Messages (1 unread)")
+  const origin = new URL(brand.url()).origin;
+  const sent = await brand.request.post(`${origin}/api/brand/projects/${review}/messages`, {
+    headers: { origin },
+    multipart: { text: 'Our media kit, attached.', file: { name: 'media-kit.pdf', mimeType: 'application/pdf', buffer: readFileSync(PDF) } },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const answer = await api(admin, 'POST', `/api/admin/projects/${review}/messages`, { text: 'Thanks, the draft follows.' });
+  expect(answer.status(), await answer.text()).toBe(201);
   const checkout = await api(brand, 'POST', '/api/payments/checkout', { opportunityId });
   expect(checkout.status(), await checkout.text()).toBe(200);
   const { url } = (await checkout.json()) as { url: string };
@@ -201,10 +226,10 @@ test('[BRAND] onboarding: complete the profile, then pending approval, pass axe'
   await check(page, 'pending-approval', heading(page, /Thank you for signing up/));
 });
 
-test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and checkout pass axe', async ({ browser }) => {
-  // some twenty screens, each read by axe for about a second, and a machine busy with the rest of
-  // the suite can take several times as long
-  test.setTimeout(240_000);
+test('[BRAND] browse, claim, My Articles and its dialogs pass axe', async ({ browser }) => {
+  // a dozen screens, each read by axe (WCAG 2.2's target-size is slow on 1,000 cards), and a
+  // machine busy with the rest of the suite can take several times as long
+  test.setTimeout(360_000);
   const { ctx, page } = await signedIn(browser, data.brand);
 
   await page.goto('/brand');
@@ -221,10 +246,17 @@ test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and 
   await dialog(page).getByRole('checkbox').check();
   await check(page, 'claim-next', dialog(page).getByRole('heading', { name: 'What Happens Next' }));
   await page.keyboard.press('Escape');
+  await page.getByTestId('user-menu').click();
+  await check(page, 'brand-user-menu', page.getByRole('menuitem', { name: 'Profile' }), { menuOpen: true });
+  await page.keyboard.press('Escape');
 
   await page.goto('/brand/my-articles');
   const article = page.getByTestId('article-card').filter({ has: page.getByRole('button', { name: 'Request Edits' }) });
-  await check(page, 'my-articles', article);
+  // the team's unread answer: the link is named by what it shows, then the count in words
+  const messages = article.getByRole('link', { name: 'Messages (1 unread)' });
+  await check(page, 'my-articles', messages);
+  // (no aria-label of other words: the name is its own text, the pill's number read as words)
+  await expect(messages).not.toHaveAttribute('aria-label');
   await article.getByRole('button', { name: 'Request Edits' }).click();
   await check(page, 'request-edits', dialog(page).getByRole('heading', { name: 'Submit Edit Request' }));
   await page.keyboard.press('Escape');
@@ -235,9 +267,15 @@ test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and 
     await page.getByRole('tab', { name: new RegExp(`^${tab}`) }).click();
     await check(page, `my-articles-${tab}`, page.getByRole('tabpanel').getByTestId('article-card').first());
   }
+  await ctx.close();
+});
 
+test('[BRAND] details with a conversation, brief, payments, profile and checkout pass axe', async ({ browser }) => {
+  test.setTimeout(360_000);
+  const { ctx, page } = await signedIn(browser, data.brand);
   await page.goto(`/brand/my-articles/${data.review}`);
-  await check(page, 'placement-details', page.getByRole('heading', { level: 1 }));
+  // the brand's own bubble with its file: the size is read on the blue bubble
+  await check(page, 'placement-details', page.getByTestId('message').filter({ hasText: 'Our media kit' }).getByTestId('message-attachment'));
 
   await page.goto(`/brand/brief/${data.fresh}`);
   const name = page.getByLabel('Name (person or brand) to feature');
@@ -262,22 +300,29 @@ test('[BRAND] browse, claim, My Articles, details, brief, payments, profile and 
   await ctx.close();
 });
 
-test('[ADMIN] dashboard, opportunity form, projects, details, attention, payments, placements, approvals and codes pass axe', async ({
-  browser,
-}) => {
-  // some twenty screens, each read by axe for about a second, and a machine busy with the rest of
-  // the suite can take several times as long
-  test.setTimeout(240_000);
+test('[ADMIN] dashboard, user menu, opportunity form and projects pass axe', async ({ browser }) => {
+  // a dozen screens, each read by axe, and a machine busy with the rest of the suite can take
+  // several times as long
+  test.setTimeout(360_000);
   const { ctx, page } = await signedIn(browser, data.admin);
   const q = `?q=${encodeURIComponent(data.brandEmail)}`;
 
   await page.goto('/admin');
   await check(page, 'dashboard', page.getByRole('button', { name: `Mark Published ${data.title}` }));
+  // the open user menu: the page behind is hidden and inert (aria-hidden-focus)
+  await page.getByTestId('user-menu').click();
+  await check(page, 'admin-user-menu', page.getByRole('menuitem', { name: 'Invite Codes' }), { menuOpen: true });
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: `Mark Published ${data.title}` }).click();
   await check(page, 'mark-published', dialog(page).getByRole('radio').first());
+  // a payment chosen whose draft the brand has not approved: the live article and the reason
+  await dialog(page).getByRole('radio').filter({ hasText: 'Writing draft' }).first().click();
+  await check(page, 'mark-published-chosen', dialog(page).getByLabel('Reason to release anyway'));
   await page.keyboard.press('Escape');
   await page.goto('/admin/new-opportunity');
   await check(page, 'new-opportunity', heading(page, 'New Opportunity'));
+  await page.getByTestId('logo-input').setInputFiles(PNG);
+  await check(page, 'new-opportunity-logo', page.getByRole('button', { name: 'Replace logo' }));
   await page.goto(`/admin/edit-opportunity/${data.opportunityId}`);
   await check(page, 'edit-opportunity', page.getByLabel('Title').first());
   // changed elsewhere while the form is open, in a field this form changed too: the stale-copy dialog
@@ -301,7 +346,13 @@ test('[ADMIN] dashboard, opportunity form, projects, details, attention, payment
   await page.keyboard.press('Escape');
   await page.goto(`/admin/projects/${data.review}`);
   await check(page, 'project-details', page.getByRole('heading', { level: 1 }));
+  await ctx.close();
+});
 
+test('[ADMIN] attention, payments, placements, approvals and codes pass axe', async ({ browser }) => {
+  test.setTimeout(360_000);
+  const { ctx, page } = await signedIn(browser, data.admin);
+  const q = `?q=${encodeURIComponent(data.brandEmail)}`;
   await page.goto('/admin/attention');
   await check(page, 'attention', heading(page, 'Needs attention'));
   await page.goto(`/admin/payments${q}`);
@@ -324,6 +375,11 @@ test('[ADMIN] dashboard, opportunity form, projects, details, attention, payment
   await code.getByRole('button', { name: 'Deactivate' }).click();
   await check(page, 'deactivate-code', page.getByTestId('confirm-dialog'));
   await page.keyboard.press('Escape');
+  // a code that exists: said on the field
+  await page.getByRole('button', { name: 'Create New Code' }).click();
+  await page.getByLabel('Code', { exact: true }).fill(data.code);
+  await page.getByRole('button', { name: 'Create Code' }).click();
+  await check(page, 'invite-code-exists', page.locator('#invite-code-error'));
   await ctx.close();
 });
 
@@ -361,6 +417,10 @@ test('[BRAND][ADMIN] at 390 px: every browse tab in view, the Pay button above t
   // and the box it needs, beside it
   await expect(dialog(page).getByRole('checkbox')).toBeInViewport({ ratio: 1 });
   if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/claim-next-390.png` });
+  await page.keyboard.press('Escape');
+  // the navigation sheet of a phone
+  await page.getByTestId('sidebar-trigger').click();
+  await check(page, 'sidebar-sheet-390', page.getByTestId('sidebar-mobile').getByRole('link', { name: 'My Articles' }));
   await brand.ctx.close();
 
   const admin = await signedIn(browser, data.admin);

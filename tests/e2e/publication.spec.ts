@@ -81,10 +81,10 @@ test('[ADMIN][BRAND] Mark Published with the live link: checked first, problems 
 
   const dialog = await openMarkPublished(admin, title);
   const choice = dialog.getByRole('radio');
-  await expect(choice.getByTestId('content-state')).toHaveText('Approved');
+  await expect(choice.getByTestId('content-state')).toHaveText('Draft approved');
   await choice.click();
 
-  // a page without the brand's link: the check says so, and releasing is refused until a reason is given
+  // a page without the brand's link: the check says so and at once asks for a reason to release anyway
   const url = dialog.getByLabel('Live article URL');
   await url.fill(`${base}/no-link`);
   await dialog.getByRole('button', { name: 'Check article' }).click();
@@ -92,8 +92,8 @@ test('[ADMIN][BRAND] Mark Published with the live link: checked first, problems 
   await expect(result).toContainText('Reachable (HTTP 200)');
   await expect(result).toContainText('Indexable');
   await expect(result).toContainText('The page has no link to jordan.example.com.');
-  await dialog.getByRole('button', { name: 'Release Payment' }).click();
   await expect(dialog.getByRole('alert')).toContainText('The live article has problems: The page has no link to jordan.example.com.');
+  await expect(dialog.getByRole('button', { name: 'Release Payment' })).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Release anyway' })).toBeDisabled();
   const held = await (await api(admin, 'GET', `/api/admin/payments?opportunityId=${opportunityId}`)).json();
   expect(held[0].status).toBe('paid');
@@ -156,6 +156,50 @@ test('[ADMIN] releasing a draft the brand has not approved, with a link, asks fo
   const placements = await (await api(admin, 'GET', '/api/admin/placements?limit=200')).json();
   const placement = placements.find((p: { paymentId: string }) => p.paymentId === paymentId);
   expect(placement.publication).toMatchObject({ url: `${base}/second`, overrideReason: 'The brand approved it by phone', health: 'ok' });
+  await close();
+});
+
+test('[ADMIN] Publish Content after a failed check: the primary button turns "Publish anyway" and takes a reason, which is kept', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const title = `Publish anyway ${Date.now()}`;
+  const { admin, close } = await adminPage(browser);
+  const opportunityId = await createOpportunity(admin, title);
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const paymentId = await buy(page, opportunityId);
+  await prepare(page, admin, paymentId, true);
+
+  await admin.goto('/admin/projects');
+  await admin.getByRole('tab', { name: /Approved/ }).click();
+  await admin.getByTestId('project-card').filter({ hasText: title }).getByRole('button', { name: 'Publish Content' }).click();
+  const dialog = admin.getByRole('dialog');
+  await expect(dialog.getByRole('button', { name: 'Publish and release' })).toBeEnabled();
+  await dialog.getByLabel('Live article URL').fill(`${base}/no-link`);
+  await dialog.getByRole('button', { name: 'Check article' }).click();
+  await expect(dialog.getByTestId('check-result')).toContainText('The page has no link to jordan.example.com.');
+  // the check failed: no "Publish and release" to press by habit; "Publish anyway" waits for the reason
+  await expect(dialog.getByRole('button', { name: 'Publish and release' })).toHaveCount(0);
+  const anyway = dialog.getByRole('button', { name: 'Publish anyway' });
+  await expect(anyway).toBeDisabled();
+  await expect(dialog.getByRole('alert')).toHaveText('The live article has problems: The page has no link to jordan.example.com.');
+  const reason = dialog.getByLabel('Reason to release anyway');
+  await expect(reason).toBeVisible();
+  for (const width of [1280, 390]) {
+    await admin.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await expect(anyway).toBeVisible();
+    if (process.env.SHOTS_DIR) await admin.screenshot({ path: `${process.env.SHOTS_DIR}/publish-anyway-${width}.png` });
+  }
+  await reason.fill('The outlet adds the link tonight');
+  await anyway.click();
+  await expect(admin.getByTestId('toast')).toContainText('Project status has been updated successfully');
+  const placements = await (await api(admin, 'GET', '/api/admin/placements?limit=200')).json();
+  expect(placements.find((p: { paymentId: string }) => p.paymentId === paymentId).publication).toMatchObject({
+    url: `${base}/no-link`,
+    overrideReason: 'The outlet adds the link tonight',
+  });
   await close();
 });
 

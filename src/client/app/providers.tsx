@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { queryClient } from '@/lib/query-client';
 import { ToasterLoader } from '@/components/ui/toaster-loader';
 import { dismissErrorToastsAway } from '@/components/ui/use-toast';
+import { SkipLink } from './skip-link';
 
 /** A failure's toast does not follow the user to the next page. */
 function ErrorToastsStayOnTheirPage() {
@@ -15,6 +16,7 @@ function ErrorToastsStayOnTheirPage() {
 export function Providers({ children }: { children: React.ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
+      <SkipLink />
       {children}
       <ErrorToastsStayOnTheirPage />
       <ToasterLoader />

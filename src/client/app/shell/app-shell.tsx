@@ -151,7 +151,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
             <SidebarTrigger />
             <span className="text-sm font-medium text-muted-foreground">{portal}</span>
           </header>
-          <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-8">
+          <main id="main" className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-8">
             {/* a page's chunk loads inside the shell: navigation stays in place */}
             <React.Suspense fallback={<PageSpinner />}>{children}</React.Suspense>
           </main>

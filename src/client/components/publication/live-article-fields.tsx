@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { SearchCheck } from 'lucide-react';
-import type { PublicationCheck, PublishRequest } from '@shared/publication';
+import { isBlocking, type PublicationCheck, type PublishRequest } from '@shared/publication';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input, Textarea } from '@/components/ui/input';
@@ -44,6 +44,20 @@ export function learnFromRefusal(err: unknown, set: React.Dispatch<React.SetStat
   return true;
 }
 
+/**
+ * Whether the release needs a written reason: the server asked for one, or the check on screen
+ * failed. A failed check asks at once, so the primary button turns "… anyway" before the admin
+ * presses it and meets the refusal.
+ */
+export const reasonNeeded = (a: LiveArticle) => Boolean(a.reasonAsked) || a.check?.result === 'fail';
+
+/** The server's words when it refuses a page with blocking problems (publication.ts refuseProblems). */
+const problemsMessage = (check: PublicationCheck) =>
+  `The live article has problems: ${check.problems
+    .filter((p) => isBlocking(p.code))
+    .map((p) => p.message)
+    .join('; ')}`;
+
 function usePreviewCheck() {
   return useMutation({
     mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
@@ -67,6 +81,7 @@ export function LiveArticleFields({
   const preview = usePreviewCheck();
   const [urlError, setUrlError] = React.useState<string | undefined>();
   const id = React.useId();
+  const asked = value.reasonAsked ?? (value.check?.result === 'fail' ? problemsMessage(value.check) : null);
   const runCheck = () => {
     if (!paymentId || !value.url.trim()) return;
     setUrlError(undefined);
@@ -108,10 +123,10 @@ export function LiveArticleFields({
           <CheckResult check={value.check} brandHost={brandHost} />
         </div>
       )}
-      {value.reasonAsked && (
+      {asked && (
         <FormField id={`${id}-reason`} label="Reason to release anyway" hint="Kept with the placement and shown to the team.">
           <p role="alert" className="text-sm text-amber-800">
-            {value.reasonAsked}
+            {asked}
           </p>
           <Textarea
             id={`${id}-reason`}

@@ -1,13 +1,19 @@
 import * as React from 'react';
 import { DropdownMenu as Menu } from 'radix-ui';
 import { cn } from '@/lib/utils';
+import { inertOthers } from './inert-others';
 
 export const DropdownMenu = Menu.Root;
 export const DropdownMenuTrigger = Menu.Trigger;
+/** The open menu; like Radix's modal menu it hides the page behind it, and makes it inert too. */
 export function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<typeof Menu.Content>) {
+  // while the content is mounted (the menu is open): undone as it unmounts, before Radix gives
+  // the focus back to the trigger
+  const inertPage = React.useCallback((node: HTMLDivElement | null) => (node ? inertOthers(node) : undefined), []);
   return (
     <Menu.Portal>
       <Menu.Content
+        ref={inertPage}
         sideOffset={sideOffset}
         className={cn('z-50 min-w-56 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md', className)}
         {...props}

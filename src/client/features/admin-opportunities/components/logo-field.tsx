@@ -8,8 +8,13 @@ import { useUploadImage } from '../api/upload-image';
 
 // spec §5: logos may be jpeg, jpg, png, gif, webp or svg (the server checks the bytes)
 const LOGO_ACCEPT = '.jpeg,.jpg,.png,.gif,.webp,.svg,image/jpeg,image/png,image/gif,image/webp,image/svg+xml';
+const isUpload = (v: string) => v.startsWith('/uploads/');
 
-/** The logo: upload a file (its URL fills the field) or type a URL; a preview shows either. */
+/**
+ * The logo: an uploaded file (shown as its preview, with Replace and Remove) or a typed URL. The
+ * stored path of an upload is Byline's business, not a value to edit: it never sits in the text
+ * field (issue 43). What the admin types stays in the field, even a path the server accepts.
+ */
 export function LogoField({
   id,
   value,
@@ -27,6 +32,9 @@ export function LogoField({
   const upload = useUploadImage('logo');
   const [broken, setBroken] = React.useState(false);
   React.useEffect(() => setBroken(false), [value]);
+  // the last value typed in the field: a typed "/uploads/…" is the admin's, not an upload to hide
+  const [typed, setTyped] = React.useState<string | null>(null);
+  const uploaded = isUpload(value.trim()) && value !== typed;
 
   const onFile = (e: React.ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -49,26 +57,44 @@ export function LogoField({
         )}
       </div>
       <div className="min-w-0 flex-1 space-y-2">
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <input ref={input} type="file" accept={LOGO_ACCEPT} className="sr-only" onChange={onFile} data-testid="logo-input" tabIndex={-1} aria-hidden />
           <Button type="button" variant="outline" size="sm" onClick={() => input.current?.click()} disabled={upload.isPending}>
-            <Upload /> {upload.isPending ? 'Uploading...' : 'Upload Logo'}
+            <Upload /> {upload.isPending ? 'Uploading...' : uploaded ? 'Replace logo' : 'Upload Logo'}
           </Button>
           {src && (
-            <Button type="button" variant="ghost" size="sm" onClick={() => onChange('')}>
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setTyped(null);
+                onChange('');
+              }}
+            >
               <X /> Remove logo
             </Button>
           )}
         </div>
-        <Input
-          id={id}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onBlur={onBlur}
-          placeholder="https://outlet.com/logo.png"
-          aria-invalid={invalid}
-          aria-describedby={invalid ? `${id}-error` : undefined}
-        />
+        {uploaded ? (
+          <p className="text-xs text-muted-foreground" data-testid="logo-uploaded">
+            Uploaded image{broken && ': it could not be shown'}
+          </p>
+        ) : (
+          <Input
+            id={id}
+            value={value}
+            onChange={(e) => {
+              setTyped(e.target.value);
+              onChange(e.target.value);
+            }}
+            onBlur={onBlur}
+            inputMode="url"
+            placeholder="https://outlet.com/logo.png"
+            aria-invalid={invalid}
+            aria-describedby={invalid ? `${id}-error` : undefined}
+          />
+        )}
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { format } from 'date-fns';
 import { Send } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { paymentIdTail, type AdminPaymentItem } from '@shared/payment';
@@ -7,19 +8,22 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, type LiveArticle } from '@/components/publication/live-article-fields';
+import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, reasonNeeded, type LiveArticle } from '@/components/publication/live-article-fields';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
 import { useHeldPayments, useReleasePayment } from '../api/payments';
 import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/query-error';
 
-/** Where the placement's content stands, so the admin does not release one that is not ready by mistake. */
+/**
+ * The placement's stage in words, so the admin does not release one that is not ready by mistake
+ * (and can tell two payments of one brand apart).
+ */
 function contentState(p: AdminPaymentItem): { label: string; ready: boolean } {
-  if (!p.briefSubmittedAt) return { label: 'Brief pending', ready: false };
+  if (!p.briefSubmittedAt) return { label: 'Awaiting brief', ready: false };
   switch (p.draftReviewStatus) {
     case 'approved':
-      return { label: 'Approved', ready: true };
+      return { label: 'Draft approved', ready: true };
     case 'edits_requested':
       return { label: 'Edits requested', ready: false };
     case 'pending_brand_review':
@@ -102,9 +106,15 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
                       chosen === p.id && 'border-primary bg-primary/5 ring-1 ring-primary',
                     )}
                   >
+                    {/* named by brand, payment date and stage; the spec's last 8 characters of the reference stay */}
                     <span className="min-w-0">
-                      <span className="block font-mono font-semibold">…{paymentIdTail(p.stripePaymentId)}</span>
-                      <span className="block truncate text-muted-foreground">{p.user.brandName || p.user.name || p.user.email}</span>
+                      <span className="block font-semibold" data-testid="payment-brand">
+                        {p.user.brandName || p.user.name || p.user.email}
+                      </span>
+                      <span className="block text-muted-foreground">
+                        Paid <span data-testid="payment-date">{format(new Date(p.paidAt), 'MMM d, yyyy')}</span> ·{' '}
+                        <span className="whitespace-nowrap font-mono">…{paymentIdTail(p.stripePaymentId)}</span>
+                      </span>
                     </span>
                     <span className="flex shrink-0 flex-col items-end gap-1">
                       <span className="font-semibold tabular-nums">{formatUsd(p.amount)}</span>
@@ -126,8 +136,8 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button onClick={onRelease} disabled={!chosen || release.isPending || (Boolean(article.reasonAsked) && !article.reason.trim())}>
-              {release.isPending ? 'Releasing...' : article.reasonAsked ? 'Release anyway' : 'Release Payment'}
+            <Button onClick={onRelease} disabled={!chosen || release.isPending || (reasonNeeded(article) && !article.reason.trim())}>
+              {release.isPending ? 'Releasing...' : reasonNeeded(article) ? 'Release anyway' : 'Release Payment'}
             </Button>
           </DialogFooter>
         </DialogContent>

@@ -13,6 +13,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { useIsMobile } from '@/lib/use-mobile';
+import { cn } from '@/lib/utils';
 import { MarkPublishedButton } from './mark-published-dialog';
 
 const STATUS_VARIANT: Record<OpportunityStatus, 'success' | 'info' | 'warning' | 'secondary' | 'destructive'> = {
@@ -25,6 +26,13 @@ const STATUS_VARIANT: Record<OpportunityStatus, 'success' | 'info' | 'warning' |
 
 const COLUMNS = ['Outlet', 'Title', 'Type', 'Price', 'Status', 'Slots', 'Actions'];
 const EMPTY = 'No opportunities found';
+
+/**
+ * How an outlet's name wraps in its column: between words (with `anywhere` everywhere, a squeezed
+ * column cut "Business Weekly" mid-word, issue 43); only a name with a word too long for any column
+ * may break inside it, or it would widen the table.
+ */
+const wrapOf = (name: string) => (/\S{20,}/.test(name) ? 'wrap-anywhere' : 'wrap-break-word');
 
 /** The admin table shows only the first type (spec §3). */
 const firstTypeLabel = (o: Opportunity) => (o.type[0] ? OPPORTUNITY_TYPE_LABELS[o.type[0]] : '');
@@ -79,7 +87,9 @@ function Table({ items }: { items: AdminOpportunityItem[] }) {
           ) : (
             items.map((o) => (
               <tr key={o.id} className="border-b last:border-0 hover:bg-muted/40" data-testid="opportunity-row">
-                <td className="px-3 py-3 font-medium wrap-anywhere">{o.outletName}</td>
+                <td className="px-3 py-3 font-medium">
+                  <span className={cn('block min-w-28 max-w-48', wrapOf(o.outletName))}>{o.outletName}</span>
+                </td>
                 <td className="min-w-48 px-3 py-3">
                   <span className="line-clamp-2 wrap-anywhere" title={o.title}>
                     {o.title}

@@ -10,25 +10,38 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { useActivateInviteCode, useCreateInviteCode, useDeactivateInviteCode, useInviteCodes } from '../api/invite-codes';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
 import { LoadMore } from '@/components/ui/load-more';
 
+/** The server's word on the code itself (it exists already, it is not a valid code): said on the field. */
+const fieldError = (err: unknown) =>
+  err instanceof ApiError && (err.status === 400 || err.status === 409) ? (err.errors?.code ?? err.message) : undefined;
+
 function CreateCodeForm({ onDone }: { onDone: () => void }) {
   const [code, setCode] = React.useState('');
+  const [error, setError] = React.useState<string | undefined>();
+  const input = React.useRef<HTMLInputElement>(null);
   const create = useCreateInviteCode();
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return;
+    setError(undefined);
     create.mutate(code, {
       onSuccess: () => {
         toast({ title: 'Invite code created', description: 'The new invite code has been created successfully.' });
         setCode('');
         onDone();
       },
-      onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Failed to create invite code'), variant: 'destructive' }),
+      onError: (err) => {
+        const onField = fieldError(err);
+        setError(onField);
+        // back on the field, whose description now reads the server's message
+        if (onField) input.current?.focus();
+        toast({ title: 'Error', description: errorMessage(err, 'Failed to create invite code'), variant: 'destructive' });
+      },
     });
   };
   return (
@@ -37,13 +50,34 @@ function CreateCodeForm({ onDone }: { onDone: () => void }) {
         <CardTitle className="text-base">New invite code</CardTitle>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-start">
           <div className="flex-1 space-y-1.5">
             <Label htmlFor="invite-code">Code</Label>
-            <Input id="invite-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="e.g. SPRING-2027" autoFocus maxLength={64} />
-            <p className="text-xs text-muted-foreground">Code will be converted to uppercase automatically</p>
+            <Input
+              ref={input}
+              id="invite-code"
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                setError(undefined);
+              }}
+              placeholder="e.g. SPRING-2027"
+              autoFocus
+              maxLength={64}
+              aria-invalid={Boolean(error)}
+              aria-describedby={error ? 'invite-code-error invite-code-hint' : 'invite-code-hint'}
+            />
+            {error && (
+              <p id="invite-code-error" className="text-sm font-medium text-destructive">
+                {error}
+              </p>
+            )}
+            <p id="invite-code-hint" className="text-xs text-muted-foreground">
+              Code will be converted to uppercase automatically
+            </p>
           </div>
-          <div className="flex gap-2 sm:mb-5">
+          {/* level with the input: below the label's line */}
+          <div className="flex gap-2 sm:mt-5">
             <Button type="button" variant="outline" onClick={onDone}>
               Cancel
             </Button>

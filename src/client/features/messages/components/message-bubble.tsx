@@ -55,7 +55,8 @@ export function MessageBubble({
               <FileText className="size-4 shrink-0" />
             )}
             <span className="min-w-0 truncate font-medium">{m.attachment.name}</span>
-            <span className="shrink-0 opacity-75">{sizeOf(m.attachment.size)}</span>
+            {/* quieter than the name, yet 4.5:1 on both bubbles (75% opacity on the own, blue one was 4.05:1) */}
+            <span className={cn('shrink-0', mine ? 'text-primary-foreground/90' : 'text-muted-foreground')}>{sizeOf(m.attachment.size)}</span>
           </a>
         )}
       </div>

@@ -72,15 +72,16 @@ export const OpportunityCard = React.memo(function OpportunityCard({
         <div className="min-w-0 flex-1 space-y-1">
           {/* room on the right for the Save button, which sits in the card's corner */}
           <div className="flex min-h-5 flex-wrap gap-1 pr-20">
+            {/* badges and facts wrap rather than end in "…" mid-word (issue 43) */}
             {firstType && (
-              <Badge variant="info" className="max-w-full">
-                <span className="truncate">{OPPORTUNITY_TYPE_LABELS[firstType]}</span>
+              <Badge variant="info" className="max-w-full whitespace-normal">
+                {OPPORTUNITY_TYPE_LABELS[firstType]}
               </Badge>
             )}
             {o.soldOut && <Badge variant="destructive">Sold out</Badge>}
           </div>
           <p className="truncate font-semibold">{o.outletName}</p>
-          {facts.length > 0 && <p className="truncate text-xs text-muted-foreground">{facts.join(' · ')}</p>}
+          {facts.length > 0 && <p className="break-words text-xs text-muted-foreground">{facts.join(' · ')}</p>}
         </div>
         <SaveButton opportunity={o} className="absolute right-4 top-4 h-7 px-2.5" />
       </div>
@@ -105,9 +106,15 @@ export const OpportunityCard = React.memo(function OpportunityCard({
           <div>
             <div className="flex items-center gap-1 text-xs text-muted-foreground">
               Price
+              {/* a 24 px target (WCAG 2.2 target-size) around the 14 px icon; the negative margins keep the row as it was */}
               <Tooltip>
                 <TooltipTrigger asChild>
-                  <button type="button" className="relative z-10 cursor-help" aria-label="About the price" onClick={(e) => e.stopPropagation()}>
+                  <button
+                    type="button"
+                    className="relative z-10 -my-1 -ml-1 inline-flex size-6 cursor-help items-center justify-center rounded-full hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                    aria-label="About the price"
+                    onClick={(e) => e.stopPropagation()}
+                  >
                     <CardIcon name="info" className="size-3.5" />
                   </button>
                 </TooltipTrigger>
