@@ -54,7 +54,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['tests/support/fail-on-console-error.ts'],
+    setupFiles: ['tests/support/fail-on-console-error.ts', 'tests/support/route-statuses.ts'],
     projects: [
       {
         extends: true,
@@ -62,6 +62,8 @@ export default defineConfig({
       },
       ...apiProjects('api-pglite', 'pglite'),
       ...(withPostgres ? apiProjects('api-postgres', 'postgres') : []),
+      // after the API suite (`npm run test:api`): the statuses each route answered, against its contract
+      ...(process.env.ROUTE_STATUSES ? [{ extends: true as const, test: { name: 'routes', include: ['tests/routes/**/*.test.ts'] } }] : []),
     ],
   },
 });

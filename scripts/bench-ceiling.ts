@@ -13,7 +13,7 @@ import pg from 'pg';
 import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { hashToken, SESSION_COOKIE, sessionUserSql } from '../src/server/modules/auth/session';
-import { claimableStatement } from '../src/server/modules/opportunities/browse-cache';
+import { claimableStatement } from '../src/server/modules/opportunities/claimable';
 import { startOfUtcDay } from '../src/server/lib/dates';
 import { compressOnce, preferredEncoding, type Encoding } from '../src/server/lib/compress-json';
 

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { AppDeps, ModuleDeps } from './deps';
@@ -34,6 +36,8 @@ import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
 import { termsModule } from './modules/terms/routes';
 import { apiDocsModule } from './modules/api-docs/routes';
+import { checkAccess, validatorCompiler } from './lib/contract';
+import { openApiOptions } from './modules/api-docs/openapi';
 
 export type { AppDeps } from './deps';
 
@@ -85,11 +89,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.headers(headers).header('x-request-id', req.id);
     done();
   });
+  await app.register(cookie);
+  compressJson(app);
+  // every route's contract (lib/contract.ts): its input checked, its JSON answers checked on the
+  // way out, and the API's documentation made from the routes themselves (so before any route)
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(swagger, openApiOptions(config.PUBLIC_URL));
   // the operator's routes: /metrics (before the routes it measures), /healthz, /readyz
   registerMetrics(app, { db, token: config.METRICS_TOKEN, worker: deps.worker });
   registerHealth(app, { db, worker: deps.worker });
-  await app.register(cookie);
-  compressJson(app);
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
@@ -106,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const token = req.cookies[SESSION_COOKIE];
     if (token && token.length <= 100) await signIn(db, req, token);
   });
+  // who may call the route, from its contract: before its input is read
+  app.addHook('preValidation', async (req) => checkAccess(req));
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) {

@@ -9,7 +9,7 @@ import { upsertAdmin } from './modules/auth/service';
 import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
 import { startJobs } from './jobs/boss';
-import { invoiceSettingsFrom } from './modules/invoices/service';
+import { invoiceSettingsFrom, receiptAttachments } from './modules/invoices/service';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
 import { mailerFor } from './mail/mailer';
 import { databaseUnavailableCause } from './lib/db-errors';
@@ -103,7 +103,7 @@ async function main() {
     from: config.MAIL_FROM,
     baseUrl: publicUrl(config),
     testMode: payments.name === 'test',
-    invoiceFallbackFont: config.INVOICE_FALLBACK_FONT,
+    attachments: receiptAttachments({ fallbackFontPath: config.INVOICE_FALLBACK_FONT }),
   });
 
   worker.attach(jobs.boss);

@@ -6,10 +6,11 @@
 import type { z } from 'zod';
 import type { messageSchema } from './schemas/responses/conversation';
 
+// the sides live in the leaf enums.ts, which the response schemas build on
+export { MESSAGE_SIDES } from './enums';
+export type { MessageSide } from './enums';
+
 export const MESSAGE_TEXT_MAX = 5000;
-/** The two sides of a conversation: the brand, and the editorial team (every admin). */
-export const MESSAGE_SIDES = ['brand', 'admin'] as const;
-export type MessageSide = (typeof MESSAGE_SIDES)[number];
 
 /** GET /api/{brand|admin}/projects/{paymentId}/messages: one message. */
 export type Message = z.infer<typeof messageSchema>;

@@ -10,17 +10,11 @@ import type {
   brandOpportunitySchema,
   opportunitySchema,
 } from './schemas/responses/opportunity';
+import { OPPORTUNITY_TYPES, type OpportunityStatus, type OpportunityType } from './enums';
 
-export const OPPORTUNITY_TYPES = [
-  'profile_article',
-  'editorial_feature',
-  'advertorial_brand_voice',
-  'listicle',
-] as const;
-export type OpportunityType = (typeof OPPORTUNITY_TYPES)[number];
-
-export const OPPORTUNITY_STATUSES = ['available', 'claimed', 'in_progress', 'published', 'full'] as const;
-export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+// the lists themselves live in the leaf enums.ts, which the response schemas build on
+export { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES } from './enums';
+export type { OpportunityStatus, OpportunityType } from './enums';
 
 /** Full label (badges, form checkboxes). */
 export const OPPORTUNITY_TYPE_LABELS: Record<OpportunityType, string> = {

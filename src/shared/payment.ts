@@ -12,26 +12,15 @@ import type {
   paymentSchema,
   paymentTotalsSchema,
 } from './schemas/responses/payment';
+import type { DraftReviewStatus, PaymentStatus } from './enums';
 
-export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-export const DRAFT_REVIEW_STATUSES = [
-  'awaiting_brand_brief',
-  'pending_brand_review',
-  'edits_requested',
-  'edits_complete',
-  'approved',
-] as const;
-export type DraftReviewStatus = (typeof DRAFT_REVIEW_STATUSES)[number];
+// the lists themselves live in the leaf enums.ts, which the response schemas build on
+export { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from './enums';
+export type { DraftReviewStatus, PaymentStatus, RefundReason } from './enums';
 
 /** Spec §4: a draft under the brand's review, which the brand may approve or ask edits for. */
 export const REVIEW_STATUSES = ['pending_brand_review', 'edits_requested', 'edits_complete'] as const satisfies readonly DraftReviewStatus[];
 export const isUnderReview = (s: DraftReviewStatus) => (REVIEW_STATUSES as readonly DraftReviewStatus[]).includes(s);
-
-export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
-export type RefundReason = (typeof REFUND_REASONS)[number];
 
 /**
  * How long a checkout holds its slot: Stripe refuses an expiry under 30 minutes from its own clock,

@@ -11,31 +11,16 @@ import type {
   publicationCheckResultSchema,
   publicationSchema,
 } from './schemas/responses/publication';
+import type { CheckProblemCode } from './enums';
 
-export const PUBLICATION_HEALTHS = ['unverified', 'ok', 'warning', 'issue', 'refunded'] as const;
-export type PublicationHealth = (typeof PUBLICATION_HEALTHS)[number];
+// the lists themselves live in the leaf enums.ts, which the response schemas build on
+export { PUBLICATION_HEALTHS } from './enums';
+export type { CheckProblemCode, PublicationHealth } from './enums';
 
 /** The kinds of link an outlet may promise. */
 export type { LinkType } from './catalogue';
 import type { LinkType } from './catalogue';
 export type LinkRel = LinkType | 'ugc';
-
-export const CHECK_PROBLEM_CODES = [
-  'blocked_address',
-  'blocked_port',
-  'unreachable',
-  'timeout',
-  'http_error',
-  'too_large',
-  'not_html',
-  'noindex',
-  'link_missing',
-  'rel_mismatch',
-  'too_many_redirects',
-  'bad_url',
-  'text_changed',
-] as const;
-export type CheckProblemCode = (typeof CHECK_PROBLEM_CODES)[number];
 
 /** One check of the live page. */
 export type PublicationCheck = z.infer<typeof publicationCheckResultSchema>;

@@ -7,27 +7,9 @@
 import type { z } from 'zod';
 import type { timelineEntrySchema } from './schemas/responses/conversation';
 
-export const TIMELINE_KINDS = [
-  'paid',
-  'brief_saved',
-  'brief_submitted',
-  'draft_attached',
-  'edits_requested',
-  'edits_completed',
-  'approved',
-  'published',
-  'released',
-  'refunded',
-  'check_failed',
-  'case_opened',
-  'case_closed',
-  'live_url_changed',
-  'brief_reminder',
-  'review_reminder',
-] as const;
-export type TimelineKind = (typeof TIMELINE_KINDS)[number];
-
-export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
+// the lists themselves live in the leaf enums.ts, which the response schemas build on
+export { ACTOR_TYPES, TIMELINE_KINDS } from './enums';
+export type { TimelineKind } from './enums';
 
 /** GET /api/{brand|admin}/projects/{paymentId}/timeline: one entry. */
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;

@@ -144,7 +144,7 @@ describe('Admin Projects: Published and Refunded after the spec’s three', () =
     } finally {
       await own.close();
     }
-  });
+  }, 120_000);
 
   async function publishOne(t: TestApp) {
     const admin = (await signedIn(t.app, t.db, kinds.admin)).agent;

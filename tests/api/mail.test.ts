@@ -9,6 +9,7 @@ import { startJobs, type Jobs } from '../../src/server/jobs/boss';
 import { MAIL_JOBS, startMailJobs, stopMailJobs } from '../../src/server/jobs/mail';
 import { outboxMailer, smtpMailer } from '../../src/server/mail/mailer';
 import { deliverMail, enqueueMail } from '../../src/server/mail/outbox';
+import { receiptAttachments } from '../../src/server/modules/invoices/service';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { Agent, createTestApp, type TestApp } from '../support/app';
@@ -71,7 +72,7 @@ describe('the outbox', () => {
 
     // a second run (or a repeated job) sends nothing
     await runMailWorker(t.db, smtp);
-    expect(await deliverMail(t.db, { mailer: smtpMailer(smtp.url), from: TEST_FROM, baseUrl: TEST_BASE_URL }, row.id)).toBe('skipped');
+    expect(await deliverMail(t.db, { mailer: smtpMailer(smtp.url), from: TEST_FROM, baseUrl: TEST_BASE_URL, attachments: receiptAttachments() }, row.id)).toBe('skipped');
     expect(smtp.to(user.email)).toHaveLength(1);
   });
 
@@ -80,7 +81,7 @@ describe('the outbox', () => {
     const lines: string[] = [];
     const user = await createUser(t.db);
     const id = await t.db.transaction((tx) => enqueueMail(tx, { userId: user.id }, approved()));
-    await deliverMail(t.db, { mailer: outboxMailer(dir, (l) => lines.push(l)), from: TEST_FROM, baseUrl: TEST_BASE_URL }, id!);
+    await deliverMail(t.db, { mailer: outboxMailer(dir, (l) => lines.push(l)), from: TEST_FROM, baseUrl: TEST_BASE_URL, attachments: receiptAttachments() }, id!);
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(new RegExp(`${id}\\.eml$`));
@@ -116,6 +117,7 @@ describe('pg-boss delivery jobs', () => {
       mailer: smtpMailer(`smtp://127.0.0.1:${downSmtpPort}`),
       from: TEST_FROM,
       baseUrl: TEST_BASE_URL,
+      attachments: receiptAttachments(),
       retryDelaySeconds: 1,
       retryDelayMaxSeconds: 2,
       retryLimit: 20,
@@ -148,6 +150,8 @@ describe('pg-boss delivery jobs', () => {
     // the user's action succeeds while SMTP is down
     const res = await new Agent(t.app).post('/api/password/forgot', { email: user.email });
     expect(res.status).toBe(200);
+    // the reset link is queued just after the answer
+    expect(await until(async () => (await outboxRows(user.email)).length === 1)).toBe(true);
     const [{ id }] = await outboxRows(user.email);
     // failing attempts are recorded on the row; nothing is sent
     expect(await until(async () => ((await outboxRows(user.email))[0]?.attempts ?? 0) >= 2)).toBe(true);

@@ -15,6 +15,7 @@ import type { DbHandle } from '../../src/server/db/client';
 import { JOBS, startJobs } from '../../src/server/jobs/boss';
 import { smtpMailer } from '../../src/server/mail/mailer';
 import { deliverPending } from '../../src/server/mail/outbox';
+import { receiptAttachments } from '../../src/server/modules/invoices/service';
 import { WorkerStatus } from '../../src/server/ops/worker';
 import { countEvent } from '../../src/server/ops/events';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -107,10 +108,10 @@ async function journey(app: FastifyInstance) {
   expect((await brand.agent.get('/api/no-such-route')).status).toBe(404);
 
   // the mails the journey queued: first the SMTP server is down (each fails once), then it is up
-  const down = await deliverPending(handle.db, { mailer: smtpMailer(`smtp://127.0.0.1:${await closedPort()}`), from: TEST_FROM, baseUrl: TEST_BASE_URL });
+  const down = await deliverPending(handle.db, { mailer: smtpMailer(`smtp://127.0.0.1:${await closedPort()}`), from: TEST_FROM, baseUrl: TEST_BASE_URL, attachments: receiptAttachments() });
   const smtp = await startSmtp();
   const mailer = smtpMailer(smtp.url);
-  const up = await deliverPending(handle.db, { mailer, from: TEST_FROM, baseUrl: TEST_BASE_URL });
+  const up = await deliverPending(handle.db, { mailer, from: TEST_FROM, baseUrl: TEST_BASE_URL, attachments: receiptAttachments() });
   mailer.close();
   await smtp.close();
   expect(down.sent).toBe(0);

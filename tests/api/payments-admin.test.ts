@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import { Agent } from '../support/app';
@@ -100,6 +101,31 @@ describe('admin payments list and totals', () => {
     expect(cents(res.body.released) - cents(before.released)).toBe(1234567);
     expect(res.body.held).toMatch(/^\d+\.\d{2}$/);
     expect((await brand.agent.get('/api/admin/payments/totals')).status).toBe(403);
+  });
+});
+
+describe('the payment lists read the database', () => {
+  it('a change made elsewhere (another server, plain SQL) shows in the very next page of both lists: the payment, its opportunity, its brand; a deleted one is gone', async () => {
+    const [brand] = await quickBrands(t.app, t.db, 1);
+    const opp = await createOpportunity(t.db, { title: 'Before', outletName: 'Old Outlet', maxSlots: 3 });
+    const p = await makePayment(t.db, brand.user.id, opp.id);
+    const adminUrl = `/api/admin/payments?opportunityId=${opp.id}`;
+    expect((await admin.agent.get(adminUrl)).body).toMatchObject([{ id: p.id, brandFeedback: null, opportunity: { title: 'Before' }, user: { brandName: brand.user.brandName } }]);
+    expect((await brand.agent.get('/api/brand/payments')).body).toMatchObject([{ id: p.id, brandFeedback: null, opportunity: { title: 'Before', outletName: 'Old Outlet' } }]);
+
+    await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE opportunities SET title = 'After', outlet_name = 'New Outlet' WHERE id = ${opp.id}`);
+    await t.db.execute(sql`UPDATE users SET brand_name = 'Renamed Co' WHERE id = ${brand.user.id}`);
+    expect((await admin.agent.get(adminUrl)).body).toMatchObject([
+      { id: p.id, brandFeedback: 'Shorter, please', opportunity: { title: 'After', outletName: 'New Outlet' }, user: { brandName: 'Renamed Co' } },
+    ]);
+    expect((await brand.agent.get('/api/brand/payments')).body).toMatchObject([
+      { id: p.id, brandFeedback: 'Shorter, please', opportunity: { title: 'After', outletName: 'New Outlet' } },
+    ]);
+
+    await t.db.execute(sql`DELETE FROM payments WHERE id = ${p.id}`);
+    expect((await admin.agent.get(adminUrl)).body).toEqual([]);
+    expect((await brand.agent.get('/api/brand/payments')).body).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefs } from '../../src/server/db/schema';
+import type { AdminProjectItem, MyArticleItem } from '../../src/shared/schemas/brief';
 import { createTestApp, type TestApp } from '../support/app';
-import { everyKind, kinds, signedIn } from '../support/factories';
+import { everyKind, kinds, signedIn, uniqueEmail } from '../support/factories';
 import { PART1, PART2, createOpportunity, createPayment, paymentRow, purchase, submittedBrief } from '../support/content';
 
 type Review = 'awaiting_brand_brief' | 'pending_brand_review' | 'edits_requested' | 'edits_complete' | 'approved';
@@ -304,5 +306,59 @@ describe('GET /api/admin/projects', () => {
     } finally {
       await t2.close();
     }
+  }, 120_000);
+});
+
+describe('the placement lists read the database', () => {
+  /** A brand of its own, so the admin's list can be searched down to its placements. */
+  const freshBrand = (name: string) => signedIn(t.app, t.db, { ...kinds.approvedBrand, name, brandName: `${name} Co`, email: uniqueEmail('lists') });
+  const projectsOf = async (email: string) =>
+    (await admin.agent.get<AdminProjectItem[]>(`/api/admin/projects?q=${encodeURIComponent(email)}`)).body;
+
+  it('a change made elsewhere (another server, plain SQL) shows in the very next page of My Articles and Projects; each brand sees its own', async () => {
+    const ada = await freshBrand('Ada Reads');
+    const opp = await createOpportunity(t.db, { title: 'Read each time', outletName: 'Old Outlet' });
+    const p = await createPayment(t.db, { brandId: ada.user.id, opportunityId: opp.id, draftReviewStatus: 'pending_brand_review', draftDocumentUrl: DOC_URL });
+    await submittedBrief(t.db, p);
+    const myArticles = async (agent = ada.agent) => (await agent.get<MyArticleItem[]>('/api/brand/my-articles')).body;
+
+    const [mine] = await myArticles();
+    expect(mine).toMatchObject({ outletName: 'Old Outlet', payment: { id: p.id, draftReviewStatus: 'pending_brand_review' }, brief: { submittedAt: expect.any(String) } });
+    const [project] = await projectsOf(ada.user.email);
+    expect(project).toMatchObject({ payment: { id: p.id, brandFeedback: null }, brief: { submittedAt: expect.any(String) }, user: { name: 'Ada Reads' } });
+
+    await t.db.execute(sql`UPDATE briefs SET submitted_at = NULL WHERE payment_id = ${p.id}`);
+    await t.db.execute(sql`UPDATE users SET name = 'Ada Lovelace' WHERE id = ${ada.user.id}`);
+    await t.db.execute(sql`UPDATE payments SET draft_review_status = 'edits_requested', brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE opportunities SET outlet_name = 'The Daily Byline' WHERE id = ${opp.id}`);
+
+    expect(await myArticles()).toMatchObject([
+      { outletName: 'The Daily Byline', payment: { id: p.id, draftReviewStatus: 'edits_requested', brandFeedback: 'Shorter, please' }, brief: { submittedAt: null } },
+    ]);
+    expect(await projectsOf(ada.user.email)).toMatchObject([
+      { outletName: 'The Daily Byline', payment: { id: p.id, draftReviewStatus: 'edits_requested', brandFeedback: 'Shorter, please' }, brief: null, user: { name: 'Ada Lovelace' } },
+    ]);
+
+    // another brand's purchase of the same opportunity: each brand's page holds its own only
+    const grace = await freshBrand('Grace Reads');
+    const theirs = await createPayment(t.db, { brandId: grace.user.id, opportunityId: opp.id });
+    expect((await myArticles(grace.agent)).map((i) => i.payment.id)).toEqual([theirs.id]);
+    expect((await myArticles()).map((i) => i.payment.id)).toEqual([p.id]);
+  });
+
+  it('overdue follows the clock: once the turnaround has passed, the next page says so, with nothing changed meanwhile', async () => {
+    const late = await freshBrand('Late Draft');
+    const opp = await createOpportunity(t.db, { title: 'Falls due', tatDays: 1 });
+    const p = await createPayment(t.db, { brandId: late.user.id, opportunityId: opp.id, draftReviewStatus: 'awaiting_brand_brief' });
+    const brief = await submittedBrief(t.db, p);
+    // due in 3 s: submitted a day ago, less 3 s
+    const [{ due }] = (
+      (await t.db.execute(sql`UPDATE briefs SET submitted_at = now() - interval '1 day' + interval '3 seconds'
+        WHERE id = ${brief.id} RETURNING (submitted_at + interval '1 day')::text AS due`)) as unknown as { rows: { due: string }[] }
+    ).rows;
+    expect((await projectsOf(late.user.email)).map((i) => i.overdue)).toEqual([false]);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, new Date(due).getTime() - Date.now()) + 200));
+    expect((await projectsOf(late.user.email)).map((i) => i.overdue)).toEqual([true]);
   });
 });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkType } from '../../src/shared/catalogue';
 import { publicationChecks, publications } from '../../src/server/db/schema';
-import { runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/publication';
+import { runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import type { Agent } from '../support/app';
 import { submittedBrief } from '../support/content';

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { payments, placementEvents, publicationCases, publicationChecks, publications } from '../../src/server/db/schema';
-import { recheckNow, releasePayment, runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/publication';
+import { releasePayment } from '../../src/server/modules/placements/release';
+import { recheckNow, runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import type { Agent } from '../support/app';
 import { paymentRow, submittedBrief } from '../support/content';

@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mailOutbox, payments, publicationCases, publicationChecks, publications } from '../../src/server/db/schema';
-import { releasePayment, runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/publication';
+import { mailOutbox, payments, placementEvents, publicationCases, publicationChecks, publications } from '../../src/server/db/schema';
+import { releasePayment } from '../../src/server/modules/placements/release';
+import { runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import { paymentRow, submittedBrief } from '../support/content';
@@ -309,6 +310,47 @@ describe('release with the live article', () => {
     const again = await admin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: url });
     expect(again.status).toBe(409);
     expect(await t.db.select().from(publications).where(eq(publications.paymentId, payment.id))).toHaveLength(1);
+  });
+});
+
+describe('one release path: the spec’s two calls', () => {
+  const releaseBy = {
+    post: (id: string) => admin.post(`/api/admin/payments/${id}/release`),
+    patch: (id: string) => admin.patch(`/api/admin/payments/${id}/status`, { status: 'released' }),
+  };
+  const historyOf = (paymentId: string) =>
+    t.db
+      .select({ kind: placementEvents.kind, actorType: placementEvents.actorType, actorId: placementEvents.actorId, details: placementEvents.details })
+      .from(placementEvents)
+      .where(eq(placementEvents.paymentId, paymentId))
+      .orderBy(placementEvents.id);
+
+  it('POST …/release and PATCH …/status {status: "released"} answer the whole Payment, record the same history and mail, and refuse alike', async () => {
+    const seen: Record<string, { body: Record<string, unknown>; history: unknown[]; mail: unknown }> = {};
+    for (const way of ['post', 'patch'] as const) {
+      const { payment } = await placement('awaiting_brand_brief');
+      const res = await releaseBy[way](payment.id);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ id: payment.id, brandId: payment.brandId, status: 'released', paidAt: expect.any(String), releasedAt: expect.any(String) });
+      const [mail] = await mailsOf(payment.id, 'published');
+      seen[way] = { body: res.body, history: await historyOf(payment.id), mail: { liveUrl: mail.data.liveUrl, checks: mail.data.checks, guaranteeDate: mail.data.guaranteeDate } };
+      expect(await publicationOf(payment.id)).toMatchObject({ url: null, health: 'unverified' });
+
+      const again = await releaseBy[way](payment.id);
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ message: 'Only a payment held in escrow can be released (this one is released)' });
+
+      const refunding = await makePayment(t.db, payment.brandId, payment.opportunityId, { refundRequestedAt: new Date(), refundReason: 'guarantee' });
+      const refused = await releaseBy[way](refunding.id);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({ message: 'A refund is in progress for this payment' });
+      expect((await paymentRow(t.db, refunding.id)).status).toBe('paid');
+    }
+    // the same members both ways (the PATCH's draft answer, a ProjectPayment, would lack brandId, paidAt, …)
+    expect(Object.keys(seen.patch.body).sort()).toEqual(Object.keys(seen.post.body).sort());
+    expect(seen.patch.history).toEqual(seen.post.history);
+    expect(seen.post.history.map((e) => (e as { kind: string }).kind)).toEqual(['published', 'released']);
+    expect(seen.patch.mail).toEqual(seen.post.mail);
   });
 });
 

@@ -42,12 +42,12 @@ describe('lists that check the session in their own statement', () => {
     expect(first.status).toBe(200);
     expect(first.body).toHaveLength(1);
     const before = sessionStats();
-    for (const url of ['/api/brand/my-articles', '/api/brand/my-articles', '/api/brand/payments']) {
-      const res = await brand.agent.get(url);
+    for (let i = 0; i < 2; i++) {
+      const res = await brand.agent.get('/api/brand/my-articles');
       expect(res.status).toBe(200);
-      if (url.endsWith('my-articles')) expect(res.text).toBe(first.text);
+      expect(res.text).toBe(first.text);
     }
-    expect(delta(before)).toEqual({ lookups: 0, checkedInStatement: 3, lookedUpAgain: 0 });
+    expect(delta(before)).toEqual({ lookups: 0, checkedInStatement: 2, lookedUpAgain: 0 });
   });
 
   it('a session signed out elsewhere: the next page is a 401', async () => {

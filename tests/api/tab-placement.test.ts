@@ -164,7 +164,7 @@ describe('[ADMIN] Projects: one tab per project', () => {
     } finally {
       await own.close();
     }
-  });
+  }, 120_000);
 
   it('each of the spec’s tabs is served by its partial index: its predicate is the index’s', async () => {
     const indexes: Partial<Record<ProjectTab, string>> = {

@@ -1,7 +1,7 @@
 /**
  * `unreadMessages` on each My Articles item (the editorial team's messages the brand has not read)
  * and each Admin Projects item (the brand's messages the team has not read): counted by the database
- * with the list, and never served stale by the lists' item cache (decision 011).
+ * with the list, so the next page follows every new message and read mark.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AdminProjectItem, MyArticleItem } from '../../src/shared/schemas/brief';
@@ -38,7 +38,7 @@ it('counts the other side’s unread messages per article, and follows new messa
   for (const text of ['Hello from the team', 'One more question']) {
     expect((await admin.post(`/api/admin/projects/${paymentId}/messages`, { text })).status).toBe(201);
   }
-  // the same page asked again: the item cache must not answer the count from before
+  // the same page asked again counts the messages written since
   expect(await brandUnread(paymentId)).toBe(2);
   expect(await brandUnread(otherPaymentId)).toBe(0);
   // the team's own messages are not unread for the team

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -15,6 +15,9 @@ export default async function setup() {
   // projects that extend the root config each call this: do the work once per process
   if (process.env.BYLINE_TEST_SETUP_DONE) return;
   process.env.BYLINE_TEST_SETUP_DONE = '1';
+  // the statuses check reads what the API suite just recorded (tests/support/route-statuses.ts)
+  if (process.env.ROUTE_STATUSES) return;
+  rmSync(path.resolve('.tmp/route-statuses'), { recursive: true, force: true });
   mkdirSync(path.dirname(PGLITE_DUMP), { recursive: true });
   const pglite = await createPglite();
   await runMigrations(openPglite(pglite));

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { AdminProjectItem, ProjectPayment } from '../../src/shared/schemas/brief';
 import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/placements/components/projects/brief-text';
 import { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS } from '../../src/shared/schemas/brief';
-import { adminProject } from '../../src/server/modules/api-docs/examples';
 
 const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -16,6 +15,26 @@ const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
   createdAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
+
+
+// a whole Admin Projects card; each test sets the fields it reads
+const adminProject: AdminProjectItem = {
+  id: '0c5e7f1a-2b3d-4e5f-9a6b-7c8d9e0f1a2b',
+  title: 'Founder profile',
+  type: ['profile_article'],
+  outletName: 'The Daily Planet',
+  priceUsd: '2500.00',
+  payment: payment({ id: '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f', draftReviewStatus: 'pending_brand_review', amount: '2500.00' }),
+  brief: {
+    part1Json: { personOrBrandName: 'Jane Founder', preferredTitle: 'Founder and CEO, Acme Soil' },
+    part2Json: { mainGoal: 'Raise awareness of regenerative farming' },
+    submittedAt: '2026-03-03T14:05:00.000Z',
+  },
+  user: { id: '3f6b2c1e-8a4d-4c7e-9b21-5d0e6f7a8b9c', name: 'Jane Founder', brandName: 'Acme Soil', email: 'jane@acme.example' },
+  publication: null,
+  overdue: false,
+  unreadMessages: 0,
+};
 
 // the API docs' example card gives the fields these tests do not read
 const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({

@@ -9,7 +9,7 @@ import type { InvoiceSettings } from '../modules/invoices/service';
 import type { FileStore } from '../storage/file-store';
 import { sweepUnreferencedUploads } from '../storage/uploads';
 import { pruneRateLimitHits } from '../lib/rate-limit';
-import { runDueChecks, type PublicationDeps } from '../modules/placements/publication';
+import { runDueChecks, type PublicationDeps } from '../modules/placements/watch';
 import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
 import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
 

@@ -56,6 +56,11 @@ export function pageOf(req: FastifyRequest): Page {
   return { limit: q.limit, cursor: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
 }
 
+/** The page a paged route's contract read (lib/contract.ts): `limit` and the decoded `cursor`. */
+export function pageFrom(query: { limit: number; cursor?: string }): Page {
+  return { limit: query.limit, cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor) };
+}
+
 function pickPaging(query: unknown): Record<string, unknown> {
   const q = (query ?? {}) as Record<string, unknown>;
   return { limit: q.limit, cursor: q.cursor };

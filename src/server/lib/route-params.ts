@@ -2,8 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import { notFound } from './errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Provider session ids come from us or the provider: letters, digits and underscores. */
-const PROVIDER_SESSION_ID = /^[A-Za-z0-9_]{1,255}$/;
 
 export const isUuid = (value: string) => UUID.test(value);
 
@@ -14,12 +12,5 @@ export const isUuid = (value: string) => UUID.test(value);
 export function idParam(req: FastifyRequest, name: string, message: string): string {
   const value = (req.params as Record<string, unknown>)[name];
   if (typeof value !== 'string' || !isUuid(value)) throw notFound(message);
-  return value;
-}
-
-/** A provider session id in the path (the built-in checkout page's calls). */
-export function providerSessionParam(req: FastifyRequest): string {
-  const value = (req.params as Record<string, unknown>).sessionId;
-  if (typeof value !== 'string' || !PROVIDER_SESSION_ID.test(value)) throw notFound('Checkout not found');
   return value;
 }

@@ -14,14 +14,21 @@ const fieldKey = (path: readonly PropertyKey[]) => (path.length ? path.map(Strin
  * says about it (an invalid URL, say) follows from the character.
  */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = issuesAsHttpError(schema, input);
+  if (parsed instanceof HttpError) throw parsed;
+  return parsed.value;
+}
+
+/** `parse`, with the refusal returned rather than thrown (the routes' validator, lib/contract.ts). */
+export function issuesAsHttpError<S extends z.ZodType>(schema: S, input: unknown): { value: z.output<S> } | HttpError {
   const unstorable = unstorablePaths(input);
   // no body at all reads as an empty object; a JSON null is not an object and is refused
   const result = schema.safeParse(input === undefined ? {} : input);
-  if (result.success && unstorable.length === 0) return result.data;
+  if (result.success && unstorable.length === 0) return { value: result.data };
   const errors: Record<string, string> = {};
   for (const path of unstorable) errors[fieldKey(path)] = UNSTORABLE_TEXT_MESSAGE;
   const issues = result.error?.issues ?? [];
   for (const issue of issues) errors[fieldKey(issue.path)] ??= issue.message;
   const first = unstorable.length ? UNSTORABLE_TEXT_MESSAGE : (issues[0]?.message ?? 'Invalid input');
-  throw new HttpError(400, first, errors);
+  return new HttpError(400, first, errors);
 }

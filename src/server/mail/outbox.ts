@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { storedDocumentPdf } from '../modules/invoices/service';
 import { mailOutbox, users } from '../db/schema';
 import type { Mailer } from './mailer';
 import { countEvent } from '../ops/events';
@@ -53,6 +52,19 @@ export async function enqueueAdminMail(tx: Tx, data: MailData): Promise<number> 
   return admins.length;
 }
 
+/** A file a mail carries. */
+interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/**
+ * The files a mail carries, found when it is sent (the receipt's invoice: modules/invoices
+ * `receiptAttachments`). Given by whoever delivers, as mail/ knows no module.
+ */
+export type MailAttachments = (db: Db, data: MailData) => Promise<MailAttachment[]>;
+
 export interface DeliveryOptions {
   mailer: Mailer;
   from: string;
@@ -60,8 +72,8 @@ export interface DeliveryOptions {
   baseUrl: string;
   /** the built-in test checkout is the payment provider: every mail says payments are simulated */
   testMode?: boolean;
-  /** INVOICE_FALLBACK_FONT, for the invoice attached to a receipt */
-  invoiceFallbackFont?: string;
+  /** required, so that no delivery forgets the receipt's invoice */
+  attachments: MailAttachments;
 }
 
 /**
@@ -71,13 +83,14 @@ export interface DeliveryOptions {
 export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string): Promise<'sent' | 'skipped'> {
   const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
   if (!row || row.status !== 'pending') return 'skipped';
-  const rendered = renderMail(row.data as unknown as MailData, opts.baseUrl, { testMode: opts.testMode });
+  const data = row.data as unknown as MailData;
+  const rendered = renderMail(data, opts.baseUrl, { testMode: opts.testMode });
   await db
     .update(mailOutbox)
     .set({ attempts: sql`${mailOutbox.attempts} + 1`, subject: rendered.subject })
     .where(eq(mailOutbox.id, row.id));
   try {
-    const attachments = await attachmentsOf(db, row.data, opts);
+    const attachments = await opts.attachments(db, data);
     await opts.mailer.send({ id: row.id, from: opts.from, to: row.toAddress, ...rendered, attachments });
   } catch (err) {
     countEvent('mail-failed');
@@ -92,13 +105,6 @@ export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string)
     .set({ status: 'sent', sentAt: new Date(), lastError: null, ...('token' in row.data ? { data: { ...row.data, token: '(sent)' } } : {}) })
     .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'pending')));
   return 'sent';
-}
-
-/** The receipt carries its invoice, rendered from the stored document when the mail is sent. */
-async function attachmentsOf(db: Db, data: Record<string, unknown>, opts: DeliveryOptions) {
-  if (data.kind !== 'payment_received' || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
-  const file = await storedDocumentPdf(db, data.paymentId, 'invoice', { fallbackFontPath: opts.invoiceFallbackFont });
-  return file ? [{ filename: file.fileName, content: file.pdf, contentType: 'application/pdf' }] : [];
 }
 
 /** Outbox mails not sent yet, oldest first (`olderThan`: leave fresh ones to their own job). */

@@ -2,12 +2,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../db/client';
+import { route } from '../lib/contract';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { migrationsDir } from '../paths';
 import type { WorkerStatus } from './worker';
 
-type NotReady = 'database' | 'migrations' | 'jobs';
+const upSchema = z.object({ status: z.literal('ok') });
+const notReadySchema = z
+  .object({ status: z.literal('unavailable'), reason: z.enum(['database', 'migrations', 'jobs']) })
+  .describe('Not ready: `reason` says which part');
+type NotReady = z.infer<typeof notReadySchema>['reason'];
 
 /** A database that takes longer than this to answer `SELECT 1` is not fit to serve. */
 const DB_TIMEOUT_MS = 2_000;
@@ -63,18 +69,37 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; worker?: Wo
 
   const noStore = (reply: { header(k: string, v: string): unknown }) => reply.header('Cache-Control', 'no-store');
 
-  app.get('/healthz', { logLevel: 'warn' }, async (_req, reply) => {
-    noStore(reply);
-    return { status: 'ok' };
-  });
+  route(
+    app,
+    'GET',
+    '/healthz',
+    { access: 'public', tags: ['Operations'], summary: 'Liveness: the process is up', logLevel: 'warn', response: { 200: upSchema } },
+    async (_req, reply) => {
+      noStore(reply);
+      return { status: 'ok' as const };
+    },
+  );
 
-  app.get('/readyz', { logLevel: 'warn' }, async (_req, reply) => {
-    noStore(reply);
-    pending ??= check().finally(() => {
-      pending = null;
-    });
-    const reason = await pending;
-    if (reason) return reply.code(503).send({ status: 'unavailable', reason });
-    return { status: 'ok' };
-  });
+  route(
+    app,
+    'GET',
+    '/readyz',
+    {
+      access: 'public',
+      tags: ['Operations'],
+      summary: 'Readiness: the database answers, the migrations are applied and the job worker runs',
+      logLevel: 'warn',
+      // not ready is the probe's answer, not a refusal: it replaces the 503 every route may meet
+      response: { 200: upSchema, 503: notReadySchema },
+    },
+    async (_req, reply) => {
+      noStore(reply);
+      pending ??= check().finally(() => {
+        pending = null;
+      });
+      const reason = await pending;
+      if (reason) return reply.code(503).send({ status: 'unavailable', reason });
+      return { status: 'ok' as const };
+    },
+  );
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/client';
+import { fileAnswer, route, type Contract } from '../lib/contract';
+import { notFound, unauthorized } from '../lib/errors';
 import { onCountedEvent, type CountedEvent } from './events';
 import type { WorkerStatus } from './worker';
 
@@ -44,6 +46,18 @@ function recorderFor(metrics: HttpMetrics, route: string) {
   };
 }
 
+/** GET /metrics's contract, with or without METRICS_TOKEN: the same route, documented the same. */
+const METRICS = {
+  access: 'operator',
+  tags: ['Operations'],
+  summary: 'Metrics in the Prometheus text format',
+  description:
+    'Requests by route template and status, their durations, payments, releases, refunds, e-mails, the database pool and the job queues. Send `Authorization: Bearer <METRICS_TOKEN>`.',
+  logLevel: 'warn',
+  response: { 200: fileAnswer(['text/plain'], 'The metrics (Prometheus exposition format)') },
+  errors: { 401: 'The bearer token is missing or wrong', 404: 'Metrics are off (no METRICS_TOKEN is set)' },
+} as const satisfies Contract<never, never, never, Record<number, unknown>>;
+
 const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** `Authorization: Bearer <token>` compared in constant time (both sides hashed to one length). */
@@ -72,7 +86,9 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
 export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: string; worker?: WorkerStatus }) {
   const { token, worker } = deps;
   if (!token) {
-    app.get('/metrics', { logLevel: 'warn' }, async (_req, reply) => reply.code(404).send({ message: 'Not found' }));
+    route(app, 'GET', '/metrics', METRICS, async () => {
+      throw notFound();
+    });
     return;
   }
 
@@ -153,9 +169,10 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: st
   }
 
   const expected = digest(token);
-  app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
+  route(app, 'GET', '/metrics', METRICS, async (req, reply) => {
     if (!bearerMatches(req.headers.authorization, expected)) {
-      return reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: 'Unauthorized' });
+      void reply.header('WWW-Authenticate', 'Bearer');
+      throw unauthorized('Unauthorized');
     }
     const body = await registry.metrics();
     return reply.header('Cache-Control', 'no-store').type(registry.contentType).send(body);

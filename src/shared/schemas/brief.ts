@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { EDIT_FEEDBACK_MAX } from '../constants';
+import { ARTICLE_TABS, PROJECT_TABS } from '../enums';
+import {
+  NAME_MAX,
+  TITLE_MAX,
+  briefPart1DraftSchema,
+  briefPart1Schema,
+  briefPart2DraftSchema,
+  briefPart2Schema,
+  required,
+  text,
+  type BriefPart1,
+  type BriefPart2,
+} from './brief-parts';
 import type {
   adminProjectItemSchema,
   articleTabCountsSchema,
@@ -20,71 +33,9 @@ import { isHttpUrl, withHttps } from './profile';
  * required fields. The same schemas drive the brief form and the server routes.
  */
 
-export const BRIEF_TEXT_MAX = 5000;
-const NAME_MAX = 200;
-const TITLE_MAX = 300;
-
-const text = (label: string, max = BRIEF_TEXT_MAX) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
-const required = (message: string, label: string, max = BRIEF_TEXT_MAX) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `${label} must be at most ${max} characters`);
-
-// ---------------------------------------------------------------------------------------------
-// Current form (/brand/brief/{paymentId})
-
-const part1Fields = {
-  personOrBrandName: text('Name', NAME_MAX),
-  preferredTitle: text('Preferred title', TITLE_MAX),
-  backgroundExperience: text('Background and experience'),
-  inspiration: text('Inspiration'),
-  challengesOvercome: text('Challenges overcome'),
-  uniquePerspective: text('Unique perspective'),
-  careerHighlights: text('Career highlights'),
-  personalAnecdotes: text('Personal anecdotes'),
-  futureVision: text('Future vision'),
-  additionalInfo: text('Additional information'),
-};
-
-const part2Fields = {
-  mainGoal: text('Main goal'),
-  targetAudience: text('Target audience'),
-  mainMessage: text('Main message'),
-  specificPoints: text('Specific points'),
-  seoKeywords: text('SEO keywords'),
-  toneStyleGuidelines: text('Tone and style guidelines'),
-  /** one link per line */
-  socialMediaLinks: text('Social media links'),
-};
-
-export const BRIEF_PART1_FIELDS = Object.keys(part1Fields) as (keyof typeof part1Fields)[];
-export const BRIEF_PART2_FIELDS = Object.keys(part2Fields) as (keyof typeof part2Fields)[];
-export type BriefPart1Field = keyof typeof part1Fields;
-export type BriefPart2Field = keyof typeof part2Fields;
-
-const optionalAll = <T extends Record<string, z.ZodString>>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
-
-/** Part 1 "About You / Your Brand", as submitted (validated when moving to step 2). */
-export const briefPart1Schema = z.object({
-  ...optionalAll(part1Fields),
-  personOrBrandName: required('Name is required', 'Name', NAME_MAX),
-  backgroundExperience: required('Background and experience is required', 'Background and experience'),
-});
-
-/** Part 2 "Article Guidelines", as submitted. */
-export const briefPart2Schema = z.object({
-  ...optionalAll(part2Fields),
-  mainGoal: required('Main goal is required', 'Main goal'),
-  targetAudience: required('Target audience is required', 'Target audience'),
-  mainMessage: required('Main message is required', 'Main message'),
-});
-
-/** Autosave: nothing required, same types and limits. */
-export const briefPart1DraftSchema = z.object(optionalAll(part1Fields));
-export const briefPart2DraftSchema = z.object(optionalAll(part2Fields));
-
-export type BriefPart1 = z.infer<typeof briefPart1DraftSchema>;
-export type BriefPart2 = z.infer<typeof briefPart2DraftSchema>;
+// the current form's two parts live in brief-parts.ts, a leaf the response schemas build on too
+export { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS, BRIEF_TEXT_MAX, briefPart1Schema, briefPart2Schema } from './brief-parts';
+export type { BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field } from './brief-parts';
 
 /**
  * POST /api/brand/brief/{paymentId} — a draft. A part left out keeps what is stored
@@ -287,13 +238,9 @@ export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, with
- * "approved" before Completed (issue 43: an approved draft not yet published is in none of the
- * spec's tabs), then "refunded" (issue 20: nor is a refunded purchase; shown when there is one).
- */
-export const ARTICLE_TABS = ['pending', 'needs-review', 'approved', 'completed', 'refunded'] as const;
-export type ArticleTab = (typeof ARTICLE_TABS)[number];
+// the tabs (spec §4) live in the leaf enums.ts, which the response schemas build on
+export { ARTICLE_TABS, PROJECT_TABS } from '../enums';
+export type { ArticleTab, ProjectTab } from '../enums';
 /** Each tab's count, and how many drafts wait for the brand's review (the page opens on them). */
 export type ArticleTabCounts = z.infer<typeof articleTabCountsSchema>;
 
@@ -305,12 +252,6 @@ export const myArticlesQuerySchema = z.object({
 });
 export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
 
-/**
- * Spec §4 admin tab placement; the server filters Admin Projects by it. The spec's three, then
- * "published" and "refunded" (issue 20: every state has a tab; refunded ones were in none).
- */
-export const PROJECT_TABS = ['awaiting', 'review', 'approved', 'published', 'refunded'] as const;
-export type ProjectTab = (typeof PROJECT_TABS)[number];
 export type ProjectTabCounts = z.infer<typeof projectTabCountsSchema>;
 
 /** GET /api/admin/projects: one tab, and a search by brand (its /counts takes the search alone). */

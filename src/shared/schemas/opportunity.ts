@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { MAX_EXAMPLES } from '../constants';
 import { fromCents, toCents } from '../money';
-import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES, deadlineDay, type Opportunity, type OpportunityType } from '../opportunity';
+import {
+  OPPORTUNITY_STATUSES,
+  OPPORTUNITY_TYPES,
+  deadlineDay,
+  type Opportunity,
+  type OpportunityType,
+} from '../opportunity';
 import { isHttpUrl, withHttps } from './profile';
 import { adminSearchQuery } from './admin-search';
+import { baseVersionSchema } from './version';
 import { LINK_TYPES, TOPICS, isCountry, isLanguage, type LinkType, type Topic } from '../catalogue';
 
 /**
@@ -140,7 +147,11 @@ const DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\
  * A deadline is a calendar day ("YYYY-MM-DD"; of an ISO datetime only its written date counts),
  * claimable through the end of that day in UTC. `minDay` is the earliest day accepted.
  */
-function normalizeDeadline(raw: string | null | undefined, minDay: string, keepDay?: string | null): Result<string | null> {
+function normalizeDeadline(
+  raw: string | null | undefined,
+  minDay: string,
+  keepDay?: string | null,
+): Result<string | null> {
   if (isBlank(raw)) return ok(null);
   const m = DATE_OR_DATETIME.exec(raw!.trim());
   if (!m) return fail('Deadline must be a valid date');
@@ -150,9 +161,16 @@ function normalizeDeadline(raw: string | null | undefined, minDay: string, keepD
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day || Number(y) < 2000) {
     return fail('Deadline must be a valid date');
   }
-  // an opportunity being edited may keep the deadline it already has, even once it has passed
-  if (day < minDay && day !== keepDay) return fail('Deadline cannot be in the past');
-  return ok(day);
+  const refusal = pastDeadlineRefusal(day, minDay, keepDay);
+  return refusal ? fail(refusal) : ok(day);
+}
+
+/**
+ * Why a deadline day cannot be saved (null: it can): a day before `minDay`, unless it is `keepDay`,
+ * the deadline the opportunity being edited already has (it may keep it, even once it has passed).
+ */
+export function pastDeadlineRefusal(day: string, minDay: string, keepDay?: string | null): string | null {
+  return day < minDay && day !== keepDay ? 'Deadline cannot be in the past' : null;
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -213,30 +231,40 @@ const optionalString = (invalid: string) => z.string({ error: invalid }).nullish
 
 /**
  * POST and PATCH /api/admin/opportunities. Keys not listed (status, filledSlots, id...) are dropped.
- * `keepDay`: the stored deadline of the opportunity being edited, accepted even when past.
+ * `anyDay`: a deadline of any valid day, past ones too (`opportunityEditSchema`).
  */
-export const opportunityRequestSchemaFor = (keepDay?: string | null) => z.object({
-  outletName: requiredText('Outlet name', TEXT_MAX),
-  outletUrl: optionalString('Outlet URL must be a valid URL').transform(check(normalizeOutletUrl)),
-  title: requiredText('Title', TEXT_MAX),
-  description: requiredText('Description', DESCRIPTION_MAX),
-  type: types,
-  tat,
-  priceUsd: stringOrNumber('Price must be a valid amount').transform(check(normalizePrice)),
-  maxSlots: stringOrNumber('Max slots must be a valid number').transform(check(normalizeMaxSlots)),
-  domainAuthority: stringOrNumber('Domain Authority must be a valid number').transform(check(normalizeDomainAuthority)),
-  deadlineDate: optionalString('Deadline must be a valid date').transform((raw, ctx) =>
-    check((v: typeof raw) => normalizeDeadline(v, serverMinDeadlineDay(), keepDay))(raw, ctx),
-  ),
-  logoUrl: optionalString('Logo must be a valid URL').transform(check(normalizeLogoUrl)),
-  exampleUrls: examples.nullish().transform((v) => v ?? []),
-  tatDays: stringOrNumber('Turnaround days must be a whole number').transform(check(normalizeTatDays)),
-  linkType,
-  topics: topics.nullish().transform((v) => v ?? []),
-  country: optionalString('Country must be an ISO 3166-1 alpha-2 code, e.g. DE').transform(check(normalizeCountry)),
-  language: optionalString('Language must be an ISO 639-1 code, e.g. de').transform(check(normalizeLanguage)),
-});
+const opportunityRequestSchemaFor = (anyDay = false) =>
+  z.object({
+    outletName: requiredText('Outlet name', TEXT_MAX),
+    outletUrl: optionalString('Outlet URL must be a valid URL').transform(check(normalizeOutletUrl)),
+    title: requiredText('Title', TEXT_MAX),
+    description: requiredText('Description', DESCRIPTION_MAX),
+    type: types,
+    tat,
+    priceUsd: stringOrNumber('Price must be a valid amount').transform(check(normalizePrice)),
+    maxSlots: stringOrNumber('Max slots must be a valid number').transform(check(normalizeMaxSlots)),
+    domainAuthority: stringOrNumber('Domain Authority must be a valid number').transform(
+      check(normalizeDomainAuthority),
+    ),
+    deadlineDate: optionalString('Deadline must be a valid date').transform((raw, ctx) =>
+      check((v: typeof raw) => normalizeDeadline(v, anyDay ? '' : serverMinDeadlineDay()))(raw, ctx),
+    ),
+    logoUrl: optionalString('Logo must be a valid URL').transform(check(normalizeLogoUrl)),
+    exampleUrls: examples.nullish().transform((v) => v ?? []),
+    tatDays: stringOrNumber('Turnaround days must be a whole number').transform(check(normalizeTatDays)),
+    linkType,
+    topics: topics.nullish().transform((v) => v ?? []),
+    country: optionalString('Country must be an ISO 3166-1 alpha-2 code, e.g. DE').transform(check(normalizeCountry)),
+    language: optionalString('Language must be an ISO 639-1 code, e.g. de').transform(check(normalizeLanguage)),
+  });
 export const opportunityRequestSchema = opportunityRequestSchemaFor();
+
+/**
+ * PATCH /api/admin/opportunities/{id} as its contract reads it: the same body with the version it
+ * was based on (decision 019), and a deadline of any valid day, since an edit may keep one that has
+ * passed; the server then refuses another past day (`pastDeadlineRefusal`).
+ */
+export const opportunityEditSchema = opportunityRequestSchemaFor(true).extend(baseVersionSchema.shape);
 
 /** The normalised opportunity fields: the JSON body the client sends and the server stores. */
 export interface OpportunityRequest {
@@ -270,29 +298,32 @@ export interface OpportunityRequest {
  * types). Use with `useForm<OpportunityFormValues, unknown, OpportunityRequest>({ resolver:
  * zodResolver(opportunityFormSchema) })`; `handleSubmit` then receives the JSON to send.
  */
-export const opportunityFormSchemaFor = (keepDay?: string | null) => z.object({
-  outletName: requiredText('Outlet name', TEXT_MAX),
-  outletUrl: z.string().transform(check(normalizeOutletUrl)),
-  title: requiredText('Title', TEXT_MAX),
-  description: requiredText('Description', DESCRIPTION_MAX),
-  type: types,
-  tat: z
-    .string()
-    .trim()
-    .max(100, 'Turnaround must be at most 100 characters')
-    .transform((v) => (v ? v : null)),
-  priceUsd: z.string().transform(check(normalizePrice)),
-  maxSlots: z.string().transform(check(normalizeMaxSlots)),
-  domainAuthority: z.string().transform(check(normalizeDomainAuthority)),
-  deadlineDate: z.string().transform((raw, ctx) => check((v: string) => normalizeDeadline(v, localToday(), keepDay))(raw, ctx)),
-  logoUrl: z.string().transform(check(normalizeLogoUrl)),
-  exampleUrls: examples,
-  tatDays: z.string().transform(check(normalizeTatDays)),
-  linkType,
-  topics,
-  country: z.string().transform(check(normalizeCountry)),
-  language: z.string().transform(check(normalizeLanguage)),
-});
+export const opportunityFormSchemaFor = (keepDay?: string | null) =>
+  z.object({
+    outletName: requiredText('Outlet name', TEXT_MAX),
+    outletUrl: z.string().transform(check(normalizeOutletUrl)),
+    title: requiredText('Title', TEXT_MAX),
+    description: requiredText('Description', DESCRIPTION_MAX),
+    type: types,
+    tat: z
+      .string()
+      .trim()
+      .max(100, 'Turnaround must be at most 100 characters')
+      .transform((v) => (v ? v : null)),
+    priceUsd: z.string().transform(check(normalizePrice)),
+    maxSlots: z.string().transform(check(normalizeMaxSlots)),
+    domainAuthority: z.string().transform(check(normalizeDomainAuthority)),
+    deadlineDate: z
+      .string()
+      .transform((raw, ctx) => check((v: string) => normalizeDeadline(v, localToday(), keepDay))(raw, ctx)),
+    logoUrl: z.string().transform(check(normalizeLogoUrl)),
+    exampleUrls: examples,
+    tatDays: z.string().transform(check(normalizeTatDays)),
+    linkType,
+    topics,
+    country: z.string().transform(check(normalizeCountry)),
+    language: z.string().transform(check(normalizeLanguage)),
+  });
 export const opportunityFormSchema = opportunityFormSchemaFor();
 
 export type OpportunityFormValues = z.input<typeof opportunityFormSchema>;
@@ -348,7 +379,9 @@ export function opportunityToFormValues(o: Opportunity): OpportunityFormValues {
 
 /** GET /api/admin/opportunities filters (the dashboard's; besides ?limit=&cursor=). */
 export const adminOpportunitiesQuerySchema = z.object({
-  status: z.enum(OPPORTUNITY_STATUSES, { error: `status must be one of ${OPPORTUNITY_STATUSES.join(', ')}` }).optional(),
+  status: z
+    .enum(OPPORTUNITY_STATUSES, { error: `status must be one of ${OPPORTUNITY_STATUSES.join(', ')}` })
+    .optional(),
   type: z.enum(OPPORTUNITY_TYPES, { error: `type must be one of ${OPPORTUNITY_TYPES.join(', ')}` }).optional(),
   /** "Show Full Only" */
   full: z.enum(['true', 'false'], { error: 'full must be true or false' }).optional(),

@@ -1,4 +1,4 @@
-import type { Json } from './document';
+import type { Json } from './openapi';
 
 /**
  * GET /api/docs: the OpenAPI document drawn as one self-contained HTML page, on the server. No
@@ -189,8 +189,8 @@ function responsesBlock(op: Json): string {
       content &&
       Object.keys(content).length === 1 &&
       ((content['application/json'] as Json | undefined)?.schema as Json | undefined)?.$ref ===
-        '#/components/schemas/Error';
-    const body = plainError ? ` ${schemaLink('Error')}` : '';
+        '#/components/schemas/Refusal';
+    const body = plainError ? ` ${schemaLink('Refusal')}` : '';
     const kind = Number(status) >= 400 ? 'refusal' : 'success';
     return `<li class="${kind}"><span class="status">${esc(status)}</span> ${markdown(String(r.description ?? '')).replace(/^<p>|<\/p>$/g, '')}${body}${headers ? `<ul class="headers">${headers}</ul>` : ''}${content && !plainError ? contentBlock(content) : ''}</li>`;
   });
@@ -237,7 +237,7 @@ section.schema{border-top:1px solid var(--line);padding-top:.5rem;margin-top:1.5
 @media (max-width:56rem){.layout{display:block}nav{position:static;height:auto;border-right:0;border-bottom:1px solid var(--line)}main{padding:1rem}}
 `;
 
-/** The reference page of an OpenAPI document made by document.ts. */
+/** The reference page of an OpenAPI document made by @fastify/swagger (openapi.ts). */
 export function referencePage(doc: Json): string {
   const info = doc.info as Json;
   const tags = asList(doc.tags);

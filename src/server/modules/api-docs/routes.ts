@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Module } from '../../deps';
+import { route } from '../../lib/contract';
 import { compressOnce, preferredEncoding, type Encoding } from '../../lib/compress-json';
-import { CATALOGUE } from './catalogue';
-import { openApiDocument } from './document';
 import { referencePage } from './page';
 
 /** A body made once and sent many times, with its compressed forms made on first demand. */
@@ -17,21 +17,46 @@ function kept(body: string) {
   };
 }
 
+const textAnswer = (type: string, description: string) => ({ description, content: { [type]: { schema: z.string() } } });
+
 /**
- * The API documentation (issue 22): GET /api/openapi.json, the OpenAPI 3.1 document made from the
- * route catalogue and the shared zod schemas, and GET /api/docs, the same drawn as a page to read.
- * Both are made on the first request, not at start.
+ * The API documentation (issues 22, 44): GET /api/openapi.json, the OpenAPI 3.1 document that
+ * @fastify/swagger makes from the routes' own contracts (openapi.ts), and GET /api/docs, the same
+ * drawn as a page to read. Both are made on the first request, once every route is registered.
  */
-export const apiDocsModule: Module = async (app, { config }) => {
+export const apiDocsModule: Module = async (app) => {
   let made: { json: ReturnType<typeof kept>; html: ReturnType<typeof kept> } | undefined;
   const docs = () => {
     if (!made) {
-      const doc = openApiDocument(CATALOGUE, config.PUBLIC_URL);
+      const doc = app.swagger() as unknown as Record<string, unknown>;
       made = { json: kept(JSON.stringify(doc)), html: kept(referencePage(doc)) };
     }
     return made;
   };
 
-  app.get('/api/openapi.json', async (req, reply) => docs().json(req, reply, 'application/json; charset=utf-8'));
-  app.get('/api/docs', async (req, reply) => docs().html(req, reply, 'text/html; charset=utf-8'));
+  route(
+    app,
+    'GET',
+    '/api/openapi.json',
+    {
+      access: 'public',
+      tags: ['Documentation'],
+      summary: 'This API as an OpenAPI 3.1 document',
+      response: { 200: textAnswer('application/json', 'the OpenAPI 3.1 document, made from the routes themselves') },
+    },
+    async (req, reply) => docs().json(req, reply, 'application/json; charset=utf-8'),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/docs',
+    {
+      access: 'public',
+      tags: ['Documentation'],
+      summary: 'This API as a page to read',
+      response: { 200: textAnswer('text/html', 'the reference page') },
+    },
+    async (req, reply) => docs().html(req, reply, 'text/html; charset=utf-8'),
+  );
 };

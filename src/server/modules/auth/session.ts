@@ -145,18 +145,19 @@ export async function pageWithSession<T extends { rows: readonly unknown[] }>(
   return read(undefined);
 }
 
-export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.protocol === 'https',
-    expires: expiresAt,
-  });
+/**
+ * The cookie's flags. Secure over https, and always in production: there TLS ends at a proxy in
+ * front, and without TRUST_PROXY naming it every request looks like plain http.
+ */
+const cookieOptions = (req: FastifyRequest, production: boolean) =>
+  ({ path: '/', httpOnly: true, sameSite: 'lax', secure: production || req.protocol === 'https' }) as const;
+
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date, production: boolean) {
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(req, production), expires: expiresAt });
 }
 
-export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply) {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply, production: boolean) {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(req, production));
 }
 
 export { toPublicUser };

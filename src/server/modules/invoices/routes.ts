@@ -1,10 +1,11 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import type { Module } from '../../deps';
-import { forbidden, notFound } from '../../lib/errors';
-import { idParam } from '../../lib/route-params';
-import { parse } from '../../lib/validate';
+import { fileAnswer, idIn, route, userOf } from '../../lib/contract';
+import { notFound } from '../../lib/errors';
 import { billingDetailsSchema, paymentsExportQuerySchema, type TaxDocumentKind } from '../../../shared/billing';
-import { requireAdmin, requireApprovedBrand, requireUser } from '../auth/guards';
+import { billingDetailsAnswerSchema } from '../../../shared/schemas/responses/payment';
 import { paymentsCsv } from './export';
 import { billingOf, documentPdf, saveBilling, type DocumentFile } from './service';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -14,12 +15,24 @@ const NO_DOCUMENT: Record<TaxDocumentKind, string> = {
   credit_note: 'No credit note for this payment: it was not refunded',
 };
 
+const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
+
 function sendPdf(reply: FastifyReply, file: DocumentFile) {
   return reply
     .header('Content-Type', 'application/pdf')
     .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
     .header('Cache-Control', 'private, no-cache')
     .send(file.pdf);
+}
+
+/** The export, streamed as it is read (export.ts), named by the day it was made. */
+function sendCsv(reply: FastifyReply, csv: Readable) {
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="byline-payments-${day}.csv"`)
+    .header('Cache-Control', 'private, no-store')
+    .send(csv);
 }
 
 /**
@@ -29,50 +42,78 @@ function sendPdf(reply: FastifyReply, file: DocumentFile) {
 export const invoicesModule: Module = async (app, { db, config, invoicing }) => {
   const render = { fallbackFontPath: config.INVOICE_FALLBACK_FONT };
 
-  const brandOnly = (req: Parameters<typeof requireUser>[0]) => {
-    const user = requireUser(req);
-    if (user.role !== 'brand') throw forbidden('Only brands can do this');
-    return user;
-  };
+  // any brand, approved or not: the details are asked for before the first purchase
+  route(
+    app,
+    'GET',
+    '/api/brand/billing',
+    {
+      access: 'any-brand',
+      tags: ['Payments'],
+      summary: 'The brand’s billing details (what its invoices are made out to)',
+      response: { 200: billingDetailsAnswerSchema },
+    },
+    async (req) => billingOf(db, userOf(req).id),
+  );
 
-  app.get('/api/brand/billing', async (req) => billingOf(db, brandOnly(req).id));
-
-  app.put('/api/brand/billing', async (req) => {
-    const brand = brandOnly(req);
-    return saveBilling(db, brand.id, parse(billingDetailsSchema, req.body));
-  });
+  route(
+    app,
+    'PUT',
+    '/api/brand/billing',
+    {
+      access: 'any-brand',
+      tags: ['Payments'],
+      summary: 'Save the brand’s billing details',
+      description: 'Invoices already issued keep the details they were issued with.',
+      body: billingDetailsSchema,
+      response: { 200: billingDetailsAnswerSchema },
+    },
+    async (req) => saveBilling(db, userOf(req).id, req.body),
+  );
 
   for (const [segment, kind] of [
     ['invoice', 'invoice'],
     ['credit-note', 'credit_note'],
   ] as const) {
-    app.get(`/api/brand/payments/:paymentId/${segment}`, async (req, reply) => {
-      // as Payment History: an approved brand's own payments
-      const brand = requireApprovedBrand(req);
-      const paymentId = idParam(req, 'paymentId', PAYMENT_NOT_FOUND);
-      // another brand's payment is answered as if it did not exist
-      const file = await documentPdf(db, paymentId, kind, { brandId: brand.id, settings: invoicing, render });
+    const what = kind === 'invoice' ? 'The payment’s invoice (PDF)' : 'The credit note of a refunded payment (PDF)';
+    const document = {
+      tags: ['Payments'] as ['Payments'],
+      description: 'Issued once, with the details of that moment: every download is the same document.',
+      params: paymentParams,
+      response: { 200: fileAnswer(['application/pdf'], 'The document, as an attachment') },
+      errors: {
+        404:
+          kind === 'invoice'
+            ? 'No invoice for this payment (or another brand’s)'
+            : 'No credit note for this payment: it was not refunded (or another brand’s)',
+      },
+    };
+
+    // as Payment History: an approved brand's own payments; another brand's is answered as if it did not exist
+    route(app, 'GET', `/api/brand/payments/:paymentId/${segment}`, { ...document, access: 'brand', summary: what }, async (req, reply) => {
+      const file = await documentPdf(db, req.params.paymentId, kind, { brandId: userOf(req).id, settings: invoicing, render });
       if (!file) throw notFound(NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });
 
-    app.get(`/api/admin/payments/:paymentId/${segment}`, async (req, reply) => {
-      requireAdmin(req);
-      const paymentId = idParam(req, 'paymentId', PAYMENT_NOT_FOUND);
-      const file = await documentPdf(db, paymentId, kind, { settings: invoicing, render });
+    route(app, 'GET', `/api/admin/payments/:paymentId/${segment}`, { ...document, access: 'admin', summary: `${what}, for an admin` }, async (req, reply) => {
+      const file = await documentPdf(db, req.params.paymentId, kind, { settings: invoicing, render });
       if (!file) throw notFound(NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });
   }
 
-  app.get('/api/admin/payments/export.csv', async (req, reply) => {
-    requireAdmin(req);
-    const filter = parse(paymentsExportQuerySchema, req.query);
-    const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="byline-payments-${day}.csv"`)
-      .header('Cache-Control', 'private, no-store')
-      .send(paymentsCsv(db, filter));
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/payments/export.csv',
+    {
+      access: 'admin',
+      tags: ['Payments'],
+      summary: 'The payments as CSV (the Payments screen’s filters and a date range)',
+      querystring: paymentsExportQuerySchema,
+      response: { 200: fileAnswer(['text/csv'], 'One row per payment, as an attachment') },
+    },
+    async (req, reply) => sendCsv(reply, paymentsCsv(db, req.query)),
+  );
 };

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { billingDetails, payments, taxDocuments, users } from '../../db/schema';
 import type { Config } from '../../config';
+import type { MailAttachments } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
 import { normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
 import { issueCreditNote, issueInvoice, type InvoiceSettings } from './issue';
@@ -114,12 +115,25 @@ async function fileOf(id: string, doc: StoredDocument, render?: RenderOptions): 
 }
 
 /** A document already issued, as PDF (the receipt mail's attachment); null when there is none. */
-export async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKind, render?: RenderOptions): Promise<DocumentFile | null> {
+async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKind, render?: RenderOptions): Promise<DocumentFile | null> {
   const [row] = await db
     .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content })
     .from(taxDocuments)
     .where(and(eq(taxDocuments.paymentId, paymentId), eq(taxDocuments.kind, kind)));
   return row ? fileOf(row.id, { kind, number: row.number, issuedAt: row.issuedAt, content: row.content }, render) : null;
+}
+
+/**
+ * What the mails carry (mail/outbox.ts `DeliveryOptions.attachments`): the receipt, its invoice as
+ * issued in the fulfilment, rendered when the mail is sent (`render`: INVOICE_FALLBACK_FONT).
+ */
+export function receiptAttachments(render?: RenderOptions): MailAttachments {
+  return async (db, data) => {
+    // typeof: the mail's data was stored as JSON, by whatever version of the code queued it
+    if (data.kind !== 'payment_received' || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
+    const file = await storedDocumentPdf(db, data.paymentId, 'invoice', render);
+    return file ? [{ filename: file.fileName, content: file.pdf, contentType: 'application/pdf' }] : [];
+  };
 }
 
 /** The invoicing settings of a running app: the seller from the INVOICE_* settings, test mode from the provider. */

@@ -5,10 +5,8 @@ import type { Db } from '../../db/client';
 import { conversationReads, opportunities, payments, placementMessages, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import type { SessionCheck } from '../../db/session-check';
-import { itemPages } from '../../db/item-pages';
+import { jsonPages } from '../../db/json-pages';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
-import { isUuid } from '../../lib/route-params';
 import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 import { otherSide, queueNotice, unreadByPayment } from './service';
 
@@ -20,7 +18,6 @@ export type Caller = { side: 'brand'; brandId: string; userId: string } | { side
  * another brand's payment id is answered exactly like one that does not exist.
  */
 export async function conversationOf(db: Db, caller: Caller, paymentId: string) {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const [row] = await db
     .select({
       paymentId: payments.id,
@@ -97,17 +94,16 @@ const _messageTypeMatches: Same<ItemOf<typeof messageItem>, Message> = true;
 type PageShape = { brand: boolean; cursor: boolean };
 
 /**
- * A conversation's page, its items kept by row version and the page kept whole while nothing is
- * committed (db/item-pages.ts): a message never changes, and an open conversation asks for its
- * newest page every few seconds. A brand's page holds only messages of its own payment (found by the
- * payment's primary key, then its brand compared); an empty page says nothing about whether the
- * caller may see the payment, which `messagesPage` then asks.
+ * A conversation's page, read from the database every time, so nothing of one viewer's page can
+ * reach another's. A brand's page holds only messages of its own payment (found by the payment's
+ * primary key, then its brand compared); an empty page says nothing about whether the caller may
+ * see the payment, which `messagesPage` then asks.
  */
-const messagesPageOf = itemPages<PageShape, Record<string, unknown>>(
+const messagesPageOf = jsonPages<PageShape, Record<string, unknown>>(
   'conversation_messages',
   (o) => `${o.brand ? 'brand' : 'admin'}.${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(messageItem, placementMessages.id)}, ${placementMessages.id} AS "id", ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(messageItem)}, ${placementMessages.id} AS "id", ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
       FROM ${placementMessages}
       JOIN ${users} ON ${users.id} = ${placementMessages.authorId}
       WHERE ${placementMessages.paymentId} = ${sql.placeholder('paymentId')}::uuid
@@ -123,8 +119,7 @@ const messagesPageOf = itemPages<PageShape, Record<string, unknown>>(
  * Each row's JSON is a `Message`, built by the database. Another brand's payment is a 404, like a
  * missing one: asked of the database when the page comes back empty.
  */
-export async function messagesPage(db: Db, caller: Caller, paymentId: string, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+export async function messagesPage(db: Db, caller: Caller, paymentId: string, page: Page): Promise<JsonPageRow[]> {
   let values: ReturnType<typeof pageValues>;
   try {
     values = pageValues(page);
@@ -137,10 +132,8 @@ export async function messagesPage(db: Db, caller: Caller, paymentId: string, pa
     db,
     { brand: caller.side === 'brand', cursor: Boolean(page.cursor) },
     { paymentId, ...(caller.side === 'brand' ? { brandId: caller.brandId } : {}), ...values },
-    check,
   );
-  // with the session left to the statement, an empty page is asked again after a lookup (session.ts)
-  if (!rows.length && !check && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.brandId : undefined))) {
+  if (!rows.length && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.brandId : undefined))) {
     throw notFound(PAYMENT_NOT_FOUND);
   }
   return rows;
@@ -204,7 +197,6 @@ export async function markRead(db: Db, side: MessageSide, paymentId: string): Pr
 
 /** The stored file of a message's attachment, when the message belongs to this conversation. */
 export async function attachmentOf(db: Db, paymentId: string, messageId: string) {
-  if (!isUuid(messageId)) return null;
   const [row] = await db
     .select({
       file: placementMessages.attachmentFile,

@@ -1,15 +1,21 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { MESSAGE_EMPTY, messageTextSchema } from '../../../shared/schemas/message';
+import {
+  conversationAboutSchema,
+  messageSchema,
+  unreadSummarySchema,
+} from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { fileAnswer, idIn, noContent, route, userOf, type Access } from '../../lib/contract';
 import { badRequest, notFound } from '../../lib/errors';
-import { pageOf, sendJsonPage } from '../../lib/paging';
+import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { claimLimits, releaseClaims } from '../../lib/rate-limit';
 import { parse } from '../../lib/validate';
 import { uploadRoutes } from '../../storage/read-upload';
 import { storeUpload } from '../../storage/uploads';
-import { requireAdmin, requireApprovedBrand } from '../auth/guards';
-import { pageWithSession } from '../auth/session';
-import { checkAttachment, readMessageForm } from './attachment';
+import { checkAttachment, readMessageForm, sendAttachment } from './attachment';
 import {
   attachmentOf,
   conversationAbout,
@@ -22,13 +28,40 @@ import {
 import { unreadByPayment } from './service';
 
 const ATTACHMENT_NOT_FOUND = 'Attachment not found';
-type Params = { Params: { paymentId: string; messageId?: string } };
+const ATTACHMENT_TYPES = [
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'image/png',
+  'image/jpeg',
+];
 
-/** A download name in Content-Disposition: ASCII for old clients, the real name as RFC 5987 UTF-8. */
-function dispositionOf(name: string) {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
+const attachmentParams = paymentParams.extend({ messageId: idIn(ATTACHMENT_NOT_FOUND).describe('the message’s id') });
+/**
+ * JSON `{text}`; a multipart message has no JSON body (null here) and its `text` field is read with
+ * the same schema from the form.
+ */
+const messageBody = messageTextSchema.nullable();
+
+/** The two sides of every conversation: the brand that owns the payment, and the editorial team. */
+const SIDES: { prefix: string; access: Access; who: string; caller: (req: FastifyRequest) => Caller }[] = [
+  {
+    prefix: '/api/brand',
+    access: 'brand',
+    who: 'the brand (its own placements; another brand’s is a 404)',
+    caller: (req) => {
+      const brand = userOf(req);
+      return { side: 'brand', brandId: brand.id, userId: brand.id };
+    },
+  },
+  {
+    prefix: '/api/admin',
+    access: 'admin',
+    who: 'the editorial team',
+    caller: (req) => ({ side: 'admin', userId: userOf(req).id }),
+  },
+];
 
 /**
  * The conversation of a placement between its brand and the editorial team (issue 19), under
@@ -36,107 +69,167 @@ function dispositionOf(name: string) {
  * {paymentId}/… for admins (all admins are one side). Another brand's payment is a 404, like a
  * missing one. Attachments are private to the two sides, stored like drafts (never under /uploads).
  */
-export const messagesModule: Module = async (app: FastifyInstance, deps) => {
+export const messagesModule: Module = async (app, deps) => {
   const { db, files, limits } = deps;
-  const sides: { prefix: string; caller: (req: FastifyRequest) => Caller }[] = [
-    {
-      prefix: '/api/brand',
-      caller: (req) => {
-        const brand = requireApprovedBrand(req);
-        return { side: 'brand', brandId: brand.id, userId: brand.id };
-      },
-    },
-    {
-      prefix: '/api/admin',
-      caller: (req) => ({ side: 'admin', userId: requireAdmin(req).id }),
-    },
-  ];
 
-  for (const { prefix, caller: callerOf } of sides) {
+  for (const { prefix, access, who, caller: callerOf } of SIDES) {
     const base = `${prefix}/projects/:paymentId`;
 
     // the sidebar badge and the cards: the caller's side's unread messages per placement
-    app.get(`${prefix}/messages/unread`, async (req) => {
-      const caller = callerOf(req);
-      return unreadByPayment(db, caller.side, caller.side === 'brand' ? { brandId: caller.brandId } : 'all');
-    });
-
-    app.get<Params>(`${base}/conversation`, async (req) => conversationAbout(db, callerOf(req), req.params.paymentId));
-
-    app.get<Params>(`${base}/messages`, { config: { sessionInStatement: true } }, async (req, reply) => {
-      const { page, rows } = await pageWithSession(db, req, async (check) => {
+    route(
+      app,
+      'GET',
+      `${prefix}/messages/unread`,
+      {
+        access,
+        tags: ['Conversation'],
+        summary: `Unread messages per placement, for ${who}`,
+        response: { 200: unreadSummarySchema },
+      },
+      async (req) => {
         const caller = callerOf(req);
-        const page = pageOf(req);
-        return { page, rows: await messagesPage(db, caller, req.params.paymentId, page, check) };
-      });
-      return sendJsonPage(req, reply, page, rows);
-    });
+        return unreadByPayment(db, caller.side, caller.side === 'brand' ? { brandId: caller.brandId } : 'all');
+      },
+    );
+
+    route(
+      app,
+      'GET',
+      `${base}/conversation`,
+      {
+        access,
+        tags: ['Conversation'],
+        summary: 'What a placement’s conversation is about (the details page’s header)',
+        params: paymentParams,
+        response: { 200: conversationAboutSchema },
+      },
+      async (req) => conversationAbout(db, callerOf(req), req.params.paymentId),
+    );
+
+    route(
+      app,
+      'GET',
+      `${base}/messages`,
+      {
+        access,
+        tags: ['Conversation'],
+        paged: true,
+        summary: 'A placement’s messages: the newest page first, each page newest first',
+        description: 'The `Link: rel="next"` page holds older messages.',
+        params: paymentParams,
+        response: { 200: z.array(messageSchema) },
+      },
+      async (req, reply) => {
+        const page = pageFrom(req.query);
+        return sendJsonPage(req, reply, page, await messagesPage(db, callerOf(req), req.params.paymentId, page));
+      },
+    );
 
     // a message with an attachment comes as multipart/form-data
     uploadRoutes(app, (uploads) =>
-      uploads.post<Params>(`${base}/messages`, async (req, reply) => {
-        const caller = callerOf(req);
-        const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
-        const form = req.isMultipart()
-          ? await readMessageForm(req)
-          : { text: (req.body as { text?: unknown } | null)?.text, file: null };
-        let claimed: number[] = [];
-        try {
-          const { text } = parse(messageTextSchema, { text: form.text });
-          const checked = form.file ? await checkAttachment(form.file) : null;
-          if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
-          // counted once the message is known to be valid, and taken back if it is not stored
-          claimed = caller.side === 'brand' ? await claimLimits(db, [{ limit: limits.messages, subject: caller.userId }]) : [];
-          const attachment = checked
-            ? {
-                // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
-                // and an attached image must stay private to the two sides (its type is in the row)
-                file: await storeUpload(
-                  db,
-                  files,
-                  limits,
-                  { id: caller.userId, role: caller.side },
-                  { source: checked.file, ext: 'bin', mime: checked.mime, kind: checked.kind },
-                ),
-                name: checked.name,
-                type: checked.mime,
-                size: checked.file.size,
-              }
-            : null;
-          const message = await postMessage(db, caller, paymentId, { text, attachment });
-          claimed = [];
-          return reply.code(201).send(message);
-        } finally {
+      route(
+        uploads,
+        'POST',
+        `${base}/messages`,
+        {
+          access,
+          tags: ['Conversation'],
+          summary: 'Write a message, with or without an attachment',
+          description:
+            'JSON `{text}`, or multipart/form-data with a `text` field and a `file` (PDF, DOC, DOCX, PNG or JPEG by its bytes, at most 25 MB). The other side is told by e-mail, at most every 15 minutes.',
+          params: paymentParams,
+          body: messageBody,
+          upload: {
+            text: { description: 'the message (may be empty when a file is attached)' },
+            file: { description: 'the attachment (optional)', file: true },
+          },
+          response: { 201: messageSchema },
+          errors: {
+            413: 'The file is larger than 25 MB',
+            429: 'Too many messages this hour, or uploads today (brands)',
+          },
+        },
+        async (req, reply) => {
+          const caller = callerOf(req);
+          const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
+          const form = req.isMultipart() ? await readMessageForm(req) : null;
+          let claimed: number[] = [];
           try {
-            if (claimed.length) await releaseClaims(db, claimed);
+            const text = form ? parse(messageTextSchema, { text: form.text }).text : (req.body?.text ?? '');
+            const checked = form?.file ? await checkAttachment(form.file) : null;
+            if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
+            // counted once the message is known to be valid, and taken back if it is not stored
+            claimed =
+              caller.side === 'brand'
+                ? await claimLimits(db, [{ limit: limits.messages, subject: caller.userId }])
+                : [];
+            const attachment = checked
+              ? {
+                  // stored as <random>.bin, whatever it is: the public /uploads route serves image extensions,
+                  // and an attached image must stay private to the two sides (its type is in the row)
+                  file: await storeUpload(
+                    db,
+                    files,
+                    limits,
+                    { id: caller.userId, role: caller.side },
+                    { source: checked.file, ext: 'bin', mime: checked.mime, kind: checked.kind },
+                  ),
+                  name: checked.name,
+                  type: checked.mime,
+                  size: checked.file.size,
+                }
+              : null;
+            const message = await postMessage(db, caller, paymentId, { text, attachment });
+            claimed = [];
+            return reply.code(201).send(message);
           } finally {
-            await form.file?.spooled.dispose();
+            try {
+              if (claimed.length) await releaseClaims(db, claimed);
+            } finally {
+              await form?.file?.spooled.dispose();
+            }
           }
-        }
-      }),
+        },
+      ),
     );
 
-    app.post<Params>(`${base}/messages/read`, async (req, reply) => {
-      const caller = callerOf(req);
-      const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
-      await markRead(db, caller.side, paymentId);
-      return reply.code(204).send();
-    });
+    route(
+      app,
+      'POST',
+      `${base}/messages/read`,
+      {
+        access,
+        tags: ['Conversation'],
+        summary: 'Mark everything the other side wrote so far as read',
+        params: paymentParams,
+        response: { 204: noContent('Marked read') },
+      },
+      async (req, reply) => {
+        const caller = callerOf(req);
+        const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
+        await markRead(db, caller.side, paymentId);
+        return reply.code(204).send();
+      },
+    );
 
-    app.get<Params>(`${base}/messages/:messageId/attachment`, async (req, reply: FastifyReply) => {
-      const caller = callerOf(req);
-      const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
-      const attachment = await attachmentOf(db, paymentId, req.params.messageId ?? '');
-      const file = attachment && (await files.get(attachment.file));
-      if (!attachment || !file) throw notFound(ATTACHMENT_NOT_FOUND);
-      return reply
-        .header('Content-Type', attachment.type)
-        .header('Content-Length', file.size)
-        .header('Content-Disposition', dispositionOf(attachment.name))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "sandbox; default-src 'none'")
-        .header('Cache-Control', 'private, no-store')
-        .send(file.stream);
-    });
+    route(
+      app,
+      'GET',
+      `${base}/messages/:messageId/attachment`,
+      {
+        access,
+        tags: ['Conversation'],
+        summary: 'Download a message’s attachment',
+        params: attachmentParams,
+        response: { 200: fileAnswer(ATTACHMENT_TYPES, 'The file, as an attachment under its original name') },
+      },
+      async (req, reply) => {
+        const { paymentId } = await conversationOf(db, callerOf(req), req.params.paymentId);
+        const attachment = await attachmentOf(db, paymentId, req.params.messageId);
+        const file = attachment && (await files.get(attachment.file));
+        if (!attachment || !file) throw notFound(ATTACHMENT_NOT_FOUND);
+        return sendAttachment(reply, attachment, file);
+      },
+    );
   }
 };

@@ -1,29 +1,69 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { opportunities as o } from '../../db/schema';
-import { isoUtc } from '../../db/statement';
-
-import { catalogueVersionSql } from '../../db/catalogue-version';
+import { isoUtc, preparedStatement } from '../../db/statement';
+import { startOfUtcDay } from '../../lib/dates';
 
 /**
- * GET /api/opportunities in ONE statement that returns the response body itself: the claimable
- * opportunities (available, a slot left, deadline on or after `since`, the start of today in UTC),
- * newest first, as the JSON array `toBrandOpportunityJson` would produce, byte for byte (same keys
- * in the same order, compact). Postgres builds the JSON, so Node neither parses ~1,000 rows nor
- * serialises them again. It also answers the catalogue version the body belongs to: both come
- * from the statement's one snapshot. Uses opportunities_available_idx.
+ * What brands see of the catalogue: an opportunity's card as JSON built by PostgreSQL, and the
+ * spec's browse list (GET /api/opportunities without parameters) in one statement.
  */
-export function claimableJsonQuery(since: Placeholder): SQL {
-  return sql`SELECT ${catalogueVersionSql} AS "version",
-    coalesce('[' || string_agg(row_to_json(j)::text, ',' ORDER BY ${o.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
-    FROM ${o}
-    CROSS JOIN LATERAL (SELECT
-      ${o.id} AS "id", ${o.title} AS "title", ${o.outletName} AS "outletName", ${o.outletUrl} AS "outletUrl",
-      ${o.description} AS "description", ${o.type} AS "type", ${o.tat} AS "tat", ${o.priceUsd}::text AS "priceUsd",
-      ${o.logoUrl} AS "logoUrl", ${o.exampleUrls} AS "exampleUrls", ${o.maxSlots} AS "maxSlots",
-      ${o.filledSlots} AS "filledSlots", ${o.domainAuthority} AS "domainAuthority",
-      ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt",
-      ${o.tatDays} AS "tatDays", ${o.linkType} AS "linkType", ${o.topics} AS "topics", ${o.country} AS "country",
-      ${o.language} AS "language") j
+
+/**
+ * A card's fields (`BrandOpportunity`: the admin's opportunity without its status) for a lateral
+ * SELECT: `row_to_json` of them is what `toBrandOpportunityJson` gives, byte for byte (the same
+ * keys in the same order, compact), so Node neither maps the rows nor serialises them again.
+ */
+const cardFields = sql`${o.id} AS "id", ${o.title} AS "title", ${o.outletName} AS "outletName", ${o.outletUrl} AS "outletUrl",
+  ${o.description} AS "description", ${o.type} AS "type", ${o.tat} AS "tat", ${o.priceUsd}::text AS "priceUsd",
+  ${o.logoUrl} AS "logoUrl", ${o.exampleUrls} AS "exampleUrls", ${o.maxSlots} AS "maxSlots",
+  ${o.filledSlots} AS "filledSlots", ${o.domainAuthority} AS "domainAuthority",
+  ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt",
+  ${o.tatDays} AS "tatDays", ${o.linkType} AS "linkType", ${o.topics} AS "topics", ${o.country} AS "country",
+  ${o.language} AS "language"`;
+
+/**
+ * `CROSS JOIN LATERAL` of the card of the row of `opportunities` being read, with `extra` fields
+ * after its own (a search item's `saved` and `soldOut`): `cardJson` is its JSON text.
+ */
+export const card = (extra: SQL[] = []) =>
+  sql`CROSS JOIN LATERAL (SELECT ${sql.join([cardFields, ...extra], sql`, `)}) AS "card"`;
+export const cardJson = sql`row_to_json("card")::text`;
+
+/** A deadline as the deadline sort's index has it: none is the end of time. */
+export const deadlineKey = sql`coalesce(${o.deadlineDate}, 'infinity'::timestamptz)`;
+
+/**
+ * What a brand can buy now (available, a slot left, the deadline day not over), `since` being the
+ * start of today in UTC. The deadline is compared as the deadline index writes it (one range of
+ * opportunities_browse_deadline_idx, where `IS NULL OR >=` made the sort read past every expired
+ * listing). `since`: its ISO text, or the placeholder of a prepared statement.
+ */
+export const claimable = (since: string | Placeholder) =>
+  sql`(${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots} AND ${deadlineKey} >= ${since}::timestamptz)`;
+
+/**
+ * The browse list in ONE statement that returns the response body itself: the claimable
+ * opportunities, newest first, as a JSON array of cards. Uses opportunities_available_idx.
+ * (Also run by the bench's ceiling server.)
+ */
+export const claimableStatement = {
+  name: 'claimable_opportunities',
+  sql: sql`SELECT coalesce('[' || string_agg(${cardJson}, ',' ORDER BY ${o.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
+    FROM ${o} ${card()}
     WHERE ${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots}
-      AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${since}::timestamptz)`;
+      AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${sql.placeholder('since')}::timestamptz)`,
+};
+const browseStatement = preparedStatement<{ body: string }, { since: string }>(
+  claimableStatement.name,
+  claimableStatement.sql,
+);
+
+/**
+ * The brands' browse list as of `now`: an opportunity leaves it when its deadline day is over in
+ * UTC, with nothing changed in the database.
+ */
+export async function browseList(db: Db, now = new Date()): Promise<string> {
+  const [row] = await browseStatement(db, { since: startOfUtcDay(now).toISOString() });
+  return row.body;
 }

@@ -1,17 +1,29 @@
-import { adminOpportunitiesQuerySchema, opportunityRequestSchema, opportunityRequestSchemaFor } from '../../../shared/schemas/opportunity';
-import { pageOf, sendJsonPage } from '../../lib/paging';
-import type { Module } from '../../deps';
-import { idParam } from '../../lib/route-params';
-import { parse } from '../../lib/validate';
-import { requireAdmin, requireApprovedBrand } from '../auth/guards';
-import { pageWithSession } from '../auth/session';
-import { uploadRoutes } from '../../storage/read-upload';
-import { logoUploadRoutes } from './logo-upload';
-import { browseListCache } from './browse-cache';
-import { listSaved, saveOpportunity, searchOpportunities, unsaveOpportunity } from './search';
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  adminOpportunitiesQuerySchema,
+  opportunityEditSchema,
+  opportunityRequestSchema,
+  pastDeadlineRefusal,
+  serverMinDeadlineDay,
+} from '../../../shared/schemas/opportunity';
 import { opportunitySearchQuerySchema } from '../../../shared/schemas/opportunity-search';
-import { compressAsPage, preferredEncoding } from '../../lib/compress-json';
-import { baseVersionSchema } from '../../../shared/schemas/version';
+import {
+  adminOpportunityItemSchema,
+  brandOpportunityItemSchema,
+  brandOpportunitySchema,
+  opportunitySchema,
+  versionedOpportunitySchema,
+} from '../../../shared/schemas/responses/opportunity';
+import type { Module } from '../../deps';
+import { idIn, noContent, route, userOf } from '../../lib/contract';
+import { badRequest } from '../../lib/errors';
+import { pageFrom, sendJsonPage } from '../../lib/paging';
+import { uploadRoutes } from '../../storage/read-upload';
+import { browseList } from './claimable';
+import { logoUploadRoutes } from './logo-upload';
+import { searchOpportunities } from './search';
 import {
   createOpportunity,
   getOpportunity,
@@ -20,8 +32,12 @@ import {
   toVersionedOpportunityJson,
   updateOpportunity,
 } from './service';
+import { listSaved, saveOpportunity, unsaveOpportunity } from './shortlist';
 
-const OPPORTUNITY_NOT_FOUND = 'Opportunity not found';
+const opportunityParams = z.object({ id: idIn('Opportunity not found').describe('the opportunity id') });
+
+/** Answers JSON text the database built: a string goes out as it is, not serialised again. */
+const sendJsonText = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
 /** If-None-Match (one tag, a list, or `*`) against the current tag, compared weakly (RFC 9110 13.1.2). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -30,93 +46,191 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim() === '*' || weak(tag) === weak(etag));
 }
 
-/** The catalogue: the brands' browse list, and the admins' list, form and logo and example uploads. */
+/** The catalogue: the brands' browse list, search and shortlist, and the admins' list, form and logo and example uploads. */
 export const opportunitiesModule: Module = async (app, deps) => {
   const { db } = deps;
 
-  // the same list for every brand, kept ready per catalogue version (browse-cache.ts); browsers
-  // revalidate it with its ETag and get a 304 while the catalogue has not changed
-  const claimable = browseListCache(db);
-  app.get('/api/opportunities', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
-    if (Object.keys(req.query as object).length > 0) {
-      const query = parse(opportunitySearchQuerySchema, req.query);
-      const page = await searchOpportunities(db, brand.id, query, {
-        catalogueVersion: req.catalogueVersion,
-        shortlistVersion: req.shortlistVersion,
-      });
-      if (page.next) {
-        const url = new URL(req.url, 'http://x');
-        url.searchParams.set('cursor', page.next);
-        void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+  route(
+    app,
+    'GET',
+    '/api/opportunities',
+    {
+      access: 'brand',
+      tags: ['Catalogue'],
+      spec: true,
+      summary: 'The opportunities a brand can buy; with any parameter, the search',
+      description:
+        'Without parameters: every available opportunity whose deadline has not passed, newest first (`BrandOpportunity[]`, with an `ETag`; `If-None-Match` answers 304 while the list is unchanged). With any parameter: one page of the search (`BrandOpportunityItem[]`), the next page in `Link: rel="next"` and the number found in `X-Total-Count`. Unknown parameters are refused.',
+      querystring: opportunitySearchQuerySchema,
+      // the search's items first: the plain list's would also read them, dropping `saved` and `soldOut`
+      response: {
+        200: z.union([z.array(brandOpportunityItemSchema), z.array(brandOpportunitySchema)]),
+        304: noContent('Not modified (the `If-None-Match` tag is current)'),
+      },
+    },
+    async (req, reply) => {
+      const brand = userOf(req);
+      // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
+      if (Object.keys(req.query).length > 0) {
+        const page = await searchOpportunities(db, brand.id, req.query);
+        if (page.next) {
+          const url = new URL(req.url, 'http://x');
+          url.searchParams.set('cursor', page.next);
+          void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+        }
+        void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
+        return sendJsonText(reply, page.body);
       }
-      void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
-      // the same search is the same bytes until the catalogue or the brand's shortlist changes
-      compressAsPage(reply, page.json);
-      return reply.type('application/json; charset=utf-8').send(page.json.body);
-    }
-    const list = await claimable(new Date(), req.catalogueVersion ?? undefined);
-    const etag = `W/"${list.key}"`;
-    void reply
-      .type('application/json; charset=utf-8')
-      .header('cache-control', 'private, no-cache')
-      .header('etag', etag)
-      .header('vary', 'Accept-Encoding');
-    if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
-    const encoding = preferredEncoding(req.headers['accept-encoding']);
-    if (!encoding) return reply.send(list.json);
-    return reply.header('content-encoding', encoding).send(await list.encoded(encoding));
-  });
+      // the same list for every brand: browsers revalidate it with its ETag, the hash of its bytes,
+      // and get a 304 while it has not changed
+      const body = await browseList(db);
+      const etag = `W/"${createHash('sha256').update(body).digest('base64url')}"`;
+      void reply.header('cache-control', 'private, no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
+      if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
+      return sendJsonText(reply, body);
+    },
+  );
 
-  // the brand's shortlist
-  app.get('/api/brand/saved', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    void reply.header('cache-control', 'private, no-store');
-    return listSaved(db, brand.id);
-  });
-  app.put('/api/brand/saved/:id', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    await saveOpportunity(db, brand.id, idParam(req, 'id', OPPORTUNITY_NOT_FOUND));
-    return reply.code(204).send();
-  });
-  app.delete('/api/brand/saved/:id', async (req, reply) => {
-    const brand = requireApprovedBrand(req);
-    await unsaveOpportunity(db, brand.id, idParam(req, 'id', OPPORTUNITY_NOT_FOUND));
-    return reply.code(204).send();
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/saved',
+    {
+      access: 'brand',
+      tags: ['Catalogue'],
+      summary: 'The brand’s shortlist',
+      description: 'Most recently saved first; one that sold out or whose deadline passed stays, marked `soldOut`.',
+      response: { 200: z.array(brandOpportunityItemSchema) },
+    },
+    async (req, reply) => {
+      const body = await listSaved(db, userOf(req).id);
+      return sendJsonText(reply.header('cache-control', 'private, no-store'), body);
+    },
+  );
 
-  app.get('/api/admin/opportunities', { config: { sessionInStatement: true } }, async (req, reply) => {
-    const { page, rows } = await pageWithSession(db, req, async (check) => {
-      requireAdmin(req);
-      const filter = parse(adminOpportunitiesQuerySchema, req.query);
-      const page = pageOf(req);
-      return { page, rows: await listAll(db, filter, page, check) };
-    });
-    return sendJsonPage(req, reply, page, rows);
-  });
+  route(
+    app,
+    'PUT',
+    '/api/brand/saved/:id',
+    {
+      access: 'brand',
+      tags: ['Catalogue'],
+      summary: 'Save an opportunity to the shortlist',
+      params: opportunityParams,
+      response: { 204: noContent('Saved (also when it already was)') },
+    },
+    async (req, reply) => {
+      await saveOpportunity(db, userOf(req).id, req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/api/admin/opportunities/:id', async (req) => {
-    requireAdmin(req);
-    return toVersionedOpportunityJson(await getOpportunity(db, idParam(req, 'id', OPPORTUNITY_NOT_FOUND)));
-  });
+  route(
+    app,
+    'DELETE',
+    '/api/brand/saved/:id',
+    {
+      access: 'brand',
+      tags: ['Catalogue'],
+      summary: 'Remove an opportunity from the shortlist',
+      params: opportunityParams,
+      response: { 204: noContent('Removed (also when it was not saved)') },
+    },
+    async (req, reply) => {
+      await unsaveOpportunity(db, userOf(req).id, req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post('/api/admin/opportunities', async (req, reply) => {
-    requireAdmin(req);
-    const input = parse(opportunityRequestSchema, req.body);
-    return reply.code(201).send(toOpportunityJson(await createOpportunity(db, input)));
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/opportunities',
+    {
+      access: 'admin',
+      tags: ['Catalogue'],
+      spec: true,
+      paged: true,
+      summary: 'Every opportunity (the admins’ dashboard)',
+      description:
+        'Newest first, whatever its status, with its filters and the search by words (as the brands’ search, over every opportunity).',
+      querystring: adminOpportunitiesQuerySchema,
+      response: { 200: z.array(adminOpportunityItemSchema) },
+    },
+    async (req, reply) => {
+      const page = pageFrom(req.query);
+      return sendJsonPage(req, reply, page, await listAll(db, req.query, page));
+    },
+  );
 
-  app.patch('/api/admin/opportunities/:id', async (req) => {
-    requireAdmin(req);
-    const id = idParam(req, 'id', OPPORTUNITY_NOT_FOUND);
-    const current = await getOpportunity(db, id);
-    const keepDay = current.deadlineDate ? current.deadlineDate.toISOString().slice(0, 10) : null;
-    const input = parse(opportunityRequestSchemaFor(keepDay), req.body);
-    // the version the admin's form started from (GET's `version`): an older one is refused with 409
-    const { baseVersion } = parse(baseVersionSchema, req.body);
-    return toVersionedOpportunityJson(await updateOpportunity(db, id, input, baseVersion));
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/opportunities/:id',
+    {
+      access: 'admin',
+      tags: ['Catalogue'],
+      spec: true,
+      summary: 'One opportunity, with the version its edit form sends back',
+      params: opportunityParams,
+      response: { 200: versionedOpportunitySchema },
+    },
+    async (req) => toVersionedOpportunityJson(await getOpportunity(db, req.params.id)),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/admin/opportunities',
+    {
+      access: 'admin',
+      tags: ['Catalogue'],
+      spec: true,
+      summary: 'Create an opportunity',
+      description:
+        'Prices and numbers as strings or numbers; an empty value means none. `status` and `filledSlots` are not set here.',
+      body: opportunityRequestSchema,
+      response: { 201: opportunitySchema },
+    },
+    async (req, reply) => reply.code(201).send(toOpportunityJson(await createOpportunity(db, req.body))),
+  );
+
+  route(
+    app,
+    'PATCH',
+    '/api/admin/opportunities/:id',
+    {
+      access: 'admin',
+      tags: ['Catalogue'],
+      spec: true,
+      summary: 'Edit an opportunity',
+      description:
+        'The same body as creating one, whole. A deadline already past may be kept. With `baseVersion` (the `version` read), a save based on an older copy is refused with 409 and the current one.',
+      params: opportunityParams,
+      body: opportunityEditSchema,
+      response: { 200: versionedOpportunitySchema },
+      // `current` first, as the error's answer has always written it
+      errors: {
+        409: z
+          .object({ current: versionedOpportunitySchema.optional(), message: z.string() })
+          .describe(
+            'Changed by someone else since it was read (the body carries the `current` opportunity), or max slots below the slots already filled',
+          ),
+      },
+    },
+    async (req) => {
+      const { baseVersion, ...input } = req.body;
+      const current = await getOpportunity(db, req.params.id);
+      // a past deadline only when it is the one the opportunity already has
+      const keepDay = current.deadlineDate ? current.deadlineDate.toISOString().slice(0, 10) : null;
+      const refusal = input.deadlineDate
+        ? pastDeadlineRefusal(input.deadlineDate, serverMinDeadlineDay(), keepDay)
+        : null;
+      if (refusal) throw badRequest(refusal, { deadlineDate: refusal });
+      // the version the admin's form started from (GET's `version`): an older one is refused with 409
+      return toVersionedOpportunityJson(await updateOpportunity(db, req.params.id, input, baseVersion));
+    },
+  );
 
   uploadRoutes(app, (uploads) => logoUploadRoutes(uploads, deps));
 };

@@ -3,10 +3,9 @@ import { alias } from 'drizzle-orm/pg-core';
 import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
-import { itemPages } from '../../db/item-pages';
-import type { SessionCheck } from '../../db/session-check';
+import { jsonPages } from '../../db/json-pages';
 import { onConnectionOf } from '../../db/transaction-client';
-import { searchWords, tsQueryOf, withTypoTolerance } from './search';
+import { searchWords, tsQueryOf, withTypoTolerance } from './words';
 import type { Topic } from '../../../shared/catalogue';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
@@ -59,7 +58,10 @@ function opportunityVersion(r: OpportunityRow): string {
 }
 
 /** GET /api/admin/opportunities/{id} and its PATCH: the opportunity with its version. */
-export const toVersionedOpportunityJson = (r: OpportunityRow): Versioned<Opportunity> => ({ ...toOpportunityJson(r), version: opportunityVersion(r) });
+export const toVersionedOpportunityJson = (r: OpportunityRow): Versioned<Opportunity> => ({
+  ...toOpportunityJson(r),
+  version: opportunityVersion(r),
+});
 
 /** What a brand sees: the card and claim-dialog fields, not the status. */
 export function toBrandOpportunityJson(r: OpportunityRow): BrandOpportunity {
@@ -110,26 +112,25 @@ export async function listClaimable(db: Db, now = new Date()): Promise<Opportuni
 /** The dashboard's page of opportunities: a subquery of the table under this name. */
 const page = alias(opportunities, 'page');
 
-/**
- * "Has payments" (the Mark Published button) for a dashboard row: a lateral subquery of its own
- * (below), so it is also part of the row's versions.
- */
+/** "Has payments" (the Mark Published button) for a dashboard row: a lateral subquery of its own (below). */
 const hasPayments: Computed<boolean> = {
   kind: 'computed',
   sql: sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`,
   tables: [],
-  version: sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`,
   of: () => {
     throw new Error('has payments is read by the database only');
   },
 };
 const dashboardItem = item({ ...opportunityFields(page), hasPayments });
 
-const _itemTypesMatch: [Same<ItemOf<typeof opportunityItem>, Opportunity>, Same<ItemOf<typeof dashboardItem>, AdminOpportunityItem>] = [true, true];
+const _itemTypesMatch: [
+  Same<ItemOf<typeof opportunityItem>, Opportunity>,
+  Same<ItemOf<typeof dashboardItem>, AdminOpportunityItem>,
+] = [true, true];
 
 type DashboardShape = { status: boolean; full: boolean; type: boolean; q: boolean; cursor: boolean };
 
-const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
+const dashboardPage = jsonPages<DashboardShape, Record<string, unknown>>(
   'admin_opportunities',
   (o) => `${o.status ? 's' : ''}${o.full ? 'f' : ''}${o.type ? 't' : ''}${o.q ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) => {
@@ -138,7 +139,7 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
       o.full ? eq(opportunities.status, 'full') : undefined,
       // an opportunity of several types matches each of them
       o.type ? sql`${opportunities.type} @> ARRAY[${sql.placeholder('type')}::text]` : undefined,
-      // the brands' search (search.ts): every word (the last a prefix), or the outlet's name with a typo
+      // the brands' search (words.ts): every word (the last a prefix), or the outlet's name with a typo
       o.q
         ? sql`(${opportunities.search} @@ to_tsquery('simple', ${sql.placeholder('tsq')}) OR ${sql.placeholder('q')}::text <% ${opportunities.outletName})`
         : undefined,
@@ -146,13 +147,11 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
     );
     // The page first (the subquery; a constant LIMIT for the plan, see limitedPage), then "has
     // payments" for its rows only, in a lateral subquery of its own (OFFSET 0 keeps the planner from
-    // merging it in) so that it runs once per row though the item and its versions both name it:
-    // one index probe each on payments_opportunity_status_idx. Asked over the whole filtered table,
-    // the planner would hash every payment on each request. No ORDER BY out here: the page's rows
-    // come in its order, and are pulled only up to `limit`.
-    // the row's version comes out of the page's subquery as "row_xmin", "has payments" out of the lateral one
-    return sql`SELECT ${columns(dashboardItem, page.id, { page: sql`${sql.identifier('page')}.row_xmin` })}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
-      FROM (SELECT *, ${opportunities}.xmin AS row_xmin FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
+    // merging it in): one index probe each on payments_opportunity_status_idx. Asked over the whole
+    // filtered table, the planner would hash every payment on each request. No ORDER BY out here:
+    // the page's rows come in its order, and are pulled only up to `limit`.
+    return sql`SELECT ${columns(dashboardItem)}, ${page.id} AS "id", ${cursorAt(page.createdAt)} AS "cursorAt"
+      FROM (SELECT * FROM ${opportunities} ${filters ? sql`WHERE ${filters}` : sql``}
         ORDER BY ${opportunities.createdAt} DESC, ${opportunities.id} DESC
         LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}) AS ${sql.identifier('page')}
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.opportunityId} = ${page.id}) AS has_payments
@@ -165,7 +164,7 @@ const dashboardPage = itemPages<DashboardShape, Record<string, unknown>>(
  * The admin dashboard: every opportunity (or those matching its filters and search), newest first,
  * one page at a time, each row's JSON an `AdminOpportunityItem` built by the database.
  */
-export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Promise<JsonPageRow[]> {
   const words = searchWords(filter.q ?? '');
   const shape = {
     status: Boolean(filter.status),
@@ -179,9 +178,11 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page, che
     ...(filter.type ? { type: filter.type } : {}),
     ...pageValues(page),
   };
-  if (!shape.q) return dashboardPage(db, shape, values, check);
+  if (!shape.q) return dashboardPage(db, shape, values);
   // the typo match's threshold is set for the search's transaction, so the page runs on its connection
-  return withTypoTolerance(db, (tx) => dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }, check));
+  return withTypoTolerance(db, (tx) =>
+    dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }),
+  );
 }
 
 export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {
@@ -200,13 +201,21 @@ export async function createOpportunity(db: Db, input: OpportunityRequest): Prom
  * An admin's save (PATCH). With `baseVersion` (decision 019) only when the stored opportunity is
  * still that version, else 409 with the current one; without it, as the spec's body always did.
  */
-export async function updateOpportunity(db: Db, id: string, input: OpportunityRequest, baseVersion?: string): Promise<OpportunityRow> {
+export async function updateOpportunity(
+  db: Db,
+  id: string,
+  input: OpportunityRequest,
+  baseVersion?: string,
+): Promise<OpportunityRow> {
   if (baseVersion === undefined) return replaceFields(db, id, input);
   // the row stays locked from the comparison to the write: no other save can land in between
   return db.transaction(async (tx) => {
     const current = await getOpportunity(tx, id, true);
     if (opportunityVersion(current) !== baseVersion) {
-      throw staleCopy('This opportunity was changed by someone else since you opened it', toVersionedOpportunityJson(current));
+      throw staleCopy(
+        'This opportunity was changed by someone else since you opened it',
+        toVersionedOpportunityJson(current),
+      );
     }
     return replaceFields(tx, id, input);
   });

@@ -1,16 +1,26 @@
+import { z } from 'zod';
 import { publicUrl } from '../../config';
 import type { Module } from '../../deps';
+import { route, userOf } from '../../lib/contract';
 import { notFound } from '../../lib/errors';
-import { pageOf, sendJsonPage } from '../../lib/paging';
-import { providerSessionParam } from '../../lib/route-params';
-import { parse } from '../../lib/validate';
+import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
-import { requireApprovedBrand } from '../auth/guards';
-import { pageWithSession } from '../auth/session';
+import { decimal, id, urlAnswerSchema } from '../../../shared/schemas/responses/common';
+import { brandPaymentItemSchema, checkoutViewSchema } from '../../../shared/schemas/responses/payment';
 import { adminPaymentRoutes } from './admin-routes';
 import { cancelCheckout, checkoutView, payTestCheckout, startCheckout } from './checkout';
 import { brandEscrowBalance, brandPayments } from './service';
 import { webhookRoutes } from './webhook-routes';
+
+const CHECKOUT_NOT_FOUND = 'Checkout not found';
+
+/** A provider session id in the path: ours or the provider's, letters, digits and underscores. */
+const sessionParams = z.object({
+  sessionId: z
+    .string({ error: CHECKOUT_NOT_FOUND })
+    .regex(/^[A-Za-z0-9_]{1,255}$/, CHECKOUT_NOT_FOUND)
+    .describe('the provider session id (`/checkout/{sessionId}`)'),
+});
 
 /**
  * Payments: checkouts (a slot held while the brand pays), the built-in test checkout's page, the
@@ -20,46 +30,118 @@ export const paymentsModule: Module = async (app, deps) => {
   const { db, config, provider, limits, invoicing } = deps;
 
   // claim: reserve a slot and open a checkout; the browser goes to `url`
-  app.post('/api/payments/checkout', async (req) => {
-    const brand = requireApprovedBrand(req);
-    const { opportunityId } = parse(createCheckoutSchema, req.body);
-    return startCheckout(db, provider, { brand, opportunityId, publicUrl: publicUrl(config), limit: limits.checkouts });
-  });
+  route(
+    app,
+    'POST',
+    '/api/payments/checkout',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      spec: true,
+      summary: 'Hold a slot and open a checkout',
+      description:
+        'The browser then goes to `url`: the provider’s payment page (or the built-in test checkout, `/checkout/{sessionId}`). The slot is held for 31 minutes.',
+      body: createCheckoutSchema,
+      response: { 200: urlAnswerSchema },
+      errors: {
+        404: 'Opportunity not found',
+        409: 'Sold out, past its deadline, or already being bought in another window',
+        429: 'Too many open checkouts',
+        502: 'Failed to create checkout session',
+      },
+    },
+    async (req) => {
+      const brand = userOf(req);
+      return startCheckout(db, provider, { brand, opportunityId: req.body.opportunityId, publicUrl: publicUrl(config), limit: limits.checkouts });
+    },
+  );
 
   // the built-in checkout page (/checkout/:sessionId) reads, pays and cancels through these
-  app.get('/api/payments/checkout/:sessionId', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return checkoutView(db, brand.id, providerSessionParam(req));
-  });
+  route(
+    app,
+    'GET',
+    '/api/payments/checkout/:sessionId',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'A checkout of the brand (the built-in test checkout page reads it)',
+      params: sessionParams,
+      response: { 200: checkoutViewSchema },
+    },
+    async (req) => checkoutView(db, userOf(req).id, req.params.sessionId),
+  );
 
-  app.post('/api/payments/checkout/:sessionId/pay', async (req) => {
-    const brand = requireApprovedBrand(req);
-    const sessionId = providerSessionParam(req);
-    // only the built-in provider takes payment here; with Stripe the card is charged on Stripe's page
-    if (provider.name !== 'test') throw notFound('Checkout not found');
-    const { url, paymentId, outcome } = await payTestCheckout(db, provider, brand.id, sessionId, new Date(), invoicing);
-    return { url, paymentId, status: outcome === 'refunded' ? 'refunded' : 'paid' };
-  });
+  route(
+    app,
+    'POST',
+    '/api/payments/checkout/:sessionId/pay',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Pay a test checkout (the built-in provider only; no money moves)',
+      description:
+        'Runs the very same fulfilment a provider’s webhook runs. `refunded`: the last slot went meanwhile and the charge was given back.',
+      params: sessionParams,
+      response: { 200: z.object({ url: z.string(), paymentId: id, status: z.enum(['paid', 'refunded']) }) },
+      errors: {
+        404: 'Checkout not found (or the provider is not the test checkout)',
+        409: 'This checkout was cancelled or has expired',
+      },
+    },
+    async (req) => {
+      // only the built-in provider takes payment here; with Stripe the card is charged on Stripe's page
+      if (provider.name !== 'test') throw notFound(CHECKOUT_NOT_FOUND);
+      const { url, paymentId, outcome } = await payTestCheckout(db, provider, userOf(req).id, req.params.sessionId, new Date(), invoicing);
+      return { url, paymentId, status: outcome === 'refunded' ? ('refunded' as const) : ('paid' as const) };
+    },
+  );
 
-  app.post('/api/payments/checkout/:sessionId/cancel', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return cancelCheckout(db, provider, brand.id, providerSessionParam(req), new Date(), invoicing);
-  });
+  route(
+    app,
+    'POST',
+    '/api/payments/checkout/:sessionId/cancel',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Cancel a checkout: its slot is given back at once',
+      params: sessionParams,
+      response: { 200: urlAnswerSchema },
+      errors: { 409: 'This checkout has already been paid', 502: 'Could not cancel the checkout. Please try again.' },
+    },
+    async (req) => cancelCheckout(db, provider, userOf(req).id, req.params.sessionId, new Date(), invoicing),
+  );
 
-  app.get('/api/brand/payments', { config: { sessionInStatement: true } }, async (req, reply) => {
-    const { page, rows } = await pageWithSession(db, req, async (check) => {
-      const brand = requireApprovedBrand(req);
-      const page = pageOf(req);
-      return { page, rows: await brandPayments(db, brand.id, page, check) };
-    });
-    return sendJsonPage(req, reply, page, rows);
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/payments',
+    {
+      access: 'brand',
+      tags: ['Payments'],
+      paged: true,
+      summary: 'The brand’s payments, newest first',
+      response: { 200: z.array(brandPaymentItemSchema) },
+    },
+    async (req, reply) => {
+      const page = pageFrom(req.query);
+      return sendJsonPage(req, reply, page, await brandPayments(db, userOf(req).id, page));
+    },
+  );
 
   // the sum of the brand's payments held in escrow, as a decimal string ("1234.50")
-  app.get('/api/brand/wallet', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return { balance: await brandEscrowBalance(db, brand.id) };
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/wallet',
+    {
+      access: 'brand',
+      tags: ['Payments'],
+      spec: true,
+      summary: 'The money the brand has held in escrow',
+      response: { 200: z.object({ balance: decimal }) },
+    },
+    async (req) => ({ balance: await brandEscrowBalance(db, userOf(req).id) }),
+  );
 
   adminPaymentRoutes(app, deps);
   webhookRoutes(app, deps);

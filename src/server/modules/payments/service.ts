@@ -6,8 +6,7 @@ import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { preparedStatement } from '../../db/statement';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { itemPages } from '../../db/item-pages';
-import type { SessionCheck } from '../../db/session-check';
+import { jsonPages } from '../../db/json-pages';
 import { item, type ItemOf, type Same } from '../../db/item';
 
 /** A payment as the API shows it: no internal columns (session ids, refund bookkeeping). */
@@ -73,27 +72,27 @@ export async function brandEscrowBalance(db: Db, brandId: string): Promise<strin
   return row.balance;
 }
 
-const brandPaymentsPage = itemPages<{ cursor: boolean }, Record<string, unknown>>(
+const brandPaymentsPage = jsonPages<{ cursor: boolean }, Record<string, unknown>>(
   'brand_payments',
   (o) => (o.cursor ? 'c' : 'n'),
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(brandPaymentItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(brandPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
 /** GET /api/brand/payments: the brand's payments (`BrandPaymentItem`), newest first, one page at a time. */
-export function brandPayments(db: Db, brandId: string, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
-  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) }, check);
+export function brandPayments(db: Db, brandId: string, page: Page): Promise<JsonPageRow[]> {
+  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };
-const adminPaymentsPage = itemPages<AdminPaymentsShape, Record<string, unknown>>(
+const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>(
   'admin_payments',
   (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPaymentItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}
@@ -115,7 +114,6 @@ export function adminPayments(
   db: Db,
   filter: { opportunityId?: string; status?: PaymentStatus; q?: string },
   page: Page,
-  check?: SessionCheck,
 ): Promise<JsonPageRow[]> {
   return adminPaymentsPage(
     db,
@@ -131,7 +129,6 @@ export function adminPayments(
       ...(filter.q !== undefined ? { q: likeLiteral(filter.q) } : {}),
       ...pageValues(page),
     },
-    check,
   );
 }
 

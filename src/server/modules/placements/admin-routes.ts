@@ -1,101 +1,111 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
-import { adminProjectsQuerySchema, isDraftAttachBody } from '../../../shared/schemas/brief';
-import { adminPaymentPatchSchema } from '../../../shared/schemas/payment';
-import { placementsQuerySchema, publicationCheckSchema, publicationUrlSchema, publishRequestSchema } from '../../../shared/schemas/publication';
-import type { ModuleDeps } from '../../deps';
-import { pageOf, sendJsonPage } from '../../lib/paging';
-import { idParam } from '../../lib/route-params';
-import { parse } from '../../lib/validate';
-import { requireAdmin } from '../auth/guards';
-import { pageWithSession } from '../auth/session';
+import { adminProjectsQuerySchema } from '../../../shared/schemas/brief';
+import { placementsQuerySchema } from '../../../shared/schemas/publication';
+import {
+  adminProjectItemSchema,
+  projectPaymentSchema,
+  projectTabCountsSchema,
+} from '../../../shared/schemas/responses/placement';
+import { adminPlacementItemSchema, placementCountsSchema } from '../../../shared/schemas/responses/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import type { ModuleDeps } from '../../deps';
+import { idIn, route, userOf } from '../../lib/contract';
+import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
-import { previewCheck, recheckNow, releasePayment, setPublicationUrl, type PublicationDeps } from './publication';
-import { attachDraftFromBody, markEditsComplete } from './review';
+import { publicationRoutes } from './publication-routes';
+import { markEditsComplete } from './review';
 
 /** The editorial team's side: Admin Projects, drafts, marking edits complete, publication and its watch. */
 export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
-  const { db, files, config } = deps;
-  const publication: PublicationDeps = {
-    db,
-    provider: deps.provider,
-    checker: deps.checker,
-    terms: { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
-  };
+  const { db } = deps;
 
-  app.get('/api/admin/projects', { config: { sessionInStatement: true } }, async (req, reply) => {
-    const { page, rows } = await pageWithSession(db, req, async (check) => {
-      requireAdmin(req);
-      const filter = parse(adminProjectsQuerySchema, req.query);
-      const page = pageOf(req);
-      return { page, rows: await adminProjects(db, filter, page, check) };
-    });
-    return sendJsonPage(req, reply, page, rows);
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/projects',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      spec: true,
+      paged: true,
+      summary: 'Projects: every placement with its payment and brief',
+      querystring: adminProjectsQuerySchema,
+      response: { 200: z.array(adminProjectItemSchema) },
+    },
+    async (req, reply) => {
+      const { tab, q } = req.query;
+      const page = pageFrom(req.query);
+      return sendJsonPage(req, reply, page, await adminProjects(db, { tab, q }, page));
+    },
+  );
 
   // with the list's search, so each tab counts what it lists
-  app.get('/api/admin/projects/counts', async (req) => {
-    requireAdmin(req);
-    const { q } = parse(adminSearchQuerySchema, req.query);
-    return adminProjectCounts(db, q);
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/projects/counts',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'Projects: each tab’s count (of the brands `q` finds)',
+      querystring: adminSearchQuerySchema,
+      response: { 200: projectTabCountsSchema },
+    },
+    async (req) => adminProjectCounts(db, req.query.q),
+  );
 
-  // the id is the payment id
-  app.post<{ Params: { id: string } }>('/api/admin/projects/:id/mark-edits-complete', async (req) => {
-    const admin = requireAdmin(req);
-    return markEditsComplete(db, req.params.id, { type: 'admin', id: admin.id });
-  });
+  route(
+    app,
+    'POST',
+    '/api/admin/projects/:id/mark-edits-complete',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Mark the requested edits done (the brand is asked to review again)',
+      params: z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+      response: { 200: projectPaymentSchema },
+      errors: { 409: 'Edits can only be marked complete after the brand has requested them' },
+    },
+    async (req) => markEditsComplete(db, req.params.id, { type: 'admin', id: userOf(req).id }),
+  );
 
-  // the spec's call has no body; with {liveUrl, overrideReason?} the live article is checked first
-  app.post('/api/admin/payments/:id/release', async (req) => {
-    const admin = requireAdmin(req);
-    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    return releasePayment(publication, id, parse(publishRequestSchema, req.body ?? {}), new Date(), { type: 'admin', id: admin.id });
-  });
+  publicationRoutes(app, deps);
 
-  // The spec's one route for three changes: {status: "released"} publishes, {draftDocumentUrl} or
-  // {draftDocumentFile} attaches the draft. The body's members name the change; each has its handler.
-  app.patch('/api/admin/payments/:id/status', async (req) => {
-    const admin = requireAdmin(req);
-    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    if (isDraftAttachBody(req.body)) return attachDraftFromBody(db, files, id, req.body, { type: 'admin', id: admin.id });
-    const { liveUrl, overrideReason } = parse(adminPaymentPatchSchema, req.body);
-    return releasePayment(publication, id, { liveUrl, overrideReason }, new Date(), { type: 'admin', id: admin.id });
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/placements',
+    {
+      access: 'admin',
+      tags: ['Publication'],
+      paged: true,
+      summary: 'Published placements and their health',
+      querystring: placementsQuerySchema,
+      response: { 200: z.array(adminPlacementItemSchema) },
+    },
+    async (req, reply) => {
+      const page = pageFrom(req.query);
+      return sendJsonPage(req, reply, page, await adminPlacements(db, req.query.health, page));
+    },
+  );
 
-  app.put('/api/admin/payments/:id/publication', async (req) => {
-    const admin = requireAdmin(req);
-    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    // the check the new URL passed (or was accepted with)
-    const check = await setPublicationUrl(publication, id, parse(publicationUrlSchema, req.body), new Date(), { type: 'admin', id: admin.id });
-    return { ok: true, check };
-  });
-
-  // with {liveUrl}: the check of a URL before it is used (nothing changes); without: the live article's, applied
-  app.post('/api/admin/payments/:id/publication/check', async (req) => {
-    requireAdmin(req);
-    const id = idParam(req, 'id', PAYMENT_NOT_FOUND);
-    const { liveUrl } = parse(publicationCheckSchema, req.body ?? {});
-    return liveUrl ? previewCheck(publication, id, liveUrl) : recheckNow(publication, id);
-  });
-
-  app.get('/api/admin/placements', { config: { sessionInStatement: true } }, async (req, reply) => {
-    const { page, rows } = await pageWithSession(db, req, async (check) => {
-      requireAdmin(req);
-      const { health } = parse(placementsQuerySchema, req.query);
-      const page = pageOf(req);
-      return { page, rows: await adminPlacements(db, health, page, check) };
-    });
-    return sendJsonPage(req, reply, page, rows);
-  });
-
-  app.get('/api/admin/placements/counts', async (req) => {
-    requireAdmin(req);
-    return placementCounts(db);
-  });
+  route(
+    app,
+    'GET',
+    '/api/admin/placements/counts',
+    {
+      access: 'admin',
+      tags: ['Publication'],
+      summary: 'Published placements by health, and the open cases',
+      response: { 200: placementCountsSchema },
+    },
+    async () => placementCounts(db),
+  );
 
   uploadRoutes(app, (uploads) => documentRoutes(uploads, deps));
 }

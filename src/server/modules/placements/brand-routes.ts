@@ -1,68 +1,202 @@
 import type { FastifyInstance } from 'fastify';
-import { briefDraftSchema, briefSubmitSchema, editRequestSchema, myArticlesQuerySchema, olderBriefSubmitSchema } from '../../../shared/schemas/brief';
+import { z } from 'zod';
+import {
+  briefDraftSchema,
+  briefSubmitSchema,
+  editRequestSchema,
+  myArticlesQuerySchema,
+  olderBriefSubmitSchema,
+} from '../../../shared/schemas/brief';
+import {
+  articleTabCountsSchema,
+  briefResponseSchema,
+  myArticleItemSchema,
+  projectPaymentSchema,
+  savedBriefSchema,
+} from '../../../shared/schemas/responses/placement';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { pageOf, sendJsonPage } from '../../lib/paging';
-import { parse } from '../../lib/validate';
-import { requireApprovedBrand } from '../auth/guards';
-import { pageWithSession } from '../auth/session';
+import { idIn, route, userOf } from '../../lib/contract';
+import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticleCounts, myArticles } from './lists';
 import { approveDraft, requestEdits } from './review';
 
-type PaymentParams = { Params: { paymentId: string } };
+const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
+
+/**
+ * 409 of a brief save: based on an older copy (with the brief the server holds now, to merge), or
+ * the placement is past the brief (approved, published or refunded: no `current`). `current` first,
+ * as the refusal has always written it.
+ */
+const briefConflict = z
+  .object({ current: briefResponseSchema.optional(), message: z.string() })
+  .describe(
+    'Changed in another window since it was read (the body carries the `current` brief), or approved, published or refunded',
+  );
+
+const REVIEW_CONFLICT =
+  'There is no draft to review yet, it was approved already, or the placement is published or refunded';
 
 /** The brand's side: My Articles, the brief, and the draft review (approve, request edits). */
 export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
-  app.get('/api/brand/my-articles', { config: { sessionInStatement: true } }, async (req, reply) => {
-    const { page, rows } = await pageWithSession(db, req, async (check) => {
-      const brand = requireApprovedBrand(req);
-      const filter = parse(myArticlesQuerySchema, req.query);
-      const page = pageOf(req);
-      return { page, rows: await myArticles(db, brand.id, filter, page, check) };
-    });
-    return sendJsonPage(req, reply, page, rows);
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/my-articles',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      paged: true,
+      summary: 'My Articles: the brand’s placements, drafts to review first',
+      querystring: myArticlesQuerySchema,
+      response: { 200: z.array(myArticleItemSchema) },
+    },
+    async (req, reply) => {
+      const { tab, paymentId, opportunityId } = req.query;
+      const page = pageFrom(req.query);
+      return sendJsonPage(
+        req,
+        reply,
+        page,
+        await myArticles(db, userOf(req).id, { tab, paymentId, opportunityId }, page),
+      );
+    },
+  );
 
-  app.get('/api/brand/my-articles/counts', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return myArticleCounts(db, brand.id);
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/my-articles/counts',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      summary: 'My Articles: each tab’s count',
+      response: { 200: articleTabCountsSchema },
+    },
+    async (req) => myArticleCounts(db, userOf(req).id),
+  );
 
-  app.get<PaymentParams>('/api/brand/brief/:paymentId', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return getBrief(db, brand.id, req.params.paymentId);
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/brief/:paymentId',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'The brief of a placement (or where a new one starts from)',
+      params: paymentParams,
+      response: { 200: briefResponseSchema },
+    },
+    async (req) => getBrief(db, userOf(req).id, req.params.paymentId),
+  );
 
-  app.post<PaymentParams>('/api/brand/brief/:paymentId', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return saveBriefDraft(db, brand.id, req.params.paymentId, parse(briefDraftSchema, req.body));
-  });
+  route(
+    app,
+    'POST',
+    '/api/brand/brief/:paymentId',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Save the brief as a draft (autosave)',
+      description:
+        'A part left out keeps what is stored. With `baseVersion` (the version read), a save based on an older copy is refused with 409 and the current copy.',
+      params: paymentParams,
+      body: briefDraftSchema,
+      response: { 200: savedBriefSchema },
+      errors: { 409: briefConflict },
+    },
+    async (req) => saveBriefDraft(db, userOf(req).id, req.params.paymentId, req.body),
+  );
 
-  app.post<PaymentParams>('/api/brand/brief/:paymentId/submit', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return submitBrief(db, brand.id, req.params.paymentId, parse(briefSubmitSchema, req.body));
-  });
+  route(
+    app,
+    'POST',
+    '/api/brand/brief/:paymentId/submit',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Submit the brief to the editorial team',
+      params: paymentParams,
+      body: briefSubmitSchema,
+      response: { 200: savedBriefSchema },
+      errors: { 409: briefConflict },
+    },
+    async (req) => submitBrief(db, userOf(req).id, req.params.paymentId, req.body),
+  );
 
-  // the earlier brief flow (/brand/brief?opportunityId=…): a bare boolean
-  app.get<{ Querystring: { opportunityId?: string } }>('/api/brand/brief-access', async (req) => {
-    const brand = requireApprovedBrand(req);
-    const id = req.query.opportunityId;
-    return briefAccess(db, brand.id, typeof id === 'string' ? id : undefined);
-  });
+  route(
+    app,
+    'GET',
+    '/api/brand/brief-access',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Whether the brand bought this opportunity (the earlier brief form asks)',
+      querystring: z.object({
+        // the earlier flow (/brand/brief?opportunityId=…) asks with whatever its address held:
+        // anything but one value (a repeated parameter, say) is simply not a purchase, never a 400
+        opportunityId: z.string().optional().catch(undefined).describe('the opportunity id'),
+      }),
+      // a bare boolean, as the earlier flow reads it
+      response: { 200: z.boolean() },
+    },
+    async (req) => briefAccess(db, userOf(req).id, req.query.opportunityId),
+  );
 
-  app.post('/api/briefs', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return submitOlderBrief(db, brand.id, parse(olderBriefSubmitSchema, req.body));
-  });
+  route(
+    app,
+    'POST',
+    '/api/briefs',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Submit a brief with the earlier form’s fields',
+      description:
+        'The fields are mapped onto the current brief’s, so an admin sees one brief whichever form was used.',
+      body: olderBriefSubmitSchema,
+      response: { 200: savedBriefSchema },
+      errors: { 404: 'No payment of this brand for the opportunity', 409: 'Approved, published or refunded' },
+    },
+    async (req) => submitOlderBrief(db, userOf(req).id, req.body),
+  );
 
-  app.post<PaymentParams>('/api/brand/projects/:paymentId/approve', async (req) => {
-    const brand = requireApprovedBrand(req);
-    return approveDraft(db, brand.id, req.params.paymentId);
-  });
+  route(
+    app,
+    'POST',
+    '/api/brand/projects/:paymentId/approve',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Approve the draft',
+      params: paymentParams,
+      response: { 200: projectPaymentSchema },
+      errors: { 409: REVIEW_CONFLICT },
+    },
+    async (req) => approveDraft(db, userOf(req).id, req.params.paymentId),
+  );
 
-  app.post<PaymentParams>('/api/brand/projects/:paymentId/request-edits', async (req) => {
-    const brand = requireApprovedBrand(req);
-    const { feedback } = parse(editRequestSchema, req.body);
-    return requestEdits(db, brand.id, req.params.paymentId, feedback);
-  });
+  route(
+    app,
+    'POST',
+    '/api/brand/projects/:paymentId/request-edits',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      spec: true,
+      summary: 'Ask for edits of the draft',
+      params: paymentParams,
+      body: editRequestSchema,
+      response: { 200: projectPaymentSchema },
+      errors: { 409: REVIEW_CONFLICT },
+    },
+    async (req) => requestEdits(db, userOf(req).id, req.params.paymentId, req.body.feedback),
+  );
 }

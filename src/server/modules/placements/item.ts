@@ -76,19 +76,15 @@ export const myArticleItem = item({
 
 /**
  * Overdue (admins only): the brief is in and no draft came within the opportunity's turnaround
- * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone, so it is part of the row's
- * version too (kept items are not used after the deadline), and the deadline is when it changes (a
- * page kept whole is not served past it).
+ * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone: the database judges it
+ * against `now()` on every read.
  */
 const draftDueAt = sql`${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT}))`;
 const awaitingDraft = sql`${payments.status} = 'paid' AND ${payments.draftReviewStatus} = 'awaiting_brand_brief'`;
-const overdueSql = sql`(${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now())`;
 const overdue: Computed<boolean> = {
   kind: 'computed',
-  sql: sql`coalesce(${overdueSql}, false)`,
+  sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now()), false)`,
   tables: [payments, briefs, opportunities],
-  version: overdueSql,
-  changesAt: sql`CASE WHEN ${awaitingDraft} AND ${draftDueAt} >= now() THEN ${draftDueAt} END`,
   of: (rows) => {
     const p = rows.payments;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
@@ -100,19 +96,16 @@ const overdue: Computed<boolean> = {
 
 /**
  * The caller's side's unread messages of the placement (the other side's messages after its read
- * mark; the same rule as messages/service.ts `unreadByPayment`). Messages are not rows of the item's
- * tables, so the count is part of the row's version.
+ * mark; the same rule as messages/service.ts `unreadByPayment`), counted by the list's statement.
  */
 function unreadMessages(side: MessageSide): Computed<number> {
-  const count = sql`(SELECT count(*)::int FROM ${placementMessages} WHERE ${placementMessages.paymentId} = ${payments.id}
-    AND ${placementMessages.side} = ${otherSide(side)}
-    AND ${placementMessages.createdAt} > coalesce((SELECT ${conversationReads.readAt} FROM ${conversationReads}
-      WHERE ${conversationReads.paymentId} = ${payments.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`;
   return {
     kind: 'computed',
-    sql: count,
+    sql: sql`(SELECT count(*)::int FROM ${placementMessages} WHERE ${placementMessages.paymentId} = ${payments.id}
+    AND ${placementMessages.side} = ${otherSide(side)}
+    AND ${placementMessages.createdAt} > coalesce((SELECT ${conversationReads.readAt} FROM ${conversationReads}
+      WHERE ${conversationReads.paymentId} = ${payments.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`,
     tables: [payments],
-    version: count,
     of: () => {
       throw new Error('unread messages are counted by the database only');
     },

@@ -3,8 +3,7 @@ import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } fro
 import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { itemPages } from '../../db/item-pages';
-import type { SessionCheck } from '../../db/session-check';
+import { jsonPages } from '../../db/json-pages';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
@@ -16,11 +15,11 @@ const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.payment
 
 type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
 
-const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
+const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
   (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(myArticleItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(myArticleItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
       LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
@@ -40,7 +39,7 @@ const myArticlesPage = itemPages<MyArticlesShape, Record<string, unknown>>(
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  * Each row's JSON is a `MyArticleItem`, built by the database.
  */
-export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
   const shape = {
     tab: filter.tab,
     byPayment: Boolean(filter.paymentId),
@@ -56,7 +55,6 @@ export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, pag
       ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
       ...pageValues(page),
     },
-    check,
   );
 }
 
@@ -85,11 +83,11 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
 }
 
 type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean };
-const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>(
+const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
   (o) => `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminProjectItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminProjectItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
       FROM ${payments}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
       JOIN ${users} ON ${users.id} = ${payments.brandId}
@@ -108,7 +106,7 @@ const adminProjectsPage = itemPages<AdminProjectsShape, Record<string, unknown>>
  * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminProjectItem`
  * built by the database.
  */
-export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
+export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
   const { tab, q } = filter;
   return adminProjectsPage(
     db,
@@ -117,7 +115,6 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, ch
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
       ...pageValues(page),
     },
-    check,
   );
 }
 
@@ -147,11 +144,11 @@ export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTab
 }
 
 type PlacementsShape = { health?: PublicationHealth; cursor: boolean };
-const adminPlacementsPage = itemPages<PlacementsShape, Record<string, unknown>>(
+const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
   'admin_placements',
   (o) => `${o.health ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPlacementItem, payments.id)}, ${payments.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${payments.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
       FROM ${publications}
       JOIN ${payments} ON ${payments.id} = ${publications.paymentId}
       JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
@@ -165,8 +162,8 @@ const adminPlacementsPage = itemPages<PlacementsShape, Record<string, unknown>>(
 );
 
 /** GET /api/admin/placements: every published placement (or those of one health), newest first, paged. */
-export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page, check?: SessionCheck): Promise<JsonPageRow[]> {
-  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) }, check);
+export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page): Promise<JsonPageRow[]> {
+  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) });
 }
 
 /**

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { termsSchema } from '../../../shared/schemas/responses/account';
 import type { Terms } from '../../../shared/terms';
 import type { Module } from '../../deps';
+import { route } from '../../lib/contract';
 import { defaultTermsFile } from '../../paths';
 
 // far more than any terms need; a wrong TERMS_FILE (a database dump) is refused rather than served
@@ -34,9 +36,21 @@ async function readTerms(file: string | undefined): Promise<string> {
 /** The terms page's text: public, since a visitor reads them before signing up. */
 export const termsModule: Module = async (app, { config }) => {
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE) };
-  app.get('/api/terms', async (_req, reply) => {
-    // the file is read at start, so a replaced file shows after a restart; five minutes of caching is plenty
-    void reply.header('Cache-Control', 'public, max-age=300');
-    return terms;
-  });
+  route(
+    app,
+    'GET',
+    '/api/terms',
+    {
+      access: 'public',
+      tags: ['Account'],
+      summary: 'The terms of service, as Markdown',
+      description: 'Read from TERMS_FILE at start; cached for five minutes (`Cache-Control: public, max-age=300`).',
+      response: { 200: termsSchema },
+    },
+    async (_req, reply) => {
+      // the file is read at start, so a replaced file shows after a restart; five minutes of caching is plenty
+      void reply.header('Cache-Control', 'public, max-age=300');
+      return terms;
+    },
+  );
 };

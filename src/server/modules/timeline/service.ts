@@ -2,12 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TimelineEntry, TimelineKind } from '../../../shared/timeline';
 import type { Db } from '../../db/client';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import type { SessionCheck } from '../../db/session-check';
-import { itemPages } from '../../db/item-pages';
+import { jsonPages } from '../../db/json-pages';
 import { placementEvents, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { limitedPage, type JsonPageRow } from '../../lib/paging';
-import { isUuid } from '../../lib/route-params';
 import type { Tx } from '../../mail/outbox';
 import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 
@@ -86,16 +84,15 @@ const _timelineEntryTypeMatches: Same<ItemOf<typeof timelineEntryItem>, Timeline
 type TimelineShape = { brand: boolean; after: boolean };
 
 /**
- * A timeline's page, its entries kept by row version and the page kept whole while nothing is
- * committed (db/item-pages.ts, decision 029). A brand's page holds only entries of its own payment
- * (found by the payment's primary key, then its brand compared); an empty page says nothing about
- * whether the caller may see the payment, which `timelinePage` then asks.
+ * A timeline's page, read from the database every time. A brand's page holds only entries of its
+ * own payment (found by the payment's primary key, then its brand compared); an empty page says
+ * nothing about whether the caller may see the payment, which `timelinePage` then asks.
  */
-const timelinePageOf = itemPages<TimelineShape, Record<string, unknown>>(
+const timelinePageOf = jsonPages<TimelineShape, Record<string, unknown>>(
   'timeline_page',
   (o) => `${o.brand ? 'brand' : 'admin'}.${o.after ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(timelineEntryItem, placementEvents.id)}, ${placementEvents.id}::text AS "id"
+    limitedPage(sql`SELECT ${columns(timelineEntryItem)}, ${placementEvents.id}::text AS "id"
       FROM ${placementEvents}
       WHERE ${placementEvents.paymentId} = ${sql.placeholder('paymentId')}::uuid
         ${o.brand ? sql`AND ${paymentVisibleSql(true)}` : sql``}
@@ -111,9 +108,8 @@ const timelinePageOf = itemPages<TimelineShape, Record<string, unknown>>(
 export async function timelinePage(
   db: Db,
   paymentId: string,
-  opts: { brandId?: string; after?: number; limit: number; check?: SessionCheck },
+  opts: { brandId?: string; after?: number; limit: number },
 ): Promise<{ rows: JsonPageRow[]; entries: JsonPageRow[]; more: boolean }> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const rows = await timelinePageOf(
     db,
     { brand: opts.brandId !== undefined, after: opts.after !== undefined },
@@ -123,9 +119,7 @@ export async function timelinePage(
       ...(opts.after !== undefined ? { after: opts.after } : {}),
       limit: opts.limit + 1,
     },
-    opts.check,
   );
-  // with the session left to the statement, an empty page is asked again after a lookup (session.ts)
-  if (!rows.length && !opts.check && !(await paymentVisible(db, paymentId, opts.brandId))) throw notFound(PAYMENT_NOT_FOUND);
+  if (!rows.length && !(await paymentVisible(db, paymentId, opts.brandId))) throw notFound(PAYMENT_NOT_FOUND);
   return { rows, entries: rows.slice(0, opts.limit), more: rows.length > opts.limit };
 }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_SIDES } from '../../messages';
-import { PAYMENT_STATUSES } from '../../payment';
-import { ACTOR_TYPES, TIMELINE_KINDS } from '../../timeline';
+import { ACTOR_TYPES, MESSAGE_SIDES, PAYMENT_STATUSES, TIMELINE_KINDS } from '../../enums';
 import { brandContactSchema, count, decimal, id, timestamp } from './common';
 
 /** GET /api/{brand|admin}/projects/{paymentId}/messages: one message. */

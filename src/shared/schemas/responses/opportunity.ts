@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LINK_TYPES, TOPICS } from '../../catalogue';
-import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES } from '../../opportunity';
+import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES } from '../../enums';
 import { decimal, id, timestamp, version } from './common';
 
 /** An opportunity as the admin API returns it. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BillingDetails } from '../../billing';
-import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from '../../payment';
+import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from '../../enums';
 import { brandContactSchema, decimal, id, timestamp } from './common';
 
 /** GET /api/payments/checkout/{sessionId}: the built-in checkout page's data. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES } from '../../payment';
-import { ARTICLE_TABS, PROJECT_TABS, briefPart1DraftSchema, briefPart2DraftSchema } from '../brief';
+import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } from '../../enums';
+import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
 import { brandContactSchema, count, countsOf, decimal, id, timestamp } from './common';
 import { publicationSchema } from './publication';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LINK_TYPES } from '../../catalogue';
-import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS } from '../../publication';
+import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS } from '../../enums';
 import { brandContactSchema, countsOf, decimal, timestamp } from './common';
 
 /** One check of the live page. */
@@ -62,8 +62,11 @@ export const adminPlacementItemSchema = z
   })
   .meta({ id: 'AdminPlacementItem' });
 
-/** GET /api/admin/placements/counts: placements by health, and the open cases (the sidebar's count). */
-export const placementCountsSchema = countsOf([...PUBLICATION_HEALTHS, 'all', 'issues']).meta({
+/**
+ * GET /api/admin/placements/counts: placements by health, and the open cases (the sidebar's count),
+ * in the order the answer has always had (its JSON is written in the schema's order).
+ */
+export const placementCountsSchema = countsOf(['all', ...PUBLICATION_HEALTHS, 'issues']).meta({
   id: 'PlacementCounts',
 });
 

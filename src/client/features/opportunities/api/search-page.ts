@@ -10,9 +10,6 @@ import { loadSearchReader } from '../search/reader';
  * reader is imported when a URL has a search).
  */
 
-/** A page of the browse list: the API's default size. */
-export const PAGE_SIZE = SEARCH_LIMIT_DEFAULT;
-
 /** One page of the search: its items, the next page's URL (Link rel="next") and the total for the filters. */
 export interface SearchPage {
   items: BrandOpportunityItem[];
@@ -52,8 +49,8 @@ export const searchPageOptions = (firstPage: string) => ({
   getNextPageParam: (last: SearchPage) => last.next ?? undefined,
 });
 
-/** The first page of the unfiltered list (newest first), as the page will ask for it. */
-const DEFAULT_FIRST_PAGE = `/api/opportunities?limit=${PAGE_SIZE}`;
+/** The first page of the unfiltered list (newest first), as the page will ask for it (search-state.ts `searchApiUrl`). */
+const DEFAULT_FIRST_PAGE = `/api/opportunities?limit=${SEARCH_LIMIT_DEFAULT}`;
 
 /**
  * Called by the router on a first visit, before the page's code has arrived: the first page of the

@@ -1,6 +1,5 @@
-import type { OpportunityType } from '@shared/opportunity';
+import { SEARCH_LIMIT_DEFAULT, type OpportunityType } from '@shared/opportunity';
 import { OPPORTUNITY_SEARCH_PARAMS, type LinkType, type OpportunitySort, type Topic } from '@shared/catalogue';
-import { PAGE_SIZE } from '../api/search-page';
 
 /**
  * The browse page's search as it lives in the URL (`?q=…&priceMax=…&sort=…`): what a brand can
@@ -58,7 +57,7 @@ export function searchString(state: SearchState): string {
 /** The first page of the API's search for a state: always with `limit`, so the answer is paged. */
 export function searchApiUrl(state: SearchState): string {
   const params = toParams(state);
-  params.set('limit', String(PAGE_SIZE));
+  params.set('limit', String(SEARCH_LIMIT_DEFAULT));
   return `/api/opportunities?${params.toString()}`;
 }
 

@@ -1,29 +1,34 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { PaymentDto } from '../../../shared/payment';
-import { isBlocking, type LinkType, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
-import type { Db } from '../../db/client';
+import { isBlocking, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { opportunities, payments, publicationCases, publicationChecks, publications, users } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
-import { notifyPlacement, notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
+import { notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
-import type { PaymentProvider } from '../../providers/provider';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { paymentById, toPaymentDto } from '../payments/service';
 import { claimPublishedRefund, completeRefund } from '../payments/refunds';
-import type { PageCheckResult, PageChecker } from './page-checker';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { countEvent } from '../../ops/events';
+import type { PageCheckResult } from './page-checker';
+import {
+  checkFor,
+  DAY,
+  HOUR,
+  nextRegularCheck,
+  placementOf,
+  publicationStateAfterFirstCheck,
+  recordCheck,
+  refuseProblems,
+  storedCheck,
+  type PublicationDeps,
+} from './live-check';
 
-/** What publication needs besides the database: the page checker, the provider (refunds), the terms. */
-export interface PublicationDeps {
-  db: Db;
-  provider: PaymentProvider;
-  checker: PageChecker;
-  terms: { guaranteeDays: number; restoreDays: number; checkIntervalHours: number };
-}
+export type { PublicationDeps } from './live-check';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+/**
+ * The watch of a published placement's live article (decision 015): checked on a schedule until
+ * its guarantee ends; a confirmed problem opens a case with a deadline to restore it, a pass closes
+ * the case, and a deadline passed without one refunds the brand. The release itself is release.ts.
+ */
+
 /** A failing check counts only when a second one at least this much later confirms it. */
 const CONFIRM_AFTER_MS = HOUR;
 /**
@@ -34,148 +39,9 @@ const CONFIRM_AFTER_MS = HOUR;
  */
 const WATCH_WORKERS = 16;
 
-/** The next regular check: the interval, give or take a tenth, so checks of many articles spread out. */
-const nextRegularCheck = (now: Date, hours: number, random = Math.random) => new Date(now.getTime() + hours * HOUR * (0.9 + 0.2 * random()));
-
-const storedCheck = ({ fingerprint: _f, ...check }: PageCheckResult): PublicationCheck => check;
-
-/** What the brand reads of a check ("Reachable", "Indexable", "Link to acme.com: dofollow"). */
-function checkSummary(check: PublicationCheck, brandHost: string | null): string[] {
-  const lines = [`Reachable (HTTP ${check.httpStatus ?? '—'})`];
-  if (check.indexable) lines.push('Indexable');
-  if (check.link.found) lines.push(`Link to ${brandHost ?? 'your website'}: ${check.link.rel}`);
-  return lines;
-}
-
-const hostOf = (website: string | null) => {
-  if (!website) return null;
-  try {
-    return new URL(/^[a-z]+:\/\//i.test(website) ? website : `https://${website}`).hostname.replace(/^www\./, '');
-  } catch {
-    return null;
-  }
-};
-
-/** The placement as publication sees it: its payment, the brand's website, the promised link. */
-async function placementOf(db: Db | Tx, paymentId: string) {
-  const [row] = await db
-    .select({ payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(eq(payments.id, paymentId));
-  return row;
-}
-
-/** What a check of a placement's page compares with: the brand's website and the link type its opportunity promises. */
-interface CheckTarget {
-  website: string | null;
-  linkType: LinkType | null;
-}
-
-/**
- * Runs the check of a live URL for a placement (no database change). An opportunity that names no
- * link type is checked for a plain (dofollow) link, as before link types existed.
- */
-async function checkFor(deps: PublicationDeps, target: CheckTarget, url: string, previousFingerprint: string | null = null) {
-  return deps.checker(url, { brandWebsite: target.website, promisedLinkType: target.linkType, previousFingerprint });
-}
-
 /** The blocking problems of a check that the admin has not accepted. */
 const unaccepted = (check: PublicationCheck, accepted: readonly string[]) =>
   check.problems.filter((p) => isBlocking(p.code) && !accepted.includes(p.code));
-
-/** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */
-function refuseProblems(check: PageCheckResult): never {
-  const problems = check.problems.filter((p) => isBlocking(p.code));
-  throw new HttpError(409, `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, { check: storedCheck(check) });
-}
-
-/**
- * Publication: the admin says the article is live and the money held in escrow is released
- * (paid → released), once. With a live URL (the new body) the page is checked first, before any
- * money moves: problems refuse the release unless a written reason accepts them, and a placement
- * the brand has not approved needs a reason too. Without one (the spec's body) the release works as
- * it always did and is recorded as released without a live link (the URL can be added later).
- * Refused while a refund has begun (it cannot be undone) and for a payment not held.
- */
-export async function releasePayment(
-  deps: PublicationDeps,
-  paymentId: string,
-  request: PublishRequest = {},
-  now = new Date(),
-  actor: Actor = SYSTEM,
-): Promise<PaymentDto> {
-  const { db } = deps;
-  const reason = request.overrideReason?.trim() || null;
-  let check: PageCheckResult | null = null;
-  if (request.liveUrl !== undefined) {
-    const placement = await placementOf(db, paymentId);
-    if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-    if (placement.payment.status === 'paid' && placement.payment.draftReviewStatus !== 'approved' && !reason) {
-      throw conflict('The brand has not approved the draft yet. Give a reason to publish anyway.');
-    }
-    check = await checkFor(deps, placement, request.liveUrl);
-    if (check.result === 'fail' && !reason) refuseProblems(check);
-  }
-  const row = await db.transaction(async (tx) => {
-    const [released] = await tx
-      .update(payments)
-      .set({ status: 'released', releasedAt: now })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
-      .returning();
-    if (!released) return undefined;
-    const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
-    await tx.insert(publications).values({
-      paymentId,
-      url: request.liveUrl ?? null,
-      publishedAt: now,
-      guaranteeEndsAt,
-      // the reason given for publishing a draft the brand has not approved is kept even without a link
-      overrideReason: reason,
-      ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
-    });
-    if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
-    const placement = await placementOf(tx, paymentId);
-    await notifyPlacement(tx, released.id, 'published', {
-      liveUrl: request.liveUrl ?? null,
-      checks: check ? checkSummary(check, hostOf(placement?.website ?? null)) : [],
-      guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
-    });
-    await recordEvent(tx, paymentId, 'published', actor, { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason }, now);
-    await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
-    return released;
-  });
-  if (row) {
-    countEvent('release');
-    return toPaymentDto(row);
-  }
-  const existing = await paymentById(db, paymentId);
-  if (!existing) throw notFound(PAYMENT_NOT_FOUND);
-  if (existing.status === 'paid') throw conflict('A refund is in progress for this payment');
-  throw conflict(`Only a payment held in escrow can be released (this one is ${existing.status})`);
-}
-
-/** The publication's columns after the check a URL is given with (at release or a new URL). */
-function publicationStateAfterFirstCheck(check: PageCheckResult, reason: string | null, now: Date, intervalHours: number) {
-  const accepted = check.result === 'fail' ? check.problems.filter((p) => isBlocking(p.code)).map((p) => p.code) : [];
-  return {
-    health: check.result === 'pass' && !accepted.length ? ('ok' as const) : ('warning' as const),
-    overrideReason: reason,
-    acceptedProblems: accepted,
-    verifiedAt: now,
-    fingerprint: check.fingerprint,
-    lastCheck: storedCheck(check),
-    failingSince: null,
-    nextCheckAt: nextRegularCheck(now, intervalHours),
-  };
-}
-
-async function recordCheck(tx: Tx, paymentId: string, url: string, check: PageCheckResult) {
-  await tx.insert(publicationChecks).values({ paymentId, url, result: check.result, check: storedCheck(check), checkedAt: new Date(check.checkedAt) });
-  // counted as the check is recorded (a transaction that then fails counts one check too many)
-  countEvent('link-check', check.result);
-}
 
 /**
  * PUT /api/admin/payments/{id}/publication: the live URL of a released placement, given late or
@@ -331,18 +197,6 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
   if (!refund) return null;
   await completeRefund(deps.db, deps.provider, refund, now);
   return 'refunded';
-}
-
-/**
- * POST /api/admin/payments/{id}/publication/check with {liveUrl}: what the check of a URL finds for
- * this placement (the brand's website, its promised link), before it is published with it or moved
- * to it. Nothing changes.
- */
-export async function previewCheck(deps: PublicationDeps, paymentId: string, liveUrl: string): Promise<PublicationCheck> {
-  const placement = await placementOf(deps.db, paymentId);
-  if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-  if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
-  return storedCheck(await checkFor(deps, placement, liveUrl));
 }
 
 /** POST /api/admin/payments/{id}/publication/check: the check, now; its result applied like a scheduled one. */

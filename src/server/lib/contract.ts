@@ -1,0 +1,270 @@
+import type {
+  ContextConfigDefault,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  LogLevel,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { pageQuerySchema } from '../../shared/schemas/paging';
+import { errorSchema } from '../../shared/schemas/responses/common';
+import { forbidden, HttpError, notFound, unauthorized } from './errors';
+import { issuesAsHttpError } from './validate';
+import type { SessionUser } from '../modules/auth/users';
+
+/**
+ * One contract per route (issue 44): a route declares who may call it, its params, query, body and
+ * every answer, status by status, once, as the shared zod schemas. The declaration validates the
+ * input (before the handler runs: a refusal is `{message, errors}` with the schemas' own texts),
+ * types the handler and its reply, checks every JSON answer on its way out, and is the API's
+ * documentation (`GET /api/openapi.json`, made by @fastify/swagger from the routes themselves).
+ */
+
+/**
+ * Who may call a route, checked by one hook before its input is read (app.ts `checkAccess`):
+ * - `public`: anyone;
+ * - `user`: any signed-in user;
+ * - `brand`: a brand with a completed profile, approved;
+ * - `any-brand`: any signed-in brand, approved or not (its billing details and tax documents);
+ * - `admin`: an admin;
+ * - `webhook`: the payment provider, proven by its signature (no session);
+ * - `operator`: whoever holds the operator's bearer token (METRICS_TOKEN).
+ */
+export type Access = 'public' | 'user' | 'brand' | 'any-brand' | 'admin' | 'webhook' | 'operator';
+
+export const ACCESS_TEXT: Record<Access, string> = {
+  public: 'Anyone may call it.',
+  user: 'Any signed-in user (brand or admin).',
+  brand: 'A brand with a completed profile, approved.',
+  'any-brand': 'Any signed-in brand, approved or not.',
+  admin: 'Admins only.',
+  webhook: 'The payment provider: no session; the signature is the check.',
+  operator: 'The operator: `Authorization: Bearer <METRICS_TOKEN>`.',
+};
+
+/** The groups of the reference page, in its order, with what each is about. */
+export const TAGS = {
+  Account: 'Signing up and in, the current user, the profile, forgotten passwords, the terms.',
+  Catalogue: 'The opportunities: the brands’ browse list and search, the shortlist, the admins’ catalogue.',
+  Checkout: 'Buying a placement: a checkout holds a slot while the brand pays on the provider’s page.',
+  Payments:
+    'Payments and the money held in escrow: the brand’s history, wallet, billing details and tax documents; the admins’ list, totals, export and refunds.',
+  Placements: 'What a brand bought: the brief, the draft and its review, My Articles and the admins’ Projects.',
+  Publication: 'The live article: release, its checks, and the guarantee that watches it.',
+  Conversation: 'A placement’s messages between its brand and the editorial team, and its timeline.',
+  Brands: 'Approving brands and the invite codes that approve them at sign-up.',
+  Files: 'Uploads and how stored files are served.',
+  Operations: 'Probes and measurements for whoever runs Byline.',
+  Documentation: 'This documentation.',
+} as const;
+export type Tag = keyof typeof TAGS;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** who may call the route (its contract) */
+    access?: Access;
+    /** the statuses the route declares it answers */
+    statuses?: readonly number[];
+  }
+}
+
+/** A file answer (PDF, CSV, an upload): its media types. */
+export const fileAnswer = (types: string[], description: string) => ({
+  description,
+  content: Object.fromEntries(types.map((t) => [t, { schema: z.string().meta({ format: 'binary' }) }])),
+});
+
+/** 204: nothing. */
+export const noContent = (description: string) => z.undefined().describe(description);
+
+type Responses = Record<number, unknown>;
+
+/** What a route declares. `errors` are refusals of its own; those of every route of its kind are added. */
+export interface Contract<P, Q, B, R extends Responses> {
+  access: Access;
+  tags: [Tag];
+  summary: string;
+  description?: string;
+  /** one of the calls the product spec names (§7): their paths and payloads never change */
+  spec?: true;
+  /** keyset-paged: `?limit=&cursor=`, the next page in `Link: <…>; rel="next"` */
+  paged?: true;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /**
+   * `body` documents the shapes the body may take, but which one applies depends on more than the
+   * body (PATCH /api/user/profile: on who sends it): the body is then handed on as sent, and the
+   * handler reads it with the shape that applies (lib/validate.ts `parse`, the same refusals).
+   */
+  bodyParsedByHandler?: true;
+  /** a multipart upload: the fields (name → what it is; `file: true` for the file) */
+  upload?: Record<string, { description: string; file?: true }>;
+  /** the successful answers, by status */
+  response: R;
+  /** refusals particular to this route: status → when (or a schema, when the body says more than `{message}`) */
+  errors?: Record<number, string | z.ZodType>;
+  /** the least level its completion line is logged at: 'warn' for the probes, asked every few seconds */
+  logLevel?: LogLevel;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The refusals every route of its kind has. */
+function commonErrors(method: string, c: Contract<unknown, unknown, unknown, Responses>): Record<number, string> {
+  const out: Record<number, string> = {};
+  if (c.body || c.querystring || c.paged) out[400] = 'invalid input: a message per field';
+  if (c.body) Object.assign(out, { 413: 'the body is too large', 415: 'not a JSON body' });
+  if (c.upload) Object.assign(out, { 400: 'no file, or more than one', 413: 'the file is too large', 415: 'not a type this upload takes' });
+  if (c.params) out[404] = 'not found (another brand’s looks the same)';
+  if (c.access !== 'public' && c.access !== 'webhook' && c.access !== 'operator') out[401] = 'not signed in';
+  if (c.access === 'brand' || c.access === 'any-brand' || c.access === 'admin') out[403] = 'not allowed for this account';
+  if (UNSAFE.has(method) && c.access !== 'webhook') out[403] = out[403] ? `${out[403]}, or not sent from Byline’s own pages` : 'not sent from Byline’s own pages (the `Origin` check)';
+  // any call may meet the database restarting
+  out[503] = 'the database cannot be reached for a moment (Retry-After)';
+  return out;
+}
+
+/**
+ * A refusal's answer: `{message, errors?}` and whatever the refusal carries besides (a brief's
+ * current copy, a check's findings), so it is declared loose. When it happens is said per route
+ * (`x-refusals`, read by the documentation).
+ */
+const refusalSchema = errorSchema.loose().meta({ id: 'Refusal' });
+
+/** The handler of a contract: its request and reply typed by the declared schemas. */
+export type Handler<S extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider
+>;
+
+/** A paged list's query: its own parameters and `limit`, `cursor` (read by lib/paging.ts `pageFrom`). */
+type Paged<Q> = [Q] extends [never]
+  ? typeof pageQuerySchema
+  : Q extends z.ZodObject<infer S>
+    ? z.ZodObject<S & (typeof pageQuerySchema)['shape']>
+    : Q;
+
+/** The bodies only documented by their schema (`bodyParsedByHandler`): the validator passes them on. */
+const documentedOnly = new WeakSet<z.ZodType>();
+
+/** Registers a route with its contract. */
+export function route<
+  P extends z.ZodType = never,
+  Q extends z.ZodType = never,
+  B extends z.ZodType = never,
+  R extends Responses = Responses,
+  G extends true | undefined = undefined,
+>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  contract: Omit<Contract<P, Q, B, R>, 'paged'> & { paged?: G },
+  handler: Handler<{ params: P; querystring: G extends true ? Paged<Q> : Q; body: B; response: R }>,
+): void {
+  if (contract.bodyParsedByHandler && contract.body) documentedOnly.add(contract.body);
+  const errors: Record<number, unknown> = {};
+  const refusals: Record<number, string> = {};
+  for (const [status, when] of Object.entries({ ...commonErrors(method, contract as Contract<unknown, unknown, unknown, Responses>), ...contract.errors })) {
+    // a status the route answers itself (/readyz's 503) is its answer, not a refusal
+    if (Number(status) in contract.response) continue;
+    errors[Number(status)] = typeof when === 'string' ? refusalSchema : when;
+    if (typeof when === 'string') refusals[Number(status)] = when;
+  }
+  const response = { ...errors, ...contract.response };
+  const description = [contract.description, `**Who:** ${ACCESS_TEXT[contract.access]}`].filter(Boolean).join('\n\n');
+  let querystring: z.ZodType | undefined = contract.querystring;
+  if (contract.paged) querystring = querystring ? (querystring as unknown as z.ZodObject).extend(pageQuerySchema.shape) : pageQuerySchema;
+  const schema: FastifySchema & Record<string, unknown> = {
+    tags: contract.tags,
+    summary: contract.summary,
+    description,
+    'x-access': contract.access,
+    'x-refusals': refusals,
+    ...(contract.spec ? { 'x-spec': true } : {}),
+    ...(contract.paged ? { 'x-paged': true } : {}),
+    ...(contract.params ? { params: contract.params } : {}),
+    ...(querystring ? { querystring } : {}),
+    ...(contract.body ? { body: contract.body } : {}),
+    ...(contract.upload ? { consumes: ['multipart/form-data'], 'x-upload': contract.upload } : {}),
+    response,
+  };
+  app.route({
+    method,
+    url,
+    ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
+    schema,
+    config: { access: contract.access, statuses: Object.keys(response).map(Number) },
+    ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
+    handler: handler as never,
+  });
+}
+
+/**
+ * A call with no body at all reads as `{}` (the spec's release has none): Fastify hands the
+ * validator `null` for it, which would be refused like a JSON `null`. Runs after the access check.
+ */
+async function absentBodyAsEmpty(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined) req.body = {};
+}
+
+/** The signed-in user of a route whose contract asks for one (checked before the handler runs). */
+export function userOf(req: FastifyRequest): SessionUser {
+  if (!req.user) throw new Error('userOf: the route’s contract lets visitors in');
+  return req.user;
+}
+
+/** The contract's `access`, checked before the input is read (a visitor's bad body is still a 401). */
+export function checkAccess(req: FastifyRequest): void {
+  const access = req.routeOptions.config.access;
+  if (!access || access === 'public' || access === 'webhook' || access === 'operator') return;
+  const user = req.user;
+  if (!user) throw unauthorized();
+  if (access === 'admin' && user.role !== 'admin') throw forbidden('Only admins can do this');
+  if (access === 'any-brand' && user.role !== 'brand') throw forbidden('Only brands can do this');
+  if (access === 'brand') {
+    if (user.role !== 'brand') throw forbidden('Only brands can do this');
+    if (!user.name) throw forbidden('Please complete your profile first');
+    if (!user.approved) throw forbidden('Your account is awaiting approval');
+  }
+}
+
+/**
+ * The validator of every declared schema. Body and query: the shared schema, every string storable
+ * (lib/validate.ts), a refusal as `{message, errors}`. Path parameters: anything the schema refuses
+ * is answered like an id that does not exist, 404 with the parameter schema's own message.
+ */
+export function validatorCompiler({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
+  if (!(schema instanceof z.ZodType)) return (data: unknown) => ({ value: data });
+  const zod = schema;
+  if (httpPart === 'body' && documentedOnly.has(zod)) return (data: unknown) => ({ value: data });
+  if (httpPart === 'params') {
+    return (data: unknown) => {
+      const result = zod.safeParse(data);
+      if (result.success) return { value: result.data };
+      return { error: notFound(result.error.issues[0]?.message ?? 'Not found') as Error };
+    };
+  }
+  return (data: unknown) => {
+    const parsed = issuesAsHttpError(zod, data);
+    return parsed instanceof HttpError ? { error: parsed as Error } : { value: parsed.value };
+  };
+}
+
+/** An id in a path, a uuid: anything else is `message` with 404, as for an id that does not exist. */
+export const idIn = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message)
+    .meta({ format: 'uuid' });

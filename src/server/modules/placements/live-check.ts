@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm';
+import { isBlocking, type LinkType, type PublicationCheck } from '../../../shared/publication';
+import type { Db } from '../../db/client';
+import { opportunities, payments, publicationChecks, users } from '../../db/schema';
+import { HttpError } from '../../lib/errors';
+import type { Tx } from '../../mail/outbox';
+import type { PaymentProvider } from '../../providers/provider';
+import { countEvent } from '../../ops/events';
+import type { PageCheckResult, PageChecker } from './page-checker';
+
+/**
+ * The check of a placement's live page, as both the release (release.ts) and the watch (watch.ts)
+ * run and record it: what it compares with, how its result is kept, and what it sets on the
+ * publication when a URL is given.
+ */
+
+/** What publication needs besides the database: the page checker, the provider (refunds), the terms. */
+export interface PublicationDeps {
+  db: Db;
+  provider: PaymentProvider;
+  checker: PageChecker;
+  terms: { guaranteeDays: number; restoreDays: number; checkIntervalHours: number };
+}
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+/** The next regular check: the interval, give or take a tenth, so checks of many articles spread out. */
+export const nextRegularCheck = (now: Date, hours: number, random = Math.random) =>
+  new Date(now.getTime() + hours * HOUR * (0.9 + 0.2 * random()));
+
+export const storedCheck = ({ fingerprint: _f, ...check }: PageCheckResult): PublicationCheck => check;
+
+/** The placement as publication sees it: its payment, the brand's website, the promised link. */
+export async function placementOf(db: Db | Tx, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.brandId))
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .where(eq(payments.id, paymentId));
+  return row;
+}
+
+/** What a check of a placement's page compares with: the brand's website and the link type its opportunity promises. */
+interface CheckTarget {
+  website: string | null;
+  linkType: LinkType | null;
+}
+
+/**
+ * Runs the check of a live URL for a placement (no database change). An opportunity that names no
+ * link type is checked for a plain (dofollow) link, as before link types existed.
+ */
+export async function checkFor(
+  deps: PublicationDeps,
+  target: CheckTarget,
+  url: string,
+  previousFingerprint: string | null = null,
+) {
+  return deps.checker(url, { brandWebsite: target.website, promisedLinkType: target.linkType, previousFingerprint });
+}
+
+/** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */
+export function refuseProblems(check: PageCheckResult): never {
+  const problems = check.problems.filter((p) => isBlocking(p.code));
+  throw new HttpError(409, `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, {
+    check: storedCheck(check),
+  });
+}
+
+/** The publication's columns after the check a URL is given with (at release or a new URL). */
+export function publicationStateAfterFirstCheck(
+  check: PageCheckResult,
+  reason: string | null,
+  now: Date,
+  intervalHours: number,
+) {
+  const accepted = check.result === 'fail' ? check.problems.filter((p) => isBlocking(p.code)).map((p) => p.code) : [];
+  return {
+    health: check.result === 'pass' && !accepted.length ? ('ok' as const) : ('warning' as const),
+    overrideReason: reason,
+    acceptedProblems: accepted,
+    verifiedAt: now,
+    fingerprint: check.fingerprint,
+    lastCheck: storedCheck(check),
+    failingSince: null,
+    nextCheckAt: nextRegularCheck(now, intervalHours),
+  };
+}
+
+/** Keeps a check as evidence, in the transaction of what it changes. */
+export async function recordCheck(tx: Tx, paymentId: string, url: string, check: PageCheckResult) {
+  await tx
+    .insert(publicationChecks)
+    .values({ paymentId, url, result: check.result, check: storedCheck(check), checkedAt: new Date(check.checkedAt) });
+  // counted as the check is recorded (a transaction that then fails counts one check too many)
+  countEvent('link-check', check.result);
+}

@@ -1,0 +1,121 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { PaymentDto } from '../../../shared/payment';
+import type { PublicationCheck, PublishRequest } from '../../../shared/publication';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { payments, publications } from '../../db/schema';
+import { conflict, notFound } from '../../lib/errors';
+import { notifyPlacement } from '../../mail/notify';
+import { countEvent } from '../../ops/events';
+import { paymentById, toPaymentDto } from '../payments/service';
+import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import type { PageCheckResult } from './page-checker';
+import {
+  checkFor,
+  DAY,
+  placementOf,
+  publicationStateAfterFirstCheck,
+  recordCheck,
+  refuseProblems,
+  storedCheck,
+  type PublicationDeps,
+} from './live-check';
+
+/**
+ * The release: the admin says the article is live and the money held in escrow goes to the outlet.
+ * The live page is checked before any money moves; the watch of it afterwards is watch.ts.
+ */
+
+/** What the brand reads of a check ("Reachable", "Indexable", "Link to acme.com: dofollow"). */
+function checkSummary(check: PublicationCheck, brandHost: string | null): string[] {
+  const lines = [`Reachable (HTTP ${check.httpStatus ?? '—'})`];
+  if (check.indexable) lines.push('Indexable');
+  if (check.link.found) lines.push(`Link to ${brandHost ?? 'your website'}: ${check.link.rel}`);
+  return lines;
+}
+
+const hostOf = (website: string | null) => {
+  if (!website) return null;
+  try {
+    return new URL(/^[a-z]+:\/\//i.test(website) ? website : `https://${website}`).hostname.replace(/^www\./, '');
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The one release of a placement, behind both of the spec's calls (POST …/release and PATCH
+ * …/status {status: "released"}): the money held in escrow is released (paid → released), once.
+ * With a live URL the page is checked first, before any money moves: problems refuse the release
+ * unless a written reason accepts them, and a placement the brand has not approved needs a reason
+ * too. Without one (the spec's body) the release works as it always did and is recorded as released
+ * without a live link (the URL can be added later). Refused while a refund has begun (it cannot be
+ * undone) and for a payment not held.
+ */
+export async function releasePayment(
+  deps: PublicationDeps,
+  paymentId: string,
+  request: PublishRequest = {},
+  now = new Date(),
+  actor: Actor = SYSTEM,
+): Promise<PaymentDto> {
+  const { db } = deps;
+  const reason = request.overrideReason?.trim() || null;
+  let check: PageCheckResult | null = null;
+  if (request.liveUrl !== undefined) {
+    const placement = await placementOf(db, paymentId);
+    if (!placement) throw notFound(PAYMENT_NOT_FOUND);
+    if (placement.payment.status === 'paid' && placement.payment.draftReviewStatus !== 'approved' && !reason) {
+      throw conflict('The brand has not approved the draft yet. Give a reason to publish anyway.');
+    }
+    check = await checkFor(deps, placement, request.liveUrl);
+    if (check.result === 'fail' && !reason) refuseProblems(check);
+  }
+  const row = await db.transaction(async (tx) => {
+    const [released] = await tx
+      .update(payments)
+      .set({ status: 'released', releasedAt: now })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
+      .returning();
+    if (!released) return undefined;
+    const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
+    await tx.insert(publications).values({
+      paymentId,
+      url: request.liveUrl ?? null,
+      publishedAt: now,
+      guaranteeEndsAt,
+      // the reason given for publishing a draft the brand has not approved is kept even without a link
+      overrideReason: reason,
+      ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
+    });
+    if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
+    const placement = await placementOf(tx, paymentId);
+    await notifyPlacement(tx, released.id, 'published', {
+      liveUrl: request.liveUrl ?? null,
+      checks: check ? checkSummary(check, hostOf(placement?.website ?? null)) : [],
+      guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
+    });
+    await recordEvent(tx, paymentId, 'published', actor, { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason }, now);
+    await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
+    return released;
+  });
+  if (row) {
+    countEvent('release');
+    return toPaymentDto(row);
+  }
+  const existing = await paymentById(db, paymentId);
+  if (!existing) throw notFound(PAYMENT_NOT_FOUND);
+  if (existing.status === 'paid') throw conflict('A refund is in progress for this payment');
+  throw conflict(`Only a payment held in escrow can be released (this one is ${existing.status})`);
+}
+
+/**
+ * POST /api/admin/payments/{id}/publication/check with {liveUrl}: what the check of a URL finds for
+ * this placement (the brand's website, its promised link), before it is published with it or moved
+ * to it. Nothing changes.
+ */
+export async function previewCheck(deps: PublicationDeps, paymentId: string, liveUrl: string): Promise<PublicationCheck> {
+  const placement = await placementOf(deps.db, paymentId);
+  if (!placement) throw notFound(PAYMENT_NOT_FOUND);
+  if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
+  return storedCheck(await checkFor(deps, placement, liveUrl));
+}

@@ -1,0 +1,99 @@
+/**
+ * The lists of words the API answers with and the database stores (its enums): statuses, kinds,
+ * sides, tabs. A leaf: it imports nothing, so the response schemas (schemas/responses/) build on it
+ * while the files of each thing (payment.ts, opportunity.ts, …) import their answers' types from
+ * those schemas and re-export these lists with their labels and helpers. Import them from there.
+ */
+
+// Payments (payment.ts)
+export const PAYMENT_STATUSES = ['paid', 'released', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const DRAFT_REVIEW_STATUSES = [
+  'awaiting_brand_brief',
+  'pending_brand_review',
+  'edits_requested',
+  'edits_complete',
+  'approved',
+] as const;
+export type DraftReviewStatus = (typeof DRAFT_REVIEW_STATUSES)[number];
+
+export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+// Opportunities (opportunity.ts)
+export const OPPORTUNITY_TYPES = [
+  'profile_article',
+  'editorial_feature',
+  'advertorial_brand_voice',
+  'listicle',
+] as const;
+export type OpportunityType = (typeof OPPORTUNITY_TYPES)[number];
+
+export const OPPORTUNITY_STATUSES = ['available', 'claimed', 'in_progress', 'published', 'full'] as const;
+export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
+
+// Publication (publication.ts)
+export const PUBLICATION_HEALTHS = ['unverified', 'ok', 'warning', 'issue', 'refunded'] as const;
+export type PublicationHealth = (typeof PUBLICATION_HEALTHS)[number];
+
+export const CHECK_PROBLEM_CODES = [
+  'blocked_address',
+  'blocked_port',
+  'unreachable',
+  'timeout',
+  'http_error',
+  'too_large',
+  'not_html',
+  'noindex',
+  'link_missing',
+  'rel_mismatch',
+  'too_many_redirects',
+  'bad_url',
+  'text_changed',
+] as const;
+export type CheckProblemCode = (typeof CHECK_PROBLEM_CODES)[number];
+
+// The timeline (timeline.ts) and the conversation (messages.ts)
+export const TIMELINE_KINDS = [
+  'paid',
+  'brief_saved',
+  'brief_submitted',
+  'draft_attached',
+  'edits_requested',
+  'edits_completed',
+  'approved',
+  'published',
+  'released',
+  'refunded',
+  'check_failed',
+  'case_opened',
+  'case_closed',
+  'live_url_changed',
+  'brief_reminder',
+  'review_reminder',
+] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
+
+/** The two sides of a conversation: the brand, and the editorial team (every admin). */
+export const MESSAGE_SIDES = ['brand', 'admin'] as const;
+export type MessageSide = (typeof MESSAGE_SIDES)[number];
+
+// The placements' tabs (schemas/brief.ts)
+/**
+ * Spec §4 brand tab placement; the server filters My Articles by it. The spec's three, with
+ * "approved" before Completed (issue 43: an approved draft not yet published is in none of the
+ * spec's tabs), then "refunded" (issue 20: nor is a refunded purchase; shown when there is one).
+ */
+export const ARTICLE_TABS = ['pending', 'needs-review', 'approved', 'completed', 'refunded'] as const;
+export type ArticleTab = (typeof ARTICLE_TABS)[number];
+
+/**
+ * Spec §4 admin tab placement; the server filters Admin Projects by it. The spec's three, then
+ * "published" and "refunded" (issue 20: every state has a tab; refunded ones were in none).
+ */
+export const PROJECT_TABS = ['awaiting', 'review', 'approved', 'published', 'refunded'] as const;
+export type ProjectTab = (typeof PROJECT_TABS)[number];
