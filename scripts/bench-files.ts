@@ -1,5 +1,5 @@
 /**
- * `npm run bench:files`: an image served through the app from the bucket (issue 22), judged:
+ * `npm run bench -- files`: an image served through the app from the bucket (issue 22), judged:
  * GET /uploads/{name} with FILE_STORE=s3 against s3rver on loopback, p99 < 50 ms at 50 connections,
  * as the server runs by default (S3_CACHE_MB=32: the image read from the bucket once, then kept).
  * For comparison (not judged): the same image from the disk store, and from the bucket on every
@@ -37,7 +37,7 @@ const ADMIN_PASSWORD = 'files-bench-admin-password';
 // the load generator counts bodies without keeping them (see scripts/bench.ts)
 PipelinedRequestsQueue.prototype.addBody = function addBody() {};
 
-const log = (line: string) => console.log(`[bench:files ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = (line: string) => console.log(`[bench files ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 // a 1×1 PNG, padded to the size of a typical logo (the bytes after IEND are the image's to carry)
 const PNG_1PX = Buffer.from(
@@ -194,7 +194,7 @@ function writeSection(body: string) {
   writeFileSync(RESULTS, i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.replace(/\n*$/, '\n\n')}${block}\n`);
 }
 
-async function main() {
+export async function benchFiles() {
   const t0 = performance.now();
   const loadAtStart = os.loadavg();
   log(`load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}, ${os.cpus().length} cores`);
@@ -212,7 +212,7 @@ async function main() {
     const row = (r: Run) =>
       `| ${label[r.store]} | ${Math.round(r.result.requests.average)} | ${r.result.latency.p50} | ${r.result.latency.p90} | ${r.result.latency.p99} | ${r.result.latency.max} | ${r.result.non2xx + r.result.errors + r.wrongLength} | ${r.serverCpuMs.toFixed(2)} | ${r.store === 'disk' ? '—' : r.s3CpuMs.toFixed(2)} | ${mb(r.rss)} |`;
     const lines = [
-      '## Files: an image served through the app from the bucket (`npm run bench:files`)',
+      '## Files: an image served through the app from the bucket (`npm run bench -- files`)',
       '',
       `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, 1-minute load ${loadAtStart[0].toFixed(1)} at the start and ${loadAtEnd[0].toFixed(1)} at the end; ${((performance.now() - t0) / 1000).toFixed(0)} s in all.`,
       `GET /uploads/{name} of a ${IMAGE_KB} KB PNG logo uploaded through POST /api/upload/logo, ${CONNECTIONS} connections for ${SECONDS} s after a 2 s warm-up, the built server (logging at info, METRICS_TOKEN set) with FILE_STORE=s3 against s3rver (its own process, loopback, on the same 2 cores); for comparison the disk store, and the bucket read on every request. Each answer's size checked.`,
@@ -237,7 +237,3 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});

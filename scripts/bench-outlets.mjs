@@ -1,5 +1,5 @@
 /* global process, setTimeout */
-// The outlet farm of `npm run bench:publication` (a child process, so its work is not the bench's
+// The outlet farm of `npm run bench -- publication` (a child process, so its work is not the bench's
 // or the server's): 100 web servers on loopback, 127.0.1.1 to 127.0.1.100 on one port, each
 // answering an article of about 100 KB after 50 ms. The path names the brand's host the article
 // links to: /a/{paymentId}/{brandHost}. Reports {type: 'ready', port} and, when asked, its counts.

@@ -4,7 +4,7 @@
  * in under 3 minutes, the server's RSS stay under 300 MB, and GET /api/brand/my-articles keep a p99
  * under 50 ms while it runs.
  *
- *   npm run bench:publication        (PostgreSQL server at BENCH_DATABASE_URL, default the test one)
+ *   npm run bench -- publication     (PostgreSQL server at BENCH_DATABASE_URL, default the test one)
  *
  * The server is the built one (dist/server/main.js) with its default LINK_CHECK_CONCURRENCY (4)
  * and LINK_CHECK_ALLOW=127.0.1.0/24:<the farm's port>; the sweep is pg-boss's `publication-checks` job,
@@ -27,7 +27,7 @@ import { PgBoss } from 'pg-boss';
 import { openPostgres } from '../src/server/db/client';
 import { runMigrations } from '../src/server/db/migrate';
 import { hashPassword } from '../src/server/lib/password';
-import { BIG_BRAND_PLACEMENTS, BRAND_PASSWORD, brandEmail, seedStatements } from './bench-seed';
+import { BIG_BRAND_PLACEMENTS, BRAND_PASSWORD, brandEmail, seedStatements } from './lib/publication-seed';
 import { startBuiltServer, writeResultsSection } from './lib/bench-server';
 import { login, mb, onMessage, procMemory, sleep, withDatabase } from './lib/bench-util';
 
@@ -48,7 +48,7 @@ const LOAD_RATE = 200;
 // the load generator counts bodies without keeping them (see scripts/bench.ts)
 PipelinedRequestsQueue.prototype.addBody = function addBody() {};
 
-const log = (line: string) => console.log(`[bench:publication ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const log = (line: string) => console.log(`[bench publication ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 async function seed(url: string, farmPort: number) {
   const admin = new pg.Client({ connectionString: BASE_URL });
@@ -100,7 +100,7 @@ const percentile = (xs: number[], p: number) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
 };
 
-async function main() {
+export async function benchPublication() {
   const loadAtStart = os.loadavg();
   const url = withDatabase(BASE_URL, DB_NAME);
   const farm = fork(path.join(root, 'scripts/bench-outlets.mjs'), [], { env: { ...process.env, OUTLET_HOSTS: String(HOSTS) }, stdio: 'inherit' });
@@ -195,10 +195,10 @@ async function main() {
       { what: 'most requests at once to one outlet host', value: `${counts.maxPerHost}`, target: '1', ok: counts.maxPerHost === 1 },
     ];
     const lines = [
-      '## `npm run bench:publication` (the publication watch, PostgreSQL server)',
+      '## `npm run bench -- publication` (the publication watch, PostgreSQL server)',
       '',
       `Run ${new Date().toISOString()} on ${os.cpus().length} cores, Node ${process.version}. **Load average at the start: ${loadAtStart.map((l) => l.toFixed(2)).join(' / ')}**. ` +
-        `${PLACEMENTS.toLocaleString('en-US')} released placements (on the \`npm run bench\` data: 5,000 brands, 100,000 payments) all due at once; outlet farm in its own process: ${HOSTS} hosts on loopback (127.0.1.1-${HOSTS}), ~100 KB article pages answered after 50 ms. ` +
+        `${PLACEMENTS.toLocaleString('en-US')} released placements (on scripts/lib/publication-seed.ts's 5,000 brands and 100,000 payments) all due at once; outlet farm in its own process: ${HOSTS} hosts on loopback (127.0.1.1-${HOSTS}), ~100 KB article pages answered after 50 ms. ` +
         `The built server with its defaults (LINK_CHECK_CONCURRENCY 4, one request at a time per host) and LINK_CHECK_ALLOW=127.0.1.0/24 on the farm's port; the sweep is one \`publication-checks\` job sent to pg-boss. ` +
         `While it ran, GET /api/brand/my-articles of the brand with ${BIG_BRAND_PLACEMENTS} placements (its first page carries publications) at ${LOAD_RATE} requests a second over ${LOAD_CONNECTIONS} connections.`,
       '',
@@ -225,7 +225,3 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});

@@ -102,9 +102,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
-  app.decorateRequest('catalogueVersion', null);
-  app.decorateRequest('shortlistVersion', null);
-  app.decorateRequest('sessionCheck', null);
 
   app.addHook('onRequest', async (req) => {
     const url = req.url;

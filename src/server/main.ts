@@ -3,8 +3,8 @@ import { loadConfig, paymentProviderKind, publicUrl, seedsDemo } from './config'
 import { buildApp } from './app';
 import { clientDistDir } from './paths';
 import { openConfiguredDb } from './db/open';
-import { demoLoginsText, isEmpty, seedDemo } from './db/seed';
-import { demoAdminEmailRefusal, hasAdmin, publishedDemoAccess } from './db/demo';
+import { demoLoginsText, isEmpty, seedDemo } from './setup/seed';
+import { demoAdminEmailRefusal, hasAdmin, publishedDemoAccess } from './setup/demo';
 import { upsertAdmin } from './modules/auth/service';
 import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createTestApp, Agent, type TestApp } from '../support/app';
 import { signedIn } from '../support/factories';
-import { removeDemo } from '../../src/server/db/demo';
-import { DEMO_LOGINS, seedDemo } from '../../src/server/db/seed';
-import { inviteCodes, opportunities, savedOpportunities, shortlistVersions, users } from '../../src/server/db/schema';
+import { removeDemo } from '../../src/server/setup/demo';
+import { DEMO_LOGINS, seedDemo } from '../../src/server/setup/seed';
+import { inviteCodes, opportunities, savedOpportunities, users } from '../../src/server/db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,24 +21,20 @@ describe('npm run db:remove-demo (removeDemo)', () => {
     expect((await demo.post('/api/login', { email: DEMO_LOGINS.brand.email, password: DEMO_LOGINS.brand.password })).status).toBe(200);
     const real = await signedIn(t.app, t.db);
     const [first, second] = await t.db.select({ id: opportunities.id }).from(opportunities).limit(2);
-    // both brands keep a shortlist; saving gives each a version row
+    // both brands keep a shortlist
     for (const agent of [demo, real.agent]) {
       expect((await agent.put(`/api/brand/saved/${first.id}`)).status).toBeLessThan(300);
     }
     expect((await real.agent.put(`/api/brand/saved/${second.id}`)).status).toBeLessThan(300);
     const [demoBrand] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_LOGINS.brand.email));
-    const versionRows = async (ids: string[]) => t.db.select().from(shortlistVersions).where(inArray(shortlistVersions.brandId, ids));
-    expect(await versionRows([demoBrand.id])).toHaveLength(1);
-    const realVersion = (await versionRows([real.user.id]))[0].version;
 
     expect(await removeDemo(t.db)).toEqual({ accounts: 2, codes: 1 });
 
     expect(await t.db.select().from(users).where(eq(users.id, demoBrand.id))).toEqual([]);
     expect(await t.db.select().from(inviteCodes).where(eq(inviteCodes.code, DEMO_LOGINS.inviteCode))).toEqual([]);
     expect(await t.db.select().from(savedOpportunities).where(eq(savedOpportunities.brandId, demoBrand.id))).toEqual([]);
-    expect(await versionRows([demoBrand.id])).toEqual([]);
-    // the real brand's shortlist and its version are untouched
-    expect(await versionRows([real.user.id])).toEqual([{ brandId: real.user.id, version: realVersion }]);
+    // the real brand's shortlist is untouched
+    expect(await t.db.select().from(savedOpportunities).where(eq(savedOpportunities.brandId, real.user.id))).toHaveLength(2);
     const saved = await real.agent.get('/api/brand/saved');
     expect(saved.status).toBe(200);
     expect(JSON.stringify(saved.body)).toContain(second.id);

@@ -61,24 +61,8 @@ function newPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-/**
- * Connections kept apart for the second statement of a list page whose items changed (item-pages.ts):
- * that statement is part of a request already under way, and through the main pool it would wait
- * behind every request queued there since the first.
- */
-const sidePools = new WeakMap<pg.Pool, pg.Pool>();
-const SIDE_POOL_SIZE = 2;
-
-/** The side pool of `db` (PostgreSQL), or `db` itself (PGlite: one connection). */
-export function sideOf(db: Db): Db {
-  const side = db.$client instanceof pg.Pool ? sidePools.get(db.$client) : undefined;
-  return side ? (Object.assign(Object.create(db) as Db, { $client: side }) as Db) : db;
-}
-
 export function openPostgres(url: string, max = 10): DbHandle {
   const pool = newPool(url, max);
-  const side = newPool(url, SIDE_POOL_SIZE);
-  sidePools.set(pool, side);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  return { db, kind: 'postgres', pool, close: () => Promise.all([pool.end(), side.end()]).then(() => {}) };
+  return { db, kind: 'postgres', pool, close: () => pool.end() };
 }

@@ -1,27 +1,18 @@
-import { getTableColumns, getTableName, is, sql, Column, type AnyColumn, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, getTableName, is, sql, Column, type AnyColumn, type SQL } from 'drizzle-orm';
 import { isoUtc } from './statement';
 
 /**
  * An API object defined once, from the columns it shows: the JSON the database builds for a list
- * (`.sql`), the same JSON from rows Node already holds (`.of`, e.g. the row an UPDATE returned), its
- * TypeScript type (`ItemOf`), and the tables it reads (`.tables`, from which a list's row versions
- * follow: a table cannot be forgotten). Columns become JSON by their type, the same way on both
+ * (`.sql`), the same JSON from rows Node already holds (`.of`, e.g. the row an UPDATE returned) and its
+ * TypeScript type (`ItemOf`). Columns become JSON by their type, the same way on both
  * paths: timestamps as `Date.prototype.toISOString()` writes them, numeric as its decimal text,
- * everything else as it is.
+ * everything else as it is. Lists read the database on every request: nothing here is kept.
  */
 
-/** A value the definition cannot read off one column: its SQL, its value from rows, its tables. */
+/** A value the definition cannot read off one column: its SQL and its value from rows. */
 export interface Computed<T> {
   readonly kind: 'computed';
   readonly sql: SQL;
-  readonly tables: readonly Table[];
-  /** Extra text the list's row versions include, for what is not a column of those tables. */
-  readonly version?: SQL;
-  /**
-   * For a value that changes with time alone (no row changes): the instant it will next change, a
-   * timestamptz, NULL when it never will. A page kept whole is not served past it (item-pages.ts).
-   */
-  readonly changesAt?: SQL;
   readonly of: (rows: Rows) => T;
 }
 
@@ -49,10 +40,6 @@ export interface Item<F extends Fields> {
   readonly kind: 'item';
   readonly fields: F;
   readonly sql: SQL;
-  readonly tables: readonly Table[];
-  readonly versions: readonly SQL[];
-  /** the instants at which its values change with time alone (`Computed.changesAt`) */
-  readonly changesAt: readonly SQL[];
   of(rows: Rows): ItemJson<F>;
 }
 
@@ -89,26 +76,14 @@ function columnValue(column: AnyColumn, rows: Rows): unknown {
 
 /** Defines an API object by its fields (columns, nested items, computed values), in the order sent. */
 export function item<F extends Fields>(fields: F): Item<F> {
-  const tables = new Set<Table>();
-  const versions: SQL[] = [];
-  const changesAt: SQL[] = [];
   const pairs: SQL[] = [];
   for (const [key, field] of Object.entries(fields)) {
     if (!KEY.test(key)) throw new Error(`not a JSON key for SQL: ${key}`);
     let value: SQL;
-    if (isItem(field)) {
+    if (isItem(field) || isComputed(field)) {
       value = field.sql;
-      field.tables.forEach((t) => tables.add(t));
-      versions.push(...field.versions);
-      changesAt.push(...field.changesAt);
-    } else if (isComputed(field)) {
-      value = field.sql;
-      field.tables.forEach((t) => tables.add(t));
-      if (field.version) versions.push(field.version);
-      if (field.changesAt) changesAt.push(field.changesAt);
     } else if (is(field, Column)) {
       value = columnSql(field);
-      tables.add(field.table);
     } else {
       throw new Error(`field ${key}: not a column, an item or a computed value`);
     }
@@ -118,9 +93,6 @@ export function item<F extends Fields>(fields: F): Item<F> {
     kind: 'item',
     fields,
     sql: sql`json_build_object(${sql.join(pairs, sql`, `)})`,
-    tables: [...tables],
-    versions,
-    changesAt,
     of(rows) {
       const out: Record<string, unknown> = {};
       for (const [key, field] of Object.entries(fields)) {
@@ -136,9 +108,6 @@ export function when<F extends Fields>(present: AnyColumn, inner: Item<F>): Comp
   return {
     kind: 'computed',
     sql: sql`CASE WHEN ${present} IS NOT NULL THEN ${inner.sql} END`,
-    tables: [...inner.tables, present.table],
-    version: inner.versions.length ? sql`concat_ws(':', ${sql.join([...inner.versions], sql`, `)})` : undefined,
-    changesAt: inner.changesAt.length ? sql`CASE WHEN ${present} IS NOT NULL THEN ${changesAtOf(inner)!} END` : undefined,
     of: (rows) => (columnValue(present, rows) === null ? null : inner.of(rows)),
   };
 }
@@ -148,21 +117,7 @@ export function when<F extends Fields>(present: AnyColumn, inner: Item<F>): Comp
  * value a `when` condition guarantees): the caller states the type it has checked.
  */
 export function as<T>(column: AnyColumn): Computed<T> {
-  return { kind: 'computed', sql: columnSql(column), tables: [column.table], of: (rows) => columnValue(column, rows) as T };
-}
-
-/** `xmin` of each table the item reads, and what else it declared, as one text: the list's row versions. */
-export function rowVersionsOf(it: Item<Fields>, overrides: Record<string, SQL> = {}): SQL {
-  const parts = [...it.tables.map((t) => overrides[getTableName(t)] ?? sql`${t}.xmin`), ...it.versions];
-  return sql`concat_ws(':', ${sql.join(
-    parts.map((p) => sql`coalesce((${p})::text, '-')`),
-    sql`, `,
-  )})`;
-}
-
-/** The first instant at which any value of the item changes with time alone (NULL: never), or undefined when none can. */
-export function changesAtOf(it: Item<Fields>): SQL | undefined {
-  return it.changesAt.length ? sql`least(${sql.join([...it.changesAt], sql`, `)})` : undefined;
+  return { kind: 'computed', sql: columnSql(column), of: (rows) => columnValue(column, rows) as T };
 }
 
 /** Compile-time check that a definition answers exactly the shared API type. */

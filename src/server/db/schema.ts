@@ -12,7 +12,6 @@ import {
   uuid,
   bigserial,
   bigint,
-  smallint,
   customType,
   primaryKey,
 } from 'drizzle-orm/pg-core';
@@ -191,31 +190,6 @@ export const savedOpportunities = pgTable(
   },
   (t) => [primaryKey({ columns: [t.brandId, t.opportunityId] }), index('saved_opportunities_opportunity_idx').on(t.opportunityId)],
 );
-
-/**
- * How many changes each brand's shortlist (`saved_opportunities`) has seen: a trigger (migration
- * 0018) adds 1 for each statement that saves or unsaves, so the version moves with every change and
- * is read in the same snapshot as the shortlist. Searches that depend on the shortlist (`saved=…`)
- * are kept per catalogue and shortlist version (decision 024). No foreign key: a brand's deletion
- * unsaves its shortlist, and the trigger must not then insert a row for a user being deleted.
- */
-export const shortlistVersions = pgTable('shortlist_versions', {
-  brandId: uuid('brand_id').primaryKey(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-});
-
-/**
- * How many committed changes the opportunities table has seen, spread over 16 rows so that
- * concurrent checkouts seldom wait on the same one. A deferred trigger (migration 0006) adds 1 to
- * one row, chosen by transaction id, when a transaction that changed opportunities commits: the sum
- * is a version of the catalogue that moves with every change and is read in the same snapshot as
- * the data. The brands' browse list is kept ready per version (opportunities/browse-cache.ts).
- */
-export const catalogueVersions = pgTable('catalogue_versions', {
-  shard: smallint('shard').primaryKey(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-});
-
 
 /**
  * A checkout in progress: the slot it reserved is held while `status = 'open'`. Its id is the id

@@ -2,7 +2,6 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
-import { LRUCache } from 'lru-cache';
 
 /**
  * Compression of JSON answers, by hand on purpose: @fastify/compress compresses through zlib
@@ -67,46 +66,6 @@ function compressNow(body: string, encoding: Encoding): Buffer | Promise<Buffer>
 }
 
 /**
- * Pages are often asked for again unchanged: the browse search's pages kept per catalogue version,
- * the lists' pages kept whole (docs/decisions/026). A list's page carries its compressed forms with
- * it (`CompressedForms`, kept as long as the page is); for other pages the compressed forms of the
- * most recent bodies are kept here, found by the body itself. Same bytes in, same bytes out:
- * nothing can be stale.
- */
-export interface CompressedForms {
-  /** the body's compressed forms, by encoding, once sent */
-  compressed?: Partial<Record<Encoding, Buffer>>;
-}
-const pagesKept = new LRUCache<string, Partial<Record<Encoding, Buffer>>>({ max: 64 });
-// a mark on the reply itself, not a WeakSet entry (which would outlive it until a full collection)
-const PAGE = Symbol('page');
-type MarkedReply = { [PAGE]?: { body?: string } & CompressedForms };
-
-/**
- * Marks an answer as a page that may well be sent again unchanged; `page`: the body it sends and
- * where its compressed forms are kept.
- */
-export function compressAsPage(reply: object, page?: { body: string } & CompressedForms) {
-  (reply as MarkedReply)[PAGE] = page ?? {};
-}
-
-function compressPage(body: string, encoding: Encoding, page: { body?: string } & CompressedForms): Buffer | Promise<Buffer> {
-  const own = page.body === body;
-  let kept = own ? page.compressed : pagesKept.get(body);
-  const bytes = kept?.[encoding];
-  if (bytes) return bytes;
-  const compressed = compressNow(body, encoding);
-  if (!Buffer.isBuffer(compressed)) return compressed;
-  if (!kept) {
-    kept = {};
-    if (own) page.compressed = kept;
-    else pagesKept.set(body, kept);
-  }
-  kept[encoding] = compressed;
-  return compressed;
-}
-
-/**
  * Compresses JSON answers for browsers that accept it (a list's page is tens of kilobytes: seconds
  * on a phone's connection). Static files are precompressed at build time and served by the static
  * plugin; a route that sends its own encoded bytes (Content-Encoding set) is left alone.
@@ -126,8 +85,7 @@ export function compressJson(app: FastifyInstance) {
       reply.removeHeader('content-length');
       done(null, body);
     };
-    const page = (reply as MarkedReply)[PAGE];
-    const body = page ? compressPage(payload, encoding, page) : compressNow(payload, encoding);
+    const body = compressNow(payload, encoding);
     if (Buffer.isBuffer(body)) return send(body);
     body.then(send, (err: Error) => done(err));
   });

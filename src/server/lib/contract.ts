@@ -16,7 +16,7 @@ import { pageQuerySchema } from '../../shared/schemas/paging';
 import { errorSchema } from '../../shared/schemas/responses/common';
 import { forbidden, HttpError, notFound, unauthorized } from './errors';
 import { issuesAsHttpError } from './validate';
-import type { SessionUser } from '../modules/auth/users';
+import type { SessionUser } from './session-user';
 
 /**
  * One contract per route (issue 44): a route declares who may call it, its params, query, body and

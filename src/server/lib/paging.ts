@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { PAGE_LIMIT_MAX, pageQuerySchema, type PageQuery } from '../../shared/schemas/paging';
+import { PAGE_LIMIT_MAX } from '../../shared/schemas/paging';
 import { badRequest } from './errors';
-import { parse } from './validate';
-import { compressAsPage, type CompressedForms } from './compress-json';
 
 /**
  * Keyset paging for lists that grow (admin lists, My Articles, Payment History).
@@ -50,20 +48,9 @@ export interface Page {
   cursor?: Cursor;
 }
 
-/** `?limit=&cursor=` of a request, validated (400 with a readable message otherwise). */
-export function pageOf(req: FastifyRequest): Page {
-  const q: PageQuery = parse(pageQuerySchema, pickPaging(req.query));
-  return { limit: q.limit, cursor: q.cursor === undefined ? undefined : decodeCursor(q.cursor) };
-}
-
 /** The page a paged route's contract read (lib/contract.ts): `limit` and the decoded `cursor`. */
 export function pageFrom(query: { limit: number; cursor?: string }): Page {
   return { limit: query.limit, cursor: query.cursor === undefined ? undefined : decodeCursor(query.cursor) };
-}
-
-function pickPaging(query: unknown): Record<string, unknown> {
-  const q = (query ?? {}) as Record<string, unknown>;
-  return { limit: q.limit, cursor: q.cursor };
 }
 
 /** The row key a cursor is made of, selected beside the row: created_at in UTC with microseconds. */
@@ -152,30 +139,6 @@ export function pageValues(page: Page, ranked = false) {
   };
 }
 
-/**
- * The JSON array of the first `count` items of a page's rows (`jsonArrayOf`), when the list already
- * holds it, with its compressed forms once sent: a page answered again from the same kept items
- * carries the same `PageBody`, so it is neither joined nor compressed again (db/item-pages.ts).
- */
-export interface PageBody extends CompressedForms {
-  /** the ids and versions of the items it shows */
-  keys: string;
-  count: number;
-  body: string;
-}
-
-// On the rows themselves, not in a WeakMap: a WeakMap's entries outlive their rows until a full
-// collection, and a list answers thousands of pages a second (its bodies would pile up meanwhile).
-const PAGE_BODY = Symbol('page body');
-type RowsWithBody = readonly JsonPageRow[] & { [PAGE_BODY]?: PageBody };
-
-export function keepPageBody(rows: readonly JsonPageRow[], body: PageBody) {
-  (rows as RowsWithBody)[PAGE_BODY] = body;
-}
-
-/** The body the rows were given (`keepPageBody`). */
-const pageBodyOf = (rows: readonly JsonPageRow[]): PageBody | undefined => (rows as RowsWithBody)[PAGE_BODY];
-
 /** The JSON array of rows' items. */
 export function jsonArrayOf(items: readonly { json: string }[]): string {
   let body = '[';
@@ -190,17 +153,8 @@ export function sendJsonPage(req: FastifyRequest, reply: FastifyReply, page: Pag
   return sendJsonRows(reply, rows, items.length);
 }
 
-/**
- * Answers the first `count` of a page's rows as a JSON array: the body the rows were given when it
- * shows those (`keepPageBody`), else joined now.
- */
+/** Answers the first `count` of a page's rows as a JSON array. */
 export function sendJsonRows(reply: FastifyReply, rows: readonly JsonPageRow[], count: number) {
-  const kept = pageBodyOf(rows);
   void reply.type('application/json; charset=utf-8');
-  if (kept?.count === count) {
-    compressAsPage(reply, kept);
-    return reply.send(kept.body);
-  }
-  compressAsPage(reply);
   return reply.send(jsonArrayOf(rows.length > count ? rows.slice(0, count) : rows));
 }

@@ -4,10 +4,10 @@ import type { Versioned } from '../../../shared/schemas/version';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { contentVersion } from '../../lib/version';
+import type { SessionUser } from '../../lib/session-user';
 
 export type UserRow = typeof users.$inferSelect;
-/** The signed-in user a request carries (`req.user`): the row without its password hash. */
-export type SessionUser = Omit<UserRow, 'password'>;
+export type { SessionUser };
 
 /**
  * The version of what the profile form edits (decision 019): name, company name and website. The

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { conversationReads, opportunities, payments, placementMessages, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import { jsonPages } from '../../db/json-pages';
+import { jsonPages } from '../../lib/json-pages';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 import { otherSide, queueNotice, unreadByPayment } from './service';
@@ -55,7 +55,6 @@ const authorName: Computed<string> = {
   sql: sql`CASE WHEN ${placementMessages.side} = 'brand'
     THEN COALESCE(${users.brandName}, ${users.name}, ${users.email})
     ELSE COALESCE(${users.name}, 'Editorial team') END`,
-  tables: [placementMessages, users],
   of: (rows) => {
     const author = rows.users as Pick<typeof users.$inferSelect, 'brandName' | 'name' | 'email'>;
     return rows.placement_messages?.side === 'brand' ? (author.brandName ?? author.name ?? author.email) : (author.name ?? 'Editorial team');
@@ -68,7 +67,6 @@ const attachment: Computed<Message['attachment']> = {
   sql: sql`CASE WHEN ${placementMessages.attachmentFile} <> '' AND ${placementMessages.attachmentName} <> ''
       AND ${placementMessages.attachmentType} <> '' AND ${placementMessages.attachmentSize} IS NOT NULL
     THEN json_build_object('name', ${placementMessages.attachmentName}, 'contentType', ${placementMessages.attachmentType}, 'size', ${placementMessages.attachmentSize}) END`,
-  tables: [placementMessages],
   of: (rows) => {
     const m = rows.placement_messages as typeof placementMessages.$inferSelect;
     return m.attachmentFile && m.attachmentName && m.attachmentType && m.attachmentSize !== null

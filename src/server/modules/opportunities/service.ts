@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
-import { jsonPages } from '../../db/json-pages';
+import { jsonPages } from '../../lib/json-pages';
 import { onConnectionOf } from '../../db/transaction-client';
 import { searchWords, tsQueryOf, withTypoTolerance } from './words';
 import type { Topic } from '../../../shared/catalogue';
@@ -116,7 +116,6 @@ const page = alias(opportunities, 'page');
 const hasPayments: Computed<boolean> = {
   kind: 'computed',
   sql: sql`${sql.identifier('paid')}.${sql.identifier('has_payments')}`,
-  tables: [],
   of: () => {
     throw new Error('has payments is read by the database only');
   },

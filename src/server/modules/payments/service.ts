@@ -6,7 +6,7 @@ import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { preparedStatement } from '../../db/statement';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { jsonPages } from '../../db/json-pages';
+import { jsonPages } from '../../lib/json-pages';
 import { item, type ItemOf, type Same } from '../../db/item';
 
 /** A payment as the API shows it: no internal columns (session ids, refund bookkeeping). */

@@ -37,7 +37,6 @@ const opportunityCard = {
 const health: Computed<PublicationHealth> = {
   kind: 'computed',
   sql: sql`CASE WHEN ${payments.status} = 'refunded' THEN 'refunded' ELSE ${publications.health} END`,
-  tables: [payments, publications],
   of: (rows) => (rows.payments?.status === 'refunded' ? 'refunded' : ((rows.publications?.health as PublicationHealth | undefined) ?? 'unverified')),
 };
 
@@ -84,7 +83,6 @@ const awaitingDraft = sql`${payments.status} = 'paid' AND ${payments.draftReview
 const overdue: Computed<boolean> = {
   kind: 'computed',
   sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now()), false)`,
-  tables: [payments, briefs, opportunities],
   of: (rows) => {
     const p = rows.payments;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
@@ -105,7 +103,6 @@ function unreadMessages(side: MessageSide): Computed<number> {
     AND ${placementMessages.side} = ${otherSide(side)}
     AND ${placementMessages.createdAt} > coalesce((SELECT ${conversationReads.readAt} FROM ${conversationReads}
       WHERE ${conversationReads.paymentId} = ${payments.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`,
-    tables: [payments],
     of: () => {
       throw new Error('unread messages are counted by the database only');
     },

@@ -3,7 +3,7 @@ import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } fro
 import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { jsonPages } from '../../db/json-pages';
+import { jsonPages } from '../../lib/json-pages';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { TimelineEntry, TimelineKind } from '../../../shared/timeline';
 import type { Db } from '../../db/client';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
-import { jsonPages } from '../../db/json-pages';
+import { jsonPages } from '../../lib/json-pages';
 import { placementEvents, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { limitedPage, type JsonPageRow } from '../../lib/paging';
@@ -67,7 +67,6 @@ export const TIMELINE_LIMIT_DEFAULT = 100;
 const entryId: Computed<string> = {
   kind: 'computed',
   sql: sql`${placementEvents.id}::text`,
-  tables: [placementEvents],
   of: (rows) => String(rows.placement_events?.id),
 };
 

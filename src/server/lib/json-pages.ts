@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from './client';
-import type { Fields, Item } from './item';
-import { preparedVariants } from './statement';
-import type { JsonPageRow } from '../lib/paging';
+import type { Db } from '../db/client';
+import type { Fields, Item } from '../db/item';
+import { preparedVariants } from '../db/statement';
+import type { JsonPageRow } from './paging';
 
 /** The item's JSON as the page statement's `json` column. */
 export type ItemColumns = (item: Item<Fields>) => SQL;

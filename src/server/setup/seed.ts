@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
-import type { Db } from './client';
-import { inviteCodes, opportunities, users } from './schema';
+import type { Db } from '../db/client';
+import { inviteCodes, opportunities, users } from '../db/schema';
 import { hashPassword } from '../lib/password';
 
 export const DEMO_LOGINS = {

@@ -7,7 +7,7 @@
  * same data (only timestamps move).
  */
 
-import { configSchema } from '../src/server/config';
+import { configSchema } from '../../src/server/config';
 
 export const BENCH_BRANDS = 5_000;
 export const BENCH_OPPORTUNITIES = 10_000;

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../config';
-import type { Db } from './client';
-import { checkouts, inviteCodes, payments, shortlistVersions, taxDocuments, users } from './schema';
+import type { Db } from '../db/client';
+import { checkouts, inviteCodes, payments, taxDocuments, users } from '../db/schema';
 import { DEMO_LOGINS } from './seed';
 import { verifyPassword } from '../lib/password';
 import { releaseSlot } from '../modules/payments/slots';
@@ -71,8 +71,6 @@ export async function removeDemo(db: Db): Promise<{ accounts: number; codes: num
       await tx.delete(taxDocuments).where(inArray(taxDocuments.paymentId, tx.select({ id: payments.id }).from(payments).where(inArray(payments.brandId, ids))));
       await tx.delete(payments).where(inArray(payments.brandId, ids));
       await tx.delete(users).where(inArray(users.id, ids));
-      // after the users: their saved opportunities go with them, and that bumps these versions
-      await tx.delete(shortlistVersions).where(inArray(shortlistVersions.brandId, ids));
     }
     const codes = await tx.delete(inviteCodes).where(eq(inviteCodes.code, DEMO_LOGINS.inviteCode)).returning({ id: inviteCodes.id });
     return { accounts: ids.length, codes: codes.length };

@@ -1,20 +1,27 @@
 /**
- * The catalogue search benchmark's data (scripts/bench-search.ts) as plain SQL (generate_series):
- * 5,000 approved brands, 100,000 opportunities of 3,000 outlets (50,000 claimable), ~100,000 saved
- * ones, and payments (with their briefs and, for the released ones, their publications) added in
- * ranges, so the same database can be measured at 100,000 and then at 1,000,000 payments. Every
- * value is a function of the row number (ids are md5-derived uuids): two runs seed the same data.
+ * The data of `npm run bench`'s mix (scripts/bench.ts) as plain SQL (generate_series): 5,000
+ * approved brands and 300 waiting for approval, 3 editors, 100,000 opportunities of 3,000 outlets
+ * (50,000 claimable), ~100,000 saved ones, and payments (with their briefs, publications for the
+ * released ones, conversations and timelines for one in five, and the reminders a server that ran its
+ * timers has recorded) added in ranges, so the same database can be measured at 10,000, 100,000 and
+ * then 1,000,000 payments. Every value is a function of the row number (ids are md5-derived uuids):
+ * two runs seed the same data.
  */
+import { configSchema } from '../../src/server/config';
 import { TOPICS } from '../../src/shared/catalogue';
 
-export const SEARCH_BRANDS = 5_000;
-export const SEARCH_OPPORTUNITIES = 100_000;
-export const SEARCH_OUTLETS = 3_000;
+export const MIX_BRANDS = 5_000;
+/** brands signed up and waiting for an admin's approval (Admin Approvals) */
+export const MIX_PENDING_BRANDS = 300;
+/** the editorial team: admins who write the team's side of the conversations */
+const EDITORS = 3;
+export const MIX_OPPORTUNITIES = 100_000;
+export const MIX_OUTLETS = 3_000;
 /** brand 0 (the measured brand) has saved this many opportunities, claimable and sold out */
 export const SAVED_BY_BRAND_0 = 300;
 
-export const searchBrandEmail = (n: number) => `brand${n}@search-bench.example.com`;
-export const SEARCH_BRAND_PASSWORD = 'search-bench-password-1';
+export const mixBrandEmail = (n: number) => `brand${n}@mix-bench.example.com`;
+export const MIX_BRAND_PASSWORD = 'mix-bench-password-1';
 
 /** 00:00 UTC of today, in SQL */
 const TODAY = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
@@ -172,24 +179,24 @@ const ANGLES = [
 ];
 const TAT_DAYS = [1, 2, 3, 3, 5, 5, 7, 7, 7, 10, 14, 14, 21, 30];
 
-/** The outlet (0..SEARCH_OUTLETS-1) of opportunity n, and its stable pseudo-random slot 0..99. */
-const K = `(n % ${SEARCH_OUTLETS})`;
+/** The outlet (0..MIX_OUTLETS-1) of opportunity n, and its stable pseudo-random slot 0..99. */
+const K = `(n % ${MIX_OUTLETS})`;
 const H = `((${K} * 7919) % 100)`;
 
 export function catalogueStatements(passwordHash: string): { label: string; sql: string }[] {
   if (passwordHash.includes("'")) throw new Error('unexpected quote in the password hash');
   return [
     {
-      label: `${SEARCH_BRANDS} brands`,
+      label: `${MIX_BRANDS} brands`,
       sql: `INSERT INTO users (id, name, email, password, role, brand_name, website, approved, email_notifications, created_at)
-        SELECT md5('search-brand-' || n)::uuid, 'Brand Owner ' || n, 'brand' || n || '@search-bench.example.com', '${passwordHash}', 'brand',
+        SELECT md5('search-brand-' || n)::uuid, 'Brand Owner ' || n, 'brand' || n || '@mix-bench.example.com', '${passwordHash}', 'brand',
                'Search Brand ' || n, 'https://brand' || n || '.example.com', true, n % 3 <> 0, ${past('n', 104723, 63_072_000)}
-        FROM generate_series(0, ${SEARCH_BRANDS - 1}) n`,
+        FROM generate_series(0, ${MIX_BRANDS - 1}) n`,
     },
     {
       // c = n % 20: 0-9 claimable (available, a slot left, no deadline or a later one); 10-11
       // available but past their deadline; 12-15 full; 16-17 published; 18 claimed; 19 in progress
-      label: `${SEARCH_OPPORTUNITIES} opportunities`,
+      label: `${MIX_OPPORTUNITIES} opportunities`,
       sql: `INSERT INTO opportunities (id, title, outlet_name, outlet_url, description, type, tat, tat_days, price_usd, logo_url,
                                        example_urls, max_slots, filled_slots, domain_authority, deadline_date, status, created_at,
                                        link_type, topics, country, language)
@@ -239,14 +246,27 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
                  -- price: per listing, higher at higher DA (0..9999, squared below)
                  least(9999, (n * 7907) % 10000 * 7 / 10 + ((${K} * 37) % 86) * 35) AS u,
                  1 + (n / 20) % 5 + CASE WHEN n % 7 = 0 THEN 5 ELSE 0 END AS max_slots
-              FROM generate_series(1, ${SEARCH_OPPORTUNITIES}) n) s`,
+              FROM generate_series(1, ${MIX_OPPORTUNITIES}) n) s`,
+    },
+    {
+      label: `${MIX_PENDING_BRANDS} brands waiting for approval`,
+      sql: `INSERT INTO users (id, name, email, password, role, brand_name, website, approved, email_notifications, created_at)
+        SELECT md5('mix-pending-brand-' || n)::uuid, 'New Owner ' || n, 'pending' || n || '@mix-bench.example.com', '${passwordHash}', 'brand',
+               'New Brand ' || n, 'https://new' || n || '.example.com', false, true, ${past('n', 104723, 2_592_000)}
+        FROM generate_series(0, ${MIX_PENDING_BRANDS - 1}) n`,
+    },
+    {
+      label: `${EDITORS} editors (admins)`,
+      sql: `INSERT INTO users (id, name, email, password, role, approved)
+        SELECT md5('mix-editor-' || n)::uuid, 'Editor ' || n, 'editor' || n || '@mix-bench.example.com', '${passwordHash}', 'admin', true
+        FROM generate_series(0, ${EDITORS - 1}) n`,
     },
     {
       // brand 0 saved ${SAVED_BY_BRAND_0} (every 333rd opportunity: claimable and not), brands 1.. 20 each
       label: 'saved opportunities',
       sql: `INSERT INTO saved_opportunities (brand_id, opportunity_id, created_at)
-        SELECT md5('search-brand-' || b)::uuid, md5('search-opp-' || (1 + (b * 97 + j * 7919) % ${SEARCH_OPPORTUNITIES}))::uuid, ${past('b * 31 + j', 15485863, 31_536_000)}
-        FROM generate_series(1, ${SEARCH_BRANDS - 1}) b, generate_series(1, 20) j
+        SELECT md5('search-brand-' || b)::uuid, md5('search-opp-' || (1 + (b * 97 + j * 7919) % ${MIX_OPPORTUNITIES}))::uuid, ${past('b * 31 + j', 15485863, 31_536_000)}
+        FROM generate_series(1, ${MIX_BRANDS - 1}) b, generate_series(1, 20) j
         UNION ALL
         SELECT md5('search-brand-0')::uuid, md5('search-opp-' || (j * 333))::uuid, ${past('j', 15485863, 31_536_000)}
         FROM generate_series(1, ${SAVED_BY_BRAND_0}) j`,
@@ -256,6 +276,50 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
 
 /** held (paid) payments are at most 80 days old: the 90-day guarantee job must find nothing to refund */
 const HELD_WINDOW_SECONDS = 80 * 86_400;
+
+/** The timers' terms the bench's server runs with (their defaults, or this environment's). */
+const TIMERS = {
+  briefReminderDays: configSchema.shape.BRIEF_REMINDER_DAYS.parse(process.env.BRIEF_REMINDER_DAYS),
+  reviewReminderDays: configSchema.shape.REVIEW_REMINDER_DAYS.parse(process.env.REVIEW_REMINDER_DAYS),
+  autoApproveDays: configSchema.shape.AUTO_APPROVE_DAYS.parse(process.env.AUTO_APPROVE_DAYS),
+};
+/** a waiting draft waits at most half the time after which a timer acts on it */
+const DRAFT_WAIT_SECONDS = (Math.min(TIMERS.reviewReminderDays, TIMERS.autoApproveDays || Infinity) * 86_400) / 2;
+
+/** one payment in this many has a conversation and a timeline (the others: none yet) */
+export const CONVERSATION_EVERY = 5;
+
+const sqlArray = (xs: string[]) => `(ARRAY[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ')}])`;
+const BRAND_LINES = [
+  'Thanks for the draft! Could we mention our Series A in the second paragraph?',
+  'Attached is the updated fact sheet with the launch date.',
+  'Our legal team asked us to drop the comparison with competitors, sorry for the back and forth.',
+  'Looks great, approving now.',
+  'Can you confirm the link will be dofollow?',
+  'Quick question: when do you expect the article to go live?',
+];
+const ADMIN_LINES = [
+  'Hi! The editor has picked up your brief and will send a first draft this week.',
+  'Here is the first draft for your review.',
+  'We have made the edits you asked for; let us know if anything else needs changing.',
+  'The article is scheduled for Thursday morning.',
+  'Published: the link is live and we have verified it.',
+  'The outlet asks for a headshot of the founder, could you send one?',
+];
+/** A placement's steps in the order they happen, with who takes them. */
+const STEPS: [string, 'brand' | 'admin' | 'system'][] = [
+  ['paid', 'brand'],
+  ['brief_saved', 'brand'],
+  ['brief_submitted', 'brand'],
+  ['draft_attached', 'admin'],
+  ['edits_requested', 'brand'],
+  ['edits_completed', 'admin'],
+  ['approved', 'brand'],
+  ['published', 'admin'],
+];
+const STEP_KINDS = sqlArray(STEPS.map((s) => s[0]));
+const STEP_ACTORS = sqlArray(STEPS.map((s) => s[1]));
+const editor = (n: string) => `md5('mix-editor-' || ((${n}) % ${EDITORS}))::uuid`;
 
 /**
  * Payments `from`..`to` (1-based), 70% held, 25% released, 5% refunded, over the brands (brand 0
@@ -271,7 +335,7 @@ export function paymentStatements(from: number, to: number): { label: string; sq
                                   draft_document_url, draft_review_status, brand_feedback, paid_at, released_at,
                                   refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
         SELECT md5('search-pay-' || n)::uuid,
-          md5('search-brand-' || CASE WHEN n <= 200 THEN 0 ELSE 1 + (n * 7) % ${SEARCH_BRANDS - 1} END)::uuid,
+          md5('search-brand-' || CASE WHEN n <= 200 THEN 0 ELSE 1 + (n * 7) % ${MIX_BRANDS - 1} END)::uuid,
           o.id, 'pi_sbench_' || n, 'cs_sbench_' || n, o.price_usd, s.status, s.status <> 'refunded',
           CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || n END,
           s.review,
@@ -288,7 +352,7 @@ export function paymentStatements(from: number, to: number): { label: string; sq
                      ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review,
                 CASE WHEN n % 20 > 5 THEN ${past('n', 15485863, HELD_WINDOW_SECONDS)} ELSE ${past('n', 15485863, 63_072_000)} END AS at
               FROM generate_series(${from}, ${to}) n) s
-        JOIN opportunities o ON o.id = md5('search-opp-' || (1 + (s.n * 31) % ${SEARCH_OPPORTUNITIES}))::uuid`,
+        JOIN opportunities o ON o.id = md5('search-opp-' || (1 + (s.n * 31) % ${MIX_OPPORTUNITIES}))::uuid`,
     },
     {
       label: `briefs of payments ${range}`,
@@ -309,6 +373,55 @@ export function paymentStatements(from: number, to: number): { label: string; sq
           p.released_at, CASE WHEN g.k % 100 <> 1 THEN p.released_at END, p.released_at + interval '90 days', NULL, p.released_at, p.released_at
         FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
         WHERE g.k % 20 BETWEEN 1 AND 5`,
+    },
+    {
+      // one payment in ${CONVERSATION_EVERY}: 2 to 6 messages, the sides taking turns
+      label: `messages of payments ${range}`,
+      sql: `INSERT INTO placement_messages (payment_id, side, author_id, text, created_at)
+        SELECT p.id, s.side, CASE WHEN s.side = 'brand' THEN p.brand_id ELSE ${editor('g.k + j')} END,
+          CASE WHEN s.side = 'brand' THEN ${sqlArray(BRAND_LINES)}[1 + (g.k + j) % ${BRAND_LINES.length}] ELSE ${sqlArray(ADMIN_LINES)}[1 + (g.k + j) % ${ADMIN_LINES.length}] END
+            || repeat(' We want the piece to read naturally for the outlet''s audience.', (g.k + j) % 4),
+          least(now() - interval '1 minute', p.created_at + make_interval(hours => j * 5, secs => g.k % 3600))
+        FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
+        CROSS JOIN LATERAL generate_series(1, 2 + (g.k / ${CONVERSATION_EVERY}) % 5) j
+        CROSS JOIN LATERAL (SELECT CASE WHEN (g.k + j) % 2 = 0 THEN 'admin' ELSE 'brand' END AS side) s
+        WHERE g.k % ${CONVERSATION_EVERY} = 1`,
+    },
+    {
+      // the same payments: 1 to 8 steps of their way, in order
+      label: `timeline entries of payments ${range}`,
+      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_id, actor_name, details, at)
+        SELECT p.id, ${STEP_KINDS}[j], ${STEP_ACTORS}[j],
+          CASE ${STEP_ACTORS}[j] WHEN 'brand' THEN p.brand_id WHEN 'admin' THEN ${editor('g.k')} END,
+          CASE ${STEP_ACTORS}[j] WHEN 'brand' THEN 'Brand Owner' WHEN 'admin' THEN 'Editor ' || g.k % ${EDITORS} ELSE 'Byline' END,
+          jsonb_build_object('step', 's' || j, 'round', 1),
+          least(now() - interval '1 minute', p.created_at + make_interval(hours => j * 7))
+        FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
+        CROSS JOIN LATERAL generate_series(1, 1 + (g.k / ${CONVERSATION_EVERY}) % ${STEPS.length}) j
+        WHERE g.k % ${CONVERSATION_EVERY} = 1
+        ORDER BY g.k, j`,
+    },
+    {
+      // as a server that has run the workflow's timers (modules/timeline/timers.ts) leaves the data:
+      // every brief reminder that fell due recorded, so that the timers have nothing to send while measured
+      label: `brief reminders sent of payments ${range}`,
+      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
+        SELECT p.id, 'brief_reminder', 'system', 'Byline', jsonb_build_object('day', d, 'step', 'day' || d), p.paid_at + make_interval(days => d)
+        FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
+        CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
+        WHERE p.status = 'paid' AND p.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
+          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`,
+    },
+    {
+      // likewise every draft waiting for its brand's review was attached (or its edits completed)
+      // recently enough that no reminder or automatic approval is due
+      label: `drafts attached of payments ${range}`,
+      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
+        SELECT p.id, CASE p.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
+          'admin', 'Editor 0', jsonb_build_object('round', 1),
+          greatest(p.paid_at, now() - make_interval(secs => (g.k::bigint * 7919) % ${DRAFT_WAIT_SECONDS}))
+        FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
+        WHERE p.status = 'paid' AND p.draft_review_status IN ('pending_brand_review', 'edits_complete')`,
     },
   ];
 }

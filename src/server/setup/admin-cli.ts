@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { openConfiguredDb } from './open';
+import { openConfiguredDb } from '../db/open';
 import { upsertAdmin } from '../modules/auth/service';
 import { passwordSchema } from '../../shared/schemas/auth';
 

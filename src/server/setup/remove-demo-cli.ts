@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { openConfiguredDb } from './open';
+import { openConfiguredDb } from '../db/open';
 import { removeDemo } from './demo';
 
 // npm run db:remove-demo: deletes the demo accounts and the demo invite code from the configured database

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { openConfiguredDb } from './open';
+import { openConfiguredDb } from '../db/open';
 import { demoLoginsText, isEmpty, seedDemo } from './seed';
 
 const handle = await openConfiguredDb(loadConfig(process.env, { serving: false }));
