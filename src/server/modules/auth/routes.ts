@@ -103,11 +103,8 @@ export const authModule: Module = async (app, { db, config, limits }) => {
     },
   );
 
-  // reset links being made after their answers went out; closing the app waits for them
-  const mailing = new Set<Promise<void>>();
-  app.addHook('onClose', async () => {
-    while (mailing.size) await Promise.allSettled([...mailing]);
-  });
+  // closing the app waits for the reset links still being made
+  app.addHook('onClose', resetLinksMade);
 
   route(
     app,
@@ -153,6 +150,14 @@ export const authModule: Module = async (app, { db, config, limits }) => {
     },
   );
 };
+
+/** Reset links being made after their answers went out (every app of the process). */
+const mailing = new Set<Promise<void>>();
+
+/** Resolves once no reset link is being made: on close, and for tests that compare the database before and after a request. */
+export async function resetLinksMade(): Promise<void> {
+  while (mailing.size) await Promise.allSettled([...mailing]);
+}
 
 /**
  * Starts `work` once the answer has been sent (or the client has gone), keeps it in `running` until
