@@ -121,6 +121,9 @@ function commonErrors(method: string, c: Contract<unknown, unknown, unknown, Res
   const out: Record<number, string> = {};
   if (c.body || c.querystring || c.paged) out[400] = 'invalid input: a message per field';
   if (c.body) Object.assign(out, { 413: 'the body is too large', 415: 'not a JSON body' });
+  // a body sent to a call that takes none is still read: malformed, too large or of another type
+  else if (UNSAFE.has(method) && !c.upload)
+    Object.assign(out, { 400: out[400] ?? 'a body that is not valid JSON', 413: 'the body is too large', 415: 'a body that is not JSON' });
   if (c.upload) Object.assign(out, { 400: 'no file, or more than one', 413: 'the file is too large', 415: 'not a type this upload takes' });
   if (c.params) out[404] = 'not found (another brand’s looks the same)';
   if (c.access !== 'public' && c.access !== 'webhook' && c.access !== 'operator') out[401] = 'not signed in';
