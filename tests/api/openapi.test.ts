@@ -340,6 +340,8 @@ describe('a journey through every route, checked against the contracts', () => {
     await brand.get(draft.path);
     await admin.get('/api/admin/projects?tab=review');
     await admin.get('/api/admin/projects/counts');
+    ok(await admin.get(`/api/admin/projects/${paymentId}`), 'the placement, for its page (admin)');
+    ok(await brand.get(`/api/brand/my-articles/${paymentId}`), 'the placement, for its page (brand)');
     ok(
       await brand.post(`/api/brand/projects/${paymentId}/request-edits`, { feedback: 'Shorter intro' }),
       'request edits',

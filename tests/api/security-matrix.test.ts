@@ -374,6 +374,9 @@ const ROWS: Row[] = [
   // briefs
   { route: 'GET /api/brand/my-articles', send: (a) => a.get('/api/brand/my-articles'), expect: approvedBrands(200) },
   { route: 'GET /api/brand/my-articles/counts', send: (a) => a.get('/api/brand/my-articles/counts'), expect: approvedBrands(200) },
+  // one placement's page: the brand its own, admins every one
+  { route: 'GET /api/brand/my-articles/:paymentId', send: (a, c) => a.get(`/api/brand/my-articles/${c.paymentId}`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/projects/:paymentId', send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}`), expect: adminOnly(200) },
   // the timeline: the brand its own placement, admins every one
   { route: 'GET /api/brand/projects/:paymentId/timeline', send: (a, c) => a.get(`/api/brand/projects/${c.paymentId}/timeline`), expect: ownerOnly(200) },
   { route: 'GET /api/admin/projects/:paymentId/timeline', send: (a, c) => a.get(`/api/admin/projects/${c.paymentId}/timeline`), expect: adminOnly(200) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { linkParts } from '../../src/client/features/messages/components/linked-text';
-import { timelineLine } from '../../src/client/features/messages/components/timeline-sentence';
+import { linkParts } from '../../src/client/features/placements/components/conversation/linked-text';
+import { timelineLine } from '../../src/client/features/placements/components/timeline/timeline-sentence';
 import type { TimelineEntry } from '../../src/shared/timeline';
 
 describe('links in a message', () => {

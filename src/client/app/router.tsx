@@ -57,8 +57,14 @@ const ProjectsPage = page(() => import('@/features/placements/pages/projects-pag
 const MyArticlesPage = page(() => import('@/features/placements/pages/my-articles-page'), 'MyArticlesPage');
 const BriefPage = page(() => import('@/features/placements/pages/brief-page'), 'BriefPage');
 const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
-const BrandDetailsPage = page(() => import('@/features/messages/pages/brand-details-page'), 'BrandDetailsPage');
-const AdminDetailsPage = page(() => import('@/features/messages/pages/admin-details-page'), 'AdminDetailsPage');
+const BrandPlacementPage = page(
+  () => import('@/features/placements/pages/brand-placement-page'),
+  'BrandPlacementPage',
+);
+const AdminPlacementPage = page(
+  () => import('@/features/placements/pages/admin-placement-page'),
+  'AdminPlacementPage',
+);
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
 
 /**
@@ -124,7 +130,7 @@ export function AppRouter() {
         </Route>
         <Route path="/brand/my-articles/:paymentId">
           <ProtectedRoute role="brand">
-            <BrandDetailsPage />
+            <BrandPlacementPage />
           </ProtectedRoute>
         </Route>
         <Route path="/brand/payments">
@@ -171,7 +177,7 @@ export function AppRouter() {
         </Route>
         <Route path="/admin/projects/:paymentId">
           <ProtectedRoute role="admin">
-            <AdminDetailsPage />
+            <AdminPlacementPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/attention">

@@ -8,7 +8,7 @@ import { toast } from '@/components/ui/use-toast';
 import { apiRequest, errorMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
-/** Every admin screen a refund changes: the money moved, a slot may be free, a watch ends. */
+/** Every admin screen a refund changes: the money moved, a slot may be free, a watch ends, the timeline grows. */
 const REFUND_CHANGES = [
   '/api/admin/payments',
   '/api/admin/payments/totals',
@@ -16,6 +16,7 @@ const REFUND_CHANGES = [
   '/api/admin/projects',
   '/api/admin/placements',
   '/api/admin/placements/counts',
+  '/api/projects/timeline',
 ];
 
 /**

@@ -158,3 +158,9 @@ export function sendJsonRows(reply: FastifyReply, rows: readonly JsonPageRow[], 
   void reply.type('application/json; charset=utf-8');
   return reply.send(jsonArrayOf(rows.length > count ? rows.slice(0, count) : rows));
 }
+
+/** Answers one item whose JSON the database built (a list's statement asked for one row). */
+export function sendJsonItem(reply: FastifyReply, json: string) {
+  void reply.type('application/json; charset=utf-8');
+  return reply.send(json);
+}

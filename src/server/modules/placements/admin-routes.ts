@@ -12,10 +12,10 @@ import { adminPlacementItemSchema, placementCountsSchema } from '../../../shared
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { pageFrom, sendJsonPage } from '../../lib/paging';
+import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
-import { adminPlacements, adminProjectCounts, adminProjects, placementCounts } from './lists';
+import { adminPlacements, adminProject, adminProjectCounts, adminProjects, placementCounts } from './lists';
 import { publicationRoutes } from './publication-routes';
 import { markEditsComplete } from './review';
 
@@ -56,6 +56,21 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       response: { 200: projectTabCountsSchema },
     },
     async (req) => adminProjectCounts(db, req.query.q),
+  );
+
+  // the placement's page: the same item as the list's, from the list's statement
+  route(
+    app,
+    'GET',
+    '/api/admin/projects/:paymentId',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'One placement, as Projects lists it (its page), whatever its state',
+      params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+      response: { 200: adminProjectItemSchema },
+    },
+    async (req, reply) => sendJsonItem(reply, await adminProject(db, req.params.paymentId)),
   );
 
   route(

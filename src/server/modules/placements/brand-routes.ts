@@ -17,9 +17,9 @@ import {
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { pageFrom, sendJsonPage } from '../../lib/paging';
+import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
-import { myArticleCounts, myArticles } from './lists';
+import { myArticle, myArticleCounts, myArticles } from './lists';
 import { approveDraft, requestEdits } from './review';
 
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
@@ -76,6 +76,21 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: articleTabCountsSchema },
     },
     async (req) => myArticleCounts(db, userOf(req).id),
+  );
+
+  // the placement's page: the same item as the list's, from the list's statement
+  route(
+    app,
+    'GET',
+    '/api/brand/my-articles/:paymentId',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      summary: 'One of the brand’s placements, as My Articles lists it (its page)',
+      params: paymentParams,
+      response: { 200: myArticleItemSchema },
+    },
+    async (req, reply) => sendJsonItem(reply, await myArticle(db, userOf(req).id, req.params.paymentId)),
   );
 
   route(

@@ -5,7 +5,9 @@ import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
+import { notFound } from '../../lib/errors';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
 
@@ -58,6 +60,21 @@ export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, pag
   );
 }
 
+/** The one row of a list asked for one placement, or the 404 of a placement the caller may not see. */
+function onlyRow(rows: JsonPageRow[]): string {
+  const [row] = rows;
+  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  return row.json;
+}
+
+/**
+ * GET /api/brand/my-articles/{paymentId}: the My Articles item of one of the brand's placements
+ * (the list's statement filtered by payment), as JSON text; another brand's id is a 404.
+ */
+export async function myArticle(db: Db, brandId: string, paymentId: string): Promise<string> {
+  return onlyRow(await myArticles(db, brandId, { paymentId }, { limit: 1 }));
+}
+
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
 export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleTabCounts> {
   const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
@@ -82,10 +99,10 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
   };
 }
 
-type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean };
+type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean; byPayment?: boolean };
 const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
-  (o) => `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`),
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(adminProjectItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
       FROM ${payments}
@@ -94,7 +111,8 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
       LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
       ${publicationJoins}
       WHERE ${and(
-        o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+        // one placement whatever its state (a refunded one too, which the list's tabs show apart)
+        o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
         o.search ? brandMatches(sql.placeholder('q')) : undefined,
         o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
       )}
@@ -116,6 +134,11 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): P
       ...pageValues(page),
     },
   );
+}
+
+/** GET /api/admin/projects/{paymentId}: the Projects item of one placement (the list's statement), as JSON text. */
+export async function adminProject(db: Db, paymentId: string): Promise<string> {
+  return onlyRow(await adminProjectsPage(db, { search: false, cursor: false, byPayment: true }, { paymentId, limit: 2 }));
 }
 
 /**

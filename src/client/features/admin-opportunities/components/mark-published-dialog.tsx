@@ -11,7 +11,8 @@ import { toast } from '@/components/ui/use-toast';
 import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, reasonNeeded, type LiveArticle } from '@/components/publication/live-article-fields';
 import { errorMessage } from '@/lib/api';
 import { cn } from '@/lib/utils';
-import { useHeldPayments, useReleasePayment } from '../api/payments';
+import { useRelease } from '@/components/publication/use-release';
+import { useHeldPayments } from '../api/payments';
 import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/query-error';
 
@@ -43,7 +44,7 @@ export function MarkPublishedButton({ o }: { o: AdminOpportunityItem }) {
   const { data: held = [], isLoading } = heldQuery;
   const [chosen, setChosen] = React.useState<string | null>(null);
   const [article, setArticle] = React.useState<LiveArticle>(EMPTY_LIVE_ARTICLE);
-  const release = useReleasePayment();
+  const release = useRelease('release');
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);

@@ -13,7 +13,7 @@ import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { QueryError } from '@/components/query-error';
-import { DocumentLinks } from '../components/document-links';
+import { DocumentLinks } from '@/components/document-links';
 import { ExportCsv } from '../components/export-csv';
 
 const STATUS: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
@@ -50,7 +50,7 @@ function Row({ p }: { p: AdminPaymentItem }) {
           <span className="break-all font-mono">{p.stripePaymentId}</span>
           <span>{format(new Date(p.createdAt), 'MMM d, yyyy')}</span>
         </p>
-        <DocumentLinks base="/api/admin/payments" paymentId={p.id} status={p.status} />
+        <DocumentLinks base="/api/admin/payments" paymentId={p.id} status={p.status} pageHref={`/admin/projects/${p.id}`} />
       </div>
       <div className="flex items-center gap-3 md:justify-end">
         <Badge variant={s.variant}>{s.label}</Badge>

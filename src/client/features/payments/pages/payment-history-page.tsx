@@ -9,7 +9,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
 import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/query-error';
-import { DocumentLinks } from '../components/document-links';
+import { DocumentLinks } from '@/components/document-links';
 
 const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
 
@@ -36,7 +36,7 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
             {shortPaymentId(p.stripePaymentId)}
           </span>
         </p>
-        <DocumentLinks base="/api/brand/payments" paymentId={p.id} status={p.status} />
+        <DocumentLinks base="/api/brand/payments" paymentId={p.id} status={p.status} pageHref={`/brand/my-articles/${p.id}`} />
       </div>
       <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(p.amount)}</p>
     </li>

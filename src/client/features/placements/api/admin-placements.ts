@@ -9,6 +9,8 @@ import type {
 import { apiGet, apiRequest } from '@/lib/api';
 import { usePagedList } from '@/lib/paged-query';
 import { queryClient } from '@/lib/query-client';
+import { projectsKey } from './admin-projects';
+import { timelineKey } from './get-timeline';
 
 const listKey = ['/api/admin/placements'] as const;
 const countsKey = ['/api/admin/placements/counts'] as const;
@@ -35,9 +37,9 @@ export const usePlacementCounts = ({ enabled = true, staleTime }: { enabled?: bo
     ...(staleTime === undefined ? {} : { staleTime }),
   });
 
-/** After a check was applied or a URL changed: the list (every filter) and its counts. */
+/** After a check was applied or a URL changed: the list (every filter), its counts, and the placement's page and timeline. */
 function invalidatePlacements() {
-  for (const key of [listKey, countsKey]) void queryClient.invalidateQueries({ queryKey: key });
+  for (const key of [listKey, countsKey, projectsKey, timelineKey]) void queryClient.invalidateQueries({ queryKey: key });
 }
 
 /** POST /api/admin/payments/{id}/publication/check {}: checks the live article now and applies the result (may open or close a case). */

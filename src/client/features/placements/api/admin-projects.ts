@@ -3,8 +3,11 @@ import type { AdminProjectItem, ProjectTab, ProjectTabCounts } from '@shared/sch
 import { apiGet } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { usePagedList } from '@/lib/paged-query';
+import { timelineKey } from './get-timeline';
 
-const key = ['/api/admin/projects'] as const;
+/** The Projects list's key: every tab, page and count, and each placement's page. */
+export const projectsKey = ['/api/admin/projects'] as const;
+const key = projectsKey;
 
 /** `&q=…` of a search by brand ('' for none). */
 const searchParam = (q: string) => (q ? `&q=${encodeURIComponent(q)}` : '');
@@ -27,9 +30,13 @@ export const useProjectCounts = (q: string) =>
     placeholderData: keepPreviousData,
   });
 
-/** After any project change: the projects, the payments screen (and its totals) and the catalogue. */
+/**
+ * After any project change: the projects (and the placement's page), the payments screen (and its
+ * totals), the catalogue and the timeline the change wrote to.
+ */
 export function invalidateProjects() {
   for (const k of ['/api/admin/projects', '/api/admin/payments', '/api/admin/payments/totals', '/api/admin/opportunities', '/api/admin/placements']) {
     void queryClient.invalidateQueries({ queryKey: [k] });
   }
+  void queryClient.invalidateQueries({ queryKey: timelineKey });
 }

@@ -6,11 +6,17 @@ import { apiGet } from '@/lib/api';
 const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const;
 
 /**
- * GET /api/brand/brief/{paymentId}. Always read afresh when the form opens (gcTime 0): the form
- * starts from what the server holds, never from a copy cached before the last autosave.
+ * GET /api/brand/brief/{paymentId}. Always read afresh when the form (or the placement's page) opens
+ * (gcTime 0): the form starts from what the server holds, never from a copy cached before the last
+ * autosave. `enabled` false: not asked (a placement with no brief saved has nothing to show).
  */
-export const useBrief = (paymentId: string) =>
-  useQuery<BriefResponse>({ queryKey: briefKey(paymentId), queryFn: () => apiGet(`/api/brand/brief/${paymentId}`), gcTime: 0 });
+export const useBrief = (paymentId: string, enabled = true) =>
+  useQuery<BriefResponse>({
+    queryKey: briefKey(paymentId),
+    queryFn: () => apiGet(`/api/brand/brief/${paymentId}`),
+    gcTime: 0,
+    enabled,
+  });
 
 /** The purchase the brief belongs to (title, outlet, whether it can still change). */
 export const useArticle = (paymentId: string) => useMyArticle({ paymentId });

@@ -4,10 +4,15 @@ import { apiRequest } from '@/lib/api';
 import { refreshUser } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { myArticlesKey } from '@/lib/my-article-counts';
+import { timelineKey } from './get-timeline';
 
-/** Spec §7: after a review move, my-articles and the current user are refreshed (the payment history badge changes too). */
+/**
+ * Spec §7: after a review move, my-articles (the placement's page with it) and the current user are
+ * refreshed; the payment history badge changes too, and the timeline has a new entry.
+ */
 function refreshAfterReview() {
   void queryClient.invalidateQueries({ queryKey: myArticlesKey });
+  void queryClient.invalidateQueries({ queryKey: timelineKey });
   void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
   void refreshUser();
 }

@@ -73,7 +73,13 @@ export function DraftPanel({ article }: { article: MyArticleItem }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="flex items-center gap-2 text-sm font-semibold" data-testid="draft-heading">
           <FileText className="size-4 shrink-0 text-sky-700" />
-          {revising ? 'Edits requested – the team is revising' : reviewable ? 'Draft Ready for Review' : 'Draft'}
+          {revising
+            ? 'Edits requested – the team is revising'
+            : reviewable
+              ? 'Draft Ready for Review'
+              : p.draftReviewStatus === 'approved'
+                ? 'Approved draft'
+                : 'Draft'}
         </h3>
         <div className="flex flex-wrap gap-1.5">
           <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]}>{REVIEW_LABELS[p.draftReviewStatus]}</Badge>

@@ -17,6 +17,9 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useChangeLiveUrl, usePreviewCheck } from '../../api/admin-placements';
 
+/** What the dialog names and changes: the placement, and its live URL now. */
+type UrlOf = Pick<AdminPlacementItem, 'paymentId' | 'title' | 'outletName'> & { publication: Pick<AdminPlacementItem['publication'], 'url'> };
+
 /**
  * Moves a placement to a new live URL (the outlet moved the article), or gives the URL of one
  * released without a link. "Check article" previews the page without changing anything; Save checks
@@ -27,7 +30,7 @@ export function ChangeUrlDialog({
   open,
   onOpenChange,
 }: {
-  placement: AdminPlacementItem;
+  placement: UrlOf;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -41,7 +44,7 @@ export function ChangeUrlDialog({
   );
 }
 
-function ChangeUrlForm({ placement, close }: { placement: AdminPlacementItem; close: () => void }) {
+function ChangeUrlForm({ placement, close }: { placement: UrlOf; close: () => void }) {
   const current = placement.publication.url;
   const [url, setUrl] = React.useState(current ?? '');
   const [reason, setReason] = React.useState('');

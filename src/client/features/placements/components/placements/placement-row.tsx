@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { AlertOctagon, ExternalLink, Link2Off, RefreshCw } from 'lucide-react';
+import { Link } from 'wouter';
+import { AlertOctagon, ExternalLink, Link2Off, PanelTop, RefreshCw } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import type { AdminPlacementItem, PublicationCheck } from '@shared/publication';
 import { CheckResult, HealthBadge, hostOf } from '@/components/publication/check-result';
@@ -27,10 +28,11 @@ function checkToast(check: PublicationCheck) {
   return { title: 'The check found problems', description: problems, variant: 'destructive' as const };
 }
 
-function RecheckButton({ placement }: { placement: AdminPlacementItem }) {
+/** Recheck now: the live article checked at once, its result applied (Placements, and the placement's page). */
+export function RecheckButton({ paymentId }: { paymentId: string }) {
   const recheck = useRecheckPlacement();
   const run = () =>
-    recheck.mutate(placement.paymentId, {
+    recheck.mutate(paymentId, {
       onSuccess: (check) => toast(checkToast(check)),
       onError: (err) =>
         toast({
@@ -48,7 +50,7 @@ function RecheckButton({ placement }: { placement: AdminPlacementItem }) {
 }
 
 /** The open case: what is wrong and the date by which the outlet must restore the article. */
-function OpenCase({ issue }: { issue: NonNullable<AdminPlacementItem['publication']['issue']> }) {
+export function OpenCase({ issue }: { issue: NonNullable<AdminPlacementItem['publication']['issue']> }) {
   return (
     <div className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="placement-case">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold">
@@ -145,23 +147,30 @@ export function PlacementRow({ placement: p }: { placement: AdminPlacementItem }
         </p>
       )}
 
-      {!refunded && (
-        <div className="flex flex-wrap gap-2">
-          {pub.url && <RecheckButton placement={p} />}
-          <Button variant="outline" size="sm" onClick={() => setChanging(true)}>
-            {pub.url ? 'Change URL' : 'Add URL'}
-          </Button>
-          <RefundButton
-            paymentId={p.paymentId}
-            amount={p.amount}
-            title={p.title}
-            brand={brandLabel(p.brand)}
-            question="Refund this placement?"
-            consequence="the article is no longer watched"
-          />
-          <ChangeUrlDialog placement={p} open={changing} onOpenChange={setChanging} />
-        </div>
-      )}
+      <div className="flex flex-wrap gap-2">
+        <Button asChild variant="outline" size="sm">
+          <Link href={`/admin/projects/${p.paymentId}`} data-testid="placement-link">
+            <PanelTop /> Details
+          </Link>
+        </Button>
+        {!refunded && (
+          <>
+            {pub.url && <RecheckButton paymentId={p.paymentId} />}
+            <Button variant="outline" size="sm" onClick={() => setChanging(true)}>
+              {pub.url ? 'Change URL' : 'Add URL'}
+            </Button>
+            <RefundButton
+              paymentId={p.paymentId}
+              amount={p.amount}
+              title={p.title}
+              brand={brandLabel(p.brand)}
+              question="Refund this placement?"
+              consequence="the article is no longer watched"
+            />
+            <ChangeUrlDialog placement={p} open={changing} onOpenChange={setChanging} />
+          </>
+        )}
+      </div>
     </li>
   );
 }

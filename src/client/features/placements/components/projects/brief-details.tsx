@@ -1,8 +1,9 @@
-import type { AdminProjectItem } from '@shared/schemas/brief';
+import type { BriefPart1, BriefPart2 } from '@shared/schemas/brief';
 import { cn } from '@/lib/utils';
 import { PART1_FIELDS, PART1_HEADING, PART2_FIELDS, PART2_HEADING, briefRows, linkHref, splitLinks, type BriefField } from './brief-text';
 
-type Brief = NonNullable<AdminProjectItem['brief']>;
+/** The brief's two parts: a submitted one (Projects), or the brand's own as it saved it. */
+type Brief = { part1Json: BriefPart1; part2Json: BriefPart2 };
 
 function SocialLinks({ value }: { value: string }) {
   return (
@@ -37,9 +38,9 @@ function Part<K extends string>({ heading, fields, part }: { heading: string; fi
 }
 
 /** The submitted brief, both parts: optional fields only when filled, N/A for a missing required one. */
-export function BriefDetails({ id, brief }: { id: string; brief: Brief }) {
+export function BriefDetails({ id, brief, className }: { id: string; brief: Brief; className?: string }) {
   return (
-    <div id={id} className="grid gap-6 rounded-lg border bg-muted/40 p-4 md:grid-cols-2" data-testid="brief-details">
+    <div id={id} className={cn('grid gap-6 rounded-lg border bg-muted/40 p-4 md:grid-cols-2', className)} data-testid="brief-details">
       <Part heading={PART1_HEADING} fields={PART1_FIELDS} part={brief.part1Json} />
       <Part heading={PART2_HEADING} fields={PART2_FIELDS} part={brief.part2Json} />
     </div>

@@ -2,7 +2,8 @@
 // Relative imports on purpose: the unit tests run without the client's path aliases.
 import { formatUsd } from '../../../../../shared/money';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '../../../../../shared/opportunity';
-import type { AdminProjectItem, BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field } from '../../../../../shared/schemas/brief';
+import { isUnderReview } from '../../../../../shared/payment';
+import type { AdminProjectItem, BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field, ProjectPayment, ProjectTab } from '../../../../../shared/schemas/brief';
 
 /** The server places projects in tabs (modules/placements/tabs.ts). */
 export type { ProjectTab } from '../../../../../shared/schemas/brief';
@@ -76,24 +77,45 @@ function partText<K extends string>(heading: string, fields: BriefField<K>[], pa
   return [underline(heading.toUpperCase(), '='), ...rows].join('\n\n');
 }
 
+/** The Projects tab a placement is in (modules/placements/tabs.ts, the same rules): its page says it too. */
+export function projectTabOf(payment: Pick<ProjectPayment, 'status' | 'draftReviewStatus'>): ProjectTab {
+  if (payment.status === 'released') return 'published';
+  if (payment.status === 'refunded') return 'refunded';
+  if (payment.draftReviewStatus === 'approved') return 'approved';
+  return isUnderReview(payment.draftReviewStatus) ? 'review' : 'awaiting';
+}
+
+/**
+ * What Copy Brief copies: a placement with its brief (an admin's Projects item, or a brand's own
+ * placement with the brief it saved; a brand's copy names no brand and may be a draft).
+ */
+export interface CopiedBrief {
+  title: string;
+  outletName: string;
+  type: string[];
+  priceUsd: string;
+  user?: AdminProjectItem['user'];
+  brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string | null } | null;
+}
+
 /** The plain-text brief that Copy Brief puts on the clipboard. */
-export function briefToText(item: AdminProjectItem): string {
+export function briefToText(item: CopiedBrief): string {
   const brief = item.brief;
   const header = [
     underline('CONTENT BRIEF', '='),
     `Opportunity: ${item.title}`,
     `Outlet: ${item.outletName}`,
     `Type: ${typeLabel(item.type)}`,
-    `Brand: ${brandOf(item.user)} <${item.user.email}>`,
+    ...(item.user ? [`Brand: ${brandOf(item.user)} <${item.user.email}>`] : []),
     `Price: ${formatUsd(item.priceUsd)}`,
-    ...(brief ? [`Submitted: ${brief.submittedAt.slice(0, 10)}`] : []),
+    ...(brief?.submittedAt ? [`Submitted: ${brief.submittedAt.slice(0, 10)}`] : []),
   ].join('\n');
   if (!brief) return `${header}\n\nThe brand has not submitted the brief yet.\n`;
   return [
     header,
     RULE,
-    partText(PART1_HEADING, PART1_FIELDS, brief.part1Json as BriefPart1),
+    partText(PART1_HEADING, PART1_FIELDS, brief.part1Json),
     RULE,
-    partText(PART2_HEADING, PART2_FIELDS, brief.part2Json as BriefPart2),
+    partText(PART2_HEADING, PART2_FIELDS, brief.part2Json),
   ].join('\n\n') + '\n';
 }

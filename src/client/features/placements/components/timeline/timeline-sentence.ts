@@ -1,6 +1,6 @@
 // Relative imports on purpose: the unit tests run without the client's path aliases.
-import { formatUsd } from '../../../../shared/money';
-import type { TimelineEntry } from '../../../../shared/timeline';
+import { formatUsd } from '../../../../../shared/money';
+import type { TimelineEntry } from '../../../../../shared/timeline';
 
 /** What one timeline line says: a sentence, and maybe a quoted text or a link. */
 export interface TimelineLine {

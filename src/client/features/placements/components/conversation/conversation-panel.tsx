@@ -5,8 +5,8 @@ import { QueryError } from '@/components/query-error';
 import { ShowMore } from '@/components/ui/load-more';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { useMessages } from '../api/get-messages';
-import { useMarkRead } from '../api/mark-read';
+import { useMessages } from '../../api/get-messages';
+import { useMarkRead } from '../../api/mark-read';
 import { Composer } from './composer';
 import { MessageBubble } from './message-bubble';
 

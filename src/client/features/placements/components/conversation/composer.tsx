@@ -5,7 +5,7 @@ import { MESSAGE_EMPTY } from '@shared/schemas/message';
 import { Button } from '@/components/ui/button';
 import { Textarea } from '@/components/ui/input';
 import { errorMessage } from '@/lib/api';
-import { usePostMessage } from '../api/post-message';
+import { usePostMessage } from '../../api/post-message';
 
 const ACCEPT =
   '.pdf,.doc,.docx,.png,.jpg,.jpeg,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,image/png,image/jpeg';

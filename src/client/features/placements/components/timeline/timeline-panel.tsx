@@ -7,7 +7,7 @@ import { ShowMore } from '@/components/ui/load-more';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
-import { useTimeline } from '../api/get-timeline';
+import { useTimeline } from '../../api/get-timeline';
 import { timelineLine } from './timeline-sentence';
 
 const who = (e: TimelineEntry) => (e.actor.type === 'system' ? 'Byline' : e.actor.name);

@@ -1,0 +1,79 @@
+import { useParams } from 'wouter';
+import { Mail, UserRound } from 'lucide-react';
+import type { ProjectTab } from '@shared/schemas/brief';
+import { Badge } from '@/components/ui/badge';
+import { useAdminPlacement } from '../api/get-placement';
+import { AdminBriefSection, AdminDraftSection, AdminPublicationSection } from '../components/placement/admin-sections';
+import { MoneySection } from '../components/placement/money-section';
+import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
+import { brandOf, projectTabOf, typeLabel } from '../components/projects/brief-text';
+
+/** Where the placement stands, in the words of the Projects tab it is listed under. */
+const TAB_BADGE: Record<ProjectTab, { label: string; variant: 'warning' | 'info' | 'success' | 'secondary' | 'destructive' }> = {
+  awaiting: { label: 'Awaiting Brief', variant: 'warning' },
+  review: { label: 'Pending Review', variant: 'info' },
+  approved: { label: 'Brand approved', variant: 'success' },
+  published: { label: 'Published', variant: 'secondary' },
+  refunded: { label: 'Refunded', variant: 'destructive' },
+};
+
+/**
+ * /admin/projects/{paymentId}: the placement's home for the editorial team. The brief, the draft
+ * (attach, edit, mark edits complete, publish), the live article and its checks, the money, then
+ * the timeline and the conversation with the brand.
+ */
+export function AdminPlacementPage() {
+  const { paymentId = '' } = useParams<{ paymentId: string }>();
+  const query = useAdminPlacement(paymentId);
+  return (
+    <PlacementFrame key={paymentId} side="admin" paymentId={paymentId} query={query}>
+      {(item) => {
+        const tab = TAB_BADGE[projectTabOf(item.payment)];
+        const brand = brandOf(item.user);
+        return {
+          header: (
+            <PlacementHeader
+              title={item.title}
+              outletName={item.outletName}
+              amount={item.payment.amount}
+              badges={
+                <>
+                  <Badge variant="info">{typeLabel(item.type)}</Badge>
+                  <Badge variant={tab.variant} data-testid="project-state">
+                    {tab.label}
+                  </Badge>
+                  {item.overdue && (
+                    <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
+                      Overdue
+                    </Badge>
+                  )}
+                </>
+              }
+            >
+              <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+                <span className="flex min-w-0 items-center gap-1.5">
+                  <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+                  <span className="min-w-0 break-words" data-testid="placement-brand">
+                    {brand}
+                  </span>
+                </span>
+                <a href={`mailto:${item.user.email}`} className="flex min-w-0 items-center gap-1.5 hover:underline">
+                  <Mail className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+                  <span className="min-w-0 break-all">{item.user.email}</span>
+                </a>
+              </p>
+            </PlacementHeader>
+          ),
+          brief: <AdminBriefSection item={item} />,
+          work: (
+            <>
+              <AdminDraftSection item={item} />
+              <AdminPublicationSection item={item} />
+              <MoneySection side="admin" payment={item.payment} title={item.title} brand={brand} />
+            </>
+          ),
+        };
+      }}
+    </PlacementFrame>
+  );
+}

@@ -1,0 +1,51 @@
+import { useParams } from 'wouter';
+import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
+import { Badge } from '@/components/ui/badge';
+import { useBrandPlacement } from '../api/get-placement';
+import { CARD_STATUS_VARIANT, cardStatus } from '../components/my-articles/article-status';
+import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
+import { MoneySection } from '../components/placement/money-section';
+import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
+
+/**
+ * /brand/my-articles/{paymentId}: the placement's home for its brand. The brief, the draft to
+ * approve or send back, the live article, the money, then the timeline and the conversation with
+ * the editorial team.
+ */
+export function BrandPlacementPage() {
+  const { paymentId = '' } = useParams<{ paymentId: string }>();
+  const query = useBrandPlacement(paymentId);
+  return (
+    <PlacementFrame key={paymentId} side="brand" paymentId={paymentId} query={query}>
+      {(a) => {
+        const status = cardStatus(a);
+        const firstType = a.type[0];
+        return {
+          header: (
+            <PlacementHeader
+              title={a.title}
+              outletName={a.outletName}
+              amount={a.payment.amount}
+              badges={
+                <>
+                  {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
+                  <Badge variant={CARD_STATUS_VARIANT[status]} data-testid="article-status">
+                    {status}
+                  </Badge>
+                </>
+              }
+            />
+          ),
+          brief: <BrandBriefSection article={a} />,
+          work: (
+            <>
+              <BrandDraftSection article={a} />
+              <BrandPublicationSection article={a} />
+              <MoneySection side="brand" payment={a.payment} title={a.title} />
+            </>
+          ),
+        };
+      }}
+    </PlacementFrame>
+  );
+}
