@@ -2,7 +2,9 @@
  * Issue 44: "a test compares each route's declared statuses with what the API suite saw it answer".
  * Runs after the API suite (`npm run test:api`), from what tests/support/route-statuses.ts recorded:
  * every status a route answered must be one its contract declares (lib/contract.ts), and every
- * route the suite called must have a contract.
+ * route the suite called must have a contract. A 500 is left out: it is the answer to a fault of
+ * the server, which no contract declares and some tests cause on purpose (a database that fails
+ * half-way through a change); that bad input never gets one is the fuzz test's rule.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,6 @@ it('every route answered only statuses its contract declares', () => {
   expect(withoutContract, 'routes without a contract (lib/contract.ts `route`)').toEqual([]);
   const undeclared = Object.entries(all)
     .filter(([route, e]) => e.declared && !route.startsWith('HEAD '))
-    .flatMap(([route, e]) => e.answered.filter((s) => !e.declared!.includes(s)).map((s) => `${route} answered ${s}`));
+    .flatMap(([route, e]) => e.answered.filter((s) => s !== 500 && !e.declared!.includes(s)).map((s) => `${route} answered ${s}`));
   expect(undeclared, 'statuses a route answered without declaring them').toEqual([]);
 });
