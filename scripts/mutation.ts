@@ -103,7 +103,6 @@ const T = {
 };
 const INV = 'src/server/modules/invoices/';
 const O = 'src/server/outbound/';
-const KEPT_BY_SNAPSHOT = 'the test waits with nothing committed in its database; on a shared PostgreSQL cluster other test files commit meanwhile, and the page is read again anyway';
 const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
 
 // prettier-ignore
