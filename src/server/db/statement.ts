@@ -35,26 +35,13 @@ export function preparedStatement<Row, Values extends Record<string, unknown> = 
       const result = await client.query({ name, text: compiled.sql, values: params, types: pgTypes });
       return result.rows as Row[];
     }
-    const result = await (client as PGlite).query<Row>(compiled.sql, params.map(valueNow), { parsers: pgliteParsers });
+    const result = await (client as PGlite).query<Row>(compiled.sql, params, { parsers: pgliteParsers });
     return result.rows;
   };
   // the text the database prepares, with its $n, and the values in the order they are bound (to
   // plan it in tests)
   return Object.assign(run, { text: compiled.sql, paramsOf: (values: Values) => fillPlaceholders(compiled.params, values) });
 }
-
-/**
- * A value read when its statement is sent rather than when it is called: a statement called while
- * every pooled connection is busy waits for one, and what the value says may have changed by then.
- * node-postgres reads it (`toPostgres`) as it sends the statement on a connection; PGlite has one
- * connection and reads it at once.
- */
-export interface ReadOnSend {
-  toPostgres(): string | null;
-}
-export const readOnSend = (read: () => string | null): ReadOnSend => ({ toPostgres: read });
-const valueNow = (value: unknown) =>
-  value !== null && typeof value === 'object' && typeof (value as Partial<ReadOnSend>).toPostgres === 'function' ? (value as ReadOnSend).toPostgres() : value;
 
 /**
  * A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds truncated as a JS

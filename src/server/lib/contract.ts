@@ -38,7 +38,7 @@ import type { SessionUser } from './session-user';
  */
 export type Access = 'public' | 'user' | 'brand' | 'any-brand' | 'admin' | 'webhook' | 'operator';
 
-export const ACCESS_TEXT: Record<Access, string> = {
+const ACCESS_TEXT: Record<Access, string> = {
   public: 'Anyone may call it.',
   user: 'Any signed-in user (brand or admin).',
   brand: 'A brand with a completed profile, approved.',
@@ -63,7 +63,7 @@ export const TAGS = {
   Operations: 'Probes and measurements for whoever runs Byline.',
   Documentation: 'This documentation.',
 } as const;
-export type Tag = keyof typeof TAGS;
+type Tag = keyof typeof TAGS;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

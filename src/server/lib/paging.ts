@@ -140,7 +140,7 @@ export function pageValues(page: Page, ranked = false) {
 }
 
 /** The JSON array of rows' items. */
-export function jsonArrayOf(items: readonly { json: string }[]): string {
+function jsonArrayOf(items: readonly { json: string }[]): string {
   let body = '[';
   for (let i = 0; i < items.length; i++) body += (i ? ',' : '') + items[i].json;
   return body + ']';

@@ -11,7 +11,7 @@ import ipaddr from 'ipaddr.js';
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** Ports from..to, both included. */
-export type PortSpan = readonly [from: number, to: number];
+type PortSpan = readonly [from: number, to: number];
 
 /** What an entry without a port opens: the standard web ports, as for public addresses. */
 const WEB_PORTS: readonly PortSpan[] = [

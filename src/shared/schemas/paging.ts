@@ -17,4 +17,3 @@ export const pageQuerySchema = z.object({
     .optional()
     .describe('where the page starts: the value in the previous page’s `Link: rel="next"` (opaque)'),
 });
-export type PageQuery = z.output<typeof pageQuerySchema>;

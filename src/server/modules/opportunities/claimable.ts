@@ -47,7 +47,7 @@ export const claimable = (since: string | Placeholder) =>
  * opportunities, newest first, as a JSON array of cards. Uses opportunities_available_idx.
  * (Also run by the bench's ceiling server.)
  */
-export const claimableStatement = {
+const claimableStatement = {
   name: 'claimable_opportunities',
   sql: sql`SELECT coalesce('[' || string_agg(${cardJson}, ',' ORDER BY ${o.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
     FROM ${o} ${card()}
