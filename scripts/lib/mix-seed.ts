@@ -18,7 +18,7 @@ const EDITORS = 3;
 export const MIX_OPPORTUNITIES = 100_000;
 export const MIX_OUTLETS = 3_000;
 /** brand 0 (the measured brand) has saved this many opportunities, claimable and sold out */
-export const SAVED_BY_BRAND_0 = 300;
+const SAVED_BY_BRAND_0 = 300;
 
 export const mixBrandEmail = (n: number) => `brand${n}@mix-bench.example.com`;
 export const MIX_BRAND_PASSWORD = 'mix-bench-password-1';
@@ -410,7 +410,9 @@ export function paymentStatements(from: number, to: number): { label: string; sq
         FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
         CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
         WHERE p.status = 'paid' AND p.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
-          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`,
+          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)
+        -- the server (running while the data grows) may have sent some of them already
+        ON CONFLICT DO NOTHING`,
     },
     {
       // likewise every draft waiting for its brand's review was attached (or its edits completed)

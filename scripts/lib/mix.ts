@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { LINK_TYPES, OPPORTUNITY_SORTS, TOPICS } from '../../src/shared/catalogue';
 import { OPPORTUNITY_TYPES, PUBLICATION_HEALTHS } from '../../src/shared/enums';
+import { SEARCH_LIMIT_DEFAULT } from '../../src/shared/opportunity';
 import { ARTICLE_TABS, PROJECT_TABS } from '../../src/shared/schemas/brief';
 import type { Planned } from './open-loop';
 
@@ -15,10 +16,8 @@ import type { Planned } from './open-loop';
  * server is sent the writes whose statements were captured.
  */
 
-export type Mode = 'real' | 'bare';
-
 /** A deterministic random generator (mulberry32). */
-export function rng(seed: number) {
+function rng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -127,7 +126,11 @@ const COUNTRIES = ['US', 'US', 'US', 'GB', 'GB', 'DE', 'DE', 'CA', 'AU', 'FR', '
 const LANGUAGES = ['en', 'en', 'en', 'de', 'fr', 'es'];
 const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** A random search of the catalogue as a brand makes it on the browse page. */
+/**
+ * A random search of the catalogue as a brand makes it on the browse page. (Without any parameter
+ * GET /api/opportunities answers the spec's whole list of claimable opportunities — 50,000 here —
+ * which the portal never asks for.)
+ */
 function randomSearch(r: Rng): string {
   const q = new URLSearchParams();
   const filters: (() => void)[] = [
@@ -154,9 +157,12 @@ function randomSearch(r: Rng): string {
   while (used.size < n) used.add(r.int(filters.length));
   for (const i of used) filters[i]();
   if (r.next() < 0.25) q.set('q', r.pick(WORDS));
-  if (r.next() < 0.6) q.set('sort', r.pick(OPPORTUNITY_SORTS));
-  const s = q.toString();
-  return `/api/opportunities${s ? `?${s}` : ''}`;
+  // as the browse page asks (features/opportunities/search/search-state.ts): the default sort
+  // (newest) left out, and always a page of SEARCH_LIMIT_DEFAULT
+  const sort = r.next() < 0.5 ? r.pick(OPPORTUNITY_SORTS) : 'newest';
+  if (sort !== 'newest') q.set('sort', sort);
+  q.set('limit', String(SEARCH_LIMIT_DEFAULT));
+  return `/api/opportunities?${q.toString()}`;
 }
 
 export interface MixCatalogue {
@@ -191,7 +197,11 @@ export async function buildCatalogue(options: {
   const all: Planned[] = [];
   const pools = new Map<Group, Planned[]>();
   const add = (group: Group, p: Omit<Planned, 'id' | 'endpoint'> & { endpoint?: string }) => {
-    const planned: Planned = { ...p, endpoint: p.endpoint ?? GROUP_ENDPOINT[group as Exclude<Group, WriteKind>], id: all.length };
+    const planned: Planned = {
+      ...p,
+      endpoint: p.endpoint ?? GROUP_ENDPOINT[group as Exclude<Group, WriteKind>],
+      id: all.length,
+    };
     all.push(planned);
     const pool = pools.get(group) ?? [];
     pool.push(planned);
@@ -254,16 +264,48 @@ export async function buildCatalogue(options: {
     await list('admin payments', 'admin payments', `/api/admin/payments?q=${encodeURIComponent(q)}`, adminCookie, 2);
   }
   for (const status of [undefined, 'paid', 'released', 'refunded']) {
-    await list('admin payments', 'admin payments', `/api/admin/payments${status ? `?status=${status}` : ''}`, adminCookie, 5);
+    await list(
+      'admin payments',
+      'admin payments',
+      `/api/admin/payments${status ? `?status=${status}` : ''}`,
+      adminCookie,
+      5,
+    );
   }
   for (const health of [undefined, ...PUBLICATION_HEALTHS]) {
-    await list('admin placements', 'admin placements', `/api/admin/placements${health ? `?health=${health}` : ''}`, adminCookie, 4);
+    await list(
+      'admin placements',
+      'admin placements',
+      `/api/admin/placements${health ? `?health=${health}` : ''}`,
+      adminCookie,
+      4,
+    );
   }
-  for (const q of [undefined, 'status=available', 'status=full', 'full=true', `type=${OPPORTUNITY_TYPES[1]}`, 'q=marketing', 'q=Wealth%20Ledger']) {
-    await list('admin opportunities', 'admin opportunities', `/api/admin/opportunities${q ? `?${q}` : ''}`, adminCookie, 4);
+  for (const q of [
+    undefined,
+    'status=available',
+    'status=full',
+    'full=true',
+    `type=${OPPORTUNITY_TYPES[1]}`,
+    'q=marketing',
+    'q=Wealth%20Ledger',
+  ]) {
+    await list(
+      'admin opportunities',
+      'admin opportunities',
+      `/api/admin/opportunities${q ? `?${q}` : ''}`,
+      adminCookie,
+      4,
+    );
   }
   for (const q of [undefined, 'q=New%20Brand%201', 'q=pending2']) {
-    await list('admin pending-brands', 'admin pending-brands', `/api/admin/pending-brands${q ? `?${q}` : ''}`, adminCookie, 4);
+    await list(
+      'admin pending-brands',
+      'admin pending-brands',
+      `/api/admin/pending-brands${q ? `?${q}` : ''}`,
+      adminCookie,
+      4,
+    );
   }
 
   // writes
@@ -280,40 +322,56 @@ export async function buildCatalogue(options: {
     ).rows.map((o) => o.id);
     const drafts = (
       await db.query<{ id: string }>(
-        `SELECT id FROM payments WHERE status = 'paid' AND draft_review_status = 'pending_brand_review'
-          AND brand_id <> ALL($1::uuid[]) ORDER BY md5(id::text) LIMIT 1000`,
+        `SELECT p.id FROM payments p JOIN briefs b ON b.payment_id = p.id AND b.submitted_at IS NOT NULL
+          WHERE p.status = 'paid' AND p.draft_review_status = 'pending_brand_review' AND p.brand_id <> ALL($1::uuid[])
+          ORDER BY md5(p.id::text) LIMIT 1000`,
         [brands.map((b) => b.id)],
       )
     ).rows.map((p) => p.id);
     const w = rng(options.seed + 1);
     let checkouts = 0;
     let n = 0;
+    // the brands that have a placement to write about (every signed-in brand at full size)
+    const withPayments = (test: (x: { status: string; review: string }) => boolean) =>
+      brands
+        .map((b) => ({ brand: b, payments: (payments.get(b.id) ?? []).filter(test) }))
+        .filter((x) => x.payments.length);
+    const talking = withPayments((x) => x.status !== 'refunded');
+    const briefing = withPayments((x) => x.status === 'paid' && x.review === 'awaiting_brand_brief');
     makeWrite = (kind) => {
       const brand = w.pick(brands);
-      const own = payments.get(brand.id) ?? [];
       n++;
       let p: Omit<Planned, 'id'>;
       if (kind === 'checkout') {
         if (checkouts >= claimable.length) throw new Error('no claimable opportunity left for a checkout');
-        p = { endpoint: WRITE_ENDPOINT[kind], method: 'POST', path: '/api/payments/checkout', cookie: brand.cookie, body: JSON.stringify({ opportunityId: claimable[checkouts++] }) };
-      } else if (kind === 'message') {
-        const pay = w.pick(own.filter((x) => x.status !== 'refunded'));
         p = {
           endpoint: WRITE_ENDPOINT[kind],
           method: 'POST',
-          path: `/api/brand/projects/${pay.id}/messages`,
+          path: '/api/payments/checkout',
           cookie: brand.cookie,
+          body: JSON.stringify({ opportunityId: claimable[checkouts++] }),
+        };
+      } else if (kind === 'message') {
+        const t = w.pick(talking);
+        p = {
+          endpoint: WRITE_ENDPOINT[kind],
+          method: 'POST',
+          path: `/api/brand/projects/${w.pick(t.payments).id}/messages`,
+          cookie: t.brand.cookie,
           body: JSON.stringify({ text: `Quick question ${n}: could the piece go live before the end of the month?` }),
         };
       } else if (kind === 'autosave') {
-        const pay = w.pick(own.filter((x) => x.status === 'paid' && x.review === 'awaiting_brand_brief'));
+        const b = w.pick(briefing);
         p = {
           endpoint: WRITE_ENDPOINT[kind],
           method: 'POST',
-          path: `/api/brand/brief/${pay.id}`,
-          cookie: brand.cookie,
+          path: `/api/brand/brief/${w.pick(b.payments).id}`,
+          cookie: b.brand.cookie,
           body: JSON.stringify({
-            part1Json: { personOrBrandName: `Brand Owner ${brand.n}`, backgroundExperience: `Founded in 2012, we build tools for small teams (draft ${n}).` },
+            part1Json: {
+              personOrBrandName: `Brand Owner ${b.brand.n}`,
+              backgroundExperience: `Founded in 2012, we build tools for small teams (draft ${n}).`,
+            },
           }),
         };
       } else {
@@ -341,7 +399,9 @@ export async function buildCatalogue(options: {
 export function picker(catalogue: MixCatalogue, seed: number, writes: ((kind: WriteKind) => Planned) | null) {
   const r = rng(seed);
   const groups = (Object.entries(SHARES) as [Group, number][]).filter(
-    ([g]) => (writes || !(WRITE_KINDS as readonly string[]).includes(g)) && ((WRITE_KINDS as readonly string[]).includes(g) || catalogue.pools.get(g)?.length),
+    ([g]) =>
+      (writes || !(WRITE_KINDS as readonly string[]).includes(g)) &&
+      ((WRITE_KINDS as readonly string[]).includes(g) || catalogue.pools.get(g)?.length),
   );
   const total = groups.reduce((s, [, w]) => s + w, 0);
   return (): Planned => {

@@ -19,7 +19,7 @@ export interface Planned {
   id: number;
 }
 
-export interface EndpointStats {
+interface EndpointStats {
   latencies: number[];
   errors: number;
   /** status (or `timeout`, `error`) → count, for the answers that were not 2xx */
@@ -111,12 +111,15 @@ export async function openLoop(options: {
       headers['content-length'] = Buffer.byteLength(p.body);
     }
     if (p.method !== 'GET') headers.origin = origin;
-    const req = http.request({ agent, host: url.hostname, port: url.port, method: p.method, path: p.path, headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (d: Buffer) => (bytes += d.length));
-      res.on('end', () => end(res.statusCode ?? 0, bytes));
-      res.on('error', () => end('error', bytes));
-    });
+    const req = http.request(
+      { agent, host: url.hostname, port: url.port, method: p.method, path: p.path, headers },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () => end(res.statusCode ?? 0, bytes));
+        res.on('error', () => end('error', bytes));
+      },
+    );
     req.setTimeout(TIMEOUT_MS, () => {
       end('timeout', 0);
       req.destroy();

@@ -9,13 +9,13 @@
 
 import { configSchema } from '../../src/server/config';
 
-export const BENCH_BRANDS = 5_000;
-export const BENCH_OPPORTUNITIES = 10_000;
-export const BENCH_PAYMENTS = 100_000;
+const BENCH_BRANDS = 5_000;
+const BENCH_OPPORTUNITIES = 10_000;
+const BENCH_PAYMENTS = 100_000;
 /** brand number 0 has exactly this many placements (My Articles, wallet) */
 export const BIG_BRAND_PLACEMENTS = 200;
 /** opportunity numbers divisible by this are claimable with 10,000 free slots: checkout creation claims them */
-export const CHECKOUT_OPPORTUNITY_EVERY = 100;
+const CHECKOUT_OPPORTUNITY_EVERY = 100;
 
 export const brandEmail = (n: number) => `brand${n}@bench.example.com`;
 export const BRAND_PASSWORD = 'bench-password-1';
