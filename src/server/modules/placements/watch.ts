@@ -35,7 +35,7 @@ const CONFIRM_AFTER_MS = HOUR;
  * Articles of one sweep in progress at once (fetching, parsing or recording): enough that the
  * checker's places (LINK_CHECK_CONCURRENCY) are always taken while others parse and record, and few
  * enough that the watch never queues hundreds of statements ahead of the API's on the connection
- * pool (`npm run bench:publication` shows whether the places stay taken; decision 015).
+ * pool (`npm run bench -- publication` shows whether the places stay taken; decision 015).
  */
 const WATCH_WORKERS = 16;
 
