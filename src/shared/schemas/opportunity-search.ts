@@ -60,7 +60,7 @@ export const opportunitySearchQuerySchema = z
     deadlineAfter: single('deadlineAfter').refine(
       (v) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
       'deadlineAfter must be a date as YYYY-MM-DD',
-    ),
+    ).describe('only opportunities whose deadline is after this day (YYYY-MM-DD; a deadline on the day itself is left out) or that have no deadline'),
     multiSlot: bool('multiSlot'),
     saved: bool('saved'),
     sort: single('sort').pipe(z.enum(OPPORTUNITY_SORTS, { error: `sort must be one of ${OPPORTUNITY_SORTS.join(', ')}` })),

@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { CheckCircle2, ChevronDown, ChevronUp, ClipboardList, Clock, Copy, ExternalLink, FilePlus2, FileText, Globe, Link2Off, Pencil, ShieldCheck } from 'lucide-react';
+import { CheckCircle2, ChevronDown, ChevronUp, ClipboardList, Clock, Copy, FilePlus2, FileText, Globe, Pencil, ShieldCheck } from 'lucide-react';
 import type { AdminProjectItem } from '@shared/schemas/brief';
 import { CheckResult, HealthBadge } from '@/components/publication/check-result';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ChangeUrlDialog } from '../placements/change-url-dialog';
-import { OpenCase, RecheckButton } from '../placements/placement-row';
+import { LiveUrl, OpenCase, RecheckButton } from '../placements/placement-row';
 import { AttachDraftDialog } from '../projects/attach-draft-dialog';
 import { BriefDetails } from '../projects/brief-details';
 import { projectTabOf } from '../projects/brief-text';
@@ -142,22 +142,7 @@ export function AdminPublicationSection({ item }: { item: AdminProjectItem }) {
         {pub.verifiedAt && !refunded && <span className="text-sm text-muted-foreground">Verified {day(pub.verifiedAt)}</span>}
         {pub.restoredAt && !pub.issue && !refunded && <span className="text-sm text-emerald-700">Restored {day(pub.restoredAt)}</span>}
       </div>
-      {pub.url ? (
-        <a
-          href={pub.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="flex items-start gap-1.5 text-sm text-primary hover:underline"
-          data-testid="placement-url"
-        >
-          <ExternalLink className="mt-0.5 size-4 shrink-0" />
-          <span className="min-w-0 wrap-anywhere">{pub.url}</span>
-        </a>
-      ) : (
-        <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
-          <Link2Off className="size-4 shrink-0" /> Published without a live link: add its URL to start the guarantee's checks.
-        </p>
-      )}
+      <LiveUrl url={pub.url} />
       {pub.issue && <OpenCase issue={pub.issue} />}
       {pub.lastCheck && (
         <div className="min-w-0 space-y-2 rounded-lg border bg-muted/30 px-3 py-2.5" data-testid="placement-last-check">

@@ -65,6 +65,26 @@ export function OpenCase({ issue }: { issue: NonNullable<AdminPlacementItem['pub
   );
 }
 
+/** The live article's address as a link, or what to do when it was published without one. */
+export function LiveUrl({ url }: { url: string | null }) {
+  return url ? (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="flex items-start gap-1.5 text-sm text-primary hover:underline"
+      data-testid="placement-url"
+    >
+      <ExternalLink className="mt-0.5 size-4 shrink-0" />
+      <span className="min-w-0 wrap-anywhere">{url}</span>
+    </a>
+  ) : (
+    <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+      <Link2Off className="size-4 shrink-0" /> Published without a live link: add its URL to start the guarantee's checks.
+    </p>
+  );
+}
+
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
@@ -100,23 +120,7 @@ export function PlacementRow({ placement: p }: { placement: AdminPlacementItem }
         </div>
       </div>
 
-      {pub.url ? (
-        <a
-          href={pub.url}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="flex items-start gap-1.5 text-sm text-primary hover:underline"
-          data-testid="placement-url"
-        >
-          <ExternalLink className="mt-0.5 size-4 shrink-0" />
-          <span className="min-w-0 wrap-anywhere">{pub.url}</span>
-        </a>
-      ) : (
-        <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
-          <Link2Off className="size-4 shrink-0" /> Published without a live link: add its URL to start the guarantee's
-          checks.
-        </p>
-      )}
+      <LiveUrl url={pub.url} />
 
       {pub.issue && <OpenCase issue={pub.issue} />}
 
