@@ -7,6 +7,14 @@ export const DOCUMENT_MAX_BYTES = 25 * 1024 * 1024;
 export const EDIT_FEEDBACK_MAX = 1000;
 /** The longest words a search takes (the catalogue's and the admin lists'; every search box stops there). */
 export const SEARCH_TEXT_MAX = 200;
+/**
+ * The most matching opportunities the brands' catalogue search counts (GET /api/opportunities with
+ * parameters, first page only): `X-Total-Count` is the exact number up to this, and `1000+` (this
+ * number and a plus) when more match; the page then says "1,000+ opportunities". Counting every
+ * match of a broad search (up to every claimable opportunity) cost ~80-100 ms of PostgreSQL a search
+ * at 100,000 opportunities; counting at most this many costs a few.
+ */
+export const SEARCH_COUNT_CAP = 1000;
 export const MAX_EXAMPLES = 3;
 /** Spec §9: the escrow refund guarantee, 90 days. Every text that names the term is made from this. */
 export const GUARANTEE_DAYS = 90;

@@ -3,12 +3,14 @@
  * page reached through its `Link`, in each sort, each result once; the `deadlineAfter` filter's
  * boundary day; an opportunity leaving every search at midnight UTC after its deadline day with
  * nothing written; two brands with as many saves each, each with its own `saved` flags (decision
- * 017). Each test lists its own opportunities by a country of its own.
+ * 017); the count (X-Total-Count) on the first page only, exact up to SEARCH_COUNT_CAP and `1000+`
+ * beyond. Each test lists its own opportunities by a country of its own.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { opportunities } from '../../src/server/db/schema';
 import { OPPORTUNITY_SORTS, type OpportunitySort } from '../../src/shared/catalogue';
+import { SEARCH_COUNT_CAP } from '../../src/shared/constants';
 import type { BrandOpportunityItem } from '../../src/shared/opportunity';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
@@ -50,7 +52,8 @@ async function insert(values: Partial<typeof opportunities.$inferInsert>[]): Pro
 interface Page {
   ids: string[];
   items: BrandOpportunityItem[];
-  total: number;
+  /** X-Total-Count as sent: the first page's only */
+  total?: string;
   next?: string;
 }
 async function page(agent: Agent, url: string): Promise<Page> {
@@ -59,7 +62,12 @@ async function page(agent: Agent, url: string): Promise<Page> {
   const link = res.headers.link as string | undefined;
   const next = link === undefined ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
   if (link !== undefined) expect(next, link).toBeDefined();
-  return { ids: res.body.map((i) => i.id), items: res.body, total: Number(res.headers['x-total-count']), next };
+  return {
+    ids: res.body.map((i) => i.id),
+    items: res.body,
+    total: res.headers['x-total-count'] as string | undefined,
+    next,
+  };
 }
 
 /** Every page from `first`, by the Link headers (at most 20: a link that never ends fails). */
@@ -121,7 +129,8 @@ describe('search pages followed by their Link', () => {
           all.map((p) => p.ids.length),
           words,
         ).toEqual([2, 2, 2, 1]);
-        expect(all.map((p) => p.total)).toEqual([7, 7, 7, 7]);
+        // counted on the first page only: the next pages carry no X-Total-Count
+        expect(all.map((p) => p.total)).toEqual(['7', undefined, undefined, undefined]);
         const ids = all.flatMap((p) => p.ids);
         expect(new Set(ids).size, 'no result twice').toBe(7);
         expect(ids).toEqual(inOrder(seven, sort));
@@ -149,7 +158,7 @@ describe('deadlineAfter', () => {
     for (const sort of ['deadline_asc', 'newest'] as const) {
       const after = await page(brand, `/api/opportunities?country=NO&sort=${sort}&deadlineAfter=${isoDay(day)}`);
       expect(after.ids.sort()).toEqual([dayAfter.id, open.id].sort());
-      expect(after.total).toBe(2);
+      expect(after.total).toBe('2');
       const before = await page(brand, `/api/opportunities?country=NO&sort=${sort}&deadlineAfter=${isoDay(day - DAY)}`);
       expect(before.ids.sort()).toEqual([onTheDay.id, dayAfter.id, open.id].sort());
     }
@@ -192,7 +201,7 @@ describe('a deadline passing at midnight UTC', () => {
     const found = async (agent: Agent, query: string) => {
       const first = await page(agent, `/api/opportunities?${query}`);
       const all = first.next ? [first, ...(await pages(agent, first.next))] : [first];
-      return { ids: all.flatMap((p) => p.ids), total: first.total };
+      return { ids: all.flatMap((p) => p.ids), total: Number(first.total) };
     };
     // the two rows and the saver's shortlist as stored: any write to them changes their xmin
     const versions = async () => {
@@ -274,5 +283,38 @@ describe('saved flags', () => {
         c.id,
       ]);
     }
+  });
+});
+
+describe('X-Total-Count', () => {
+  it(`is exact up to ${SEARCH_COUNT_CAP}, "${SEARCH_COUNT_CAP}+" beyond, and only on the first page`, async () => {
+    // 1,001 claimable in Portugal, one of them dearer: 1,000 at most 100 dollars, 1,001 in all
+    const bulk = sql`INSERT INTO opportunities (outlet_name, title, description, type, price_usd, max_slots, country)
+      SELECT 'Bulk Outlet ' || n, 'An article', 'About it', ARRAY['listicle'],
+        CASE WHEN n = ${SEARCH_COUNT_CAP + 1} THEN 200 ELSE 100 END, 3, 'PT'
+      FROM generate_series(1, ${SEARCH_COUNT_CAP + 1}) n`;
+    await t.db.execute(bulk);
+    // one sold out and one past its deadline: not counted
+    await insert([
+      { outletName: 'Bulk Full', country: 'PT', maxSlots: 1, filledSlots: 1, status: 'full' },
+      { outletName: 'Bulk Closed', country: 'PT', deadlineDate: new Date(today() - DAY) },
+    ]);
+    for (const sort of ['newest', 'price_desc'] as const) {
+      const exactly = await page(brand, `/api/opportunities?country=PT&priceMax=100&sort=${sort}&limit=100`);
+      expect(exactly.total, sort).toBe(String(SEARCH_COUNT_CAP));
+      const more = await page(brand, `/api/opportunities?country=PT&sort=${sort}&limit=100`);
+      expect(more.total, sort).toBe(`${SEARCH_COUNT_CAP}+`);
+      expect(more.ids).toHaveLength(100);
+      // the next pages of both: no count
+      for (const first of [exactly, more]) {
+        const second = await page(brand, first.next!);
+        expect(second.ids).toHaveLength(100);
+        expect(second.total, first.next).toBeUndefined();
+      }
+    }
+    const words = await page(brand, '/api/opportunities?country=PT&q=bulk%20outlet&limit=5');
+    expect(words.total).toBe(`${SEARCH_COUNT_CAP}+`);
+    const few = await page(brand, '/api/opportunities?country=PT&priceMin=150&q=bulk');
+    expect([few.total, few.ids.length]).toEqual(['1', 1]);
   });
 });

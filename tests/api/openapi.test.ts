@@ -159,7 +159,7 @@ describe('the document', () => {
     expect(ids.size, 'operation ids are unique').toBe(registered.size);
   });
 
-  it("the spec's calls are marked, and a paged list says where its next page is", () => {
+  it("the spec's calls are marked, and a paged list says where its next page is (the search also its count)", () => {
     const spec = [...registered.values()].filter((r) => operationOf(r)!['x-spec']);
     expect(spec.map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining(['POST /api/payments/checkout', 'GET /api/brand/my-articles', 'GET /api/admin/projects', 'POST /api/admin/payments/:id/release']),
@@ -172,6 +172,11 @@ describe('the document', () => {
       expect(names, `${r.method} ${r.url}`).toEqual(expect.arrayContaining(['limit', 'cursor']));
       expect(((op.responses as Json)['200'] as Json).headers, `${r.method} ${r.url}`).toHaveProperty('Link');
     }
+    // the catalogue search's own headers: its next page, and its first page's count
+    const search = (((doc.paths as Json)['/api/opportunities'] as Json).get as Json).responses as Json;
+    const headers = (search['200'] as Json).headers as Record<string, Json>;
+    expect(Object.keys(headers).sort()).toEqual(['Link', 'X-Total-Count']);
+    expect(headers['X-Total-Count'].description).toMatch(/first page only.*exactly up to 1000, or `1000\+`/);
   });
 });
 

@@ -108,6 +108,8 @@ export interface Contract<P, Q, B, R extends Responses> {
   upload?: Record<string, { description: string; file?: true }>;
   /** the successful answers, by status */
   response: R;
+  /** headers of the 200 answer besides the usual ones: name → what it says (documented, not checked) */
+  headers?: Record<string, string>;
   /** refusals particular to this route: status → when (or a schema, when the body says more than `{message}`) */
   errors?: Record<number, string | z.ZodType>;
   /** the least level its completion line is logged at: 'warn' for the probes, asked every few seconds */
@@ -197,6 +199,7 @@ export function route<
     'x-refusals': refusals,
     ...(contract.spec ? { 'x-spec': true } : {}),
     ...(contract.paged ? { 'x-paged': true } : {}),
+    ...(contract.headers ? { 'x-headers': contract.headers } : {}),
     ...(contract.params ? { params: contract.params } : {}),
     ...(querystring ? { querystring } : {}),
     ...(contract.body ? { body: contract.body } : {}),

@@ -40,7 +40,8 @@ export function operationIdOf(method: string, url: string): string {
 
 /**
  * zod's conversion through the type provider, then what the contract says besides the schemas: who
- * may call it (`security`), the multipart fields of an upload, the paging header.
+ * may call it (`security`), the multipart fields of an upload, the paging header and the answer's
+ * other headers.
  */
 const transform: SwaggerTransform = (document) => {
   const { schema, url, route } = document;
@@ -74,10 +75,18 @@ const transform: SwaggerTransform = (document) => {
   // a success the contract did not describe says what it is in the words of the summary
   for (const [status, answer] of Object.entries(responses))
     if (answer.description === undefined || answer.description === 'Default Response') responses[status] = { ...answer, description: SUCCESS[status] ?? String(raw.summary ?? 'OK') };
-  if (raw['x-paged']) {
-    const ok = responses['200'];
-    if (ok) ok.headers = { Link: { type: 'string', description: '`<…>; rel="next"`: the next page, when there is one' } };
-  }
+  const ok = responses['200'];
+  if (ok && raw['x-paged'])
+    ok.headers = { Link: { type: 'string', description: '`<…>; rel="next"`: the next page, when there is one' } };
+  const headers = raw['x-headers'] as Record<string, string> | undefined;
+  if (ok && headers)
+    ok.headers = {
+      ...(ok.headers as Json | undefined),
+      ...Object.fromEntries(
+        Object.entries(headers).map(([name, description]) => [name, { type: 'string', description }]),
+      ),
+    };
+  delete out['x-headers'];
   return { schema: out as never, url };
 };
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { SEARCH_COUNT_CAP } from '../../../shared/constants';
 import {
   adminOpportunitiesQuerySchema,
   opportunityEditSchema,
@@ -36,6 +37,9 @@ import { listSaved, saveOpportunity, unsaveOpportunity } from './shortlist';
 
 const opportunityParams = z.object({ id: idIn('Opportunity not found').describe('the opportunity id') });
 
+/** X-Total-Count when more than SEARCH_COUNT_CAP match: `1000+` */
+const TOTAL_COUNT_MORE = `${SEARCH_COUNT_CAP}+`;
+
 /** Answers JSON text the database built: a string goes out as it is, not serialised again. */
 const sendJsonText = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
@@ -59,9 +63,12 @@ export const opportunitiesModule: Module = async (app, deps) => {
       tags: ['Catalogue'],
       spec: true,
       summary: 'The opportunities a brand can buy; with any parameter, the search',
-      description:
-        'Without parameters: every available opportunity whose deadline has not passed, newest first (`BrandOpportunity[]`, with an `ETag`; `If-None-Match` answers 304 while the list is unchanged). With any parameter: one page of the search (`BrandOpportunityItem[]`), the next page in `Link: rel="next"` and the number found in `X-Total-Count`. Unknown parameters are refused.',
+      description: `Without parameters: every available opportunity whose deadline has not passed, newest first (\`BrandOpportunity[]\`, with an \`ETag\`; \`If-None-Match\` answers 304 while the list is unchanged). With any parameter: one page of the search (\`BrandOpportunityItem[]\`), the next page in \`Link: rel="next"\`, and on the first page (no \`cursor\`) the number found in \`X-Total-Count\`: exact up to ${SEARCH_COUNT_CAP}, \`${TOTAL_COUNT_MORE}\` when more match. Unknown parameters are refused.`,
       querystring: opportunitySearchQuerySchema,
+      headers: {
+        Link: '`<…>; rel="next"`: the search\'s next page, when there is one',
+        'X-Total-Count': `the search's first page only (none with \`cursor\`): how many it finds, exactly up to ${SEARCH_COUNT_CAP}, or \`${TOTAL_COUNT_MORE}\` when more match`,
+      },
       // the search's items first: the plain list's would also read them, dropping `saved` and `soldOut`
       response: {
         200: z.union([z.array(brandOpportunityItemSchema), z.array(brandOpportunitySchema)]),
@@ -78,7 +85,10 @@ export const opportunitiesModule: Module = async (app, deps) => {
           url.searchParams.set('cursor', page.next);
           void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
         }
-        void reply.header('x-total-count', String(page.total)).header('cache-control', 'private, no-store');
+        // the first page only: a page asked with a cursor is not counted (search.ts)
+        if (page.found)
+          void reply.header('x-total-count', page.found.atLeast ? TOTAL_COUNT_MORE : String(page.found.total));
+        void reply.header('cache-control', 'private, no-store');
         return sendJsonText(reply, page.body);
       }
       // the same list for every brand: browsers revalidate it with its ETag, the hash of its bytes,

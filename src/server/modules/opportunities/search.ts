@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { OpportunitySort } from '../../../shared/catalogue';
+import { SEARCH_COUNT_CAP } from '../../../shared/constants';
 import { SEARCH_LIMIT_DEFAULT } from '../../../shared/opportunity';
 import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
@@ -78,7 +79,7 @@ function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
   throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
 }
 
-/** The WHERE of a search (without the cursor): also what X-Total-Count counts. */
+/** The WHERE of a search (without the cursor): also what the first page's count (X-Total-Count) counts. */
 function conditions(q: OpportunitySearchQuery, brandId: string, since: string, words: string[]): SQL {
   const parts: (SQL | undefined)[] = [
     q.saved === true ? sql`${o.id} IN ${shortlistOf(brandId)}` : undefined,
@@ -117,16 +118,23 @@ export interface SearchPage {
   body: string;
   /** the cursor of the next page, when there is one */
   next?: string;
-  total: number;
+  /**
+   * How many the search finds, on the first page only (a page asked with a cursor does not count):
+   * exact up to SEARCH_COUNT_CAP; beyond it `total` is SEARCH_COUNT_CAP and `atLeast` true.
+   */
+  found?: { total: number; atLeast: boolean };
 }
 
-type PageRow = { json: string | null; cursorKey: string | null; id: string | null; total: number };
+type PageRow = { json: string | null; cursorKey: string | null; id: string | null; total: number | null };
 
 /**
- * One page of a brand's search, with how many the search finds: ONE statement, the count and the
- * page (`limit + 1` rows, to know whether another follows) side by side, so both come from the
- * same snapshot. Each item's JSON is built by the database, with the brand's `saved` flag read
- * there too.
+ * One page of a brand's search, with how many the search finds on its first page: ONE statement,
+ * the count and the page (`limit + 1` rows, to know whether another follows) side by side, so both
+ * come from the same snapshot. The count reads at most SEARCH_COUNT_CAP + 1 matching rows (one
+ * more than the cap says "more than the cap"), so a broad search costs a few milliseconds instead
+ * of counting up to every claimable opportunity; a next page does not count at all (the client
+ * shows the first page's number). Each item's JSON is built by the database, with the brand's
+ * `saved` flag read there too.
  */
 export async function searchOpportunities(
   db: Db,
@@ -148,8 +156,11 @@ export async function searchOpportunities(
     : undefined;
   // with a `saved` filter every item's flag is the filter's
   const saved = q.saved === undefined ? savedBy(brandId) : sql.raw(String(q.saved));
+  const found = cursor
+    ? sql`SELECT NULL::int AS "total"`
+    : sql`SELECT count(*)::int AS "total" FROM (SELECT 1 FROM ${o} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS "matching"`;
   const statement = sql`SELECT "page"."json", "page"."cursorKey", "page"."id", "found"."total"
-    FROM (SELECT count(*)::int AS "total" FROM ${o} WHERE ${where}) AS "found"
+    FROM (${found}) AS "found"
     LEFT JOIN (
       SELECT ${cardJson} AS "json", ${sort.keyText} AS "cursorKey", ${o.id} AS "id", ${sort.key} AS "key"
       FROM ${o} ${card([sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`])}
@@ -166,5 +177,12 @@ export async function searchOpportunities(
   const last = items[items.length - 1];
   const next =
     rows.length > limit ? encodeSearchCursor({ sort: sortName, key: last.cursorKey!, id: last.id! }) : undefined;
-  return { body: `[${items.map((r) => r.json).join(',')}]`, next, total: rows[0].total };
+  const total = rows[0].total;
+  return {
+    body: `[${items.map((r) => r.json).join(',')}]`,
+    next,
+    ...(total === null
+      ? {}
+      : { found: { total: Math.min(total, SEARCH_COUNT_CAP), atLeast: total > SEARCH_COUNT_CAP } }),
+  };
 }

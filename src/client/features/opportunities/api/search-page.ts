@@ -3,6 +3,7 @@ import { SEARCH_LIMIT_DEFAULT, type BrandOpportunityItem } from '@shared/opportu
 import { ApiError, apiRequestRaw } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { loadSearchReader } from '../search/reader';
+import { readTotalCount, type SearchCount } from './search-count';
 
 /*
  * The search's pages, without the search's parameters: the router imports this file into the
@@ -10,11 +11,14 @@ import { loadSearchReader } from '../search/reader';
  * reader is imported when a URL has a search).
  */
 
-/** One page of the search: its items, the next page's URL (Link rel="next") and the total for the filters. */
+/**
+ * One page of the search: its items, the next page's URL (Link rel="next") and, on the first page
+ * only, how many the filters find (X-Total-Count; the server does not count next pages).
+ */
 export interface SearchPage {
   items: BrandOpportunityItem[];
   next: string | null;
-  total: number;
+  count: SearchCount | null;
 }
 export type SearchData = InfiniteData<SearchPage, string>;
 
@@ -36,8 +40,7 @@ async function fetchPage(url: string): Promise<SearchPage> {
   const res = await apiRequestRaw('GET', url);
   const items = (await res.json()) as BrandOpportunityItem[];
   if (!Array.isArray(items)) throw new ApiError(500, 'Unexpected answer from the server');
-  const total = Number(res.headers.get('X-Total-Count'));
-  return { items, next: nextLink(res.headers.get('Link')), total: Number.isFinite(total) ? total : items.length };
+  return { items, next: nextLink(res.headers.get('Link')), count: readTotalCount(res.headers.get('X-Total-Count')) };
 }
 
 /** The infinite query of the search whose first page is at `firstPage`. */

@@ -15,6 +15,7 @@ import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
+import { countText } from '../api/search-count';
 import { useOpportunitySearch } from '../api/search-opportunities';
 import { OpportunityCard, OpportunityCardIcons } from '../components/opportunity-card';
 import { FILTER_PANEL_ID, SearchToolbar } from '../components/search-toolbar';
@@ -34,8 +35,6 @@ const ClaimDialog = React.lazy(() => loadClaimDialog().then((m) => ({ default: m
 const preloadClaimDialog = () => void loadClaimDialog();
 // the filters (their lists and the schema's checks) load when first opened
 const FilterPanel = React.lazy(() => import('../components/filter-panel').then((m) => ({ default: m.FilterPanel })));
-
-const countText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'opportunity' : 'opportunities'}`;
 
 /**
  * The brand's catalogue: the spec's greeting, type tabs and cards, with a search, filters and an
@@ -63,7 +62,9 @@ export function OpportunitiesPage() {
     const seen = new Set<string>();
     return (pages ?? []).flatMap((p) => p.items).filter((o) => !seen.has(o.id) && (seen.add(o.id), true));
   }, [pages]);
-  const total = pages?.[0]?.total ?? 0;
+  // the first page's count (later pages carry none); an answer without one counts what it listed
+  const first = pages?.[0];
+  const count = first ? (first.count ?? { total: first.items.length, atLeast: false }) : null;
   // the open dialog follows the list ("Save" pressed inside it), and keeps the last it saw once
   // the list no longer has it (unsaved under the "Saved" filter)
   const live = selected && items.find((o) => o.id === selected.id);
@@ -123,7 +124,7 @@ export function OpportunitiesPage() {
           </div>
           <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
             <p aria-live="polite" className="text-sm font-medium text-muted-foreground" data-testid="result-count">
-              {search.data ? countText(total) : ''}
+              {count ? countText(count) : ''}
             </p>
             {filtered && items.length > 0 && (
               <Button variant="ghost" size="sm" onClick={() => commit(clearFilters)}>
