@@ -64,7 +64,7 @@ async function seed(url: string, farmPort: number) {
     // 10,000 released placements, the big brand's first (its My Articles carries them), each on one
     // of the farm's hosts and linking to its brand's website (https://brand{n}.example.com)
     await handle.pool!.query(`
-      INSERT INTO publications (payment_id, url, health, published_at, verified_at, guarantee_ends_at, next_check_at)
+      INSERT INTO publications (placement_id, url, health, published_at, verified_at, guarantee_ends_at, next_check_at)
       SELECT p.id,
              'http://127.0.1.' || (1 + (row_number() OVER (ORDER BY p.brand_id <> md5('bench-brand-0')::uuid, p.id)) % ${HOSTS}) || ':${farmPort}/a/' || p.id || '/' || split_part(u.website, '/', 3),
              'ok', p.released_at, p.released_at, now() + interval '60 days', now() - interval '1 minute'

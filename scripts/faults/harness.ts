@@ -263,17 +263,24 @@ export async function checkDatabase(query: Query, label: string, ackedDrafts: Ma
     UNION ALL
     SELECT 'payment without completed hold', p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM checkouts c WHERE c.id = p.id AND c.status = 'completed')`);
   for (const r of orphans) problems.push(`${r.what}: ${r.id}`);
-  // a draft is only ever attached whole, and only to a payment whose brief was submitted
+  // every payment pays for exactly one placement, whose state is the payment's status
+  const placed = await query(`
+    SELECT 'payment without placement' AS what, p.id FROM payments p WHERE NOT EXISTS (SELECT 1 FROM placements x WHERE x.payment_id = p.id)
+    UNION ALL
+    SELECT 'placement state ' || x.state || ' with payment ' || p.status, x.id FROM placements x JOIN payments p ON p.id = x.payment_id
+      WHERE x.state <> CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END`);
+  for (const r of placed) problems.push(`${r.what}: ${r.id}`);
+  // a draft is only ever attached whole, and only to a placement whose brief was submitted
   const drafts = await query(`
-    SELECT 'draft without review state' AS what, id FROM payments WHERE draft_document_url IS NOT NULL AND draft_review_status = 'awaiting_brand_brief'
+    SELECT 'draft without review state' AS what, id FROM placements WHERE draft_document_url IS NOT NULL AND draft_review_status = 'awaiting_brand_brief'
     UNION ALL
-    SELECT 'review state without draft', id FROM payments WHERE draft_document_url IS NULL AND draft_document_file IS NULL AND draft_review_status <> 'awaiting_brand_brief'
+    SELECT 'review state without draft', id FROM placements WHERE draft_document_url IS NULL AND draft_document_file IS NULL AND draft_review_status <> 'awaiting_brand_brief'
     UNION ALL
-    SELECT 'draft without submitted brief', p.id FROM payments p WHERE p.draft_review_status <> 'awaiting_brand_brief'
-      AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`);
+    SELECT 'draft without submitted brief', p.id FROM placements p WHERE p.draft_review_status <> 'awaiting_brand_brief'
+      AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.placement_id = p.id AND b.submitted_at IS NOT NULL)`);
   for (const r of drafts) problems.push(`${r.what}: ${r.id}`);
   const stored = new Map(
-    (await query(`SELECT id, draft_document_url FROM payments`)).map((r) => [String(r.id), r.draft_document_url]),
+    (await query(`SELECT id, draft_document_url FROM placements`)).map((r) => [String(r.id), r.draft_document_url]),
   );
   for (const [id, url] of ackedDrafts) if (stored.get(id) !== url) problems.push(`acknowledged draft of ${id} missing`);
   // every payment has exactly one invoice, numbered in its fulfilment's transaction: after any

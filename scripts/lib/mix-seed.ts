@@ -332,14 +332,10 @@ export function paymentStatements(from: number, to: number): { label: string; sq
     {
       label: `payments ${range}`,
       sql: `INSERT INTO payments (id, brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
-                                  draft_document_url, draft_review_status, brand_feedback, paid_at, released_at,
-                                  refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
+                                  paid_at, released_at, refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
         SELECT md5('search-pay-' || n)::uuid,
           md5('search-brand-' || CASE WHEN n <= 200 THEN 0 ELSE 1 + (n * 7) % ${MIX_BRANDS - 1} END)::uuid,
           o.id, 'pi_sbench_' || n, 'cs_sbench_' || n, o.price_usd, s.status, s.status <> 'refunded',
-          CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || n END,
-          s.review,
-          CASE WHEN s.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
           s.at, CASE WHEN s.status = 'released' THEN s.at + interval '20 days' END,
           CASE WHEN s.status = 'refunded' THEN s.at + interval '5 days' END,
           CASE WHEN s.status = 'refunded' THEN 'admin' END,
@@ -348,26 +344,39 @@ export function paymentStatements(from: number, to: number): { label: string; sq
           s.at
         FROM (SELECT n,
                 CASE WHEN n % 20 = 0 THEN 'refunded' WHEN n % 20 <= 5 THEN 'released' ELSE 'paid' END AS status,
-                CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
-                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review,
                 CASE WHEN n % 20 > 5 THEN ${past('n', 15485863, HELD_WINDOW_SECONDS)} ELSE ${past('n', 15485863, 63_072_000)} END AS at
               FROM generate_series(${from}, ${to}) n) s
         JOIN opportunities o ON o.id = md5('search-opp-' || (1 + (s.n * 31) % ${MIX_OPPORTUNITIES}))::uuid`,
     },
     {
+      // the placement each payment paid for (its id the payment's, as fulfilment makes it), its draft and review
+      label: `placements of payments ${range}`,
+      sql: `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
+        SELECT p.id, p.id, p.brand_id, p.opportunity_id,
+          CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
+          CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || s.n END,
+          s.review,
+          CASE WHEN s.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
+          p.created_at
+        FROM (SELECT n, CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
+                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review
+              FROM generate_series(${from}, ${to}) n) s
+        JOIN payments p ON p.id = md5('search-pay-' || s.n)::uuid`,
+    },
+    {
       label: `briefs of payments ${range}`,
-      sql: `INSERT INTO briefs (brand_id, opportunity_id, payment_id, part1_json, part2_json, submitted_at, updated_at, created_at)
+      sql: `INSERT INTO briefs (brand_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
         SELECT p.brand_id, p.opportunity_id, p.id,
           jsonb_build_object('personOrBrandName', 'Search Brand ' || k, 'backgroundExperience', 'Founded in ' || (2000 + k % 24) || ', we build tools that help small teams ship faster.'),
           jsonb_build_object('mainGoal', 'Build awareness ahead of our launch', 'targetAudience', 'Operations leaders at mid-size companies',
             'mainMessage', 'Shipping faster does not have to mean breaking things.', 'toneStyleGuidelines', 'Confident, plain English, no jargon.'),
           CASE WHEN p.draft_review_status <> 'awaiting_brand_brief' OR k % 10 < 7 THEN p.created_at + interval '1 day' END,
           p.created_at + interval '1 day', p.created_at + interval '1 hour'
-        FROM (SELECT p.*, g.k FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid WHERE g.k % 10 <> 9) p`,
+        FROM (SELECT p.*, g.k FROM generate_series(${from}, ${to}) g(k) JOIN placements p ON p.id = md5('search-pay-' || g.k)::uuid WHERE g.k % 10 <> 9) p`,
     },
     {
       label: `publications of payments ${range}`,
-      sql: `INSERT INTO publications (payment_id, url, health, published_at, verified_at, guarantee_ends_at, next_check_at, created_at, updated_at)
+      sql: `INSERT INTO publications (placement_id, url, health, published_at, verified_at, guarantee_ends_at, next_check_at, created_at, updated_at)
         SELECT p.id, 'https://outlet.example.com/a/' || g.k,
           CASE WHEN g.k % 100 = 1 THEN 'unverified' WHEN g.k % 50 = 2 THEN 'issue' WHEN g.k % 25 = 3 THEN 'warning' ELSE 'ok' END,
           p.released_at, CASE WHEN g.k % 100 <> 1 THEN p.released_at END, p.released_at + interval '90 days', NULL, p.released_at, p.released_at
@@ -377,7 +386,7 @@ export function paymentStatements(from: number, to: number): { label: string; sq
     {
       // one payment in ${CONVERSATION_EVERY}: 2 to 6 messages, the sides taking turns
       label: `messages of payments ${range}`,
-      sql: `INSERT INTO placement_messages (payment_id, side, author_id, text, created_at)
+      sql: `INSERT INTO placement_messages (placement_id, side, author_id, text, created_at)
         SELECT p.id, s.side, CASE WHEN s.side = 'brand' THEN p.brand_id ELSE ${editor('g.k + j')} END,
           CASE WHEN s.side = 'brand' THEN ${sqlArray(BRAND_LINES)}[1 + (g.k + j) % ${BRAND_LINES.length}] ELSE ${sqlArray(ADMIN_LINES)}[1 + (g.k + j) % ${ADMIN_LINES.length}] END
             || repeat(' We want the piece to read naturally for the outlet''s audience.', (g.k + j) % 4),
@@ -390,7 +399,7 @@ export function paymentStatements(from: number, to: number): { label: string; sq
     {
       // the same payments: 1 to 8 steps of their way, in order
       label: `timeline entries of payments ${range}`,
-      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_id, actor_name, details, at)
+      sql: `INSERT INTO placement_events (placement_id, kind, actor_type, actor_id, actor_name, details, at)
         SELECT p.id, ${STEP_KINDS}[j], ${STEP_ACTORS}[j],
           CASE ${STEP_ACTORS}[j] WHEN 'brand' THEN p.brand_id WHEN 'admin' THEN ${editor('g.k')} END,
           CASE ${STEP_ACTORS}[j] WHEN 'brand' THEN 'Brand Owner' WHEN 'admin' THEN 'Editor ' || g.k % ${EDITORS} ELSE 'Byline' END,
@@ -405,12 +414,13 @@ export function paymentStatements(from: number, to: number): { label: string; sq
       // as a server that has run the workflow's timers (modules/timeline/timers.ts) leaves the data:
       // every brief reminder that fell due recorded, so that the timers have nothing to send while measured
       label: `brief reminders sent of payments ${range}`,
-      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
+      sql: `INSERT INTO placement_events (placement_id, kind, actor_type, actor_name, details, at)
         SELECT p.id, 'brief_reminder', 'system', 'Byline', jsonb_build_object('day', d, 'step', 'day' || d), p.paid_at + make_interval(days => d)
         FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
+        JOIN placements x ON x.payment_id = p.id
         CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
-        WHERE p.status = 'paid' AND p.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
-          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)
+        WHERE x.state = 'in_progress' AND x.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
+          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.placement_id = x.id AND b.submitted_at IS NOT NULL)
         -- the server (running while the data grows) may have sent some of them already
         ON CONFLICT DO NOTHING`,
     },
@@ -418,12 +428,13 @@ export function paymentStatements(from: number, to: number): { label: string; sq
       // likewise every draft waiting for its brand's review was attached (or its edits completed)
       // recently enough that no reminder or automatic approval is due
       label: `drafts attached of payments ${range}`,
-      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
-        SELECT p.id, CASE p.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
+      sql: `INSERT INTO placement_events (placement_id, kind, actor_type, actor_name, details, at)
+        SELECT p.id, CASE x.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
           'admin', 'Editor 0', jsonb_build_object('round', 1),
           greatest(p.paid_at, now() - make_interval(secs => (g.k::bigint * 7919) % ${DRAFT_WAIT_SECONDS}))
         FROM generate_series(${from}, ${to}) g(k) JOIN payments p ON p.id = md5('search-pay-' || g.k)::uuid
-        WHERE p.status = 'paid' AND p.draft_review_status IN ('pending_brand_review', 'edits_complete')`,
+        JOIN placements x ON x.payment_id = p.id
+        WHERE x.state = 'in_progress' AND x.draft_review_status IN ('pending_brand_review', 'edits_complete')`,
     },
   ];
 }

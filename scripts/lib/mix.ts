@@ -239,8 +239,9 @@ export async function buildCatalogue(options: {
   const payments = new Map<string, { id: string; status: string; review: string; k: number }[]>();
   for (const b of brands) {
     const { rows } = await db.query<{ id: string; status: string; review: string; k: number }>(
-      `SELECT id, status, draft_review_status AS review, substr(stripe_payment_id, 11)::int AS k
-         FROM payments WHERE brand_id = $1 AND stripe_payment_id LIKE 'pi_sbench_%' ORDER BY created_at DESC LIMIT 200`,
+      `SELECT p.id, p.status, x.draft_review_status AS review, substr(p.stripe_payment_id, 11)::int AS k
+         FROM payments p JOIN placements x ON x.payment_id = p.id
+         WHERE p.brand_id = $1 AND p.stripe_payment_id LIKE 'pi_sbench_%' ORDER BY p.created_at DESC LIMIT 200`,
       [b.id],
     );
     payments.set(b.id, rows);
@@ -322,8 +323,8 @@ export async function buildCatalogue(options: {
     ).rows.map((o) => o.id);
     const drafts = (
       await db.query<{ id: string }>(
-        `SELECT p.id FROM payments p JOIN briefs b ON b.payment_id = p.id AND b.submitted_at IS NOT NULL
-          WHERE p.status = 'paid' AND p.draft_review_status = 'pending_brand_review' AND p.brand_id <> ALL($1::uuid[])
+        `SELECT p.id FROM placements p JOIN briefs b ON b.placement_id = p.id AND b.submitted_at IS NOT NULL
+          WHERE p.state = 'in_progress' AND p.draft_review_status = 'pending_brand_review' AND p.brand_id <> ALL($1::uuid[])
           ORDER BY md5(p.id::text) LIMIT 1000`,
         [brands.map((b) => b.id)],
       )

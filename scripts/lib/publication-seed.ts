@@ -87,14 +87,10 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
       // 25% released, 5% refunded; every review state among the paid ones
       label: `${BENCH_PAYMENTS} payments`,
       sql: `INSERT INTO payments (id, brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
-                                  draft_document_url, draft_review_status, brand_feedback, paid_at, released_at,
-                                  refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
+                                  paid_at, released_at, refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
         SELECT md5('bench-pay-' || n)::uuid,
           md5('bench-brand-' || CASE WHEN n <= ${BIG_BRAND_PLACEMENTS} THEN 0 ELSE 1 + (n * 7) % ${BENCH_BRANDS - 1} END)::uuid,
           o.id, 'pi_bench_' || n, 'cs_bench_' || n, o.price_usd, s.status, s.status <> 'refunded',
-          CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || n END,
-          s.review,
-          CASE WHEN s.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
           s.at, CASE WHEN s.status = 'released' THEN s.at + interval '20 days' END,
           CASE WHEN s.status = 'refunded' THEN s.at + interval '5 days' END,
           CASE WHEN s.status = 'refunded' THEN 'admin' END,
@@ -103,14 +99,26 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
           s.at
         FROM (SELECT n, m,
                 CASE WHEN n % 20 = 0 THEN 'refunded' WHEN n % 20 <= 5 THEN 'released' ELSE 'paid' END AS status,
-                CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
-                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review,
                 -- a payment still held 90 days after it was paid is refunded by the guarantee job: held ones are younger
                 CASE WHEN n % 20 > 5 THEN ${past('n', 15485863, HELD_WINDOW_SECONDS)} ELSE ${past('n', 15485863)} END AS at
               FROM (SELECT n, CASE WHEN (1 + (n * 31) % ${BENCH_OPPORTUNITIES}) % ${CHECKOUT_OPPORTUNITY_EVERY} = 0
                                    THEN (n * 31) % ${BENCH_OPPORTUNITIES} ELSE 1 + (n * 31) % ${BENCH_OPPORTUNITIES} END AS m
                     FROM generate_series(1, ${BENCH_PAYMENTS}) n) g) s
         JOIN opportunities o ON o.id = md5('bench-opp-' || s.m)::uuid`,
+    },
+    {
+      // the placement each payment paid for (its id the payment's), its draft and review
+      label: 'placements',
+      sql: `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
+        SELECT p.id, p.id, p.brand_id, p.opportunity_id,
+          CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
+          CASE WHEN r.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || p.n END,
+          r.review,
+          CASE WHEN r.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
+          p.created_at
+        FROM (SELECT *, substr(stripe_payment_id, 10)::int AS n FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
+        CROSS JOIN LATERAL (SELECT CASE WHEN p.n % 20 = 0 THEN 'awaiting_brand_brief' WHEN p.n % 20 <= 5 THEN 'approved'
+                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (p.n / 20) % 5] END AS review) r`,
     },
     {
       // every payment came from a checkout with its id, and every other claim was left unpaid (expired
@@ -135,7 +143,7 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
     {
       // 90% of payments have a brief; those past "awaiting" and 70% of the rest are submitted
       label: 'briefs',
-      sql: `INSERT INTO briefs (brand_id, opportunity_id, payment_id, part1_json, part2_json, submitted_at, updated_at, created_at)
+      sql: `INSERT INTO briefs (brand_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
         SELECT p.brand_id, p.opportunity_id, p.id,
           jsonb_build_object('personOrBrandName', 'Bench Brand ' || k, 'backgroundExperience',
             'Founded in ' || (2000 + k % 24) || ', we build tools that help small teams ship faster. Our founder previously led product at two startups.'),
@@ -144,7 +152,8 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
             'socialMediaLinks', 'https://twitter.com/bench' || k || E'\\nhttps://linkedin.com/company/bench' || k),
           CASE WHEN p.draft_review_status <> 'awaiting_brand_brief' OR k % 10 < 7 THEN p.created_at + interval '1 day' END,
           p.created_at + interval '1 day', p.created_at + interval '1 hour'
-        FROM (SELECT *, substr(stripe_payment_id, 10)::int AS k FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
+        FROM (SELECT x.*, substr(m.stripe_payment_id, 10)::int AS k FROM placements x JOIN payments m ON m.id = x.payment_id
+              WHERE m.stripe_payment_id LIKE 'pi_bench_%') p
         WHERE p.k % 10 <> 9`,
     },
     {
@@ -152,22 +161,22 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
       // every brief reminder that fell due recorded. Otherwise the bench's first quarter-hour would
       // send them while it measures, a commit every few milliseconds for a minute.
       label: 'brief reminders sent',
-      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
-        SELECT p.id, 'brief_reminder', 'system', 'Byline', jsonb_build_object('day', d, 'step', 'day' || d), p.paid_at + make_interval(days => d)
-        FROM payments p CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
-        WHERE p.status = 'paid' AND p.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
-          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.payment_id = p.id AND b.submitted_at IS NOT NULL)`,
+      sql: `INSERT INTO placement_events (placement_id, kind, actor_type, actor_name, details, at)
+        SELECT x.id, 'brief_reminder', 'system', 'Byline', jsonb_build_object('day', d, 'step', 'day' || d), p.paid_at + make_interval(days => d)
+        FROM payments p JOIN placements x ON x.payment_id = p.id CROSS JOIN unnest(ARRAY[${TIMERS.briefReminderDays.join(', ')}]::int[]) d
+        WHERE x.state = 'in_progress' AND x.draft_review_status = 'awaiting_brand_brief' AND p.paid_at <= now() - make_interval(days => d)
+          AND NOT EXISTS (SELECT 1 FROM briefs b WHERE b.placement_id = x.id AND b.submitted_at IS NOT NULL)`,
     },
     {
       // likewise every draft waiting for its brand's review was attached (or its edits completed)
       // recently enough that no reminder or automatic approval is due
       label: 'drafts attached',
-      sql: `INSERT INTO placement_events (payment_id, kind, actor_type, actor_name, details, at)
-        SELECT p.id, CASE p.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
+      sql: `INSERT INTO placement_events (placement_id, kind, actor_type, actor_name, details, at)
+        SELECT x.id, CASE x.draft_review_status WHEN 'pending_brand_review' THEN 'draft_attached' ELSE 'edits_completed' END,
           'admin', 'Bench Editor', jsonb_build_object('round', 1),
           greatest(p.paid_at, now() - make_interval(secs => (substr(p.stripe_payment_id, 10)::bigint * 7919) % ${DRAFT_WAIT_SECONDS}))
-        FROM payments p
-        WHERE p.status = 'paid' AND p.draft_review_status IN ('pending_brand_review', 'edits_complete') AND p.stripe_payment_id LIKE 'pi_bench_%'`,
+        FROM payments p JOIN placements x ON x.payment_id = p.id
+        WHERE x.state = 'in_progress' AND x.draft_review_status IN ('pending_brand_review', 'edits_complete') AND p.stripe_payment_id LIKE 'pi_bench_%'`,
     },
     // as a database in use would be: statistics gathered, and each row's visibility settled (the first
     // reads after a bulk load would otherwise write every page again to record it, in the measured runs)

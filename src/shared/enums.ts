@@ -18,6 +18,13 @@ export const DRAFT_REVIEW_STATUSES = [
 ] as const;
 export type DraftReviewStatus = (typeof DRAFT_REVIEW_STATUSES)[number];
 
+/**
+ * Where a placement stands (its work, not its money): in progress until published; refunded when
+ * its payment is refunded. It moves with the payment's status, in the same transaction.
+ */
+export const PLACEMENT_STATES = ['in_progress', 'published', 'refunded'] as const;
+export type PlacementState = (typeof PLACEMENT_STATES)[number];
+
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
 export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];

@@ -15,8 +15,8 @@ import type {
 import type { DraftReviewStatus, PaymentStatus } from './enums';
 
 // the lists themselves live in the leaf enums.ts, which the response schemas build on
-export { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from './enums';
-export type { DraftReviewStatus, PaymentStatus, RefundReason } from './enums';
+export { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS } from './enums';
+export type { DraftReviewStatus, PaymentStatus, PlacementState, RefundReason } from './enums';
 
 /** Spec §4: a draft under the brand's review, which the brand may approve or ask edits for. */
 export const REVIEW_STATUSES = ['pending_brand_review', 'edits_requested', 'edits_complete'] as const satisfies readonly DraftReviewStatus[];

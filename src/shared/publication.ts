@@ -6,7 +6,7 @@
 
 import type { z } from 'zod';
 import type {
-  adminPlacementItemSchema,
+  livePlacementItemSchema,
   placementCountsSchema,
   publicationCheckResultSchema,
   publicationSchema,
@@ -29,7 +29,7 @@ export type PublicationCheck = z.infer<typeof publicationCheckResultSchema>;
 export type Publication = z.infer<typeof publicationSchema>;
 
 /** GET /api/admin/placements item: a published placement and its health. */
-export type AdminPlacementItem = z.infer<typeof adminPlacementItemSchema>;
+export type LivePlacementItem = z.infer<typeof livePlacementItemSchema>;
 
 /** GET /api/admin/placements/counts: placements by health, and the open cases (the sidebar's count). */
 export type PlacementCounts = z.infer<typeof placementCountsSchema>;

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandMatches, likeLiteral } from '../../src/server/db/brand-search';
-import { payments, users } from '../../src/server/db/schema';
+import { payments, placements, users } from '../../src/server/db/schema';
 import { createTestApp, Agent, type Res, type TestApp } from '../support/app';
 import { createUser, kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
@@ -20,7 +20,7 @@ type Brand = Awaited<ReturnType<typeof createUser>>;
 type PaymentRow = Awaited<ReturnType<typeof createPayment>>;
 type Kind = {
   status: 'paid' | 'released' | 'refunded';
-  draftReviewStatus: typeof payments.$inferInsert.draftReviewStatus;
+  draftReviewStatus: typeof placements.$inferInsert.draftReviewStatus;
 };
 
 const AWAITING: Kind = { status: 'paid', draftReviewStatus: 'awaiting_brand_brief' };
@@ -210,6 +210,7 @@ describe('[ADMIN][SEARCH] Payments', () => {
       other.id,
     ]);
     expect((await walk(`/api/admin/payments?opportunityId=${opportunity.id}&q=acme`, paymentId)).ids).toEqual([]);
+    await t.db.delete(placements).where(sql`${placements.paymentId} = ${other.id}`);
     await t.db.delete(payments).where(sql`${payments.id} = ${other.id}`);
   });
 

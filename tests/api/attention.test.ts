@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttentionItem, AttentionList, AttentionReason } from '../../src/shared/attention';
 import { DRAFT_DUE_DAYS_DEFAULT, GUARANTEE_DAYS } from '../../src/shared/constants';
-import { briefs, conversationReads, payments, publicationCases, publications } from '../../src/server/db/schema';
+import { briefs, conversationReads, publicationCases, publications } from '../../src/server/db/schema';
+import { setPaymentStatus, type PlacedPaymentValues } from '../support/placements';
 import { attentionList } from '../../src/server/modules/attention/service';
 import { createTestApp, type TestApp } from '../support/app';
 import { createOpportunity, paymentRow, purchase, submittedBrief } from '../support/content';
@@ -42,18 +43,15 @@ const reasonsOf = async (paymentId: string): Promise<AttentionReason[] | undefin
   (await itemOf(paymentId))?.reasons;
 
 /** A held placement of the brand, paid `paidDaysAgo` days ago. */
-const placement = (overrides: Partial<typeof payments.$inferInsert> = {}, paidDaysAgo = 1) =>
+const placement = (overrides: Partial<PlacedPaymentValues> = {}, paidDaysAgo = 1) =>
   purchase(t.db, brand.user.id, { paidAt: daysAgo(paidDaysAgo), createdAt: daysAgo(paidDaysAgo), ...overrides });
 
 async function openCase(paymentId: string, restoreBy: Date) {
-  await t.db
-    .update(payments)
-    .set({ status: 'released', releasedAt: daysAgo(5) })
-    .where(eq(payments.id, paymentId));
+  await setPaymentStatus(t.db, paymentId, 'released', { releasedAt: daysAgo(5) });
   await t.db
     .insert(publications)
     .values({
-      paymentId,
+      placementId: paymentId,
       url: 'https://outlet.example/a',
       publishedAt: daysAgo(5),
       guaranteeEndsAt: new Date(Date.now() + 80 * DAY),
@@ -61,7 +59,7 @@ async function openCase(paymentId: string, restoreBy: Date) {
   const check = { checkedAt: new Date().toISOString(), result: 'fail', problems: [] } as never;
   const [row] = await t.db
     .insert(publicationCases)
-    .values({ paymentId, reason: 'The page is gone', evidence: check, openedAt: daysAgo(1), restoreBy })
+    .values({ placementId: paymentId, reason: 'The page is gone', evidence: check, openedAt: daysAgo(1), restoreBy })
     .returning();
   return row;
 }
@@ -100,7 +98,7 @@ describe('GET /api/admin/attention: each reason comes and goes', () => {
     expect((await admin.agent.post(`/api/admin/projects/${p.id}/messages/read`)).status).toBeLessThan(300);
     expect(await reasonsOf(p.id)).toBeUndefined();
     // the team's mark is at the brand's last message (each side has its row: the brand's moved when the team wrote)
-    const marks = await t.db.select().from(conversationReads).where(eq(conversationReads.paymentId, p.id));
+    const marks = await t.db.select().from(conversationReads).where(eq(conversationReads.placementId, p.id));
     const mark = marks.find((m) => m.side === 'admin')!;
     expect(mark.readAt?.getTime()).toBe(mark.lastOtherAt?.getTime());
     // a new message brings it back with the new count only
@@ -189,10 +187,7 @@ describe('GET /api/admin/attention: each reason comes and goes', () => {
     ]);
     expect(await reasonsOf(far.id)).toBeUndefined();
     expect(await reasonsOf(refundClaimed.id)).toBeUndefined();
-    await t.db
-      .update(payments)
-      .set({ status: 'refunded', refundedAt: new Date(), holdsSlot: false })
-      .where(eq(payments.id, near.id));
+    await setPaymentStatus(t.db, near.id, 'refunded', { refundedAt: new Date(), holdsSlot: false });
     expect(await reasonsOf(near.id)).toBeUndefined();
   });
 
@@ -219,10 +214,7 @@ describe('GET /api/admin/attention: each reason comes and goes', () => {
     expect(rows[0].reasons.map((r) => r.kind).sort()).toEqual(['edits_requested', 'guarantee_near', 'unread_messages']);
     // clean up for the order test: the team reads, the edits are done, the refund is claimed
     await admin.agent.post(`/api/admin/projects/${p.id}/messages/read`);
-    await t.db
-      .update(payments)
-      .set({ status: 'refunded', refundedAt: new Date(), holdsSlot: false })
-      .where(eq(payments.id, p.id));
+    await setPaymentStatus(t.db, p.id, 'refunded', { refundedAt: new Date(), holdsSlot: false });
   });
 });
 
@@ -231,10 +223,7 @@ describe('order and total', () => {
     // start from an empty list: resolve what the tests above left
     const left = (await list()).items;
     for (const i of left)
-      await t.db
-        .update(payments)
-        .set({ status: 'refunded', refundedAt: new Date(), holdsSlot: false })
-        .where(eq(payments.id, i.paymentId));
+      await setPaymentStatus(t.db, i.paymentId, 'refunded', { refundedAt: new Date(), holdsSlot: false });
     await t.db.update(publicationCases).set({ closedAt: new Date(), outcome: 'withdrawn' });
     for (const i of left) await admin.agent.post(`/api/admin/projects/${i.paymentId}/messages/read`);
     expect(await list()).toEqual({ total: 0, items: [] });

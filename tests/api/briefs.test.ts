@@ -45,7 +45,7 @@ describe('GET /api/brand/my-articles', () => {
     const released = await purchase(t.db, a.user.id, { status: 'released', draftReviewStatus: 'approved', createdAt: new Date('2026-02-01T00:00:00Z') });
     const refunded = await purchase(t.db, a.user.id, { status: 'refunded', createdAt: new Date('2026-03-01T00:00:00Z') });
     await submittedBrief(t.db, released);
-    await t.db.insert(briefs).values({ paymentId: older.id, brandId: a.user.id, opportunityId: older.opportunityId, part1Json: {}, part2Json: {} });
+    await t.db.insert(briefs).values({ placementId: older.id, brandId: a.user.id, opportunityId: older.opportunityId, part1Json: {}, part2Json: {} });
     await purchase(t.db, b.user.id);
 
     const res = await a.agent.get('/api/brand/my-articles');
@@ -127,7 +127,7 @@ describe('the current brief form: /api/brand/brief/{paymentId}', () => {
     expect(afterDraft.part1Json.inspiration).toBe('Changed');
     expect((await a.agent.post(`${url}/submit`, { part1Json: PART1, part2Json: { ...PART2, mainGoal: 'New goal' } })).status).toBe(200);
     expect((await briefRow(t.db, p.id)).part2Json.mainGoal).toBe('New goal');
-    expect(await t.db.select().from(briefs).where(eq(briefs.paymentId, p.id))).toHaveLength(1);
+    expect(await t.db.select().from(briefs).where(eq(briefs.placementId, p.id))).toHaveLength(1);
   });
 
   it('submit enforces the required fields with the spec’s messages, keyed by part', async () => {

@@ -83,7 +83,7 @@ async function messagesAsMapped(paymentId: string): Promise<Message[]> {
     })
     .from(placementMessages)
     .innerJoin(users, eq(users.id, placementMessages.authorId))
-    .where(eq(placementMessages.paymentId, paymentId))
+    .where(eq(placementMessages.placementId, paymentId))
     .orderBy(desc(placementMessages.createdAt), desc(placementMessages.id));
   return rows.map(({ row: m, authorName }) => ({
     id: m.id,
@@ -100,7 +100,7 @@ async function messagesAsMapped(paymentId: string): Promise<Message[]> {
 
 /** The timeline as the server's TypeScript mapping answered it, oldest first. */
 async function timelineAsMapped(paymentId: string): Promise<TimelineEntry[]> {
-  const rows = await t.db.select().from(placementEvents).where(eq(placementEvents.paymentId, paymentId)).orderBy(asc(placementEvents.id));
+  const rows = await t.db.select().from(placementEvents).where(eq(placementEvents.placementId, paymentId)).orderBy(asc(placementEvents.id));
   return rows.map((r) => ({
     id: String(r.id),
     kind: r.kind,
@@ -121,7 +121,7 @@ async function insertMessages(paymentId: string, seeds: MessageSeed[]) {
   for (const m of seeds) {
     const [file, name, type, size] = m.attachment ?? [null, null, null, null];
     await t.db.insert(placementMessages).values({
-      paymentId,
+      placementId: paymentId,
       side: m.side,
       authorId: m.authorId,
       text: m.text,
@@ -250,6 +250,7 @@ describe('GET …/messages', () => {
     await insertMessages(p.id, [{ side: 'admin', authorId: team.id, text: 'draft attached', at: '2026-05-02 09:00:00+00' }]);
     expect(await texts()).toEqual(['Dana R.: draft attached', 'Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
     await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
     const gone = await owner.agent.get(url);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual(NOT_FOUND);
@@ -261,7 +262,7 @@ describe('GET …/timeline', () => {
   async function insertEvents(paymentId: string, details: Record<string, unknown>[]) {
     for (const [i, d] of details.entries()) {
       await t.db.insert(placementEvents).values({
-        paymentId,
+        placementId: paymentId,
         kind: i % 2 ? 'edits_requested' : 'draft_attached',
         actorType: i % 3 === 2 ? 'system' : i % 2 ? 'brand' : 'admin',
         actorId: null,
@@ -292,7 +293,7 @@ describe('GET …/timeline', () => {
 
   it('an empty timeline is 200 []; another brand’s or a missing payment the same 404', async () => {
     const p = await purchase(t.db, owner.user.id);
-    expect(await t.db.select().from(placementEvents).where(and(eq(placementEvents.paymentId, p.id)))).toHaveLength(0);
+    expect(await t.db.select().from(placementEvents).where(and(eq(placementEvents.placementId, p.id)))).toHaveLength(0);
     for (const res of [await owner.agent.get(timelineUrl('brand', p.id)), await admin.agent.get(timelineUrl('admin', p.id))]) {
       expect(res.status).toBe(200);
       expect(res.text).toBe('[]');
@@ -330,6 +331,7 @@ describe('GET …/timeline', () => {
     await insertEvents(p.id, [{ n: 3 }]);
     expect(await details()).toEqual([1, 2, 3]);
     await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
     const gone = await owner.agent.get(url);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual(NOT_FOUND);

@@ -16,7 +16,6 @@ import {
   conversationReads,
   inviteCodes,
   opportunities,
-  payments,
   placementEvents,
   placementMessages,
   publicationCases,
@@ -26,6 +25,7 @@ import {
 } from '../../src/server/db/schema';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { PART1, PART2 } from '../support/content';
+import { insertPlacedPayment, type PlacedPaymentValues } from '../support/placements';
 import { signedIn } from '../support/factories';
 
 const GOLDEN = new URL('./list-golden.json', import.meta.url);
@@ -89,7 +89,7 @@ async function seed() {
 
   const b = brandUser;
   const o = otherUser;
-  const pay = (n: number, v: Partial<typeof payments.$inferInsert>): typeof payments.$inferInsert => ({
+  const pay = (n: number, v: Partial<PlacedPaymentValues>): PlacedPaymentValues => ({
     id: id(PAY, n),
     brandId: b,
     opportunityId: id(OPP, 1 + (n % 5)),
@@ -100,7 +100,7 @@ async function seed() {
     createdAt: at(10 + n, 3),
     ...v,
   });
-  await db.insert(payments).values([
+  for (const values of [
     pay(1, {}),
     pay(2, {}),
     pay(3, { draftReviewStatus: 'pending_brand_review', draftDocumentUrl: 'https://docs.google.com/document/d/x' }),
@@ -113,16 +113,17 @@ async function seed() {
     pay(10, { brandId: o, opportunityId: id(OPP, 2) }),
     pay(11, { brandId: o, opportunityId: id(OPP, 3), draftReviewStatus: 'pending_brand_review', draftDocumentUrl: 'https://docs.google.com/document/d/o' }),
     pay(12, { brandId: o, opportunityId: id(OPP, 4), status: 'released', releasedAt: at(28), draftReviewStatus: 'approved' }),
-  ]);
+  ])
+    await insertPlacedPayment(db, values);
 
   await db.insert(briefs).values([
     // a draft only (not submitted)
-    { id: id(9, 1), paymentId: id(PAY, 1), brandId: b, opportunityId: id(OPP, 2), part1Json: { personOrBrandName: 'Half' }, part2Json: {}, updatedAt: at(12), createdAt: at(12) },
+    { id: id(9, 1), placementId: id(PAY, 1), brandId: b, opportunityId: id(OPP, 2), part1Json: { personOrBrandName: 'Half' }, part2Json: {}, updatedAt: at(12), createdAt: at(12) },
     // submitted long ago, no draft yet: overdue for the admins
-    { id: id(9, 2), paymentId: id(PAY, 2), brandId: b, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: LONG_AGO, updatedAt: LONG_AGO, createdAt: LONG_AGO },
+    { id: id(9, 2), placementId: id(PAY, 2), brandId: b, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: LONG_AGO, updatedAt: LONG_AGO, createdAt: LONG_AGO },
     ...[3, 4, 5, 6, 7, 8].map((n) => ({
       id: id(9, n),
-      paymentId: id(PAY, n),
+      placementId: id(PAY, n),
       brandId: b,
       opportunityId: id(OPP, 1 + (n % 5)),
       part1Json: n === 4 ? { ...PART1, inspiration: AWKWARD } : PART1,
@@ -131,7 +132,7 @@ async function seed() {
       updatedAt: at(10 + n, 4),
       createdAt: at(10 + n, 4),
     })),
-    { id: id(9, 11), paymentId: id(PAY, 11), brandId: o, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: at(21, 4), updatedAt: at(21, 4), createdAt: at(21, 4) },
+    { id: id(9, 11), placementId: id(PAY, 11), brandId: o, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: at(21, 4), updatedAt: at(21, 4), createdAt: at(21, 4) },
   ]);
 
   const check = (ok: boolean, day: number) => ({
@@ -143,7 +144,7 @@ async function seed() {
   });
   await db.insert(publications).values([
     {
-      paymentId: id(PAY, 7),
+      placementId: id(PAY, 7),
       url: 'https://outlet.example.com/story-7',
       health: 'ok',
       publishedAt: at(25),
@@ -155,7 +156,7 @@ async function seed() {
       updatedAt: at(25),
     },
     {
-      paymentId: id(PAY, 8),
+      placementId: id(PAY, 8),
       url: 'https://outlet.example.com/story-8',
       health: 'issue',
       publishedAt: at(26),
@@ -168,7 +169,7 @@ async function seed() {
       updatedAt: at(27),
     },
     {
-      paymentId: id(PAY, 12),
+      placementId: id(PAY, 12),
       url: null,
       health: 'unverified',
       overrideReason: 'Print edition, no URL',
@@ -180,7 +181,7 @@ async function seed() {
   ]);
   await db.insert(publicationCases).values({
     id: id(CASE, 1),
-    paymentId: id(PAY, 8),
+    placementId: id(PAY, 8),
     reason: 'http_error',
     evidence: check(false, 27) as never,
     openedAt: at(28),
@@ -188,11 +189,11 @@ async function seed() {
   });
 
   await db.insert(placementMessages).values([
-    { id: id(MSG, 1), paymentId: id(PAY, 3), side: 'brand', authorId: b, text: 'Hello team', createdAt: at(14, 5) },
-    { id: id(MSG, 2), paymentId: id(PAY, 3), side: 'admin', authorId: adminUser, text: AWKWARD, createdAt: at(14, 6) },
+    { id: id(MSG, 1), placementId: id(PAY, 3), side: 'brand', authorId: b, text: 'Hello team', createdAt: at(14, 5) },
+    { id: id(MSG, 2), placementId: id(PAY, 3), side: 'admin', authorId: adminUser, text: AWKWARD, createdAt: at(14, 6) },
     {
       id: id(MSG, 3),
-      paymentId: id(PAY, 3),
+      placementId: id(PAY, 3),
       side: 'admin',
       authorId: adminUser,
       text: 'The draft, attached',
@@ -202,22 +203,22 @@ async function seed() {
       attachmentSize: 12345,
       createdAt: at(14, 7),
     },
-    { id: id(MSG, 4), paymentId: id(PAY, 4), side: 'brand', authorId: b, text: 'Any news?', createdAt: at(15, 5) },
+    { id: id(MSG, 4), placementId: id(PAY, 4), side: 'brand', authorId: b, text: 'Any news?', createdAt: at(15, 5) },
   ]);
   // the read marks (a trigger keeps `last_other_at` as messages are written)
   await db
     .insert(conversationReads)
     .values([
-      { paymentId: id(PAY, 3), side: 'brand', readAt: at(14, 6) },
-      { paymentId: id(PAY, 3), side: 'admin', readAt: at(14, 5) },
+      { placementId: id(PAY, 3), side: 'brand', readAt: at(14, 6) },
+      { placementId: id(PAY, 3), side: 'admin', readAt: at(14, 5) },
     ])
-    .onConflictDoUpdate({ target: [conversationReads.paymentId, conversationReads.side], set: { readAt: sql`excluded.read_at` } });
+    .onConflictDoUpdate({ target: [conversationReads.placementId, conversationReads.side], set: { readAt: sql`excluded.read_at` } });
 
   const events: (typeof placementEvents.$inferInsert)[] = [
-    { paymentId: id(PAY, 3), kind: 'paid', actorType: 'brand', actorId: b, actorName: 'Zoë', details: { amount: '99999.99' }, at: at(13, 3) },
-    { paymentId: id(PAY, 3), kind: 'brief_submitted', actorType: 'brand', actorId: b, actorName: `Zoë ${AWKWARD}`, details: {}, at: at(13, 4) },
-    { paymentId: id(PAY, 3), kind: 'draft_attached', actorType: 'admin', actorId: adminUser, actorName: 'Ada Admin', details: { kind: 'url' }, at: at(13, 5) },
-    { paymentId: id(PAY, 4), kind: 'edits_requested', actorType: 'brand', actorId: b, actorName: 'Zoë', details: { feedback: AWKWARD }, at: at(14, 5) },
+    { placementId: id(PAY, 3), kind: 'paid', actorType: 'brand', actorId: b, actorName: 'Zoë', details: { amount: '99999.99' }, at: at(13, 3) },
+    { placementId: id(PAY, 3), kind: 'brief_submitted', actorType: 'brand', actorId: b, actorName: `Zoë ${AWKWARD}`, details: {}, at: at(13, 4) },
+    { placementId: id(PAY, 3), kind: 'draft_attached', actorType: 'admin', actorId: adminUser, actorName: 'Ada Admin', details: { kind: 'url' }, at: at(13, 5) },
+    { placementId: id(PAY, 4), kind: 'edits_requested', actorType: 'brand', actorId: b, actorName: 'Zoë', details: { feedback: AWKWARD }, at: at(14, 5) },
   ];
   await db.insert(placementEvents).values(events);
 

@@ -1,16 +1,16 @@
 /**
  * The lists that grow (My Articles, Payment History, Admin Projects, Admin Payments, the admin
  * dashboard) answer JSON built by the database. Each item must be exactly what the API's TypeScript
- * mappers give for the same rows (toPaymentDto, placementPayment, toOpportunityJson — the ones the
+ * mappers give for the same rows (paymentJson, placementPayment, toOpportunityJson — the ones the
  * single-item answers still use): same keys in the same order, same values, awkward data included
  * (quotes, backslashes, newlines, emoji, nulls, microsecond timestamps, several types, every status).
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { briefs, opportunities, payments, users } from '../../src/server/db/schema';
+import { briefs, opportunities, payments, placements, users } from '../../src/server/db/schema';
 import { placementPayment } from '../../src/server/modules/placements/item';
 import { toOpportunityJson } from '../../src/server/modules/opportunities/service';
-import { toPaymentDto } from '../../src/server/modules/payments/service';
+import { paymentJson } from '../../src/server/modules/payments/service';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
@@ -83,14 +83,14 @@ beforeAll(async () => {
   await t.db
     .insert(briefs)
     .values({
-      paymentId: held.id,
+      placementId: held.id,
       brandId: brand.user.id,
       opportunityId: awkward.id,
       part1Json: { personOrBrandName: 'Draft' },
       part2Json: {},
     });
   await t.db.insert(briefs).values({
-    paymentId: drafted.id,
+    placementId: drafted.id,
     brandId: brand.user.id,
     opportunityId: awkward.id,
     part1Json: { personOrBrandName: AWKWARD, backgroundExperience: 'x'.repeat(2000) },
@@ -121,8 +121,9 @@ const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; i
 
 async function rows() {
   const all = await t.db
-    .select({ payment: payments, opportunity: opportunities, user: users })
+    .select({ payment: payments, placement: placements, opportunity: opportunities, user: users })
     .from(payments)
+    .innerJoin(placements, eq(placements.paymentId, payments.id))
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .innerJoin(users, eq(users.id, payments.brandId));
   const briefRows = await t.db.select().from(briefs);
@@ -132,7 +133,7 @@ async function rows() {
   };
   const rank = new Map(order.rows.map((r, i) => [r.id, i]));
   all.sort((a, b) => rank.get(a.payment.id)! - rank.get(b.payment.id)!);
-  return { all, briefOf: (paymentId: string) => briefRows.find((b) => b.paymentId === paymentId) };
+  return { all, briefOf: (paymentId: string) => briefRows.find((b) => b.placementId === paymentId) };
 }
 
 const card = (o: typeof opportunities.$inferSelect) => ({
@@ -154,7 +155,7 @@ describe('lists built by the database are the API shapes, field for field', () =
         const b = briefOf(r.payment.id);
         return {
           ...card(r.opportunity),
-          payment: placementPayment(r.payment),
+          payment: placementPayment(r.placement, r.payment),
           brief: b ? { submittedAt: b.submittedAt?.toISOString() ?? null } : null,
           // these rows were made directly, never released through the API: no live article
           publication: null,
@@ -176,7 +177,7 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       brand.agent,
       '/api/brand/payments',
-      all.map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity) })),
     );
   });
 
@@ -191,7 +192,7 @@ describe('lists built by the database are the API shapes, field for field', () =
           const b = briefOf(r.payment.id);
           return {
             ...card(r.opportunity),
-            payment: placementPayment(r.payment),
+            payment: placementPayment(r.placement, r.payment),
             brief: b?.submittedAt
               ? { part1Json: b.part1Json, part2Json: b.part2Json, submittedAt: b.submittedAt.toISOString() }
               : null,
@@ -200,7 +201,7 @@ describe('lists built by the database are the API shapes, field for field', () =
             // the brief in, no draft within the turnaround (tatDays, else 14 days)
             overdue:
               r.payment.status === 'paid' &&
-              r.payment.draftReviewStatus === 'awaiting_brand_brief' &&
+              r.placement.draftReviewStatus === 'awaiting_brand_brief' &&
               Boolean(b?.submittedAt) &&
               b!.submittedAt!.getTime() + (r.opportunity.tatDays ?? 14) * 86_400_000 < Date.now(),
             unreadMessages: 0,
@@ -221,14 +222,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...toPaymentDto(r.payment), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
     );
   });
 

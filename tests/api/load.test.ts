@@ -19,7 +19,7 @@ import { fromCents, toCents } from '../../src/shared/money';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import type { DbHandle } from '../../src/server/db/client';
-import { briefs, opportunities, payments } from '../../src/server/db/schema';
+import { briefs, opportunities, payments, placements } from '../../src/server/db/schema';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb, dbKind } from '../support/db';
@@ -262,11 +262,12 @@ describe(`load (${dbKind}): ${BRANDS + ADMINS} users for ${SECONDS} s`, () => {
           lost.push(`payment ${id}: ${row.status}, expected ${p.status}`);
       }
       const briefRows = await db.select().from(briefs);
-      const briefById = new Map(briefRows.map((r) => [r.paymentId, r]));
+      const briefById = new Map(briefRows.map((r) => [r.placementId, r]));
       for (const [id, value] of briefAck) {
         if (briefById.get(id)?.part1Json.personOrBrandName !== value) lost.push(`brief ${id}`);
       }
-      for (const [id, url] of draftAck) if (byId.get(id)?.draftDocumentUrl !== url) lost.push(`draft ${id}`);
+      const placementById = new Map((await db.select().from(placements)).map((r) => [r.id, r]));
+      for (const [id, url] of draftAck) if (placementById.get(id)?.draftDocumentUrl !== url) lost.push(`draft ${id}`);
       expect(rows).toHaveLength(paid.size); // no payment the brands were not told about
 
       // money: the admin totals against the rows, and against our own ledger (integer cents)

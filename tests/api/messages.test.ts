@@ -186,7 +186,7 @@ describe('writing and reading a conversation', () => {
       expect(res.body.map((m: Message) => m.text)).toEqual(['By Friday.', 'Hello, when will the draft be ready?']);
       expect(res.headers.link).toBeUndefined();
     }
-    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id));
+    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id));
     expect(rows.map((r) => [r.side, r.authorId]).sort()).toEqual(
       [
         ['admin', admin.user.id],
@@ -243,7 +243,7 @@ describe('writing and reading a conversation', () => {
     const longForm = await postForm(brandA.agent, brandUrl(p.id), { text: 'y'.repeat(MESSAGE_TEXT_MAX + 1) });
     expect(longForm.status).toBe(400);
     expect(longForm.body.message).toBe('Message must be at most 5,000 characters');
-    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id));
+    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id));
     expect(rows).toHaveLength(1);
   });
 
@@ -256,7 +256,7 @@ describe('writing and reading a conversation', () => {
     const listed = await admin.agent.get(adminUrl(p.id));
     expect(listed.headers['content-type']).toMatch(/^application\/json/);
     expect(listed.body[0].text).toBe(hostile);
-    const [row] = await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id));
+    const [row] = await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id));
     expect(row.text).toBe(hostile);
   });
 });
@@ -280,7 +280,7 @@ describe('permissions', () => {
     }
     expect((await brandB.agent.get('/api/brand/messages/unread')).body).toEqual({ total: 0, byPayment: {} });
     // nothing was written by the stranger
-    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id));
+    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id));
     expect(rows).toHaveLength(1);
   });
 
@@ -296,7 +296,7 @@ describe('permissions', () => {
     expect((await brandA.agent.get(adminUrl(p.id))).status).toBe(403);
     expect((await brandA.agent.post(adminUrl(p.id), { text: 'as admin?' })).status).toBe(403);
     expect((await admin.agent.get(brandUrl(p.id))).status).toBe(403);
-    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id));
+    const rows = await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id));
     expect(rows).toHaveLength(0);
   });
 });
@@ -447,7 +447,7 @@ describe('attachments', () => {
     });
     expect(wrongField.status).toBe(400);
     expect(stored()).toBe(before);
-    expect(await t.db.select().from(placementMessages).where(eq(placementMessages.paymentId, p.id))).toHaveLength(0);
+    expect(await t.db.select().from(placementMessages).where(eq(placementMessages.placementId, p.id))).toHaveLength(0);
   });
 
   it('the daily upload sweep keeps attachments (they are referenced)', async () => {
@@ -500,7 +500,7 @@ describe('unread counts and the read mark', () => {
     const [mark] = await t.db
       .select()
       .from(conversationReads)
-      .where(and(eq(conversationReads.paymentId, p1.id), eq(conversationReads.side, 'admin')));
+      .where(and(eq(conversationReads.placementId, p1.id), eq(conversationReads.side, 'admin')));
     expect(mark.readAt).toBeInstanceOf(Date);
 
     // a new message after the mark is unread again
@@ -583,7 +583,7 @@ describe('e-mail notices', () => {
       const [row] = await t.db
         .select()
         .from(conversationNotices)
-        .where(and(eq(conversationNotices.paymentId, p.id), eq(conversationNotices.side, 'admin')));
+        .where(and(eq(conversationNotices.placementId, p.id), eq(conversationNotices.side, 'admin')));
       expect(row.lastSentAt).toEqual(later.startAfter);
     } finally {
       setNoticeQueue(null);
@@ -664,7 +664,7 @@ describe('the notice jobs on pg-boss', () => {
     // a message written without a job (as a script would), then its notice due now
     await t.db
       .insert(placementMessages)
-      .values({ paymentId: p.id, side: 'admin', authorId: admin.user.id, text: 'Worker test message' });
+      .values({ placementId: p.id, side: 'admin', authorId: admin.user.id, text: 'Worker test message' });
     await jobs.boss.send(MESSAGE_NOTICE_JOB, { paymentId: p.id, side: 'brand' }, { singletonKey: `${p.id}:brand` });
     const end = Date.now() + 15_000;
     let rows: (typeof mailOutbox.$inferSelect)[] = [];
@@ -700,7 +700,7 @@ describe('LIMIT_MESSAGES', () => {
     await small?.close();
   });
   const stored = async (paymentId: string) =>
-    (await small.db.select().from(placementMessages).where(eq(placementMessages.paymentId, paymentId))).map((m) => m.text);
+    (await small.db.select().from(placementMessages).where(eq(placementMessages.placementId, paymentId))).map((m) => m.text);
   const hits = async (userId: string) =>
     (await small.db.select().from(rateLimitHits).where(and(eq(rateLimitHits.bucket, 'message'), eq(rateLimitHits.subject, userId)))).length;
 

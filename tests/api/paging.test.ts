@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteCodes, opportunities, payments, users } from '../../src/server/db/schema';
+import { inviteCodes, opportunities, payments, placements, users } from '../../src/server/db/schema';
 import { createTestApp, type Agent, type Res, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment, submittedBrief } from '../support/content';
+import { addMissingPlacements } from '../support/placements';
 
 let t: TestApp;
 let admin: Agent;
@@ -119,7 +120,7 @@ describe('My Articles paging', () => {
     const opp = await createOpportunity(t.db, { maxSlots: 100 });
     // one second apart, newest last: the order below must not hang on two inserts in one clock tick
     let made = 0;
-    const make = (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof payments.$inferInsert.draftReviewStatus) =>
+    const make = (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof placements.$inferInsert.draftReviewStatus) =>
       createPayment(t.db, {
         brandId: brand.user.id,
         opportunityId: opp.id,
@@ -215,6 +216,7 @@ describe('bad paging input is a clear 400 and changes nothing', () => {
         createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
       })),
     );
+    await addMissingPlacements(t.db);
     const byDefault = await brand.agent.get('/api/brand/my-articles');
     expect(byDefault.body).toHaveLength(50);
     expect(nextOf(byDefault)).toContain('limit=50');
@@ -243,7 +245,7 @@ describe('admin lists', () => {
     // the other tests here add payments of their own: counted from before, listed by this brand's
     const countsBefore = (await adminAgent.get<Record<string, number>>('/api/admin/projects/counts')).body;
     const mine = new Set<string>();
-    const make = async (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof payments.$inferInsert.draftReviewStatus, n: number) => {
+    const make = async (status: 'paid' | 'released' | 'refunded', draftReviewStatus: typeof placements.$inferInsert.draftReviewStatus, n: number) => {
       const out = [];
       for (let i = 0; i < n; i++) {
         const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, made++));

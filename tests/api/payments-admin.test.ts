@@ -113,7 +113,7 @@ describe('the payment lists read the database', () => {
     expect((await admin.agent.get(adminUrl)).body).toMatchObject([{ id: p.id, brandFeedback: null, opportunity: { title: 'Before' }, user: { brandName: brand.user.brandName } }]);
     expect((await brand.agent.get('/api/brand/payments')).body).toMatchObject([{ id: p.id, brandFeedback: null, opportunity: { title: 'Before', outletName: 'Old Outlet' } }]);
 
-    await t.db.execute(sql`UPDATE payments SET brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
     await t.db.execute(sql`UPDATE opportunities SET title = 'After', outlet_name = 'New Outlet' WHERE id = ${opp.id}`);
     await t.db.execute(sql`UPDATE users SET brand_name = 'Renamed Co' WHERE id = ${brand.user.id}`);
     expect((await admin.agent.get(adminUrl)).body).toMatchObject([
@@ -123,6 +123,7 @@ describe('the payment lists read the database', () => {
       { id: p.id, brandFeedback: 'Shorter, please', opportunity: { title: 'After', outletName: 'New Outlet' } },
     ]);
 
+    await t.db.execute(sql`DELETE FROM placements WHERE payment_id = ${p.id}`);
     await t.db.execute(sql`DELETE FROM payments WHERE id = ${p.id}`);
     expect((await admin.agent.get(adminUrl)).body).toEqual([]);
     expect((await brand.agent.get('/api/brand/payments')).body).toEqual([]);

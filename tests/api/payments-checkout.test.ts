@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkouts, payments } from '../../src/server/db/schema';
+import { placedPaymentRow } from '../support/placements';
 import { expireCheckouts } from '../../src/server/modules/payments/slots';
 import { fulfilCheckout } from '../../src/server/modules/payments/fulfil';
 import type { RefundRequest } from '../../src/server/providers/provider';
@@ -240,10 +241,11 @@ describe('paying on the built-in checkout', () => {
       brandId: user.id,
       amount: '99.99',
       status: 'paid',
-      draftReviewStatus: 'awaiting_brand_brief',
       providerSessionId: sid,
       holdsSlot: true,
     });
+    // and the placement it paid for, with its id, waiting for the brief
+    expect(await placedPaymentRow(t.db, hold.id)).toMatchObject({ state: 'in_progress', draftReviewStatus: 'awaiting_brand_brief' });
     expect(rows[0].stripePaymentId).toMatch(/^pi_local_[0-9a-f]{24}$/);
     expect(hold.status).toBe('completed');
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminProjectItem, MyArticleItem } from '../../src/shared/schemas/brief';
-import { adminProjectItemSchema, myArticleItemSchema } from '../../src/shared/schemas/responses/placement';
+import type { AdminPlacementItem, BrandPlacementItem } from '../../src/shared/schemas/brief';
+import { adminPlacementItemSchema, brandPlacementItemSchema } from '../../src/shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../src/server/db/payment-access';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
@@ -61,7 +61,7 @@ beforeAll(async () => {
   });
   await submittedBrief(t.db, released);
   await t.db.execute(
-    sql`INSERT INTO publications (payment_id, url, health, published_at, guarantee_ends_at)
+    sql`INSERT INTO publications (placement_id, url, health, published_at, guarantee_ends_at)
         VALUES (${released.id}, 'https://outlet.example/story', 'unverified', now(), now() + interval '180 days')`,
   );
   ids.released = released.id;
@@ -77,20 +77,20 @@ const OWN = ['fresh', 'briefed', 'review', 'released', 'refunded'] as const;
 
 describe('GET /api/brand/my-articles/{paymentId}', () => {
   it('[BRAND] answers exactly the My Articles item of the same placement, in every state', async () => {
-    const list = await brand.get<MyArticleItem[]>('/api/brand/my-articles?limit=200');
+    const list = await brand.get<BrandPlacementItem[]>('/api/brand/my-articles?limit=200');
     expect(list.status).toBe(200);
     for (const name of OWN) {
-      const res = await brand.get<MyArticleItem>(`/api/brand/my-articles/${ids[name]}`);
+      const res = await brand.get<BrandPlacementItem>(`/api/brand/my-articles/${ids[name]}`);
       expect(res.status, name).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const inList = list.body.find((i) => i.payment.id === ids[name]);
       expect(inList, name).toBeDefined();
       expect(res.body, name).toEqual(inList);
-      expect(myArticleItemSchema.safeParse(res.body).success, name).toBe(true);
+      expect(brandPlacementItemSchema.safeParse(res.body).success, name).toBe(true);
     }
-    const review = (await brand.get<MyArticleItem>(`/api/brand/my-articles/${ids.review}`)).body;
+    const review = (await brand.get<BrandPlacementItem>(`/api/brand/my-articles/${ids.review}`)).body;
     expect(review).toMatchObject({ unreadMessages: 1, payment: { draftReviewStatus: 'edits_requested' } });
-    expect((await brand.get<MyArticleItem>(`/api/brand/my-articles/${ids.released}`)).body.publication).toMatchObject({
+    expect((await brand.get<BrandPlacementItem>(`/api/brand/my-articles/${ids.released}`)).body.publication).toMatchObject({
       url: 'https://outlet.example/story',
     });
   });
@@ -128,15 +128,15 @@ describe('GET /api/admin/projects/{paymentId}', () => {
       ['refunded', 'refunded'],
       ['others', 'awaiting'],
     ] as const) {
-      const list = await admin.get<AdminProjectItem[]>(`/api/admin/projects?tab=${tab}&limit=200`);
+      const list = await admin.get<AdminPlacementItem[]>(`/api/admin/projects?tab=${tab}&limit=200`);
       const inList = list.body.find((i) => i.payment.id === ids[name]);
       expect(inList, name).toBeDefined();
-      const res = await admin.get<AdminProjectItem>(`/api/admin/projects/${ids[name]}`);
+      const res = await admin.get<AdminPlacementItem>(`/api/admin/projects/${ids[name]}`);
       expect(res.status, name).toBe(200);
       expect(res.body, name).toEqual(inList);
-      expect(adminProjectItemSchema.safeParse(res.body).success, name).toBe(true);
+      expect(adminPlacementItemSchema.safeParse(res.body).success, name).toBe(true);
     }
-    const review = (await admin.get<AdminProjectItem>(`/api/admin/projects/${ids.review}`)).body;
+    const review = (await admin.get<AdminPlacementItem>(`/api/admin/projects/${ids.review}`)).body;
     expect(review.brief?.part1Json).toMatchObject({ personOrBrandName: 'Acme Robotics' });
     expect(review).toMatchObject({ unreadMessages: 1, user: { brandName: 'Acme "Quoted" Robotics' } });
   });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefs } from '../../src/server/db/schema';
-import type { AdminProjectItem, MyArticleItem } from '../../src/shared/schemas/brief';
+import type { AdminPlacementItem, BrandPlacementItem } from '../../src/shared/schemas/brief';
 import { createTestApp, type TestApp } from '../support/app';
 import { everyKind, kinds, signedIn, uniqueEmail } from '../support/factories';
 import { PART1, PART2, createOpportunity, createPayment, paymentRow, purchase, submittedBrief } from '../support/content';
@@ -36,7 +36,7 @@ async function project(review: Review, status: Status = 'paid', opts: { brief?: 
   });
   if (brief === 'submitted') await submittedBrief(t.db, p);
   if (brief === 'draft')
-    await t.db.insert(briefs).values({ paymentId: p.id, brandId: p.brandId, opportunityId: p.opportunityId, part1Json: PART1, part2Json: {} });
+    await t.db.insert(briefs).values({ placementId: p.id, brandId: p.brandId, opportunityId: p.opportunityId, part1Json: PART1, part2Json: {} });
   return p;
 }
 
@@ -266,7 +266,7 @@ describe('GET /api/admin/projects', () => {
       await submittedBrief(t2.db, review);
       await submittedBrief(t2.db, approved);
       // a brief still being written is the brand's own: the admin sees "Brief pending"
-      await t2.db.insert(briefs).values({ paymentId: awaiting.id, brandId: a.user.id, opportunityId: opp.id, part1Json: { personOrBrandName: 'draft' }, part2Json: {} });
+      await t2.db.insert(briefs).values({ placementId: awaiting.id, brandId: a.user.id, opportunityId: opp.id, part1Json: { personOrBrandName: 'draft' }, part2Json: {} });
 
       const res = await ad.agent.get('/api/admin/projects');
       expect(res.status).toBe(200);
@@ -313,23 +313,23 @@ describe('the placement lists read the database', () => {
   /** A brand of its own, so the admin's list can be searched down to its placements. */
   const freshBrand = (name: string) => signedIn(t.app, t.db, { ...kinds.approvedBrand, name, brandName: `${name} Co`, email: uniqueEmail('lists') });
   const projectsOf = async (email: string) =>
-    (await admin.agent.get<AdminProjectItem[]>(`/api/admin/projects?q=${encodeURIComponent(email)}`)).body;
+    (await admin.agent.get<AdminPlacementItem[]>(`/api/admin/projects?q=${encodeURIComponent(email)}`)).body;
 
   it('a change made elsewhere (another server, plain SQL) shows in the very next page of My Articles and Projects; each brand sees its own', async () => {
     const ada = await freshBrand('Ada Reads');
     const opp = await createOpportunity(t.db, { title: 'Read each time', outletName: 'Old Outlet' });
     const p = await createPayment(t.db, { brandId: ada.user.id, opportunityId: opp.id, draftReviewStatus: 'pending_brand_review', draftDocumentUrl: DOC_URL });
     await submittedBrief(t.db, p);
-    const myArticles = async (agent = ada.agent) => (await agent.get<MyArticleItem[]>('/api/brand/my-articles')).body;
+    const myArticles = async (agent = ada.agent) => (await agent.get<BrandPlacementItem[]>('/api/brand/my-articles')).body;
 
     const [mine] = await myArticles();
     expect(mine).toMatchObject({ outletName: 'Old Outlet', payment: { id: p.id, draftReviewStatus: 'pending_brand_review' }, brief: { submittedAt: expect.any(String) } });
     const [project] = await projectsOf(ada.user.email);
     expect(project).toMatchObject({ payment: { id: p.id, brandFeedback: null }, brief: { submittedAt: expect.any(String) }, user: { name: 'Ada Reads' } });
 
-    await t.db.execute(sql`UPDATE briefs SET submitted_at = NULL WHERE payment_id = ${p.id}`);
+    await t.db.execute(sql`UPDATE briefs SET submitted_at = NULL WHERE placement_id = ${p.id}`);
     await t.db.execute(sql`UPDATE users SET name = 'Ada Lovelace' WHERE id = ${ada.user.id}`);
-    await t.db.execute(sql`UPDATE payments SET draft_review_status = 'edits_requested', brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET draft_review_status = 'edits_requested', brand_feedback = 'Shorter, please' WHERE id = ${p.id}`);
     await t.db.execute(sql`UPDATE opportunities SET outlet_name = 'The Daily Byline' WHERE id = ${opp.id}`);
 
     expect(await myArticles()).toMatchObject([

@@ -54,8 +54,8 @@ async function placementPromising(linkType: LinkType | null) {
 }
 
 const codesOf = (check: { problems: { code: string }[] }) => check.problems.map((p) => p.code);
-const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.paymentId, paymentId)))[0];
-const checksOf = (paymentId: string) => t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, paymentId)).orderBy(publicationChecks.checkedAt);
+const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.placementId, paymentId)))[0];
+const checksOf = (paymentId: string) => t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, paymentId)).orderBy(publicationChecks.checkedAt);
 
 describe('[ADMIN] the check compares the live link with the promised link type', () => {
   it('a sponsored link on a page for an opportunity promising sponsored passes; the same page for dofollow warns', async () => {

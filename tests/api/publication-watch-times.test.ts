@@ -71,10 +71,10 @@ async function placement() {
   return payment;
 }
 
-const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.paymentId, paymentId)))[0];
-const casesOf = (paymentId: string) => t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, paymentId));
-const checksOf = (paymentId: string) => t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, paymentId));
-const eventsOf = (paymentId: string) => t.db.select().from(placementEvents).where(eq(placementEvents.paymentId, paymentId));
+const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.placementId, paymentId)))[0];
+const casesOf = (paymentId: string) => t.db.select().from(publicationCases).where(eq(publicationCases.placementId, paymentId));
+const checksOf = (paymentId: string) => t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, paymentId));
+const eventsOf = (paymentId: string) => t.db.select().from(placementEvents).where(eq(placementEvents.placementId, paymentId));
 const refundsOf = (paymentId: string) => refunds.filter((r) => r.idempotencyKey === paymentId);
 
 describe('the last hours of the guarantee', () => {

@@ -102,7 +102,7 @@ async function placement(state: 'approved' | 'pending_brand_review' | 'awaiting_
   return { brand: brand.agent, payment, opp };
 }
 
-const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.paymentId, paymentId)))[0];
+const publicationOf = async (paymentId: string) => (await t.db.select().from(publications).where(eq(publications.placementId, paymentId)))[0];
 const mailsOf = (paymentId: string, kind: string) =>
   t.db
     .select()
@@ -132,7 +132,7 @@ describe('release with the live article', () => {
     const hours = (pub.nextCheckAt!.getTime() - pub.publishedAt.getTime()) / 3_600_000;
     expect(hours).toBeGreaterThanOrEqual(21.6);
     expect(hours).toBeLessThanOrEqual(26.4);
-    expect(await t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, payment.id))).toHaveLength(1);
+    expect(await t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, payment.id))).toHaveLength(1);
 
     const article = await myArticle(brand, payment.id);
     expect(article?.publication).toMatchObject({
@@ -309,7 +309,7 @@ describe('release with the live article', () => {
     expect((await admin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: url })).status).toBe(200);
     const again = await admin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: url });
     expect(again.status).toBe(409);
-    expect(await t.db.select().from(publications).where(eq(publications.paymentId, payment.id))).toHaveLength(1);
+    expect(await t.db.select().from(publications).where(eq(publications.placementId, payment.id))).toHaveLength(1);
   });
 });
 
@@ -322,7 +322,7 @@ describe('one release path: the spec’s two calls', () => {
     t.db
       .select({ kind: placementEvents.kind, actorType: placementEvents.actorType, actorId: placementEvents.actorId, details: placementEvents.details })
       .from(placementEvents)
-      .where(eq(placementEvents.paymentId, paymentId))
+      .where(eq(placementEvents.placementId, paymentId))
       .orderBy(placementEvents.id);
 
   it('POST …/release and PATCH …/status {status: "released"} answer the whole Payment, record the same history and mail, and refuse alike', async () => {
@@ -346,7 +346,7 @@ describe('one release path: the spec’s two calls', () => {
       expect(refused.body).toEqual({ message: 'A refund is in progress for this payment' });
       expect((await paymentRow(t.db, refunding.id)).status).toBe('paid');
     }
-    // the same members both ways (the PATCH's draft answer, a ProjectPayment, would lack brandId, paidAt, …)
+    // the same members both ways (the PATCH's draft answer, a PlacementPayment, would lack brandId, paidAt, …)
     expect(Object.keys(seen.patch.body).sort()).toEqual(Object.keys(seen.post.body).sort());
     expect(seen.patch.history).toEqual(seen.post.history);
     expect(seen.post.history.map((e) => (e as { kind: string }).kind)).toEqual(['published', 'released']);
@@ -400,7 +400,7 @@ describe('the live URL later, checks on demand', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ result: 'pass', httpStatus: 200 });
     expect(outlet.hits.get(path)).toBe(hits + 1);
-    expect(await t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, payment.id))).toHaveLength(2);
+    expect(await t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, payment.id))).toHaveLength(2);
   });
 
   it('unknown and malformed payment ids are 404 on every new route', async () => {
@@ -478,13 +478,13 @@ describe('the watch (controllable clock)', () => {
     expect(pub.health).toBe('ok');
     expect(pub.failingSince).toEqual(at(10));
     expect(pub.nextCheckAt).toEqual(at(10, 1));
-    expect(await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id))).toHaveLength(0);
+    expect(await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id))).toHaveLength(0);
 
     // +1 h: still gone → a case, both sides told, a restore deadline ten days on
     expect(await runDueChecks(deps, at(10, 1))).toBe(1);
     pub = await publicationOf(payment.id);
     expect(pub.health).toBe('issue');
-    const [open] = await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id));
+    const [open] = await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id));
     expect(open).toMatchObject({ closedAt: null, restoreBy: at(20, 1) });
     expect(open.reason).toMatch(/404/);
     const issueMails = await mailsOf(payment.id, 'publication_issue');
@@ -500,7 +500,7 @@ describe('the watch (controllable clock)', () => {
     expect(await runDueChecks(deps, at(15))).toBe(1);
     pub = await publicationOf(payment.id);
     expect(pub).toMatchObject({ health: 'ok', failingSince: null, restoredAt: at(15) });
-    const [closed] = await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id));
+    const [closed] = await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id));
     expect(closed).toMatchObject({ outcome: 'restored', closedAt: at(15) });
     expect(await mailsOf(payment.id, 'publication_restored')).toHaveLength(2);
     expect(((await myArticle(brand, payment.id))?.publication as { issue: unknown }).issue).toBeNull();
@@ -521,7 +521,7 @@ describe('the watch (controllable clock)', () => {
     expect(refunds.slice(before)).toEqual([{ providerRef: payment.stripePaymentId, amountCents: 125000, idempotencyKey: payment.id }]);
     expect(await paymentRow(t.db, payment.id)).toMatchObject({ status: 'refunded', refundReason: 'not_restored' });
     expect(await publicationOf(payment.id)).toMatchObject({ health: 'refunded', nextCheckAt: null });
-    const cases = await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id));
+    const cases = await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id));
     expect(cases.map((c) => c.outcome).sort()).toEqual(['refunded', 'restored']);
     expect(((await myArticle(brand, payment.id))?.publication as { health: string }).health).toBe('refunded');
     expect(await mailsOf(payment.id, 'refund_issued')).toHaveLength(1);
@@ -548,13 +548,13 @@ describe('the watch (controllable clock)', () => {
     outlet.serve(path);
     expect(await runDueChecks(deps, at(2, 1))).toBe(1);
     expect(await publicationOf(payment.id)).toMatchObject({ health: 'ok', failingSince: null });
-    expect(await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id))).toHaveLength(0);
+    expect(await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id))).toHaveLength(0);
     expect(await mailsOf(payment.id, 'publication_issue')).toHaveLength(0);
 
     outlet.serve(path, { status: 410, body: page('Gone') });
     await runDueChecks(deps, at(5));
     await runDueChecks(deps, at(5, 1));
-    const [open] = await t.db.select().from(publicationCases).where(eq(publicationCases.paymentId, payment.id));
+    const [open] = await t.db.select().from(publicationCases).where(eq(publicationCases.placementId, payment.id));
     expect(open.reason).toMatch(/410/);
     expect((await publicationOf(payment.id)).health).toBe('issue');
   });
@@ -577,7 +577,7 @@ describe('the watch (controllable clock)', () => {
     expect(pub).toMatchObject({ health: 'ok', nextCheckAt: null, failingSince: null, updatedAt: at(0, 90 * 24) });
     expect(pub.lastCheck).toMatchObject({ result: 'pass', httpStatus: 200, link: { found: true, rel: 'dofollow' } });
     // every check is kept as evidence: the release's and each one of the watch
-    const kept = await t.db.select().from(publicationChecks).where(eq(publicationChecks.paymentId, payment.id));
+    const kept = await t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, payment.id));
     expect(kept).toHaveLength(checked.length + 1);
     expect(kept.every((c) => c.result === 'pass' && c.url === pub.url)).toBe(true);
   });
@@ -647,7 +647,7 @@ describe('PUBLICATION_GUARANTEE_DAYS', () => {
       await submittedBrief(other.db, payment);
       const res = await otherAdmin.post(`/api/admin/payments/${payment.id}/release`, { liveUrl: outlet.serve(freshPath()) });
       expect(res.status, res.text).toBe(200);
-      const [pub] = await other.db.select().from(publications).where(eq(publications.paymentId, payment.id));
+      const [pub] = await other.db.select().from(publications).where(eq(publications.placementId, payment.id));
       expect((pub.guaranteeEndsAt.getTime() - pub.publishedAt.getTime()) / DAY_MS).toBe(30);
       const article = (await brand.agent.get('/api/brand/my-articles')).body.find((a: { payment: { id: string } }) => a.payment.id === payment.id);
       expect(article.publication.guaranteeEndsAt).toBe(pub.guaranteeEndsAt.toISOString());

@@ -77,7 +77,7 @@ async function refused(agent: Agent, c: Case, snapshot: () => Promise<unknown>) 
 
 const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0];
 const paymentRow = async (id: string) => (await t.db.select().from(payments).where(eq(payments.id, id)))[0];
-const briefOf = async (paymentId: string) => (await t.db.select().from(briefs).where(eq(briefs.paymentId, paymentId)))[0] ?? null;
+const briefOf = async (paymentId: string) => (await t.db.select().from(briefs).where(eq(briefs.placementId, paymentId)))[0] ?? null;
 const opportunityRow = async (id: string) => (await t.db.select().from(opportunities).where(eq(opportunities.id, id)))[0];
 
 describe.each(BAD)('text with %s is refused with 400 and nothing is saved', (_label, bad) => {

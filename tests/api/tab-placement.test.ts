@@ -166,18 +166,20 @@ describe('[ADMIN] Projects: one tab per project', () => {
     }
   }, 120_000);
 
-  it('each of the spec’s tabs is served by its partial index: its predicate is the index’s', async () => {
+  it('each tab is served by its partial index: its predicate is the index’s', async () => {
     const indexes: Partial<Record<ProjectTab, string>> = {
-      awaiting: 'payments_tab_awaiting_idx',
-      review: 'payments_tab_review_idx',
-      approved: 'payments_tab_approved_idx',
+      awaiting: 'placements_tab_awaiting_idx',
+      review: 'placements_tab_review_idx',
+      approved: 'placements_tab_approved_idx',
+      published: 'placements_tab_published_idx',
+      refunded: 'placements_tab_refunded_idx',
     };
     for (const [tab, index] of Object.entries(indexes) as [ProjectTab, string][]) {
       const plan = await t.db.transaction(async (tx) => {
         await tx.execute(sql`SET LOCAL enable_seqscan = off`);
         await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
         const result = await tx.execute(
-          sql`EXPLAIN SELECT payments.id FROM payments WHERE ${PROJECT_TAB_SQL[tab]} ORDER BY payments.created_at DESC, payments.id DESC LIMIT 20`,
+          sql`EXPLAIN SELECT placements.id FROM placements WHERE ${PROJECT_TAB_SQL[tab]} ORDER BY placements.created_at DESC, placements.id DESC LIMIT 20`,
         );
         return (result as unknown as { rows: Record<string, string>[] }).rows
           .map((r) => Object.values(r)[0])
@@ -247,7 +249,7 @@ describe('[BRAND] the brief once the draft is approved', () => {
     expect(await briefRow(t.db, approved.id)).toBeUndefined();
 
     // the open one is approved too: nothing is left whose brief may change
-    await t.db.execute(sql`UPDATE payments SET draft_review_status = 'approved' WHERE id = ${open.id}`);
+    await t.db.execute(sql`UPDATE placements SET draft_review_status = 'approved' WHERE id = ${open.id}`);
     const before = await briefRow(t.db, open.id);
     const refused = await b.agent.post('/api/briefs', older);
     expect(refused.status).toBe(409);

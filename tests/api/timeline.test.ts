@@ -45,7 +45,7 @@ const timeline = async (agent: Agent, side: 'brand' | 'admin', id: string) => {
   return res.body;
 };
 const eventCount = async (id: string) =>
-  (await t.db.select({ n: sql<number>`count(*)::int` }).from(placementEvents).where(eq(placementEvents.paymentId, id)))[0].n;
+  (await t.db.select({ n: sql<number>`count(*)::int` }).from(placementEvents).where(eq(placementEvents.placementId, id)))[0].n;
 
 /** Runs a step and checks it added exactly `kinds` to the timeline. */
 async function step(id: string, expected: string[], run: () => Promise<{ status: number; text: string }>) {

@@ -6,7 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefs, mailOutbox, opportunities, payments, placementEvents } from '../../src/server/db/schema';
-import type { AdminProjectItem } from '../../src/shared/schemas/brief';
+import type { AdminPlacementItem } from '../../src/shared/schemas/brief';
 import { renderMail, type MailData } from '../../src/server/mail/templates';
 import { runPlacementTimers, type TimerTerms } from '../../src/server/modules/timeline/timers';
 import type { TimelineEntry } from '../../src/shared/timeline';
@@ -48,7 +48,7 @@ const mailsOf = async (kind: string, paymentId: string, to = brandEmail) =>
     .from(mailOutbox)
     .where(and(eq(mailOutbox.kind, kind), eq(mailOutbox.toAddress, to), sql`${mailOutbox.data} ->> 'paymentId' = ${paymentId}`));
 const remindersOf = async (paymentId: string, kind: 'brief_reminder' | 'review_reminder') =>
-  t.db.select().from(placementEvents).where(and(eq(placementEvents.paymentId, paymentId), eq(placementEvents.kind, kind)));
+  t.db.select().from(placementEvents).where(and(eq(placementEvents.placementId, paymentId), eq(placementEvents.kind, kind)));
 // 1 ms on: PostgreSQL keeps microseconds, a Date read back has them cut off
 const at = (start: Date, days: number) => new Date(start.getTime() + days * DAY + 1);
 /** Two instances running the timers at the same moment. */
@@ -102,7 +102,7 @@ describe('review reminder and automatic approval', () => {
     const [attached] = await t.db
       .select()
       .from(placementEvents)
-      .where(and(eq(placementEvents.paymentId, p.id), eq(placementEvents.kind, 'draft_attached')));
+      .where(and(eq(placementEvents.placementId, p.id), eq(placementEvents.kind, 'draft_attached')));
     return { id: p.id, attachedAt: attached.at };
   }
 
@@ -144,7 +144,7 @@ describe('review reminder and automatic approval', () => {
     const [completed] = await t.db
       .select()
       .from(placementEvents)
-      .where(and(eq(placementEvents.paymentId, id), eq(placementEvents.kind, 'edits_completed')));
+      .where(and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'edits_completed')));
     await twice(at(completed.at, 5));
     expect((await remindersOf(id, 'review_reminder')).map((e) => e.details.step)).toEqual(['round2']);
   });
@@ -166,17 +166,17 @@ describe('overdue drafts', () => {
     const { id } = await buy();
     expect((await brand.post(`/api/brand/brief/${id}/submit`, { part1Json: PART1, part2Json: PART2 })).status).toBe(200);
     const overdueOf = async () => {
-      const items: AdminProjectItem[] = [];
+      const items: AdminPlacementItem[] = [];
       let url: string | undefined = '/api/admin/projects?limit=200';
       while (url) {
-        const res: Awaited<ReturnType<typeof admin.get<AdminProjectItem[]>>> = await admin.get<AdminProjectItem[]>(url);
+        const res: Awaited<ReturnType<typeof admin.get<AdminPlacementItem[]>>> = await admin.get<AdminPlacementItem[]>(url);
         items.push(...res.body);
         url = res.headers.link ? /<([^>]+)>/.exec(res.headers.link as string)![1] : undefined;
       }
       return items.find((i) => i.payment.id === id)!.overdue;
     };
     const submittedDaysAgo = (days: number) =>
-      t.db.update(briefs).set({ submittedAt: new Date(Date.now() - days * DAY) }).where(eq(briefs.paymentId, id));
+      t.db.update(briefs).set({ submittedAt: new Date(Date.now() - days * DAY) }).where(eq(briefs.placementId, id));
     expect(await overdueOf()).toBe(false);
     await submittedDaysAgo(13);
     expect(await overdueOf()).toBe(false);

@@ -4,7 +4,7 @@
  * with the list, so the next page follows every new message and read mark.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AdminProjectItem, MyArticleItem } from '../../src/shared/schemas/brief';
+import type { AdminPlacementItem, BrandPlacementItem } from '../../src/shared/schemas/brief';
 import type { Agent } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { purchase } from '../support/content';
@@ -27,9 +27,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const brandUnread = async (id: string) =>
-  (await brand.get<MyArticleItem[]>('/api/brand/my-articles')).body.find((i) => i.payment.id === id)!.unreadMessages;
+  (await brand.get<BrandPlacementItem[]>('/api/brand/my-articles')).body.find((i) => i.payment.id === id)!.unreadMessages;
 const adminUnread = async (id: string) =>
-  (await admin.get<AdminProjectItem[]>('/api/admin/projects')).body.find((i) => i.payment.id === id)!.unreadMessages;
+  (await admin.get<AdminPlacementItem[]>('/api/admin/projects')).body.find((i) => i.payment.id === id)!.unreadMessages;
 
 it('counts the other side’s unread messages per article, and follows new messages and read marks', async () => {
   expect(await brandUnread(paymentId)).toBe(0);

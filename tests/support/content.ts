@@ -1,25 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
-import { briefs, payments } from '../../src/server/db/schema';
+import { briefs } from '../../src/server/db/schema';
 import { createOpportunity } from './payments';
+import { insertPlacedPayment, placedPaymentRow, type PlacedPaymentValues } from './placements';
 
 export { createOpportunity };
 
-type PaymentOverrides = Partial<typeof payments.$inferInsert> & { brandId: string; opportunityId: string };
+type PaymentOverrides = Partial<PlacedPaymentValues> & { brandId: string; opportunityId: string };
 
 /** A payment row made directly (the checkout itself is covered by the payments tests). */
 export async function createPayment(db: Db, overrides: PaymentOverrides) {
-  const [row] = await db
-    .insert(payments)
-    .values({
-      stripePaymentId: `pi_test_${randomBytes(12).toString('hex')}`,
-      providerSessionId: `cs_test_${randomBytes(12).toString('hex')}`,
-      amount: '1250.00',
-      ...overrides,
-    })
-    .returning();
-  return row;
+  return insertPlacedPayment(db, {
+    stripePaymentId: `pi_test_${randomBytes(12).toString('hex')}`,
+    providerSessionId: `cs_test_${randomBytes(12).toString('hex')}`,
+    amount: '1250.00',
+    ...overrides,
+  });
 }
 
 /** An opportunity and a held payment of `brandId` for it. */
@@ -28,8 +25,8 @@ export async function purchase(db: Db, brandId: string, overrides: Partial<Payme
   return createPayment(db, { brandId, ...overrides, opportunityId: opportunity.id });
 }
 
-export const paymentRow = async (db: Db, id: string) => (await db.select().from(payments).where(eq(payments.id, id)))[0];
-export const briefRow = async (db: Db, paymentId: string) => (await db.select().from(briefs).where(eq(briefs.paymentId, paymentId)))[0];
+export const paymentRow = placedPaymentRow;
+export const briefRow = async (db: Db, paymentId: string) => (await db.select().from(briefs).where(eq(briefs.placementId, paymentId)))[0];
 
 export const PART1 = {
   personOrBrandName: 'Acme Robotics',
@@ -51,7 +48,7 @@ export const PART2 = {
 export async function submittedBrief(db: Db, payment: { id: string; brandId: string; opportunityId: string }) {
   const [row] = await db
     .insert(briefs)
-    .values({ paymentId: payment.id, brandId: payment.brandId, opportunityId: payment.opportunityId, part1Json: PART1, part2Json: PART2, submittedAt: new Date() })
+    .values({ placementId: payment.id, brandId: payment.brandId, opportunityId: payment.opportunityId, part1Json: PART1, part2Json: PART2, submittedAt: new Date() })
     .returning();
   return row;
 }

@@ -2,6 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Agent } from './app';
 import type { PaymentsTestApp } from './payments';
+import { addMissingPlacements } from './placements';
 import { uuid } from './plans';
 
 export const EXPORT_HEADER =
@@ -54,4 +55,5 @@ export async function bulkPayments(
       timestamptz '2024-01-01T00:00:00Z' + g * interval '1 second', timestamptz '2024-01-01T00:00:00Z' + g * interval '1 second',
       CASE WHEN g % 3 = 0 THEN timestamptz '2024-06-01T00:00:00Z' + g * interval '1 second' END
     FROM generate_series(1, ${sql.raw(String(n))}) g`);
+  await addMissingPlacements(t.db);
 }

@@ -15,6 +15,7 @@ import type { PaymentProvider, RefundRequest } from '../../src/server/providers/
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { Agent } from './app';
 import { createTestDb } from './db';
+import { insertPlacedPayment, type PlacedPaymentValues } from './placements';
 
 export interface PaymentsTestApp {
   app: FastifyInstance;
@@ -128,7 +129,7 @@ export async function quickBrands(app: FastifyInstance, db: Db, n: number, overr
 }
 
 /** A payment as fulfilment leaves it: the opportunity's slot is taken. */
-export async function makePayment(db: Db, brandId: string, opportunityId: string, overrides: Partial<typeof payments.$inferInsert> = {}) {
+export async function makePayment(db: Db, brandId: string, opportunityId: string, overrides: Partial<PlacedPaymentValues> = {}) {
   const ref = randomBytes(12).toString('hex');
   await db
     .update(opportunities)
@@ -137,10 +138,13 @@ export async function makePayment(db: Db, brandId: string, opportunityId: string
       status: sql`CASE WHEN ${opportunities.filledSlots} + 1 >= ${opportunities.maxSlots} THEN 'full' ELSE ${opportunities.status} END`,
     })
     .where(eq(opportunities.id, opportunityId));
-  const [row] = await db
-    .insert(payments)
-    .values({ brandId, opportunityId, stripePaymentId: `pi_local_${ref}`, providerSessionId: `cs_local_${ref}`, amount: '1250.00', ...overrides })
-    .returning();
-  return row;
+  return insertPlacedPayment(db, {
+    brandId,
+    opportunityId,
+    stripePaymentId: `pi_local_${ref}`,
+    providerSessionId: `cs_local_${ref}`,
+    amount: '1250.00',
+    ...overrides,
+  });
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminProjectItem, ProjectPayment } from '../../src/shared/schemas/brief';
+import type { AdminPlacementItem, PlacementPayment } from '../../src/shared/schemas/brief';
 import { briefRows, briefToText, linkHref, splitLinks, PART1_FIELDS, PART2_FIELDS } from '../../src/client/features/placements/components/projects/brief-text';
 import { BRIEF_PART1_FIELDS, BRIEF_PART2_FIELDS } from '../../src/shared/schemas/brief';
 
-const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
+const payment = (over: Partial<PlacementPayment> = {}): PlacementPayment => ({
   id: '00000000-0000-4000-8000-000000000001',
   status: 'paid',
   draftReviewStatus: 'awaiting_brand_brief',
@@ -18,7 +18,7 @@ const payment = (over: Partial<ProjectPayment> = {}): ProjectPayment => ({
 
 
 // a whole Admin Projects card; each test sets the fields it reads
-const adminProject: AdminProjectItem = {
+const adminProject: AdminPlacementItem = {
   id: '0c5e7f1a-2b3d-4e5f-9a6b-7c8d9e0f1a2b',
   title: 'Founder profile',
   type: ['profile_article'],
@@ -37,7 +37,7 @@ const adminProject: AdminProjectItem = {
 };
 
 // the API docs' example card gives the fields these tests do not read
-const item = (over: Partial<AdminProjectItem> = {}): AdminProjectItem => ({
+const item = (over: Partial<AdminPlacementItem> = {}): AdminPlacementItem => ({
   ...adminProject,
   publication: null,
   overdue: false,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { payments } from './schema';
+import { placements } from './schema';
 import { preparedVariants } from './statement';
 
 /**
@@ -10,15 +10,15 @@ import { preparedVariants } from './statement';
 export const PAYMENT_NOT_FOUND = 'Payment not found';
 
 /**
- * Whether the caller may see a payment's placement (placeholders `paymentId` and, for a brand,
- * `brandId`), as one SQL value: the payment found by its primary key, then its brand compared (a
+ * Whether the caller may see a placement (placeholders `paymentId`, the spec's name of its id, and,
+ * for a brand, `brandId`), as one SQL value: the placement found by its primary key, then its brand compared (a
  * condition on both columns lets the planner walk the brand's whole index instead). Here, below the
  * modules, because the payments, the timeline and the conversation all ask it.
  */
 export const paymentVisibleSql = (brand: boolean) =>
   brand
-    ? sql`COALESCE((SELECT ${payments.brandId} = ${sql.placeholder('brandId')}::uuid FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid), false)`
-    : sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${sql.placeholder('paymentId')}::uuid)`;
+    ? sql`COALESCE((SELECT ${placements.brandId} = ${sql.placeholder('brandId')}::uuid FROM ${placements} WHERE ${placements.id} = ${sql.placeholder('paymentId')}::uuid), false)`
+    : sql`EXISTS (SELECT 1 FROM ${placements} WHERE ${placements.id} = ${sql.placeholder('paymentId')}::uuid)`;
 
 const visible = preparedVariants<boolean, { ok: boolean }, { paymentId: string; brandId?: string }>(
   'payment_visible',

@@ -16,7 +16,7 @@ import {
   primaryKey,
 } from 'drizzle-orm/pg-core';
 
-import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
+import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
@@ -256,10 +256,6 @@ export const payments = pgTable(
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('paid'),
     // false once its slot has been given back (refund) or when it never got one (paid after the hold expired)
     holdsSlot: boolean('holds_slot').notNull().default(true),
-    draftDocumentUrl: text('draft_document_url'),
-    draftDocumentFile: text('draft_document_file'),
-    draftReviewStatus: text('draft_review_status', { enum: DRAFT_REVIEW_STATUSES }).notNull().default('awaiting_brand_brief'),
-    brandFeedback: text('brand_feedback'),
     paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
     // set when a refund is started: from then on the payment cannot be released
@@ -280,18 +276,57 @@ export const payments = pgTable(
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
     // Admin Payments, paged newest first
     index('payments_created_idx').on(t.createdAt, t.id),
+  ],
+);
+
+/**
+ * What a brand bought, its work: whose it is, what it is for, where it stands (`state`), its
+ * draft and the brand's review of it. Its brief, publication, timeline and conversation refer to
+ * it; its money is its payment (`paymentId`: held, released, refunded, the amounts). One placement
+ * per payment today, with the payment's id, so the spec's `paymentId` on the wire names both.
+ * `state` moves with the payment's status in the same transaction (fulfilment, release, refund)
+ * and is the placement's own: the tabs of My Articles and Projects are predicates on this table.
+ */
+export const placements = pgTable(
+  'placements',
+  {
+    id: uuid('id').primaryKey(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'restrict' }),
+    state: text('state', { enum: PLACEMENT_STATES }).notNull().default('in_progress'),
+    draftDocumentUrl: text('draft_document_url'),
+    draftDocumentFile: text('draft_document_file'),
+    draftReviewStatus: text('draft_review_status', { enum: DRAFT_REVIEW_STATUSES }).notNull().default('awaiting_brand_brief'),
+    brandFeedback: text('brand_feedback'),
+    // the payment's: the lists' order and cursor
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('placements_payment_unique').on(t.paymentId),
+    // My Articles, paged newest first
+    index('placements_brand_created_idx').on(t.brandId, t.createdAt, t.id),
+    index('placements_opportunity_idx').on(t.opportunityId),
     // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
     // The predicates are those of modules/placements/tabs.ts.
-    index('payments_tab_projects_idx').on(t.createdAt, t.id).where(sql`status IN ('paid', 'released')`),
-    index('payments_tab_awaiting_idx')
+    index('placements_tab_projects_idx').on(t.createdAt, t.id).where(sql`state IN ('in_progress', 'published')`),
+    index('placements_tab_awaiting_idx')
       .on(t.createdAt, t.id)
-      .where(sql`status = 'paid' AND draft_review_status = 'awaiting_brand_brief'`),
-    index('payments_tab_review_idx')
+      .where(sql`state = 'in_progress' AND draft_review_status = 'awaiting_brand_brief'`),
+    index('placements_tab_review_idx')
       .on(t.createdAt, t.id)
-      .where(sql`status = 'paid' AND draft_review_status IN ${sqlList(REVIEW_STATUSES)}`),
-    index('payments_tab_approved_idx')
+      .where(sql`state = 'in_progress' AND draft_review_status IN ${sqlList(REVIEW_STATUSES)}`),
+    index('placements_tab_approved_idx')
       .on(t.createdAt, t.id)
-      .where(sql`status = 'paid' AND draft_review_status = 'approved'`),
+      .where(sql`state = 'in_progress' AND draft_review_status = 'approved'`),
+    index('placements_tab_published_idx').on(t.createdAt, t.id).where(sql`state = 'published'`),
+    index('placements_tab_refunded_idx').on(t.createdAt, t.id).where(sql`state = 'refunded'`),
   ],
 );
 
@@ -317,9 +352,9 @@ export const briefs = pgTable(
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'cascade' }),
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     part1Json: jsonb('part1_json').$type<Record<string, string>>().notNull(),
     part2Json: jsonb('part2_json').$type<Record<string, string>>().notNull(),
     submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
@@ -327,7 +362,7 @@ export const briefs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('briefs_payment_unique').on(t.paymentId),
+    uniqueIndex('briefs_placement_unique').on(t.placementId),
     // the pre-fill: this brand's most recently updated brief
     index('briefs_brand_updated_idx').on(t.brandId, t.updatedAt),
   ],
@@ -397,9 +432,9 @@ export const uploads = pgTable(
 export const publications = pgTable(
   'publications',
   {
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .primaryKey()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     url: text('url'),
     health: text('health', { enum: PUBLICATION_HEALTHS }).notNull().default('unverified'),
     overrideReason: text('override_reason'),
@@ -422,8 +457,8 @@ export const publications = pgTable(
   },
   (t) => [
     index('publications_due_idx').on(t.nextCheckAt).where(sql`next_check_at IS NOT NULL`),
-    index('publications_health_idx').on(t.health, t.publishedAt, t.paymentId),
-    index('publications_published_idx').on(t.publishedAt, t.paymentId),
+    index('publications_health_idx').on(t.health, t.publishedAt, t.placementId),
+    index('publications_published_idx').on(t.publishedAt, t.placementId),
   ],
 );
 
@@ -432,15 +467,15 @@ export const publicationChecks = pgTable(
   'publication_checks',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     result: text('result', { enum: ['pass', 'warning', 'fail'] }).notNull(),
     check: jsonb('check').$type<PublicationCheck>().notNull(),
     checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('publication_checks_payment_idx').on(t.paymentId, t.checkedAt)],
+  (t) => [index('publication_checks_placement_idx').on(t.placementId, t.checkedAt)],
 );
 
 /**
@@ -451,9 +486,9 @@ export const publicationCases = pgTable(
   'publication_cases',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     reason: text('reason').notNull(),
     evidence: jsonb('evidence').$type<PublicationCheck>().notNull(),
     openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -463,8 +498,8 @@ export const publicationCases = pgTable(
   },
   (t) => [
     // at most one open case per placement
-    uniqueIndex('publication_cases_open_unique').on(t.paymentId).where(sql`closed_at IS NULL`),
-    index('publication_cases_payment_idx').on(t.paymentId, t.openedAt),
+    uniqueIndex('publication_cases_open_unique').on(t.placementId).where(sql`closed_at IS NULL`),
+    index('publication_cases_placement_idx').on(t.placementId, t.openedAt),
   ],
 );
 
@@ -476,9 +511,9 @@ export const placementEvents = pgTable(
   'placement_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: TIMELINE_KINDS }).notNull(),
     actorType: text('actor_type', { enum: ACTOR_TYPES }).notNull(),
     actorId: uuid('actor_id'),
@@ -488,10 +523,10 @@ export const placementEvents = pgTable(
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
-    index('placement_events_payment_idx').on(t.paymentId, t.id),
+    index('placement_events_placement_idx').on(t.placementId, t.id),
     // a reminder goes once per placement and step (details.step), whatever the number of instances
     uniqueIndex('placement_events_reminder_once_idx')
-      .on(t.paymentId, t.kind, sql`(${t.details} ->> 'step')`)
+      .on(t.placementId, t.kind, sql`(${t.details} ->> 'step')`)
       .where(sql`kind IN ('brief_reminder', 'review_reminder')`),
   ],
 );
@@ -501,9 +536,9 @@ export const placementMessages = pgTable(
   'placement_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     side: text('side', { enum: MESSAGE_SIDES }).notNull(),
     authorId: uuid('author_id')
       .notNull()
@@ -517,9 +552,9 @@ export const placementMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('placement_messages_payment_idx').on(t.paymentId, t.createdAt, t.id),
+    index('placement_messages_placement_idx').on(t.placementId, t.createdAt, t.id),
     // unread counts: the other side's messages after a read mark
-    index('placement_messages_unread_idx').on(t.paymentId, t.side, t.createdAt),
+    index('placement_messages_unread_idx').on(t.placementId, t.side, t.createdAt),
   ],
 );
 
@@ -532,9 +567,9 @@ export const placementMessages = pgTable(
 export const conversationReads = pgTable(
   'conversation_reads',
   {
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     side: text('side', { enum: MESSAGE_SIDES }).notNull(),
     // null until the side first opens the conversation
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
@@ -544,10 +579,10 @@ export const conversationReads = pgTable(
     unread: boolean('unread').generatedAlwaysAs(sql`last_other_at > coalesce(read_at, '-infinity'::timestamptz)`),
   },
   (t) => [
-    primaryKey({ columns: [t.paymentId, t.side] }),
+    primaryKey({ columns: [t.placementId, t.side] }),
     // with read_at, the count of each unread conversation reads the mark from the index alone (without
     // it the planner preferred a sequential scan of every read mark)
-    index('conversation_reads_unread_idx').on(t.side, t.paymentId, t.readAt).where(sql`unread`),
+    index('conversation_reads_unread_idx').on(t.side, t.placementId, t.readAt).where(sql`unread`),
   ],
 );
 
@@ -555,13 +590,13 @@ export const conversationReads = pgTable(
 export const conversationNotices = pgTable(
   'conversation_notices',
   {
-    paymentId: uuid('payment_id')
+    placementId: uuid('placement_id')
       .notNull()
-      .references(() => payments.id, { onDelete: 'cascade' }),
+      .references(() => placements.id, { onDelete: 'cascade' }),
     side: text('side', { enum: MESSAGE_SIDES }).notNull(),
     lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [primaryKey({ columns: [t.paymentId, t.side] })],
+  (t) => [primaryKey({ columns: [t.placementId, t.side] })],
 );
 
 /** A brand's billing details (decision 021): printed on invoices issued after they are saved. */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { guaranteeRefundAt } from '../../shared/constants';
-import { opportunities, payments, users } from '../db/schema';
+import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 
 /**
@@ -11,22 +11,23 @@ import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 async function placement(tx: Tx, paymentId: string) {
   const [row] = await tx
     .select({
-      paymentId: payments.id,
-      brandId: payments.brandId,
+      paymentId: placements.id,
+      brandId: placements.brandId,
       title: opportunities.title,
       outlet: opportunities.outletName,
       amount: payments.amount,
       paidAt: payments.paidAt,
       providerRef: payments.stripePaymentId,
       refundReason: payments.refundReason,
-      feedback: payments.brandFeedback,
+      feedback: placements.brandFeedback,
       brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       brandEmail: users.email,
     })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .where(eq(payments.id, paymentId));
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .innerJoin(users, eq(users.id, placements.brandId))
+    .where(eq(placements.id, paymentId));
   return row;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { opportunities, payments, placementMessages, uploads, users } from '../db/schema';
+import { opportunities, placementMessages, placements, uploads, users } from '../db/schema';
 import { claimLimits, releaseClaims } from '../lib/rate-limit';
 import type { Limits } from '../limits';
 import type { FileSource, FileStore } from './file-store';
@@ -56,7 +56,7 @@ const referenced = (name: ReturnType<typeof sql>) => sql`(
   EXISTS (SELECT 1 FROM ${users} WHERE ${users.avatarUrl} = '/uploads/' || ${name})
   OR EXISTS (SELECT 1 FROM ${opportunities} WHERE ${opportunities.logoUrl} = '/uploads/' || ${name}
              OR ('/uploads/' || ${name}) = ANY(${opportunities.exampleUrls}))
-  OR EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.draftDocumentFile} = '/api/files/' || ${name})
+  OR EXISTS (SELECT 1 FROM ${placements} WHERE ${placements.draftDocumentFile} = '/api/files/' || ${name})
   OR EXISTS (SELECT 1 FROM ${placementMessages} WHERE ${placementMessages.attachmentFile} = ${name})
 )`;
 

@@ -14,12 +14,12 @@ import {
   type BriefPart2,
 } from './brief-parts';
 import type {
-  adminProjectItemSchema,
+  adminPlacementItemSchema,
   articleTabCountsSchema,
   briefConflictSchema,
   briefResponseSchema,
-  myArticleItemSchema,
-  projectPaymentSchema,
+  brandPlacementItemSchema,
+  placementPaymentSchema,
   projectTabCountsSchema,
   savedBriefSchema,
   uploadedDocumentSchema,
@@ -228,11 +228,11 @@ export type BriefConflictBody = z.infer<typeof briefConflictSchema>;
 /** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */
 export type SavedBrief = z.infer<typeof savedBriefSchema>;
 /** The payment members a project card needs. */
-export type ProjectPayment = z.infer<typeof projectPaymentSchema>;
+export type PlacementPayment = z.infer<typeof placementPaymentSchema>;
 /** GET /api/brand/my-articles item (spec §3). */
-export type MyArticleItem = z.infer<typeof myArticleItemSchema>;
+export type BrandPlacementItem = z.infer<typeof brandPlacementItemSchema>;
 /** GET /api/admin/projects item (spec §3). */
-export type AdminProjectItem = z.infer<typeof adminProjectItemSchema>;
+export type AdminPlacementItem = z.infer<typeof adminPlacementItemSchema>;
 /** POST /api/upload/document */
 export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
 

@@ -15,6 +15,7 @@ import {
   payments,
   placementEvents,
   placementMessages,
+  placements,
   publicationCases,
   users,
 } from '../../db/schema';
@@ -58,11 +59,11 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  *
  * One statement (in a transaction, for SET LOCAL). Each reason's candidates come from their own
  * index: the open cases from publication_cases_open_unique, the overdue from
- * payments_tab_awaiting_idx, the held payments in review or near the refund from
- * payments_status_paid_at_idx (the held ones; the old held ones); the unread conversations from
+ * placements_tab_awaiting_idx, the placements in progress in review, the held payments near the
+ * refund from payments_status_paid_at_idx (the old held ones); the unread conversations from
  * conversation_reads_unread_idx (the team's marks older than the brand's last message). Then each candidate's reasons are looked up by its id
  * (payment, opportunity, brief, unread count through placement_messages_unread_idx, timeline entry
- * through placement_events_payment_idx, open case), all counted (`total`, exact), top-N sorted, and
+ * through placement_events_placement_idx, open case), all counted (`total`, exact), top-N sorted, and
  * only the first `limit` joined to their outlet and brand.
  *
  * Its cost grows with the placements that need attention and with the brand messages, not with the
@@ -72,11 +73,12 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
   const guaranteeCutoff = new Date(now.getTime() - (GUARANTEE_DAYS - GUARANTEE_NEAR_DAYS) * DAY_MS);
   const at = now.toISOString();
   const cutoff = guaranteeCutoff.toISOString();
-  const held = sql`p.status = 'paid'`;
-  const inReview = sql`${held} AND p.draft_review_status IN ('edits_requested', 'approved')`;
-  const nearRefund = sql`${held} AND p.refund_requested_at IS NULL AND p.paid_at <= ${cutoff}::timestamptz`;
+  // p: the placement (its work), m: its payment (its money)
+  const inProgress = sql`p.state = 'in_progress'`;
+  const inReview = sql`${inProgress} AND p.draft_review_status IN ('edits_requested', 'approved')`;
+  const nearRefund = sql`m.status = 'paid' AND m.refund_requested_at IS NULL AND m.paid_at <= ${cutoff}::timestamptz`;
   const dueAt = sql`b.submitted_at + make_interval(days => coalesce(o.tat_days, ${DRAFT_DUE_DAYS_DEFAULT}::int))`;
-  const awaiting = sql`${held} AND p.draft_review_status = 'awaiting_brand_brief' AND b.submitted_at IS NOT NULL`;
+  const awaiting = sql`${inProgress} AND p.draft_review_status = 'awaiting_brand_brief' AND b.submitted_at IS NOT NULL`;
   // a read-only statement: JIT compilation (on by default in PostgreSQL) costs more than the query itself
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`SET LOCAL jit = off`);
@@ -84,39 +86,40 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
     -- the placements with at least one reason, each set read through its own index
     WITH candidates AS (
       -- the conversations the team has not read up to the brand's last message (a partial index)
-      SELECT r.payment_id FROM ${conversationReads} r
+      SELECT r.placement_id FROM ${conversationReads} r
         WHERE r.side = 'admin' AND r.unread
-      UNION SELECT payment_id FROM ${publicationCases} WHERE closed_at IS NULL
-      UNION SELECT p.id FROM ${payments} p JOIN ${briefs} b ON b.payment_id = p.id JOIN ${opportunities} o ON o.id = p.opportunity_id
+      UNION SELECT placement_id FROM ${publicationCases} WHERE closed_at IS NULL
+      UNION SELECT p.id FROM ${placements} p JOIN ${briefs} b ON b.placement_id = p.id JOIN ${opportunities} o ON o.id = p.opportunity_id
         WHERE ${awaiting} AND ${dueAt} < ${at}::timestamptz
-      UNION SELECT p.id FROM ${payments} p WHERE ${inReview}
-      UNION SELECT p.id FROM ${payments} p WHERE ${nearRefund}
+      UNION SELECT p.id FROM ${placements} p WHERE ${inReview}
+      UNION SELECT p.id FROM ${payments} m JOIN ${placements} p ON p.payment_id = m.id WHERE ${nearRefund}
     ),
     -- each candidate's reasons, looked up by its id (OFFSET 0 keeps the planner from turning the
     -- lookups into scans of whole tables when it overestimates the candidates)
     listed AS (
-      SELECT x.payment_id, p.opportunity_id, p.brand_id, p.amount, p.paid_at, p.review, p.review_since, p.refund_at, p.overdue_at,
+      SELECT x.placement_id, p.opportunity_id, p.brand_id, p.amount, p.paid_at, p.review, p.review_since, p.refund_at, p.overdue_at,
         un.n AS unread, un.oldest AS unread_since, c.restore_by, c.opened_at AS case_since
       FROM candidates x
       CROSS JOIN LATERAL (
-        SELECT p.opportunity_id, p.brand_id, p.amount::text AS amount, p.paid_at,
+        SELECT p.opportunity_id, p.brand_id, m.amount::text AS amount, m.paid_at,
           CASE WHEN ${inReview} THEN p.draft_review_status END AS review,
           CASE WHEN ${inReview} THEN coalesce((SELECT max(e.at) FROM ${placementEvents} e
-            WHERE e.payment_id = p.id AND e.kind = p.draft_review_status), p.paid_at) END AS review_since,
-          CASE WHEN ${nearRefund} THEN p.paid_at + make_interval(days => ${GUARANTEE_DAYS}::int) END AS refund_at,
+            WHERE e.placement_id = p.id AND e.kind = p.draft_review_status), m.paid_at) END AS review_since,
+          CASE WHEN ${nearRefund} THEN m.paid_at + make_interval(days => ${GUARANTEE_DAYS}::int) END AS refund_at,
           CASE WHEN ${awaiting} AND ${dueAt} < ${at}::timestamptz THEN ${dueAt} END AS overdue_at
-        FROM ${payments} p
+        FROM ${placements} p
+        JOIN ${payments} m ON m.id = p.payment_id
         JOIN ${opportunities} o ON o.id = p.opportunity_id
-        LEFT JOIN ${briefs} b ON b.payment_id = p.id
-        WHERE p.id = x.payment_id OFFSET 0
+        LEFT JOIN ${briefs} b ON b.placement_id = p.id
+        WHERE p.id = x.placement_id OFFSET 0
       ) p
       CROSS JOIN LATERAL (
         SELECT count(*)::int AS n, min(m.created_at) AS oldest FROM ${placementMessages} m
-        WHERE m.payment_id = x.payment_id AND m.side = 'brand' AND m.created_at > coalesce((SELECT r.read_at FROM ${conversationReads} r
-          WHERE r.payment_id = x.payment_id AND r.side = 'admin'), '-infinity'::timestamptz)
+        WHERE m.placement_id = x.placement_id AND m.side = 'brand' AND m.created_at > coalesce((SELECT r.read_at FROM ${conversationReads} r
+          WHERE r.placement_id = x.placement_id AND r.side = 'admin'), '-infinity'::timestamptz)
       ) un
       LEFT JOIN LATERAL (
-        SELECT restore_by, opened_at FROM ${publicationCases} pc WHERE pc.payment_id = x.payment_id AND pc.closed_at IS NULL OFFSET 0
+        SELECT restore_by, opened_at FROM ${publicationCases} pc WHERE pc.placement_id = x.placement_id AND pc.closed_at IS NULL OFFSET 0
       ) c ON true
     ),
     keyed AS (
@@ -130,15 +133,15 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
       SELECT *, count(*) OVER () AS total,
         CASE tier WHEN 0 THEN least(restore_by, refund_at) WHEN 1 THEN overdue_at ELSE since END AS urgency
       FROM keyed
-      ORDER BY tier, urgency, payment_id
+      ORDER BY tier, urgency, placement_id
       LIMIT ${limit}
     )
-    SELECT r.payment_id, o.title, o.outlet_name, u.id AS brand_id, u.name AS brand_name, u.brand_name AS brand_brand_name,
+    SELECT r.placement_id AS payment_id, o.title, o.outlet_name, u.id AS brand_id, u.name AS brand_name, u.brand_name AS brand_brand_name,
       u.email AS brand_email, r.amount, r.paid_at, r.unread, r.overdue_at, r.review, r.refund_at, r.restore_by, r.since, r.total
     FROM ranked r
     JOIN ${opportunities} o ON o.id = r.opportunity_id
     JOIN ${users} u ON u.id = r.brand_id
-    ORDER BY r.tier, r.urgency, r.payment_id`);
+    ORDER BY r.tier, r.urgency, r.placement_id`);
     return (result as unknown as { rows: Row[] }).rows;
   });
   return { total: rows.length ? Number(rows[0].total) : 0, items: rows.map(toItem) };

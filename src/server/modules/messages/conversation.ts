@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Message, MessageSide } from '../../../shared/messages';
 import type { ConversationAbout } from '../../../shared/schemas/message';
 import type { Db } from '../../db/client';
-import { conversationReads, opportunities, payments, placementMessages, users } from '../../db/schema';
+import { conversationReads, opportunities, payments, placementMessages, placements, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { jsonPages } from '../../lib/json-pages';
@@ -20,17 +20,18 @@ export type Caller = { side: 'brand'; brandId: string; userId: string } | { side
 export async function conversationOf(db: Db, caller: Caller, paymentId: string) {
   const [row] = await db
     .select({
-      paymentId: payments.id,
-      brandId: payments.brandId,
+      paymentId: placements.id,
+      brandId: placements.brandId,
       status: payments.status,
       title: opportunities.title,
       outletName: opportunities.outletName,
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
     })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .where(and(eq(payments.id, paymentId), caller.side === 'brand' ? eq(payments.brandId, caller.brandId) : undefined));
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .innerJoin(users, eq(users.id, placements.brandId))
+    .where(and(eq(placements.id, paymentId), caller.side === 'brand' ? eq(placements.brandId, caller.brandId) : undefined));
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
 }
@@ -104,7 +105,7 @@ const messagesPageOf = jsonPages<PageShape, Record<string, unknown>>(
     limitedPage(sql`SELECT ${columns(messageItem)}, ${placementMessages.id} AS "id", ${cursorAt(placementMessages.createdAt)} AS "cursorAt"
       FROM ${placementMessages}
       JOIN ${users} ON ${users.id} = ${placementMessages.authorId}
-      WHERE ${placementMessages.paymentId} = ${sql.placeholder('paymentId')}::uuid
+      WHERE ${placementMessages.placementId} = ${sql.placeholder('paymentId')}::uuid
         ${o.brand ? sql`AND ${paymentVisibleSql(true)}` : sql``}
         ${o.cursor ? sql`AND ${afterCursor(placementMessages.createdAt, placementMessages.id)}` : sql``}
       ORDER BY ${placementMessages.createdAt} DESC, ${placementMessages.id} DESC`),
@@ -157,7 +158,7 @@ export async function postMessage(
     const [inserted] = await tx
       .insert(placementMessages)
       .values({
-        paymentId,
+        placementId: paymentId,
         side: caller.side,
         authorId: caller.userId,
         text: input.text,
@@ -186,11 +187,11 @@ export async function postMessage(
 export async function markRead(db: Db, side: MessageSide, paymentId: string): Promise<void> {
   // in SQL: the mark keeps the timestamp's microseconds (a JS Date would round them off)
   await db.execute(sql`
-    INSERT INTO ${conversationReads} (payment_id, side, read_at)
+    INSERT INTO ${conversationReads} (placement_id, side, read_at)
     SELECT ${paymentId}::uuid, ${side}, max(${placementMessages.createdAt}) FROM ${placementMessages}
-    WHERE ${placementMessages.paymentId} = ${paymentId}::uuid AND ${placementMessages.side} = ${otherSide(side)}
+    WHERE ${placementMessages.placementId} = ${paymentId}::uuid AND ${placementMessages.side} = ${otherSide(side)}
     HAVING max(${placementMessages.createdAt}) IS NOT NULL
-    ON CONFLICT (payment_id, side) DO UPDATE SET read_at = GREATEST(${conversationReads.readAt}, excluded.read_at)`);
+    ON CONFLICT (placement_id, side) DO UPDATE SET read_at = GREATEST(${conversationReads.readAt}, excluded.read_at)`);
 }
 
 /** The stored file of a message's attachment, when the message belongs to this conversation. */
@@ -202,6 +203,6 @@ export async function attachmentOf(db: Db, paymentId: string, messageId: string)
       type: placementMessages.attachmentType,
     })
     .from(placementMessages)
-    .where(and(eq(placementMessages.id, messageId), eq(placementMessages.paymentId, paymentId)));
+    .where(and(eq(placementMessages.id, messageId), eq(placementMessages.placementId, paymentId)));
   return row?.file && row.name && row.type ? { file: row.file, name: row.name, type: row.type } : null;
 }

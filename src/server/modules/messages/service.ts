@@ -6,8 +6,8 @@ import {
   conversationNotices,
   conversationReads,
   opportunities,
-  payments,
   placementMessages,
+  placements,
   users,
 } from '../../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from '../../mail/outbox';
@@ -27,7 +27,7 @@ export type UnreadScope = { brandId: string } | { paymentIds: string[] } | 'all'
  * Unread messages of `side` per payment: the other side's messages written after the side's read
  * mark (all of them when it has none). Only the conversations with something unread are read:
  * those whose mark row says the other side wrote after it (conversation_reads_unread_idx, kept by
- * a trigger on every message insert, migration 0014), each counted through the (payment_id, side, created_at) index. Payments without
+ * a trigger on every message insert, migration 0014), each counted through the (placement_id, side, created_at) index. Placements without
  * unread messages are left out.
  */
 export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadScope): Promise<UnreadSummary> {
@@ -37,13 +37,13 @@ export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadSc
     scope === 'all'
       ? undefined
       : 'brandId' in scope
-        ? inArray(r.paymentId, db.select({ id: payments.id }).from(payments).where(eq(payments.brandId, scope.brandId)))
-        : inArray(r.paymentId, scope.paymentIds);
+        ? inArray(r.placementId, db.select({ id: placements.id }).from(placements).where(eq(placements.brandId, scope.brandId)))
+        : inArray(r.placementId, scope.paymentIds);
   const rows = await db
     .select({
-      paymentId: r.paymentId,
-      // qualified by hand: inside the subquery an unqualified payment_id would be the message's
-      n: sql<number>`(SELECT count(*)::int FROM ${placementMessages} m WHERE m.payment_id = conversation_reads.payment_id
+      paymentId: r.placementId,
+      // qualified by hand: inside the subquery an unqualified placement_id would be the message's
+      n: sql<number>`(SELECT count(*)::int FROM ${placementMessages} m WHERE m.placement_id = conversation_reads.placement_id
         AND m.side = ${otherSide(side)} AND m.created_at > coalesce(conversation_reads.read_at, '-infinity'::timestamptz))`,
     })
     .from(r)
@@ -91,7 +91,7 @@ export async function noticeDueAt(tx: Tx, notice: Notice, now: Date): Promise<Da
   const [row] = await tx
     .select({ lastSentAt: conversationNotices.lastSentAt })
     .from(conversationNotices)
-    .where(and(eq(conversationNotices.paymentId, notice.paymentId), eq(conversationNotices.side, notice.side)));
+    .where(and(eq(conversationNotices.placementId, notice.paymentId), eq(conversationNotices.side, notice.side)));
   const gathered = now.getTime() + NOTICE_GATHER_MS;
   const allowed = row?.lastSentAt ? row.lastSentAt.getTime() + NOTICE_INTERVAL_MS : 0;
   return new Date(Math.max(gathered, allowed));
@@ -117,22 +117,22 @@ export type NoticeResult = { sent: number } | { tooSoon: Date } | { nothingUnrea
 export async function sendMessageNotice(db: Db, notice: Notice, now: Date): Promise<NoticeResult> {
   const { paymentId, side } = notice;
   return db.transaction(async (tx) => {
-    await tx.insert(conversationNotices).values({ paymentId, side, lastSentAt: null }).onConflictDoNothing();
+    await tx.insert(conversationNotices).values({ placementId: paymentId, side, lastSentAt: null }).onConflictDoNothing();
     const [mark] = await tx
       .select({ lastSentAt: conversationNotices.lastSentAt })
       .from(conversationNotices)
-      .where(and(eq(conversationNotices.paymentId, paymentId), eq(conversationNotices.side, side)))
+      .where(and(eq(conversationNotices.placementId, paymentId), eq(conversationNotices.side, side)))
       .for('update');
     if (mark?.lastSentAt && now.getTime() - mark.lastSentAt.getTime() < NOTICE_INTERVAL_MS) {
       return { tooSoon: new Date(mark.lastSentAt.getTime() + NOTICE_INTERVAL_MS) };
     }
 
     const unreadWhere = and(
-      eq(placementMessages.paymentId, paymentId),
+      eq(placementMessages.placementId, paymentId),
       eq(placementMessages.side, otherSide(side)),
       // the read mark compared in SQL: it keeps its microseconds
       sql`${placementMessages.createdAt} > COALESCE((SELECT ${conversationReads.readAt} FROM ${conversationReads}
-        WHERE ${conversationReads.paymentId} = ${paymentId}::uuid AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz)`,
+        WHERE ${conversationReads.placementId} = ${paymentId}::uuid AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz)`,
     );
     const newest = await tx
       .select({
@@ -152,15 +152,15 @@ export async function sendMessageNotice(db: Db, notice: Notice, now: Date): Prom
 
     const [p] = await tx
       .select({
-        brandId: payments.brandId,
+        brandId: placements.brandId,
         title: opportunities.title,
         outlet: opportunities.outletName,
         brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       })
-      .from(payments)
-      .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-      .innerJoin(users, eq(users.id, payments.brandId))
-      .where(eq(payments.id, paymentId));
+      .from(placements)
+      .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+      .innerJoin(users, eq(users.id, placements.brandId))
+      .where(eq(placements.id, paymentId));
     if (!p) return { nothingUnread: true };
 
     const messages: MessageDigestEntry[] = newest
@@ -181,7 +181,7 @@ export async function sendMessageNotice(db: Db, notice: Notice, now: Date): Prom
     await tx
       .update(conversationNotices)
       .set({ lastSentAt: now })
-      .where(and(eq(conversationNotices.paymentId, paymentId), eq(conversationNotices.side, side)));
+      .where(and(eq(conversationNotices.placementId, paymentId), eq(conversationNotices.side, side)));
     return { sent: total };
   });
 }

@@ -90,7 +90,7 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: Modul
         existing.status === 'released'
           ? await refundPublishedPayment(db, provider, id, new Date(), 'admin', { type: 'admin', id: admin.id })
           : await refundPayment(db, provider, id, 'admin', new Date(), { type: 'admin', id: admin.id });
-      if (result) return toPaymentDto(result.payment);
+      if (result) return toPaymentDto(db, result.payment);
       throw conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
     },
   );

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { checkouts, payments, processedWebhookEvents } from '../../db/schema';
+import { checkouts, payments, placements, processedWebhookEvents } from '../../db/schema';
 import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../providers/provider';
 import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
@@ -101,6 +101,14 @@ export async function fulfilCheckout(
         ...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),
       })
       .returning();
+    // the placement it pays for: its work, with the payment's id (the spec's paymentId names both)
+    await tx.insert(placements).values({
+      id: payment.id,
+      paymentId: payment.id,
+      brandId: payment.brandId,
+      opportunityId: payment.opportunityId,
+      createdAt: payment.createdAt,
+    });
     // the receipt and the admins' news; a sold-out payment gets its refund mail instead
     // its invoice, numbered in this transaction: a rollback gives the number back
     const invoiceNumber = await issueInvoice(tx, payment.id, opts.invoicing ?? TEST_INVOICING, now);

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments, publicationCases, publications } from '../../db/schema';
+import { payments, placements, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
 import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
@@ -43,13 +43,19 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       .where(eq(payments.id, paymentId))
       .returning();
     if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);
+    // the placement it paid for is refunded with it
+    const [placement] = await tx
+      .update(placements)
+      .set({ state: 'refunded' })
+      .where(eq(placements.paymentId, paymentId))
+      .returning({ id: placements.id });
     // a published placement refunded: its watch ends and its open case closes, refunded
-    if (before.status === 'released') {
-      await tx.update(publications).set({ health: 'refunded', nextCheckAt: null, updatedAt: now }).where(eq(publications.paymentId, paymentId));
+    if (before.status === 'released' && placement) {
+      await tx.update(publications).set({ health: 'refunded', nextCheckAt: null, updatedAt: now }).where(eq(publications.placementId, placement.id));
       await tx
         .update(publicationCases)
         .set({ closedAt: now, outcome: 'refunded' })
-        .where(and(eq(publicationCases.paymentId, paymentId), isNull(publicationCases.closedAt)));
+        .where(and(eq(publicationCases.placementId, placement.id), isNull(publicationCases.closedAt)));
     }
     // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
     await issueCreditNote(tx, paymentId, after.refundReason, now);

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, checkouts, opportunities, payments, users } from '../../db/schema';
+import { briefs, checkouts, opportunities, payments, placements, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
@@ -9,7 +9,10 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, type ItemOf, type Same } from '../../db/item';
 
-/** A payment as the API shows it: no internal columns (session ids, refund bookkeeping). */
+/**
+ * A payment as the API shows it (the spec's fields): its money, and the draft and review of the
+ * placement it paid for; no internal columns (session ids, refund bookkeeping).
+ */
 const paymentDto = item({
   id: payments.id,
   brandId: payments.brandId,
@@ -17,17 +20,25 @@ const paymentDto = item({
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
   status: payments.status,
-  draftReviewStatus: payments.draftReviewStatus,
-  draftDocumentUrl: payments.draftDocumentUrl,
-  draftDocumentFile: payments.draftDocumentFile,
-  brandFeedback: payments.brandFeedback,
+  draftReviewStatus: placements.draftReviewStatus,
+  draftDocumentUrl: placements.draftDocumentUrl,
+  draftDocumentFile: placements.draftDocumentFile,
+  brandFeedback: placements.brandFeedback,
   refundReason: payments.refundReason,
   paidAt: payments.paidAt,
   releasedAt: payments.releasedAt,
   refundedAt: payments.refundedAt,
   createdAt: payments.createdAt,
 });
-export const toPaymentDto = (p: PaymentRow): PaymentDto => paymentDto.of({ payments: p });
+/** The API's payment from rows Node holds: the payment and its placement. */
+export const paymentJson = (p: PaymentRow, placement: typeof placements.$inferSelect): PaymentDto =>
+  paymentDto.of({ payments: p, placements: placement });
+
+/** The API's payment for a row Node holds (e.g. the one an UPDATE returned), with its placement read. */
+export async function toPaymentDto(db: Db, p: PaymentRow): Promise<PaymentDto> {
+  const [placement] = await db.select().from(placements).where(eq(placements.paymentId, p.id));
+  return paymentJson(p, placement);
+}
 
 /** The brand an admin list names beside a payment (Admin Payments, Admin Projects). */
 export const brandContact = item({ id: users.id, name: users.name, brandName: users.brandName, email: users.email });
@@ -77,7 +88,8 @@ const brandPaymentsPage = jsonPages<{ cursor: boolean }, Record<string, unknown>
   (o) => (o.cursor ? 'c' : 'n'),
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(brandPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-    FROM ${payments} JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
+    FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
+    JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
@@ -94,9 +106,10 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
+    JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}
-    LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+    LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}
     WHERE ${and(
       o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
       o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,

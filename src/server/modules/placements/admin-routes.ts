@@ -4,11 +4,11 @@ import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminProjectsQuerySchema } from '../../../shared/schemas/brief';
 import { placementsQuerySchema } from '../../../shared/schemas/publication';
 import {
-  adminProjectItemSchema,
-  projectPaymentSchema,
+  adminPlacementItemSchema,
+  placementPaymentSchema,
   projectTabCountsSchema,
 } from '../../../shared/schemas/responses/placement';
-import { adminPlacementItemSchema, placementCountsSchema } from '../../../shared/schemas/responses/publication';
+import { livePlacementItemSchema, placementCountsSchema } from '../../../shared/schemas/responses/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
@@ -34,7 +34,7 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       paged: true,
       summary: 'Projects: every placement with its payment and brief',
       querystring: adminProjectsQuerySchema,
-      response: { 200: z.array(adminProjectItemSchema) },
+      response: { 200: z.array(adminPlacementItemSchema) },
     },
     async (req, reply) => {
       const { tab, q } = req.query;
@@ -68,7 +68,7 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       tags: ['Placements'],
       summary: 'One placement, as Projects lists it (its page), whatever its state',
       params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
-      response: { 200: adminProjectItemSchema },
+      response: { 200: adminPlacementItemSchema },
     },
     async (req, reply) => sendJsonItem(reply, await adminProject(db, req.params.paymentId)),
   );
@@ -83,7 +83,7 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       spec: true,
       summary: 'Mark the requested edits done (the brand is asked to review again)',
       params: z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
-      response: { 200: projectPaymentSchema },
+      response: { 200: placementPaymentSchema },
       errors: { 409: 'Edits can only be marked complete after the brand has requested them' },
     },
     async (req) => markEditsComplete(db, req.params.id, { type: 'admin', id: userOf(req).id }),
@@ -101,7 +101,7 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       paged: true,
       summary: 'Published placements and their health',
       querystring: placementsQuerySchema,
-      response: { 200: z.array(adminPlacementItemSchema) },
+      response: { 200: z.array(livePlacementItemSchema) },
     },
     async (req, reply) => {
       const page = pageFrom(req.query);

@@ -10,8 +10,8 @@ import {
 import {
   articleTabCountsSchema,
   briefResponseSchema,
-  myArticleItemSchema,
-  projectPaymentSchema,
+  brandPlacementItemSchema,
+  placementPaymentSchema,
   savedBriefSchema,
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -51,7 +51,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       paged: true,
       summary: 'My Articles: the brand’s placements, drafts to review first',
       querystring: myArticlesQuerySchema,
-      response: { 200: z.array(myArticleItemSchema) },
+      response: { 200: z.array(brandPlacementItemSchema) },
     },
     async (req, reply) => {
       const { tab, paymentId, opportunityId } = req.query;
@@ -88,7 +88,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       tags: ['Placements'],
       summary: 'One of the brand’s placements, as My Articles lists it (its page)',
       params: paymentParams,
-      response: { 200: myArticleItemSchema },
+      response: { 200: brandPlacementItemSchema },
     },
     async (req, reply) => sendJsonItem(reply, await myArticle(db, userOf(req).id, req.params.paymentId)),
   );
@@ -192,7 +192,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       spec: true,
       summary: 'Approve the draft',
       params: paymentParams,
-      response: { 200: projectPaymentSchema },
+      response: { 200: placementPaymentSchema },
       errors: { 409: REVIEW_CONFLICT },
     },
     async (req) => approveDraft(db, userOf(req).id, req.params.paymentId),
@@ -209,7 +209,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       summary: 'Ask for edits of the draft',
       params: paymentParams,
       body: editRequestSchema,
-      response: { 200: projectPaymentSchema },
+      response: { 200: placementPaymentSchema },
       errors: { 409: REVIEW_CONFLICT },
     },
     async (req) => requestEdits(db, userOf(req).id, req.params.paymentId, req.body.feedback),

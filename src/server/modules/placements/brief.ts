@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, payments } from '../../db/schema';
+import { briefs, placements } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import {
@@ -19,12 +19,12 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
 
 type BriefRow = typeof briefs.$inferSelect;
-type PaymentRow = typeof payments.$inferSelect;
+type PlacementRow = typeof placements.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The version of a payment that has no brief row yet (the form started from a fallback or empty). */
+/** The version of a placement that has no brief row yet (the form started from a fallback or empty). */
 const NO_BRIEF_VERSION = 'new';
 
 /**
@@ -40,7 +40,7 @@ function briefVersion(b: BriefRow | undefined): string {
 
 function toSavedBrief(b: BriefRow): SavedBrief {
   return {
-    paymentId: b.paymentId,
+    paymentId: b.placementId,
     opportunityId: b.opportunityId,
     part1Json: b.part1Json,
     part2Json: b.part2Json,
@@ -58,18 +58,18 @@ const savedResponse = (b: BriefRow): BriefResponse => ({
   version: briefVersion(b),
 });
 
-/** The brand's own payment, or 404 (another brand's id must look exactly like a missing one). */
-async function ownPayment(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PaymentRow> {
+/** The brand's own placement, or 404 (another brand's id must look exactly like a missing one). */
+async function ownPlacement(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PlacementRow> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const q = db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.brandId, brandId)));
+  const q = db.select().from(placements).where(and(eq(placements.id, paymentId), eq(placements.brandId, brandId)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
 }
 
-function assertBriefEditable(p: PaymentRow) {
-  if (p.status === 'released') throw conflict('This article has been published; its brief can no longer change');
-  if (p.status === 'refunded') throw conflict('This payment was refunded; its brief can no longer change');
+function assertBriefEditable(p: PlacementRow) {
+  if (p.state === 'published') throw conflict('This article has been published; its brief can no longer change');
+  if (p.state === 'refunded') throw conflict('This payment was refunded; its brief can no longer change');
   // the brand accepted the article as written: a later brief would change nothing the team does
   if (p.draftReviewStatus === 'approved') throw conflict('This draft has been approved; its brief can no longer change');
 }
@@ -84,7 +84,7 @@ async function fallbackBrief(db: Db | Tx, brandId: string, paymentId: string) {
   const [earlier] = await db
     .select()
     .from(briefs)
-    .where(and(eq(briefs.brandId, brandId), ne(briefs.paymentId, paymentId)))
+    .where(and(eq(briefs.brandId, brandId), ne(briefs.placementId, paymentId)))
     .orderBy(sql`${briefs.submittedAt} IS NULL`, desc(briefs.updatedAt))
     .limit(1);
   if (!earlier) return null;
@@ -94,8 +94,8 @@ async function fallbackBrief(db: Db | Tx, brandId: string, paymentId: string) {
 
 /** GET /api/brand/brief/{paymentId} */
 export async function getBrief(db: Db | Tx, brandId: string, paymentId: string): Promise<BriefResponse> {
-  await ownPayment(db, brandId, paymentId);
-  const [saved] = await db.select().from(briefs).where(eq(briefs.paymentId, paymentId));
+  await ownPlacement(db, brandId, paymentId);
+  const [saved] = await db.select().from(briefs).where(eq(briefs.placementId, paymentId));
   if (saved) return savedResponse(saved);
   const fallback = await fallbackBrief(db, brandId, paymentId);
   if (fallback) return { ...fallback, source: 'fallback', submittedAt: null, version: NO_BRIEF_VERSION };
@@ -105,35 +105,35 @@ export async function getBrief(db: Db | Tx, brandId: string, paymentId: string):
 type BriefParts = { part1Json?: BriefPart1; part2Json?: BriefPart2; baseVersion?: string };
 
 /**
- * Stores the brief of a payment the brand owns, under a lock on the payment so that a release
+ * Stores the brief of a placement the brand owns, under a lock on the placement so that a release
  * cannot slip in between the check and the write. `submit` sets submittedAt; a draft never touches it.
  * With `baseVersion`, a save based on an older copy than the stored one (another tab saved since)
  * is refused with the stored brief, so the page can merge instead of overwriting it.
  */
-async function storeBrief(tx: Tx, payment: PaymentRow, parts: BriefParts, submit: boolean): Promise<SavedBrief> {
-  assertBriefEditable(payment);
+async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, submit: boolean): Promise<SavedBrief> {
+  assertBriefEditable(placement);
   const now = new Date();
   const part1Json = parts.part1Json && compact(parts.part1Json);
   const part2Json = parts.part2Json && compact(parts.part2Json);
-  // the payment is locked (ownPayment): nobody else can store or change its brief meanwhile
-  const [earlier] = await tx.select().from(briefs).where(eq(briefs.paymentId, payment.id));
+  // the placement is locked (ownPlacement): nobody else can store or change its brief meanwhile
+  const [earlier] = await tx.select().from(briefs).where(eq(briefs.placementId, placement.id));
   if (parts.baseVersion !== undefined && parts.baseVersion !== briefVersion(earlier)) {
-    const current = earlier ? savedResponse(earlier) : await getBrief(tx, payment.brandId, payment.id);
+    const current = earlier ? savedResponse(earlier) : await getBrief(tx, placement.brandId, placement.id);
     throw new HttpError(409, 'This brief was changed in another window since you opened it', undefined, { current });
   }
   const [row] = await tx
     .insert(briefs)
     .values({
-      brandId: payment.brandId,
-      opportunityId: payment.opportunityId,
-      paymentId: payment.id,
+      brandId: placement.brandId,
+      opportunityId: placement.opportunityId,
+      placementId: placement.id,
       part1Json: part1Json ?? {},
       part2Json: part2Json ?? {},
       submittedAt: submit ? now : null,
       updatedAt: now,
     })
     .onConflictDoUpdate({
-      target: briefs.paymentId,
+      target: briefs.placementId,
       set: {
         ...(part1Json ? { part1Json } : {}),
         ...(part2Json ? { part2Json } : {}),
@@ -142,30 +142,30 @@ async function storeBrief(tx: Tx, payment: PaymentRow, parts: BriefParts, submit
       },
     })
     .returning();
-  if (submit) await notifyPlacement(tx, payment.id, 'admin_brief_submitted');
-  const brand = { type: 'brand', id: payment.brandId } as const;
-  if (submit) await recordEvent(tx, payment.id, 'brief_submitted', brand, {}, now);
-  else if (!earlier) await recordEvent(tx, payment.id, 'brief_saved', brand, {}, now);
+  if (submit) await notifyPlacement(tx, placement.id, 'admin_brief_submitted');
+  const brand = { type: 'brand', id: placement.brandId } as const;
+  if (submit) await recordEvent(tx, placement.id, 'brief_submitted', brand, {}, now);
+  else if (!earlier) await recordEvent(tx, placement.id, 'brief_saved', brand, {}, now);
   return toSavedBrief(row);
 }
 
 /** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
 export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: BriefParts) {
-  return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, false));
+  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, brandId, paymentId, true), parts, false));
 }
 
 /** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
 export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: Required<Omit<BriefParts, 'baseVersion'>> & BriefParts) {
-  return db.transaction(async (tx) => storeBrief(tx, await ownPayment(tx, brandId, paymentId, true), parts, true));
+  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, brandId, paymentId, true), parts, true));
 }
 
 /** GET /api/brand/brief-access: the earlier flow may open only for an opportunity the brand has paid for. */
 export async function briefAccess(db: Db, brandId: string, opportunityId: string | undefined): Promise<boolean> {
   if (!opportunityId || !isUuid(opportunityId)) return false;
   const [row] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, opportunityId), eq(payments.status, 'paid')))
+    .select({ id: placements.id })
+    .from(placements)
+    .where(and(eq(placements.brandId, brandId), eq(placements.opportunityId, opportunityId), eq(placements.state, 'in_progress')))
     .limit(1);
   return Boolean(row);
 }
@@ -184,13 +184,13 @@ export async function submitOlderBrief(
   return db.transaction(async (tx) => {
     const held = await tx
       .select()
-      .from(payments)
-      .where(and(eq(payments.brandId, brandId), eq(payments.opportunityId, input.opportunityId), eq(payments.status, 'paid')))
-      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .from(placements)
+      .where(and(eq(placements.brandId, brandId), eq(placements.opportunityId, input.opportunityId), eq(placements.state, 'in_progress')))
+      .orderBy(desc(placements.createdAt), desc(placements.id))
       .for('update');
     if (!held.length) throw notFound('No paid article was found for this opportunity');
     const submitted = await tx
-      .select({ paymentId: briefs.paymentId })
+      .select({ paymentId: briefs.placementId })
       .from(briefs)
       .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
     const done = new Set(submitted.map((b) => b.paymentId));

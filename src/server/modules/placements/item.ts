@@ -1,28 +1,33 @@
-import type { AdminProjectItem, BriefPart1, BriefPart2, MyArticleItem, ProjectPayment } from '../../../shared/schemas/brief';
+import type { AdminPlacementItem, BriefPart1, BriefPart2, BrandPlacementItem, PlacementPayment } from '../../../shared/schemas/brief';
 import { sql } from 'drizzle-orm';
 import { as, item, when, type Computed, type ItemOf, type Same } from '../../db/item';
-import { briefs, conversationReads, opportunities, payments, placementMessages, publicationCases, publications, users } from '../../db/schema';
+import { briefs, conversationReads, opportunities, payments, placementMessages, placements, publicationCases, publications, users } from '../../db/schema';
 import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
-import type { AdminPlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
+import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
 import { brandContact } from '../payments/service';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 
 type PaymentRow = typeof payments.$inferSelect;
+type PlacementRow = typeof placements.$inferSelect;
 
-/** The payment fields a placement card needs (no internal columns). */
+/**
+ * The `payment` object of a placement card (the spec's shape): its money from `payments`, its draft
+ * and review from `placements` (no internal columns).
+ */
 const placementPaymentItem = item({
-  id: payments.id,
+  id: placements.id,
   status: payments.status,
-  draftReviewStatus: payments.draftReviewStatus,
-  draftDocumentUrl: payments.draftDocumentUrl,
-  draftDocumentFile: payments.draftDocumentFile,
-  brandFeedback: payments.brandFeedback,
+  draftReviewStatus: placements.draftReviewStatus,
+  draftDocumentUrl: placements.draftDocumentUrl,
+  draftDocumentFile: placements.draftDocumentFile,
+  brandFeedback: placements.brandFeedback,
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
   createdAt: payments.createdAt,
 });
-export const placementPayment = (p: PaymentRow): ProjectPayment => placementPaymentItem.of({ payments: p });
+export const placementPayment = (placement: PlacementRow, payment: PaymentRow): PlacementPayment =>
+  placementPaymentItem.of({ placements: placement, payments: payment });
 
 /** The opportunity members of a placement card (My Articles, Admin Projects). */
 const opportunityCard = {
@@ -62,10 +67,10 @@ const publicationItem = item({
   ),
   restoredAt: publications.restoredAt,
 });
-const publication = when(publications.paymentId, publicationItem);
+const publication = when(publications.placementId, publicationItem);
 
 /** A My Articles card: the placement, whether the brand has saved or submitted its brief, its live article. */
-export const myArticleItem = item({
+export const brandPlacementItem = item({
   ...opportunityCard,
   payment: placementPaymentItem,
   brief: when(briefs.id, item({ submittedAt: briefs.submittedAt })),
@@ -79,14 +84,14 @@ export const myArticleItem = item({
  * against `now()` on every read.
  */
 const draftDueAt = sql`${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT}))`;
-const awaitingDraft = sql`${payments.status} = 'paid' AND ${payments.draftReviewStatus} = 'awaiting_brand_brief'`;
+const awaitingDraft = sql`${placements.state} = 'in_progress' AND ${placements.draftReviewStatus} = 'awaiting_brand_brief'`;
 const overdue: Computed<boolean> = {
   kind: 'computed',
   sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now()), false)`,
   of: (rows) => {
-    const p = rows.payments;
+    const p = rows.placements;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
-    if (!p || p.status !== 'paid' || p.draftReviewStatus !== 'awaiting_brand_brief' || !submittedAt) return false;
+    if (!p || p.state !== 'in_progress' || p.draftReviewStatus !== 'awaiting_brand_brief' || !submittedAt) return false;
     const days = (rows.opportunities?.tatDays as number | null | undefined) ?? DRAFT_DUE_DAYS_DEFAULT;
     return submittedAt.getTime() + days * DAY_MS < Date.now();
   },
@@ -99,10 +104,10 @@ const overdue: Computed<boolean> = {
 function unreadMessages(side: MessageSide): Computed<number> {
   return {
     kind: 'computed',
-    sql: sql`(SELECT count(*)::int FROM ${placementMessages} WHERE ${placementMessages.paymentId} = ${payments.id}
+    sql: sql`(SELECT count(*)::int FROM ${placementMessages} WHERE ${placementMessages.placementId} = ${placements.id}
     AND ${placementMessages.side} = ${otherSide(side)}
     AND ${placementMessages.createdAt} > coalesce((SELECT ${conversationReads.readAt} FROM ${conversationReads}
-      WHERE ${conversationReads.paymentId} = ${payments.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`,
+      WHERE ${conversationReads.placementId} = ${placements.id} AND ${conversationReads.side} = ${side}), '-infinity'::timestamptz))`,
     of: () => {
       throw new Error('unread messages are counted by the database only');
     },
@@ -110,7 +115,7 @@ function unreadMessages(side: MessageSide): Computed<number> {
 }
 
 /** An Admin Projects card: the brief shows once submitted (a brand's drafts are its own). */
-export const adminProjectItem = item({
+export const adminPlacementItem = item({
   ...opportunityCard,
   payment: placementPaymentItem,
   brief: when(
@@ -124,8 +129,8 @@ export const adminProjectItem = item({
 });
 
 /** A row of Admin Placements: a published placement and its health. */
-export const adminPlacementItem = item({
-  paymentId: payments.id,
+export const livePlacementItem = item({
+  paymentId: placements.id,
   title: opportunities.title,
   outletName: opportunities.outletName,
   brand: brandContact,
@@ -139,9 +144,9 @@ export const adminPlacementItem = item({
 
 // the definitions answer exactly the API's shapes (src/shared/schemas/brief.ts, src/shared/publication.ts)
 const _itemTypesMatch: [
-  Same<ItemOf<typeof placementPaymentItem>, ProjectPayment>,
-  Same<ItemOf<typeof myArticleItem>, MyArticleItem>,
-  Same<ItemOf<typeof adminProjectItem>, AdminProjectItem>,
-  Same<ItemOf<typeof publicationItem>, Publication>,
+  Same<ItemOf<typeof placementPaymentItem>, PlacementPayment>,
+  Same<ItemOf<typeof brandPlacementItem>, BrandPlacementItem>,
   Same<ItemOf<typeof adminPlacementItem>, AdminPlacementItem>,
+  Same<ItemOf<typeof publicationItem>, Publication>,
+  Same<ItemOf<typeof livePlacementItem>, LivePlacementItem>,
 ] = [true, true, true, true, true];

@@ -4,16 +4,21 @@ import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery,
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
-import { briefs, opportunities, payments, publicationCases, publications, users } from '../../db/schema';
+import { briefs, opportunities, payments, placements, publicationCases, publications, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { adminPlacementItem, adminProjectItem, myArticleItem } from './item';
+import { livePlacementItem, adminPlacementItem, brandPlacementItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
 
-/** The live article of a payment and its open case, for the items that show them. */
-const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.paymentId} = ${payments.id}
-      LEFT JOIN ${publicationCases} ON ${publicationCases.paymentId} = ${payments.id} AND ${publicationCases.closedAt} IS NULL`;
+/** A placement's payment, opportunity and brief: what every placement list joins. */
+const placementJoins = sql`JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
+      JOIN ${opportunities} ON ${opportunities.id} = ${placements.opportunityId}
+      LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}`;
+
+/** The live article of a placement and its open case, for the items that show them. */
+const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.placementId} = ${placements.id}
+      LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL`;
 
 type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
 
@@ -21,25 +26,24 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
   (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(myArticleItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-      FROM ${payments}
-      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+    limitedPage(sql`SELECT ${columns(brandPlacementItem)}, ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
+      FROM ${placements}
+      ${placementJoins}
       ${publicationJoins}
       WHERE ${and(
-        sql`${payments.brandId} = ${sql.placeholder('brandId')}`,
+        sql`${placements.brandId} = ${sql.placeholder('brandId')}`,
         o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
-        o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
-        o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
-        o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
+        o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
+        o.byOpportunity ? sql`${placements.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+        o.cursor ? afterCursor(placements.createdAt, placements.id) : undefined,
       )}
-      ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+      ORDER BY ${placements.createdAt} DESC, ${placements.id} DESC`),
 );
 
 /**
  * GET /api/brand/my-articles: the brand's purchases with their opportunity and brief state, newest
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
- * Each row's JSON is a `MyArticleItem`, built by the database.
+ * Each row's JSON is a `BrandPlacementItem`, built by the database.
  */
 export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
   const shape = {
@@ -86,8 +90,8 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
       completed: count('completed'),
       refunded: count('refunded'),
     })
-    .from(payments)
-    .where(eq(payments.brandId, brandId));
+    .from(placements)
+    .where(eq(placements.brandId, brandId));
   // toReview (the drafts waiting for the brand, which pick the tab the page opens on) is Needs Review's count
   return {
     pending: row.pending,
@@ -104,24 +108,23 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
   'admin_projects',
   (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`),
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminProjectItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-      FROM ${payments}
-      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-      JOIN ${users} ON ${users.id} = ${payments.brandId}
-      LEFT JOIN ${briefs} ON ${briefs.paymentId} = ${payments.id}
+    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
+      FROM ${placements}
+      ${placementJoins}
+      JOIN ${users} ON ${users.id} = ${placements.brandId}
       ${publicationJoins}
       WHERE ${and(
         // one placement whatever its state (a refunded one too, which the list's tabs show apart)
-        o.byPayment ? sql`${payments.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+        o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
         o.search ? brandMatches(sql.placeholder('q')) : undefined,
-        o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
+        o.cursor ? afterCursor(placements.createdAt, placements.id) : undefined,
       )}
-      ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+      ORDER BY ${placements.createdAt} DESC, ${placements.id} DESC`),
 );
 
 /**
- * GET /api/admin/projects: held or released payments (or one tab of them, or those of the brands
- * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminProjectItem`
+ * GET /api/admin/projects: placements in progress or published (or one tab of them, or those of the brands
+ * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminPlacementItem`
  * built by the database.
  */
 export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
@@ -150,8 +153,8 @@ export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTab
   const matching =
     q === undefined
       ? sql``
-      : sql` AND ${payments.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`;
-  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${payments} WHERE ${PROJECT_TAB_SQL[tab]}${matching})`;
+      : sql` AND ${placements.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`;
+  const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${placements} WHERE ${PROJECT_TAB_SQL[tab]}${matching})`;
   const result = await db.execute(
     sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved,
       ${count('published')} AS published, ${count('refunded')} AS refunded`,
@@ -171,17 +174,18 @@ const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
   'admin_placements',
   (o) => `${o.health ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${payments.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(livePlacementItem)}, ${placements.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
       FROM ${publications}
-      JOIN ${payments} ON ${payments.id} = ${publications.paymentId}
-      JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-      JOIN ${users} ON ${users.id} = ${payments.brandId}
-      LEFT JOIN ${publicationCases} ON ${publicationCases.paymentId} = ${payments.id} AND ${publicationCases.closedAt} IS NULL
+      JOIN ${placements} ON ${placements.id} = ${publications.placementId}
+      JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
+      JOIN ${opportunities} ON ${opportunities.id} = ${placements.opportunityId}
+      JOIN ${users} ON ${users.id} = ${placements.brandId}
+      LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL
       WHERE ${and(
         o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,
-        o.cursor ? afterCursor(publications.publishedAt, publications.paymentId) : sql`true`,
+        o.cursor ? afterCursor(publications.publishedAt, publications.placementId) : sql`true`,
       )}
-      ORDER BY ${publications.publishedAt} DESC, ${publications.paymentId} DESC`),
+      ORDER BY ${publications.publishedAt} DESC, ${publications.placementId} DESC`),
 );
 
 /** GET /api/admin/placements: every published placement (or those of one health), newest first, paged. */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { isBlocking, type LinkType, type PublicationCheck } from '../../../shared/publication';
 import type { Db } from '../../db/client';
-import { opportunities, payments, publicationChecks, users } from '../../db/schema';
+import { opportunities, payments, placements, publicationChecks, users } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
@@ -34,11 +34,12 @@ export const storedCheck = ({ fingerprint: _f, ...check }: PageCheckResult): Pub
 /** The placement as publication sees it: its payment, the brand's website, the promised link. */
 export async function placementOf(db: Db | Tx, paymentId: string) {
   const [row] = await db
-    .select({ payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(eq(payments.id, paymentId));
+    .select({ placement: placements, payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .innerJoin(users, eq(users.id, placements.brandId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .where(eq(placements.id, paymentId));
   return row;
 }
 
@@ -93,7 +94,7 @@ export function publicationStateAfterFirstCheck(
 export async function recordCheck(tx: Tx, paymentId: string, url: string, check: PageCheckResult) {
   await tx
     .insert(publicationChecks)
-    .values({ paymentId, url, result: check.result, check: storedCheck(check), checkedAt: new Date(check.checkedAt) });
+    .values({ placementId: paymentId, url, result: check.result, check: storedCheck(check), checkedAt: new Date(check.checkedAt) });
   // counted as the check is recorded (a transaction that then fails counts one check too many)
   countEvent('link-check', check.result);
 }

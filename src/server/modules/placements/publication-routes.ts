@@ -9,7 +9,7 @@ import {
   publishRequestSchema,
 } from '../../../shared/schemas/publication';
 import { paymentSchema } from '../../../shared/schemas/responses/payment';
-import { projectPaymentSchema } from '../../../shared/schemas/responses/placement';
+import { placementPaymentSchema } from '../../../shared/schemas/responses/placement';
 import { publicationCheckResultSchema, publicationSetSchema } from '../../../shared/schemas/responses/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
@@ -84,7 +84,7 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
       spec: true,
       summary: 'Attach the draft, or publish (`{status: "released"}`)',
       description:
-        '`{draftDocumentUrl}` or `{draftDocumentFile}` (the path POST /api/upload/document answered) attaches the draft once the brief is in, or replaces it while the brand reviews: the answer is the `ProjectPayment`. `{status: "released"}` publishes, as POST …/release does: the answer is the `Payment`.',
+        '`{draftDocumentUrl}` or `{draftDocumentFile}` (the path POST /api/upload/document answered) attaches the draft once the brief is in, or replaces it while the brand reviews: the answer is the `PlacementPayment`. `{status: "released"}` publishes, as POST …/release does: the answer is the `Payment`.',
       params: paymentParams,
       body: z.union([
         draftAttachSchema.describe('Attach the draft: a link or an uploaded file'),
@@ -92,8 +92,8 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
       ]),
       // the spec's one route for three changes: the body's members name the change, whose own schema reads it
       bodyParsedByHandler: true,
-      // the Payment first: a ProjectPayment is a part of it, and would be answered without the rest
-      response: { 200: z.union([paymentSchema, projectPaymentSchema]) },
+      // the Payment first: a PlacementPayment is a part of it, and would be answered without the rest
+      response: { 200: z.union([paymentSchema, placementPaymentSchema]) },
       errors: { 409: checkRefusal('No brief yet, approved or published already') },
     },
     async (req) => {

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { PaymentDto } from '../../../shared/payment';
 import type { PublicationCheck, PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { payments, publications } from '../../db/schema';
+import { payments, placements, publications } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
 import { notifyPlacement } from '../../mail/notify';
 import { countEvent } from '../../ops/events';
@@ -64,7 +64,7 @@ export async function releasePayment(
   if (request.liveUrl !== undefined) {
     const placement = await placementOf(db, paymentId);
     if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-    if (placement.payment.status === 'paid' && placement.payment.draftReviewStatus !== 'approved' && !reason) {
+    if (placement.placement.state === 'in_progress' && placement.placement.draftReviewStatus !== 'approved' && !reason) {
       throw conflict('The brand has not approved the draft yet. Give a reason to publish anyway.');
     }
     check = await checkFor(deps, placement, request.liveUrl);
@@ -77,9 +77,11 @@ export async function releasePayment(
       .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
       .returning();
     if (!released) return undefined;
+    // the placement is published with its money released, in the same transaction
+    await tx.update(placements).set({ state: 'published' }).where(eq(placements.paymentId, released.id));
     const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
     await tx.insert(publications).values({
-      paymentId,
+      placementId: paymentId,
       url: request.liveUrl ?? null,
       publishedAt: now,
       guaranteeEndsAt,
@@ -100,7 +102,7 @@ export async function releasePayment(
   });
   if (row) {
     countEvent('release');
-    return toPaymentDto(row);
+    return toPaymentDto(db, row);
   }
   const existing = await paymentById(db, paymentId);
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
@@ -116,6 +118,6 @@ export async function releasePayment(
 export async function previewCheck(deps: PublicationDeps, paymentId: string, liveUrl: string): Promise<PublicationCheck> {
   const placement = await placementOf(deps.db, paymentId);
   if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-  if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
+  if (placement.placement.state === 'refunded') throw conflict('This placement was refunded');
   return storedCheck(await checkFor(deps, placement, liveUrl));
 }

@@ -1,9 +1,9 @@
 import { and, eq, exists, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { REVIEW_STATUSES } from '../../../shared/payment';
-import { draftAttachSchema, type ProjectPayment } from '../../../shared/schemas/brief';
+import { draftAttachSchema, type PlacementPayment } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
-import { briefs, payments } from '../../db/schema';
+import { briefs, payments, placements } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
@@ -14,48 +14,52 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
 import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
 
-type PaymentRow = typeof payments.$inferSelect;
+type PlacementRow = typeof placements.$inferSelect;
 
 /**
- * One review-state move as a single conditional UPDATE: it changes the row only when `allowed`
- * holds, so two clicks or two tabs cannot both succeed. When nothing changed, `refusal` says why.
+ * One review-state move as a single conditional UPDATE of the placement: it changes the row only
+ * while the placement is in progress and `allowed` holds, so two clicks or two tabs cannot both
+ * succeed. When nothing changed, `refusal` says why. Answers the card's `payment` object.
  */
 async function move(
   db: Db,
   paymentId: string,
   owner: string | null,
   allowed: SQL,
-  set: PgUpdateSetSource<typeof payments>,
-  refusal: (p: PaymentRow) => string,
+  set: PgUpdateSetSource<typeof placements>,
+  refusal: (p: PlacementRow) => string,
   /** the mail the move causes, queued in the same transaction */
-  notify?: (tx: Tx, row: PaymentRow) => Promise<void>,
-): Promise<ProjectPayment> {
+  notify?: (tx: Tx, row: PlacementRow) => Promise<void>,
+): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const mine = owner ? eq(payments.brandId, owner) : undefined;
+  const mine = owner ? eq(placements.brandId, owner) : undefined;
   const row = await db.transaction(async (tx) => {
     const [moved] = await tx
-      .update(payments)
+      .update(placements)
       .set(set)
-      .where(and(eq(payments.id, paymentId), mine, eq(payments.status, 'paid'), allowed))
+      .where(and(eq(placements.id, paymentId), mine, eq(placements.state, 'in_progress'), allowed))
       .returning();
     if (moved && notify) await notify(tx, moved);
     return moved;
   });
-  if (row) return placementPayment(row);
-  const [existing] = await db.select().from(payments).where(and(eq(payments.id, paymentId), mine));
+  if (row) {
+    const [payment] = await db.select().from(payments).where(eq(payments.id, row.paymentId));
+    return placementPayment(row, payment);
+  }
+  const [existing] = await db.select().from(placements).where(and(eq(placements.id, paymentId), mine));
   if (!existing) throw notFound(PAYMENT_NOT_FOUND);
-  throw conflict(notHeld(existing) ?? refusal(existing));
+  throw conflict(notInProgress(existing) ?? refusal(existing));
 }
 
-function notHeld(p: PaymentRow): string | null {
-  if (p.status === 'released') return 'This article has already been published';
-  if (p.status === 'refunded') return 'This payment was refunded';
+function notInProgress(p: PlacementRow): string | null {
+  if (p.state === 'published') return 'This article has already been published';
+  if (p.state === 'refunded') return 'This payment was refunded';
   return null;
 }
 
-const draftAttached = or(isNotNull(payments.draftDocumentUrl), isNotNull(payments.draftDocumentFile))!;
+const draftAttached = or(isNotNull(placements.draftDocumentUrl), isNotNull(placements.draftDocumentFile))!;
 
-function reviewRefusal(p: PaymentRow): string {
+function reviewRefusal(p: PlacementRow): string {
   if (p.draftReviewStatus === 'approved') return 'This draft has already been approved';
   return 'There is no draft to review yet';
 }
@@ -66,7 +70,7 @@ export function approveDraft(db: Db, brandId: string, paymentId: string) {
     db,
     paymentId,
     brandId,
-    and(inArray(payments.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
+    and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
     async (tx, p) => {
@@ -85,7 +89,7 @@ export function requestEdits(db: Db, brandId: string, paymentId: string, feedbac
     db,
     paymentId,
     brandId,
-    and(inArray(payments.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
+    and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null },
     reviewRefusal,
     async (tx, p) => {
@@ -101,7 +105,7 @@ export function markEditsComplete(db: Db, paymentId: string, actor: Actor = SYST
     db,
     paymentId,
     null,
-    eq(payments.draftReviewStatus, 'edits_requested'),
+    eq(placements.draftReviewStatus, 'edits_requested'),
     { draftReviewStatus: 'edits_complete' },
     () => 'Edits can only be marked complete after the brand has requested them',
     async (tx, p) => {
@@ -117,7 +121,7 @@ const briefSubmitted = (db: Db) =>
     db
       .select({ one: sql`1` })
       .from(briefs)
-      .where(and(eq(briefs.paymentId, payments.id), isNotNull(briefs.submittedAt))),
+      .where(and(eq(briefs.placementId, placements.id), isNotNull(briefs.submittedAt))),
   );
 
 /**
@@ -131,7 +135,7 @@ async function attachDraft(
   paymentId: string,
   draft: { draftDocumentUrl: string } | { draftDocumentFile: string },
   actor: Actor,
-): Promise<ProjectPayment> {
+): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const url = 'draftDocumentUrl' in draft ? draft.draftDocumentUrl : null;
   const file = 'draftDocumentFile' in draft ? draft.draftDocumentFile : null;
@@ -139,11 +143,11 @@ async function attachDraft(
     db,
     paymentId,
     null,
-    and(inArray(payments.draftReviewStatus, ['awaiting_brand_brief', ...REVIEW_STATUSES]), briefSubmitted(db))!,
+    and(inArray(placements.draftReviewStatus, ['awaiting_brand_brief', ...REVIEW_STATUSES]), briefSubmitted(db))!,
     {
       draftDocumentUrl: url,
       draftDocumentFile: file,
-      draftReviewStatus: sql`CASE WHEN ${payments.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${payments.draftReviewStatus} END`,
+      draftReviewStatus: sql`CASE WHEN ${placements.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${placements.draftReviewStatus} END`,
     },
     (p) =>
       p.draftReviewStatus === 'approved'
@@ -158,13 +162,13 @@ async function attachDraft(
   );
 }
 
-/** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own payment. */
+/** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own placement. */
 export async function mayDownloadDraft(db: Db, user: { id: string; role: string }, storedPath: string): Promise<boolean> {
   if (user.role === 'admin') return true;
   const [own] = await db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.draftDocumentFile, storedPath), eq(payments.brandId, user.id)))
+    .select({ id: placements.id })
+    .from(placements)
+    .where(and(eq(placements.draftDocumentFile, storedPath), eq(placements.brandId, user.id)))
     .limit(1);
   return Boolean(own);
 }
@@ -173,7 +177,7 @@ export async function mayDownloadDraft(db: Db, user: { id: string; role: string 
  * The draft members of PATCH /api/admin/payments/{id}/status:
  * validates the body, checks an uploaded file really is in the store, then attaches.
  */
-export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown, actor: Actor = SYSTEM): Promise<ProjectPayment> {
+export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: string, body: unknown, actor: Actor = SYSTEM): Promise<PlacementPayment> {
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
     const stored = await files.stat(draft.draftDocumentFile.slice('/api/files/'.length));

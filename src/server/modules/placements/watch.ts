@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isBlocking, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { opportunities, payments, publicationCases, publicationChecks, publications, users } from '../../db/schema';
+import { opportunities, placements, publicationCases, publicationChecks, publications, users } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import { notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
@@ -59,19 +59,19 @@ export async function setPublicationUrl(
   if (!request.liveUrl) throw new HttpError(400, 'Live article URL is required', { liveUrl: 'Live article URL is required' });
   const placement = await placementOf(db, paymentId);
   if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-  if (placement.payment.status === 'refunded') throw conflict('This placement was refunded');
-  if (placement.payment.status !== 'released') throw conflict('Only a published placement has a live article');
+  if (placement.placement.state === 'refunded') throw conflict('This placement was refunded');
+  if (placement.placement.state !== 'published') throw conflict('Only a published placement has a live article');
   const reason = request.overrideReason?.trim() || null;
   const check = await checkFor(deps, placement, request.liveUrl);
   if (check.result === 'fail' && !reason) refuseProblems(check);
   await db.transaction(async (tx) => {
-    const [pub] = await tx.select().from(publications).where(eq(publications.paymentId, paymentId)).for('update');
+    const [pub] = await tx.select().from(publications).where(eq(publications.placementId, paymentId)).for('update');
     if (!pub) throw notFound(PAYMENT_NOT_FOUND);
     if (pub.health === 'refunded') throw conflict('This placement was refunded');
     await tx
       .update(publications)
       .set({ url: request.liveUrl, ...publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours), updatedAt: now })
-      .where(eq(publications.paymentId, paymentId));
+      .where(eq(publications.placementId, paymentId));
     await recordCheck(tx, paymentId, request.liveUrl!, check);
     await recordEvent(tx, paymentId, 'live_url_changed', actor, { url: request.liveUrl, check: check.result, overrideReason: reason }, now);
     await closeCase(tx, paymentId, request.liveUrl!, now);
@@ -83,10 +83,10 @@ async function closeCase(tx: Tx, paymentId: string, liveUrl: string, now: Date) 
   const [closed] = await tx
     .update(publicationCases)
     .set({ closedAt: now, outcome: 'restored' })
-    .where(and(eq(publicationCases.paymentId, paymentId), isNull(publicationCases.closedAt)))
+    .where(and(eq(publicationCases.placementId, paymentId), isNull(publicationCases.closedAt)))
     .returning({ id: publicationCases.id });
   if (closed) {
-    await tx.update(publications).set({ restoredAt: now }).where(eq(publications.paymentId, paymentId));
+    await tx.update(publications).set({ restoredAt: now }).where(eq(publications.placementId, paymentId));
     await notifyPublicationRestored(tx, paymentId, liveUrl);
     await recordEvent(tx, paymentId, 'case_closed', SYSTEM, { outcome: 'restored', url: liveUrl }, now);
   }
@@ -120,24 +120,24 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
     const at = now.toISOString();
     await deps.db.execute(sql`
       WITH kept AS (
-        INSERT INTO ${publicationChecks} (payment_id, url, result, "check", checked_at)
-        VALUES (${pub.paymentId}, ${url}, ${check.result}, ${stored}::jsonb, ${check.checkedAt}::timestamptz))
+        INSERT INTO ${publicationChecks} (placement_id, url, result, "check", checked_at)
+        VALUES (${pub.placementId}, ${url}, ${check.result}, ${stored}::jsonb, ${check.checkedAt}::timestamptz))
       UPDATE ${publications}
       SET last_check = ${stored}::jsonb, updated_at = ${at}::timestamptz, health = ${warned ? 'warning' : 'ok'},
           failing_since = NULL, verified_at = COALESCE(verified_at, ${at}::timestamptz),
           fingerprint = COALESCE(fingerprint, ${check.fingerprint}), next_check_at = ${next?.toISOString() ?? null}::timestamptz
-      WHERE payment_id = ${pub.paymentId}`);
+      WHERE placement_id = ${pub.placementId}`);
     return null;
   }
   const refund = await deps.db.transaction(async (tx) => {
-    await recordCheck(tx, pub.paymentId, url, check);
+    await recordCheck(tx, pub.placementId, url, check);
     const [open] = await tx
       .select()
       .from(publicationCases)
-      .where(and(eq(publicationCases.paymentId, pub.paymentId), isNull(publicationCases.closedAt)));
+      .where(and(eq(publicationCases.placementId, pub.placementId), isNull(publicationCases.closedAt)));
     const base = { lastCheck: storedCheck(check), updatedAt: now };
     if (!failing) {
-      await closeCase(tx, pub.paymentId, url, now);
+      await closeCase(tx, pub.placementId, url, now);
       const warned = check.result !== 'pass' || pub.acceptedProblems.length > 0;
       await tx
         .update(publications)
@@ -149,21 +149,21 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
           fingerprint: pub.fingerprint ?? check.fingerprint,
           nextCheckAt: watchUntil(nextRegularCheck(now, terms.checkIntervalHours)),
         })
-        .where(eq(publications.paymentId, pub.paymentId));
+        .where(eq(publications.placementId, pub.placementId));
       return null;
     }
     if (open) {
       if (now >= open.restoreBy) {
         // the refund is claimed with the check that decided it: after a crash the refund job completes it
-        const claimed = await claimPublishedRefund(tx, pub.paymentId, now, 'not_restored', { firstClaim: true });
-        await tx.update(publications).set({ ...base, nextCheckAt: null }).where(eq(publications.paymentId, pub.paymentId));
+        const claimed = await claimPublishedRefund(tx, pub.placementId, now, 'not_restored', { firstClaim: true });
+        await tx.update(publications).set({ ...base, nextCheckAt: null }).where(eq(publications.placementId, pub.placementId));
         return claimed ?? null;
       }
       const next = nextRegularCheck(now, terms.checkIntervalHours);
       await tx
         .update(publications)
         .set({ ...base, nextCheckAt: next < open.restoreBy ? next : open.restoreBy })
-        .where(eq(publications.paymentId, pub.paymentId));
+        .where(eq(publications.placementId, pub.placementId));
       return null;
     }
     const since = pub.failingSince;
@@ -172,26 +172,26 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
       const first = since ?? now;
       if (!since) {
         const problems = unaccepted(check, pub.acceptedProblems).map((p) => p.message);
-        await recordEvent(tx, pub.paymentId, 'check_failed', SYSTEM, { url, problems }, now);
+        await recordEvent(tx, pub.placementId, 'check_failed', SYSTEM, { url, problems }, now);
       }
       await tx
         .update(publications)
         .set({ ...base, failingSince: first, nextCheckAt: new Date(first.getTime() + CONFIRM_AFTER_MS) })
-        .where(eq(publications.paymentId, pub.paymentId));
+        .where(eq(publications.placementId, pub.placementId));
       return null;
     }
     const reason = unaccepted(check, pub.acceptedProblems)
       .map((p) => p.message)
       .join('; ');
     const restoreBy = new Date(now.getTime() + terms.restoreDays * DAY);
-    await tx.insert(publicationCases).values({ paymentId: pub.paymentId, reason, evidence: storedCheck(check), openedAt: now, restoreBy });
-    await recordEvent(tx, pub.paymentId, 'case_opened', SYSTEM, { url, reason, restoreBy: restoreBy.toISOString() }, now);
+    await tx.insert(publicationCases).values({ placementId: pub.placementId, reason, evidence: storedCheck(check), openedAt: now, restoreBy });
+    await recordEvent(tx, pub.placementId, 'case_opened', SYSTEM, { url, reason, restoreBy: restoreBy.toISOString() }, now);
     const next = nextRegularCheck(now, terms.checkIntervalHours);
     await tx
       .update(publications)
       .set({ ...base, health: 'issue', nextCheckAt: next < restoreBy ? next : restoreBy })
-      .where(eq(publications.paymentId, pub.paymentId));
-    await notifyPublicationIssue(tx, pub.paymentId, { liveUrl: url, reason, restoreBy: restoreBy.toISOString() });
+      .where(eq(publications.placementId, pub.placementId));
+    await notifyPublicationIssue(tx, pub.placementId, { liveUrl: url, reason, restoreBy: restoreBy.toISOString() });
     return null;
   });
   if (!refund) return null;
@@ -201,7 +201,7 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
 
 /** POST /api/admin/payments/{id}/publication/check: the check, now; its result applied like a scheduled one. */
 export async function recheckNow(deps: PublicationDeps, paymentId: string, now = new Date()): Promise<PublicationCheck> {
-  const [pub] = await deps.db.select().from(publications).where(eq(publications.paymentId, paymentId));
+  const [pub] = await deps.db.select().from(publications).where(eq(publications.placementId, paymentId));
   if (!pub) throw notFound(PAYMENT_NOT_FOUND);
   if (!pub.url) throw conflict('This placement was published without a live link: add its URL first');
   if (pub.health === 'refunded') throw conflict('This placement was refunded');
@@ -226,12 +226,12 @@ export async function runDueChecks(deps: PublicationDeps, now = new Date(), batc
   const lease = new Date(now.getTime() + 10 * 60_000);
   const claimed = await deps.db.execute(sql`
     UPDATE ${publications} SET next_check_at = ${lease.toISOString()}::timestamptz
-    WHERE payment_id IN (
-      SELECT payment_id FROM ${publications}
+    WHERE placement_id IN (
+      SELECT placement_id FROM ${publications}
       WHERE next_check_at <= ${at} AND ${watched} AND url IS NOT NULL AND health <> 'refunded'
-        AND EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = payment_id AND ${payments.status} = 'released')
+        AND EXISTS (SELECT 1 FROM ${placements} WHERE ${placements.id} = placement_id AND ${placements.state} = 'published')
       ORDER BY next_check_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-    RETURNING payment_id AS "paymentId"`);
+    RETURNING placement_id AS "paymentId"`);
   const ids = (claimed as unknown as { rows: { paymentId: string }[] }).rows.map((r) => r.paymentId);
   if (ids.length === 0) return 0;
   // the claimed articles, their brands' websites and promised links in one query; then a few workers check and apply
@@ -239,10 +239,10 @@ export async function runDueChecks(deps: PublicationDeps, now = new Date(), batc
   const due = await deps.db
     .select({ pub: publications, website: users.website, linkType: opportunities.linkType })
     .from(publications)
-    .innerJoin(payments, eq(payments.id, publications.paymentId))
-    .innerJoin(users, eq(users.id, payments.brandId))
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(inArray(publications.paymentId, ids));
+    .innerJoin(placements, eq(placements.id, publications.placementId))
+    .innerJoin(users, eq(users.id, placements.brandId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .where(inArray(publications.placementId, ids));
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < due.length; i = next++) {

@@ -29,7 +29,7 @@ export async function recordEvent(tx: Tx, paymentId: string, kind: TimelineKind,
     ? sql`coalesce((SELECT coalesce(nullif(${users.brandName}, ''), nullif(${users.name}, ''), ${users.email}) FROM ${users} WHERE ${users.id} = ${actorId}), ${SYSTEM_NAME})`
     : sql`${SYSTEM_NAME}`;
   await tx.insert(placementEvents).values({
-    paymentId,
+    placementId: paymentId,
     kind,
     actorType: actor.type,
     actorId,
@@ -44,9 +44,9 @@ export async function recordEvent(tx: Tx, paymentId: string, kind: TimelineKind,
  * nothing. Answers whether this call recorded it.
  */
 export async function recordReminderOnce(tx: Tx, paymentId: string, kind: 'brief_reminder' | 'review_reminder', step: string, details: Record<string, unknown>, at: Date) {
-  const rows = await tx.execute<{ id: number }>(sql`INSERT INTO ${placementEvents} (payment_id, kind, actor_type, actor_name, details, at)
+  const rows = await tx.execute<{ id: number }>(sql`INSERT INTO ${placementEvents} (placement_id, kind, actor_type, actor_name, details, at)
     VALUES (${paymentId}, ${kind}, 'system', ${SYSTEM_NAME}, ${JSON.stringify({ ...details, step })}::jsonb, ${at.toISOString()}::timestamptz)
-    ON CONFLICT (payment_id, kind, (details ->> 'step')) WHERE kind IN ('brief_reminder', 'review_reminder') DO NOTHING
+    ON CONFLICT (placement_id, kind, (details ->> 'step')) WHERE kind IN ('brief_reminder', 'review_reminder') DO NOTHING
     RETURNING id`);
   const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
   return list.length > 0;
@@ -57,7 +57,7 @@ export async function currentRound(tx: Tx, paymentId: string): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(placementEvents)
-    .where(and(eq(placementEvents.paymentId, paymentId), eq(placementEvents.kind, 'edits_requested')));
+    .where(and(eq(placementEvents.placementId, paymentId), eq(placementEvents.kind, 'edits_requested')));
   return row.n + 1;
 }
 
@@ -93,7 +93,7 @@ const timelinePageOf = jsonPages<TimelineShape, Record<string, unknown>>(
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(timelineEntryItem)}, ${placementEvents.id}::text AS "id"
       FROM ${placementEvents}
-      WHERE ${placementEvents.paymentId} = ${sql.placeholder('paymentId')}::uuid
+      WHERE ${placementEvents.placementId} = ${sql.placeholder('paymentId')}::uuid
         ${o.brand ? sql`AND ${paymentVisibleSql(true)}` : sql``}
         ${o.after ? sql`AND ${placementEvents.id} > ${sql.placeholder('after')}::bigint` : sql``}
       ORDER BY ${placementEvents.id}`),

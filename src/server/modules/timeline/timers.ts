@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, opportunities, payments, placementEvents } from '../../db/schema';
+import { briefs, opportunities, payments, placementEvents, placements } from '../../db/schema';
 import { enqueueAdminMail, enqueueMail } from '../../mail/outbox';
 import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service';
 
@@ -30,10 +30,11 @@ const BATCH = 500;
 /** What the mails about a placement need. */
 async function placementFacts(tx: Pick<Db, 'select'>, paymentId: string) {
   const [row] = await tx
-    .select({ paymentId: payments.id, brandId: payments.brandId, paidAt: payments.paidAt, title: opportunities.title, outlet: opportunities.outletName })
-    .from(payments)
-    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(eq(payments.id, paymentId));
+    .select({ paymentId: placements.id, brandId: placements.brandId, paidAt: payments.paidAt, title: opportunities.title, outlet: opportunities.outletName })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .where(eq(placements.id, paymentId));
   return row;
 }
 
@@ -42,15 +43,16 @@ async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise
   if (days.length === 0) return 0;
   // reminders matter near their days: a week after the last one, a payment is no longer looked at
   const rows = await db
-    .select({ id: payments.id, paidAt: payments.paidAt })
-    .from(payments)
+    .select({ id: placements.id, paidAt: payments.paidAt })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
     .where(
       and(
-        eq(payments.status, 'paid'),
-        eq(payments.draftReviewStatus, 'awaiting_brand_brief'),
+        eq(placements.state, 'in_progress'),
+        eq(placements.draftReviewStatus, 'awaiting_brand_brief'),
         sql`${payments.paidAt} <= ${daysBefore(now, days[0]).toISOString()}::timestamptz`,
         sql`${payments.paidAt} > ${daysBefore(now, days[days.length - 1] + 7).toISOString()}::timestamptz`,
-        sql`NOT EXISTS (SELECT 1 FROM ${briefs} WHERE ${briefs.paymentId} = ${payments.id} AND ${briefs.submittedAt} IS NOT NULL)`,
+        sql`NOT EXISTS (SELECT 1 FROM ${briefs} WHERE ${briefs.placementId} = ${placements.id} AND ${briefs.submittedAt} IS NOT NULL)`,
       ),
     )
     .limit(BATCH);
@@ -72,14 +74,15 @@ async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise
 /** Drafts waiting for the brand: since when (the last attach or edits-complete; else the payment). */
 async function waitingDrafts(db: Db, olderThan: Date) {
   const since = sql<Date>`coalesce((SELECT max(${placementEvents.at}) FROM ${placementEvents}
-    WHERE ${placementEvents.paymentId} = ${payments.id} AND ${placementEvents.kind} IN ('draft_attached', 'edits_completed')), ${payments.paidAt})`;
+    WHERE ${placementEvents.placementId} = ${placements.id} AND ${placementEvents.kind} IN ('draft_attached', 'edits_completed')), ${payments.paidAt})`;
   const rows = await db
-    .select({ id: payments.id, since: sql<string>`to_char(${since} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
-    .from(payments)
+    .select({ id: placements.id, since: sql<string>`to_char(${since} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
     .where(
       and(
-        eq(payments.status, 'paid'),
-        inArray(payments.draftReviewStatus, ['pending_brand_review', 'edits_complete']),
+        eq(placements.state, 'in_progress'),
+        inArray(placements.draftReviewStatus, ['pending_brand_review', 'edits_complete']),
         sql`${since} <= ${olderThan.toISOString()}::timestamptz`,
       ),
     )
@@ -110,10 +113,12 @@ async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<
     const done = await db.transaction(async (tx) => {
       // the brand may have answered meanwhile, or another instance approved it: only a waiting draft moves
       const [moved] = await tx
-        .update(payments)
+        .update(placements)
         .set({ draftReviewStatus: 'approved' })
-        .where(and(eq(payments.id, draft.id), eq(payments.status, 'paid'), inArray(payments.draftReviewStatus, ['pending_brand_review', 'edits_complete'])))
-        .returning({ id: payments.id });
+        .where(
+          and(eq(placements.id, draft.id), eq(placements.state, 'in_progress'), inArray(placements.draftReviewStatus, ['pending_brand_review', 'edits_complete'])),
+        )
+        .returning({ id: placements.id });
       if (!moved) return false;
       await recordEvent(tx, draft.id, 'approved', SYSTEM, { round: await currentRound(tx, draft.id), automatic: true, waitingSince: draft.since.toISOString() }, now);
       const p = await placementFacts(tx, draft.id);

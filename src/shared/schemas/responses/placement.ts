@@ -46,7 +46,7 @@ export const savedBriefSchema = z
   .meta({ id: 'SavedBrief' });
 
 /** The payment members a project card needs. */
-export const projectPaymentSchema = z
+export const placementPaymentSchema = z
   .object({
     id,
     status: z.enum(PAYMENT_STATUSES),
@@ -61,7 +61,7 @@ export const projectPaymentSchema = z
     amount: decimal,
     createdAt: timestamp,
   })
-  .meta({ id: 'ProjectPayment' });
+  .meta({ id: 'PlacementPayment' });
 
 /** The opportunity members of a placement card. */
 const card = {
@@ -70,11 +70,11 @@ const card = {
   type: z.array(z.string()),
   outletName: z.string(),
   priceUsd: decimal,
-  payment: projectPaymentSchema,
+  payment: placementPaymentSchema,
 };
 
 /** GET /api/brand/my-articles item (spec §3). */
-export const myArticleItemSchema = z
+export const brandPlacementItemSchema = z
   .object({
     ...card,
     brief: z
@@ -84,10 +84,10 @@ export const myArticleItemSchema = z
     publication: publicationSchema.nullable().describe('the live article, once published'),
     unreadMessages: count.describe('messages from the editorial team the brand has not read'),
   })
-  .meta({ id: 'MyArticleItem' });
+  .meta({ id: 'BrandPlacementItem' });
 
 /** GET /api/admin/projects item (spec §3). */
-export const adminProjectItemSchema = z
+export const adminPlacementItemSchema = z
   .object({
     ...card,
     brief: z
@@ -101,7 +101,7 @@ export const adminProjectItemSchema = z
       .describe('the brief is in and no draft came within the turnaround (the opportunity’s tatDays, else 14 days)'),
     unreadMessages: count.describe('messages from the brand the editorial team has not read'),
   })
-  .meta({ id: 'AdminProjectItem' });
+  .meta({ id: 'AdminPlacementItem' });
 
 /** POST /api/upload/document */
 export const uploadedDocumentSchema = z.object({

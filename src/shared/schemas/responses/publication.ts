@@ -42,7 +42,7 @@ export const publicationSchema = z
   .meta({ id: 'Publication' });
 
 /** GET /api/admin/placements item: a published placement and its health. */
-export const adminPlacementItemSchema = z
+export const livePlacementItemSchema = z
   .object({
     paymentId: z.guid(),
     title: z.string(),
@@ -60,7 +60,7 @@ export const adminPlacementItemSchema = z
       .describe('a failing check not confirmed yet (a case opens if the next one, an hour later, fails too)'),
     publication: publicationSchema,
   })
-  .meta({ id: 'AdminPlacementItem' });
+  .meta({ id: 'LivePlacementItem' });
 
 /**
  * GET /api/admin/placements/counts: placements by health, and the open cases (the sidebar's count),

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type {
-  AdminPlacementItem,
+  LivePlacementItem,
   PlacementCounts,
   PublicationCheck,
   PublicationHealth,
@@ -20,7 +20,7 @@ export type PlacementFilter = 'all' | PublicationHealth;
 
 /** GET /api/admin/placements[?health=…]: published placements, newest publication first, page by page. */
 export const useAdminPlacements = (filter: PlacementFilter) =>
-  usePagedList<AdminPlacementItem>(
+  usePagedList<LivePlacementItem>(
     [...listKey, 'list', filter],
     filter === 'all' ? '/api/admin/placements' : `/api/admin/placements?health=${filter}`,
   );

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AdminProjectItem, ProjectTab, ProjectTabCounts } from '@shared/schemas/brief';
+import type { AdminPlacementItem, ProjectTab, ProjectTabCounts } from '@shared/schemas/brief';
 import { apiGet } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { usePagedList } from '@/lib/paged-query';
@@ -17,7 +17,7 @@ const searchParam = (q: string) => (q ? `&q=${encodeURIComponent(q)}` : '');
  * opportunity, brand and submitted brief, page by page.
  */
 export const useAdminProjectsTab = (tab: ProjectTab, q: string) =>
-  usePagedList<AdminProjectItem>([...key, 'tab', tab, q], `/api/admin/projects?tab=${tab}${searchParam(q)}`);
+  usePagedList<AdminPlacementItem>([...key, 'tab', tab, q], `/api/admin/projects?tab=${tab}${searchParam(q)}`);
 
 /**
  * GET /api/admin/projects/counts?q=…: each tab's count over every project (of the brands the search

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ProjectPayment, UploadedDocument } from '@shared/schemas/brief';
+import type { PlacementPayment, UploadedDocument } from '@shared/schemas/brief';
 import { ApiError, apiRequest } from '@/lib/api';
 import { uploadWithProgress } from '@/lib/upload-progress';
 import { invalidateProjects } from './admin-projects';
@@ -33,7 +33,7 @@ export function useAttachDraft(paymentId: string) {
         input.kind === 'url'
           ? { draftDocumentUrl: input.url.trim() }
           : { draftDocumentFile: input.file ? await uploadDocument(input.file, input.onProgress) : input.existing };
-      return apiRequest<ProjectPayment>('PATCH', `/api/admin/payments/${paymentId}/status`, body);
+      return apiRequest<PlacementPayment>('PATCH', `/api/admin/payments/${paymentId}/status`, body);
     },
     onSettled: invalidateProjects,
   });

@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ArticleTab, MyArticleItem } from '@shared/schemas/brief';
+import type { ArticleTab, BrandPlacementItem } from '@shared/schemas/brief';
 import { apiGet } from '@/lib/api';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { usePagedList } from '@/lib/paged-query';
 
 /** GET /api/brand/my-articles?tab=…: one tab, page by page (the server filters and orders it). */
 export const useMyArticlesTab = (tab: ArticleTab) =>
-  usePagedList<MyArticleItem>([...myArticlesKey, 'tab', tab], `/api/brand/my-articles?tab=${tab}`);
+  usePagedList<BrandPlacementItem>([...myArticlesKey, 'tab', tab], `/api/brand/my-articles?tab=${tab}`);
 
 /** One purchase of the brand (by payment or by opportunity), or undefined when it is not the brand's. */
 export function useMyArticle(filter: { paymentId: string } | { opportunityId: string | null }) {
   const [name, value] = 'paymentId' in filter ? ['paymentId', filter.paymentId] : ['opportunityId', filter.opportunityId];
-  const q = useQuery<MyArticleItem[]>({
+  const q = useQuery<BrandPlacementItem[]>({
     queryKey: [...myArticlesKey, name, value],
     queryFn: () => apiGet(`/api/brand/my-articles?${name}=${encodeURIComponent(value ?? '')}&limit=1`),
     enabled: Boolean(value),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminProjectItem, MyArticleItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem, BrandPlacementItem } from '@shared/schemas/brief';
 import { ApiError, apiGet } from '@/lib/api';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { projectsKey } from './admin-projects';
@@ -12,7 +12,7 @@ const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceo
  * card. Under the list's key, so whatever refreshes My Articles (a review, a brief) refreshes it.
  */
 export const useBrandPlacement = (paymentId: string) =>
-  useQuery<MyArticleItem>({
+  useQuery<BrandPlacementItem>({
     queryKey: [...myArticlesKey, 'placement', paymentId],
     queryFn: () => apiGet(`/api/brand/my-articles/${paymentId}`),
     retry: retryHiccups,
@@ -23,7 +23,7 @@ export const useBrandPlacement = (paymentId: string) =>
  * Under the list's key, so every project change (invalidateProjects) refreshes it.
  */
 export const useAdminPlacement = (paymentId: string) =>
-  useQuery<AdminProjectItem>({
+  useQuery<AdminPlacementItem>({
     queryKey: [...projectsKey, 'placement', paymentId],
     queryFn: () => apiGet(`/api/admin/projects/${paymentId}`),
     retry: retryHiccups,

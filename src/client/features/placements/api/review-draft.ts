@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ProjectPayment } from '@shared/schemas/brief';
+import type { PlacementPayment } from '@shared/schemas/brief';
 import { apiRequest } from '@/lib/api';
 import { refreshUser } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
@@ -20,7 +20,7 @@ function refreshAfterReview() {
 /** POST /api/brand/projects/{paymentId}/approve */
 export function useApproveDraft() {
   return useMutation({
-    mutationFn: (paymentId: string) => apiRequest<ProjectPayment>('POST', `/api/brand/projects/${paymentId}/approve`),
+    mutationFn: (paymentId: string) => apiRequest<PlacementPayment>('POST', `/api/brand/projects/${paymentId}/approve`),
     onSuccess: refreshAfterReview,
   });
 }
@@ -30,7 +30,7 @@ export function useRequestEdits() {
   return useMutation({
     mutationFn: ({ paymentId, feedback }: { paymentId: string; feedback: string }) => {
       const text = feedback.trim();
-      return apiRequest<ProjectPayment>('POST', `/api/brand/projects/${paymentId}/request-edits`, text ? { feedback: text } : {});
+      return apiRequest<PlacementPayment>('POST', `/api/brand/projects/${paymentId}/request-edits`, text ? { feedback: text } : {});
     },
     onSuccess: refreshAfterReview,
   });

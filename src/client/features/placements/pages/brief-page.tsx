@@ -8,7 +8,7 @@ import {
   briefPart1Schema,
   briefPart2Schema,
   type BriefResponse,
-  type MyArticleItem,
+  type BrandPlacementItem,
 } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -25,14 +25,14 @@ import { SaveIndicator } from '../components/brief/save-indicator';
 import { briefStart, conflictCopy, useBriefDraft } from '../components/brief/use-brief-draft';
 import { QueryError } from '@/components/query-error';
 
-function lockedMessage(article: MyArticleItem | undefined): string | null {
+function lockedMessage(article: BrandPlacementItem | undefined): string | null {
   if (article?.payment.status === 'released') return 'This article has been published, so its brief can no longer be changed.';
   if (article?.payment.status === 'refunded') return 'This payment was refunded, so its brief can no longer be changed.';
   if (article?.payment.draftReviewStatus === 'approved') return 'You approved the draft, so its brief can no longer be changed.';
   return null;
 }
 
-function BriefForm({ paymentId, initial, article }: { paymentId: string; initial: BriefResponse; article: MyArticleItem | undefined }) {
+function BriefForm({ paymentId, initial, article }: { paymentId: string; initial: BriefResponse; article: BrandPlacementItem | undefined }) {
   const [, navigate] = useLocation();
   const [step, setStep] = React.useState<1 | 2>(1);
   const [moving, setMoving] = React.useState(false);

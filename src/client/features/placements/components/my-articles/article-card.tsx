@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { CheckCircle2, Clock, Hourglass, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -11,7 +11,7 @@ import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
 import { CARD_STATUS_VARIANT, briefCanChange, cardStatus, hasDraft } from './article-status';
 
-export function ArticleCard({ article: a }: { article: MyArticleItem }) {
+export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
   const status = cardStatus(a);
   const firstType = a.type[0];
   const submitted = Boolean(a.brief?.submittedAt);

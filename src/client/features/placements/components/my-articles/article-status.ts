@@ -1,23 +1,23 @@
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { isUnderReview, type DraftReviewStatus } from '@shared/payment';
 
 /** The server places purchases in tabs (modules/placements/tabs.ts). */
 export type { ArticleTab } from '@shared/schemas/brief';
 
-export const hasDraft = (a: MyArticleItem) => Boolean(a.payment.draftDocumentUrl || a.payment.draftDocumentFile);
+export const hasDraft = (a: BrandPlacementItem) => Boolean(a.payment.draftDocumentUrl || a.payment.draftDocumentFile);
 
 /** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
-export const canReview = (a: MyArticleItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
+export const canReview = (a: BrandPlacementItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
 
 /** The brief may still change: the money is held and the draft not approved (brief.ts refuses otherwise). */
-export const briefCanChange = (a: MyArticleItem) => a.payment.status === 'paid' && a.payment.draftReviewStatus !== 'approved';
+export const briefCanChange = (a: BrandPlacementItem) => a.payment.status === 'paid' && a.payment.draftReviewStatus !== 'approved';
 
 /** An approved draft whose payment is still held: nothing left for the brand, publication next. */
 const AWAITING_PUBLICATION = 'Approved – awaiting publication';
 
 export type CardStatus = 'Released' | 'Refunded' | typeof AWAITING_PUBLICATION | 'Needs Review' | 'Pending';
 
-export function cardStatus(a: MyArticleItem): CardStatus {
+export function cardStatus(a: BrandPlacementItem): CardStatus {
   if (a.payment.status === 'released') return 'Released';
   if (a.payment.status === 'refunded') return 'Refunded';
   if (a.payment.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;

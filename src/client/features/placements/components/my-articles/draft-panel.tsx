@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { CheckCircle2, Download, ExternalLink, FileText, MessageSquareQuote, PenLine, RefreshCcw } from 'lucide-react';
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -14,7 +14,7 @@ import { RequestEditsDialog } from './request-edits-dialog';
  * What approving asks first. While edits are requested the team is revising: approving then takes
  * the version the brand sent back, as it is, and the edits asked for are not made.
  */
-function approveQuestion(article: MyArticleItem) {
+function approveQuestion(article: BrandPlacementItem) {
   if (article.payment.draftReviewStatus === 'edits_requested')
     return {
       title: 'Approve the current version as it is?',
@@ -49,7 +49,7 @@ function RevisingNote({ feedback }: { feedback: string | null }) {
 }
 
 /** The attached draft: where to read it, the review state, the brand's feedback and its two actions. */
-export function DraftPanel({ article }: { article: MyArticleItem }) {
+export function DraftPanel({ article }: { article: BrandPlacementItem }) {
   const p = article.payment;
   const [editing, setEditing] = React.useState(false);
   const [confirming, setConfirming] = React.useState(false);

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { format } from 'date-fns';
 import { CheckCircle2, ChevronDown, ChevronUp, ClipboardList, Clock, Copy, FilePlus2, FileText, Globe, Pencil, ShieldCheck } from 'lucide-react';
-import type { AdminProjectItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { CheckResult, HealthBadge } from '@/components/publication/check-result';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -18,7 +18,7 @@ const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 const moment = (iso: string) => format(new Date(iso), 'MMM d, yyyy, h:mm a');
 
 /** The submitted brief with Copy Brief and View/Hide Brief (open here: reading it is what the page is for). */
-export function AdminBriefSection({ item }: { item: AdminProjectItem }) {
+export function AdminBriefSection({ item }: { item: AdminPlacementItem }) {
   const [expanded, setExpanded] = React.useState(true);
   const { brief } = item;
   const briefId = `brief-${item.payment.id}`;
@@ -58,7 +58,7 @@ export function AdminBriefSection({ item }: { item: AdminProjectItem }) {
  * The draft, as the Projects card has it for the placement's tab: Attach Draft once the brief is
  * in; under review the document with Edit Draft and Mark Edits Complete; approved, Publish Content.
  */
-export function AdminDraftSection({ item }: { item: AdminProjectItem }) {
+export function AdminDraftSection({ item }: { item: AdminPlacementItem }) {
   const { payment, brief } = item;
   const [dialogOpen, setDialogOpen] = React.useState(false);
   const tab = projectTabOf(payment);
@@ -112,7 +112,7 @@ export function AdminDraftSection({ item }: { item: AdminProjectItem }) {
 }
 
 /** The live article as Admin Placements shows it: its link, health, last check, guarantee; Recheck now and Change URL. */
-export function AdminPublicationSection({ item }: { item: AdminProjectItem }) {
+export function AdminPublicationSection({ item }: { item: AdminPlacementItem }) {
   const [changing, setChanging] = React.useState(false);
   const pub = item.publication;
   if (!pub) {

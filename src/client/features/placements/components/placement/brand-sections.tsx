@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { format } from 'date-fns';
 import { CheckCircle2, ClipboardList, Clock, Copy, FileText, Globe, Hourglass, PenLine } from 'lucide-react';
-import type { MyArticleItem } from '@shared/schemas/brief';
+import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -19,7 +19,7 @@ const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
  * The brief as the brand gave it, read-only, with Copy Brief and, while it can still change, the
  * link to its form ("Submit Brief" before it is submitted, "Edit Brief" after, as on the card).
  */
-export function BrandBriefSection({ article: a }: { article: MyArticleItem }) {
+export function BrandBriefSection({ article: a }: { article: BrandPlacementItem }) {
   const paymentId = a.payment.id;
   const saved = Boolean(a.brief);
   const submittedAt = a.brief?.submittedAt ?? null;
@@ -83,7 +83,7 @@ export function BrandBriefSection({ article: a }: { article: MyArticleItem }) {
 }
 
 /** The draft the editorial team attached, with Approve Draft and Request Edits (the My Articles card's panel). */
-export function BrandDraftSection({ article: a }: { article: MyArticleItem }) {
+export function BrandDraftSection({ article: a }: { article: BrandPlacementItem }) {
   const submitted = Boolean(a.brief?.submittedAt);
   return (
     <PageSection title="Draft" icon={<FileText />} testId="draft-section">
@@ -110,7 +110,7 @@ export function BrandDraftSection({ article: a }: { article: MyArticleItem }) {
 }
 
 /** The live article, its checks and the guarantee (the My Articles card's panel), once published. */
-export function BrandPublicationSection({ article: a }: { article: MyArticleItem }) {
+export function BrandPublicationSection({ article: a }: { article: BrandPlacementItem }) {
   return (
     <PageSection title="Publication" icon={<Globe />} testId="publication-section">
       {a.publication ? (

@@ -4,7 +4,7 @@ import { GUARANTEE_DAYS } from '@shared/constants';
 import { formatUsd } from '@shared/money';
 import type { MessageSide } from '@shared/messages';
 import { shortPaymentId, type PaymentStatus } from '@shared/payment';
-import type { ProjectPayment } from '@shared/schemas/brief';
+import type { PlacementPayment } from '@shared/schemas/brief';
 import { DocumentLinks } from '@/components/document-links';
 import { RefundButton } from '@/components/refund-button';
 import { Badge } from '@/components/ui/badge';
@@ -17,7 +17,7 @@ const STATE: Record<PaymentStatus, { label: string; variant: 'warning' | 'succes
 };
 
 /** What the money's state means, for whom it is read. */
-function meaning(side: MessageSide, p: ProjectPayment): string {
+function meaning(side: MessageSide, p: PlacementPayment): string {
   const amount = formatUsd(p.amount);
   if (p.status === 'released') return side === 'brand' ? `${amount} was released to the outlet when the article was published.` : `${amount} was released on publication.`;
   if (p.status === 'refunded') return side === 'brand' ? `${amount} was refunded to your card.` : `${amount} was refunded to the brand's card.`;
@@ -38,7 +38,7 @@ export function MoneySection({
   brand,
 }: {
   side: MessageSide;
-  payment: ProjectPayment;
+  payment: PlacementPayment;
   title: string;
   /** the brand's name, for the admin's refund question */
   brand?: string;

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { SearchCheck } from 'lucide-react';
-import type { AdminPlacementItem, PublicationCheck } from '@shared/publication';
+import type { LivePlacementItem, PublicationCheck } from '@shared/publication';
 import { CheckResult } from '@/components/publication/check-result';
 import { Button } from '@/components/ui/button';
 import {
@@ -18,7 +18,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useChangeLiveUrl, usePreviewCheck } from '../../api/admin-placements';
 
 /** What the dialog names and changes: the placement, and its live URL now. */
-type UrlOf = Pick<AdminPlacementItem, 'paymentId' | 'title' | 'outletName'> & { publication: Pick<AdminPlacementItem['publication'], 'url'> };
+type UrlOf = Pick<LivePlacementItem, 'paymentId' | 'title' | 'outletName'> & { publication: Pick<LivePlacementItem['publication'], 'url'> };
 
 /**
  * Moves a placement to a new live URL (the outlet moved the article), or gives the URL of one

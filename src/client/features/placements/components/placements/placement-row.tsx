@@ -3,7 +3,7 @@ import { format } from 'date-fns';
 import { Link } from 'wouter';
 import { AlertOctagon, ExternalLink, Link2Off, PanelTop, RefreshCw } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import type { AdminPlacementItem, PublicationCheck } from '@shared/publication';
+import type { LivePlacementItem, PublicationCheck } from '@shared/publication';
 import { CheckResult, HealthBadge, hostOf } from '@/components/publication/check-result';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -50,7 +50,7 @@ export function RecheckButton({ paymentId }: { paymentId: string }) {
 }
 
 /** The open case: what is wrong and the date by which the outlet must restore the article. */
-export function OpenCase({ issue }: { issue: NonNullable<AdminPlacementItem['publication']['issue']> }) {
+export function OpenCase({ issue }: { issue: NonNullable<LivePlacementItem['publication']['issue']> }) {
   return (
     <div className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="placement-case">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold">
@@ -94,7 +94,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 /** One published placement: what, where, for whom, its live article, its health and what the admin can do. */
-export function PlacementRow({ placement: p }: { placement: AdminPlacementItem }) {
+export function PlacementRow({ placement: p }: { placement: LivePlacementItem }) {
   const [changing, setChanging] = React.useState(false);
   const pub = p.publication;
   const refunded = pub.health === 'refunded';

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { RadioGroup } from 'radix-ui';
 import { FileUp, Link2 } from 'lucide-react';
 import { DOCUMENT_MAX_BYTES } from '@shared/constants';
-import { draftAttachSchema, type AdminProjectItem } from '@shared/schemas/brief';
+import { draftAttachSchema, type AdminPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
@@ -53,7 +53,7 @@ function Choice({ value, label, icon }: { value: Kind; label: string; icon: Reac
   );
 }
 
-function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => void }) {
+function DraftForm({ item, onDone }: { item: AdminPlacementItem; onDone: () => void }) {
   const { payment } = item;
   const editing = Boolean(payment.draftDocumentUrl || payment.draftDocumentFile);
   const existingFile = payment.draftDocumentFile;
@@ -184,7 +184,7 @@ function DraftForm({ item, onDone }: { item: AdminProjectItem; onDone: () => voi
 }
 
 /** Attach Draft (Awaiting Brief) and Edit Draft (Pending Review): a Google Docs link or an uploaded .doc/.docx/.pdf. */
-export function AttachDraftDialog({ item, open, onOpenChange }: { item: AdminProjectItem; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function AttachDraftDialog({ item, open, onOpenChange }: { item: AdminPlacementItem; open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent data-testid="draft-dialog">{open && <DraftForm item={item} onDone={() => onOpenChange(false)} />}</DialogContent>

@@ -3,7 +3,7 @@
 import { formatUsd } from '../../../../../shared/money';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '../../../../../shared/opportunity';
 import { isUnderReview } from '../../../../../shared/payment';
-import type { AdminProjectItem, BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field, ProjectPayment, ProjectTab } from '../../../../../shared/schemas/brief';
+import type { AdminPlacementItem, BriefPart1, BriefPart1Field, BriefPart2, BriefPart2Field, PlacementPayment, ProjectTab } from '../../../../../shared/schemas/brief';
 
 /** The server places projects in tabs (modules/placements/tabs.ts). */
 export type { ProjectTab } from '../../../../../shared/schemas/brief';
@@ -59,7 +59,7 @@ export const splitLinks = (value: string | undefined) => (value ?? '').split(/[\
 export const linkHref = (link: string) => (/^https?:\/\//i.test(link) ? link : `https://${link}`);
 
 // spec: the brand name, or the person's name when there is none
-export const brandOf = (user: AdminProjectItem['user']) => user.brandName || user.name || '—';
+export const brandOf = (user: AdminPlacementItem['user']) => user.brandName || user.name || '—';
 
 export const typeLabel = (types: string[]) => {
   const first = types[0];
@@ -78,7 +78,7 @@ function partText<K extends string>(heading: string, fields: BriefField<K>[], pa
 }
 
 /** The Projects tab a placement is in (modules/placements/tabs.ts, the same rules): its page says it too. */
-export function projectTabOf(payment: Pick<ProjectPayment, 'status' | 'draftReviewStatus'>): ProjectTab {
+export function projectTabOf(payment: Pick<PlacementPayment, 'status' | 'draftReviewStatus'>): ProjectTab {
   if (payment.status === 'released') return 'published';
   if (payment.status === 'refunded') return 'refunded';
   if (payment.draftReviewStatus === 'approved') return 'approved';
@@ -94,7 +94,7 @@ export interface CopiedBrief {
   outletName: string;
   type: string[];
   priceUsd: string;
-  user?: AdminProjectItem['user'];
+  user?: AdminPlacementItem['user'];
   brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string | null } | null;
 }
 

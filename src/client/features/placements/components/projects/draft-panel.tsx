@@ -1,6 +1,6 @@
 import { Download, ExternalLink, FileText, MessageSquareWarning } from 'lucide-react';
 import type { DraftReviewStatus } from '@shared/payment';
-import type { ProjectPayment } from '@shared/schemas/brief';
+import type { PlacementPayment } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 
@@ -11,7 +11,7 @@ const REVIEW_BADGE: Partial<Record<DraftReviewStatus, { label: string; variant: 
 };
 
 /** Open Document (a link, new tab) or Download File (the private draft, served as an attachment). */
-export function DocumentLink({ payment }: { payment: ProjectPayment }) {
+export function DocumentLink({ payment }: { payment: PlacementPayment }) {
   if (payment.draftDocumentUrl) {
     return (
       <Button asChild variant="outline" size="sm">
@@ -33,10 +33,10 @@ export function DocumentLink({ payment }: { payment: ProjectPayment }) {
   return null;
 }
 
-const draftKind = (p: ProjectPayment) => (p.draftDocumentUrl ? 'Google Docs link' : 'PDF/DOC file');
+const draftKind = (p: PlacementPayment) => (p.draftDocumentUrl ? 'Google Docs link' : 'PDF/DOC file');
 
 /** Pending Review: where the draft stands with the brand, the document, and what the admin can do next. */
-export function DraftPanel({ payment, actions }: { payment: ProjectPayment; actions: React.ReactNode }) {
+export function DraftPanel({ payment, actions }: { payment: PlacementPayment; actions: React.ReactNode }) {
   const badge = REVIEW_BADGE[payment.draftReviewStatus];
   const editsRequested = payment.draftReviewStatus === 'edits_requested';
   return (

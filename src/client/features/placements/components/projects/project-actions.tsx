@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { CheckCircle2, Rocket } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import type { AdminProjectItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
@@ -45,7 +45,7 @@ export function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
  * Releasing escrow cannot be undone: the admin confirms the amount and the brand first, and may
  * give the live article's URL, which is checked before any money moves.
  */
-export function PublishButton({ item }: { item: AdminProjectItem }) {
+export function PublishButton({ item }: { item: AdminPlacementItem }) {
   const publish = useRelease('status');
   const [open, setOpen] = React.useState(false);
   const [article, setArticle] = React.useState<LiveArticle>(EMPTY_LIVE_ARTICLE);

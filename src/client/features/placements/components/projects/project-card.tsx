@@ -2,7 +2,7 @@ import * as React from 'react';
 import { format } from 'date-fns';
 import { CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Store, UserRound } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import type { AdminProjectItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -25,7 +25,7 @@ function Meta({ icon, label, children }: { icon: React.ReactNode; label: string;
   );
 }
 
-export function ProjectCard({ item, tab }: { item: AdminProjectItem; tab: ProjectTab }) {
+export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: ProjectTab }) {
   const { payment, brief } = item;
   const [expanded, setExpanded] = React.useState(false);
   const [dialogOpen, setDialogOpen] = React.useState(false);
