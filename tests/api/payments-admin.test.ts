@@ -104,6 +104,24 @@ describe('admin payments list and totals', () => {
   });
 });
 
+describe('Admin Payments by status pages through its index', () => {
+  it('each status is listed newest first from payments_status_created_idx, without reading newer payments or sorting', async () => {
+    for (const status of ['paid', 'released', 'refunded']) {
+      const plan = await t.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
+        const result = await tx.execute(
+          sql`EXPLAIN SELECT payments.id FROM payments WHERE payments.status = ${status} ORDER BY payments.created_at DESC, payments.id DESC LIMIT 51`,
+        );
+        return (result as unknown as { rows: Record<string, string>[] }).rows.map((r) => Object.values(r)[0]).join('\n');
+      });
+      expect(plan, status).toContain('payments_status_created_idx');
+      expect(plan, status).not.toContain('Sort');
+      expect(plan, status).not.toContain('Filter');
+    }
+  });
+});
+
 describe('the payment lists read the database', () => {
   it('a change made elsewhere (another server, plain SQL) shows in the very next page of both lists: the payment, its opportunity, its brand; a deleted one is gone', async () => {
     const [brand] = await quickBrands(t.app, t.db, 1);

@@ -274,8 +274,10 @@ export const payments = pgTable(
     index('payments_brand_held_idx').on(t.brandId, t.amount).where(sql`status = 'paid'`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
-    // Admin Payments, paged newest first
+    // Admin Payments, paged newest first; and with a status filter (a status rarer among the newest
+    // payments, refunded say, would otherwise walk thousands of newer rows to fill a page)
     index('payments_created_idx').on(t.createdAt, t.id),
+    index('payments_status_created_idx').on(t.status, t.createdAt, t.id),
   ],
 );
 
