@@ -51,15 +51,33 @@ export const shortPaymentId = (id: string) => `${id.slice(0, 20)}...`;
 /** Spec: the admin's release choices show the last 8 characters. */
 export const paymentIdTail = (id: string) => id.slice(-8);
 
-/** Spec §4: the payment history badge. */
-export function paymentBadge(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus }): 'Released' | 'Needs Review' | 'Refunded' | 'Pending' {
+/** An approved draft whose money is still held: nothing left for the brand, publication next. */
+const AWAITING_PUBLICATION = 'Approved – awaiting publication';
+
+/**
+ * Where a placement stands, in the brand's words: the one status its card (My Articles), its page
+ * and Payment History show. The spec's badges (Pending, Needs Review, Released, and Refunded), with
+ * the approved draft not yet published apart (issue 43: under Pending or Needs Review it read as
+ * still waiting on the brand).
+ */
+export type PlacementStatus = 'Pending' | 'Needs Review' | typeof AWAITING_PUBLICATION | 'Released' | 'Refunded';
+
+export function placementStatus(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus }): PlacementStatus {
   if (p.status === 'released') return 'Released';
   if (p.status === 'refunded') return 'Refunded';
-  if (isUnderReview(p.draftReviewStatus)) {
-    return 'Needs Review';
-  }
+  if (p.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;
+  if (isUnderReview(p.draftReviewStatus)) return 'Needs Review';
   return 'Pending';
 }
+
+/** What each status means (Payment History's guide: the spec's four, and the approved draft). */
+export const PLACEMENT_STATUS_GUIDE: readonly (readonly [PlacementStatus, string])[] = [
+  ['Pending', 'Payment received, awaiting draft'],
+  ['Needs Review', 'Draft ready for your review'],
+  [AWAITING_PUBLICATION, 'Draft approved, publication next'],
+  ['Released', 'Approved and published'],
+  ['Refunded', 'Refunded to your card'],
+];
 
 /** Shown on every page, on the built-in checkout and in every e-mail while the test provider runs. */
 export const TEST_MODE_NOTICE = 'Test mode: payments are simulated';

@@ -104,6 +104,14 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   await expect(card.getByTestId('article-status')).toHaveText('Refunded');
   await expect(card.getByTestId('refunded-note')).toHaveText('Refunded – $1,250.50 returned');
   await expect(card.getByText('Brief pending')).toHaveCount(0);
+
+  // Payment History says each one's status in the same words as its card (one vocabulary, issue 44)
+  await brand.goto('/brand/payments');
+  const row = (title: string) => brand.getByTestId('payment-row').filter({ hasText: title });
+  await expect(row(`Awaiting ${stamp}`).getByText('Approved – awaiting publication', { exact: true })).toBeVisible();
+  await expect(row(`Published ${stamp}`).getByText('Released', { exact: true })).toBeVisible();
+  await expect(row(`Refunded ${stamp}`).getByText('Refunded', { exact: true })).toBeVisible();
+  await expect(brand.getByText('Draft approved, publication next')).toBeVisible();
   await close();
 });
 

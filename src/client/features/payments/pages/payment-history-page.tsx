@@ -1,8 +1,8 @@
 import { format } from 'date-fns';
 import { Receipt } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import { paymentBadge, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
-import { Badge } from '@/components/ui/badge';
+import { PLACEMENT_STATUS_GUIDE, placementStatus, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
+import { PlacementStatusBadge } from '@/components/placement-status';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -11,23 +11,14 @@ import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/query-error';
 import { DocumentLinks } from '@/components/document-links';
 
-const BADGE_VARIANT = { Released: 'success', 'Needs Review': 'info', Refunded: 'destructive', Pending: 'warning' } as const;
-
-const GUIDE = [
-  ['Pending', 'Payment received, awaiting draft'],
-  ['Needs Review', 'Draft ready for your review'],
-  ['Released', 'Approved and published'],
-  ['Refunded', 'Refunded to your card'],
-] as const;
-
 function PaymentRow({ p }: { p: BrandPaymentItem }) {
-  const badge = paymentBadge(p);
+  const badge = placementStatus(p);
   return (
     <li className="flex flex-col gap-2 p-4 sm:flex-row sm:items-center sm:justify-between" data-testid="payment-row">
       <div className="min-w-0 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <p className="min-w-0 font-medium wrap-anywhere">{p.opportunity.title}</p>
-          <Badge variant={BADGE_VARIANT[badge]}>{badge}</Badge>
+          <PlacementStatusBadge status={badge} />
         </div>
         <p className="text-sm text-muted-foreground">{p.opportunity.outletName}</p>
         <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
@@ -82,11 +73,11 @@ export function PaymentHistoryPage() {
         </CardHeader>
         <CardContent>
           <dl className="grid gap-3 sm:grid-cols-2">
-            {GUIDE.map(([label, text]) => (
+            {PLACEMENT_STATUS_GUIDE.map(([label, text]) => (
               // a definition list holds only term and definition pairs (each pair may be wrapped in a div)
-              <div key={label} className="flex items-center gap-2 text-sm">
+              <div key={label} className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
                 <dt>
-                  <Badge variant={BADGE_VARIANT[label]}>{label}</Badge>
+                  <PlacementStatusBadge status={label} />
                 </dt>
                 <dd className="text-muted-foreground">{text}</dd>
               </div>

@@ -2,7 +2,8 @@ import { useParams } from 'wouter';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { Badge } from '@/components/ui/badge';
 import { useBrandPlacement } from '../api/get-placement';
-import { CARD_STATUS_VARIANT, cardStatus } from '../components/my-articles/article-status';
+import { placementStatus } from '@shared/payment';
+import { PlacementStatusBadge } from '@/components/placement-status';
 import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
 import { MoneySection } from '../components/placement/money-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
@@ -18,7 +19,7 @@ export function BrandPlacementPage() {
   return (
     <PlacementFrame key={paymentId} side="brand" paymentId={paymentId} query={query}>
       {(a) => {
-        const status = cardStatus(a);
+        const status = placementStatus(a.payment);
         const firstType = a.type[0];
         return {
           header: (
@@ -29,9 +30,7 @@ export function BrandPlacementPage() {
               badges={
                 <>
                   {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
-                  <Badge variant={CARD_STATUS_VARIANT[status]} data-testid="article-status">
-                    {status}
-                  </Badge>
+                  <PlacementStatusBadge status={status} testId="article-status" />
                 </>
               }
             />

@@ -9,10 +9,12 @@ import { Card, CardContent } from '@/components/ui/card';
 import { MessagesLink } from '@/components/messages-link';
 import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
-import { CARD_STATUS_VARIANT, briefCanChange, cardStatus, hasDraft } from './article-status';
+import { placementStatus } from '@shared/payment';
+import { PlacementStatusBadge } from '@/components/placement-status';
+import { briefCanChange, hasDraft } from './article-status';
 
 export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
-  const status = cardStatus(a);
+  const status = placementStatus(a.payment);
   const firstType = a.type[0];
   const submitted = Boolean(a.brief?.submittedAt);
   // a brief can change only while the money is held and the draft is not approved (the server refuses
@@ -30,9 +32,7 @@ export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
           <div className="min-w-0 space-y-1.5">
             <div className="flex flex-wrap items-center gap-2">
               {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
-              <Badge variant={CARD_STATUS_VARIANT[status]} data-testid="article-status">
-                {status}
-              </Badge>
+              <PlacementStatusBadge status={status} testId="article-status" />
             </div>
             <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
             <p className="text-sm text-muted-foreground">{a.outletName}</p>

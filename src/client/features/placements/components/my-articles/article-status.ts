@@ -12,27 +12,6 @@ export const canReview = (a: BrandPlacementItem) => a.payment.status === 'paid' 
 /** The brief may still change: the money is held and the draft not approved (brief.ts refuses otherwise). */
 export const briefCanChange = (a: BrandPlacementItem) => a.payment.status === 'paid' && a.payment.draftReviewStatus !== 'approved';
 
-/** An approved draft whose payment is still held: nothing left for the brand, publication next. */
-const AWAITING_PUBLICATION = 'Approved – awaiting publication';
-
-export type CardStatus = 'Released' | 'Refunded' | typeof AWAITING_PUBLICATION | 'Needs Review' | 'Pending';
-
-export function cardStatus(a: BrandPlacementItem): CardStatus {
-  if (a.payment.status === 'released') return 'Released';
-  if (a.payment.status === 'refunded') return 'Refunded';
-  if (a.payment.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;
-  if (isUnderReview(a.payment.draftReviewStatus)) return 'Needs Review';
-  return 'Pending';
-}
-
-export const CARD_STATUS_VARIANT = {
-  Released: 'success',
-  Refunded: 'destructive',
-  [AWAITING_PUBLICATION]: 'success',
-  'Needs Review': 'info',
-  Pending: 'warning',
-} as const;
-
 export const REVIEW_LABELS: Record<DraftReviewStatus, string> = {
   awaiting_brand_brief: 'Awaiting brief',
   pending_brand_review: 'Awaiting your review',
