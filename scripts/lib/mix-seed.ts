@@ -322,6 +322,24 @@ const STEP_ACTORS = sqlArray(STEPS.map((s) => s[1]));
 const editor = (n: string) => `md5('mix-editor-' || ((${n}) % ${EDITORS}))::uuid`;
 
 /**
+ * The placement each payment of `payments` paid for (a FROM item aliased `p`: payment columns and
+ * its number `n`), as fulfilment makes it (the payment's id; its state from the payment's status),
+ * with every review state among the held ones, a draft once past "awaiting", feedback after edits.
+ */
+export function placementsOfPayments(payments: string): string {
+  return `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
+    SELECT p.id, p.id, p.brand_id, p.opportunity_id,
+      CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
+      CASE WHEN r.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || p.n END,
+      r.review,
+      CASE WHEN r.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
+      p.created_at
+    FROM ${payments}
+    CROSS JOIN LATERAL (SELECT CASE WHEN p.n % 20 = 0 THEN 'awaiting_brand_brief' WHEN p.n % 20 <= 5 THEN 'approved'
+      ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (p.n / 20) % 5] END AS review) r`;
+}
+
+/**
  * Payments `from`..`to` (1-based), 70% held, 25% released, 5% refunded, over the brands (brand 0
  * has payments 1..200) and opportunities; briefs for 90% of them; a publication for each released
  * one (not watched: next_check_at is null, so the server's link checker has nothing to do).
@@ -351,17 +369,7 @@ export function paymentStatements(from: number, to: number): { label: string; sq
     {
       // the placement each payment paid for (its id the payment's, as fulfilment makes it), its draft and review
       label: `placements of payments ${range}`,
-      sql: `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
-        SELECT p.id, p.id, p.brand_id, p.opportunity_id,
-          CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
-          CASE WHEN s.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || s.n END,
-          s.review,
-          CASE WHEN s.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
-          p.created_at
-        FROM (SELECT n, CASE WHEN n % 20 = 0 THEN 'awaiting_brand_brief' WHEN n % 20 <= 5 THEN 'approved'
-                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (n / 20) % 5] END AS review
-              FROM generate_series(${from}, ${to}) n) s
-        JOIN payments p ON p.id = md5('search-pay-' || s.n)::uuid`,
+      sql: placementsOfPayments(`(SELECT p.*, g.n FROM generate_series(${from}, ${to}) g(n) JOIN payments p ON p.id = md5('search-pay-' || g.n)::uuid) p`),
     },
     {
       label: `briefs of payments ${range}`,

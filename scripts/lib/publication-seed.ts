@@ -8,6 +8,7 @@
  */
 
 import { configSchema } from '../../src/server/config';
+import { placementsOfPayments } from './mix-seed';
 
 const BENCH_BRANDS = 5_000;
 const BENCH_OPPORTUNITIES = 10_000;
@@ -109,16 +110,7 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
     {
       // the placement each payment paid for (its id the payment's), its draft and review
       label: 'placements',
-      sql: `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
-        SELECT p.id, p.id, p.brand_id, p.opportunity_id,
-          CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
-          CASE WHEN r.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || p.n END,
-          r.review,
-          CASE WHEN r.review IN ('edits_requested', 'edits_complete') THEN 'Please tighten the introduction and add the launch date.' END,
-          p.created_at
-        FROM (SELECT *, substr(stripe_payment_id, 10)::int AS n FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p
-        CROSS JOIN LATERAL (SELECT CASE WHEN p.n % 20 = 0 THEN 'awaiting_brand_brief' WHEN p.n % 20 <= 5 THEN 'approved'
-                     ELSE (ARRAY['awaiting_brand_brief', 'pending_brand_review', 'edits_requested', 'edits_complete', 'approved'])[1 + (p.n / 20) % 5] END AS review) r`,
+      sql: placementsOfPayments(`(SELECT *, substr(stripe_payment_id, 10)::int AS n FROM payments WHERE stripe_payment_id LIKE 'pi_bench_%') p`),
     },
     {
       // every payment came from a checkout with its id, and every other claim was left unpaid (expired

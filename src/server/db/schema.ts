@@ -340,7 +340,7 @@ export const processedWebhookEvents = pgTable('processed_webhook_events', {
 });
 
 /**
- * The brand's brief for one purchased article (one per payment). Saved as a draft while the
+ * The brand's brief for one purchased article (one per placement). Saved as a draft while the
  * brand types (`submittedAt` null), submitted once the required fields are filled.
  * The parts are JSON so the older form's answers can be mapped onto the same columns.
  */
@@ -427,7 +427,7 @@ export const uploads = pgTable(
 );
 
 /**
- * The live article of a released placement (one per payment): its URL, its health, and when it is
+ * The live article of a released placement (one per placement): its URL, its health, and when it is
  * checked next while the guarantee watches it (modules/placements/publication.ts). A placement
  * released without a live link has a row with no URL, which the admin can add later.
  */
