@@ -183,6 +183,14 @@ const TAT_DAYS = [1, 2, 3, 3, 5, 5, 7, 7, 7, 10, 14, 14, 21, 30];
 const K = `(n % ${MIX_OUTLETS})`;
 const H = `((${K} * 7919) % 100)`;
 
+/** Every brand with a name and no organisation gets one of its own, with its own id (as migration 0025 does). */
+export const ORGANISATIONS_OF_BRANDS = `WITH made AS (
+    INSERT INTO organisations (id, name, approved, created_at)
+    SELECT id, coalesce(brand_name, name, email), approved, created_at FROM users
+    WHERE role = 'brand' AND name IS NOT NULL AND organisation_id IS NULL
+    RETURNING id)
+  UPDATE users SET organisation_id = users.id, org_role = 'owner' FROM made WHERE made.id = users.id`;
+
 export function catalogueStatements(passwordHash: string): { label: string; sql: string }[] {
   if (passwordHash.includes("'")) throw new Error('unexpected quote in the password hash');
   return [
@@ -192,6 +200,11 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
         SELECT md5('search-brand-' || n)::uuid, 'Brand Owner ' || n, 'brand' || n || '@mix-bench.example.com', '${passwordHash}', 'brand',
                'Search Brand ' || n, 'https://brand' || n || '.example.com', true, n % 3 <> 0, ${past('n', 104723, 63_072_000)}
         FROM generate_series(0, ${MIX_BRANDS - 1}) n`,
+    },
+    {
+      // each brand owns a one-person organisation with its own id, as migration 0025 makes them
+      label: `${MIX_BRANDS} organisations`,
+      sql: `${ORGANISATIONS_OF_BRANDS}`,
     },
     {
       // c = n % 20: 0-9 claimable (available, a slot left, no deadline or a later one); 10-11
@@ -255,6 +268,7 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
                'New Brand ' || n, 'https://new' || n || '.example.com', false, true, ${past('n', 104723, 2_592_000)}
         FROM generate_series(0, ${MIX_PENDING_BRANDS - 1}) n`,
     },
+    { label: 'their organisations', sql: ORGANISATIONS_OF_BRANDS },
     {
       label: `${EDITORS} editors (admins)`,
       sql: `INSERT INTO users (id, name, email, password, role, approved)
@@ -264,11 +278,11 @@ export function catalogueStatements(passwordHash: string): { label: string; sql:
     {
       // brand 0 saved ${SAVED_BY_BRAND_0} (every 333rd opportunity: claimable and not), brands 1.. 20 each
       label: 'saved opportunities',
-      sql: `INSERT INTO saved_opportunities (brand_id, opportunity_id, created_at)
-        SELECT md5('search-brand-' || b)::uuid, md5('search-opp-' || (1 + (b * 97 + j * 7919) % ${MIX_OPPORTUNITIES}))::uuid, ${past('b * 31 + j', 15485863, 31_536_000)}
+      sql: `INSERT INTO saved_opportunities (brand_id, organisation_id, opportunity_id, created_at)
+        SELECT md5('search-brand-' || b)::uuid, md5('search-brand-' || b)::uuid, md5('search-opp-' || (1 + (b * 97 + j * 7919) % ${MIX_OPPORTUNITIES}))::uuid, ${past('b * 31 + j', 15485863, 31_536_000)}
         FROM generate_series(1, ${MIX_BRANDS - 1}) b, generate_series(1, 20) j
         UNION ALL
-        SELECT md5('search-brand-0')::uuid, md5('search-opp-' || (j * 333))::uuid, ${past('j', 15485863, 31_536_000)}
+        SELECT md5('search-brand-0')::uuid, md5('search-brand-0')::uuid, md5('search-opp-' || (j * 333))::uuid, ${past('j', 15485863, 31_536_000)}
         FROM generate_series(1, ${SAVED_BY_BRAND_0}) j`,
     },
   ];
@@ -327,8 +341,8 @@ const editor = (n: string) => `md5('mix-editor-' || ((${n}) % ${EDITORS}))::uuid
  * with every review state among the held ones, a draft once past "awaiting", feedback after edits.
  */
 export function placementsOfPayments(payments: string): string {
-  return `INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
-    SELECT p.id, p.id, p.brand_id, p.opportunity_id,
+  return `INSERT INTO placements (id, payment_id, brand_id, organisation_id, opportunity_id, state, draft_document_url, draft_review_status, brand_feedback, created_at)
+    SELECT p.id, p.id, p.brand_id, p.organisation_id, p.opportunity_id,
       CASE p.status WHEN 'released' THEN 'published' WHEN 'refunded' THEN 'refunded' ELSE 'in_progress' END,
       CASE WHEN r.review <> 'awaiting_brand_brief' THEN 'https://docs.example.com/d/' || p.n END,
       r.review,
@@ -349,9 +363,10 @@ export function paymentStatements(from: number, to: number): { label: string; sq
   return [
     {
       label: `payments ${range}`,
-      sql: `INSERT INTO payments (id, brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
+      sql: `INSERT INTO payments (id, brand_id, organisation_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
                                   paid_at, released_at, refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
         SELECT md5('search-pay-' || n)::uuid,
+          md5('search-brand-' || CASE WHEN n <= 200 THEN 0 ELSE 1 + (n * 7) % ${MIX_BRANDS - 1} END)::uuid,
           md5('search-brand-' || CASE WHEN n <= 200 THEN 0 ELSE 1 + (n * 7) % ${MIX_BRANDS - 1} END)::uuid,
           o.id, 'pi_sbench_' || n, 'cs_sbench_' || n, o.price_usd, s.status, s.status <> 'refunded',
           s.at, CASE WHEN s.status = 'released' THEN s.at + interval '20 days' END,
@@ -373,8 +388,8 @@ export function paymentStatements(from: number, to: number): { label: string; sq
     },
     {
       label: `briefs of payments ${range}`,
-      sql: `INSERT INTO briefs (brand_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
-        SELECT p.brand_id, p.opportunity_id, p.id,
+      sql: `INSERT INTO briefs (brand_id, organisation_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
+        SELECT p.brand_id, p.organisation_id, p.opportunity_id, p.id,
           jsonb_build_object('personOrBrandName', 'Search Brand ' || k, 'backgroundExperience', 'Founded in ' || (2000 + k % 24) || ', we build tools that help small teams ship faster.'),
           jsonb_build_object('mainGoal', 'Build awareness ahead of our launch', 'targetAudience', 'Operations leaders at mid-size companies',
             'mainMessage', 'Shipping faster does not have to mean breaking things.', 'toneStyleGuidelines', 'Confident, plain English, no jargon.'),

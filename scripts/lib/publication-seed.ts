@@ -8,7 +8,7 @@
  */
 
 import { configSchema } from '../../src/server/config';
-import { placementsOfPayments } from './mix-seed';
+import { ORGANISATIONS_OF_BRANDS, placementsOfPayments } from './mix-seed';
 
 const BENCH_BRANDS = 5_000;
 const BENCH_OPPORTUNITIES = 10_000;
@@ -48,6 +48,7 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
                'Bench Brand ' || n, 'https://brand' || n || '.example.com', true, n % 3 <> 0, ${past('n', 104723)}
         FROM generate_series(0, ${BENCH_BRANDS - 1}) n`,
     },
+    { label: 'their organisations', sql: ORGANISATIONS_OF_BRANDS },
     {
       // c = n % 10: 0 claimable (available, a slot left, deadline null or ahead); 1-3 published;
       // 4-6 full; 7-8 available but past the deadline; 9 claimed or in progress
@@ -87,9 +88,10 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
       // brand 0 has exactly ${BIG_BRAND_PLACEMENTS}; the rest spread over brands 1..; 70% paid,
       // 25% released, 5% refunded; every review state among the paid ones
       label: `${BENCH_PAYMENTS} payments`,
-      sql: `INSERT INTO payments (id, brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
+      sql: `INSERT INTO payments (id, brand_id, organisation_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot,
                                   paid_at, released_at, refund_requested_at, refund_reason, provider_refund_id, refunded_at, created_at)
         SELECT md5('bench-pay-' || n)::uuid,
+          md5('bench-brand-' || CASE WHEN n <= ${BIG_BRAND_PLACEMENTS} THEN 0 ELSE 1 + (n * 7) % ${BENCH_BRANDS - 1} END)::uuid,
           md5('bench-brand-' || CASE WHEN n <= ${BIG_BRAND_PLACEMENTS} THEN 0 ELSE 1 + (n * 7) % ${BENCH_BRANDS - 1} END)::uuid,
           o.id, 'pi_bench_' || n, 'cs_bench_' || n, o.price_usd, s.status, s.status <> 'refunded',
           s.at, CASE WHEN s.status = 'released' THEN s.at + interval '20 days' END,
@@ -119,10 +121,10 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
       label: 'checkouts',
       // (a paid one started 5 minutes before its payment; an unpaid one the day before, a claim of the
       // same opportunity left to expire or cancelled)
-      sql: `INSERT INTO checkouts (id, provider_session_id, brand_id, opportunity_id, amount, status, url, expires_at, closed_at, created_at)
+      sql: `INSERT INTO checkouts (id, provider_session_id, brand_id, organisation_id, opportunity_id, amount, status, url, expires_at, closed_at, created_at)
         SELECT CASE WHEN a.paid THEN p.id ELSE md5('bench-unpaid-checkout-' || p.n)::uuid END,
           CASE WHEN a.paid THEN p.provider_session_id ELSE 'cs_bench_unpaid_' || p.n END,
-          p.brand_id, p.opportunity_id, p.amount,
+          p.brand_id, p.organisation_id, p.opportunity_id, p.amount,
           CASE WHEN a.paid THEN 'completed' WHEN p.n % 3 = 0 THEN 'cancelled' ELSE 'expired' END,
           'https://checkout.example.com/c/' || p.n || CASE WHEN a.paid THEN '' ELSE '-unpaid' END,
           a.started + interval '30 minutes',
@@ -135,8 +137,8 @@ export function seedStatements(passwordHash: string): { label: string; sql: stri
     {
       // 90% of payments have a brief; those past "awaiting" and 70% of the rest are submitted
       label: 'briefs',
-      sql: `INSERT INTO briefs (brand_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
-        SELECT p.brand_id, p.opportunity_id, p.id,
+      sql: `INSERT INTO briefs (brand_id, organisation_id, opportunity_id, placement_id, part1_json, part2_json, submitted_at, updated_at, created_at)
+        SELECT p.brand_id, p.organisation_id, p.opportunity_id, p.id,
           jsonb_build_object('personOrBrandName', 'Bench Brand ' || k, 'backgroundExperience',
             'Founded in ' || (2000 + k % 24) || ', we build tools that help small teams ship faster. Our founder previously led product at two startups.'),
           jsonb_build_object('mainGoal', 'Build awareness ahead of our launch', 'targetAudience', 'Operations leaders at mid-size companies',

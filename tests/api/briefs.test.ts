@@ -45,7 +45,7 @@ describe('GET /api/brand/my-articles', () => {
     const released = await purchase(t.db, a.user.id, { status: 'released', draftReviewStatus: 'approved', createdAt: new Date('2026-02-01T00:00:00Z') });
     const refunded = await purchase(t.db, a.user.id, { status: 'refunded', createdAt: new Date('2026-03-01T00:00:00Z') });
     await submittedBrief(t.db, released);
-    await t.db.insert(briefs).values({ placementId: older.id, brandId: a.user.id, opportunityId: older.opportunityId, part1Json: {}, part2Json: {} });
+    await t.db.insert(briefs).values({ placementId: older.id, brandId: a.user.id, organisationId: older.organisationId, opportunityId: older.opportunityId, part1Json: {}, part2Json: {} });
     await purchase(t.db, b.user.id);
 
     const res = await a.agent.get('/api/brand/my-articles');

@@ -18,7 +18,7 @@ import { OPPORTUNITY_SORTS, type LinkType, type OpportunitySort, type Topic } fr
 import { toCents } from '../../src/shared/money';
 import type { BrandOpportunityItem, OpportunityType } from '../../src/shared/opportunity';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
-import { everyKind, signedIn, kinds } from '../support/factories';
+import { everyKind, signedIn, kinds, orgIdOf } from '../support/factories';
 
 let t: TestApp;
 let brand: Agent;
@@ -250,7 +250,7 @@ beforeAll(async () => {
   await addOpportunities(70);
   // the brand's shortlist: some claimable, some sold out or past their deadline
   for (const r of catalogue.filter((_, i) => i % 4 === 0)) {
-    await t.db.insert(savedOpportunities).values({ brandId, opportunityId: r.id });
+    await t.db.insert(savedOpportunities).values({ brandId, organisationId: await orgIdOf(t.db, brandId), opportunityId: r.id });
     saved.add(r.id);
   }
 });
@@ -538,7 +538,7 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     const first = await fresh.agent.get<BrandOpportunityItem[]>(url);
     expect(first.body.every((i) => !i.saved)).toBe(true);
     const target = first.body[1].id;
-    await t.db.insert(savedOpportunities).values({ brandId: fresh.user.id, opportunityId: target });
+    await t.db.insert(savedOpportunities).values({ brandId: fresh.user.id, organisationId: fresh.user.organisationId!, opportunityId: target });
     const after = await fresh.agent.get<BrandOpportunityItem[]>(url);
     expect(after.body.map((i) => [i.id, i.saved])).toEqual(first.body.map((i) => [i.id, i.id === target]));
     await t.db.delete(savedOpportunities).where(sql`brand_id = ${fresh.user.id}`);

@@ -25,11 +25,12 @@ it("a brand's open-hold lookup, planned while none was open, reads only its own 
   // a table in use: 5,000 claims of the past, paid or left to expire, none open, and the
   // statistics that leaves
   await t.db.execute(sql`
-    INSERT INTO checkouts (brand_id, opportunity_id, amount, status, provider_session_id, expires_at, closed_at, created_at)
-    SELECT (${sql.raw(`ARRAY['${brands.map((b) => uuid(b.user.id)).join("','")}']`)})[1 + n % 120]::uuid, ${opp.id}::uuid, 100,
+    INSERT INTO checkouts (brand_id, organisation_id, opportunity_id, amount, status, provider_session_id, expires_at, closed_at, created_at)
+    SELECT u.id, u.organisation_id, ${opp.id}::uuid, 100,
            CASE WHEN n % 3 = 0 THEN 'completed' ELSE 'expired' END, 'cs_past_' || n,
            now() - make_interval(days => n % 300), now() - make_interval(days => n % 300), now() - make_interval(days => n % 300, mins => 30)
-    FROM generate_series(1, 5000) n`);
+    FROM generate_series(1, 5000) n
+    JOIN users u ON u.id = (${sql.raw(`ARRAY['${brands.map((b) => uuid(b.user.id)).join("','")}']`)})[1 + n % 120]::uuid`);
   await t.db.execute(sql`ANALYZE checkouts`);
 
   const claims = [];

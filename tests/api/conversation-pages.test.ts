@@ -249,8 +249,8 @@ describe('GET …/messages', () => {
     expect(await texts()).toEqual(['Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
     await insertMessages(p.id, [{ side: 'admin', authorId: team.id, text: 'draft attached', at: '2026-05-02 09:00:00+00' }]);
     expect(await texts()).toEqual(['Dana R.: draft attached', 'Dana R.: welcome', `Acme ${AWKWARD}: hello`]);
-    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
-    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id}, organisation_id = ${stranger.user.organisationId} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id}, organisation_id = ${stranger.user.organisationId} WHERE id = ${p.id}`);
     const gone = await owner.agent.get(url);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual(NOT_FOUND);
@@ -330,8 +330,8 @@ describe('GET …/timeline', () => {
     // changed by plain SQL, as another server would: each shows in the next answer
     await insertEvents(p.id, [{ n: 3 }]);
     expect(await details()).toEqual([1, 2, 3]);
-    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
-    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE payments SET brand_id = ${stranger.user.id}, organisation_id = ${stranger.user.organisationId} WHERE id = ${p.id}`);
+    await t.db.execute(sql`UPDATE placements SET brand_id = ${stranger.user.id}, organisation_id = ${stranger.user.organisationId} WHERE id = ${p.id}`);
     const gone = await owner.agent.get(url);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual(NOT_FOUND);

@@ -115,7 +115,7 @@ describe('billing details', () => {
     const greek = await brand.agent.put('/api/brand/billing', { ...VALID, country: 'GR', taxId: 'EL123456789' });
     expect(greek.status).toBe(200);
     await brand.agent.put('/api/brand/billing', VALID);
-    const [row] = await t.db.select().from(billingDetails).where(eq(billingDetails.brandId, brand.user.id));
+    const [row] = await t.db.select().from(billingDetails).where(eq(billingDetails.organisationId, brand.user.organisationId!));
     expect(row).toMatchObject({ legalName: VALID.legalName, country: 'DE', taxId: 'DE123456789' });
   });
 

@@ -26,7 +26,7 @@ import {
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { PART1, PART2 } from '../support/content';
 import { insertPlacedPayment, type PlacedPaymentValues } from '../support/placements';
-import { signedIn } from '../support/factories';
+import { orgIdOf, signedIn } from '../support/factories';
 
 const GOLDEN = new URL('./list-golden.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -89,6 +89,8 @@ async function seed() {
 
   const b = brandUser;
   const o = otherUser;
+  const bOrg = await orgIdOf(db, b);
+  const oOrg = await orgIdOf(db, o);
   const pay = (n: number, v: Partial<PlacedPaymentValues>): PlacedPaymentValues => ({
     id: id(PAY, n),
     brandId: b,
@@ -118,13 +120,14 @@ async function seed() {
 
   await db.insert(briefs).values([
     // a draft only (not submitted)
-    { id: id(9, 1), placementId: id(PAY, 1), brandId: b, opportunityId: id(OPP, 2), part1Json: { personOrBrandName: 'Half' }, part2Json: {}, updatedAt: at(12), createdAt: at(12) },
+    { id: id(9, 1), placementId: id(PAY, 1), brandId: b, organisationId: bOrg, opportunityId: id(OPP, 2), part1Json: { personOrBrandName: 'Half' }, part2Json: {}, updatedAt: at(12), createdAt: at(12) },
     // submitted long ago, no draft yet: overdue for the admins
-    { id: id(9, 2), placementId: id(PAY, 2), brandId: b, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: LONG_AGO, updatedAt: LONG_AGO, createdAt: LONG_AGO },
+    { id: id(9, 2), placementId: id(PAY, 2), brandId: b, organisationId: bOrg, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: LONG_AGO, updatedAt: LONG_AGO, createdAt: LONG_AGO },
     ...[3, 4, 5, 6, 7, 8].map((n) => ({
       id: id(9, n),
       placementId: id(PAY, n),
       brandId: b,
+      organisationId: bOrg,
       opportunityId: id(OPP, 1 + (n % 5)),
       part1Json: n === 4 ? { ...PART1, inspiration: AWKWARD } : PART1,
       part2Json: PART2,
@@ -132,7 +135,7 @@ async function seed() {
       updatedAt: at(10 + n, 4),
       createdAt: at(10 + n, 4),
     })),
-    { id: id(9, 11), placementId: id(PAY, 11), brandId: o, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: at(21, 4), updatedAt: at(21, 4), createdAt: at(21, 4) },
+    { id: id(9, 11), placementId: id(PAY, 11), brandId: o, organisationId: oOrg, opportunityId: id(OPP, 3), part1Json: PART1, part2Json: PART2, submittedAt: at(21, 4), updatedAt: at(21, 4), createdAt: at(21, 4) },
   ]);
 
   const check = (ok: boolean, day: number) => ({
@@ -223,9 +226,9 @@ async function seed() {
   await db.insert(placementEvents).values(events);
 
   await db.insert(savedOpportunities).values([
-    { brandId: b, opportunityId: id(OPP, 2), createdAt: at(20) },
-    { brandId: b, opportunityId: id(OPP, 5), createdAt: at(21) },
-    { brandId: o, opportunityId: id(OPP, 3), createdAt: at(22) },
+    { brandId: b, organisationId: bOrg, opportunityId: id(OPP, 2), createdAt: at(20) },
+    { brandId: b, organisationId: bOrg, opportunityId: id(OPP, 5), createdAt: at(21) },
+    { brandId: o, organisationId: oOrg, opportunityId: id(OPP, 3), createdAt: at(22) },
   ]);
   await db.insert(inviteCodes).values([
     { id: id(CODE, 1), code: 'WELCOME', active: true, createdBy: adminUser, createdAt: at(3) },

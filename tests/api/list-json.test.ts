@@ -85,6 +85,7 @@ beforeAll(async () => {
     .values({
       placementId: held.id,
       brandId: brand.user.id,
+      organisationId: brand.user.organisationId!,
       opportunityId: awkward.id,
       part1Json: { personOrBrandName: 'Draft' },
       part2Json: {},
@@ -92,6 +93,7 @@ beforeAll(async () => {
   await t.db.insert(briefs).values({
     placementId: drafted.id,
     brandId: brand.user.id,
+    organisationId: brand.user.organisationId!,
     opportunityId: awkward.id,
     part1Json: { personOrBrandName: AWKWARD, backgroundExperience: 'x'.repeat(2000) },
     part2Json: {

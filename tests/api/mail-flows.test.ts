@@ -218,7 +218,7 @@ describe('e-mail preferences', () => {
     const opp = await createOpportunity(t.db, { title: 'Quiet please', maxSlots: 5 });
     const checkout = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
     const paymentId = (await brand.post(`/api/payments/checkout/${sessionIdOf(checkout.body.url)}/pay`)).body.paymentId as string;
-    await submittedBrief(t.db, { id: paymentId, brandId: user.id, opportunityId: opp.id });
+    await submittedBrief(t.db, { id: paymentId, brandId: user.id, organisationId: user.organisationId!, opportunityId: opp.id });
     const admin = admins[0].agent;
     expect((await admin.patch(`/api/admin/payments/${paymentId}/status`, { draftDocumentUrl: 'https://docs.example.com/q' })).status).toBe(200);
     expect((await brand.post(`/api/brand/projects/${paymentId}/request-edits`, { feedback: 'x' })).status).toBe(200);

@@ -520,8 +520,8 @@ describe('unread counts and the read mark', () => {
       byPayment: { [p.id]: 1 },
     });
     expect(await unreadByPayment(t.db, 'brand', { paymentIds: [] })).toEqual({ total: 0, byPayment: {} });
-    expect((await unreadByPayment(t.db, 'brand', { brandId: brandB.user.id })).byPayment[p.id]).toBeUndefined();
-    expect((await unreadByPayment(t.db, 'brand', { brandId: brandA.user.id })).byPayment[p.id]).toBe(1);
+    expect((await unreadByPayment(t.db, 'brand', { organisationId: brandB.user.organisationId! })).byPayment[p.id]).toBeUndefined();
+    expect((await unreadByPayment(t.db, 'brand', { organisationId: brandA.user.organisationId! })).byPayment[p.id]).toBe(1);
   });
 });
 

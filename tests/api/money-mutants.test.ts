@@ -183,7 +183,7 @@ describe('holds, checkouts and late payments at their edges', () => {
       },
     };
     const args = {
-      brand: { id: brand.user.id, email: brand.user.email },
+      brand: { id: brand.user.id, email: brand.user.email, organisationId: brand.user.organisationId! },
       opportunityId: opp.id,
       publicUrl: 'http://localhost',
       limit: limitsFor(t.config).checkouts,

@@ -13,6 +13,7 @@
  * - /api/docs answers a page listing every operation, with nothing the app's CSP would block.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -353,6 +354,32 @@ describe('a journey through every route, checked against the contracts', () => {
     );
     ok(await admin.post(`/api/admin/projects/${paymentId}/mark-edits-complete`), 'edits complete');
     ok(await brand.post(`/api/brand/projects/${paymentId}/approve`), 'approve draft');
+
+    // the organisation: an invitation, accepted by a new account; roles, the audit log, ownership
+    await brand.get('/api/org');
+    await brand.get('/api/org/members');
+    const teammateEmail = uniqueEmail('teammate');
+    const invited = ok(await brand.post('/api/org/invitations', { email: teammateEmail, role: 'buyer' }), 'invite');
+    await brand.get('/api/org/invitations');
+    ok(await brand.post(`/api/org/invitations/${invited.id}/resend`), 'resend');
+    const found = await db.execute(
+      sql`SELECT data->>'token' AS token FROM mail_outbox WHERE kind = 'org_invitation' AND to_address = ${teammateEmail} ORDER BY created_at DESC LIMIT 1`,
+    );
+    const [mail] = (found as unknown as { rows: { token: string }[] }).rows;
+    ok(await visitor.get(`/api/invitations/${mail.token}`), 'invitation preview');
+    const teammate = new Agent(t.app);
+    ok(await teammate.post('/api/register', { email: teammateEmail, password: 'a-long-enough-password' }), 'register teammate');
+    ok(await teammate.post(`/api/invitations/${mail.token}/accept`, { name: 'Tea Mate' }), 'accept');
+    const members = ok(await brand.get('/api/org/members'), 'members') as { id: string; email: string }[];
+    const mate = members.find((m) => m.email === teammateEmail)!;
+    ok(await brand.patch(`/api/org/members/${mate.id}`, { role: 'reviewer' }), 'change role');
+    await brand.get('/api/org/audit?limit=2');
+    await brand.get('/api/org/audit.csv?action=member_joined');
+    const revocable = ok(await brand.post('/api/org/invitations', { email: uniqueEmail('revoked'), role: 'viewer' }), 'invite again');
+    await brand.delete(`/api/org/invitations/${revocable.id}`);
+    ok(await brand.post('/api/org/transfer-ownership', { userId: mate.id }), 'transfer');
+    ok(await teammate.post('/api/org/transfer-ownership', { userId: members.find((m) => m.email === email)!.id }), 'transfer back');
+    await brand.delete(`/api/org/members/${mate.id}`);
 
     // the conversation and the timeline, from both sides
     for (const [agent, side] of [

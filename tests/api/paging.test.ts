@@ -209,6 +209,7 @@ describe('bad paging input is a clear 400 and changes nothing', () => {
     await t.db.insert(payments).values(
       Array.from({ length: 205 }, (_, i) => ({
         brandId: brand.user.id,
+        organisationId: brand.user.organisationId!,
         opportunityId: opp.id,
         stripePaymentId: `pi_${randomBytes(8).toString('hex')}`,
         providerSessionId: `cs_${randomBytes(8).toString('hex')}_${i}`,

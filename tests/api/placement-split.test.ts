@@ -55,6 +55,7 @@ describe('a paid checkout makes a payment and its placement', () => {
       id: payment.id,
       paymentId: payment.id,
       brandId: brand.user.id,
+      organisationId: brand.user.organisationId,
       opportunityId: opp.id,
       state: 'in_progress',
       draftDocumentUrl: null,

@@ -36,7 +36,7 @@ async function project(review: Review, status: Status = 'paid', opts: { brief?: 
   });
   if (brief === 'submitted') await submittedBrief(t.db, p);
   if (brief === 'draft')
-    await t.db.insert(briefs).values({ placementId: p.id, brandId: p.brandId, opportunityId: p.opportunityId, part1Json: PART1, part2Json: {} });
+    await t.db.insert(briefs).values({ placementId: p.id, brandId: p.brandId, organisationId: p.organisationId, opportunityId: p.opportunityId, part1Json: PART1, part2Json: {} });
   return p;
 }
 
@@ -266,7 +266,7 @@ describe('GET /api/admin/projects', () => {
       await submittedBrief(t2.db, review);
       await submittedBrief(t2.db, approved);
       // a brief still being written is the brand's own: the admin sees "Brief pending"
-      await t2.db.insert(briefs).values({ placementId: awaiting.id, brandId: a.user.id, opportunityId: opp.id, part1Json: { personOrBrandName: 'draft' }, part2Json: {} });
+      await t2.db.insert(briefs).values({ placementId: awaiting.id, brandId: a.user.id, organisationId: awaiting.organisationId, opportunityId: opp.id, part1Json: { personOrBrandName: 'draft' }, part2Json: {} });
 
       const res = await ad.agent.get('/api/admin/projects');
       expect(res.status).toBe(200);

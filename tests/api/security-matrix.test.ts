@@ -57,6 +57,9 @@ interface Row {
   probe?: boolean;
 }
 
+/** an id no row has */
+const NOBODY = '00000000-0000-4000-8000-000000000000';
+
 const all = (s: number): Record<Kind, number> => ({
   visitor: s,
   unnamedBrand: s,
@@ -317,8 +320,23 @@ const ROWS: Row[] = [
   {
     route: 'PUT /api/brand/billing',
     send: (a) => a.put('/api/brand/billing', { legalName: 'Acme GmbH', addressLine1: 'Hauptstraße 5', city: 'Berlin', country: 'DE' }),
-    expect: { ...all(200), visitor: 401, admin: 403 },
+    // the details are the organisation's: an account that has not completed its profile has none yet
+    expect: { ...all(200), visitor: 401, admin: 403, unnamedBrand: 403 },
   },
+  // the organisation (decision 033): each approved brand its own; another's member or invitation is a 404
+  { route: 'GET /api/org', send: (a) => a.get('/api/org'), expect: approvedBrands(200) },
+  { route: 'GET /api/org/members', send: (a) => a.get('/api/org/members'), expect: approvedBrands(200) },
+  { route: 'PATCH /api/org/members/:userId', send: (a) => a.patch(`/api/org/members/${NOBODY}`, { role: 'viewer' }), expect: approvedBrands(404) },
+  { route: 'DELETE /api/org/members/:userId', send: (a) => a.delete(`/api/org/members/${NOBODY}`), expect: approvedBrands(404) },
+  { route: 'POST /api/org/transfer-ownership', send: (a) => a.post('/api/org/transfer-ownership', { userId: NOBODY }), expect: approvedBrands(404) },
+  { route: 'GET /api/org/invitations', send: (a) => a.get('/api/org/invitations'), expect: approvedBrands(200) },
+  { route: 'POST /api/org/invitations', send: (a) => a.post('/api/org/invitations', { email: 'matrix-invitee@example.com', role: 'viewer' }), expect: approvedBrands(201) },
+  { route: 'DELETE /api/org/invitations/:id', send: (a) => a.delete(`/api/org/invitations/${NOBODY}`), expect: approvedBrands(404) },
+  { route: 'POST /api/org/invitations/:id/resend', send: (a) => a.post(`/api/org/invitations/${NOBODY}/resend`), expect: approvedBrands(404) },
+  { route: 'GET /api/invitations/:token', send: (a) => a.get('/api/invitations/not-a-token'), expect: all(410) },
+  { route: 'POST /api/invitations/:token/accept', send: (a) => a.post('/api/invitations/not-a-token/accept', {}), expect: anyUser(410) },
+  { route: 'GET /api/org/audit', send: (a) => a.get('/api/org/audit'), expect: approvedBrands(200) },
+  { route: 'GET /api/org/audit.csv', send: (a) => a.get('/api/org/audit.csv'), expect: approvedBrands(200) },
   { route: 'GET /api/brand/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/invoice`), expect: ownerOnly(200) },
   { route: 'GET /api/admin/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/invoice`), expect: adminOnly(200) },
   {

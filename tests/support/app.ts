@@ -96,6 +96,9 @@ export class Agent {
   put<T = Loose>(url: string, body?: unknown) {
     return this.request<T>('PUT', url, body);
   }
+  delete<T = Loose>(url: string) {
+    return this.request<T>('DELETE', url);
+  }
 
   /** Multipart upload of one file. */
   upload<T = Loose>(url: string, field: string, file: Buffer, filename: string, contentType = 'application/octet-stream') {

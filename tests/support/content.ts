@@ -45,10 +45,10 @@ export const PART2 = {
 };
 
 /** A brief submitted directly (the brief routes have their own tests). */
-export async function submittedBrief(db: Db, payment: { id: string; brandId: string; opportunityId: string }) {
+export async function submittedBrief(db: Db, payment: { id: string; brandId: string; organisationId: string; opportunityId: string }) {
   const [row] = await db
     .insert(briefs)
-    .values({ placementId: payment.id, brandId: payment.brandId, opportunityId: payment.opportunityId, part1Json: PART1, part2Json: PART2, submittedAt: new Date() })
+    .values({ placementId: payment.id, brandId: payment.brandId, organisationId: payment.organisationId, opportunityId: payment.opportunityId, part1Json: PART1, part2Json: PART2, submittedAt: new Date() })
     .returning();
   return row;
 }

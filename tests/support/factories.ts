@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/server/db/client';
-import { users } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { organisations, users } from '../../src/server/db/schema';
 import { hashPassword } from '../../src/server/lib/password';
 import { Agent } from './app';
 
@@ -15,21 +16,37 @@ type UserOverrides = Partial<typeof users.$inferInsert>;
 let passwordHash: Promise<string> | undefined;
 const testPasswordHash = () => (passwordHash ??= hashPassword(PASSWORD));
 
+/**
+ * A user. A brand with a name (its profile completed) owns a one-person organisation, as profile
+ * completion makes it (decision 033), unless `organisationId` is given.
+ */
 export async function createUser(db: Db, overrides: UserOverrides = {}) {
-  const [user] = await db
-    .insert(users)
-    .values({
-      email: uniqueEmail(overrides.role ?? 'brand'),
-      password: await testPasswordHash(),
-      role: 'brand',
-      name: 'Test Person',
-      brandName: 'Test Brand',
-      website: 'https://brand.example.com',
-      approved: true,
-      ...overrides,
-    })
-    .returning();
+  const values = {
+    email: uniqueEmail(overrides.role ?? 'brand'),
+    password: await testPasswordHash(),
+    role: 'brand' as const,
+    name: 'Test Person' as string | null,
+    brandName: 'Test Brand' as string | null,
+    website: 'https://brand.example.com' as string | null,
+    approved: true,
+    ...overrides,
+  };
+  if (values.role === 'brand' && values.name !== null && overrides.organisationId === undefined) {
+    const [org] = await db
+      .insert(organisations)
+      .values({ name: values.brandName ?? values.name, approved: values.approved })
+      .returning({ id: organisations.id });
+    Object.assign(values, { organisationId: org.id, orgRole: 'owner' });
+  }
+  const [user] = await db.insert(users).values(values).returning();
   return user;
+}
+
+/** The organisation of a brand (what its placements, payments and briefs belong to). */
+export async function orgIdOf(db: Db, userId: string): Promise<string> {
+  const [row] = await db.select({ id: users.organisationId }).from(users).where(eq(users.id, userId));
+  if (!row?.id) throw new Error(`orgIdOf: user ${userId} has no organisation`);
+  return row.id;
 }
 
 /** Creates the user and returns an agent signed in as them. */

@@ -48,12 +48,13 @@ export async function bulkPayments(
   prefix = 'bulk',
 ) {
   await t.db.execute(sql`
-    INSERT INTO payments (brand_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot, paid_at, created_at, released_at)
-    SELECT (${sql.raw(`ARRAY[${brandIds.map((id) => `'${uuid(id)}'::uuid`).join(',')}]`)})[1 + g % ${sql.raw(String(brandIds.length))}],
+    INSERT INTO payments (brand_id, organisation_id, opportunity_id, stripe_payment_id, provider_session_id, amount, status, holds_slot, paid_at, created_at, released_at)
+    SELECT u.id, u.organisation_id,
       ${opportunityOf}, ${`pi_${prefix}_`} || g, ${`cs_${prefix}_`} || g, ((g % 500000) + 1)::numeric / 100,
       CASE WHEN g % 3 = 0 THEN 'released' ELSE 'paid' END, g % 3 <> 0,
       timestamptz '2024-01-01T00:00:00Z' + g * interval '1 second', timestamptz '2024-01-01T00:00:00Z' + g * interval '1 second',
       CASE WHEN g % 3 = 0 THEN timestamptz '2024-06-01T00:00:00Z' + g * interval '1 second' END
-    FROM generate_series(1, ${sql.raw(String(n))}) g`);
+    FROM generate_series(1, ${sql.raw(String(n))}) g
+    JOIN users u ON u.id = (${sql.raw(`ARRAY[${brandIds.map((id) => `'${uuid(id)}'::uuid`).join(',')}]`)})[1 + g % ${sql.raw(String(brandIds.length))}]`);
   await addMissingPlacements(t.db);
 }

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app';
 import { testChecker } from './outlets';
 import { configSchema, type Config } from '../../src/server/config';
 import type { Db, DbHandle } from '../../src/server/db/client';
-import { checkouts, opportunities, payments, users } from '../../src/server/db/schema';
+import { checkouts, opportunities, organisations, payments, users } from '../../src/server/db/schema';
 import { SESSION_COOKIE, createSession } from '../../src/server/modules/auth/session';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import type { PaymentProvider, RefundRequest } from '../../src/server/providers/provider';
@@ -118,6 +118,13 @@ export async function quickBrands(app: FastifyInstance, db: Db, n: number, overr
       })),
     )
     .returning();
+  // each owns a one-person organisation, as profile completion makes it
+  for (const user of rows) {
+    if (user.role !== 'brand' || user.name === null || user.organisationId) continue;
+    const [org] = await db.insert(organisations).values({ name: user.brandName ?? user.name, approved: user.approved }).returning();
+    const [updated] = await db.update(users).set({ organisationId: org.id, orgRole: 'owner' }).where(eq(users.id, user.id)).returning();
+    Object.assign(user, updated);
+  }
   return Promise.all(
     rows.map(async (user) => {
       const { token } = await createSession(db, user.id, 1);

@@ -2,6 +2,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { payments, placements } from '../../src/server/db/schema';
 import type { PaymentStatus, PlacementState } from '../../src/shared/payment';
+import { orgIdOf } from './factories';
 
 type PaymentValues = typeof payments.$inferInsert;
 type PlacementRow = typeof placements.$inferSelect;
@@ -11,7 +12,8 @@ type PaymentRow = typeof payments.$inferSelect;
 type PlacementWork = Partial<
   Pick<PlacementRow, 'draftReviewStatus' | 'draftDocumentUrl' | 'draftDocumentFile' | 'brandFeedback'>
 >;
-export type PlacedPaymentValues = PaymentValues & PlacementWork;
+/** A payment's values; its organisation, when not given, is its brand's (as fulfilment sets it). */
+export type PlacedPaymentValues = Omit<PaymentValues, 'organisationId'> & { organisationId?: string } & PlacementWork;
 
 /** A payment and the work of the placement it paid for, as one object (what most tests look at). */
 export type PlacedPayment = PaymentRow & Required<PlacementWork> & { state: PlacementState };
@@ -36,6 +38,7 @@ export async function insertPlacedPayment(db: Db, values: PlacedPaymentValues): 
     if ((WORK_KEYS as readonly string[]).includes(key)) (work as Record<string, unknown>)[key] = value;
     else money[key] = value;
   }
+  money.organisationId ??= await orgIdOf(db, values.brandId as string);
   const [payment] = await db
     .insert(payments)
     .values(money as PaymentValues)
@@ -46,6 +49,7 @@ export async function insertPlacedPayment(db: Db, values: PlacedPaymentValues): 
       id: payment.id,
       paymentId: payment.id,
       brandId: payment.brandId,
+      organisationId: payment.organisationId,
       opportunityId: payment.opportunityId,
       state: stateOf(payment.status),
       createdAt: payment.createdAt,
@@ -94,8 +98,8 @@ export async function setPaymentStatus(db: Db, id: string, status: PaymentStatus
 /** The placements of payments inserted in bulk by SQL (one each, with the payment's id). */
 export async function addMissingPlacements(db: Db) {
   await db.execute(
-    sql.raw(`INSERT INTO placements (id, payment_id, brand_id, opportunity_id, state, created_at)
-      SELECT id, id, brand_id, opportunity_id, ${STATE_OF_STATUS_SQL}, created_at FROM payments p
+    sql.raw(`INSERT INTO placements (id, payment_id, brand_id, organisation_id, opportunity_id, state, created_at)
+      SELECT id, id, brand_id, organisation_id, opportunity_id, ${STATE_OF_STATUS_SQL}, created_at FROM payments p
       WHERE NOT EXISTS (SELECT 1 FROM placements x WHERE x.payment_id = p.id)`),
   );
 }

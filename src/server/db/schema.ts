@@ -14,7 +14,10 @@ import {
   bigint,
   customType,
   primaryKey,
+  check,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { AUDIT_ACTIONS, ORG_ROLES } from '../../shared/org';
 
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
@@ -29,6 +32,19 @@ import { PUBLICATION_HEALTHS, type PublicationCheck } from '../../shared/publica
 import { sqlList } from './sql-list';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * An organisation: who buys (decision 033). Every brand account that has completed its profile
+ * belongs to exactly one; what it buys (placements and their payments, briefs, the shortlist,
+ * billing details) is the organisation's. `approved` is the admins' approval of the organisation;
+ * each member's own `users.approved` follows it (approving the owner approves its organisation).
+ */
+export const organisations = pgTable('organisations', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  approved: boolean('approved').notNull().default(false),
+  createdAt: createdAt(),
+});
 
 export const users = pgTable(
   'users',
@@ -46,10 +62,18 @@ export const users = pgTable(
     approved: boolean('approved').notNull().default(false),
     // brands may turn off progress e-mails; receipts, refunds and password mail always go
     emailNotifications: boolean('email_notifications').notNull().default(true),
+    // a brand's organisation and role in it (null both: an admin, or a brand that has not completed
+    // its profile nor joined one; one organisation per login)
+    organisationId: uuid('organisation_id').references((): AnyPgColumn => organisations.id, { onDelete: 'restrict' }),
+    orgRole: text('org_role', { enum: ORG_ROLES }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
+    // exactly one owner per organisation (the other half: ownership moves in one transaction)
+    uniqueIndex('users_one_owner_per_org').on(t.organisationId).where(sql`org_role = 'owner'`),
+    index('users_organisation_idx').on(t.organisationId),
+    check('users_org_role_with_org', sql`(organisation_id IS NULL) = (org_role IS NULL)`),
     // the admin's pending-brands list, paged oldest first
     // the admins' search by name, brand name or e-mail (Projects, Payments, Approvals)
     index('users_search_trgm_idx').using('gin', sql`(coalesce(${t.name}, '') || ' ' || coalesce(${t.brandName}, '') || ' ' || ${t.email}) gin_trgm_ops`),
@@ -180,6 +204,10 @@ export const opportunities = pgTable(
 export const savedOpportunities = pgTable(
   'saved_opportunities',
   {
+    // the organisation's shortlist; `brandId`: the member who saved it
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
     brandId: uuid('brand_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -188,7 +216,7 @@ export const savedOpportunities = pgTable(
       .references(() => opportunities.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.brandId, t.opportunityId] }), index('saved_opportunities_opportunity_idx').on(t.opportunityId)],
+  (t) => [primaryKey({ columns: [t.organisationId, t.opportunityId] }), index('saved_opportunities_opportunity_idx').on(t.opportunityId)],
 );
 
 /**
@@ -204,6 +232,9 @@ export const checkouts = pgTable(
     brandId: uuid('brand_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'cascade' }),
@@ -243,9 +274,13 @@ export const payments = pgTable(
   {
     // the id of the checkout it came from
     id: uuid('id').primaryKey().defaultRandom(),
+    // who paid (the member); the payment is its organisation's
     brandId: uuid('brand_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'restrict' }),
@@ -268,10 +303,12 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_provider_session_unique').on(t.providerSessionId),
     index('payments_stripe_payment_idx').on(t.stripePaymentId),
-    // My Articles and Payment History, paged newest first
+    // the admins' search by brand
     index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),
-    // the brand's escrow balance: an index-only sum of its held payments
-    index('payments_brand_held_idx').on(t.brandId, t.amount).where(sql`status = 'paid'`),
+    // Payment History, paged newest first
+    index('payments_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    // the organisation's escrow balance: an index-only sum of its held payments
+    index('payments_org_held_idx').on(t.organisationId, t.amount).where(sql`status = 'paid'`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
     // Admin Payments, paged newest first; and with a status filter (a status rarer among the newest
@@ -296,9 +333,13 @@ export const placements = pgTable(
     paymentId: uuid('payment_id')
       .notNull()
       .references(() => payments.id, { onDelete: 'restrict' }),
+    // who bought it (the member); the placement is its organisation's
     brandId: uuid('brand_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'restrict' }),
@@ -313,6 +354,8 @@ export const placements = pgTable(
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),
     // My Articles, paged newest first
+    index('placements_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    // the admins' search by brand
     index('placements_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('placements_opportunity_idx').on(t.opportunityId),
     // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
@@ -348,9 +391,13 @@ export const briefs = pgTable(
   'briefs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    // who started it (the member); the brief is its organisation's
     brandId: uuid('brand_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'cascade' }),
@@ -365,8 +412,8 @@ export const briefs = pgTable(
   },
   (t) => [
     uniqueIndex('briefs_placement_unique').on(t.placementId),
-    // the pre-fill: this brand's most recently updated brief
-    index('briefs_brand_updated_idx').on(t.brandId, t.updatedAt),
+    // the pre-fill: the organisation's most recently updated brief
+    index('briefs_org_updated_idx').on(t.organisationId, t.updatedAt),
   ],
 );
 
@@ -601,11 +648,11 @@ export const conversationNotices = pgTable(
   (t) => [primaryKey({ columns: [t.placementId, t.side] })],
 );
 
-/** A brand's billing details (decision 021): printed on invoices issued after they are saved. */
+/** An organisation's billing details (decisions 021, 033): printed on invoices issued after they are saved. */
 export const billingDetails = pgTable('billing_details', {
-  brandId: uuid('brand_id')
+  organisationId: uuid('organisation_id')
     .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => organisations.id, { onDelete: 'cascade' }),
   legalName: text('legal_name').notNull(),
   addressLine1: text('address_line1').notNull(),
   addressLine2: text('address_line2'),
@@ -648,4 +695,62 @@ export const taxDocuments = pgTable(
     content: jsonb('content').$type<TaxDocumentContent>().notNull(),
   },
   (t) => [uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind), uniqueIndex('tax_documents_number_unique').on(t.number)],
+);
+
+/**
+ * An invitation to join an organisation (decision 033): sent by e-mail as a single-use link to
+ * /invite/{token} (only the token's SHA-256 is kept), valid INVITATION_DAYS; accepted, revoked or
+ * expired it answers 410. Resending makes a new token and a new expiry.
+ */
+export const orgInvitations = pgTable(
+  'org_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    // stored lowercased, as users.email
+    email: text('email').notNull(),
+    role: text('role', { enum: ORG_ROLES }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('org_invitations_token_unique').on(t.tokenHash),
+    // one open invitation per organisation and address (inviting again resends it)
+    uniqueIndex('org_invitations_open_unique')
+      .on(t.organisationId, t.email)
+      .where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
+    check('org_invitations_not_owner', sql`role <> 'owner'`),
+  ],
+);
+
+/**
+ * The organisation's audit log (decision 033): every change by a member, written in the change's
+ * own transaction. Append-only: no route edits or deletes an entry, and a trigger (migration 0025)
+ * refuses UPDATE and DELETE. The actor's name and e-mail are copied, so an entry outlives changes
+ * to the account.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    actorId: uuid('actor_id'),
+    actorName: text('actor_name'),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    subject: text('subject').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    address: text('address'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_entries_org_at_idx').on(t.organisationId, t.at, t.id)],
 );

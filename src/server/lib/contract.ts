@@ -17,6 +17,7 @@ import { errorSchema } from '../../shared/schemas/responses/common';
 import { forbidden, HttpError, notFound, unauthorized } from './errors';
 import { issuesAsHttpError } from './validate';
 import type { SessionUser } from './session-user';
+import { CAPABILITY_REFUSALS, ORG_ROLES, roleCan, type Capability, type OrgRole } from '../../shared/org';
 
 /**
  * One contract per route (issue 44): a route declares who may call it, its params, query, body and
@@ -61,6 +62,7 @@ export const TAGS = {
   Brands: 'Approving brands and the invite codes that approve them at sign-up.',
   Files: 'Uploads and how stored files are served.',
   Operations: 'Probes and measurements for whoever runs Byline.',
+  Organisation: 'The buyer’s organisation: members and their roles, invitations, the audit log.',
   Documentation: 'This documentation.',
 } as const;
 type Tag = keyof typeof TAGS;
@@ -71,6 +73,8 @@ declare module 'fastify' {
     access?: Access;
     /** the statuses the route declares it answers */
     statuses?: readonly number[];
+    /** what a member's role must allow (brand routes) */
+    can?: Capability;
   }
 }
 
@@ -88,6 +92,11 @@ type Responses = Record<number, unknown>;
 /** What a route declares. `errors` are refusals of its own; those of every route of its kind are added. */
 export interface Contract<P, Q, B, R extends Responses> {
   access: Access;
+  /**
+   * Brand routes: what the member's role in its organisation must allow (shared/org.ts). Default:
+   * `read` for GET; `buy` for other `brand` routes, `own` for other `any-brand` routes.
+   */
+  can?: Capability;
   tags: [Tag];
   summary: string;
   description?: string;
@@ -188,7 +197,10 @@ export function route<
     if (typeof when === 'string') refusals[Number(status)] = when;
   }
   const response = { ...errors, ...contract.response };
-  const description = [contract.description, `**Who:** ${ACCESS_TEXT[contract.access]}`].filter(Boolean).join('\n\n');
+  const can = capabilityOf(method, contract.access, contract.can);
+  const roles = can ? ORG_ROLES.filter((r) => roleCan(r, can)) : undefined;
+  const who = `**Who:** ${ACCESS_TEXT[contract.access]}${roles ? ` Roles in the organisation: ${roles.join(', ')}.` : ''}`;
+  const description = [contract.description, who].filter(Boolean).join('\n\n');
   let querystring: z.ZodType | undefined = contract.querystring;
   if (contract.paged) querystring = querystring ? (querystring as unknown as z.ZodObject).extend(pageQuerySchema.shape) : pageQuerySchema;
   const schema: FastifySchema & Record<string, unknown> = {
@@ -196,6 +208,7 @@ export function route<
     summary: contract.summary,
     description,
     'x-access': contract.access,
+    ...(can ? { 'x-capability': can } : {}),
     'x-refusals': refusals,
     ...(contract.spec ? { 'x-spec': true } : {}),
     ...(contract.paged ? { 'x-paged': true } : {}),
@@ -211,7 +224,7 @@ export function route<
     url,
     ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
     schema,
-    config: { access: contract.access, statuses: Object.keys(response).map(Number) },
+    config: { access: contract.access, statuses: Object.keys(response).map(Number), ...(can ? { can } : {}) },
     ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
     handler: handler as never,
   });
@@ -231,6 +244,42 @@ export function userOf(req: FastifyRequest): SessionUser {
   return req.user;
 }
 
+/** What a brand route asks of the member's role: declared, or its default (see `Contract.can`). */
+function capabilityOf(method: string, access: Access, declared: Capability | undefined): Capability | undefined {
+  if (access !== 'brand' && access !== 'any-brand') return undefined;
+  if (declared) return declared;
+  if (method === 'GET') return 'read';
+  return access === 'brand' ? 'buy' : 'own';
+}
+
+/** The signed-in member of a brand route: the user, its organisation and its role there. */
+export interface Member {
+  userId: string;
+  organisationId: string;
+  role: OrgRole;
+  /** for the audit log: who and from which address */
+  name: string | null;
+  email: string;
+  address: string;
+}
+
+/** The member calling a `brand` route (its contract has made sure there is one). */
+export function memberOf(req: FastifyRequest): Member {
+  const user = userOf(req);
+  if (!user.organisationId || !user.orgRole) throw new Error('memberOf: the route’s contract lets non-members in');
+  return {
+    userId: user.id,
+    organisationId: user.organisationId,
+    role: user.orgRole,
+    name: user.name,
+    email: user.email,
+    address: req.ip,
+  };
+}
+
+/** The organisation whose placements a `brand` route reads and changes. */
+export const orgOf = (req: FastifyRequest): string => memberOf(req).organisationId;
+
 /** The contract's `access`, checked before the input is read (a visitor's bad body is still a 401). */
 export function checkAccess(req: FastifyRequest): void {
   const access = req.routeOptions.config.access;
@@ -243,6 +292,14 @@ export function checkAccess(req: FastifyRequest): void {
     if (user.role !== 'brand') throw forbidden('Only brands can do this');
     if (!user.name) throw forbidden('Please complete your profile first');
     if (!user.approved) throw forbidden('Your account is awaiting approval');
+    if (!user.organisationId) throw forbidden(CAPABILITY_REFUSALS.read);
+  }
+  // a member's role, read from the session on this request: a change takes effect at once
+  const can = req.routeOptions.config.can;
+  if (can && (access === 'brand' || access === 'any-brand')) {
+    if (user.organisationId) {
+      if (!roleCan(user.orgRole, can)) throw forbidden(CAPABILITY_REFUSALS[can]);
+    } else if (can !== 'read') throw forbidden('Please complete your profile first');
   }
 }
 

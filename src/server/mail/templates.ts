@@ -38,6 +38,8 @@ export type MailData =
   | (Placement & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
   | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason })
   | { kind: 'password_reset'; token: string; validMinutes: number }
+  // an invitation to join an organisation (decision 033)
+  | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
   | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
@@ -225,6 +227,15 @@ function draftFor(d: MailData): Draft {
           `The link works once and expires in ${d.validMinutes} minutes. If you did not ask for this, ignore this e-mail: your password stays as it is.`,
         ],
         action: { label: 'Choose a new password', path: `/reset-password?token=${encodeURIComponent(d.token)}` },
+      };
+    case 'org_invitation':
+      return {
+        subject: `${d.inviter} invited you to ${d.organisation} on ${PORTAL_NAME}`,
+        paragraphs: [
+          `${d.inviter} invited you to join ${d.organisation} on ${PORTAL_NAME} as ${d.role}.`,
+          `Sign up or sign in with this e-mail address, then accept. The link works once and expires in ${d.validDays} days.`,
+        ],
+        action: { label: 'Accept the invitation', path: `/invite/${encodeURIComponent(d.token)}` },
       };
     case 'admin_new_brand':
       return {

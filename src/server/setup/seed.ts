@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { inviteCodes, opportunities, users } from '../db/schema';
+import { inviteCodes, opportunities, organisations, users } from '../db/schema';
 import { hashPassword } from '../lib/password';
 
 export const DEMO_LOGINS = {
@@ -101,6 +101,8 @@ export async function seedDemo(db: Db): Promise<void> {
       .insert(users)
       .values({ email: DEMO_LOGINS.admin.email, password: adminHash, role: 'admin', name: 'Alex Morgan', approved: true })
       .returning();
+    // the demo brand owns its organisation, as profile completion makes it
+    const [org] = await tx.insert(organisations).values({ name: 'Northwind Coffee', approved: true }).returning();
     await tx.insert(users).values({
       email: DEMO_LOGINS.brand.email,
       password: brandHash,
@@ -109,6 +111,8 @@ export async function seedDemo(db: Db): Promise<void> {
       brandName: 'Northwind Coffee',
       website: 'https://northwind.example.com',
       approved: true,
+      organisationId: org.id,
+      orgRole: 'owner',
     });
     await tx.insert(inviteCodes).values({ code: DEMO_LOGINS.inviteCode, createdBy: admin.id });
     await tx.insert(opportunities).values(DEMO_OPPORTUNITIES);

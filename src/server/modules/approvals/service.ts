@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { users } from '../../db/schema';
+import { organisations, users } from '../../db/schema';
 import { after, cursorAt, type Cursor } from '../../lib/paging';
 import { notifyBrandApproved } from '../../mail/notify';
 import type { UserRow } from '../auth/users';
@@ -43,6 +43,14 @@ export async function approveBrand(db: Db, id: string): Promise<UserRow | undefi
       .where(and(eq(users.id, id), eq(users.role, 'brand'), eq(users.approved, false)))
       .returning();
     if (approved) {
+      // approving a brand approves its organisation, and with it every member who joined meanwhile
+      if (approved.organisationId) {
+        await tx.update(organisations).set({ approved: true }).where(eq(organisations.id, approved.organisationId));
+        await tx
+          .update(users)
+          .set({ approved: true })
+          .where(and(eq(users.organisationId, approved.organisationId), eq(users.approved, false)));
+      }
       await notifyBrandApproved(tx, approved, false);
       return approved;
     }

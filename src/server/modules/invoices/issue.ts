@@ -45,7 +45,8 @@ function includedTax(totalCents: number, rateBp: number): number {
   return Math.floor((2 * totalCents * rateBp + divisor) / (2 * divisor));
 }
 
-async function buyerOf(tx: Tx, brandId: string): Promise<DocumentParty> {
+/** Who the invoice is made out to: the organisation's billing details, else the buyer's account. */
+async function buyerOf(tx: Tx, brandId: string, organisationId: string): Promise<DocumentParty> {
   const [row] = await tx
     .select({
       name: users.name,
@@ -54,7 +55,7 @@ async function buyerOf(tx: Tx, brandId: string): Promise<DocumentParty> {
       billing: billingDetails,
     })
     .from(users)
-    .leftJoin(billingDetails, eq(billingDetails.brandId, users.id))
+    .leftJoin(billingDetails, eq(billingDetails.organisationId, organisationId))
     .where(eq(users.id, brandId));
   const b = row.billing;
   if (!b) {
@@ -84,6 +85,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
   const [p] = await tx
     .select({
       brandId: payments.brandId,
+      organisationId: payments.organisationId,
       amount: payments.amount,
       reference: payments.stripePaymentId,
       paidAt: payments.paidAt,
@@ -95,7 +97,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .where(eq(payments.id, paymentId));
   if (!p) return null;
-  const buyer = await buyerOf(tx, p.brandId);
+  const buyer = await buyerOf(tx, p.brandId, p.organisationId);
   const buyerVat = buyer.taxId ? euVatCountry(buyer.taxId) : null;
   const sellerVat = settings.seller.taxId ? euVatCountry(settings.seller.taxId) : null;
   // an EU business in another member state accounts for the VAT itself

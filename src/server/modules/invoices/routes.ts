@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Module } from '../../deps';
-import { fileAnswer, idIn, route, userOf } from '../../lib/contract';
+import { fileAnswer, idIn, memberOf, orgOf, route, userOf } from '../../lib/contract';
 import { notFound } from '../../lib/errors';
 import { billingDetailsSchema, paymentsExportQuerySchema, type TaxDocumentKind } from '../../../shared/billing';
 import { billingDetailsAnswerSchema } from '../../../shared/schemas/responses/payment';
@@ -53,7 +53,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       summary: 'The brand’s billing details (what its invoices are made out to)',
       response: { 200: billingDetailsAnswerSchema },
     },
-    async (req) => billingOf(db, userOf(req).id),
+    async (req) => billingOf(db, userOf(req)),
   );
 
   route(
@@ -68,7 +68,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       body: billingDetailsSchema,
       response: { 200: billingDetailsAnswerSchema },
     },
-    async (req) => saveBilling(db, userOf(req).id, req.body),
+    async (req) => saveBilling(db, memberOf(req), req.body),
   );
 
   for (const [segment, kind] of [
@@ -91,7 +91,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
 
     // as Payment History: an approved brand's own payments; another brand's is answered as if it did not exist
     route(app, 'GET', `/api/brand/payments/:paymentId/${segment}`, { ...document, access: 'brand', summary: what }, async (req, reply) => {
-      const file = await documentPdf(db, req.params.paymentId, kind, { brandId: userOf(req).id, settings: invoicing, render });
+      const file = await documentPdf(db, req.params.paymentId, kind, { organisationId: orgOf(req), settings: invoicing, render });
       if (!file) throw notFound(NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });

@@ -1,25 +1,27 @@
 import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
-import { billingDetails, payments, taxDocuments, users } from '../../db/schema';
+import { billingDetails, payments, taxDocuments } from '../../db/schema';
 import type { Config } from '../../config';
 import type { MailAttachments } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
 import { normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
 import { issueCreditNote, issueInvoice, type InvoiceSettings } from './issue';
+import type { Member } from '../../lib/contract';
+import { recordAudit } from '../org/audit';
 import type { RenderOptions, StoredDocument } from './pdf';
 import { renderOnPool } from './render-pool';
 
 export { issueCreditNote, issueInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
 
-/** GET /api/brand/billing: what is saved, nulls until then; the e-mail is the account's until another is saved. */
-export async function billingOf(db: Db, brandId: string): Promise<BillingDetails> {
-  const [row] = await db
-    .select({ accountEmail: users.email, billing: billingDetails })
-    .from(users)
-    .leftJoin(billingDetails, eq(billingDetails.brandId, users.id))
-    .where(eq(users.id, brandId));
-  const b = row?.billing;
+/**
+ * GET /api/brand/billing: the organisation's details as saved, nulls until then (and for an account
+ * in no organisation yet); the e-mail is the account's until another is saved.
+ */
+export async function billingOf(db: Db, account: { email: string; organisationId: string | null }): Promise<BillingDetails> {
+  const [b] = account.organisationId
+    ? await db.select().from(billingDetails).where(eq(billingDetails.organisationId, account.organisationId))
+    : [];
   return {
     legalName: b?.legalName ?? null,
     addressLine1: b?.addressLine1 ?? null,
@@ -28,23 +30,25 @@ export async function billingOf(db: Db, brandId: string): Promise<BillingDetails
     city: b?.city ?? null,
     country: b?.country ?? null,
     taxId: b?.taxId ?? null,
-    email: b?.email ?? row?.accountEmail ?? '',
+    email: b?.email ?? account.email,
   };
 }
 
-type BillingValues = Omit<typeof billingDetails.$inferInsert, 'brandId' | 'updatedAt'>;
+type BillingValues = Omit<typeof billingDetails.$inferInsert, 'organisationId' | 'updatedAt'>;
 
 /** PUT /api/brand/billing: replaces the details; invoices already issued keep the ones they printed. */
-export async function saveBilling(db: Db, brandId: string, values: BillingValues, now: Date = new Date()): Promise<BillingDetails> {
-  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, brandId));
-  // the account's own address is not stored: it follows the account if that changes
-  const email = values.email && values.email !== account?.email ? values.email : null;
+export async function saveBilling(db: Db, member: Member, values: BillingValues, now: Date = new Date()): Promise<BillingDetails> {
+  // the member's own address is not stored: it follows the account if that changes
+  const email = values.email && values.email !== member.email ? values.email : null;
   const row = { ...values, email, updatedAt: now };
-  await db
-    .insert(billingDetails)
-    .values({ brandId, ...row })
-    .onConflictDoUpdate({ target: billingDetails.brandId, set: row });
-  return billingOf(db, brandId);
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(billingDetails)
+      .values({ organisationId: member.organisationId, ...row })
+      .onConflictDoUpdate({ target: billingDetails.organisationId, set: row });
+    await recordAudit(tx, { organisationId: member.organisationId, actor: member, action: 'billing_changed', subject: 'billing details' }, now);
+  });
+  return billingOf(db, member);
 }
 
 /**
@@ -72,20 +76,20 @@ export interface DocumentFile {
 
 /**
  * A payment's invoice or credit note as PDF; null when there is none (no such payment, another
- * brand's when `brandId` is given, or a credit note of a payment not refunded).
+ * organisation's when `organisationId` is given, or a credit note of a payment not refunded).
  */
 export async function documentPdf(
   db: Db,
   paymentId: string,
   kind: TaxDocumentKind,
-  opts: { brandId?: string; settings: InvoiceSettings; render?: RenderOptions; now?: Date },
+  opts: { organisationId?: string; settings: InvoiceSettings; render?: RenderOptions; now?: Date },
 ): Promise<DocumentFile | null> {
   const find = () =>
     db
       .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content, status: payments.status })
       .from(payments)
       .leftJoin(taxDocuments, and(eq(taxDocuments.paymentId, payments.id), eq(taxDocuments.kind, kind)))
-      .where(and(eq(payments.id, paymentId), opts.brandId ? eq(payments.brandId, opts.brandId) : undefined));
+      .where(and(eq(payments.id, paymentId), opts.organisationId ? eq(payments.organisationId, opts.organisationId) : undefined));
   let [row] = await find();
   if (!row) return null;
   if (!row.number) {

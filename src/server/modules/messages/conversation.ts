@@ -11,7 +11,7 @@ import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/p
 import { otherSide, queueNotice, unreadByPayment } from './service';
 
 /** Who is asking: the brand that owns the payment (its id), or the editorial team (any admin). */
-export type Caller = { side: 'brand'; brandId: string; userId: string } | { side: 'admin'; userId: string };
+export type Caller = { side: 'brand'; organisationId: string; userId: string } | { side: 'admin'; userId: string };
 
 /**
  * The placement a conversation belongs to, as the caller may see it: a brand only its own payment;
@@ -31,7 +31,7 @@ export async function conversationOf(db: Db, caller: Caller, paymentId: string) 
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
-    .where(and(eq(placements.id, paymentId), caller.side === 'brand' ? eq(placements.brandId, caller.brandId) : undefined));
+    .where(and(eq(placements.id, paymentId), caller.side === 'brand' ? eq(placements.organisationId, caller.organisationId) : undefined));
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
 }
@@ -130,9 +130,9 @@ export async function messagesPage(db: Db, caller: Caller, paymentId: string, pa
   const rows = await messagesPageOf(
     db,
     { brand: caller.side === 'brand', cursor: Boolean(page.cursor) },
-    { paymentId, ...(caller.side === 'brand' ? { brandId: caller.brandId } : {}), ...values },
+    { paymentId, ...(caller.side === 'brand' ? { organisationId: caller.organisationId } : {}), ...values },
   );
-  if (!rows.length && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.brandId : undefined))) {
+  if (!rows.length && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.organisationId : undefined))) {
     throw notFound(PAYMENT_NOT_FOUND);
   }
   return rows;

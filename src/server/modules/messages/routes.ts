@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { fileAnswer, idIn, noContent, route, userOf, type Access } from '../../lib/contract';
+import { fileAnswer, idIn, memberOf, noContent, route, userOf, type Access } from '../../lib/contract';
 import { badRequest, notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { claimLimits, releaseClaims } from '../../lib/rate-limit';
@@ -51,8 +51,8 @@ const SIDES: { prefix: string; access: Access; who: string; caller: (req: Fastif
     access: 'brand',
     who: 'the brand (its own placements; another brand’s is a 404)',
     caller: (req) => {
-      const brand = userOf(req);
-      return { side: 'brand', brandId: brand.id, userId: brand.id };
+      const member = memberOf(req);
+      return { side: 'brand', organisationId: member.organisationId, userId: member.userId };
     },
   },
   {
@@ -88,7 +88,7 @@ export const messagesModule: Module = async (app, deps) => {
       },
       async (req) => {
         const caller = callerOf(req);
-        return unreadByPayment(db, caller.side, caller.side === 'brand' ? { brandId: caller.brandId } : 'all');
+        return unreadByPayment(db, caller.side, caller.side === 'brand' ? { organisationId: caller.organisationId } : 'all');
       },
     );
 
@@ -133,6 +133,7 @@ export const messagesModule: Module = async (app, deps) => {
         `${base}/messages`,
         {
           access,
+          ...(access === 'brand' ? { can: 'work' as const } : {}),
           tags: ['Conversation'],
           summary: 'Write a message, with or without an attachment',
           description:
@@ -199,6 +200,8 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/read`,
       {
         access,
+        // the read mark is the side's, not the member's: a viewer reading marks it too
+        ...(access === 'brand' ? { can: 'read' as const } : {}),
         tags: ['Conversation'],
         summary: 'Mark everything the other side wrote so far as read',
         params: paymentParams,

@@ -21,7 +21,7 @@ import type { MessageDigestEntry } from '../../mail/templates';
 export const otherSide = (side: MessageSide): MessageSide => (side === 'brand' ? 'admin' : 'brand');
 
 /** Which conversations to count: one brand's, some payments', or (admins) every one. */
-export type UnreadScope = { brandId: string } | { paymentIds: string[] } | 'all';
+export type UnreadScope = { organisationId: string } | { paymentIds: string[] } | 'all';
 
 /**
  * Unread messages of `side` per payment: the other side's messages written after the side's read
@@ -36,8 +36,8 @@ export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadSc
   const inScope =
     scope === 'all'
       ? undefined
-      : 'brandId' in scope
-        ? inArray(r.placementId, db.select({ id: placements.id }).from(placements).where(eq(placements.brandId, scope.brandId)))
+      : 'organisationId' in scope
+        ? inArray(r.placementId, db.select({ id: placements.id }).from(placements).where(eq(placements.organisationId, scope.organisationId)))
         : inArray(r.placementId, scope.paymentIds);
   const rows = await db
     .select({

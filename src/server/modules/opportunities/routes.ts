@@ -18,7 +18,7 @@ import {
   versionedOpportunitySchema,
 } from '../../../shared/schemas/responses/opportunity';
 import type { Module } from '../../deps';
-import { idIn, noContent, route, userOf } from '../../lib/contract';
+import { idIn, memberOf, noContent, orgOf, route } from '../../lib/contract';
 import { badRequest } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { uploadRoutes } from '../../storage/read-upload';
@@ -76,10 +76,9 @@ export const opportunitiesModule: Module = async (app, deps) => {
       },
     },
     async (req, reply) => {
-      const brand = userOf(req);
       // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
       if (Object.keys(req.query).length > 0) {
-        const page = await searchOpportunities(db, brand.id, req.query);
+        const page = await searchOpportunities(db, orgOf(req), req.query);
         if (page.next) {
           const url = new URL(req.url, 'http://x');
           url.searchParams.set('cursor', page.next);
@@ -113,7 +112,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       response: { 200: z.array(brandOpportunityItemSchema) },
     },
     async (req, reply) => {
-      const body = await listSaved(db, userOf(req).id);
+      const body = await listSaved(db, orgOf(req));
       return sendJsonText(reply.header('cache-control', 'private, no-store'), body);
     },
   );
@@ -130,7 +129,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       response: { 204: noContent('Saved (also when it already was)') },
     },
     async (req, reply) => {
-      await saveOpportunity(db, userOf(req).id, req.params.id);
+      await saveOpportunity(db, memberOf(req), req.params.id);
       return reply.code(204).send();
     },
   );
@@ -147,7 +146,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       response: { 204: noContent('Removed (also when it was not saved)') },
     },
     async (req, reply) => {
-      await unsaveOpportunity(db, userOf(req).id, req.params.id);
+      await unsaveOpportunity(db, orgOf(req), req.params.id);
       return reply.code(204).send();
     },
   );

@@ -80,12 +80,12 @@ function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
 }
 
 /** The WHERE of a search (without the cursor): also what the first page's count (X-Total-Count) counts. */
-function conditions(q: OpportunitySearchQuery, brandId: string, since: string, words: string[]): SQL {
+function conditions(q: OpportunitySearchQuery, organisationId: string, since: string, words: string[]): SQL {
   const parts: (SQL | undefined)[] = [
-    q.saved === true ? sql`${o.id} IN ${shortlistOf(brandId)}` : undefined,
+    q.saved === true ? sql`${o.id} IN ${shortlistOf(organisationId)}` : undefined,
     // the shortlist keeps what sold out; every other search lists what can be bought
     q.saved === true ? undefined : claimable(since),
-    q.saved === false ? sql`${o.id} NOT IN ${shortlistOf(brandId)}` : undefined,
+    q.saved === false ? sql`${o.id} NOT IN ${shortlistOf(organisationId)}` : undefined,
     words.length ? textMatch(words) : undefined,
     // an opportunity of several types matches each of them
     q.type?.length ? sql`${o.type} && ${sql.param(q.type)}::text[]` : undefined,
@@ -138,7 +138,7 @@ type PageRow = { json: string | null; cursorKey: string | null; id: string | nul
  */
 export async function searchOpportunities(
   db: Db,
-  brandId: string,
+  organisationId: string,
   q: OpportunitySearchQuery,
   now = new Date(),
 ): Promise<SearchPage> {
@@ -148,14 +148,14 @@ export async function searchOpportunities(
   const cursor = q.cursor === undefined ? undefined : decodeSearchCursor(q.cursor, sortName);
   const since = startOfUtcDay(now).toISOString();
   const words = searchWords(q.q ?? '');
-  const where = conditions(q, brandId, since, words);
+  const where = conditions(q, organisationId, since, words);
   const cmp = sort.asc ? sql.raw('>') : sql.raw('<');
   const dir = sort.asc ? sql.raw('ASC') : sql.raw('DESC');
   const after = cursor
     ? sql`(${sort.key}, ${o.id}) ${cmp} (${cursor.key}::${sql.raw(sort.cast)}, ${cursor.id}::uuid)`
     : undefined;
   // with a `saved` filter every item's flag is the filter's
-  const saved = q.saved === undefined ? savedBy(brandId) : sql.raw(String(q.saved));
+  const saved = q.saved === undefined ? savedBy(organisationId) : sql.raw(String(q.saved));
   const found = cursor
     ? sql`SELECT NULL::int AS "total"`
     : sql`SELECT count(*)::int AS "total" FROM (SELECT 1 FROM ${o} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS "matching"`;

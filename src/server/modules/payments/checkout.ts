@@ -17,6 +17,8 @@ import { TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 export interface CheckoutBrand {
   id: string;
   email: string;
+  /** the organisation the placement will belong to */
+  organisationId: string;
 }
 
 type CheckoutRow = typeof checkouts.$inferSelect;
@@ -60,8 +62,8 @@ const reserveStatement = preparedStatement<{ title: string; outletName: string; 
       RETURNING id, title, outlet_name, price_usd
     ), hold AS (
       INSERT INTO ${checkouts}
-        (id, brand_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
-      SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, opp.id, opp.price_usd, 'open',
+        (id, brand_id, organisation_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
+      SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, ${sql.placeholder('organisationId')}::uuid, opp.id, opp.price_usd, 'open',
              ${sql.placeholder('expiresAt')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
              ${sql.placeholder('sessionId')}::text, ${sql.placeholder('url')}::text
       FROM opp
@@ -195,6 +197,7 @@ export async function startCheckout(
       limitMax: args.limit.max,
       holdId,
       brandId: brand.id,
+      organisationId: brand.organisationId,
       expiresAt: expiresAt.toISOString(),
       now: now.toISOString(),
       sessionId: pre?.sessionId ?? null,

@@ -9,6 +9,7 @@ import { recordEvent } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { formatUsd, toCents } from '../../../shared/money';
 import { issueInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
+import { actorOf, recordAudit } from '../org/audit';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }
@@ -89,6 +90,7 @@ export async function fulfilCheckout(
       .values({
         id: h.id,
         brandId: h.brandId,
+        organisationId: h.organisationId,
         opportunityId: h.opportunityId,
         stripePaymentId: session.providerRef ?? session.id,
         providerSessionId: session.id,
@@ -106,6 +108,7 @@ export async function fulfilCheckout(
       id: payment.id,
       paymentId: payment.id,
       brandId: payment.brandId,
+      organisationId: payment.organisationId,
       opportunityId: payment.opportunityId,
       createdAt: payment.createdAt,
     });
@@ -114,6 +117,11 @@ export async function fulfilCheckout(
     const invoiceNumber = await issueInvoice(tx, payment.id, opts.invoicing ?? TEST_INVOICING, now);
     if (holdsSlot) await notifyPaymentReceived(tx, payment.id, invoiceNumber);
     await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount }, now);
+    await recordAudit(
+      tx,
+      { organisationId: payment.organisationId, actor: await actorOf(tx, payment.brandId), action: 'paid', subject: payment.id, details: { amountUsd: payment.amount } },
+      now,
+    );
     return { payment, created: true };
   });
 

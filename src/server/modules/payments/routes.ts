@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { publicUrl } from '../../config';
 import type { Module } from '../../deps';
-import { route, userOf } from '../../lib/contract';
+import { memberOf, orgOf, route, userOf } from '../../lib/contract';
 import { notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
@@ -51,7 +51,8 @@ export const paymentsModule: Module = async (app, deps) => {
       },
     },
     async (req) => {
-      const brand = userOf(req);
+      const member = memberOf(req);
+      const brand = { id: member.userId, email: member.email, organisationId: member.organisationId };
       return startCheckout(db, provider, { brand, opportunityId: req.body.opportunityId, publicUrl: publicUrl(config), limit: limits.checkouts });
     },
   );
@@ -124,7 +125,7 @@ export const paymentsModule: Module = async (app, deps) => {
     },
     async (req, reply) => {
       const page = pageFrom(req.query);
-      return sendJsonPage(req, reply, page, await brandPayments(db, userOf(req).id, page));
+      return sendJsonPage(req, reply, page, await brandPayments(db, orgOf(req), page));
     },
   );
 
@@ -140,7 +141,7 @@ export const paymentsModule: Module = async (app, deps) => {
       summary: 'The money the brand has held in escrow',
       response: { 200: z.object({ balance: decimal }) },
     },
-    async (req) => ({ balance: await brandEscrowBalance(db, userOf(req).id) }),
+    async (req) => ({ balance: await brandEscrowBalance(db, orgOf(req)) }),
   );
 
   adminPaymentRoutes(app, deps);

@@ -68,18 +68,18 @@ const _itemTypesMatch: [
   Same<ItemOf<typeof adminPaymentItem>, AdminPaymentItem>,
 ] = [true, true, true];
 
-const escrowBalance = preparedStatement<{ balance: string }, { brandId: string }>(
-  'brand_escrow_balance',
+const escrowBalance = preparedStatement<{ balance: string }, { organisationId: string }>(
+  'org_escrow_balance',
   sql`SELECT round(coalesce(sum(${payments.amount}), 0), 2)::text AS "balance"
-    FROM ${payments} WHERE ${payments.brandId} = ${sql.placeholder('brandId')} AND ${payments.status} = 'paid'`,
+    FROM ${payments} WHERE ${payments.organisationId} = ${sql.placeholder('organisationId')} AND ${payments.status} = 'paid'`,
 );
 
 /**
- * Money the brand has held in escrow: the sum of its `paid` payments, added up by the database
- * (an index-only scan of payments_brand_held_idx). Every portal page shows it, so it is prepared.
+ * Money the organisation has held in escrow: the sum of its `paid` payments, added up by the
+ * database (an index-only scan of payments_org_held_idx). Every portal page shows it, so it is prepared.
  */
-export async function brandEscrowBalance(db: Db, brandId: string): Promise<string> {
-  const [row] = await escrowBalance(db, { brandId });
+export async function brandEscrowBalance(db: Db, organisationId: string): Promise<string> {
+  const [row] = await escrowBalance(db, { organisationId });
   return row.balance;
 }
 
@@ -90,13 +90,13 @@ const brandPaymentsPage = jsonPages<{ cursor: boolean }, Record<string, unknown>
     limitedPage(sql`SELECT ${columns(brandPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-    WHERE ${and(sql`${payments.brandId} = ${sql.placeholder('brandId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
+    WHERE ${and(sql`${payments.organisationId} = ${sql.placeholder('organisationId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
-/** GET /api/brand/payments: the brand's payments (`BrandPaymentItem`), newest first, one page at a time. */
-export function brandPayments(db: Db, brandId: string, page: Page): Promise<JsonPageRow[]> {
-  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { brandId, ...pageValues(page) });
+/** GET /api/brand/payments: the organisation's payments (`BrandPaymentItem`), newest first, one page at a time. */
+export function brandPayments(db: Db, organisationId: string, page: Page): Promise<JsonPageRow[]> {
+  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { organisationId, ...pageValues(page) });
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, route, userOf } from '../../lib/contract';
+import { idIn, memberOf, orgOf, route } from '../../lib/contract';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
@@ -60,7 +60,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
         req,
         reply,
         page,
-        await myArticles(db, userOf(req).id, { tab, paymentId, opportunityId }, page),
+        await myArticles(db, orgOf(req), { tab, paymentId, opportunityId }, page),
       );
     },
   );
@@ -75,7 +75,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       summary: 'My Articles: each tab’s count',
       response: { 200: articleTabCountsSchema },
     },
-    async (req) => myArticleCounts(db, userOf(req).id),
+    async (req) => myArticleCounts(db, orgOf(req)),
   );
 
   // the placement's page: the same item as the list's, from the list's statement
@@ -90,7 +90,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       params: paymentParams,
       response: { 200: brandPlacementItemSchema },
     },
-    async (req, reply) => sendJsonItem(reply, await myArticle(db, userOf(req).id, req.params.paymentId)),
+    async (req, reply) => sendJsonItem(reply, await myArticle(db, orgOf(req), req.params.paymentId)),
   );
 
   route(
@@ -105,7 +105,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       params: paymentParams,
       response: { 200: briefResponseSchema },
     },
-    async (req) => getBrief(db, userOf(req).id, req.params.paymentId),
+    async (req) => getBrief(db, orgOf(req), req.params.paymentId),
   );
 
   route(
@@ -114,6 +114,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Placements'],
       spec: true,
       summary: 'Save the brief as a draft (autosave)',
@@ -124,7 +125,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: savedBriefSchema },
       errors: { 409: briefConflict },
     },
-    async (req) => saveBriefDraft(db, userOf(req).id, req.params.paymentId, req.body),
+    async (req) => saveBriefDraft(db, memberOf(req), req.params.paymentId, req.body),
   );
 
   route(
@@ -133,6 +134,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId/submit',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Placements'],
       spec: true,
       summary: 'Submit the brief to the editorial team',
@@ -141,7 +143,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: savedBriefSchema },
       errors: { 409: briefConflict },
     },
-    async (req) => submitBrief(db, userOf(req).id, req.params.paymentId, req.body),
+    async (req) => submitBrief(db, memberOf(req), req.params.paymentId, req.body),
   );
 
   route(
@@ -161,7 +163,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       // a bare boolean, as the earlier flow reads it
       response: { 200: z.boolean() },
     },
-    async (req) => briefAccess(db, userOf(req).id, req.query.opportunityId),
+    async (req) => briefAccess(db, orgOf(req), req.query.opportunityId),
   );
 
   route(
@@ -170,6 +172,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/briefs',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Placements'],
       spec: true,
       summary: 'Submit a brief with the earlier form’s fields',
@@ -179,7 +182,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: savedBriefSchema },
       errors: { 404: 'No payment of this brand for the opportunity', 409: 'Approved, published or refunded' },
     },
-    async (req) => submitOlderBrief(db, userOf(req).id, req.body),
+    async (req) => submitOlderBrief(db, memberOf(req), req.body),
   );
 
   route(
@@ -188,6 +191,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/approve',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Placements'],
       spec: true,
       summary: 'Approve the draft',
@@ -195,7 +199,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: placementPaymentSchema },
       errors: { 409: REVIEW_CONFLICT },
     },
-    async (req) => approveDraft(db, userOf(req).id, req.params.paymentId),
+    async (req) => approveDraft(db, memberOf(req), req.params.paymentId),
   );
 
   route(
@@ -204,6 +208,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/request-edits',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Placements'],
       spec: true,
       summary: 'Ask for edits of the draft',
@@ -212,6 +217,6 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: placementPaymentSchema },
       errors: { 409: REVIEW_CONFLICT },
     },
-    async (req) => requestEdits(db, userOf(req).id, req.params.paymentId, req.body.feedback),
+    async (req) => requestEdits(db, memberOf(req), req.params.paymentId, req.body.feedback),
   );
 }

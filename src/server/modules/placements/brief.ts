@@ -17,6 +17,8 @@ import {
 import { notifyPlacement } from '../../mail/notify';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
+import { recordAudit } from '../org/audit';
+import type { Member } from '../../lib/contract';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -58,10 +60,10 @@ const savedResponse = (b: BriefRow): BriefResponse => ({
   version: briefVersion(b),
 });
 
-/** The brand's own placement, or 404 (another brand's id must look exactly like a missing one). */
-async function ownPlacement(db: Db | Tx, brandId: string, paymentId: string, lock = false): Promise<PlacementRow> {
+/** The organisation's own placement, or 404 (another's id must look exactly like a missing one). */
+async function ownPlacement(db: Db | Tx, organisationId: string, paymentId: string, lock = false): Promise<PlacementRow> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const q = db.select().from(placements).where(and(eq(placements.id, paymentId), eq(placements.brandId, brandId)));
+  const q = db.select().from(placements).where(and(eq(placements.id, paymentId), eq(placements.organisationId, organisationId)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
@@ -80,11 +82,11 @@ function assertBriefEditable(p: PlacementRow) {
  * style, social links). The article-specific answers (goal, audience, message, points, keywords)
  * start empty so last article's goal is never submitted for this one by mistake.
  */
-async function fallbackBrief(db: Db | Tx, brandId: string, paymentId: string) {
+async function fallbackBrief(db: Db | Tx, organisationId: string, paymentId: string) {
   const [earlier] = await db
     .select()
     .from(briefs)
-    .where(and(eq(briefs.brandId, brandId), ne(briefs.placementId, paymentId)))
+    .where(and(eq(briefs.organisationId, organisationId), ne(briefs.placementId, paymentId)))
     .orderBy(sql`${briefs.submittedAt} IS NULL`, desc(briefs.updatedAt))
     .limit(1);
   if (!earlier) return null;
@@ -93,11 +95,11 @@ async function fallbackBrief(db: Db | Tx, brandId: string, paymentId: string) {
 }
 
 /** GET /api/brand/brief/{paymentId} */
-export async function getBrief(db: Db | Tx, brandId: string, paymentId: string): Promise<BriefResponse> {
-  await ownPlacement(db, brandId, paymentId);
+export async function getBrief(db: Db | Tx, organisationId: string, paymentId: string): Promise<BriefResponse> {
+  await ownPlacement(db, organisationId, paymentId);
   const [saved] = await db.select().from(briefs).where(eq(briefs.placementId, paymentId));
   if (saved) return savedResponse(saved);
-  const fallback = await fallbackBrief(db, brandId, paymentId);
+  const fallback = await fallbackBrief(db, organisationId, paymentId);
   if (fallback) return { ...fallback, source: 'fallback', submittedAt: null, version: NO_BRIEF_VERSION };
   return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null, version: NO_BRIEF_VERSION };
 }
@@ -110,7 +112,7 @@ type BriefParts = { part1Json?: BriefPart1; part2Json?: BriefPart2; baseVersion?
  * With `baseVersion`, a save based on an older copy than the stored one (another tab saved since)
  * is refused with the stored brief, so the page can merge instead of overwriting it.
  */
-async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, submit: boolean): Promise<SavedBrief> {
+async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, submit: boolean, member: Member): Promise<SavedBrief> {
   assertBriefEditable(placement);
   const now = new Date();
   const part1Json = parts.part1Json && compact(parts.part1Json);
@@ -118,13 +120,14 @@ async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, su
   // the placement is locked (ownPlacement): nobody else can store or change its brief meanwhile
   const [earlier] = await tx.select().from(briefs).where(eq(briefs.placementId, placement.id));
   if (parts.baseVersion !== undefined && parts.baseVersion !== briefVersion(earlier)) {
-    const current = earlier ? savedResponse(earlier) : await getBrief(tx, placement.brandId, placement.id);
+    const current = earlier ? savedResponse(earlier) : await getBrief(tx, placement.organisationId, placement.id);
     throw new HttpError(409, 'This brief was changed in another window since you opened it', undefined, { current });
   }
   const [row] = await tx
     .insert(briefs)
     .values({
-      brandId: placement.brandId,
+      brandId: member.userId,
+      organisationId: placement.organisationId,
       opportunityId: placement.opportunityId,
       placementId: placement.id,
       part1Json: part1Json ?? {},
@@ -143,29 +146,32 @@ async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, su
     })
     .returning();
   if (submit) await notifyPlacement(tx, placement.id, 'admin_brief_submitted');
-  const brand = { type: 'brand', id: placement.brandId } as const;
-  if (submit) await recordEvent(tx, placement.id, 'brief_submitted', brand, {}, now);
+  const brand = { type: 'brand', id: member.userId } as const;
+  if (submit) {
+    await recordEvent(tx, placement.id, 'brief_submitted', brand, {}, now);
+    await recordAudit(tx, { organisationId: placement.organisationId, actor: member, action: 'brief_submitted', subject: placement.id }, now);
+  }
   else if (!earlier) await recordEvent(tx, placement.id, 'brief_saved', brand, {}, now);
   return toSavedBrief(row);
 }
 
 /** POST /api/brand/brief/{paymentId}: autosave, no required fields. */
-export async function saveBriefDraft(db: Db, brandId: string, paymentId: string, parts: BriefParts) {
-  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, brandId, paymentId, true), parts, false));
+export async function saveBriefDraft(db: Db, member: Member, paymentId: string, parts: BriefParts) {
+  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, member.organisationId, paymentId, true), parts, false, member));
 }
 
 /** POST /api/brand/brief/{paymentId}/submit: parts already checked against the submit schema. */
-export async function submitBrief(db: Db, brandId: string, paymentId: string, parts: Required<Omit<BriefParts, 'baseVersion'>> & BriefParts) {
-  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, brandId, paymentId, true), parts, true));
+export async function submitBrief(db: Db, member: Member, paymentId: string, parts: Required<Omit<BriefParts, 'baseVersion'>> & BriefParts) {
+  return db.transaction(async (tx) => storeBrief(tx, await ownPlacement(tx, member.organisationId, paymentId, true), parts, true, member));
 }
 
 /** GET /api/brand/brief-access: the earlier flow may open only for an opportunity the brand has paid for. */
-export async function briefAccess(db: Db, brandId: string, opportunityId: string | undefined): Promise<boolean> {
+export async function briefAccess(db: Db, organisationId: string, opportunityId: string | undefined): Promise<boolean> {
   if (!opportunityId || !isUuid(opportunityId)) return false;
   const [row] = await db
     .select({ id: placements.id })
     .from(placements)
-    .where(and(eq(placements.brandId, brandId), eq(placements.opportunityId, opportunityId), eq(placements.state, 'in_progress')))
+    .where(and(eq(placements.organisationId, organisationId), eq(placements.opportunityId, opportunityId), eq(placements.state, 'in_progress')))
     .limit(1);
   return Boolean(row);
 }
@@ -177,7 +183,7 @@ export async function briefAccess(db: Db, brandId: string, opportunityId: string
  */
 export async function submitOlderBrief(
   db: Db,
-  brandId: string,
+  member: Member,
   input: { opportunityId: string; part1: OlderBriefPart1; part2: OlderBriefPart2 },
 ): Promise<SavedBrief> {
   if (!isUuid(input.opportunityId)) throw notFound('No paid article was found for this opportunity');
@@ -185,18 +191,18 @@ export async function submitOlderBrief(
     const held = await tx
       .select()
       .from(placements)
-      .where(and(eq(placements.brandId, brandId), eq(placements.opportunityId, input.opportunityId), eq(placements.state, 'in_progress')))
+      .where(and(eq(placements.organisationId, member.organisationId), eq(placements.opportunityId, input.opportunityId), eq(placements.state, 'in_progress')))
       .orderBy(desc(placements.createdAt), desc(placements.id))
       .for('update');
     if (!held.length) throw notFound('No paid article was found for this opportunity');
     const submitted = await tx
       .select({ paymentId: briefs.placementId })
       .from(briefs)
-      .where(and(eq(briefs.brandId, brandId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
+      .where(and(eq(briefs.organisationId, member.organisationId), eq(briefs.opportunityId, input.opportunityId), isNotNull(briefs.submittedAt)));
     const done = new Set(submitted.map((b) => b.paymentId));
     // a brief still matters only before the draft is approved (an approved one's brief is refused)
     const open = held.filter((p) => p.draftReviewStatus !== 'approved');
     const target = open.find((p) => !done.has(p.id)) ?? open[0] ?? held[0];
-    return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true);
+    return storeBrief(tx, target, mapOlderBrief(input.part1, input.part2), true, member);
   });
 }

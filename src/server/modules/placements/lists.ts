@@ -31,7 +31,7 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
       ${placementJoins}
       ${publicationJoins}
       WHERE ${and(
-        sql`${placements.brandId} = ${sql.placeholder('brandId')}`,
+        sql`${placements.organisationId} = ${sql.placeholder('organisationId')}`,
         o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
         o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
         o.byOpportunity ? sql`${placements.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
@@ -45,7 +45,7 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  * Each row's JSON is a `BrandPlacementItem`, built by the database.
  */
-export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+export function myArticles(db: Db, organisationId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
   const shape = {
     tab: filter.tab,
     byPayment: Boolean(filter.paymentId),
@@ -56,7 +56,7 @@ export function myArticles(db: Db, brandId: string, filter: MyArticlesQuery, pag
     db,
     shape,
     {
-      brandId,
+      organisationId,
       ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
       ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
       ...pageValues(page),
@@ -75,12 +75,12 @@ function onlyRow(rows: JsonPageRow[]): string {
  * GET /api/brand/my-articles/{paymentId}: the My Articles item of one of the brand's placements
  * (the list's statement filtered by payment), as JSON text; another brand's id is a 404.
  */
-export async function myArticle(db: Db, brandId: string, paymentId: string): Promise<string> {
-  return onlyRow(await myArticles(db, brandId, { paymentId }, { limit: 1 }));
+export async function myArticle(db: Db, organisationId: string, paymentId: string): Promise<string> {
+  return onlyRow(await myArticles(db, organisationId, { paymentId }, { limit: 1 }));
 }
 
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
-export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleTabCounts> {
+export async function myArticleCounts(db: Db, organisationId: string): Promise<ArticleTabCounts> {
   const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
   const [row] = await db
     .select({
@@ -91,7 +91,7 @@ export async function myArticleCounts(db: Db, brandId: string): Promise<ArticleT
       refunded: count('refunded'),
     })
     .from(placements)
-    .where(eq(placements.brandId, brandId));
+    .where(eq(placements.organisationId, organisationId));
   // toReview (the drafts waiting for the brand, which pick the tab the page opens on) is Needs Review's count
   return {
     pending: row.pending,

@@ -13,6 +13,8 @@ import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
 import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import { recordAudit } from '../org/audit';
+import type { Member } from '../../lib/contract';
 
 type PlacementRow = typeof placements.$inferSelect;
 
@@ -24,6 +26,7 @@ type PlacementRow = typeof placements.$inferSelect;
 async function move(
   db: Db,
   paymentId: string,
+  /** the organisation whose placement it must be (null: the editorial team's move) */
   owner: string | null,
   allowed: SQL,
   set: PgUpdateSetSource<typeof placements>,
@@ -32,7 +35,7 @@ async function move(
   notify?: (tx: Tx, row: PlacementRow) => Promise<void>,
 ): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
-  const mine = owner ? eq(placements.brandId, owner) : undefined;
+  const mine = owner ? eq(placements.organisationId, owner) : undefined;
   const row = await db.transaction(async (tx) => {
     const [moved] = await tx
       .update(placements)
@@ -65,17 +68,18 @@ function reviewRefusal(p: PlacementRow): string {
 }
 
 /** POST /api/brand/projects/{paymentId}/approve */
-export function approveDraft(db: Db, brandId: string, paymentId: string) {
+export function approveDraft(db: Db, member: Member, paymentId: string) {
   return move(
     db,
     paymentId,
-    brandId,
+    member.organisationId,
     and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'admin_draft_approved');
-      await recordEvent(tx, p.id, 'approved', { type: 'brand', id: brandId }, { round: await currentRound(tx, p.id) });
+      await recordEvent(tx, p.id, 'approved', { type: 'brand', id: member.userId }, { round: await currentRound(tx, p.id) });
+      await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'draft_approved', subject: p.id });
     },
   );
 }
@@ -84,17 +88,18 @@ export function approveDraft(db: Db, brandId: string, paymentId: string) {
  * POST /api/brand/projects/{paymentId}/request-edits: the feedback replaces the previous round's on
  * the payment (the spec's field); every round's feedback stays on the timeline.
  */
-export function requestEdits(db: Db, brandId: string, paymentId: string, feedback: string | undefined) {
+export function requestEdits(db: Db, member: Member, paymentId: string, feedback: string | undefined) {
   return move(
     db,
     paymentId,
-    brandId,
+    member.organisationId,
     and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null },
     reviewRefusal,
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'admin_edits_requested');
-      await recordEvent(tx, p.id, 'edits_requested', { type: 'brand', id: brandId }, { round: await currentRound(tx, p.id), feedback: feedback ?? null });
+      await recordEvent(tx, p.id, 'edits_requested', { type: 'brand', id: member.userId }, { round: await currentRound(tx, p.id), feedback: feedback ?? null });
+      await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'edits_requested', subject: p.id });
     },
   );
 }
@@ -163,12 +168,17 @@ async function attachDraft(
 }
 
 /** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own placement. */
-export async function mayDownloadDraft(db: Db, user: { id: string; role: string }, storedPath: string): Promise<boolean> {
+export async function mayDownloadDraft(
+  db: Db,
+  user: { id: string; role: string; organisationId: string | null },
+  storedPath: string,
+): Promise<boolean> {
   if (user.role === 'admin') return true;
+  if (!user.organisationId) return false;
   const [own] = await db
     .select({ id: placements.id })
     .from(placements)
-    .where(and(eq(placements.draftDocumentFile, storedPath), eq(placements.brandId, user.id)))
+    .where(and(eq(placements.draftDocumentFile, storedPath), eq(placements.organisationId, user.organisationId)))
     .limit(1);
   return Boolean(own);
 }

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { CompleteProfileInput, EditProfileInput } from '../../../shared/schemas/profile';
 import type { Db } from '../../db/client';
-import { inviteCodes, users } from '../../db/schema';
+import { inviteCodes, organisations, users } from '../../db/schema';
+import { recordAudit } from '../org/audit';
 import { badRequest } from '../../lib/errors';
 import { claimLimits } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
@@ -20,6 +21,7 @@ export async function completeBrandProfile(
   user: SessionUser,
   input: CompleteProfileInput,
   limits: Limits,
+  address: string | null = null,
 ): Promise<{ user: UserRow; autoApproved: boolean }> {
   const code = input.inviteCode?.trim().toUpperCase();
   let autoApproved = false;
@@ -35,6 +37,18 @@ export async function completeBrandProfile(
     autoApproved = true;
   }
   const updated = await db.transaction(async (tx) => {
+    // the organisation is made here, from the company fields (decision 033); an account that joined
+    // one by invitation already has it
+    let organisation: { organisationId: string; orgRole: 'owner' } | undefined;
+    if (!user.organisationId) {
+      const [org] = await tx
+        .insert(organisations)
+        .values({ name: input.brandName, approved: autoApproved || user.approved })
+        .returning({ id: organisations.id });
+      organisation = { organisationId: org.id, orgRole: 'owner' };
+    } else if (autoApproved) {
+      await tx.update(organisations).set({ approved: true }).where(eq(organisations.id, user.organisationId));
+    }
     const [row] = await tx
       .update(users)
       .set({
@@ -42,9 +56,18 @@ export async function completeBrandProfile(
         brandName: input.brandName,
         website: input.website,
         ...(autoApproved ? { approved: true } : {}),
+        ...organisation,
       })
       .where(eq(users.id, user.id))
       .returning();
+    if (organisation) {
+      await recordAudit(tx, {
+        organisationId: organisation.organisationId,
+        actor: { userId: row.id, name: row.name, email: row.email, address },
+        action: 'organisation_created',
+        subject: input.brandName,
+      });
+    }
     if (autoApproved) await notifyBrandApproved(tx, row, true);
     else if (!user.name && !row.approved) await notifyBrandSignedUp(tx, row);
     return row;

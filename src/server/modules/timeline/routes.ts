@@ -4,7 +4,7 @@ import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { timelineEntrySchema } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { idIn, route, userOf, type Access } from '../../lib/contract';
+import { idIn, orgOf, route, type Access } from '../../lib/contract';
 import { sendJsonRows } from '../../lib/paging';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 
@@ -43,15 +43,15 @@ const timelineQuerySchema = z
   .partial()
   .strict();
 
-const SIDES: { prefix: string; access: Access; brandOf: (req: FastifyRequest) => string | undefined }[] = [
-  // a brand sees its own placements only
-  { prefix: '/api/brand', access: 'brand', brandOf: (req) => userOf(req).id },
-  { prefix: '/api/admin', access: 'admin', brandOf: () => undefined },
+const SIDES: { prefix: string; access: Access; orgOf: (req: FastifyRequest) => string | undefined }[] = [
+  // a member sees its organisation's placements only
+  { prefix: '/api/brand', access: 'brand', orgOf },
+  { prefix: '/api/admin', access: 'admin', orgOf: () => undefined },
 ];
 
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */
 export const timelineModule: Module = async (app, { db }) => {
-  for (const { prefix, access, brandOf } of SIDES) {
+  for (const { prefix, access, orgOf: organisationOf } of SIDES) {
     route(
       app,
       'GET',
@@ -68,7 +68,7 @@ export const timelineModule: Module = async (app, { db }) => {
       async (req, reply) => {
         const limit = req.query.limit ?? TIMELINE_LIMIT_DEFAULT;
         const { rows, entries, more } = await timelinePage(db, req.params.paymentId, {
-          brandId: brandOf(req),
+          organisationId: organisationOf(req),
           limit,
           after: req.query.cursor,
         });

@@ -107,18 +107,18 @@ const timelinePageOf = jsonPages<TimelineShape, Record<string, unknown>>(
 export async function timelinePage(
   db: Db,
   paymentId: string,
-  opts: { brandId?: string; after?: number; limit: number },
+  opts: { organisationId?: string; after?: number; limit: number },
 ): Promise<{ rows: JsonPageRow[]; entries: JsonPageRow[]; more: boolean }> {
   const rows = await timelinePageOf(
     db,
-    { brand: opts.brandId !== undefined, after: opts.after !== undefined },
+    { brand: opts.organisationId !== undefined, after: opts.after !== undefined },
     {
       paymentId,
-      ...(opts.brandId !== undefined ? { brandId: opts.brandId } : {}),
+      ...(opts.organisationId !== undefined ? { organisationId: opts.organisationId } : {}),
       ...(opts.after !== undefined ? { after: opts.after } : {}),
       limit: opts.limit + 1,
     },
   );
-  if (!rows.length && !(await paymentVisible(db, paymentId, opts.brandId))) throw notFound(PAYMENT_NOT_FOUND);
+  if (!rows.length && !(await paymentVisible(db, paymentId, opts.organisationId))) throw notFound(PAYMENT_NOT_FOUND);
   return { rows, entries: rows.slice(0, opts.limit), more: rows.length > opts.limit };
 }

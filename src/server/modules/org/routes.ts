@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import {
+  acceptInvitationSchema,
+  auditEntrySchema,
+  auditQuerySchema,
+  invitationInputSchema,
+  invitationPreviewSchema,
+  invitationSchema,
+  memberChangeSchema,
+  memberSchema,
+  orgSchema,
+  transferOwnershipSchema,
+} from '../../../shared/schemas/org';
+import { ORG_ROLES } from '../../../shared/org';
+import type { Module } from '../../deps';
+import { fileAnswer, idIn, memberOf, noContent, orgOf, route, userOf } from '../../lib/contract';
+import {
+  acceptInvitation,
+  auditCsv,
+  auditPage,
+  changeRole,
+  decodeAuditCursor,
+  invite,
+  INVITATION_NOT_FOUND,
+  listInvitations,
+  listMembers,
+  MEMBER_NOT_FOUND,
+  orgOfMember,
+  previewInvitation,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+  transferOwnership,
+} from './service';
+
+const memberParams = z.object({ userId: idIn(MEMBER_NOT_FOUND).describe('the member’s user id') });
+const invitationParams = z.object({ id: idIn(INVITATION_NOT_FOUND).describe('the invitation’s id') });
+// a token is 43 base64url characters; anything else is simply not an invitation (410)
+const tokenParams = z.object({ token: z.string().max(200).describe('the token of the invitation’s link') });
+const GONE = { 410: 'The invitation has expired, was used or was revoked' };
+
+/** The buyer's organisation (decision 033): the member's own view, the team, invitations, the audit log. */
+export const orgModule: Module = async (app, { db }) => {
+  route(
+    app,
+    'GET',
+    '/api/org',
+    { access: 'brand', tags: ['Organisation'], summary: 'The signed-in member’s organisation and role', response: { 200: orgSchema } },
+    async (req) => orgOfMember(db, memberOf(req)),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/members',
+    { access: 'brand', tags: ['Organisation'], summary: 'The members, the owner first', response: { 200: z.array(memberSchema) } },
+    async (req) => listMembers(db, orgOf(req)),
+  );
+
+  route(
+    app,
+    'PATCH',
+    '/api/org/members/:userId',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Change a member’s role (takes effect on their next request)',
+      params: memberParams,
+      body: memberChangeSchema,
+      response: { 200: memberSchema },
+      errors: { 403: 'The owner’s role changes only by a transfer' },
+    },
+    async (req) => changeRole(db, memberOf(req), req.params.userId, req.body.role),
+  );
+
+  route(
+    app,
+    'DELETE',
+    '/api/org/members/:userId',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Remove a member: their sessions end at once; what they bought stays',
+      params: memberParams,
+      response: { 204: noContent('Removed') },
+      errors: { 403: 'The owner cannot be removed' },
+    },
+    async (req, reply) => {
+      await removeMember(db, memberOf(req), req.params.userId);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/org/transfer-ownership',
+    {
+      access: 'brand',
+      can: 'own',
+      tags: ['Organisation'],
+      summary: 'Make another member the owner (the owner becomes an admin)',
+      body: transferOwnershipSchema,
+      response: { 200: z.array(memberSchema) },
+      errors: { 404: MEMBER_NOT_FOUND, 409: 'You are already the owner' },
+    },
+    async (req) => transferOwnership(db, memberOf(req), req.body.userId),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/invitations',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'The open invitations, newest first',
+      response: { 200: z.array(invitationSchema) },
+    },
+    async (req) => listInvitations(db, orgOf(req)),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/org/invitations',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Invite someone by e-mail with a role',
+      description: `A single-use link to /invite/{token}, valid 7 days. Inviting an address again replaces its open invitation. Roles: ${ORG_ROLES.filter((r) => r !== 'owner').join(', ')}.`,
+      body: invitationInputSchema,
+      response: { 201: invitationSchema },
+      errors: { 409: 'Already a member here, or of another organisation' },
+    },
+    async (req, reply) => reply.code(201).send(await invite(db, memberOf(req), req.body)),
+  );
+
+  route(
+    app,
+    'DELETE',
+    '/api/org/invitations/:id',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Revoke an invitation: its link answers 410 from now on',
+      params: invitationParams,
+      response: { 204: noContent('Revoked') },
+    },
+    async (req, reply) => {
+      await revokeInvitation(db, memberOf(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/org/invitations/:id/resend',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Send a new link (the old one stops working), valid 7 more days',
+      params: invitationParams,
+      response: { 200: invitationSchema },
+    },
+    async (req) => resendInvitation(db, memberOf(req), req.params.id),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/invitations/:token',
+    {
+      access: 'public',
+      tags: ['Organisation'],
+      summary: 'What an invitation link offers (before signing in)',
+      params: tokenParams,
+      response: { 200: invitationPreviewSchema },
+      errors: GONE,
+    },
+    async (req) => previewInvitation(db, req.params.token),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/invitations/:token/accept',
+    {
+      access: 'user',
+      tags: ['Organisation'],
+      summary: 'Join the organisation (signed in with the invited e-mail)',
+      description: 'An account that has not completed its profile gives its `name` here, and needs no approval when the organisation is approved.',
+      params: tokenParams,
+      body: acceptInvitationSchema,
+      response: { 200: z.object({ organisationId: z.guid(), role: z.enum(ORG_ROLES) }) },
+      errors: { ...GONE, 403: 'Signed in with another e-mail, or as an admin', 409: 'Already in an organisation' },
+    },
+    async (req) => acceptInvitation(db, userOf(req), req.params.token, req.body, req.ip),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/audit',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      paged: true,
+      summary: 'The audit log, newest first: who changed what, when, from which address',
+      querystring: auditQuerySchema,
+      response: { 200: z.array(auditEntrySchema) },
+    },
+    async (req, reply) => {
+      const { limit, cursor, ...filters } = req.query;
+      const rows = await auditPage(db, orgOf(req), filters, limit, decodeAuditCursor(cursor));
+      const items = rows.slice(0, limit);
+      if (rows.length > limit) {
+        const url = new URL(req.url, 'http://x');
+        url.searchParams.set('limit', String(limit));
+        url.searchParams.set('cursor', items[items.length - 1].id);
+        void reply.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
+      }
+      return items;
+    },
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/audit.csv',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'The audit log as CSV (the same filters)',
+      querystring: auditQuerySchema,
+      response: { 200: fileAnswer(['text/csv'], 'One row per entry, as an attachment') },
+    },
+    async (req, reply) => {
+      const csv = await auditCsv(db, orgOf(req), req.query);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="audit-log-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .header('Cache-Control', 'private, no-store')
+        .send(csv);
+    },
+  );
+};

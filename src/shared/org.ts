@@ -1,0 +1,96 @@
+/**
+ * Organisations (decision 033): who buys. Each brand account belongs to one organisation with a
+ * role; what a role may do is a set of capabilities, checked by the server on every brand route
+ * (lib/contract.ts `can`) and used by the client only to hide what would be refused.
+ */
+
+/** A member's role, most powerful first. */
+export const ORG_ROLES = ['owner', 'admin', 'buyer', 'reviewer', 'viewer'] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+
+/** The roles an invitation may give (ownership is transferred, never invited). */
+export const INVITABLE_ROLES = ['admin', 'buyer', 'reviewer', 'viewer'] as const satisfies readonly OrgRole[];
+
+export const ORG_ROLE_LABELS: Record<OrgRole, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  buyer: 'Buyer',
+  reviewer: 'Reviewer',
+  viewer: 'Viewer',
+};
+
+export const ORG_ROLE_DESCRIPTIONS: Record<OrgRole, string> = {
+  owner: 'Everything, including billing details, members and transferring ownership',
+  admin: 'Members (except the owner), and everything a buyer does',
+  buyer: 'Search, shortlist, buy, briefs, messages and draft review',
+  reviewer: 'Briefs, messages and draft review; no buying',
+  viewer: 'Read only',
+};
+
+/**
+ * What a route asks of a member:
+ * - `read`: see the organisation's placements, payments and catalogue (every role);
+ * - `work`: briefs, messages, draft review (not viewers);
+ * - `buy`: checkouts and the shortlist (owner, admin, buyer);
+ * - `manage`: members and invitations (owner, admin);
+ * - `own`: billing details and transferring ownership (owner).
+ */
+export const CAPABILITIES = ['read', 'work', 'buy', 'manage', 'own'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+const GRANTS: Record<OrgRole, readonly Capability[]> = {
+  owner: ['read', 'work', 'buy', 'manage', 'own'],
+  admin: ['read', 'work', 'buy', 'manage'],
+  buyer: ['read', 'work', 'buy'],
+  reviewer: ['read', 'work'],
+  viewer: ['read'],
+};
+
+export const roleCan = (role: OrgRole | null | undefined, capability: Capability): boolean =>
+  role != null && GRANTS[role].includes(capability);
+
+/** The refusal of a capability a role lacks, in the member's words. */
+export const CAPABILITY_REFUSALS: Record<Capability, string> = {
+  read: 'You are not a member of an organisation',
+  work: 'Your role in this organisation is read only',
+  buy: 'Your role in this organisation cannot buy',
+  manage: 'Only the owner or an admin of this organisation can do this',
+  own: 'Only the owner of this organisation can do this',
+};
+
+/** How long an invitation link stays valid. */
+export const INVITATION_DAYS = 7;
+
+/** What the audit log records. */
+export const AUDIT_ACTIONS = [
+  'organisation_created',
+  'member_invited',
+  'invitation_revoked',
+  'invitation_resent',
+  'member_joined',
+  'member_removed',
+  'role_changed',
+  'ownership_transferred',
+  'paid',
+  'brief_submitted',
+  'draft_approved',
+  'edits_requested',
+  'billing_changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  organisation_created: 'Organisation created',
+  member_invited: 'Member invited',
+  invitation_revoked: 'Invitation revoked',
+  invitation_resent: 'Invitation resent',
+  member_joined: 'Member joined',
+  member_removed: 'Member removed',
+  role_changed: 'Role changed',
+  ownership_transferred: 'Ownership transferred',
+  paid: 'Placement paid',
+  brief_submitted: 'Brief submitted',
+  draft_approved: 'Draft approved',
+  edits_requested: 'Edits requested',
+  billing_changed: 'Billing details changed',
+};
