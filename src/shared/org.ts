@@ -35,8 +35,7 @@ export const ORG_ROLE_DESCRIPTIONS: Record<OrgRole, string> = {
  * - `manage`: members and invitations (owner, admin);
  * - `own`: billing details and transferring ownership (owner).
  */
-export const CAPABILITIES = ['read', 'work', 'buy', 'manage', 'own'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export type Capability = 'read' | 'work' | 'buy' | 'manage' | 'own';
 
 const GRANTS: Record<OrgRole, readonly Capability[]> = {
   owner: ['read', 'work', 'buy', 'manage', 'own'],

@@ -249,11 +249,13 @@ describe('removing a member and transferring ownership', () => {
     expect((await members.buyer.agent.get('/api/brand/my-articles')).status).toBe(401);
     expect((await members.owner.agent.get('/api/brand/my-articles')).text).toContain(placement.id);
     const [row] = await db().select().from(users).where(eq(users.id, members.buyer.user.id));
-    expect(row).toMatchObject({ organisationId: null, orgRole: null });
-    // signing in again reaches no organisation
+    expect(row).toMatchObject({ organisationId: null, orgRole: null, name: null, approved: false });
+    // signing in again reaches no organisation: the account completes a profile or accepts an invitation
     const back = new Agent(t.app);
     ok(await back.post('/api/login', { email: members.buyer.user.email, password: PASSWORD }), 'login');
-    expect((await back.get('/api/brand/my-articles')).status).toBe(403);
+    const refused = await back.get('/api/brand/my-articles');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Please complete your profile first');
   });
 
   it('there is always exactly one owner: the owner cannot leave, and a transfer swaps owner and admin at once', async () => {

@@ -66,6 +66,9 @@ const AdminPlacementPage = page(
   'AdminPlacementPage',
 );
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
+const TeamPage = page(() => import('@/features/org/pages/team-page'), 'TeamPage');
+const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
+const InvitationPage = page(() => import('@/features/org/pages/invitation-page'), 'InvitationPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -95,6 +98,8 @@ export function AppRouter() {
         <Route path="/forgot-password" component={ForgotPasswordPage} />
         <Route path="/reset-password" component={ResetPasswordPage} />
         <Route path="/terms" component={TermsPage} />
+        {/* an invitation's link: opened before signing up, too */}
+        <Route path="/invite/:token" component={InvitationPage} />
         <Route path="/complete-profile">
           <OnboardingRoute step="/complete-profile">
             <CompleteProfilePage />
@@ -136,6 +141,16 @@ export function AppRouter() {
         <Route path="/brand/payments">
           <ProtectedRoute role="brand">
             <PaymentHistoryPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/team">
+          <ProtectedRoute role="brand">
+            <TeamPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/audit">
+          <ProtectedRoute role="brand">
+            <AuditLogPage />
           </ProtectedRoute>
         </Route>
         <Route path="/brand/profile">

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
-import { BellRing, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ShieldCheck, UserCheck, Wallet } from 'lucide-react';
+import { BellRing, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ScrollText, ShieldCheck, UserCheck, Users, Wallet } from 'lucide-react';
+import { roleCan } from '@shared/org';
 import type { PublicUser } from '@shared/user';
 import {
   Sidebar,
@@ -19,6 +20,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
 import { useAttention } from '@/features/attention/api/get-attention';
+import { useOrg } from '@/features/org/api/org';
 import { useUnreadMessages } from '@/lib/unread-messages';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
@@ -128,6 +130,31 @@ function Navigation({ user }: { user: PublicUser }) {
   );
 }
 
+/** The organisation's pages (decision 033): the team for every member, the audit log for those who manage. */
+function OrgNavigation() {
+  const [path] = useLocation();
+  const { open, isMobile, setOpenMobile } = useSidebar();
+  const manage = roleCan(useOrg().data?.role, 'manage');
+  const items = [
+    { href: '/brand/team', label: 'Team', icon: <Users /> },
+    ...(manage ? [{ href: '/brand/audit', label: 'Audit log', icon: <ScrollText /> }] : []),
+  ];
+  return (
+    <nav aria-labelledby="org-nav-label" className="mt-4">
+      <span id="org-nav-label" className={cn('block px-2 pb-1 text-xs font-medium text-muted-foreground', !open && !isMobile && 'sr-only')}>
+        Organisation
+      </span>
+      <SidebarMenu>
+        {items.map((item) => (
+          <SidebarMenuButton key={item.href} icon={item.icon} label={item.label} active={isActive(path, item.href)} asChild>
+            <Link href={item.href} onClick={() => setOpenMobile(false)} />
+          </SidebarMenuButton>
+        ))}
+      </SidebarMenu>
+    </nav>
+  );
+}
+
 export function AppShell({ user, children }: { user: PublicUser; children: React.ReactNode }) {
   const portal = user.role === 'admin' ? 'Admin Portal' : 'Brand Portal';
   return (
@@ -140,6 +167,8 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
           </SidebarHeader>
           <SidebarContent>
             <Navigation user={user} />
+            {/* a brand inside the portal is approved: the only kind that belongs to an organisation */}
+            {user.role === 'brand' && <OrgNavigation />}
           </SidebarContent>
           <SidebarFooter>
             {user.role === 'brand' && <EscrowCard />}

@@ -3,6 +3,7 @@ import { ChevronsUpDown } from 'lucide-react';
 import type { PublicUser } from '@shared/user';
 import { UserAvatar } from '@/components/ui/avatar';
 import { useSidebar } from '@/components/ui/sidebar';
+import { useOrg } from '@/features/org/api/org';
 import { cn } from '@/lib/utils';
 
 // the menu itself (Radix DropdownMenu and its positioning code) is fetched when a pointer or the
@@ -11,11 +12,18 @@ const loadDropdown = () => import('./user-menu-dropdown').then((m) => m.default)
 type Dropdown = Awaited<ReturnType<typeof loadDropdown>>;
 
 export function Identity({ user }: { user: PublicUser }) {
+  // a brand in the portal is approved, so a member: its organisation's name (its own company name until that loads)
+  const org = useOrg(user.role === 'brand').data;
+  const company = org?.name ?? user.brandName;
   return (
     <div className="grid min-w-0 flex-1 text-left text-sm leading-tight">
       <span className="truncate font-semibold">{user.name || user.email}</span>
       <span className="truncate text-xs text-muted-foreground">{user.email}</span>
-      {user.role === 'brand' && user.brandName && <span className="truncate text-xs text-muted-foreground">{user.brandName}</span>}
+      {user.role === 'brand' && company && (
+        <span className="truncate text-xs text-muted-foreground" data-testid="user-menu-org">
+          {company}
+        </span>
+      )}
     </div>
   );
 }

@@ -72,13 +72,15 @@ export async function changeRole(db: Db, by: Member, userId: string, role: Exclu
 
 /**
  * DELETE /api/org/members/{userId}: the member leaves the organisation (also themselves); their
- * sign-in sessions end at once. What they bought stays with the organisation.
+ * sign-in sessions end at once. What they bought stays with the organisation. The account is left
+ * as a new one is: signing in again leads to profile completion (a new organisation, for approval)
+ * or to another invitation.
  */
 export async function removeMember(db: Db, by: Member, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
     if (target.orgRole === 'owner') throw forbidden('The owner cannot be removed; transfer ownership first');
-    await tx.update(users).set({ organisationId: null, orgRole: null, approved: false }).where(eq(users.id, userId));
+    await tx.update(users).set({ organisationId: null, orgRole: null, name: null, approved: false }).where(eq(users.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await recordAudit(tx, {
       organisationId: by.organisationId,
@@ -157,7 +159,8 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
       .from(users)
       .where(eq(users.email, input.email));
     if (account?.organisationId === by.organisationId) throw conflict('This person is already a member of your organisation');
-    if (account?.role === 'admin' || account?.organisationId) {
+    if (account?.role === 'admin') throw conflict('This e-mail address belongs to a Byline editor’s account');
+    if (account?.organisationId) {
       throw conflict('This e-mail address already belongs to another organisation (one organisation per login)');
     }
     const token = newToken();

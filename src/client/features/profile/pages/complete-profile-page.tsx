@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLocation } from 'wouter';
-import { Sparkles } from 'lucide-react';
+import { Link, useLocation } from 'wouter';
+import { MailOpen, Sparkles } from 'lucide-react';
 import { completeProfileSchema, type CompleteProfileInput } from '@shared/schemas/profile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
+import { pendingInvite } from '@/lib/pending-invite';
 import { useLogout } from '@/lib/use-logout';
 import { useCompleteProfile } from '../api/complete-profile';
 
@@ -34,6 +35,24 @@ function NotYou() {
         >
           Log out
         </button>
+      </p>
+    </div>
+  );
+}
+
+/** An invitation link opened before signing up (decision 033): joining asks only for the name, not the company. */
+function PendingInvite() {
+  const token = pendingInvite();
+  if (!token) return null;
+  return (
+    <div className="mb-4 flex gap-3 rounded-md border border-primary/30 bg-primary/5 p-3 text-sm" role="note" data-testid="pending-invite">
+      <MailOpen className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+      <p>
+        You were invited to join an organisation.{' '}
+        <Link href={`/invite/${encodeURIComponent(token)}`} className="font-medium text-primary hover:underline">
+          Accept the invitation
+        </Link>{' '}
+        instead: it asks only for your name.
       </p>
     </div>
   );
@@ -80,6 +99,7 @@ export function CompleteProfilePage() {
           <CardDescription>Tell us about you and your company to finish setting up your account.</CardDescription>
         </CardHeader>
         <CardContent>
+          <PendingInvite />
           <form className="space-y-4" noValidate onSubmit={submit}>
             <FormField id="name" label="Full name" error={errors.name?.message}>
               <Input id="name" autoComplete="name" placeholder="Jane Cooper" aria-invalid={!!errors.name} {...form.register('name')} />

@@ -1,0 +1,111 @@
+import * as React from 'react';
+import { ORG_ROLE_LABELS, roleCan, type OrgRole } from '@shared/org';
+import type { OrgMember } from '@shared/schemas/org';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { useChangeRole, useRemoveMember, useTransferOwnership } from '../api/org';
+import { RoleBadge } from './role-badge';
+import { RoleSelect } from './role-select';
+
+const failed = (err: unknown, fallback: string) => toast({ title: 'Error', description: errorMessage(err, fallback), variant: 'destructive' });
+
+/**
+ * One member: name, e-mail and role. The owner and admins change the role of, or remove, anyone
+ * but the owner (whose role changes only by a transfer) and themselves; the owner may hand over
+ * ownership.
+ */
+export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boolean; myRole: OrgRole }) {
+  const [confirming, setConfirming] = React.useState<'remove' | 'transfer' | null>(null);
+  const changeRole = useChangeRole();
+  const remove = useRemoveMember();
+  const transfer = useTransferOwnership();
+  const name = member.name || member.email;
+  // the role the select shows; null where it is not to be changed here
+  const editable = !me && member.role !== 'owner' && roleCan(myRole, 'manage') ? member.role : null;
+  const canTransfer = !me && roleCan(myRole, 'own');
+
+  const onRole = (role: Exclude<OrgRole, 'owner'>) =>
+    changeRole.mutate(
+      { userId: member.id, role },
+      {
+        onSuccess: () => toast({ title: 'Role changed', description: `${name} is now ${ORG_ROLE_LABELS[role].toLowerCase()}.` }),
+        onError: (err) => failed(err, 'Failed to change the role'),
+      },
+    );
+  const onRemove = () =>
+    remove.mutate(member.id, {
+      onSuccess: () => {
+        setConfirming(null);
+        toast({ title: 'Member removed', description: `${name} is no longer a member.` });
+      },
+      onError: (err) => failed(err, 'Failed to remove the member'),
+    });
+  const onTransfer = () =>
+    transfer.mutate(member.id, {
+      onSuccess: () => {
+        setConfirming(null);
+        toast({ title: 'Ownership transferred', description: `${name} is now the owner; you are an admin.` });
+      },
+      onError: (err) => failed(err, 'Failed to transfer ownership'),
+    });
+
+  return (
+    <li className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between" data-testid="member-row">
+      <div className="min-w-0 space-y-0.5">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="min-w-0 font-medium wrap-anywhere">{name}</p>
+          {me && <Badge variant="outline">You</Badge>}
+          {!editable && <RoleBadge role={member.role} />}
+        </div>
+        {member.name && <p className="text-sm text-muted-foreground wrap-anywhere">{member.email}</p>}
+      </div>
+      {(editable || canTransfer) && (
+        <div className="grid grid-cols-2 gap-2 sm:flex sm:items-center">
+          {editable && (
+            <RoleSelect
+              aria-label={`Role of ${name}`}
+              value={editable}
+              onChange={onRole}
+              disabled={changeRole.isPending}
+              className="col-span-2 h-8 w-full sm:w-32"
+            />
+          )}
+          {canTransfer && (
+            <Button variant="outline" size="sm" onClick={() => setConfirming('transfer')}>
+              Transfer ownership
+            </Button>
+          )}
+          {editable && (
+            <Button variant="outline" size="sm" onClick={() => setConfirming('remove')}>
+              Remove
+            </Button>
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming === 'remove'}
+        onOpenChange={(o) => !o && setConfirming(null)}
+        title={`Remove ${name}?`}
+        description={`Remove ${name}? They are signed out at once; what they bought stays with the organisation.`}
+        confirmLabel="Remove"
+        pendingLabel="Removing..."
+        pending={remove.isPending}
+        destructive
+        onConfirm={onRemove}
+      />
+      <ConfirmDialog
+        open={confirming === 'transfer'}
+        onOpenChange={(o) => !o && setConfirming(null)}
+        title={`Make ${name} the owner?`}
+        description="You become an admin. Only the owner can change the billing details and transfer ownership, so you cannot take this back yourself."
+        confirmLabel="Transfer ownership"
+        pendingLabel="Transferring..."
+        pending={transfer.isPending}
+        onConfirm={onTransfer}
+      />
+    </li>
+  );
+}

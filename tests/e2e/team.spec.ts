@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import PostalMime from 'postal-mime';
+import { PASSWORD, brandAs, uniqueEmail } from './support';
+
+// the e2e server runs with the default outbox mailer: every mail is an .eml file in its DATA_DIR
+const MAIL_DIR = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? 5174}/mail`);
+
+/** Waits for the invitation mail sent to `to` and returns the token of its /invite link. */
+async function invitationToken(to: string): Promise<string> {
+  let token: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(MAIL_DIR).filter((f) => f.endsWith('.eml'));
+        } catch {
+          return false;
+        }
+        for (const f of files) {
+          const mail = await PostalMime.parse(readFileSync(path.join(MAIL_DIR, f)));
+          if (!mail.to?.some((a) => a.address === to)) continue;
+          token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+          if (token) return true;
+        }
+        return false;
+      },
+      { timeout: 30_000, intervals: [250, 500, 1000] },
+    )
+    .toBe(true);
+  return token!;
+}
+
+test('[TEAM] the owner invites a buyer, who signs up and joins; the owner makes them a viewer and sees it in the audit log', async ({ page, browser }) => {
+  const owner = await brandAs(page, 'approved');
+  await page.goto('/brand/team');
+  await expect(page.getByRole('heading', { name: 'Team', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('org-name')).toHaveText('Jordan Goods');
+  const me = page.getByTestId('member-row').filter({ hasText: 'Riley Jordan' });
+  await expect(me).toContainText('You');
+  await expect(me).toContainText('Owner');
+
+  const email = uniqueEmail('teammate');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Role').selectOption('buyer');
+  await expect(page.getByText('Search, shortlist, buy, briefs, messages and draft review')).toBeVisible();
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  await expect(page.getByTestId('toast')).toContainText(`${email} was invited as buyer.`);
+  const invitation = page.getByTestId('invitation-row').filter({ hasText: email });
+  await expect(invitation).toContainText('Buyer');
+  await expect(invitation).toContainText(/Expires \w{3} \d{1,2}, \d{4}/);
+
+  // refusals show on the field: a member already (409), an address that is none (400)
+  await page.getByLabel('E-mail').fill(owner.email);
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'This person is already a member of your organisation' })).toBeVisible();
+  await page.getByLabel('E-mail').fill('not-an-address');
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid email address' })).toBeVisible();
+
+  const token = await invitationToken(email);
+
+  // the invited person, signed out, in a browser of their own
+  const ctx = await browser.newContext();
+  const invitee = await ctx.newPage();
+  await invitee.goto(`/invite/${token}`);
+  await expect(invitee.getByText(`Jordan Goods invited ${email} to join as buyer.`)).toBeVisible();
+  await expect(invitee.getByText(`To accept, sign up or sign in with ${email}.`, { exact: false })).toBeVisible();
+  expect(await invitee.evaluate(() => localStorage.getItem('byline.pendingInvite'))).toBe(token);
+  await invitee.getByRole('link', { name: 'Sign up' }).click();
+  await expect(invitee).toHaveURL(/\/auth\?next=/);
+  await invitee.getByRole('tab', { name: 'Sign Up' }).click();
+  await invitee.getByLabel('Email').fill(email);
+  await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await invitee.getByLabel('Confirm password').fill(PASSWORD);
+  await invitee.getByRole('button', { name: 'Create Account' }).click();
+
+  // a new account completes its profile first, where the invitation is pointed out
+  await expect(invitee).toHaveURL(/\/complete-profile$/);
+  await expect(invitee.getByTestId('pending-invite')).toContainText('You were invited to join an organisation');
+  await invitee.getByRole('link', { name: 'Accept the invitation' }).click();
+
+  // back on the invitation, signed in with the invited address: only the name is asked
+  await expect(invitee).toHaveURL(new RegExp(`/invite/${token}$`));
+  await invitee.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(invitee.getByText('Name is required')).toBeVisible();
+  await invitee.getByLabel('Full name').fill('Casey Morgan');
+  await invitee.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(invitee).toHaveURL(/\/brand\/opportunities$/);
+  await expect(invitee.getByTestId('portal-label')).toHaveText('Brand Portal');
+  await expect(invitee.getByTestId('user-menu-org')).toHaveText('Jordan Goods');
+  // a buyer sees the team but not the audit log
+  await invitee.getByRole('link', { name: 'Team' }).click();
+  await expect(invitee.getByText('Only the owner or an admin can change the team.')).toBeVisible();
+  await expect(invitee.getByRole('link', { name: 'Audit log' })).toHaveCount(0);
+  await invitee.goto('/brand/audit');
+  await expect(invitee.getByText('Only the owner or an admin can see the audit log')).toBeVisible();
+  // the link was used once
+  await invitee.goto(`/invite/${token}`);
+  await expect(invitee.getByText('This invitation has expired, was already used or was revoked. Ask for a new one.')).toBeVisible();
+  await ctx.close();
+
+  await page.reload();
+  const member = page.getByTestId('member-row').filter({ hasText: 'Casey Morgan' });
+  await expect(member).toContainText(email);
+  const role = member.getByLabel('Role of Casey Morgan');
+  await expect(role.locator('option:checked')).toHaveText('Buyer');
+  await expect(page.getByTestId('invitation-row')).toHaveCount(0);
+  await role.selectOption('viewer');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Casey Morgan is now viewer.' })).toBeVisible();
+  await expect(role.locator('option:checked')).toHaveText('Viewer');
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page).toHaveURL(/\/brand\/audit$/);
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  const joined = page.getByTestId('audit-entry').filter({ hasText: 'Member joined' });
+  await expect(joined).toContainText('Casey Morgan');
+  await expect(joined).toContainText(email);
+  const changed = page.getByTestId('audit-entry').filter({ hasText: 'Role changed' });
+  await expect(changed).toContainText('Riley Jordan');
+  await expect(changed).toContainText('Buyer → Viewer');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: 'Member invited' })).toHaveCount(1);
+
+  // the filters live in the URL, and the export carries them
+  await page.getByLabel('Action').selectOption('role_changed');
+  await expect(page).toHaveURL(/action=role_changed/);
+  await expect(page.getByTestId('audit-entry')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/org/audit.csv?action=role_changed');
+});
