@@ -75,6 +75,11 @@ export const AUDIT_ACTIONS = [
   'draft_approved',
   'edits_requested',
   'billing_changed',
+  'budget_changed',
+  'limits_changed',
+  'purchase_requested',
+  'purchase_approved',
+  'purchase_declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -92,4 +97,17 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   draft_approved: 'Draft approved',
   edits_requested: 'Edits requested',
   billing_changed: 'Billing details changed',
+  budget_changed: 'Budget changed',
+  limits_changed: 'Member limits changed',
+  purchase_requested: 'Purchase requested',
+  purchase_approved: 'Purchase approved',
+  purchase_declined: 'Purchase declined',
 };
+
+/** A purchase request's stored status; a pending one past its expiry reads `expired`. */
+export const PURCHASE_REQUEST_STATUSES = ['pending', 'approved', 'declined'] as const;
+export const PURCHASE_REQUEST_VIEW_STATUSES = ['pending', 'approved', 'declined', 'expired', 'paid'] as const;
+export type PurchaseRequestStatus = (typeof PURCHASE_REQUEST_VIEW_STATUSES)[number];
+
+/** How long a purchase request waits for a decision, and an approved one for its payment. */
+export const PURCHASE_REQUEST_DAYS = 7;

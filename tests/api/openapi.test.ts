@@ -372,6 +372,18 @@ describe('a journey through every route, checked against the contracts', () => {
     ok(await teammate.post(`/api/invitations/${mail.token}/accept`, { name: 'Tea Mate' }), 'accept');
     const members = ok(await brand.get('/api/org/members'), 'members') as { id: string; email: string }[];
     const mate = members.find((m) => m.email === teammateEmail)!;
+    // budgets and purchase approval: the teammate's purchase over its threshold waits for the owner
+    ok(await brand.get('/api/org/spend'), 'spend');
+    ok(await brand.put('/api/org/budget', { monthlyCapUsd: '100000' }), 'budget');
+    ok(await brand.put(`/api/org/members/${mate.id}/limits`, { monthlyCapUsd: null, approvalThresholdUsd: '1' }), 'limits');
+    const wanted = await createOpportunity(db, { priceUsd: '50.00', maxSlots: 5 });
+    const asked = ok(await teammate.post('/api/payments/checkout', { opportunityId: wanted.id }), 'request purchase');
+    await brand.get('/api/org/purchase-requests?status=pending');
+    ok(await brand.post(`/api/org/purchase-requests/${asked.purchaseRequest.id}/approve`), 'approve purchase');
+    ok(await teammate.post('/api/payments/checkout', { opportunityId: wanted.id, purchaseRequestId: asked.purchaseRequest.id }), 'pay approved');
+    const unwanted = await createOpportunity(db, { priceUsd: '60.00', maxSlots: 5 });
+    const asked2 = ok(await teammate.post('/api/payments/checkout', { opportunityId: unwanted.id }), 'request again');
+    ok(await brand.post(`/api/org/purchase-requests/${asked2.purchaseRequest.id}/decline`, { reason: 'Not now' }), 'decline');
     ok(await brand.patch(`/api/org/members/${mate.id}`, { role: 'reviewer' }), 'change role');
     await brand.get('/api/org/audit?limit=2');
     await brand.get('/api/org/audit.csv?action=member_joined');

@@ -107,7 +107,7 @@ describe('roles: every brand route, every role', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 180_000);
 
   it('buyers buy and viewers do not; reviewers review but cannot buy; a role change applies on the next request', async () => {
     const { members } = await team();

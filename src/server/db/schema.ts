@@ -17,7 +17,7 @@ import {
   check,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { AUDIT_ACTIONS, ORG_ROLES } from '../../shared/org';
+import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES } from '../../shared/org';
 
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
@@ -43,6 +43,8 @@ export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
   approved: boolean('approved').notNull().default(false),
+  // the monthly spend cap (calendar month, UTC); null: none
+  monthlyCapUsd: numeric('monthly_cap_usd', { precision: 12, scale: 2 }),
   createdAt: createdAt(),
 });
 
@@ -66,6 +68,10 @@ export const users = pgTable(
     // its profile nor joined one; one organisation per login)
     organisationId: uuid('organisation_id').references((): AnyPgColumn => organisations.id, { onDelete: 'restrict' }),
     orgRole: text('org_role', { enum: ORG_ROLES }),
+    // the member's own monthly cap within the organisation's, and the price above which a purchase
+    // needs an owner's or admin's approval (null: none)
+    monthlyCapUsd: numeric('monthly_cap_usd', { precision: 12, scale: 2 }),
+    approvalThresholdUsd: numeric('approval_threshold_usd', { precision: 12, scale: 2 }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -238,6 +244,8 @@ export const checkouts = pgTable(
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'cascade' }),
+    // the approved purchase request it pays for, when the buyer's threshold asked for one
+    purchaseRequestId: uuid('purchase_request_id').references((): AnyPgColumn => purchaseRequests.id, { onDelete: 'restrict' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
     url: text('url'),
@@ -265,6 +273,10 @@ export const checkouts = pgTable(
     // a brand's checkouts started in the last window (LIMIT_CHECKOUTS)
     index('checkouts_brand_created_idx').on(t.brandId, t.createdAt),
     index('checkouts_attention_idx').on(t.createdAt).where(sql`attention_reason IS NOT NULL`),
+    // an organisation's open checkouts count against its budget while they hold their slots
+    index('checkouts_org_open_idx').on(t.organisationId).where(sql`status = 'open'`),
+    // an approved request pays for one placement
+    uniqueIndex('checkouts_one_paid_per_request').on(t.purchaseRequestId).where(sql`status = 'completed'`),
   ],
 );
 
@@ -753,4 +765,33 @@ export const auditEntries = pgTable(
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('audit_entries_org_at_idx').on(t.organisationId, t.at, t.id)],
+);
+
+/**
+ * A purchase over the buyer's approval threshold (decision 034): asked for, then approved or
+ * declined (with a reason) by an owner or admin other than the requester. Pending, it expires after
+ * PURCHASE_REQUEST_DAYS; approved, the requester pays it through a checkout naming it, once.
+ */
+export const purchaseRequests = pgTable(
+  'purchase_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    status: text('status', { enum: PURCHASE_REQUEST_STATUSES }).notNull().default('pending'),
+    reason: text('reason'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('purchase_requests_org_created_idx').on(t.organisationId, t.createdAt, t.id)],
 );

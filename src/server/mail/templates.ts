@@ -40,6 +40,9 @@ export type MailData =
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
+  // purchase approval (decision 034): to the approvers, then to the requester
+  | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string }
+  | { kind: 'purchase_decided'; approved: boolean; reason: string | null; title: string; outlet: string; amount: string; approver: string }
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
   | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
@@ -236,6 +239,25 @@ function draftFor(d: MailData): Draft {
           `Sign up or sign in with this e-mail address, then accept. The link works once and expires in ${d.validDays} days.`,
         ],
         action: { label: 'Accept the invitation', path: `/invite/${encodeURIComponent(d.token)}` },
+      };
+    case 'purchase_request':
+      return {
+        subject: `Approval needed: ${formatUsd(d.amount)} for ${d.outlet}`,
+        paragraphs: [`${d.requester} asks to buy ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}, above their approval threshold.`],
+        facts: [
+          ['Outlet', d.outlet],
+          ['Placement', d.title],
+          ['Amount', formatUsd(d.amount)],
+        ],
+        action: { label: 'Review purchase requests', path: '/brand/requests' },
+      };
+    case 'purchase_decided':
+      return {
+        subject: d.approved ? `Approved: ${d.title}` : `Declined: ${d.title}`,
+        paragraphs: d.approved
+          ? [`${d.approver} approved your purchase of ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}. You can pay it now.`]
+          : [`${d.approver} declined your purchase of ${d.title} at ${d.outlet}.`, `Why: ${d.reason ?? ''}`],
+        action: { label: d.approved ? 'Pay the approved purchase' : 'See your requests', path: '/brand/requests' },
       };
     case 'admin_new_brand':
       return {

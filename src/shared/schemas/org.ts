@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, INVITABLE_ROLES, ORG_ROLES } from '../org';
-import { count, id, timestamp } from './responses/common';
+import { AUDIT_ACTIONS, INVITABLE_ROLES, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
+import { count, decimal, id, timestamp } from './responses/common';
 
 /**
  * Organisations (decision 033): what the Team screen and the invitation page send and receive.
@@ -46,7 +46,14 @@ export type Org = z.infer<typeof orgSchema>;
 
 /** GET /api/org/members item */
 export const memberSchema = z
-  .object({ id, name: z.string().nullable(), email: z.string(), role: z.enum(ORG_ROLES) })
+  .object({
+    id,
+    name: z.string().nullable(),
+    email: z.string(),
+    role: z.enum(ORG_ROLES),
+    monthlyCapUsd: decimal.nullable().describe('the member’s own monthly cap; null: none'),
+    approvalThresholdUsd: decimal.nullable().describe('purchases above it need approval; null: none'),
+  })
   .meta({ id: 'Member' });
 export type OrgMember = z.infer<typeof memberSchema>;
 
@@ -90,3 +97,80 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** A cap or threshold in dollars: a positive amount with at most 2 decimals, or null for none. */
+const capUsd = z
+  .union([z.string(), z.number()], { error: 'Enter an amount in dollars, or leave it empty for none' })
+  .nullable()
+  .transform((v, ctx) => {
+    if (v === null || v === '') return null;
+    const text = String(v).trim();
+    if (!/^\d{1,10}(\.\d{1,2})?$/.test(text) || Number(text) <= 0) {
+      ctx.addIssue({ code: 'custom', message: 'Enter an amount in dollars above 0, with at most 2 decimals' });
+      return z.NEVER;
+    }
+    return Number(text).toFixed(2);
+  });
+
+/** PUT /api/org/budget */
+export const budgetInputSchema = z.object({ monthlyCapUsd: capUsd.describe('the organisation’s monthly cap; null: none') });
+
+/** PUT /api/org/members/{userId}/limits */
+export const memberLimitsSchema = z.object({
+  monthlyCapUsd: capUsd.describe('the member’s own monthly cap; null: none'),
+  approvalThresholdUsd: capUsd.describe('purchases above it need approval; null: none'),
+});
+
+const moneyOrNull = decimal.nullable();
+
+/** What is spent of a cap this month (UTC): left = cap − spent − open checkouts. */
+const spendLine = z.object({
+  spentUsd: decimal.describe('charged this month minus refunds'),
+  openUsd: decimal.describe('open checkouts, holding their slots'),
+  capUsd: moneyOrNull,
+  leftUsd: moneyOrNull.describe('null: no cap'),
+});
+
+/** GET /api/org/spend */
+export const spendSchema = spendLine
+  .extend({
+    month: z.string().describe('YYYY-MM, UTC'),
+    member: spendLine.extend({ approvalThresholdUsd: moneyOrNull }).describe('the signed-in member’s own'),
+  })
+  .meta({ id: 'Spend' });
+export type Spend = z.infer<typeof spendSchema>;
+
+/** POST /api/org/purchase-requests/{id}/decline */
+export const declineSchema = z.object({
+  reason: z.string({ error: 'Say why' }).trim().min(1, 'Say why').max(1000, 'At most 1000 characters'),
+});
+
+/** A purchase request, as its organisation's approvers and its requester see it. */
+export const purchaseRequestSchema = z
+  .object({
+    id,
+    status: z.enum(PURCHASE_REQUEST_VIEW_STATUSES),
+    opportunityId: id,
+    title: z.string(),
+    outletName: z.string(),
+    amountUsd: decimal,
+    requestedBy: z.object({ id, name: z.string().nullable(), email: z.string() }),
+    reason: z.string().nullable().describe('why it was declined'),
+    decidedBy: z.object({ id, name: z.string().nullable(), email: z.string() }).nullable(),
+    decidedAt: timestamp.nullable(),
+    expiresAt: timestamp,
+    createdAt: timestamp,
+  })
+  .meta({ id: 'PurchaseRequest' });
+export type PurchaseRequest = z.infer<typeof purchaseRequestSchema>;
+
+export const purchaseRequestsQuerySchema = z.object({
+  status: z.enum(PURCHASE_REQUEST_VIEW_STATUSES, { error: 'Unknown status' }).optional(),
+});
+
+/** POST /api/payments/checkout's 202: the purchase waits for approval. */
+export const purchaseRequestAnswerSchema = z
+  .object({
+    purchaseRequest: z.object({ id, status: z.literal('pending'), opportunityId: id, amountUsd: decimal, expiresAt: timestamp }),
+  })
+  .meta({ id: 'PurchaseRequestCreated' });

@@ -8,6 +8,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** POST /api/payments/checkout */
 export const createCheckoutSchema = z.object({
   opportunityId: z.string({ error: 'Opportunity is required' }).regex(UUID, 'Opportunity not found'),
+  // the approved purchase request this checkout pays (a purchase over the buyer's approval threshold)
+  purchaseRequestId: z.string().regex(UUID, 'Purchase request not found').optional(),
 });
 
 /**

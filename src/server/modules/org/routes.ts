@@ -10,7 +10,14 @@ import {
   memberSchema,
   orgSchema,
   transferOwnershipSchema,
+  budgetInputSchema,
+  memberLimitsSchema,
+  spendSchema,
+  purchaseRequestSchema,
+  purchaseRequestsQuerySchema,
+  declineSchema,
 } from '../../../shared/schemas/org';
+import { decidePurchase, listPurchaseRequests, PURCHASE_REQUEST_NOT_FOUND, setBudget, setMemberLimits, spendOf } from './budget';
 import { ORG_ROLES } from '../../../shared/org';
 import type { Module } from '../../deps';
 import { fileAnswer, idIn, memberOf, noContent, orgOf, route, userOf } from '../../lib/contract';
@@ -203,6 +210,102 @@ export const orgModule: Module = async (app, { db }) => {
       errors: { ...GONE, 403: 'Signed in with another e-mail, or as an admin', 409: 'Already in an organisation' },
     },
     async (req) => acceptInvitation(db, userOf(req), req.params.token, req.body, req.ip),
+  );
+
+  // budgets and purchase approval (decision 034)
+  route(
+    app,
+    'GET',
+    '/api/org/spend',
+    {
+      access: 'brand',
+      tags: ['Organisation'],
+      summary: 'This month’s spend (UTC) against the caps: the organisation’s and the member’s own',
+      response: { 200: spendSchema },
+    },
+    async (req) => spendOf(db, memberOf(req)),
+  );
+
+  route(
+    app,
+    'PUT',
+    '/api/org/budget',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Set the organisation’s monthly cap (null: none)',
+      body: budgetInputSchema,
+      response: { 200: spendSchema },
+    },
+    async (req) => setBudget(db, memberOf(req), req.body.monthlyCapUsd),
+  );
+
+  route(
+    app,
+    'PUT',
+    '/api/org/members/:userId/limits',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Set a member’s monthly cap and approval threshold (null: none)',
+      params: memberParams,
+      body: memberLimitsSchema,
+      response: { 204: noContent('Saved') },
+    },
+    async (req, reply) => {
+      await setMemberLimits(db, memberOf(req), req.params.userId, req.body);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/purchase-requests',
+    {
+      access: 'brand',
+      tags: ['Organisation'],
+      summary: 'Purchase requests, newest first: every one for owners and admins, one’s own for the others',
+      querystring: purchaseRequestsQuerySchema,
+      response: { 200: z.array(purchaseRequestSchema) },
+    },
+    async (req) => listPurchaseRequests(db, memberOf(req), req.query.status),
+  );
+
+  const requestParams = z.object({ id: idIn(PURCHASE_REQUEST_NOT_FOUND).describe('the request’s id') });
+  route(
+    app,
+    'POST',
+    '/api/org/purchase-requests/:id/approve',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Approve a purchase request (not one’s own): the requester can then pay it',
+      params: requestParams,
+      response: { 200: purchaseRequestSchema },
+      errors: { 403: 'One’s own request', 409: 'Already decided, or expired' },
+    },
+    async (req) => decidePurchase(db, memberOf(req), req.params.id, { approve: true }),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/org/purchase-requests/:id/decline',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Decline a purchase request with a reason (not one’s own)',
+      params: requestParams,
+      body: declineSchema,
+      response: { 200: purchaseRequestSchema },
+      errors: { 403: 'One’s own request', 409: 'Already decided, or expired' },
+    },
+    async (req) => decidePurchase(db, memberOf(req), req.params.id, { approve: false, reason: req.body.reason }),
   );
 
   route(

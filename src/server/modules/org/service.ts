@@ -34,7 +34,14 @@ export async function orgOfMember(db: Db, member: Member): Promise<Org> {
 /** GET /api/org/members: the owner first, then by name. */
 export async function listMembers(db: Db, organisationId: string): Promise<OrgMember[]> {
   const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.orgRole })
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.orgRole,
+      monthlyCapUsd: users.monthlyCapUsd,
+      approvalThresholdUsd: users.approvalThresholdUsd,
+    })
     .from(users)
     .where(eq(users.organisationId, organisationId))
     .orderBy(sql`${users.orgRole} <> 'owner'`, asc(users.name), asc(users.email));
@@ -66,7 +73,14 @@ export async function changeRole(db: Db, by: Member, userId: string, role: Exclu
         details: { from: target.orgRole, to: role },
       });
     }
-    return { id: target.id, name: target.name, email: target.email, role };
+    return {
+      id: target.id,
+      name: target.name,
+      email: target.email,
+      role,
+      monthlyCapUsd: target.monthlyCapUsd,
+      approvalThresholdUsd: target.approvalThresholdUsd,
+    };
   });
 }
 

@@ -13,6 +13,9 @@ import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
 import { TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
+import { approvedRequestFor, claimBudget, purchaseLimitsOf, requestPurchase } from '../org/budget';
+import type { Member } from '../../lib/contract';
+import { onConnectionOf } from '../../db/transaction-client';
 
 export interface CheckoutBrand {
   id: string;
@@ -20,6 +23,9 @@ export interface CheckoutBrand {
   /** the organisation the placement will belong to */
   organisationId: string;
 }
+
+/** What a checkout answers: where to pay, or (202) the purchase request it became. */
+export type CheckoutStart = { url: string } | Awaited<ReturnType<typeof requestPurchase>>;
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 const h = checkouts;
@@ -62,8 +68,9 @@ const reserveStatement = preparedStatement<{ title: string; outletName: string; 
       RETURNING id, title, outlet_name, price_usd
     ), hold AS (
       INSERT INTO ${checkouts}
-        (id, brand_id, organisation_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
-      SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, ${sql.placeholder('organisationId')}::uuid, opp.id, opp.price_usd, 'open',
+        (id, brand_id, organisation_id, purchase_request_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
+      SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, ${sql.placeholder('organisationId')}::uuid,
+             ${sql.placeholder('purchaseRequestId')}::uuid, opp.id, opp.price_usd, 'open',
              ${sql.placeholder('expiresAt')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
              ${sql.placeholder('sessionId')}::text, ${sql.placeholder('url')}::text
       FROM opp
@@ -97,6 +104,16 @@ async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<Ht
   if (opp.status !== 'available') return conflict('This opportunity is no longer available');
   if (opp.deadline && opp.deadline < startOfUtcDay(now)) return conflict('The deadline to purchase this opportunity has passed');
   return conflict('This opportunity is no longer available');
+}
+
+/** A purchase request is only made for what could be bought now. */
+async function unavailableUnlessClaimable(db: Db, opportunityId: string, now: Date): Promise<void> {
+  const [opp] = await db
+    .select({ status: opportunities.status, filled: opportunities.filledSlots, max: opportunities.maxSlots, deadline: opportunities.deadlineDate })
+    .from(opportunities)
+    .where(eq(opportunities.id, opportunityId));
+  const claimable = opp && opp.status === 'available' && opp.filled < opp.max && (!opp.deadline || opp.deadline >= startOfUtcDay(now));
+  if (!claimable) throw await unavailable(db, opportunityId, now);
 }
 
 /**
@@ -153,8 +170,17 @@ async function resumeHold(db: Db, provider: PaymentProvider, hold: CheckoutRow, 
 export async function startCheckout(
   db: Db,
   provider: PaymentProvider,
-  args: { brand: CheckoutBrand; opportunityId: string; publicUrl: string; limit: Limit; now?: Date },
-): Promise<{ url: string }> {
+  args: {
+    brand: CheckoutBrand;
+    opportunityId: string;
+    publicUrl: string;
+    limit: Limit;
+    now?: Date;
+    /** the signed-in member, whose budget and approval threshold apply (decision 034) */
+    member?: Member;
+    purchaseRequestId?: string;
+  },
+): Promise<CheckoutStart> {
   const now = args.now ?? new Date();
   const { brand, opportunityId } = args;
 
@@ -168,6 +194,25 @@ export async function startCheckout(
   }
   // a hold of this brand whose time ran out but that the sweep has not reached yet
   const stale = existing && existing.expiresAt <= now ? existing : undefined;
+
+  // the organisation's budget and the member's approval threshold (decision 034)
+  const limits = await purchaseLimitsOf(db, brand.organisationId, brand.id);
+  let purchaseRequestId: string | null = null;
+  let price: string | null = null;
+  if (limits.orgCap !== null || limits.memberCap !== null || limits.threshold !== null || args.purchaseRequestId) {
+    const [opp] = await db
+      .select({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd })
+      .from(opportunities)
+      .where(eq(opportunities.id, opportunityId));
+    if (!opp) throw notFound('Opportunity not found');
+    price = opp.priceUsd;
+    if (args.purchaseRequestId && args.member) {
+      purchaseRequestId = (await approvedRequestFor(db, args.member, args.purchaseRequestId, opportunityId, now)).id;
+    } else if (limits.threshold !== null && toCents(opp.priceUsd) > toCents(limits.threshold) && args.member) {
+      await unavailableUnlessClaimable(db, opportunityId, now);
+      return requestPurchase(db, args.member, opp, now);
+    }
+  }
 
   const holdId = randomUUID();
   const expiresAt = new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000);
@@ -189,20 +234,30 @@ export async function startCheckout(
   // reserve the slot and write the hold in ONE statement: both happen or neither does
   const pre = provider.precomputedCheckout?.(holdId);
   let reserved: { title: string; outletName: string; priceUsd: string } | undefined;
+  const values = {
+    opportunityId,
+    since: startOfUtcDay(now).toISOString(),
+    limitSince: new Date(now.getTime() - args.limit.windowMs).toISOString(),
+    limitMax: args.limit.max,
+    holdId,
+    brandId: brand.id,
+    organisationId: brand.organisationId,
+    purchaseRequestId,
+    expiresAt: expiresAt.toISOString(),
+    now: now.toISOString(),
+    sessionId: pre?.sessionId ?? null,
+    url: pre?.url ?? null,
+  };
   try {
-    [reserved] = await reserveStatement(db, {
-      opportunityId,
-      since: startOfUtcDay(now).toISOString(),
-      limitSince: new Date(now.getTime() - args.limit.windowMs).toISOString(),
-      limitMax: args.limit.max,
-      holdId,
-      brandId: brand.id,
-      organisationId: brand.organisationId,
-      expiresAt: expiresAt.toISOString(),
-      now: now.toISOString(),
-      sessionId: pre?.sessionId ?? null,
-      url: pre?.url ?? null,
-    });
+    const capped = price !== null && (limits.orgCap !== null || limits.memberCap !== null);
+    // under a cap, the budget is counted and the slot taken in one transaction holding the
+    // organisation's row: two members at the edge of the cap cannot both pass
+    [reserved] = capped
+      ? await db.transaction(async (tx) => {
+          await claimBudget(tx as unknown as Db, { organisationId: brand.organisationId, userId: brand.id }, price!, now);
+          return reserveStatement(onConnectionOf(tx as unknown as Db), values);
+        })
+      : await reserveStatement(db, values);
   } catch (err) {
     // the partial unique index (one open checkout per brand and opportunity) caught a double
     // click; the whole statement, slot included, was undone

@@ -7,6 +7,7 @@ import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
 import { decimal, id, urlAnswerSchema } from '../../../shared/schemas/responses/common';
 import { brandPaymentItemSchema, checkoutViewSchema } from '../../../shared/schemas/responses/payment';
+import { purchaseRequestAnswerSchema } from '../../../shared/schemas/org';
 import { adminPaymentRoutes } from './admin-routes';
 import { cancelCheckout, checkoutView, payTestCheckout, startCheckout } from './checkout';
 import { brandEscrowBalance, brandPayments } from './service';
@@ -40,20 +41,30 @@ export const paymentsModule: Module = async (app, deps) => {
       spec: true,
       summary: 'Hold a slot and open a checkout',
       description:
-        'The browser then goes to `url`: the provider’s payment page (or the built-in test checkout, `/checkout/{sessionId}`). The slot is held for 31 minutes.',
+        'The browser then goes to `url`: the provider’s payment page (or the built-in test checkout, `/checkout/{sessionId}`). The slot is held for 31 minutes. A purchase above the member’s approval threshold answers 202 with the purchase request instead; once approved, the member checks out again with its `purchaseRequestId`.',
       body: createCheckoutSchema,
-      response: { 200: urlAnswerSchema },
+      response: { 200: urlAnswerSchema, 202: purchaseRequestAnswerSchema },
       errors: {
-        404: 'Opportunity not found',
-        409: 'Sold out, past its deadline, or already being bought in another window',
+        404: 'Opportunity not found (or the purchase request)',
+        409: 'Sold out, past its deadline, already being bought in another window, or a purchase request not approved',
+        422: 'Over the organisation’s or the member’s monthly budget: the message names the cap and what is left',
         429: 'Too many open checkouts',
         502: 'Failed to create checkout session',
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const member = memberOf(req);
       const brand = { id: member.userId, email: member.email, organisationId: member.organisationId };
-      return startCheckout(db, provider, { brand, opportunityId: req.body.opportunityId, publicUrl: publicUrl(config), limit: limits.checkouts });
+      const started = await startCheckout(db, provider, {
+        brand,
+        member,
+        opportunityId: req.body.opportunityId,
+        purchaseRequestId: req.body.purchaseRequestId,
+        publicUrl: publicUrl(config),
+        limit: limits.checkouts,
+      });
+      // over the member's approval threshold: the purchase waits for an owner or admin
+      return 'purchaseRequest' in started ? reply.code(202).send(started) : started;
     },
   );
 

@@ -1,0 +1,317 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { formatUsd } from '../../../shared/money';
+import { PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestStatus } from '../../../shared/org';
+import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
+import type { Db } from '../../db/client';
+import { checkouts, opportunities, organisations, purchaseRequests, users } from '../../db/schema';
+import type { Member } from '../../lib/contract';
+import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
+import { enqueueMail, type Tx } from '../../mail/outbox';
+import { recordAudit } from './audit';
+
+/**
+ * Budgets and purchase approval (decision 034). A cap is per calendar month in UTC, for the
+ * organisation and optionally per member: spent = what its payments of the month charged, less
+ * what was refunded; its open checkouts count too while they hold their slots, so
+ * left = cap − spent − open. A checkout over a cap is refused (422) under a lock on the
+ * organisation's row, so that two members at the edge of the cap cannot both pass. A purchase above
+ * the buyer's approval threshold becomes a purchase request an owner or admin (not the requester)
+ * approves or declines; the requester then pays it once.
+ */
+
+export const PURCHASE_REQUEST_NOT_FOUND = 'Purchase request not found';
+
+/** The month of `now` in UTC: its first instant, the next month's, and its name (YYYY-MM). */
+function monthOf(now: Date) {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end, name: start.toISOString().slice(0, 7) };
+}
+
+type Totals = { spent: string; open: string };
+
+/**
+ * What the organisation (or one member, `buyer`) spent this month and holds in open checkouts, as
+ * decimal text added up by the database: payments paid this month that were not refunded (a refund
+ * gives the whole amount back), and open checkouts whose hold has not run out.
+ */
+async function totals(db: Db | Tx, organisationId: string, buyer: string | null, now: Date): Promise<Totals> {
+  const { start, end } = monthOf(now);
+  const byBuyer = buyer ? sql`AND brand_id = ${buyer}` : sql``;
+  const result = await db.execute(sql`
+    SELECT
+      (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM payments
+        WHERE organisation_id = ${organisationId} ${byBuyer} AND status <> 'refunded'
+          AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz) AS "spent",
+      (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM checkouts
+        WHERE organisation_id = ${organisationId} ${byBuyer} AND status = 'open'
+          AND expires_at > ${now.toISOString()}::timestamptz) AS "open"`);
+  return (result as unknown as { rows: Totals[] }).rows[0];
+}
+
+const cents = (v: string) => Math.round(Number(v) * 100);
+const left = (cap: string | null, t: Totals) =>
+  cap === null ? null : ((cents(cap) - cents(t.spent) - cents(t.open)) / 100).toFixed(2);
+
+async function capsOf(db: Db | Tx, organisationId: string, userId: string) {
+  const [row] = await db
+    .select({ orgCap: organisations.monthlyCapUsd, memberCap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
+    .from(users)
+    .innerJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(and(eq(users.id, userId), eq(organisations.id, organisationId)));
+  return row ?? { orgCap: null, memberCap: null, threshold: null };
+}
+
+/** GET /api/org/spend: the organisation's month and the member's own. */
+export async function spendOf(db: Db, member: Pick<Member, 'organisationId' | 'userId'>, now = new Date()): Promise<Spend> {
+  const caps = await capsOf(db, member.organisationId, member.userId);
+  const [org, own] = await Promise.all([totals(db, member.organisationId, null, now), totals(db, member.organisationId, member.userId, now)]);
+  return {
+    month: monthOf(now).name,
+    spentUsd: org.spent,
+    openUsd: org.open,
+    capUsd: caps.orgCap,
+    leftUsd: left(caps.orgCap, org),
+    member: {
+      spentUsd: own.spent,
+      openUsd: own.open,
+      capUsd: caps.memberCap,
+      leftUsd: left(caps.memberCap, own),
+      approvalThresholdUsd: caps.threshold,
+    },
+  };
+}
+
+/** The caps that apply to a member's purchase, and its approval threshold. */
+export const purchaseLimitsOf = (db: Db, organisationId: string, userId: string) => capsOf(db, organisationId, userId);
+
+/**
+ * In the checkout's transaction, before its slot is taken: locks the organisation's row (so that
+ * concurrent checkouts of its members are counted one after the other) and refuses with 422 a
+ * purchase of `amount` over the organisation's cap or the member's own.
+ */
+export async function claimBudget(tx: Db, buyer: { organisationId: string; userId: string }, amount: string, now: Date): Promise<void> {
+  await tx.execute(sql`SELECT 1 FROM ${organisations} WHERE ${organisations.id} = ${buyer.organisationId} FOR UPDATE`);
+  const caps = await capsOf(tx, buyer.organisationId, buyer.userId);
+  for (const [cap, who, whose] of [
+    [caps.orgCap, null, 'your organisation’s'],
+    [caps.memberCap, buyer.userId, 'your own'],
+  ] as const) {
+    if (cap === null) continue;
+    const remaining = left(cap, await totals(tx, buyer.organisationId, who, now))!;
+    if (cents(amount) > cents(remaining)) {
+      throw new HttpError(
+        422,
+        `This purchase of ${formatUsd(amount)} is over ${whose} monthly budget of ${formatUsd(cap)}: ${formatUsd(cents(remaining) < 0 ? '0.00' : remaining)} is left this month.`,
+      );
+    }
+  }
+}
+
+/** PUT /api/org/budget */
+export async function setBudget(db: Db, by: Member, monthlyCapUsd: string | null): Promise<Spend> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select({ cap: organisations.monthlyCapUsd }).from(organisations).where(eq(organisations.id, by.organisationId));
+    await tx.update(organisations).set({ monthlyCapUsd }).where(eq(organisations.id, by.organisationId));
+    await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'budget_changed', subject: 'monthly budget', details: { from: before.cap, to: monthlyCapUsd } });
+  });
+  return spendOf(db, by);
+}
+
+/** PUT /api/org/members/{userId}/limits */
+export async function setMemberLimits(
+  db: Db,
+  by: Member,
+  userId: string,
+  limits: { monthlyCapUsd: string | null; approvalThresholdUsd: string | null },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ email: users.email, cap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.organisationId, by.organisationId)))
+      .for('update');
+    if (!target) throw notFound('Member not found');
+    await tx.update(users).set(limits).where(eq(users.id, userId));
+    await recordAudit(tx, {
+      organisationId: by.organisationId,
+      actor: by,
+      action: 'limits_changed',
+      subject: target.email,
+      details: { from: { monthlyCapUsd: target.cap, approvalThresholdUsd: target.threshold }, to: limits },
+    });
+  });
+}
+
+// ---- purchase requests ----
+
+const requester = sql`json_build_object('id', r.id, 'name', r.name, 'email', r.email)`;
+
+/** A request's status as people read it: pending past its expiry is expired; approved and paid is paid. */
+const viewStatus = sql<PurchaseRequestStatus>`CASE
+  WHEN pr.status = 'pending' AND pr.expires_at <= now() THEN 'expired'
+  WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM checkouts c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
+  WHEN pr.status = 'approved' AND pr.expires_at <= now() THEN 'expired'
+  ELSE pr.status END`;
+
+type RequestRow = {
+  id: string;
+  status: PurchaseRequestStatus;
+  opportunityId: string;
+  title: string;
+  outletName: string;
+  amountUsd: string;
+  requestedBy: PurchaseRequest['requestedBy'];
+  reason: string | null;
+  decidedBy: PurchaseRequest['decidedBy'];
+  decidedAt: string | null;
+  expiresAt: string;
+  createdAt: string;
+};
+
+const iso = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<PurchaseRequest[]> {
+  const result = await db.execute(sql`
+    SELECT * FROM (
+      SELECT pr.id, ${viewStatus} AS "status", pr.opportunity_id AS "opportunityId", o.title, o.outlet_name AS "outletName",
+        pr.amount::text AS "amountUsd", ${requester} AS "requestedBy", pr.reason,
+        CASE WHEN d.id IS NULL THEN NULL ELSE json_build_object('id', d.id, 'name', d.name, 'email', d.email) END AS "decidedBy",
+        ${iso('pr.decided_at')} AS "decidedAt", ${iso('pr.expires_at')} AS "expiresAt", ${iso('pr.created_at')} AS "createdAt",
+        pr.organisation_id, pr.requested_by, pr.created_at
+      FROM purchase_requests pr
+      JOIN opportunities o ON o.id = pr.opportunity_id
+      JOIN users r ON r.id = pr.requested_by
+      LEFT JOIN users d ON d.id = pr.decided_by
+    ) pr WHERE ${where}
+    ORDER BY pr.created_at DESC, pr.id DESC
+    LIMIT 200`);
+  return (result as unknown as { rows: (RequestRow & Record<string, unknown>)[] }).rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    opportunityId: r.opportunityId,
+    title: r.title,
+    outletName: r.outletName,
+    amountUsd: r.amountUsd,
+    requestedBy: r.requestedBy,
+    reason: r.reason,
+    decidedBy: r.decidedBy,
+    decidedAt: r.decidedAt,
+    expiresAt: r.expiresAt,
+    createdAt: r.createdAt,
+  }));
+}
+
+/**
+ * GET /api/org/purchase-requests: approvers (owner, admin) see every request of the organisation,
+ * anyone else their own; newest first, at most 200.
+ */
+export function listPurchaseRequests(db: Db, member: Member, status?: PurchaseRequestStatus) {
+  const mine = roleCan(member.role, 'manage') ? sql`true` : sql`pr.requested_by = ${member.userId}`;
+  return requestRows(
+    db,
+    sql`pr.organisation_id = ${member.organisationId} AND ${mine} ${status ? sql`AND pr.status = ${status}` : sql``}`,
+  );
+}
+
+/** A purchase over the buyer's threshold: the request, the approvers told, the audit entry. */
+export async function requestPurchase(db: Db, member: Member, opportunity: { id: string; title: string; outletName: string; priceUsd: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(purchaseRequests)
+      .values({
+        organisationId: member.organisationId,
+        requestedBy: member.userId,
+        opportunityId: opportunity.id,
+        amount: opportunity.priceUsd,
+        expiresAt: new Date(now.getTime() + PURCHASE_REQUEST_DAYS * 86_400_000),
+        createdAt: now,
+      })
+      .returning();
+    const approvers = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.organisationId, member.organisationId), sql`${users.orgRole} IN ('owner', 'admin')`, ne(users.id, member.userId)));
+    for (const a of approvers) {
+      await enqueueMail(tx, { userId: a.id }, {
+        kind: 'purchase_request',
+        requester: member.name ?? member.email,
+        title: opportunity.title,
+        outlet: opportunity.outletName,
+        amount: opportunity.priceUsd,
+      });
+    }
+    await recordAudit(tx, { organisationId: member.organisationId, actor: member, action: 'purchase_requested', subject: `${opportunity.outletName}: ${opportunity.title}`, details: { amountUsd: opportunity.priceUsd, requestId: row.id } }, now);
+    return {
+      purchaseRequest: { id: row.id, status: 'pending' as const, opportunityId: opportunity.id, amountUsd: row.amount, expiresAt: row.expiresAt.toISOString() },
+    };
+  });
+}
+
+/** POST /api/org/purchase-requests/{id}/approve | decline: by an approver other than the requester. */
+export async function decidePurchase(db: Db, by: Member, id: string, decision: { approve: true } | { approve: false; reason: string }, now = new Date()): Promise<PurchaseRequest> {
+  await db.transaction(async (tx) => {
+    const [pr] = await tx
+      .select()
+      .from(purchaseRequests)
+      .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, by.organisationId)))
+      .for('update');
+    if (!pr) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
+    if (pr.requestedBy === by.userId) throw forbidden('You cannot decide your own purchase request');
+    if (pr.status !== 'pending') throw conflict(`This request was already ${pr.status}`);
+    if (pr.expiresAt <= now) throw conflict('This request has expired; the buyer can ask again');
+    const [opp] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pr.opportunityId));
+    await tx
+      .update(purchaseRequests)
+      .set({
+        status: decision.approve ? 'approved' : 'declined',
+        reason: decision.approve ? null : decision.reason,
+        decidedBy: by.userId,
+        decidedAt: now,
+        // an approved purchase is paid within the same number of days from its approval
+        ...(decision.approve ? { expiresAt: new Date(now.getTime() + PURCHASE_REQUEST_DAYS * 86_400_000) } : {}),
+      })
+      .where(eq(purchaseRequests.id, id));
+    await enqueueMail(tx, { userId: pr.requestedBy }, {
+      kind: 'purchase_decided',
+      approved: decision.approve,
+      reason: decision.approve ? null : decision.reason,
+      title: opp.title,
+      outlet: opp.outlet,
+      amount: pr.amount,
+      approver: by.name ?? by.email,
+    });
+    await recordAudit(tx, {
+      organisationId: by.organisationId,
+      actor: by,
+      action: decision.approve ? 'purchase_approved' : 'purchase_declined',
+      subject: `${opp.outlet}: ${opp.title}`,
+      details: { amountUsd: pr.amount, requestId: pr.id, ...(decision.approve ? {} : { reason: decision.reason }) },
+    }, now);
+  });
+  const [row] = await requestRows(db, sql`pr.id = ${id}`);
+  return row;
+}
+
+/**
+ * The approved request a checkout names: the requester's own, for this opportunity, approved, not
+ * expired and not paid yet; anything else is refused with why.
+ */
+export async function approvedRequestFor(db: Db, member: Member, id: string, opportunityId: string, now: Date) {
+  const [pr] = await db
+    .select()
+    .from(purchaseRequests)
+    .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, member.organisationId), eq(purchaseRequests.requestedBy, member.userId)));
+  if (!pr || pr.opportunityId !== opportunityId) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
+  if (pr.status === 'pending') throw conflict('This purchase is still waiting for approval');
+  if (pr.status === 'declined') throw conflict('This purchase was declined');
+  if (pr.expiresAt <= now) throw conflict('This approval has expired; ask again');
+  const [paid] = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.purchaseRequestId, id), eq(checkouts.status, 'completed')))
+    .orderBy(desc(checkouts.createdAt))
+    .limit(1);
+  if (paid) throw conflict('This approved purchase has already been paid');
+  return pr;
+}
