@@ -159,6 +159,16 @@ describe('one organisation: what its members share, and what another never sees'
     expect((await stranger.agent.get('/api/brand/saved')).text).not.toContain(opp.id);
   });
 
+  it('the owner’s company name is the organisation’s name; a member’s own changes nothing', async () => {
+    const { members } = await team();
+    const ownerProfile = (await members.owner.agent.get('/api/user')).body;
+    ok(await members.owner.agent.patch('/api/user/profile', { name: ownerProfile.name, brandName: 'Renamed Co', website: ownerProfile.website, baseVersion: ownerProfile.version }), 'rename');
+    expect((await members.buyer.agent.get('/api/org')).body.name).toBe('Renamed Co');
+    const buyerProfile = (await members.buyer.agent.get('/api/user')).body;
+    ok(await members.buyer.agent.patch('/api/user/profile', { name: buyerProfile.name, brandName: 'My Own Co', website: buyerProfile.website }), 'member edit');
+    expect((await members.owner.agent.get('/api/org')).body.name).toBe('Renamed Co');
+  });
+
   it('GET /api/org answers the member’s organisation and role', async () => {
     const { orgId, members } = await team();
     const res = await members.reviewer.agent.get('/api/org');

@@ -213,6 +213,9 @@ test('[VISITOR] sign-in, sign-up, password recovery, terms and 404 pass axe', as
   await check(page, 'terms', heading(page, 'Terms of Service'));
   await page.goto('/no-such-page');
   await check(page, 'not-found', heading(page, '404 Page Not Found'));
+  // an invitation link that was used, revoked or never existed
+  await page.goto('/invite/not-a-real-token');
+  await check(page, 'invitation-gone', heading(page, 'This invitation can no longer be used'));
 });
 
 test('[BRAND] onboarding: complete the profile, then pending approval, pass axe', async ({ page }) => {
@@ -295,6 +298,11 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'payment-history', page.getByTestId('payment-row').first());
   await page.goto('/brand/profile');
   await check(page, 'profile', page.getByRole('heading', { level: 1 }));
+  // the organisation: its members and invitations, and the audit log (the brand owns it)
+  await page.goto('/brand/team');
+  await check(page, 'team', heading(page, 'Team'));
+  await page.goto('/brand/audit');
+  await check(page, 'audit-log', heading(page, 'Audit log'));
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();

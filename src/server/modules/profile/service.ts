@@ -87,16 +87,18 @@ export async function editProfile(db: Db, user: SessionUser, input: EditProfileI
     if (input.website !== undefined) set.website = input.website;
     if (input.emailNotifications !== undefined) set.emailNotifications = input.emailNotifications;
   }
-  if (baseVersion === undefined) {
-    const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
-    return updated;
-  }
   return db.transaction(async (tx) => {
-    const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
-    if (profileVersion(current) !== baseVersion) {
-      throw staleCopy('Your profile was changed in another window since you started editing', toPublicUser(current));
+    if (baseVersion !== undefined) {
+      const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+      if (profileVersion(current) !== baseVersion) {
+        throw staleCopy('Your profile was changed in another window since you started editing', toPublicUser(current));
+      }
     }
     const [updated] = await tx.update(users).set(set).where(eq(users.id, user.id)).returning();
+    // the owner's company name is its organisation's name (decision 033)
+    if (user.orgRole === 'owner' && user.organisationId && set.brandName) {
+      await tx.update(organisations).set({ name: set.brandName }).where(eq(organisations.id, user.organisationId));
+    }
     return updated;
   });
 }

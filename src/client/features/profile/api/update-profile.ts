@@ -3,13 +3,15 @@ import type { EditProfileInput } from '@shared/schemas/profile';
 import type { PublicUser } from '@shared/user';
 import { apiRequest, apiUpload } from '@/lib/api';
 import { refreshUser } from '@/lib/auth';
+import { queryClient } from '@/lib/query-client';
 
 export function useUpdateProfile() {
   return useMutation({
     // the form's save carries the version it started from (a save on an older copy is a 409, decision 019)
     mutationFn: (input: (EditProfileInput & { baseVersion?: string }) | { avatarUrl: string } | { emailNotifications: boolean }) =>
       apiRequest<PublicUser>('PATCH', '/api/user/profile', input),
-    onSuccess: () => refreshUser(),
+    // the owner's company name is its organisation's name (the user menu shows it)
+    onSuccess: () => Promise.all([refreshUser(), queryClient.invalidateQueries({ queryKey: ['/api/org'] })]),
   });
 }
 
