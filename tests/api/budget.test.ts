@@ -113,6 +113,13 @@ describe('purchase approval', () => {
     expect(early.status).toBe(409);
     expect(early.body.message).toBe('This purchase is still waiting for approval');
 
+    // over the budget, a purchase is refused at once rather than sent for approval
+    const expensive = await createOpportunity(t.db, { priceUsd: '9000.00' });
+    await owner.agent.put('/api/org/budget', { monthlyCapUsd: '5000' });
+    const refused = await buy(buyer.agent, expensive.id);
+    expect(refused.status).toBe(422);
+    expect(await t.db.$count(purchaseRequests, eq(purchaseRequests.opportunityId, expensive.id))).toBe(0);
+
     const approved = await admin.agent.post(`/api/org/purchase-requests/${id}/approve`);
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'approved', decidedBy: { id: admin.user.id } });

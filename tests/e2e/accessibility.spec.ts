@@ -303,6 +303,8 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'team', heading(page, 'Team'));
   await page.goto('/brand/audit');
   await check(page, 'audit-log', heading(page, 'Audit log'));
+  await page.goto('/brand/requests');
+  await check(page, 'purchase-requests', heading(page, 'Purchase requests'));
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();

@@ -68,6 +68,7 @@ const AdminPlacementPage = page(
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
 const TeamPage = page(() => import('@/features/org/pages/team-page'), 'TeamPage');
 const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
+const PurchaseRequestsPage = page(() => import('@/features/org/pages/purchase-requests-page'), 'PurchaseRequestsPage');
 const InvitationPage = page(() => import('@/features/org/pages/invitation-page'), 'InvitationPage');
 
 /**
@@ -151,6 +152,11 @@ export function AppRouter() {
         <Route path="/brand/audit">
           <ProtectedRoute role="brand">
             <AuditLogPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/requests">
+          <ProtectedRoute role="brand">
+            <PurchaseRequestsPage />
           </ProtectedRoute>
         </Route>
         <Route path="/brand/profile">

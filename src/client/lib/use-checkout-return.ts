@@ -3,7 +3,7 @@ import { useLocation, useSearch } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { queryClient } from './query-client';
 
-const MONEY_VIEWS = ['/api/opportunities', '/api/brand/wallet', '/api/brand/payments', '/api/brand/my-articles'];
+const MONEY_VIEWS = ['/api/opportunities', '/api/brand/wallet', '/api/brand/payments', '/api/brand/my-articles', '/api/org/spend'];
 const refresh = () => MONEY_VIEWS.forEach((key) => void queryClient.invalidateQueries({ queryKey: [key] }));
 
 /**

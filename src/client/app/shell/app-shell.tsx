@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
-import { BellRing, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ScrollText, ShieldCheck, UserCheck, Users, Wallet } from 'lucide-react';
+import { BellRing, ClipboardCheck, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ScrollText, ShieldCheck, UserCheck, Users, Wallet } from 'lucide-react';
 import { roleCan } from '@shared/org';
 import type { PublicUser } from '@shared/user';
 import {
@@ -20,7 +20,8 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
 import { useAttention } from '@/features/attention/api/get-attention';
-import { useOrg } from '@/features/org/api/org';
+import { usePurchaseRequests } from '@/features/org/api/budget';
+import { useOrg } from '@/lib/org';
 import { useUnreadMessages } from '@/lib/unread-messages';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
@@ -131,12 +132,17 @@ function Navigation({ user }: { user: PublicUser }) {
 }
 
 /** The organisation's pages (decision 033): the team for every member, the audit log for those who manage. */
-function OrgNavigation() {
+function OrgNavigation({ userId }: { userId: string }) {
   const [path] = useLocation();
   const { open, isMobile, setOpenMobile } = useSidebar();
   const manage = roleCan(useOrg().data?.role, 'manage');
+  // what waits for the owner's or an admin's decision, polled every minute like the other counts
+  const pending = usePurchaseRequests('pending', { enabled: manage, refetchInterval: 60_000 }).data;
+  // one's own requests are for another approver to decide
+  const waiting = manage ? (pending?.filter((r) => r.requestedBy.id !== userId).length ?? 0) : 0;
   const items = [
     { href: '/brand/team', label: 'Team', icon: <Users /> },
+    { href: '/brand/requests', label: 'Purchase requests', icon: <ClipboardCheck /> },
     ...(manage ? [{ href: '/brand/audit', label: 'Audit log', icon: <ScrollText /> }] : []),
   ];
   return (
@@ -146,7 +152,18 @@ function OrgNavigation() {
       </span>
       <SidebarMenu>
         {items.map((item) => (
-          <SidebarMenuButton key={item.href} icon={item.icon} label={item.label} active={isActive(path, item.href)} asChild>
+          <SidebarMenuButton
+            key={item.href}
+            icon={item.icon}
+            label={item.label}
+            badge={
+              item.href === '/brand/requests' && waiting > 0 ? (
+                <NavCount count={waiting} spoken={plural(waiting, 'pending request', 'pending requests')} testId="nav-requests-count" className="bg-amber-700 text-white" />
+              ) : undefined
+            }
+            active={isActive(path, item.href)}
+            asChild
+          >
             <Link href={item.href} onClick={() => setOpenMobile(false)} />
           </SidebarMenuButton>
         ))}
@@ -168,7 +185,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
           <SidebarContent>
             <Navigation user={user} />
             {/* a brand inside the portal is approved: the only kind that belongs to an organisation */}
-            {user.role === 'brand' && <OrgNavigation />}
+            {user.role === 'brand' && <OrgNavigation userId={user.id} />}
           </SidebarContent>
           <SidebarFooter>
             {user.role === 'brand' && <EscrowCard />}

@@ -3,7 +3,7 @@ import { ChevronsUpDown } from 'lucide-react';
 import type { PublicUser } from '@shared/user';
 import { UserAvatar } from '@/components/ui/avatar';
 import { useSidebar } from '@/components/ui/sidebar';
-import { useOrg } from '@/features/org/api/org';
+import { useOrg } from '@/lib/org';
 import { cn } from '@/lib/utils';
 
 // the menu itself (Radix DropdownMenu and its positioning code) is fetched when a pointer or the

@@ -210,6 +210,10 @@ export async function startCheckout(
       purchaseRequestId = (await approvedRequestFor(db, args.member, args.purchaseRequestId, opportunityId, now)).id;
     } else if (limits.threshold !== null && toCents(opp.priceUsd) > toCents(limits.threshold) && args.member) {
       await unavailableUnlessClaimable(db, opportunityId, now);
+      // a purchase the budget cannot pay is refused now, not after someone approved it
+      if (limits.orgCap !== null || limits.memberCap !== null) {
+        await db.transaction((tx) => claimBudget(tx as unknown as Db, { organisationId: brand.organisationId, userId: brand.id }, opp.priceUsd, now));
+      }
       return requestPurchase(db, args.member, opp, now);
     }
   }

@@ -1,9 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api';
+import { startCheckout } from '@/lib/org';
 
-/** Creates the provider's hosted checkout for the opportunity; the browser then goes there. */
+/**
+ * Creates the provider's hosted checkout for the opportunity; the browser then goes there. Above
+ * the member's approval threshold the server answers with a purchase request instead (202).
+ */
 export function useCreateCheckout() {
   return useMutation({
-    mutationFn: (opportunityId: string) => apiRequest<{ url: string }>('POST', '/api/payments/checkout', { opportunityId }),
+    mutationFn: (opportunityId: string) => startCheckout(opportunityId),
   });
 }

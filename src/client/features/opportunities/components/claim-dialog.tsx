@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { BadgeCheck, ExternalLink, Lock, ShieldCheck } from 'lucide-react';
+import { BadgeCheck, ExternalLink, Lock, Send, ShieldCheck } from 'lucide-react';
 import {
   OPPORTUNITY_TYPE_LABELS,
   formatDeadlineLong,
@@ -8,7 +8,9 @@ import {
   type OpportunityType,
 } from '@shared/opportunity';
 import { GUARANTEE_DAYS, GUARANTEE_TITLE } from '@shared/constants';
-import { formatUsd } from '@shared/money';
+import { formatUsd, toCents } from '@shared/money';
+import { CAPABILITY_REFUSALS, roleCan } from '@shared/org';
+import type { Spend } from '@shared/schemas/org';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -16,7 +18,8 @@ import { TermsLink } from '@/components/terms-link';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
+import { useOrg, useSpend } from '@/lib/org';
 import { useCreateCheckout } from '../api/create-checkout';
 import { TopicChips, outletFacts } from './catalogue-facts';
 import { OutletLogo } from './outlet-logo';
@@ -161,29 +164,85 @@ function Agreement({ agreed, setAgreed }: { agreed: boolean; setAgreed: (v: bool
   );
 }
 
+/** What is left of the tighter cap this month, and whose cap it is; null when no cap applies. */
+function budgetLeft(spend: Spend): { left: string; whose: string } | null {
+  const org = spend.leftUsd === null ? null : { left: spend.leftUsd, whose: 'your organisation’s budget' };
+  const own = spend.member.leftUsd === null ? null : { left: spend.member.leftUsd, whose: 'your own budget' };
+  const tighter = org && own ? (toCents(own.left) < toCents(org.left) ? own : org) : (org ?? own);
+  // an overspent cap (refunds, a cap lowered) leaves nothing rather than a negative amount
+  return tighter && toCents(tighter.left) < 0 ? { ...tighter, left: '0.00' } : tighter;
+}
+
+/** The member's budget and approval threshold as they bear on this price (decision 034). */
+function BudgetNotice({ spend, price, needsApproval }: { spend: Spend; price: string; needsApproval: boolean }) {
+  const left = budgetLeft(spend);
+  if (!left && !needsApproval) return null;
+  const over = left !== null && toCents(price) > toCents(left.left);
+  return (
+    <div className="space-y-1 rounded-lg border bg-muted/30 px-3 py-2 text-sm" data-testid="claim-budget">
+      {left && (
+        <p>
+          Budget left this month: <span className="font-semibold tabular-nums">{formatUsd(left.left)}</span>{' '}
+          <span className="text-muted-foreground">({left.whose})</span>
+        </p>
+      )}
+      {over && <p className="text-amber-800">This price is more than what is left this month.</p>}
+      {needsApproval && (
+        <p className="font-medium text-amber-800" data-testid="claim-needs-approval">
+          This purchase needs approval from an owner or admin
+          <span className="font-normal text-muted-foreground">
+            {' '}
+            (above your limit of {formatUsd(spend.member.approvalThresholdUsd ?? '0')}); you pay once it is approved.
+          </span>
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. */
 export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunityItem | null; onClose: () => void }) {
   const [step, setStep] = React.useState<1 | 2>(1);
   const [agreed, setAgreed] = React.useState(false);
   const checkout = useCreateCheckout();
   const [redirecting, setRedirecting] = React.useState(false);
+  // a refusal about this purchase (over a budget, 422; a request not approved, 409), shown in the dialog
+  const [refusal, setRefusal] = React.useState<string | null>(null);
+  const role = useOrg().data?.role;
+  // reviewers and viewers cannot buy: said before the payment step rather than by a 403
+  const cannotBuy = role !== undefined && !roleCan(role, 'buy');
+  const spend = useSpend(opportunity !== null && roleCan(role, 'buy')).data;
+  const threshold = spend?.member.approvalThresholdUsd ?? null;
+  const needsApproval = Boolean(opportunity && threshold !== null && toCents(opportunity.priceUsd) > toCents(threshold));
 
   const close = () => {
     // closing always starts over: step 1, box unticked
     setStep(1);
     setAgreed(false);
+    setRefusal(null);
     onClose();
   };
 
   const pay = () => {
     if (!opportunity) return;
+    setRefusal(null);
     checkout.mutate(opportunity.id, {
-      onSuccess: ({ url }) => {
+      onSuccess: (answer) => {
+        if ('purchaseRequest' in answer) {
+          toast({
+            title: 'Sent for approval',
+            description: 'An owner or admin of your organisation approves or declines it; once approved, pay it from Purchase requests.',
+          });
+          close();
+          return;
+        }
         setRedirecting(true);
-        window.location.assign(url);
+        window.location.assign(answer.url);
       },
-      onError: (err) =>
-        toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' }),
+      onError: (err) => {
+        if (err instanceof ApiError && (err.status === 422 || err.status === 409)) setRefusal(err.message);
+        else toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' });
+      },
     });
   };
   const processing = checkout.isPending || redirecting;
@@ -196,7 +255,11 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
             <DialogHeader>
               <DialogTitle>{step === 1 ? 'Review Opportunity' : 'What Happens Next'}</DialogTitle>
               <DialogDescription>
-                {step === 1 ? 'Check the details of this placement before you continue.' : 'Confirm and pay to secure your article.'}
+                {step === 1
+                  ? 'Check the details of this placement before you continue.'
+                  : needsApproval
+                    ? 'Confirm and send this purchase for approval.'
+                    : 'Confirm and pay to secure your article.'}
               </DialogDescription>
             </DialogHeader>
             {step === 1 && opportunity.soldOut && (
@@ -207,7 +270,19 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
             {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} />}
             {/* kept in view while the steps scroll: on a phone the box and "Pay" show without scrolling */}
             <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 space-y-4 border-t bg-card px-6 py-4">
+              {/* the budget and the need for approval stay in view beside the button they change */}
+              {step === 2 && spend && <BudgetNotice spend={spend} price={opportunity.priceUsd} needsApproval={needsApproval} />}
               {step === 2 && <Agreement agreed={agreed} setAgreed={setAgreed} />}
+              {refusal && (
+                <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="claim-refusal">
+                  {refusal}
+                </p>
+              )}
+              {step === 1 && cannotBuy && (
+                <p className="text-sm text-muted-foreground" data-testid="claim-cannot-buy">
+                  {CAPABILITY_REFUSALS.buy}: ask an owner, admin or buyer to claim it.
+                </p>
+              )}
               <DialogFooter>
                 {step === 1 ? (
                   <>
@@ -215,17 +290,28 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                       Cancel
                     </Button>
                     {/* a sold out one (kept in the saved list) cannot go on to the payment */}
-                    <Button onClick={() => setStep(2)} disabled={opportunity.soldOut}>
+                    <Button onClick={() => setStep(2)} disabled={opportunity.soldOut || cannotBuy}>
                       Next
                     </Button>
                   </>
                 ) : (
                   <>
-                    <Button variant="outline" onClick={() => setStep(1)} disabled={processing}>
+                    <Button
+                      variant="outline"
+                      onClick={() => {
+                        setRefusal(null);
+                        setStep(1);
+                      }}
+                      disabled={processing}
+                    >
                       Back
                     </Button>
                     <Button onClick={pay} disabled={!agreed || processing || opportunity.soldOut}>
-                      {processing ? 'Processing...' : (
+                      {processing ? 'Processing...' : needsApproval ? (
+                        <>
+                          <Send /> Request approval
+                        </>
+                      ) : (
                         <>
                           <BadgeCheck /> Pay now and secure article
                         </>

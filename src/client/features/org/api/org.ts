@@ -1,17 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { InvitationInput, Org, OrgInvitation, OrgMember } from '@shared/schemas/org';
+import type { InvitationInput, OrgInvitation, OrgMember } from '@shared/schemas/org';
 import { apiGet, apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 
-const orgKey = ['/api/org'];
+const orgKey = ['/api/org']; // useOrg lives in lib/org
 const membersKey = ['/api/org/members'];
 const invitationsKey = ['/api/org/invitations'];
-
-/**
- * GET /api/org: the signed-in member's organisation and role. Only an approved brand is a member
- * (the server answers 403 to the others), so the caller says when to ask.
- */
-export const useOrg = (enabled = true) => useQuery({ queryKey: orgKey, queryFn: () => apiGet<Org>('/api/org'), enabled });
 
 /** GET /api/org/members: the owner first. */
 export const useMembers = () => useQuery({ queryKey: membersKey, queryFn: () => apiGet<OrgMember[]>('/api/org/members') });

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { formatUsd } from '@shared/money';
 import { ORG_ROLE_LABELS, roleCan, type OrgRole } from '@shared/org';
 import type { OrgMember } from '@shared/schemas/org';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -7,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useChangeRole, useRemoveMember, useTransferOwnership } from '../api/org';
+import { LimitsDialog } from './limits-dialog';
 import { RoleBadge } from './role-badge';
 import { RoleSelect } from './role-select';
 
@@ -18,7 +20,7 @@ const failed = (err: unknown, fallback: string) => toast({ title: 'Error', descr
  * ownership.
  */
 export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boolean; myRole: OrgRole }) {
-  const [confirming, setConfirming] = React.useState<'remove' | 'transfer' | null>(null);
+  const [confirming, setConfirming] = React.useState<'remove' | 'transfer' | 'limits' | null>(null);
   const changeRole = useChangeRole();
   const remove = useRemoveMember();
   const transfer = useTransferOwnership();
@@ -26,6 +28,12 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
   // the role the select shows; null where it is not to be changed here
   const editable = !me && member.role !== 'owner' && roleCan(myRole, 'manage') ? member.role : null;
   const canTransfer = !me && roleCan(myRole, 'own');
+  // the owner and admins set anyone's limits, their own too (a cap on oneself is a choice)
+  const canLimit = roleCan(myRole, 'manage');
+  const limits = [
+    member.monthlyCapUsd !== null && `Cap ${formatUsd(member.monthlyCapUsd)}/month`,
+    member.approvalThresholdUsd !== null && `Approval above ${formatUsd(member.approvalThresholdUsd)}`,
+  ].filter(Boolean);
 
   const onRole = (role: Exclude<OrgRole, 'owner'>) =>
     changeRole.mutate(
@@ -61,8 +69,13 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
           {!editable && <RoleBadge role={member.role} />}
         </div>
         {member.name && <p className="text-sm text-muted-foreground wrap-anywhere">{member.email}</p>}
+        {limits.length > 0 && (
+          <p className="text-xs text-muted-foreground" data-testid="member-limits">
+            {limits.join(' · ')}
+          </p>
+        )}
       </div>
-      {(editable || canTransfer) && (
+      {(editable || canTransfer || canLimit) && (
         <div className="grid grid-cols-2 gap-2 sm:flex sm:items-center">
           {editable && (
             <RoleSelect
@@ -72,6 +85,11 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
               disabled={changeRole.isPending}
               className="col-span-2 h-8 w-full sm:w-32"
             />
+          )}
+          {canLimit && (
+            <Button variant="outline" size="sm" onClick={() => setConfirming('limits')} aria-label={`Limits of ${name}`}>
+              Limits
+            </Button>
           )}
           {canTransfer && (
             <Button variant="outline" size="sm" onClick={() => setConfirming('transfer')}>
@@ -85,6 +103,7 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
           )}
         </div>
       )}
+      {canLimit && <LimitsDialog member={member} open={confirming === 'limits'} onClose={() => setConfirming(null)} />}
       <ConfirmDialog
         open={confirming === 'remove'}
         onOpenChange={(o) => !o && setConfirming(null)}

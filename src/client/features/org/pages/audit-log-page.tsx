@@ -13,7 +13,8 @@ import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
 import { auditSearch, useAuditLog } from '../api/audit';
-import { useMembers, useOrg } from '../api/org';
+import { useOrg } from '@/lib/org';
+import { useMembers } from '../api/org';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

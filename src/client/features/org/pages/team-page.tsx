@@ -5,7 +5,9 @@ import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useUser } from '@/lib/auth';
-import { useInvitations, useMembers, useOrg } from '../api/org';
+import { useOrg } from '@/lib/org';
+import { useInvitations, useMembers } from '../api/org';
+import { BudgetCard } from '../components/budget-card';
 import { InvitationRow } from '../components/invitation-row';
 import { InviteForm } from '../components/invite-form';
 import { MemberRow } from '../components/member-row';
@@ -68,6 +70,7 @@ export function TeamPage() {
               ))}
             </ul>
           </Card>
+          <BudgetCard manage={manage} />
           {manage && (
             <>
               <InviteForm />
