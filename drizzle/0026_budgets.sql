@@ -22,5 +22,5 @@ ALTER TABLE "purchase_requests" ADD CONSTRAINT "purchase_requests_opportunity_id
 ALTER TABLE "purchase_requests" ADD CONSTRAINT "purchase_requests_decided_by_users_id_fk" FOREIGN KEY ("decided_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "purchase_requests_org_created_idx" ON "purchase_requests" USING btree ("organisation_id","created_at","id");--> statement-breakpoint
 ALTER TABLE "checkouts" ADD CONSTRAINT "checkouts_purchase_request_id_purchase_requests_id_fk" FOREIGN KEY ("purchase_request_id") REFERENCES "public"."purchase_requests"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "checkouts_org_open_idx" ON "checkouts" USING btree ("organisation_id") WHERE status = 'open';--> statement-breakpoint
+CREATE INDEX "checkouts_org_status_idx" ON "checkouts" USING btree ("organisation_id","status");--> statement-breakpoint
 CREATE UNIQUE INDEX "checkouts_one_paid_per_request" ON "checkouts" USING btree ("purchase_request_id") WHERE status = 'completed';

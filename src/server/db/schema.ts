@@ -273,8 +273,10 @@ export const checkouts = pgTable(
     // a brand's checkouts started in the last window (LIMIT_CHECKOUTS)
     index('checkouts_brand_created_idx').on(t.brandId, t.createdAt),
     index('checkouts_attention_idx').on(t.createdAt).where(sql`attention_reason IS NOT NULL`),
-    // an organisation's open checkouts count against its budget while they hold their slots
-    index('checkouts_org_open_idx').on(t.organisationId).where(sql`status = 'open'`),
+    // an organisation's open checkouts count against its budget while they hold their slots. Not a
+    // partial index on `status = 'open'`: a brand's open-hold lookup, planned generically, would
+    // read every open hold through it (tests/api/checkout-lookup-plan.test.ts)
+    index('checkouts_org_status_idx').on(t.organisationId, t.status),
     // an approved request pays for one placement
     uniqueIndex('checkouts_one_paid_per_request').on(t.purchaseRequestId).where(sql`status = 'completed'`),
   ],
