@@ -206,7 +206,7 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
   const [agreed, setAgreed] = React.useState(false);
   const checkout = useCreateCheckout();
   const [redirecting, setRedirecting] = React.useState(false);
-  // a refusal about this purchase (over a budget, 422; a request not approved, 409), shown in the dialog
+  // a refusal about this purchase's budget (422), shown in the dialog
   const [refusal, setRefusal] = React.useState<string | null>(null);
   const role = useOrg().data?.role;
   // reviewers and viewers cannot buy: said before the payment step rather than by a 403
@@ -240,8 +240,10 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
         window.location.assign(answer.url);
       },
       onError: (err) => {
-        if (err instanceof ApiError && (err.status === 422 || err.status === 409)) setRefusal(err.message);
-        else toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' });
+        // the spec's toast for every failed checkout; over a budget (422), the dialog says it too,
+        // beside the budget it names
+        toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' });
+        if (err instanceof ApiError && err.status === 422) setRefusal(err.message);
       },
     });
   };
