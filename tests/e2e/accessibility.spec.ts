@@ -213,7 +213,9 @@ test('[VISITOR] sign-in, sign-up, password recovery, terms and 404 pass axe', as
   await check(page, 'terms', heading(page, 'Terms of Service'));
   await page.goto('/no-such-page');
   await check(page, 'not-found', heading(page, '404 Page Not Found'));
-  // an invitation link that was used, revoked or never existed
+});
+
+test('[VISITOR] an invitation link that was used, revoked or never existed passes axe', async ({ page }) => {
   await page.goto('/invite/not-a-real-token');
   await check(page, 'invitation-gone', heading(page, 'This invitation can no longer be used'));
 });

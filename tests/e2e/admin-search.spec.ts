@@ -28,6 +28,8 @@ async function search(page: Page, text: string) {
 test('[ADMIN][SEARCH] finds one brand’s rows on Projects, Payments and Approvals, and a reload keeps the search', async ({
   browser,
 }) => {
+  // four sign-ups, two purchases and three admin lists: on a machine busy with the rest of the suite, more than a minute
+  test.setTimeout(120_000);
   const tag = randomBytes(3).toString('hex');
   const quokka = `Quokka ${tag}`;
   const wombat = `Wombat ${tag}`;

@@ -434,6 +434,8 @@ test('[BRAND] saves and unsaves from the card and the dialog; the Saved filter; 
   page,
   browser,
 }) => {
+  // two sessions and a purchase: on a machine busy with the rest of the suite, more than a minute
+  test.setTimeout(120_000);
   const t = token();
   const cat = await catalogue(browser);
   const id = await cat.create({

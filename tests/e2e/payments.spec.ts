@@ -31,6 +31,8 @@ async function claim(page: Page, title: string) {
 }
 
 test('[BRAND] claims, pays on the built-in checkout, and sees the payment held in escrow; the admin sees it', async ({ page, browser }) => {
+  // ten pages across two sessions: on a machine busy with the rest of the suite, more than a minute
+  test.setTimeout(120_000);
   const title = `Escrow journey ${Date.now()}`;
   const adminCtx = await browser.newContext();
   const admin = await adminCtx.newPage();
