@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import PostalMime from 'postal-mime';
 import { expect, type Browser, type Page } from '@playwright/test';
 
 export const DEMO_ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
@@ -63,4 +66,33 @@ export async function buy(page: Page, opportunityId: string) {
   const pay = await api(page, 'POST', `/api/payments/checkout/${url.split('/').pop()}/pay`);
   expect(pay.status(), await pay.text()).toBe(200);
   return ((await pay.json()) as { paymentId: string }).paymentId;
+}
+
+// the e2e server runs with the default outbox mailer: every mail is an .eml file in its DATA_DIR
+const MAIL_DIR = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? 5174}/mail`);
+
+/** Waits for the invitation mail sent to `to` and returns the token of its /invite link. */
+export async function invitationToken(to: string): Promise<string> {
+  let token: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(MAIL_DIR).filter((f) => f.endsWith('.eml'));
+        } catch {
+          return false;
+        }
+        for (const f of files) {
+          const mail = await PostalMime.parse(readFileSync(path.join(MAIL_DIR, f)));
+          if (!mail.to?.some((a) => a.address === to)) continue;
+          token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+          if (token) return true;
+        }
+        return false;
+      },
+      { timeout: 30_000, intervals: [250, 500, 1000] },
+    )
+    .toBe(true);
+  return token!;
 }

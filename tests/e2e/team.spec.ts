@@ -1,37 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import PostalMime from 'postal-mime';
-import { PASSWORD, brandAs, uniqueEmail } from './support';
+import { PASSWORD, brandAs, invitationToken, uniqueEmail } from './support';
 
-// the e2e server runs with the default outbox mailer: every mail is an .eml file in its DATA_DIR
-const MAIL_DIR = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? 5174}/mail`);
-
-/** Waits for the invitation mail sent to `to` and returns the token of its /invite link. */
-async function invitationToken(to: string): Promise<string> {
-  let token: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        let files: string[] = [];
-        try {
-          files = readdirSync(MAIL_DIR).filter((f) => f.endsWith('.eml'));
-        } catch {
-          return false;
-        }
-        for (const f of files) {
-          const mail = await PostalMime.parse(readFileSync(path.join(MAIL_DIR, f)));
-          if (!mail.to?.some((a) => a.address === to)) continue;
-          token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
-          if (token) return true;
-        }
-        return false;
-      },
-      { timeout: 30_000, intervals: [250, 500, 1000] },
-    )
-    .toBe(true);
-  return token!;
-}
 
 test('[TEAM] the owner invites a buyer, who signs up and joins; the owner makes them a viewer and sees it in the audit log', async ({ page, browser }) => {
   const owner = await brandAs(page, 'approved');
