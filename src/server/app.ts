@@ -16,7 +16,8 @@ import { registerMetrics } from './ops/metrics';
 import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
-import { HttpError } from './lib/errors';
+import { HttpError, notFound } from './lib/errors';
+import { PAYMENT_NOT_FOUND, placementInClients } from './db/payment-access';
 import { RateLimitError } from './lib/rate-limit';
 import { FileStoreUnavailableError } from './storage/file-store';
 import { databaseUnavailableCause } from './lib/db-errors';
@@ -115,6 +116,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // who may call the route, from its contract: before its input is read
   app.addHook('preValidation', async (req) => checkAccess(req));
+  // a member limited to some clients reaches only their placements (decision 035): one check for
+  // every `brand` route about a placement, answered as for another organisation's
+  const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  // (before the body is read: another client's placement is a 404 whatever the body)
+  app.addHook('preValidation', async (req) => {
+    const clientIds = req.user?.clientIds;
+    if (!req.routeOptions.config.placement || !clientIds || !req.user?.organisationId) return;
+    const { paymentId } = req.params as { paymentId: string };
+    if (!UUID_RE.test(paymentId) || !(await placementInClients(db, paymentId, req.user.organisationId, clientIds))) {
+      throw notFound(PAYMENT_NOT_FOUND);
+    }
+  });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof HttpError) {

@@ -57,6 +57,20 @@ export const CAPABILITY_REFUSALS: Record<Capability, string> = {
   own: 'Only the owner of this organisation can do this',
 };
 
+/**
+ * Clients (decision 035): a member limited to some of the organisation's clients (`clientIds` not
+ * null) sees and buys only their placements; a reviewer so limited is an agency's client reviewing
+ * its articles, and never sees a price or an amount.
+ */
+export const hidesAmounts = (role: OrgRole | null | undefined, clientIds: readonly string[] | null | undefined): boolean =>
+  role === 'reviewer' && clientIds != null;
+
+/** The refusal of a route that shows money, to a client reviewer. */
+export const AMOUNTS_REFUSAL = 'Your access is limited to reviewing your articles';
+
+/** How many clients an organisation may have. */
+export const MAX_CLIENTS = 200;
+
 /** How long an invitation link stays valid. */
 export const INVITATION_DAYS = 7;
 
@@ -80,6 +94,8 @@ export const AUDIT_ACTIONS = [
   'purchase_requested',
   'purchase_approved',
   'purchase_declined',
+  'client_added',
+  'client_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -102,6 +118,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   purchase_requested: 'Purchase requested',
   purchase_approved: 'Purchase approved',
   purchase_declined: 'Purchase declined',
+  client_added: 'Client added',
+  client_changed: 'Client changed',
 };
 
 /** A purchase request's stored status; a pending one past its expiry reads `expired`. */

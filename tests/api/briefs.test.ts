@@ -73,6 +73,7 @@ describe('GET /api/brand/my-articles', () => {
       // released by a direct row change, not through a release: no live article recorded
       publication: null,
       unreadMessages: 0,
+      client: null,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

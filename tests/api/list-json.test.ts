@@ -7,7 +7,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { briefs, opportunities, payments, placements, users } from '../../src/server/db/schema';
+import { briefs, opportunities, organisations, payments, placements, users } from '../../src/server/db/schema';
 import { placementPayment } from '../../src/server/modules/placements/item';
 import { toOpportunityJson } from '../../src/server/modules/opportunities/service';
 import { paymentJson } from '../../src/server/modules/payments/service';
@@ -123,9 +123,10 @@ const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; i
 
 async function rows() {
   const all = await t.db
-    .select({ payment: payments, placement: placements, opportunity: opportunities, user: users })
+    .select({ payment: payments, placement: placements, opportunity: opportunities, user: users, org: organisations })
     .from(payments)
     .innerJoin(placements, eq(placements.paymentId, payments.id))
+    .innerJoin(organisations, eq(organisations.id, payments.organisationId))
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .innerJoin(users, eq(users.id, payments.brandId));
   const briefRows = await t.db.select().from(briefs);
@@ -162,6 +163,8 @@ describe('lists built by the database are the API shapes, field for field', () =
           // these rows were made directly, never released through the API: no live article
           publication: null,
           unreadMessages: 0,
+          // bought for no client (clients.test.ts has some)
+          client: null,
         };
       }),
     );
@@ -179,7 +182,7 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       brand.agent,
       '/api/brand/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), client: null })),
     );
   });
 
@@ -199,6 +202,8 @@ describe('lists built by the database are the API shapes, field for field', () =
               ? { part1Json: b.part1Json, part2Json: b.part2Json, submittedAt: b.submittedAt.toISOString() }
               : null,
             user: userOf(r.user),
+            organisation: { id: r.org.id, name: r.org.name },
+            client: null,
             publication: null,
             // the brief in, no draft within the turnaround (tatDays, else 14 days)
             overdue:
@@ -224,14 +229,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id) })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), briefSubmittedAt: submitted(r.payment.id) })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id) })),
     );
   });
 

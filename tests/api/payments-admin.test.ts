@@ -58,6 +58,7 @@ describe('brand wallet and history', () => {
       refundedAt: null,
       createdAt: '2026-02-03T00:00:00.000Z',
       opportunity: { id: b.id, title: 'Second', outletName: 'Outlet B', type: ['profile_article'], priceUsd: '200.00' },
+      client: null,
     });
     expect((await new Agent(t.app).get('/api/brand/payments')).status).toBe(401);
   });

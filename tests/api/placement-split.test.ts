@@ -56,6 +56,7 @@ describe('a paid checkout makes a payment and its placement', () => {
       paymentId: payment.id,
       brandId: brand.user.id,
       organisationId: brand.user.organisationId,
+      clientId: null,
       opportunityId: opp.id,
       state: 'in_progress',
       draftDocumentUrl: null,

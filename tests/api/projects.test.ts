@@ -291,6 +291,8 @@ describe('GET /api/admin/projects', () => {
         },
         brief: { part1Json: PART1, part2Json: PART2, submittedAt: expect.any(String) },
         user: { id: noBrandName.user.id, name: 'Solo Writer', brandName: null, email: noBrandName.user.email },
+        organisation: { id: noBrandName.user.organisationId, name: 'Solo Writer' },
+        client: null,
         publication: null,
         overdue: false,
         unreadMessages: 0,

@@ -1,3 +1,4 @@
+import type { RouteOptions } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,12 +21,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, opts: { onRoute?: (route: RouteOptions) => void } = {}): Promise<TestApp> {
   const handle = await createTestDb();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-test-'));
   const config = { ...configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir }), ...overrides };
   const uploadsDir = path.join(dataDir, 'uploads');
-  const app = await buildApp({ db: handle.db, config, files: diskFileStore(uploadsDir), checker: testChecker(config) });
+  const app = await buildApp({ db: handle.db, config, files: diskFileStore(uploadsDir), checker: testChecker(config), ...(opts.onRoute ? { onRoute: opts.onRoute } : {}) });
   await app.ready();
   return {
     app,

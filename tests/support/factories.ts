@@ -34,7 +34,8 @@ export async function createUser(db: Db, overrides: UserOverrides = {}) {
   if (values.role === 'brand' && values.name !== null && overrides.organisationId === undefined) {
     const [org] = await db
       .insert(organisations)
-      .values({ name: values.brandName ?? values.name, approved: values.approved })
+      // a fixed user id fixes its organisation's too (as migration 0025 gave each brand's)
+      .values({ id: overrides.id, name: values.brandName ?? values.name, approved: values.approved })
       .returning({ id: organisations.id });
     Object.assign(values, { organisationId: org.id, orgRole: 'owner' });
   }

@@ -25,6 +25,8 @@ const adminProject: AdminPlacementItem = {
   outletName: 'The Daily Planet',
   priceUsd: '2500.00',
   payment: payment({ id: '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f', draftReviewStatus: 'pending_brand_review', amount: '2500.00' }),
+  organisation: { id: '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d', name: 'Acme Soil' },
+  client: null,
   brief: {
     part1Json: { personOrBrandName: 'Jane Founder', preferredTitle: 'Founder and CEO, Acme Soil' },
     part2Json: { mainGoal: 'Raise awareness of regenerative farming' },

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from './client';
 import { placements } from './schema';
-import { preparedVariants } from './statement';
+import { preparedStatement, preparedVariants } from './statement';
 
 /**
  * The answer for a payment (a placement) the caller may not see, or that does not exist: the two are
@@ -34,3 +34,23 @@ export async function paymentVisible(db: Db, paymentId: string, organisationId: 
   });
   return row.ok;
 }
+
+const placementClient = preparedStatement<{ clientId: string | null }, { paymentId: string; organisationId: string }>(
+  'placement_client',
+  sql`SELECT ${placements.clientId} AS "clientId" FROM ${placements}
+    WHERE ${placements.id} = ${sql.placeholder('paymentId')}::uuid AND ${placements.organisationId} = ${sql.placeholder('organisationId')}::uuid`,
+);
+
+/**
+ * Whether a member limited to some clients (decision 035) may reach a placement: one of the
+ * organisation's, bought for one of those clients. Every `brand` route about one placement asks it
+ * first (app.ts), so each such route answers 404, as for another organisation's.
+ */
+export async function placementInClients(db: Db, paymentId: string, organisationId: string, clientIds: readonly string[]): Promise<boolean> {
+  const [row] = await placementClient(db, { paymentId, organisationId });
+  return row?.clientId != null && clientIds.includes(row.clientId);
+}
+
+/** A list's rows of the clients a scope names (placeholder `clientIds`, a uuid array; decision 035). */
+export const inClients = (column: AnyColumn) => sql`${column} = ANY(${sql.placeholder('clientIds')}::uuid[])`;
+

@@ -72,6 +72,9 @@ export const users = pgTable(
     // needs an owner's or admin's approval (null: none)
     monthlyCapUsd: numeric('monthly_cap_usd', { precision: 12, scale: 2 }),
     approvalThresholdUsd: numeric('approval_threshold_usd', { precision: 12, scale: 2 }),
+    // the organisation's clients this member is limited to (null: all of them, and what is bought
+    // for none); a reviewer limited to clients never sees an amount (decision 035)
+    clientIds: uuid('client_ids').array(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -246,6 +249,8 @@ export const checkouts = pgTable(
       .references(() => opportunities.id, { onDelete: 'cascade' }),
     // the approved purchase request it pays for, when the buyer's threshold asked for one
     purchaseRequestId: uuid('purchase_request_id').references((): AnyPgColumn => purchaseRequests.id, { onDelete: 'restrict' }),
+    // the organisation's client it is bought for (null: none; decision 035)
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
     url: text('url'),
@@ -298,6 +303,8 @@ export const payments = pgTable(
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'restrict' }),
+    // the organisation's client it is bought for (null: none; decision 035)
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     // the provider's payment reference (Stripe: the PaymentIntent id); the spec's field name
     stripePaymentId: text('stripe_payment_id').notNull(),
     providerSessionId: text('provider_session_id').notNull(),
@@ -323,6 +330,8 @@ export const payments = pgTable(
     index('payments_org_created_idx').on(t.organisationId, t.createdAt, t.id),
     // the organisation's escrow balance: an index-only sum of its held payments
     index('payments_org_held_idx').on(t.organisationId, t.amount).where(sql`status = 'paid'`),
+    // Payment History of one client, paged newest first
+    index('payments_client_created_idx').on(t.clientId, t.createdAt, t.id).where(sql`client_id IS NOT NULL`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
     index('payments_status_paid_at_idx').on(t.status, t.paidAt),
     // Admin Payments, paged newest first; and with a status filter (a status rarer among the newest
@@ -357,6 +366,8 @@ export const placements = pgTable(
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'restrict' }),
+    // the organisation's client it is bought for (null: none; decision 035)
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     state: text('state', { enum: PLACEMENT_STATES }).notNull().default('in_progress'),
     draftDocumentUrl: text('draft_document_url'),
     draftDocumentFile: text('draft_document_file'),
@@ -369,6 +380,8 @@ export const placements = pgTable(
     uniqueIndex('placements_payment_unique').on(t.paymentId),
     // My Articles, paged newest first
     index('placements_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    // My Articles of one client, paged newest first
+    index('placements_client_created_idx').on(t.clientId, t.createdAt, t.id).where(sql`client_id IS NOT NULL`),
     // the admins' search by brand
     index('placements_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('placements_opportunity_idx').on(t.opportunityId),
@@ -726,6 +739,8 @@ export const orgInvitations = pgTable(
     // stored lowercased, as users.email
     email: text('email').notNull(),
     role: text('role', { enum: ORG_ROLES }).notNull(),
+    // the clients the member will be limited to (null: all)
+    clientIds: uuid('client_ids').array(),
     tokenHash: text('token_hash').notNull(),
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -787,6 +802,8 @@ export const purchaseRequests = pgTable(
     opportunityId: uuid('opportunity_id')
       .notNull()
       .references(() => opportunities.id, { onDelete: 'cascade' }),
+    // the organisation's client it is bought for (null: none; decision 035)
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     status: text('status', { enum: PURCHASE_REQUEST_STATUSES }).notNull().default('pending'),
     reason: text('reason'),
@@ -797,3 +814,39 @@ export const purchaseRequests = pgTable(
   },
   (t) => [index('purchase_requests_org_created_idx').on(t.organisationId, t.createdAt, t.id)],
 );
+
+/**
+ * An agency's client (decision 035): placements are bought for one client or none; each client has
+ * its own billing details (its invoices and credit notes are addressed to it) and an optional
+ * monthly cap, counted like the organisation's.
+ */
+export const orgClients = pgTable(
+  'org_clients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    // the client's monthly spend cap (calendar month, UTC); null: none
+    monthlyCapUsd: numeric('monthly_cap_usd', { precision: 12, scale: 2 }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('org_clients_org_name_unique').on(t.organisationId, sql`lower(${t.name})`)],
+);
+
+/** A client's billing details: the shape of the organisation's (`billing_details`). */
+export const clientBillingDetails = pgTable('client_billing_details', {
+  clientId: uuid('client_id')
+    .primaryKey()
+    .references(() => orgClients.id, { onDelete: 'cascade' }),
+  legalName: text('legal_name').notNull(),
+  addressLine1: text('address_line1').notNull(),
+  addressLine2: text('address_line2'),
+  postalCode: text('postal_code'),
+  city: text('city').notNull(),
+  country: text('country').notNull(),
+  taxId: text('tax_id'),
+  email: text('email'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

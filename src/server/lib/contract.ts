@@ -17,7 +17,7 @@ import { errorSchema } from '../../shared/schemas/responses/common';
 import { forbidden, HttpError, notFound, unauthorized } from './errors';
 import { issuesAsHttpError } from './validate';
 import type { SessionUser } from './session-user';
-import { CAPABILITY_REFUSALS, ORG_ROLES, roleCan, type Capability, type OrgRole } from '../../shared/org';
+import { AMOUNTS_REFUSAL, CAPABILITY_REFUSALS, hidesAmounts, ORG_ROLES, roleCan, type Capability, type OrgRole } from '../../shared/org';
 
 /**
  * One contract per route (issue 44): a route declares who may call it, its params, query, body and
@@ -75,6 +75,10 @@ declare module 'fastify' {
     statuses?: readonly number[];
     /** what a member's role must allow (brand routes) */
     can?: Capability;
+    /** a client reviewer may call it: its answers carry no amount (decision 035) */
+    clientReview?: true;
+    /** a `brand` route about one placement (`:paymentId`): a member limited to clients reaches only theirs */
+    placement?: true;
   }
 }
 
@@ -97,6 +101,12 @@ export interface Contract<P, Q, B, R extends Responses> {
    * `read` for GET; `buy` for other `brand` routes, `own` for other `any-brand` routes.
    */
   can?: Capability;
+  /**
+   * Brand routes a client reviewer (a reviewer limited to clients, decision 035) may call: its
+   * answers carry no price or amount, or drop them for such a member. Every other `brand` route
+   * answers such a member 403.
+   */
+  clientReview?: true;
   tags: [Tag];
   summary: string;
   description?: string;
@@ -209,6 +219,7 @@ export function route<
     description,
     'x-access': contract.access,
     ...(can ? { 'x-capability': can } : {}),
+    ...(contract.clientReview ? { 'x-client-review': true } : {}),
     'x-refusals': refusals,
     ...(contract.spec ? { 'x-spec': true } : {}),
     ...(contract.paged ? { 'x-paged': true } : {}),
@@ -224,7 +235,13 @@ export function route<
     url,
     ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
     schema,
-    config: { access: contract.access, statuses: Object.keys(response).map(Number), ...(can ? { can } : {}) },
+    config: {
+      access: contract.access,
+      statuses: Object.keys(response).map(Number),
+      ...(can ? { can } : {}),
+      ...(contract.clientReview ? { clientReview: true } : {}),
+      ...(contract.access === 'brand' && url.includes(':paymentId') ? { placement: true } : {}),
+    },
     ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
     handler: handler as never,
   });
@@ -257,6 +274,8 @@ export interface Member {
   userId: string;
   organisationId: string;
   role: OrgRole;
+  /** the clients the member is limited to (null: all; decision 035) */
+  clientIds: string[] | null;
   /** for the audit log: who and from which address */
   name: string | null;
   email: string;
@@ -271,6 +290,7 @@ export function memberOf(req: FastifyRequest): Member {
     userId: user.id,
     organisationId: user.organisationId,
     role: user.orgRole,
+    clientIds: user.clientIds ?? null,
     name: user.name,
     email: user.email,
     address: req.ip,
@@ -279,6 +299,22 @@ export function memberOf(req: FastifyRequest): Member {
 
 /** The organisation whose placements a `brand` route reads and changes. */
 export const orgOf = (req: FastifyRequest): string => memberOf(req).organisationId;
+
+/**
+ * The placements a `brand` list shows (decision 035): the organisation's, narrowed to the clients
+ * the member is limited to and to the one client asked for (`?clientId=`); `clientIds` null: all,
+ * including those bought for no client; an empty list: none.
+ */
+export interface Scope {
+  organisationId: string;
+  clientIds: string[] | null;
+}
+export function scopeOf(req: FastifyRequest, clientId?: string): Scope {
+  const member = memberOf(req);
+  const allowed = member.clientIds;
+  const clientIds = clientId === undefined ? allowed : allowed === null || allowed.includes(clientId) ? [clientId] : [];
+  return { organisationId: member.organisationId, clientIds };
+}
 
 /** The contract's `access`, checked before the input is read (a visitor's bad body is still a 401). */
 export function checkAccess(req: FastifyRequest): void {
@@ -294,6 +330,8 @@ export function checkAccess(req: FastifyRequest): void {
     if (!user.approved) throw forbidden('Your account is awaiting approval');
     if (!user.organisationId) throw forbidden(CAPABILITY_REFUSALS.read);
   }
+  // a client reviewer reaches only the routes whose answers carry no amount (decision 035)
+  if (access === 'brand' && hidesAmounts(user.orgRole, user.clientIds) && !req.routeOptions.config.clientReview) throw forbidden(AMOUNTS_REFUSAL);
   // a member's role, read from the session on this request: a change takes effect at once
   const can = req.routeOptions.config.can;
   if (can && (access === 'brand' || access === 'any-brand')) {

@@ -245,10 +245,18 @@ export type { ArticleTab, ProjectTab } from '../enums';
 export type ArticleTabCounts = z.infer<typeof articleTabCountsSchema>;
 
 /** GET /api/brand/my-articles filters (besides ?limit=&cursor=): one tab, or one purchase. */
+/** `?clientId=`: one client's placements (decision 035). */
+export const clientFilter = z
+  .string({ error: 'Client not found' })
+  .regex(UUID_RE, 'Client not found')
+  .optional()
+  .describe('one client’s placements (an agency’s view per client)');
+
 export const myArticlesQuerySchema = z.object({
   tab: z.enum(ARTICLE_TABS, { error: `tab must be one of ${ARTICLE_TABS.join(', ')}` }).optional(),
   paymentId: z.string({ error: 'Payment not found' }).regex(UUID_RE, 'Payment not found').optional(),
   opportunityId: z.string({ error: 'Opportunity not found' }).regex(UUID_RE, 'Opportunity not found').optional(),
+  clientId: clientFilter,
 });
 export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
 

@@ -16,12 +16,55 @@ const email = z
 
 const invitableRole = z.enum(INVITABLE_ROLES, { error: 'Choose a role: admin, buyer, reviewer or viewer' });
 
+/** The clients a member is limited to (decision 035): null or absent for all. */
+const clientIds = z
+  .array(z.string({ error: 'Client not found' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Client not found'), {
+    error: 'Choose the clients as a list',
+  })
+  .min(1, 'Choose at least one client, or all')
+  .max(200, 'At most 200 clients')
+  .nullable()
+  .describe('the clients the member is limited to; null: all');
+
 /** POST /api/org/invitations */
-export const invitationInputSchema = z.object({ email, role: invitableRole });
+export const invitationInputSchema = z.object({ email, role: invitableRole, clientIds: clientIds.optional() });
 export type InvitationInput = z.infer<typeof invitationInputSchema>;
 
-/** PATCH /api/org/members/{userId} */
-export const memberChangeSchema = z.object({ role: invitableRole });
+/** PATCH /api/org/members/{userId}: a new role, the clients, or both. */
+export const memberChangeSchema = z
+  .object({ role: invitableRole.optional(), clientIds: clientIds.optional() })
+  .refine((v) => v.role !== undefined || v.clientIds !== undefined, 'Send a role or clients');
+export type MemberChange = z.infer<typeof memberChangeSchema>;
+
+const clientName = z
+  .string({ error: 'Client name is required' })
+  .trim()
+  .min(1, 'Client name is required')
+  .max(120, 'Client name must be at most 120 characters');
+
+/** POST /api/org/clients */
+export const clientInputSchema = z.object({ name: clientName });
+
+/** PATCH /api/org/clients/{id} */
+export const clientChangeSchema = z
+  .object({
+    name: clientName.optional(),
+    monthlyCapUsd: z.lazy(() => capUsd).optional().describe('the client’s monthly cap; null: none'),
+  })
+  .refine((v) => v.name !== undefined || v.monthlyCapUsd !== undefined, 'Send a name or a cap');
+export type ClientChange = z.infer<typeof clientChangeSchema>;
+
+/** GET /api/org/clients item */
+export const clientSchema = z
+  .object({
+    id,
+    name: z.string(),
+    monthlyCapUsd: decimal.nullable().describe('null: no cap of its own'),
+    spentUsd: decimal.describe('charged this month (UTC) for it, minus refunds'),
+    hasBilling: z.boolean().describe('its own billing details are saved (its invoices are addressed to it)'),
+  })
+  .meta({ id: 'Client' });
+export type OrgClient = z.infer<typeof clientSchema>;
 
 /** POST /api/org/transfer-ownership */
 export const transferOwnershipSchema = z.object({ userId: id.describe('the member who becomes the owner') });
@@ -44,6 +87,23 @@ export const orgSchema = z
   .meta({ id: 'Organisation' });
 export type Org = z.infer<typeof orgSchema>;
 
+/** GET /api/admin/organisations/{id}: an organisation as the editorial team sees it. */
+export const adminOrganisationSchema = z
+  .object({
+    id,
+    name: z.string(),
+    approved: z.boolean(),
+    createdAt: timestamp,
+    members: z.array(z.lazy(() => memberSchema)),
+    clients: z.array(z.object({ id, name: z.string() })),
+    month: z.string().describe('YYYY-MM, UTC'),
+    spentUsd: decimal.describe('charged this month (UTC), minus refunds'),
+    paidTotalUsd: decimal.describe('charged ever, minus refunds'),
+    placements: count.describe('placements bought, refunded ones included'),
+  })
+  .meta({ id: 'AdminOrganisation' });
+export type AdminOrganisation = z.infer<typeof adminOrganisationSchema>;
+
 /** GET /api/org/members item */
 export const memberSchema = z
   .object({
@@ -53,6 +113,7 @@ export const memberSchema = z
     role: z.enum(ORG_ROLES),
     monthlyCapUsd: decimal.nullable().describe('the member’s own monthly cap; null: none'),
     approvalThresholdUsd: decimal.nullable().describe('purchases above it need approval; null: none'),
+    clientIds: z.array(id).nullable().describe('the clients the member is limited to; null: all'),
   })
   .meta({ id: 'Member' });
 export type OrgMember = z.infer<typeof memberSchema>;
@@ -63,6 +124,7 @@ export const invitationSchema = z
     id,
     email: z.string(),
     role: z.enum(INVITABLE_ROLES),
+    clientIds: z.array(id).nullable(),
     expiresAt: timestamp,
     expired: z.boolean().describe('past its expiry: resend it to send a new link'),
   })
@@ -154,6 +216,7 @@ export const purchaseRequestSchema = z
     title: z.string(),
     outletName: z.string(),
     amountUsd: decimal,
+    client: z.object({ id, name: z.string() }).nullable(),
     requestedBy: z.object({ id, name: z.string().nullable(), email: z.string() }),
     reason: z.string().nullable().describe('why it was declined'),
     decidedBy: z.object({ id, name: z.string().nullable(), email: z.string() }).nullable(),

@@ -10,6 +10,8 @@ export const createCheckoutSchema = z.object({
   opportunityId: z.string({ error: 'Opportunity is required' }).regex(UUID, 'Opportunity not found'),
   // the approved purchase request this checkout pays (a purchase over the buyer's approval threshold)
   purchaseRequestId: z.string().regex(UUID, 'Purchase request not found').optional(),
+  // the organisation's client it is bought for (decision 035)
+  clientId: z.string().regex(UUID, 'Client not found').optional(),
 });
 
 /**

@@ -42,7 +42,8 @@ const sessionUser = preparedStatement<Omit<SessionUser, 'createdAt'> & { created
   sql`SELECT ${users.id} AS "id", ${users.name} AS "name", ${users.email} AS "email", ${users.role} AS "role",
       ${users.brandName} AS "brandName", ${users.website} AS "website", ${users.avatarUrl} AS "avatarUrl",
       ${users.approved} AS "approved", ${users.emailNotifications} AS "emailNotifications",
-      ${users.organisationId} AS "organisationId", ${users.orgRole} AS "orgRole", ${isoUtc(users.createdAt)} AS "createdAt"
+      ${users.organisationId} AS "organisationId", ${users.orgRole} AS "orgRole",
+      ${users.clientIds} AS "clientIds", ${isoUtc(users.createdAt)} AS "createdAt"
     FROM ${sessions} JOIN ${users} ON ${users.id} = ${sessions.userId}
     WHERE ${sessions.id} = ${sql.placeholder('id')} AND ${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
 );

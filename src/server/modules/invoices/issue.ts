@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../mail/outbox';
-import { billingDetails, documentCounters, opportunities, payments, taxDocuments, users } from '../../db/schema';
+import { billingDetails, clientBillingDetails, documentCounters, opportunities, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { countryName, euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
 import { toCents } from '../../../shared/money';
@@ -45,8 +45,21 @@ function includedTax(totalCents: number, rateBp: number): number {
   return Math.floor((2 * totalCents * rateBp + divisor) / (2 * divisor));
 }
 
-/** Who the invoice is made out to: the organisation's billing details, else the buyer's account. */
-async function buyerOf(tx: Tx, brandId: string, organisationId: string): Promise<DocumentParty> {
+/**
+ * Who the invoice is made out to: for a placement bought for a client (decision 035), the client's
+ * billing details, else the client by name; otherwise the organisation's billing details, else the
+ * buyer's account.
+ */
+async function buyerOf(tx: Tx, brandId: string, organisationId: string, clientId: string | null): Promise<DocumentParty> {
+  if (clientId) {
+    const [client] = await tx
+      .select({ name: orgClients.name, billing: clientBillingDetails, email: users.email })
+      .from(orgClients)
+      .leftJoin(clientBillingDetails, eq(clientBillingDetails.clientId, orgClients.id))
+      .innerJoin(users, eq(users.id, brandId))
+      .where(eq(orgClients.id, clientId));
+    if (client) return client.billing ? partyOf(client.billing, client.email) : { name: client.name, lines: [], taxId: null, email: client.email };
+  }
   const [row] = await tx
     .select({
       name: users.name,
@@ -62,12 +75,17 @@ async function buyerOf(tx: Tx, brandId: string, organisationId: string): Promise
     const name = row.brandName ?? row.name ?? row.email;
     return { name, lines: row.name && row.name !== name ? [row.name] : [], taxId: null, email: row.email };
   }
+  return partyOf(b, row.email);
+}
+
+/** A party from billing details (the organisation's or a client's); the e-mail falls back to the buyer's. */
+function partyOf(b: typeof billingDetails.$inferSelect | typeof clientBillingDetails.$inferSelect, fallbackEmail: string): DocumentParty {
   const cityLine = [b.postalCode, b.city].filter(Boolean).join(' ');
   return {
     name: b.legalName,
     lines: [b.addressLine1, b.addressLine2, cityLine, countryName(b.country)].filter((l): l is string => Boolean(l)),
     taxId: b.taxId,
-    email: b.email ?? row.email,
+    email: b.email ?? fallbackEmail,
   };
 }
 
@@ -86,6 +104,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     .select({
       brandId: payments.brandId,
       organisationId: payments.organisationId,
+      clientId: payments.clientId,
       amount: payments.amount,
       reference: payments.stripePaymentId,
       paidAt: payments.paidAt,
@@ -97,7 +116,7 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
     .where(eq(payments.id, paymentId));
   if (!p) return null;
-  const buyer = await buyerOf(tx, p.brandId, p.organisationId);
+  const buyer = await buyerOf(tx, p.brandId, p.organisationId, p.clientId);
   const buyerVat = buyer.taxId ? euVatCountry(buyer.taxId) : null;
   const sellerVat = settings.seller.taxId ? euVatCountry(settings.seller.taxId) : null;
   // an EU business in another member state accounts for the VAT itself

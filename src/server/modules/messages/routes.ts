@@ -8,7 +8,7 @@ import {
 } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { fileAnswer, idIn, memberOf, noContent, route, userOf, type Access } from '../../lib/contract';
+import { fileAnswer, idIn, memberOf, noContent, route, scopeOf, userOf, type Access } from '../../lib/contract';
 import { badRequest, notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { claimLimits, releaseClaims } from '../../lib/rate-limit';
@@ -82,13 +82,14 @@ export const messagesModule: Module = async (app, deps) => {
       `${prefix}/messages/unread`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: `Unread messages per placement, for ${who}`,
         response: { 200: unreadSummarySchema },
       },
       async (req) => {
         const caller = callerOf(req);
-        return unreadByPayment(db, caller.side, caller.side === 'brand' ? { organisationId: caller.organisationId } : 'all');
+        return unreadByPayment(db, caller.side, caller.side === 'brand' ? scopeOf(req) : 'all');
       },
     );
 
@@ -98,6 +99,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/conversation`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'What a placement’s conversation is about (the details page’s header)',
         params: paymentParams,
@@ -112,6 +114,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         paged: true,
         summary: 'A placement’s messages: the newest page first, each page newest first',
@@ -133,6 +136,7 @@ export const messagesModule: Module = async (app, deps) => {
         `${base}/messages`,
         {
           access,
+          ...(access === 'brand' ? { clientReview: true as const } : {}),
           ...(access === 'brand' ? { can: 'work' as const } : {}),
           tags: ['Conversation'],
           summary: 'Write a message, with or without an attachment',
@@ -200,6 +204,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/read`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         // the read mark is the side's, not the member's: a viewer reading marks it too
         ...(access === 'brand' ? { can: 'read' as const } : {}),
         tags: ['Conversation'],
@@ -221,6 +226,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/:messageId/attachment`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'Download a message’s attachment',
         params: attachmentParams,

@@ -21,7 +21,7 @@ import type { MessageDigestEntry } from '../../mail/templates';
 export const otherSide = (side: MessageSide): MessageSide => (side === 'brand' ? 'admin' : 'brand');
 
 /** Which conversations to count: one brand's, some payments', or (admins) every one. */
-export type UnreadScope = { organisationId: string } | { paymentIds: string[] } | 'all';
+export type UnreadScope = { organisationId: string; clientIds?: string[] | null } | { paymentIds: string[] } | 'all';
 
 /**
  * Unread messages of `side` per payment: the other side's messages written after the side's read
@@ -37,7 +37,19 @@ export async function unreadByPayment(db: Db, side: MessageSide, scope: UnreadSc
     scope === 'all'
       ? undefined
       : 'organisationId' in scope
-        ? inArray(r.placementId, db.select({ id: placements.id }).from(placements).where(eq(placements.organisationId, scope.organisationId)))
+        ? inArray(
+            r.placementId,
+            db
+              .select({ id: placements.id })
+              .from(placements)
+              .where(
+                and(
+                  eq(placements.organisationId, scope.organisationId),
+                  // a member limited to clients counts only theirs (decision 035)
+                  scope.clientIds ? inArray(placements.clientId, scope.clientIds) : undefined,
+                ),
+              ),
+          )
         : inArray(r.placementId, scope.paymentIds);
   const rows = await db
     .select({

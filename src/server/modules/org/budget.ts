@@ -3,7 +3,7 @@ import { formatUsd } from '../../../shared/money';
 import { PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestStatus } from '../../../shared/org';
 import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
-import { checkouts, opportunities, organisations, purchaseRequests, users } from '../../db/schema';
+import { checkouts, opportunities, organisations, orgClients, purchaseRequests, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
 import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
@@ -35,9 +35,9 @@ type Totals = { spent: string; open: string };
  * decimal text added up by the database: payments paid this month that were not refunded (a refund
  * gives the whole amount back), and open checkouts whose hold has not run out.
  */
-async function totals(db: Db | Tx, organisationId: string, buyer: string | null, now: Date): Promise<Totals> {
+async function totals(db: Db | Tx, organisationId: string, of: { buyer?: string; client?: string } | null, now: Date): Promise<Totals> {
   const { start, end } = monthOf(now);
-  const byBuyer = buyer ? sql`AND brand_id = ${buyer}` : sql``;
+  const byBuyer = of?.buyer ? sql`AND brand_id = ${of.buyer}` : of?.client ? sql`AND client_id = ${of.client}` : sql``;
   const result = await db.execute(sql`
     SELECT
       (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM payments
@@ -53,19 +53,31 @@ const cents = (v: string) => Math.round(Number(v) * 100);
 const left = (cap: string | null, t: Totals) =>
   cap === null ? null : ((cents(cap) - cents(t.spent) - cents(t.open)) / 100).toFixed(2);
 
-async function capsOf(db: Db | Tx, organisationId: string, userId: string) {
+type Caps = { orgCap: string | null; memberCap: string | null; clientCap: string | null; threshold: string | null };
+
+async function capsOf(db: Db | Tx, organisationId: string, userId: string, clientId: string | null = null): Promise<Caps> {
   const [row] = await db
-    .select({ orgCap: organisations.monthlyCapUsd, memberCap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
+    .select({
+      orgCap: organisations.monthlyCapUsd,
+      memberCap: users.monthlyCapUsd,
+      threshold: users.approvalThresholdUsd,
+      clientCap: clientId
+        ? sql<string | null>`(SELECT ${orgClients.monthlyCapUsd}::text FROM ${orgClients} WHERE ${orgClients.id} = ${clientId} AND ${orgClients.organisationId} = ${organisationId})`
+        : sql<null>`NULL::text`,
+    })
     .from(users)
     .innerJoin(organisations, eq(organisations.id, users.organisationId))
     .where(and(eq(users.id, userId), eq(organisations.id, organisationId)));
-  return row ?? { orgCap: null, memberCap: null, threshold: null };
+  return row ?? { orgCap: null, memberCap: null, clientCap: null, threshold: null };
 }
+
+/** Whether any monthly cap applies to a purchase. */
+export const hasCap = (caps: Caps) => caps.orgCap !== null || caps.memberCap !== null || caps.clientCap !== null;
 
 /** GET /api/org/spend: the organisation's month and the member's own. */
 export async function spendOf(db: Db, member: Pick<Member, 'organisationId' | 'userId'>, now = new Date()): Promise<Spend> {
   const caps = await capsOf(db, member.organisationId, member.userId);
-  const [org, own] = await Promise.all([totals(db, member.organisationId, null, now), totals(db, member.organisationId, member.userId, now)]);
+  const [org, own] = await Promise.all([totals(db, member.organisationId, null, now), totals(db, member.organisationId, { buyer: member.userId }, now)]);
   return {
     month: monthOf(now).name,
     spentUsd: org.spent,
@@ -82,20 +94,37 @@ export async function spendOf(db: Db, member: Pick<Member, 'organisationId' | 'u
   };
 }
 
-/** The caps that apply to a member's purchase, and its approval threshold. */
-export const purchaseLimitsOf = (db: Db, organisationId: string, userId: string) => capsOf(db, organisationId, userId);
+/** The caps that apply to a member's purchase (for a client, or none), and its approval threshold. */
+export const purchaseLimitsOf = (db: Db, organisationId: string, userId: string, clientId: string | null) =>
+  capsOf(db, organisationId, userId, clientId);
+
+/** What an organisation spent this month (UTC), and the month's name. */
+export async function organisationSpent(db: Db, organisationId: string, now = new Date()): Promise<{ name: string; spent: string }> {
+  return { name: monthOf(now).name, spent: (await totals(db, organisationId, null, now)).spent };
+}
+
+/** What a client spent this month (UTC): charged for it, minus refunds. */
+export async function clientSpent(db: Db, organisationId: string, clientId: string, now = new Date()): Promise<string> {
+  return (await totals(db, organisationId, { client: clientId }, now)).spent;
+}
 
 /**
  * In the checkout's transaction, before its slot is taken: locks the organisation's row (so that
  * concurrent checkouts of its members are counted one after the other) and refuses with 422 a
  * purchase of `amount` over the organisation's cap or the member's own.
  */
-export async function claimBudget(tx: Db, buyer: { organisationId: string; userId: string }, amount: string, now: Date): Promise<void> {
+export async function claimBudget(
+  tx: Db | Tx,
+  buyer: { organisationId: string; userId: string; clientId: string | null },
+  amount: string,
+  now: Date,
+): Promise<void> {
   await tx.execute(sql`SELECT 1 FROM ${organisations} WHERE ${organisations.id} = ${buyer.organisationId} FOR UPDATE`);
-  const caps = await capsOf(tx, buyer.organisationId, buyer.userId);
+  const caps = await capsOf(tx, buyer.organisationId, buyer.userId, buyer.clientId);
   for (const [cap, who, whose] of [
     [caps.orgCap, null, 'your organisation’s'],
-    [caps.memberCap, buyer.userId, 'your own'],
+    [caps.memberCap, { buyer: buyer.userId }, 'your own'],
+    [caps.clientCap, buyer.clientId ? { client: buyer.clientId } : null, 'this client’s'],
   ] as const) {
     if (cap === null) continue;
     const remaining = left(cap, await totals(tx, buyer.organisationId, who, now))!;
@@ -161,6 +190,7 @@ type RequestRow = {
   title: string;
   outletName: string;
   amountUsd: string;
+  client: PurchaseRequest['client'];
   requestedBy: PurchaseRequest['requestedBy'];
   reason: string | null;
   decidedBy: PurchaseRequest['decidedBy'];
@@ -176,6 +206,7 @@ async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<
     SELECT * FROM (
       SELECT pr.id, ${viewStatus} AS "status", pr.opportunity_id AS "opportunityId", o.title, o.outlet_name AS "outletName",
         pr.amount::text AS "amountUsd", ${requester} AS "requestedBy", pr.reason,
+        CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name) END AS "client",
         CASE WHEN d.id IS NULL THEN NULL ELSE json_build_object('id', d.id, 'name', d.name, 'email', d.email) END AS "decidedBy",
         ${iso('pr.decided_at')} AS "decidedAt", ${iso('pr.expires_at')} AS "expiresAt", ${iso('pr.created_at')} AS "createdAt",
         pr.organisation_id, pr.requested_by, pr.created_at
@@ -183,6 +214,7 @@ async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<
       JOIN opportunities o ON o.id = pr.opportunity_id
       JOIN users r ON r.id = pr.requested_by
       LEFT JOIN users d ON d.id = pr.decided_by
+      LEFT JOIN org_clients c ON c.id = pr.client_id
     ) pr WHERE ${where}
     ORDER BY pr.created_at DESC, pr.id DESC
     LIMIT 200`);
@@ -193,6 +225,7 @@ async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<
     title: r.title,
     outletName: r.outletName,
     amountUsd: r.amountUsd,
+    client: r.client,
     requestedBy: r.requestedBy,
     reason: r.reason,
     decidedBy: r.decidedBy,
@@ -215,7 +248,13 @@ export function listPurchaseRequests(db: Db, member: Member, status?: PurchaseRe
 }
 
 /** A purchase over the buyer's threshold: the request, the approvers told, the audit entry. */
-export async function requestPurchase(db: Db, member: Member, opportunity: { id: string; title: string; outletName: string; priceUsd: string }, now = new Date()) {
+export async function requestPurchase(
+  db: Db,
+  member: Member,
+  opportunity: { id: string; title: string; outletName: string; priceUsd: string },
+  clientId: string | null,
+  now = new Date(),
+) {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(purchaseRequests)
@@ -223,6 +262,7 @@ export async function requestPurchase(db: Db, member: Member, opportunity: { id:
         organisationId: member.organisationId,
         requestedBy: member.userId,
         opportunityId: opportunity.id,
+        clientId,
         amount: opportunity.priceUsd,
         expiresAt: new Date(now.getTime() + PURCHASE_REQUEST_DAYS * 86_400_000),
         createdAt: now,

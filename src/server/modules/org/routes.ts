@@ -16,16 +16,25 @@ import {
   purchaseRequestSchema,
   purchaseRequestsQuerySchema,
   declineSchema,
+  clientSchema,
+  adminOrganisationSchema,
+  clientInputSchema,
+  clientChangeSchema,
 } from '../../../shared/schemas/org';
+import { billingDetailsSchema } from '../../../shared/billing';
+import { billingDetailsAnswerSchema } from '../../../shared/schemas/responses/payment';
+import { addClient, changeClient, clientBilling, CLIENT_NOT_FOUND, listClients, saveClientBilling } from './clients';
 import { decidePurchase, listPurchaseRequests, PURCHASE_REQUEST_NOT_FOUND, setBudget, setMemberLimits, spendOf } from './budget';
 import { ORG_ROLES } from '../../../shared/org';
 import type { Module } from '../../deps';
 import { fileAnswer, idIn, memberOf, noContent, orgOf, route, userOf } from '../../lib/contract';
 import {
   acceptInvitation,
+  adminOrganisation,
+  ORGANISATION_NOT_FOUND,
   auditCsv,
   auditPage,
-  changeRole,
+  changeMember,
   decodeAuditCursor,
   invite,
   INVITATION_NOT_FOUND,
@@ -40,6 +49,7 @@ import {
   transferOwnership,
 } from './service';
 
+const clientParams = z.object({ id: idIn(CLIENT_NOT_FOUND).describe('the client’s id') });
 const memberParams = z.object({ userId: idIn(MEMBER_NOT_FOUND).describe('the member’s user id') });
 const invitationParams = z.object({ id: idIn(INVITATION_NOT_FOUND).describe('the invitation’s id') });
 // a token is 43 base64url characters; anything else is simply not an invitation (410)
@@ -52,7 +62,7 @@ export const orgModule: Module = async (app, { db }) => {
     app,
     'GET',
     '/api/org',
-    { access: 'brand', tags: ['Organisation'], summary: 'The signed-in member’s organisation and role', response: { 200: orgSchema } },
+    { access: 'brand', clientReview: true, tags: ['Organisation'], summary: 'The signed-in member’s organisation and role', response: { 200: orgSchema } },
     async (req) => orgOfMember(db, memberOf(req)),
   );
 
@@ -72,13 +82,13 @@ export const orgModule: Module = async (app, { db }) => {
       access: 'brand',
       can: 'manage',
       tags: ['Organisation'],
-      summary: 'Change a member’s role (takes effect on their next request)',
+      summary: 'Change a member’s role or the clients they are limited to (takes effect on their next request)',
       params: memberParams,
       body: memberChangeSchema,
       response: { 200: memberSchema },
-      errors: { 403: 'The owner’s role changes only by a transfer' },
+      errors: { 403: 'The owner’s role changes only by a transfer', 422: 'Owners and admins cannot be limited to clients' },
     },
-    async (req) => changeRole(db, memberOf(req), req.params.userId, req.body.role),
+    async (req) => changeMember(db, memberOf(req), req.params.userId, req.body),
   );
 
   route(
@@ -210,6 +220,100 @@ export const orgModule: Module = async (app, { db }) => {
       errors: { ...GONE, 403: 'Signed in with another e-mail, or as an admin', 409: 'Already in an organisation' },
     },
     async (req) => acceptInvitation(db, userOf(req), req.params.token, req.body, req.ip),
+  );
+
+  // the editorial team's view of an organisation
+  route(
+    app,
+    'GET',
+    '/api/admin/organisations/:id',
+    {
+      access: 'admin',
+      tags: ['Organisation'],
+      summary: 'An organisation: its members, clients and spend',
+      params: z.object({ id: idIn(ORGANISATION_NOT_FOUND).describe('the organisation’s id') }),
+      response: { 200: adminOrganisationSchema },
+    },
+    async (req) => adminOrganisation(db, req.params.id),
+  );
+
+  // clients (decision 035)
+  route(
+    app,
+    'GET',
+    '/api/org/clients',
+    {
+      access: 'brand',
+      tags: ['Organisation'],
+      summary: 'The organisation’s clients by name (a member limited to clients: theirs), with this month’s spend',
+      response: { 200: z.array(clientSchema) },
+    },
+    async (req) => listClients(db, memberOf(req)),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/org/clients',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Add a client',
+      body: clientInputSchema,
+      response: { 201: clientSchema },
+      errors: { 409: 'A client of that name exists already' },
+    },
+    async (req, reply) => reply.code(201).send(await addClient(db, memberOf(req), req.body.name)),
+  );
+
+  route(
+    app,
+    'PATCH',
+    '/api/org/clients/:id',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Rename a client or set its monthly cap (null: none)',
+      params: clientParams,
+      body: clientChangeSchema,
+      response: { 200: clientSchema },
+      errors: { 409: 'A client of that name exists already' },
+    },
+    async (req) => changeClient(db, memberOf(req), req.params.id, req.body),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/clients/:id/billing',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'A client’s billing details (what its invoices are addressed to)',
+      params: clientParams,
+      response: { 200: billingDetailsAnswerSchema },
+    },
+    async (req) => clientBilling(db, memberOf(req), req.params.id),
+  );
+
+  route(
+    app,
+    'PUT',
+    '/api/org/clients/:id/billing',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Save a client’s billing details',
+      description: 'Invoices already issued keep the details they were issued with.',
+      params: clientParams,
+      body: billingDetailsSchema,
+      response: { 200: billingDetailsAnswerSchema },
+    },
+    async (req) => saveClientBilling(db, memberOf(req), req.params.id, req.body),
   );
 
   // budgets and purchase approval (decision 034)

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { INVITATION_DAYS, ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
-import type { AuditEntry, AuditQuery, InvitationInput, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
+import type { AdminOrganisation, AuditEntry, AuditQuery, InvitationInput, MemberChange, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
+import { organisationSpent } from './budget';
+import { checkedClientIds } from './clients';
 import type { Db } from '../../db/client';
-import { auditEntries, organisations, orgInvitations, sessions, users } from '../../db/schema';
+import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail } from '../../mail/outbox';
@@ -28,8 +30,40 @@ const gone = (message = INVITATION_GONE) => new HttpError(410, message);
 export async function orgOfMember(db: Db, member: Member): Promise<Org> {
   const [org] = await db.select().from(organisations).where(eq(organisations.id, member.organisationId));
   const [members] = await db.select({ n: count() }).from(users).where(eq(users.organisationId, member.organisationId));
-  return { id: org.id, name: org.name, approved: org.approved, role: member.role, clientIds: null, memberCount: members.n };
+  return { id: org.id, name: org.name, approved: org.approved, role: member.role, clientIds: member.clientIds, memberCount: members.n };
 }
+
+/** GET /api/admin/organisations/{id}: the organisation, its members, clients and spend. */
+export async function adminOrganisation(db: Db, id: string, now = new Date()): Promise<AdminOrganisation> {
+  const [org] = await db.select().from(organisations).where(eq(organisations.id, id));
+  if (!org) throw notFound(ORGANISATION_NOT_FOUND);
+  const [members, clients, month, [totals]] = await Promise.all([
+    listMembers(db, id),
+    db.select({ id: orgClients.id, name: orgClients.name }).from(orgClients).where(eq(orgClients.organisationId, id)).orderBy(asc(orgClients.name)),
+    organisationSpent(db, id, now),
+    db
+      .select({
+        paid: sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} <> 'refunded'), 0)::numeric(14, 2)::text`,
+        n: sql<number>`count(*)::int`,
+      })
+      .from(payments)
+      .where(eq(payments.organisationId, id)),
+  ]);
+  return {
+    id: org.id,
+    name: org.name,
+    approved: org.approved,
+    createdAt: org.createdAt.toISOString(),
+    members,
+    clients,
+    month: month.name,
+    spentUsd: month.spent,
+    paidTotalUsd: totals.paid,
+    placements: totals.n,
+  };
+}
+
+export const ORGANISATION_NOT_FOUND = 'Organisation not found';
 
 /** GET /api/org/members: the owner first, then by name. */
 export async function listMembers(db: Db, organisationId: string): Promise<OrgMember[]> {
@@ -41,6 +75,7 @@ export async function listMembers(db: Db, organisationId: string): Promise<OrgMe
       role: users.orgRole,
       monthlyCapUsd: users.monthlyCapUsd,
       approvalThresholdUsd: users.approvalThresholdUsd,
+      clientIds: users.clientIds,
     })
     .from(users)
     .where(eq(users.organisationId, organisationId))
@@ -58,12 +93,22 @@ async function memberRow(db: Db, organisationId: string, userId: string) {
   return row;
 }
 
-/** PATCH /api/org/members/{userId}: a new role; the owner's changes only by a transfer. */
-export async function changeRole(db: Db, by: Member, userId: string, role: Exclude<OrgRole, 'owner'>): Promise<OrgMember> {
+/**
+ * PATCH /api/org/members/{userId}: a new role, the clients the member is limited to, or both; the
+ * owner's role changes only by a transfer. An owner or admin sees every client.
+ */
+export async function changeMember(db: Db, by: Member, userId: string, change: MemberChange): Promise<OrgMember> {
   return db.transaction(async (tx) => {
     const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
     if (target.orgRole === 'owner') throw forbidden('The owner’s role changes only by transferring ownership');
-    if (target.orgRole !== role) {
+    const role = change.role ?? (target.orgRole as Exclude<OrgRole, 'owner'>);
+    const clientIds =
+      change.clientIds !== undefined
+        ? await checkedClientIds(tx, by.organisationId, role, change.clientIds)
+        : role === 'admin'
+          ? null
+          : target.clientIds;
+    if (role !== target.orgRole) {
       await tx.update(users).set({ orgRole: role }).where(eq(users.id, userId));
       await recordAudit(tx, {
         organisationId: by.organisationId,
@@ -73,6 +118,16 @@ export async function changeRole(db: Db, by: Member, userId: string, role: Exclu
         details: { from: target.orgRole, to: role },
       });
     }
+    if (!sameClients(clientIds, target.clientIds)) {
+      await tx.update(users).set({ clientIds }).where(eq(users.id, userId));
+      await recordAudit(tx, {
+        organisationId: by.organisationId,
+        actor: by,
+        action: 'role_changed',
+        subject: target.email,
+        details: { clients: { from: target.clientIds, to: clientIds } },
+      });
+    }
     return {
       id: target.id,
       name: target.name,
@@ -80,9 +135,13 @@ export async function changeRole(db: Db, by: Member, userId: string, role: Exclu
       role,
       monthlyCapUsd: target.monthlyCapUsd,
       approvalThresholdUsd: target.approvalThresholdUsd,
+      clientIds,
     };
   });
 }
+
+const sameClients = (a: string[] | null, b: string[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((id) => b.includes(id));
 
 /**
  * DELETE /api/org/members/{userId}: the member leaves the organisation (also themselves); their
@@ -113,7 +172,7 @@ export async function transferOwnership(db: Db, by: Member, userId: string): Pro
     const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
     // one owner at a time (users_one_owner_per_org): the old one steps down first
     await tx.update(users).set({ orgRole: 'admin' }).where(eq(users.id, by.userId));
-    await tx.update(users).set({ orgRole: 'owner' }).where(eq(users.id, target.id));
+    await tx.update(users).set({ orgRole: 'owner', clientIds: null }).where(eq(users.id, target.id));
     await recordAudit(tx, {
       organisationId: by.organisationId,
       actor: by,
@@ -129,6 +188,7 @@ const invitationJson = (i: typeof orgInvitations.$inferSelect, now: Date): OrgIn
   id: i.id,
   email: i.email,
   role: i.role as OrgInvitation['role'],
+  clientIds: i.clientIds,
   expiresAt: i.expiresAt.toISOString(),
   expired: i.expiresAt <= now,
 });
@@ -177,6 +237,7 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
     if (account?.organisationId) {
       throw conflict('This e-mail address already belongs to another organisation (one organisation per login)');
     }
+    const clientIds = await checkedClientIds(tx, by.organisationId, input.role, input.clientIds ?? null);
     const token = newToken();
     await tx
       .update(orgInvitations)
@@ -195,6 +256,7 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
         organisationId: by.organisationId,
         email: input.email,
         role: input.role,
+        clientIds,
         tokenHash: hashToken(token),
         invitedBy: by.userId,
         expiresAt: expiryFrom(now),
@@ -281,6 +343,7 @@ export async function acceptInvitation(db: Db, user: SessionUser, token: string,
         brandName: user.brandName ?? organisationName,
         organisationId: invitation.organisationId,
         orgRole: role,
+        clientIds: invitation.clientIds,
         approved: user.approved || organisationApproved,
       })
       .where(eq(users.id, user.id));

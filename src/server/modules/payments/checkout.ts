@@ -13,7 +13,8 @@ import { isoUtc, preparedStatement } from '../../db/statement';
 import { isUniqueViolation } from '../auth/users';
 import { fulfilCheckout } from './fulfil';
 import { TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
-import { approvedRequestFor, claimBudget, purchaseLimitsOf, requestPurchase } from '../org/budget';
+import { approvedRequestFor, claimBudget, hasCap, purchaseLimitsOf, requestPurchase } from '../org/budget';
+import { clientForPurchase } from '../org/clients';
 import type { Member } from '../../lib/contract';
 import { onConnectionOf } from '../../db/transaction-client';
 
@@ -68,9 +69,9 @@ const reserveStatement = preparedStatement<{ title: string; outletName: string; 
       RETURNING id, title, outlet_name, price_usd
     ), hold AS (
       INSERT INTO ${checkouts}
-        (id, brand_id, organisation_id, purchase_request_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
+        (id, brand_id, organisation_id, purchase_request_id, client_id, opportunity_id, amount, status, expires_at, created_at, provider_session_id, url)
       SELECT ${sql.placeholder('holdId')}::uuid, ${sql.placeholder('brandId')}::uuid, ${sql.placeholder('organisationId')}::uuid,
-             ${sql.placeholder('purchaseRequestId')}::uuid, opp.id, opp.price_usd, 'open',
+             ${sql.placeholder('purchaseRequestId')}::uuid, ${sql.placeholder('clientId')}::uuid, opp.id, opp.price_usd, 'open',
              ${sql.placeholder('expiresAt')}::timestamptz, ${sql.placeholder('now')}::timestamptz,
              ${sql.placeholder('sessionId')}::text, ${sql.placeholder('url')}::text
       FROM opp
@@ -179,10 +180,14 @@ export async function startCheckout(
     /** the signed-in member, whose budget and approval threshold apply (decision 034) */
     member?: Member;
     purchaseRequestId?: string;
+    /** the organisation's client it is bought for (decision 035) */
+    clientId?: string;
   },
 ): Promise<CheckoutStart> {
   const now = args.now ?? new Date();
   const { brand, opportunityId } = args;
+  // the client: one of the organisation's, and of the member's when it is limited to some
+  let clientId = args.member ? await clientForPurchase(db, args.member, args.clientId) : (args.clientId ?? null);
 
   const existing = await openCheckoutFor(db, brand.id, opportunityId);
   if (existing?.url && existing.expiresAt > now) return { url: existing.url };
@@ -196,10 +201,10 @@ export async function startCheckout(
   const stale = existing && existing.expiresAt <= now ? existing : undefined;
 
   // the organisation's budget and the member's approval threshold (decision 034)
-  const limits = await purchaseLimitsOf(db, brand.organisationId, brand.id);
+  let limits = await purchaseLimitsOf(db, brand.organisationId, brand.id, clientId);
   let purchaseRequestId: string | null = null;
   let price: string | null = null;
-  if (limits.orgCap !== null || limits.memberCap !== null || limits.threshold !== null || args.purchaseRequestId) {
+  if (hasCap(limits) || limits.threshold !== null || args.purchaseRequestId) {
     const [opp] = await db
       .select({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd })
       .from(opportunities)
@@ -207,14 +212,20 @@ export async function startCheckout(
     if (!opp) throw notFound('Opportunity not found');
     price = opp.priceUsd;
     if (args.purchaseRequestId && args.member) {
-      purchaseRequestId = (await approvedRequestFor(db, args.member, args.purchaseRequestId, opportunityId, now)).id;
+      const approved = await approvedRequestFor(db, args.member, args.purchaseRequestId, opportunityId, now);
+      purchaseRequestId = approved.id;
+      // paid for the client it was approved for
+      if (approved.clientId !== clientId) {
+        clientId = approved.clientId;
+        limits = await purchaseLimitsOf(db, brand.organisationId, brand.id, clientId);
+      }
     } else if (limits.threshold !== null && toCents(opp.priceUsd) > toCents(limits.threshold) && args.member) {
       await unavailableUnlessClaimable(db, opportunityId, now);
       // a purchase the budget cannot pay is refused now, not after someone approved it
-      if (limits.orgCap !== null || limits.memberCap !== null) {
-        await db.transaction((tx) => claimBudget(tx as unknown as Db, { organisationId: brand.organisationId, userId: brand.id }, opp.priceUsd, now));
+      if (hasCap(limits)) {
+        await db.transaction((tx) => claimBudget(tx, { organisationId: brand.organisationId, userId: brand.id, clientId }, opp.priceUsd, now));
       }
-      return requestPurchase(db, args.member, opp, now);
+      return requestPurchase(db, args.member, opp, clientId, now);
     }
   }
 
@@ -247,18 +258,19 @@ export async function startCheckout(
     brandId: brand.id,
     organisationId: brand.organisationId,
     purchaseRequestId,
+    clientId,
     expiresAt: expiresAt.toISOString(),
     now: now.toISOString(),
     sessionId: pre?.sessionId ?? null,
     url: pre?.url ?? null,
   };
   try {
-    const capped = price !== null && (limits.orgCap !== null || limits.memberCap !== null);
+    const capped = price !== null && hasCap(limits);
     // under a cap, the budget is counted and the slot taken in one transaction holding the
     // organisation's row: two members at the edge of the cap cannot both pass
     [reserved] = capped
       ? await db.transaction(async (tx) => {
-          await claimBudget(tx as unknown as Db, { organisationId: brand.organisationId, userId: brand.id }, price!, now);
+          await claimBudget(tx, { organisationId: brand.organisationId, userId: brand.id, clientId }, price!, now);
           return reserveStatement(onConnectionOf(tx as unknown as Db), values);
         })
       : await reserveStatement(db, values);

@@ -91,6 +91,7 @@ export async function fulfilCheckout(
         id: h.id,
         brandId: h.brandId,
         organisationId: h.organisationId,
+        clientId: h.clientId,
         opportunityId: h.opportunityId,
         stripePaymentId: session.providerRef ?? session.id,
         providerSessionId: session.id,
@@ -109,6 +110,7 @@ export async function fulfilCheckout(
       paymentId: payment.id,
       brandId: payment.brandId,
       organisationId: payment.organisationId,
+      clientId: payment.clientId,
       opportunityId: payment.opportunityId,
       createdAt: payment.createdAt,
     });

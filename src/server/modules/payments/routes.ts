@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { publicUrl } from '../../config';
 import type { Module } from '../../deps';
-import { memberOf, orgOf, route, userOf } from '../../lib/contract';
+import { memberOf, route, scopeOf, userOf } from '../../lib/contract';
+import { clientFilter } from '../../../shared/schemas/brief';
 import { notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { createCheckoutSchema } from '../../../shared/schemas/payment';
@@ -45,9 +46,10 @@ export const paymentsModule: Module = async (app, deps) => {
       body: createCheckoutSchema,
       response: { 200: urlAnswerSchema, 202: purchaseRequestAnswerSchema },
       errors: {
-        404: 'Opportunity not found (or the purchase request)',
+        400: 'A member limited to clients must say which client it is for',
+        404: 'Opportunity not found (or the purchase request, or the client)',
         409: 'Sold out, past its deadline, already being bought in another window, or a purchase request not approved',
-        422: 'Over the organisation’s or the member’s monthly budget: the message names the cap and what is left',
+        422: 'Over the organisation’s, the member’s or the client’s monthly budget: the message names the cap and what is left',
         429: 'Too many open checkouts',
         502: 'Failed to create checkout session',
       },
@@ -60,6 +62,7 @@ export const paymentsModule: Module = async (app, deps) => {
         member,
         opportunityId: req.body.opportunityId,
         purchaseRequestId: req.body.purchaseRequestId,
+        clientId: req.body.clientId,
         publicUrl: publicUrl(config),
         limit: limits.checkouts,
       });
@@ -132,11 +135,12 @@ export const paymentsModule: Module = async (app, deps) => {
       tags: ['Payments'],
       paged: true,
       summary: 'The brand’s payments, newest first',
+      querystring: z.object({ clientId: clientFilter }),
       response: { 200: z.array(brandPaymentItemSchema) },
     },
     async (req, reply) => {
       const page = pageFrom(req.query);
-      return sendJsonPage(req, reply, page, await brandPayments(db, orgOf(req), page));
+      return sendJsonPage(req, reply, page, await brandPayments(db, scopeOf(req, req.query.clientId), page));
     },
   );
 
@@ -152,7 +156,7 @@ export const paymentsModule: Module = async (app, deps) => {
       summary: 'The money the brand has held in escrow',
       response: { 200: z.object({ balance: decimal }) },
     },
-    async (req) => ({ balance: await brandEscrowBalance(db, orgOf(req)) }),
+    async (req) => ({ balance: await brandEscrowBalance(db, scopeOf(req)) }),
   );
 
   adminPaymentRoutes(app, deps);

@@ -1,13 +1,15 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, checkouts, opportunities, payments, placements, users } from '../../db/schema';
+import { briefs, checkouts, opportunities, organisations, orgClients, payments, placements, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
-import { preparedStatement } from '../../db/statement';
+import { preparedVariants } from '../../db/statement';
+import { inClients } from '../../db/payment-access';
+import type { Scope } from '../../lib/contract';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
-import { item, type ItemOf, type Same } from '../../db/item';
+import { item, when, type ItemOf, type Same } from '../../db/item';
 
 /**
  * A payment as the API shows it (the spec's fields): its money, and the draft and review of the
@@ -43,6 +45,12 @@ export async function toPaymentDto(db: Db, p: PaymentRow): Promise<PaymentDto> {
 /** The brand an admin list names beside a payment (Admin Payments, Admin Projects). */
 export const brandContact = item({ id: users.id, name: users.name, brandName: users.brandName, email: users.email });
 
+/** The organisation a payment or placement belongs to, as the admins' lists name it (they join `organisations`). */
+export const organisationRef = item({ id: organisations.id, name: organisations.name });
+
+/** The client it was bought for (lists LEFT JOIN `org_clients`); null: none (decision 035). */
+export const clientRef = when(orgClients.id, item({ id: orgClients.id, name: orgClients.name }));
+
 const brandPaymentItem = item({
   ...paymentDto.fields,
   opportunity: item({
@@ -52,12 +60,15 @@ const brandPaymentItem = item({
     type: opportunities.type,
     priceUsd: opportunities.priceUsd,
   }),
+  client: clientRef,
 });
 
 const adminPaymentItem = item({
   ...paymentDto.fields,
   opportunity: item({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd }),
   user: brandContact,
+  organisation: organisationRef,
+  client: clientRef,
   briefSubmittedAt: briefs.submittedAt,
 });
 
@@ -68,35 +79,48 @@ const _itemTypesMatch: [
   Same<ItemOf<typeof adminPaymentItem>, AdminPaymentItem>,
 ] = [true, true, true];
 
-const escrowBalance = preparedStatement<{ balance: string }, { organisationId: string }>(
+const escrowBalance = preparedVariants<boolean, { balance: string }, { organisationId: string; clientIds?: string[] }>(
   'org_escrow_balance',
-  sql`SELECT round(coalesce(sum(${payments.amount}), 0), 2)::text AS "balance"
-    FROM ${payments} WHERE ${payments.organisationId} = ${sql.placeholder('organisationId')} AND ${payments.status} = 'paid'`,
+  (byClients) => (byClients ? 'k' : 'all'),
+  (byClients) => sql`SELECT round(coalesce(sum(${payments.amount}), 0), 2)::text AS "balance"
+    FROM ${payments} WHERE ${payments.organisationId} = ${sql.placeholder('organisationId')} AND ${payments.status} = 'paid'
+    ${byClients ? sql`AND ${inClients(payments.clientId)}` : sql``}`,
 );
 
 /**
  * Money the organisation has held in escrow: the sum of its `paid` payments, added up by the
  * database (an index-only scan of payments_org_held_idx). Every portal page shows it, so it is prepared.
  */
-export async function brandEscrowBalance(db: Db, organisationId: string): Promise<string> {
-  const [row] = await escrowBalance(db, { organisationId });
+export async function brandEscrowBalance(db: Db, scope: Scope): Promise<string> {
+  const byClients = scope.clientIds !== null;
+  const [row] = await escrowBalance(db, byClients, { organisationId: scope.organisationId, ...(byClients ? { clientIds: scope.clientIds! } : {}) });
   return row.balance;
 }
 
-const brandPaymentsPage = jsonPages<{ cursor: boolean }, Record<string, unknown>>(
+const brandPaymentsPage = jsonPages<{ byClients: boolean; cursor: boolean }, Record<string, unknown>>(
   'brand_payments',
-  (o) => (o.cursor ? 'c' : 'n'),
+  (o) => `${o.byClients ? 'k' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(brandPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
-    WHERE ${and(sql`${payments.organisationId} = ${sql.placeholder('organisationId')}`, o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined)}
+    LEFT JOIN ${orgClients} ON ${orgClients.id} = ${payments.clientId}
+    WHERE ${and(
+      sql`${payments.organisationId} = ${sql.placeholder('organisationId')}`,
+      o.byClients ? inClients(payments.clientId) : undefined,
+      o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
+    )}
     ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
 );
 
 /** GET /api/brand/payments: the organisation's payments (`BrandPaymentItem`), newest first, one page at a time. */
-export function brandPayments(db: Db, organisationId: string, page: Page): Promise<JsonPageRow[]> {
-  return brandPaymentsPage(db, { cursor: Boolean(page.cursor) }, { organisationId, ...pageValues(page) });
+export function brandPayments(db: Db, scope: Scope, page: Page): Promise<JsonPageRow[]> {
+  const byClients = scope.clientIds !== null;
+  return brandPaymentsPage(
+    db,
+    { byClients, cursor: Boolean(page.cursor) },
+    { organisationId: scope.organisationId, ...(byClients ? { clientIds: scope.clientIds } : {}), ...pageValues(page) },
+  );
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };
@@ -109,6 +133,8 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
     JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}
+    JOIN ${organisations} ON ${organisations.id} = ${payments.organisationId}
+    LEFT JOIN ${orgClients} ON ${orgClients.id} = ${payments.clientId}
     LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}
     WHERE ${and(
       o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,

@@ -16,7 +16,8 @@ import {
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, orgOf, route } from '../../lib/contract';
+import { idIn, memberOf, orgOf, route, scopeOf, type Member } from '../../lib/contract';
+import { hidesAmounts } from '../../../shared/org';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
@@ -35,6 +36,19 @@ const briefConflict = z
     'Changed in another window since it was read (the body carries the `current` brief), or approved, published or refunded',
   );
 
+/**
+ * My Articles as a client reviewer sees it (decision 035): without the opportunity's price and the
+ * payment's amount. Everyone else gets the database's JSON as it is.
+ */
+function amountsFor<R extends { json: string }>(member: Member, rows: R[]): R[] {
+  if (!hidesAmounts(member.role, member.clientIds)) return rows;
+  return rows.map((row) => {
+    const { priceUsd: _price, payment, ...rest } = JSON.parse(row.json) as { priceUsd: string; payment: { amount: string } };
+    const { amount: _amount, ...paymentWithoutAmount } = payment;
+    return { ...row, json: JSON.stringify({ ...rest, payment: paymentWithoutAmount }) };
+  });
+}
+
 const REVIEW_CONFLICT =
   'There is no draft to review yet, it was approved already, or the placement is published or refunded';
 
@@ -46,6 +60,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/my-articles',
     {
       access: 'brand',
+      clientReview: true,
       tags: ['Placements'],
       spec: true,
       paged: true,
@@ -54,14 +69,10 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: z.array(brandPlacementItemSchema) },
     },
     async (req, reply) => {
-      const { tab, paymentId, opportunityId } = req.query;
+      const { tab, paymentId, opportunityId, clientId } = req.query;
       const page = pageFrom(req.query);
-      return sendJsonPage(
-        req,
-        reply,
-        page,
-        await myArticles(db, orgOf(req), { tab, paymentId, opportunityId }, page),
-      );
+      const rows = await myArticles(db, scopeOf(req, clientId), { tab, paymentId, opportunityId }, page);
+      return sendJsonPage(req, reply, page, amountsFor(memberOf(req), rows));
     },
   );
 
@@ -71,11 +82,12 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/my-articles/counts',
     {
       access: 'brand',
+      clientReview: true,
       tags: ['Placements'],
       summary: 'My Articles: each tab’s count',
       response: { 200: articleTabCountsSchema },
     },
-    async (req) => myArticleCounts(db, orgOf(req)),
+    async (req) => myArticleCounts(db, scopeOf(req)),
   );
 
   // the placement's page: the same item as the list's, from the list's statement
@@ -85,12 +97,16 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/my-articles/:paymentId',
     {
       access: 'brand',
+      clientReview: true,
       tags: ['Placements'],
       summary: 'One of the brand’s placements, as My Articles lists it (its page)',
       params: paymentParams,
       response: { 200: brandPlacementItemSchema },
     },
-    async (req, reply) => sendJsonItem(reply, await myArticle(db, orgOf(req), req.params.paymentId)),
+    async (req, reply) => {
+      const [row] = amountsFor(memberOf(req), [{ json: await myArticle(db, scopeOf(req), req.params.paymentId) }]);
+      return sendJsonItem(reply, row.json);
+    },
   );
 
   route(
@@ -99,6 +115,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId',
     {
       access: 'brand',
+      clientReview: true,
       tags: ['Placements'],
       spec: true,
       summary: 'The brief of a placement (or where a new one starts from)',
@@ -114,6 +131,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId',
     {
       access: 'brand',
+      clientReview: true,
       can: 'work',
       tags: ['Placements'],
       spec: true,
@@ -134,6 +152,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId/submit',
     {
       access: 'brand',
+      clientReview: true,
       can: 'work',
       tags: ['Placements'],
       spec: true,
@@ -191,6 +210,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/approve',
     {
       access: 'brand',
+      clientReview: true,
       can: 'work',
       tags: ['Placements'],
       spec: true,
@@ -208,6 +228,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/request-edits',
     {
       access: 'brand',
+      clientReview: true,
       can: 'work',
       tags: ['Placements'],
       spec: true,

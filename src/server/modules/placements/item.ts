@@ -5,7 +5,7 @@ import { briefs, conversationReads, opportunities, payments, placementMessages, 
 import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
 import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
-import { brandContact } from '../payments/service';
+import { brandContact, clientRef, organisationRef } from '../payments/service';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -76,6 +76,7 @@ export const brandPlacementItem = item({
   brief: when(briefs.id, item({ submittedAt: briefs.submittedAt })),
   publication,
   unreadMessages: unreadMessages('brand'),
+  client: clientRef,
 });
 
 /**
@@ -123,6 +124,8 @@ export const adminPlacementItem = item({
     item({ part1Json: as<BriefPart1>(briefs.part1Json), part2Json: as<BriefPart2>(briefs.part2Json), submittedAt: as<string>(briefs.submittedAt) }),
   ),
   user: brandContact,
+  organisation: organisationRef,
+  client: clientRef,
   publication,
   overdue,
   unreadMessages: unreadMessages('admin'),
@@ -134,6 +137,8 @@ export const livePlacementItem = item({
   title: opportunities.title,
   outletName: opportunities.outletName,
   brand: brandContact,
+  organisation: organisationRef,
+  client: clientRef,
   amount: payments.amount,
   brandWebsite: users.website,
   publishedAt: publications.publishedAt,

@@ -1,30 +1,32 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } from '../../../shared/publication';
 import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
-import { briefs, opportunities, payments, placements, publicationCases, publications, users } from '../../db/schema';
+import { briefs, opportunities, organisations, orgClients, payments, placements, publicationCases, publications, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { inClients, PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import type { Scope } from '../../lib/contract';
 import { livePlacementItem, adminPlacementItem, brandPlacementItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
 
 /** A placement's payment, opportunity and brief: what every placement list joins. */
 const placementJoins = sql`JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
       JOIN ${opportunities} ON ${opportunities.id} = ${placements.opportunityId}
-      LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}`;
+      LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}
+      LEFT JOIN ${orgClients} ON ${orgClients.id} = ${placements.clientId}`;
 
 /** The live article of a placement and its open case, for the items that show them. */
 const publicationJoins = sql`LEFT JOIN ${publications} ON ${publications.placementId} = ${placements.id}
       LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL`;
 
-type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; cursor: boolean };
+type MyArticlesShape = { tab?: ArticleTab; byPayment: boolean; byOpportunity: boolean; byClients: boolean; cursor: boolean };
 
 const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
-  (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.byClients ? 'k' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(brandPlacementItem)}, ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
       FROM ${placements}
@@ -35,6 +37,7 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
         o.tab ? ARTICLE_TAB_SQL[o.tab] : undefined,
         o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : undefined,
         o.byOpportunity ? sql`${placements.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+        o.byClients ? inClients(placements.clientId) : undefined,
         o.cursor ? afterCursor(placements.createdAt, placements.id) : undefined,
       )}
       ORDER BY ${placements.createdAt} DESC, ${placements.id} DESC`),
@@ -45,18 +48,20 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  * Each row's JSON is a `BrandPlacementItem`, built by the database.
  */
-export function myArticles(db: Db, organisationId: string, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+export function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
   const shape = {
     tab: filter.tab,
     byPayment: Boolean(filter.paymentId),
     byOpportunity: Boolean(filter.opportunityId),
+    byClients: scope.clientIds !== null,
     cursor: Boolean(page.cursor),
   };
   return myArticlesPage(
     db,
     shape,
     {
-      organisationId,
+      organisationId: scope.organisationId,
+      ...(scope.clientIds !== null ? { clientIds: scope.clientIds } : {}),
       ...(filter.paymentId ? { paymentId: filter.paymentId } : {}),
       ...(filter.opportunityId ? { opportunityId: filter.opportunityId } : {}),
       ...pageValues(page),
@@ -75,12 +80,12 @@ function onlyRow(rows: JsonPageRow[]): string {
  * GET /api/brand/my-articles/{paymentId}: the My Articles item of one of the brand's placements
  * (the list's statement filtered by payment), as JSON text; another brand's id is a 404.
  */
-export async function myArticle(db: Db, organisationId: string, paymentId: string): Promise<string> {
-  return onlyRow(await myArticles(db, organisationId, { paymentId }, { limit: 1 }));
+export async function myArticle(db: Db, scope: Scope, paymentId: string): Promise<string> {
+  return onlyRow(await myArticles(db, scope, { paymentId }, { limit: 1 }));
 }
 
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
-export async function myArticleCounts(db: Db, organisationId: string): Promise<ArticleTabCounts> {
+export async function myArticleCounts(db: Db, scope: Scope): Promise<ArticleTabCounts> {
   const count = (tab: ArticleTab) => sql<number>`count(*) FILTER (WHERE ${ARTICLE_TAB_SQL[tab]})::int`;
   const [row] = await db
     .select({
@@ -91,7 +96,12 @@ export async function myArticleCounts(db: Db, organisationId: string): Promise<A
       refunded: count('refunded'),
     })
     .from(placements)
-    .where(eq(placements.organisationId, organisationId));
+    .where(
+      and(
+        eq(placements.organisationId, scope.organisationId),
+        scope.clientIds !== null ? inArray(placements.clientId, scope.clientIds) : undefined,
+      ),
+    );
   // toReview (the drafts waiting for the brand, which pick the tab the page opens on) is Needs Review's count
   return {
     pending: row.pending,
@@ -112,6 +122,7 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
       FROM ${placements}
       ${placementJoins}
       JOIN ${users} ON ${users.id} = ${placements.brandId}
+      JOIN ${organisations} ON ${organisations.id} = ${placements.organisationId}
       ${publicationJoins}
       WHERE ${and(
         // one placement whatever its state (a refunded one too, which the list's tabs show apart)
@@ -180,6 +191,8 @@ const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
       JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
       JOIN ${opportunities} ON ${opportunities.id} = ${placements.opportunityId}
       JOIN ${users} ON ${users.id} = ${placements.brandId}
+      JOIN ${organisations} ON ${organisations.id} = ${placements.organisationId}
+      LEFT JOIN ${orgClients} ON ${orgClients.id} = ${placements.clientId}
       LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL
       WHERE ${and(
         o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,

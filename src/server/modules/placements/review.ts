@@ -170,7 +170,7 @@ async function attachDraft(
 /** GET /api/files/{name}: admins may download any draft; a brand only the current draft of its own placement. */
 export async function mayDownloadDraft(
   db: Db,
-  user: { id: string; role: string; organisationId: string | null },
+  user: { id: string; role: string; organisationId: string | null; clientIds?: string[] | null },
   storedPath: string,
 ): Promise<boolean> {
   if (user.role === 'admin') return true;
@@ -178,7 +178,14 @@ export async function mayDownloadDraft(
   const [own] = await db
     .select({ id: placements.id })
     .from(placements)
-    .where(and(eq(placements.draftDocumentFile, storedPath), eq(placements.organisationId, user.organisationId)))
+    .where(
+      and(
+        eq(placements.draftDocumentFile, storedPath),
+        eq(placements.organisationId, user.organisationId),
+        // a member limited to clients: only theirs (decision 035)
+        user.clientIds ? inArray(placements.clientId, user.clientIds) : undefined,
+      ),
+    )
     .limit(1);
   return Boolean(own);
 }

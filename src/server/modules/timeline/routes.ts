@@ -4,7 +4,8 @@ import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { timelineEntrySchema } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { idIn, orgOf, route, type Access } from '../../lib/contract';
+import { idIn, memberOf, orgOf, route, type Access } from '../../lib/contract';
+import { hidesAmounts } from '../../../shared/org';
 import { sendJsonRows } from '../../lib/paging';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 
@@ -49,6 +50,13 @@ const SIDES: { prefix: string; access: Access; orgOf: (req: FastifyRequest) => s
   { prefix: '/api/admin', access: 'admin', orgOf: () => undefined },
 ];
 
+/** A timeline entry's JSON without the amount its details may carry (paid, released, refunded). */
+function withoutAmount(json: string): string {
+  const entry = JSON.parse(json) as { details: Record<string, unknown> };
+  const { amount: _amount, ...details } = entry.details;
+  return JSON.stringify({ ...entry, details });
+}
+
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */
 export const timelineModule: Module = async (app, { db }) => {
   for (const { prefix, access, orgOf: organisationOf } of SIDES) {
@@ -58,6 +66,7 @@ export const timelineModule: Module = async (app, { db }) => {
       `${prefix}/projects/:paymentId/timeline`,
       {
         access,
+        ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'A placement’s timeline, oldest first: every change, who made it and when',
         description: `A page holds ${TIMELINE_LIMIT_DEFAULT} entries unless \`limit\` says otherwise; the next page is in \`Link: <…>; rel="next"\`.`,
@@ -78,7 +87,12 @@ export const timelineModule: Module = async (app, { db }) => {
           url.searchParams.set('cursor', encodeCursor(entries[entries.length - 1].id));
           void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
         }
-        // the entries' JSON is the database's: joined into the array, not parsed and written again
+        // the entries' JSON is the database's: joined into the array, not parsed and written again;
+        // a client reviewer's copy drops the amounts of payment entries (decision 035)
+        const member = access === 'brand' ? memberOf(req) : null;
+        if (member && hidesAmounts(member.role, member.clientIds)) {
+          return sendJsonRows(reply, rows.map((row) => ({ ...row, json: withoutAmount(row.json) })), entries.length);
+        }
         return sendJsonRows(reply, rows, entries.length);
       },
     );

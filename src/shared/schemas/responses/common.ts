@@ -36,6 +36,16 @@ export const brandContactSchema = z
   .object({ id, name: z.string().nullable(), brandName: z.string().nullable(), email: z.string() })
   .meta({ id: 'BrandContact' });
 
+/** The organisation a placement or payment belongs to, as admin lists name it (decision 033). */
+export const organisationRefSchema = z.object({ id, name: z.string() }).meta({ id: 'OrganisationRef' });
+
+/** The client a placement was bought for (decision 035); null: none. */
+export const clientRefSchema = z
+  .object({ id, name: z.string() })
+  .nullable()
+  .describe('the organisation’s client it was bought for; null: none')
+  .meta({ id: 'ClientRef' });
+
 /** Every refusal: 4xx and 5xx alike. */
 export const errorSchema = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BillingDetails } from '../../billing';
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from '../../enums';
-import { brandContactSchema, decimal, id, timestamp } from './common';
+import { brandContactSchema, clientRefSchema, organisationRefSchema, decimal, id, timestamp } from './common';
 
 /** GET /api/payments/checkout/{sessionId}: the built-in checkout page's data. */
 export const checkoutViewSchema = z
@@ -51,6 +51,7 @@ export const brandPaymentItemSchema = paymentSchema
       type: z.array(z.string()),
       priceUsd: decimal,
     }),
+    client: clientRefSchema,
   })
   .meta({ id: 'BrandPaymentItem' });
 
@@ -59,6 +60,8 @@ export const adminPaymentItemSchema = paymentSchema
   .extend({
     opportunity: z.object({ id, title: z.string(), outletName: z.string(), priceUsd: decimal }),
     user: brandContactSchema,
+    organisation: organisationRefSchema,
+    client: clientRefSchema,
     briefSubmittedAt: timestamp.nullable().describe('when the brand submitted its brief (null: brief pending)'),
   })
   .meta({ id: 'AdminPaymentItem' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } from '../../enums';
 import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
-import { brandContactSchema, count, countsOf, decimal, id, timestamp } from './common';
+import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, id, timestamp } from './common';
 import { publicationSchema } from './publication';
 
 /** The brief's parts as stored: only the fields filled in (a missing key means empty). */
@@ -83,6 +83,7 @@ export const brandPlacementItemSchema = z
       .describe('null until the brand has saved anything; submittedAt null while it is a draft'),
     publication: publicationSchema.nullable().describe('the live article, once published'),
     unreadMessages: count.describe('messages from the editorial team the brand has not read'),
+    client: clientRefSchema,
   })
   .meta({ id: 'BrandPlacementItem' });
 
@@ -95,6 +96,8 @@ export const adminPlacementItemSchema = z
       .nullable()
       .describe('null until the brand submits (its drafts are its own)'),
     user: brandContactSchema,
+    organisation: organisationRefSchema,
+    client: clientRefSchema,
     publication: publicationSchema.nullable().describe('the live article, once published'),
     overdue: z
       .boolean()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LINK_TYPES } from '../../catalogue';
 import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS } from '../../enums';
-import { brandContactSchema, countsOf, decimal, timestamp } from './common';
+import { brandContactSchema, clientRefSchema, organisationRefSchema, countsOf, decimal, timestamp } from './common';
 
 /** One check of the live page. */
 export const publicationCheckResultSchema = z
@@ -48,6 +48,8 @@ export const livePlacementItemSchema = z
     title: z.string(),
     outletName: z.string(),
     brand: brandContactSchema,
+    organisation: organisationRefSchema,
+    client: clientRefSchema,
     brandWebsite: z
       .string()
       .nullable()
