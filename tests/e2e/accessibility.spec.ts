@@ -307,6 +307,8 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'audit-log', heading(page, 'Audit log'));
   await page.goto('/brand/requests');
   await check(page, 'purchase-requests', heading(page, 'Purchase requests'));
+  await page.goto('/brand/clients');
+  await check(page, 'clients', heading(page, 'Clients'));
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();
@@ -373,6 +375,9 @@ test('[ADMIN] attention, payments, placements, approvals and codes pass axe', as
   await row.getByRole('button', { name: 'Refund' }).click();
   await check(page, 'refund', dialog(page).getByRole('heading', { name: 'Refund this payment?' }));
   await page.keyboard.press('Escape');
+  // the brand's organisation, from the payment's row
+  await row.getByTestId('organisation-link').click();
+  await check(page, 'admin-organisation', page.getByTestId('org-member').first());
   await page.goto(`/admin/placements${q}`);
   const placement = page.getByTestId('placement-row').first();
   await check(page, 'placements', placement);

@@ -5,6 +5,7 @@ import { homeFor, type PublicUser } from '@shared/user';
 import { Button } from '@/components/ui/button';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { signInPath, useUser } from '@/lib/auth';
+import { useReviewOnly } from '@/lib/org';
 // the shell (sidebar, menus) is not needed by the sign-in and onboarding pages: load it with the first portal page
 export const loadAppShell = () => import('./shell/app-shell');
 const AppShell = React.lazy(() => loadAppShell().then((m) => ({ default: m.AppShell })));
@@ -49,6 +50,17 @@ export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: b
       <AppShell user={user}>{children}</AppShell>
     </React.Suspense>
   );
+}
+
+/**
+ * The brand pages a client reviewer (decision 035) does not see: the catalogue, payments and the
+ * organisation's. Its server refuses them; the page goes to My Articles as soon as the member's
+ * organisation is known (the others see the page at once, without waiting for it).
+ */
+export function NotForClientReviewers({ children }: { children: React.ReactNode }) {
+  const reviewOnly = useReviewOnly();
+  if (reviewOnly) return <Redirect to="/brand/my-articles" replace />;
+  return <>{children}</>;
 }
 
 /**

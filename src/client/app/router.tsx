@@ -5,7 +5,14 @@ import { prefetchOpportunities } from '@/features/opportunities/api/search-page'
 import { loadSearchReader } from '@/features/opportunities/search/reader';
 import { fetchUser, userQueryKey } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
-import { OnboardingRoute, ProtectedRoute, RootRedirect, guardRedirect, loadAppShell } from './route-guard';
+import {
+  NotForClientReviewers,
+  OnboardingRoute,
+  ProtectedRoute,
+  RootRedirect,
+  guardRedirect,
+  loadAppShell,
+} from './route-guard';
 
 /**
  * Every page is its own chunk: a brand never downloads admin screens, and the first visit loads
@@ -66,7 +73,12 @@ const AdminPlacementPage = page(
   'AdminPlacementPage',
 );
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
+const OrganisationPage = page(
+  () => import('@/features/admin-organisations/pages/organisation-page'),
+  'OrganisationPage',
+);
 const TeamPage = page(() => import('@/features/org/pages/team-page'), 'TeamPage');
+const ClientsPage = page(() => import('@/features/org/pages/clients-page'), 'ClientsPage');
 const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
 const PurchaseRequestsPage = page(() => import('@/features/org/pages/purchase-requests-page'), 'PurchaseRequestsPage');
 const InvitationPage = page(() => import('@/features/org/pages/invitation-page'), 'InvitationPage');
@@ -126,7 +138,9 @@ export function AppRouter() {
         </Route>
         <Route path="/brand/opportunities">
           <ProtectedRoute role="brand">
-            <OpportunitiesPage />
+            <NotForClientReviewers>
+              <OpportunitiesPage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/my-articles">
@@ -141,22 +155,37 @@ export function AppRouter() {
         </Route>
         <Route path="/brand/payments">
           <ProtectedRoute role="brand">
-            <PaymentHistoryPage />
+            <NotForClientReviewers>
+              <PaymentHistoryPage />
+            </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/clients">
+          <ProtectedRoute role="brand">
+            <NotForClientReviewers>
+              <ClientsPage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/team">
           <ProtectedRoute role="brand">
-            <TeamPage />
+            <NotForClientReviewers>
+              <TeamPage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/audit">
           <ProtectedRoute role="brand">
-            <AuditLogPage />
+            <NotForClientReviewers>
+              <AuditLogPage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/requests">
           <ProtectedRoute role="brand">
-            <PurchaseRequestsPage />
+            <NotForClientReviewers>
+              <PurchaseRequestsPage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/profile">
@@ -224,6 +253,11 @@ export function AppRouter() {
         <Route path="/admin/invite-codes">
           <ProtectedRoute role="admin">
             <InviteCodesPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/organisations/:id">
+          <ProtectedRoute role="admin">
+            <OrganisationPage />
           </ProtectedRoute>
         </Route>
 

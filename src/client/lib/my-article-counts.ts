@@ -9,5 +9,8 @@ export const myArticlesKey = ['/api/brand/my-articles'] as const;
  * GET /api/brand/my-articles/counts: each tab's count over every purchase. Here rather than in the
  * placements feature: Payment History counts the brand's purchases with it too.
  */
-export const useMyArticleCounts = () =>
-  useQuery<ArticleTabCounts>({ queryKey: [...myArticlesKey, 'counts'], queryFn: () => apiGet('/api/brand/my-articles/counts') });
+export const useMyArticleCounts = (clientId?: string | null) =>
+  useQuery<ArticleTabCounts>({
+    queryKey: [...myArticlesKey, 'counts', ...(clientId ? [clientId] : [])],
+    queryFn: () => apiGet(`/api/brand/my-articles/counts${clientId ? `?clientId=${encodeURIComponent(clientId)}` : ''}`),
+  });

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Org, Spend } from '@shared/schemas/org';
+import { hidesAmounts } from '@shared/org';
+import type { Org, OrgClient, Spend } from '@shared/schemas/org';
 import { apiGet, apiRequestRaw } from './api';
 import { queryClient } from './query-client';
 
@@ -14,6 +15,21 @@ import { queryClient } from './query-client';
  */
 export const useOrg = (enabled = true) => useQuery({ queryKey: ['/api/org'], queryFn: () => apiGet<Org>('/api/org'), enabled });
 
+/**
+ * Whether the signed-in member is a client reviewer (decision 035): a reviewer limited to clients,
+ * who reviews its articles and never sees a price or an amount. Undefined while the organisation loads.
+ */
+export function useReviewOnly(enabled = true): boolean | undefined {
+  const org = useOrg(enabled).data;
+  return org ? hidesAmounts(org.role, org.clientIds) : undefined;
+}
+
+export const clientsKey = ['/api/org/clients'];
+
+/** GET /api/org/clients: the organisation's clients (a member limited to some: theirs), by name. */
+export const useClients = (enabled = true) =>
+  useQuery({ queryKey: clientsKey, queryFn: () => apiGet<OrgClient[]>('/api/org/clients'), enabled });
+
 export const spendKey = ['/api/org/spend'];
 export const requestsKey = ['/api/org/purchase-requests'];
 
@@ -25,9 +41,13 @@ type CheckoutAnswer =
   | { url: string }
   | { purchaseRequest: { id: string; status: 'pending'; opportunityId: string; amountUsd: string; expiresAt: string } };
 
-/** POST /api/payments/checkout, for an opportunity or (once approved) its purchase request. */
-export async function startCheckout(opportunityId: string, purchaseRequestId?: string): Promise<CheckoutAnswer> {
-  const res = await apiRequestRaw('POST', '/api/payments/checkout', purchaseRequestId ? { opportunityId, purchaseRequestId } : { opportunityId });
+/** POST /api/payments/checkout, for an opportunity (and a client), or (once approved) its purchase request. */
+export async function startCheckout(opportunityId: string, opts: { purchaseRequestId?: string; clientId?: string } = {}): Promise<CheckoutAnswer> {
+  const res = await apiRequestRaw('POST', '/api/payments/checkout', {
+    opportunityId,
+    ...(opts.purchaseRequestId ? { purchaseRequestId: opts.purchaseRequestId } : {}),
+    ...(opts.clientId ? { clientId: opts.clientId } : {}),
+  });
   const answer = (await res.json()) as CheckoutAnswer;
   if ('purchaseRequest' in answer) {
     void queryClient.invalidateQueries({ queryKey: requestsKey });

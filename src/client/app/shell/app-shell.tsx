@@ -1,6 +1,20 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
-import { BellRing, ClipboardCheck, CreditCard, FileText, FolderKanban, LayoutDashboard, Newspaper, ScrollText, ShieldCheck, UserCheck, Users, Wallet } from 'lucide-react';
+import {
+  BellRing,
+  Building2,
+  ClipboardCheck,
+  CreditCard,
+  FileText,
+  FolderKanban,
+  LayoutDashboard,
+  Newspaper,
+  ScrollText,
+  ShieldCheck,
+  UserCheck,
+  Users,
+  Wallet,
+} from 'lucide-react';
 import { roleCan } from '@shared/org';
 import type { PublicUser } from '@shared/user';
 import {
@@ -21,7 +35,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
 import { useAttention } from '@/features/attention/api/get-attention';
 import { usePurchaseRequests } from '@/features/org/api/budget';
-import { useOrg } from '@/lib/org';
+import { useOrg, useReviewOnly } from '@/lib/org';
 import { useUnreadMessages } from '@/lib/unread-messages';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
@@ -89,7 +103,9 @@ function Navigation({ user }: { user: PublicUser }) {
   const [path] = useLocation();
   const { setOpenMobile } = useSidebar();
   const admin = user.role === 'admin';
-  const items = admin ? ADMIN_NAV : BRAND_NAV;
+  // a client reviewer (decision 035) reviews its articles: no catalogue, no payments
+  const reviewOnly = useReviewOnly(!admin && user.approved);
+  const items = admin ? ADMIN_NAV : reviewOnly ? BRAND_NAV.filter((i) => i.href === '/brand/my-articles') : BRAND_NAV;
   // the number of open cases, for admins only; a minute old is recent enough for a badge
   const { data: counts } = usePlacementCounts({ enabled: admin, staleTime: 60_000 });
   const cases = admin ? (counts?.issues ?? 0) : 0;
@@ -142,6 +158,7 @@ function OrgNavigation({ userId }: { userId: string }) {
   const waiting = manage ? (pending?.filter((r) => r.requestedBy.id !== userId).length ?? 0) : 0;
   const items = [
     { href: '/brand/team', label: 'Team', icon: <Users /> },
+    ...(manage ? [{ href: '/brand/clients', label: 'Clients', icon: <Building2 /> }] : []),
     { href: '/brand/requests', label: 'Purchase requests', icon: <ClipboardCheck /> },
     ...(manage ? [{ href: '/brand/audit', label: 'Audit log', icon: <ScrollText /> }] : []),
   ];
@@ -174,6 +191,8 @@ function OrgNavigation({ userId }: { userId: string }) {
 
 export function AppShell({ user, children }: { user: PublicUser; children: React.ReactNode }) {
   const portal = user.role === 'admin' ? 'Admin Portal' : 'Brand Portal';
+  // a client reviewer sees no money and no team (decision 035); asked once the organisation is known
+  const reviewOnly = useReviewOnly(user.role === 'brand' && user.approved);
   return (
     // tooltips live only inside the portal, so the sign-in pages never load their positioning code
     <TooltipProvider>
@@ -185,10 +204,10 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
           <SidebarContent>
             <Navigation user={user} />
             {/* a brand inside the portal is approved: the only kind that belongs to an organisation */}
-            {user.role === 'brand' && <OrgNavigation userId={user.id} />}
+            {user.role === 'brand' && reviewOnly === false && <OrgNavigation userId={user.id} />}
           </SidebarContent>
           <SidebarFooter>
-            {user.role === 'brand' && <EscrowCard />}
+            {user.role === 'brand' && reviewOnly === false && <EscrowCard />}
             <UserMenu user={user} />
           </SidebarFooter>
         </Sidebar>

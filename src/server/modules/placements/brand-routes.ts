@@ -4,6 +4,7 @@ import {
   briefDraftSchema,
   briefSubmitSchema,
   editRequestSchema,
+  clientFilter,
   myArticlesQuerySchema,
   olderBriefSubmitSchema,
 } from '../../../shared/schemas/brief';
@@ -85,9 +86,10 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       clientReview: true,
       tags: ['Placements'],
       summary: 'My Articles: each tab’s count',
+      querystring: z.object({ clientId: clientFilter }),
       response: { 200: articleTabCountsSchema },
     },
-    async (req) => myArticleCounts(db, scopeOf(req)),
+    async (req) => myArticleCounts(db, scopeOf(req, req.query.clientId)),
   );
 
   // the placement's page: the same item as the list's, from the list's statement

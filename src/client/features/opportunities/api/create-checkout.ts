@@ -7,6 +7,6 @@ import { startCheckout } from '@/lib/org';
  */
 export function useCreateCheckout() {
   return useMutation({
-    mutationFn: (opportunityId: string) => startCheckout(opportunityId),
+    mutationFn: ({ opportunityId, clientId }: { opportunityId: string; clientId?: string }) => startCheckout(opportunityId, { clientId }),
   });
 }

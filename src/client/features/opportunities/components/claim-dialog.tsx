@@ -10,7 +10,7 @@ import {
 import { GUARANTEE_DAYS, GUARANTEE_TITLE } from '@shared/constants';
 import { formatUsd, toCents } from '@shared/money';
 import { CAPABILITY_REFUSALS, roleCan } from '@shared/org';
-import type { Spend } from '@shared/schemas/org';
+import type { OrgClient, Spend } from '@shared/schemas/org';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -19,7 +19,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
-import { useOrg, useSpend } from '@/lib/org';
+import { useClients, useOrg, useSpend } from '@/lib/org';
 import { useCreateCheckout } from '../api/create-checkout';
 import { TopicChips, outletFacts } from './catalogue-facts';
 import { OutletLogo } from './outlet-logo';
@@ -200,6 +200,34 @@ function BudgetNotice({ spend, price, needsApproval }: { spend: Spend; price: st
   );
 }
 
+/**
+ * Which of the organisation's clients the placement is for (decision 035): shown when it has
+ * clients; a member limited to some must choose one of theirs.
+ */
+function ClientChoice({ clients, limited, value, onChange }: { clients: OrgClient[]; limited: boolean; value: string; onChange: (id: string) => void }) {
+  return (
+    <div className="grid gap-1.5 text-sm">
+      <label htmlFor="claim-client" className="font-medium">
+        For client
+      </label>
+      <select
+        id="claim-client"
+        className="h-9 rounded-md border bg-background px-2"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid="claim-client"
+      >
+        {!limited && <option value="">No client</option>}
+        {clients.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. */
 export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunityItem | null; onClose: () => void }) {
   const [step, setStep] = React.useState<1 | 2>(1);
@@ -208,7 +236,13 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
   const [redirecting, setRedirecting] = React.useState(false);
   // a refusal about this purchase's budget (422), shown in the dialog
   const [refusal, setRefusal] = React.useState<string | null>(null);
-  const role = useOrg().data?.role;
+  const org = useOrg().data;
+  const role = org?.role;
+  const clients = useClients(opportunity !== null && roleCan(role, 'buy')).data ?? [];
+  const limited = Boolean(org?.clientIds);
+  const [chosenClient, setChosenClient] = React.useState<string | null>(null);
+  // a member limited to clients buys for one of them: the first until another is chosen
+  const clientId = chosenClient ?? (limited ? (clients[0]?.id ?? '') : '');
   // reviewers and viewers cannot buy: said before the payment step rather than by a 403
   const cannotBuy = role !== undefined && !roleCan(role, 'buy');
   const spend = useSpend(opportunity !== null && roleCan(role, 'buy')).data;
@@ -220,13 +254,14 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
     setStep(1);
     setAgreed(false);
     setRefusal(null);
+    setChosenClient(null);
     onClose();
   };
 
   const pay = () => {
     if (!opportunity) return;
     setRefusal(null);
-    checkout.mutate(opportunity.id, {
+    checkout.mutate({ opportunityId: opportunity.id, ...(clientId ? { clientId } : {}) }, {
       onSuccess: (answer) => {
         if ('purchaseRequest' in answer) {
           toast({
@@ -273,6 +308,9 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
             {/* kept in view while the steps scroll: on a phone the box and "Pay" show without scrolling */}
             <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 space-y-4 border-t bg-card px-6 py-4">
               {/* the budget and the need for approval stay in view beside the button they change */}
+              {step === 2 && clients.length > 0 && (
+                <ClientChoice clients={clients} limited={limited} value={clientId} onChange={setChosenClient} />
+              )}
               {step === 2 && spend && <BudgetNotice spend={spend} price={opportunity.priceUsd} needsApproval={needsApproval} />}
               {step === 2 && <Agreement agreed={agreed} setAgreed={setAgreed} />}
               {refusal && (

@@ -65,7 +65,7 @@ export function useDeclinePurchase() {
 export function usePayRequest() {
   return useMutation({
     mutationFn: async (request: Pick<PurchaseRequest, 'id' | 'opportunityId'>) => {
-      const answer = await startCheckout(request.opportunityId, request.id);
+      const answer = await startCheckout(request.opportunityId, { purchaseRequestId: request.id });
       if (!('url' in answer)) throw new Error('This purchase is waiting for approval again');
       return answer;
     },

@@ -1,6 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { InvitationInput, OrgInvitation, OrgMember } from '@shared/schemas/org';
+import type { BillingDetails, BillingDetailsInput } from '@shared/billing';
+import type { InvitationInput, OrgClient, OrgInvitation, OrgMember } from '@shared/schemas/org';
 import { apiGet, apiRequest } from '@/lib/api';
+import { clientsKey } from '@/lib/org';
 import { queryClient } from '@/lib/query-client';
 
 const orgKey = ['/api/org']; // useOrg lives in lib/org
@@ -69,5 +71,56 @@ export function useResendInvitation() {
   return useMutation({
     mutationFn: (id: string) => apiRequest<OrgInvitation>('POST', `/api/org/invitations/${id}/resend`),
     onSuccess: refreshInvitations,
+  });
+}
+
+// ---- clients (decision 035) ----
+
+const refreshClients = () =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: clientsKey }),
+    queryClient.invalidateQueries({ queryKey: ['/api/org/audit'] }),
+  ]);
+
+export function useAddClient() {
+  return useMutation({
+    mutationFn: (name: string) => apiRequest<OrgClient>('POST', '/api/org/clients', { name }),
+    onSuccess: refreshClients,
+  });
+}
+
+export function useChangeClient() {
+  return useMutation({
+    mutationFn: ({ id, ...change }: { id: string; name?: string; monthlyCapUsd?: string | null }) =>
+      apiRequest<OrgClient>('PATCH', `/api/org/clients/${id}`, change),
+    onSuccess: refreshClients,
+  });
+}
+
+/** GET /api/org/clients/{id}/billing, asked when its dialog opens. */
+export const useClientBilling = (id: string, enabled: boolean) =>
+  useQuery({
+    queryKey: ['/api/org/clients', id, 'billing'],
+    queryFn: () => apiGet<BillingDetails>(`/api/org/clients/${id}/billing`),
+    enabled,
+  });
+
+export function useSaveClientBilling(id: string) {
+  return useMutation({
+    mutationFn: (input: BillingDetailsInput) =>
+      apiRequest<BillingDetails>('PUT', `/api/org/clients/${id}/billing`, input),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['/api/org/clients', id, 'billing'], saved);
+      return refreshClients();
+    },
+  });
+}
+
+/** A member's clients (null: all), changed by an owner or admin. */
+export function useChangeMemberClients() {
+  return useMutation({
+    mutationFn: ({ userId, clientIds }: { userId: string; clientIds: string[] | null }) =>
+      apiRequest<OrgMember>('PATCH', `/api/org/members/${userId}`, { clientIds }),
+    onSuccess: refreshTeam,
   });
 }

@@ -6,7 +6,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
+import { useClients } from '@/lib/org';
 import { useInvite } from '../api/org';
+import { ClientsPicker } from './clients-picker';
 import { RoleSelect, type InvitableRole } from './role-select';
 
 type Errors = { email?: string; role?: string };
@@ -23,6 +25,10 @@ function fieldErrors(err: unknown): Errors | null {
 export function InviteForm() {
   const [email, setEmail] = React.useState('');
   const [role, setRole] = React.useState<InvitableRole>('buyer');
+  const [clientIds, setClientIds] = React.useState<string[]>([]);
+  const clients = useClients().data ?? [];
+  // owners and admins see every client: only the other roles can be limited
+  const limitable = clients.length > 0 && role !== 'admin';
   const [errors, setErrors] = React.useState<Errors>({});
   const input = React.useRef<HTMLInputElement>(null);
   const invite = useInvite();
@@ -30,11 +36,12 @@ export function InviteForm() {
     e.preventDefault();
     setErrors({});
     invite.mutate(
-      { email: email.trim(), role },
+      { email: email.trim(), role, ...(limitable && clientIds.length ? { clientIds } : {}) },
       {
         onSuccess: (sent) => {
           toast({ title: 'Invitation sent', description: `${sent.email} was invited as ${ORG_ROLE_LABELS[sent.role].toLowerCase()}.` });
           setEmail('');
+          setClientIds([]);
         },
         onError: (err) => {
           const onFields = fieldErrors(err);
@@ -55,39 +62,56 @@ export function InviteForm() {
         <CardDescription>They get a link by e-mail, valid for 7 days, to join with the role you choose.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} noValidate className="flex flex-col gap-3 sm:flex-row sm:items-start">
-          <FormField id="invite-email" label="E-mail" error={errors.email} className="flex-1">
-            <Input
-              ref={input}
-              id="invite-email"
-              type="email"
-              autoComplete="off"
-              placeholder="name@company.com"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                setErrors((v) => ({ ...v, email: undefined }));
-              }}
-              aria-invalid={Boolean(errors.email)}
-              aria-describedby={errors.email ? 'invite-email-error' : undefined}
-            />
-          </FormField>
-          <FormField id="invite-role" label="Role" error={errors.role} hint={ORG_ROLE_DESCRIPTIONS[role]} className="sm:w-56">
-            <RoleSelect
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
+            <FormField id="invite-email" label="E-mail" error={errors.email} className="flex-1">
+              <Input
+                ref={input}
+                id="invite-email"
+                type="email"
+                autoComplete="off"
+                placeholder="name@company.com"
+                value={email}
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                  setErrors((v) => ({ ...v, email: undefined }));
+                }}
+                aria-invalid={Boolean(errors.email)}
+                aria-describedby={errors.email ? 'invite-email-error' : undefined}
+              />
+            </FormField>
+            <FormField
               id="invite-role"
-              value={role}
-              onChange={(r) => {
-                setRole(r);
-                setErrors((v) => ({ ...v, role: undefined }));
-              }}
-              className="w-full"
-              aria-invalid={Boolean(errors.role)}
+              label="Role"
+              error={errors.role}
+              hint={ORG_ROLE_DESCRIPTIONS[role]}
+              className="sm:w-56"
+            >
+              <RoleSelect
+                id="invite-role"
+                value={role}
+                onChange={(r) => {
+                  setRole(r);
+                  setErrors((v) => ({ ...v, role: undefined }));
+                }}
+                className="w-full"
+                aria-invalid={Boolean(errors.role)}
+              />
+            </FormField>
+            {/* level with the inputs: below the labels' line */}
+            <Button type="submit" className="sm:mt-5" disabled={!email.trim() || invite.isPending}>
+              {invite.isPending ? 'Inviting...' : 'Invite'}
+            </Button>
+          </div>
+          {limitable && (
+            <ClientsPicker
+              clients={clients}
+              value={clientIds}
+              onChange={setClientIds}
+              idPrefix="invite"
+              reviewer={role === 'reviewer'}
             />
-          </FormField>
-          {/* level with the inputs: below the labels' line */}
-          <Button type="submit" className="sm:mt-5" disabled={!email.trim() || invite.isPending}>
-            {invite.isPending ? 'Inviting...' : 'Invite'}
-          </Button>
+          )}
         </form>
       </CardContent>
     </Card>

@@ -8,7 +8,9 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useChangeRole, useRemoveMember, useTransferOwnership } from '../api/org';
+import { useClients } from '@/lib/org';
 import { LimitsDialog } from './limits-dialog';
+import { MemberClientsDialog } from './member-clients-dialog';
 import { RoleBadge } from './role-badge';
 import { RoleSelect } from './role-select';
 
@@ -20,7 +22,8 @@ const failed = (err: unknown, fallback: string) => toast({ title: 'Error', descr
  * ownership.
  */
 export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boolean; myRole: OrgRole }) {
-  const [confirming, setConfirming] = React.useState<'remove' | 'transfer' | 'limits' | null>(null);
+  const [confirming, setConfirming] = React.useState<'remove' | 'transfer' | 'limits' | 'clients' | null>(null);
+  const clients = useClients(roleCan(myRole, 'manage')).data ?? [];
   const changeRole = useChangeRole();
   const remove = useRemoveMember();
   const transfer = useTransferOwnership();
@@ -30,6 +33,9 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
   const canTransfer = !me && roleCan(myRole, 'own');
   // the owner and admins set anyone's limits, their own too (a cap on oneself is a choice)
   const canLimit = roleCan(myRole, 'manage');
+  // owners and admins see every client; the others may be limited to some (decision 035)
+  const canChooseClients = canLimit && clients.length > 0 && member.role !== 'owner' && member.role !== 'admin';
+  const clientNames = member.clientIds?.map((id) => clients.find((c) => c.id === id)?.name).filter(Boolean);
   const limits = [
     member.monthlyCapUsd !== null && `Cap ${formatUsd(member.monthlyCapUsd)}/month`,
     member.approvalThresholdUsd !== null && `Approval above ${formatUsd(member.approvalThresholdUsd)}`,
@@ -69,6 +75,11 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
           {!editable && <RoleBadge role={member.role} />}
         </div>
         {member.name && <p className="text-sm text-muted-foreground wrap-anywhere">{member.email}</p>}
+        {clientNames && clientNames.length > 0 && (
+          <p className="text-xs text-muted-foreground wrap-anywhere" data-testid="member-clients">
+            Clients: {clientNames.join(', ')}
+          </p>
+        )}
         {limits.length > 0 && (
           <p className="text-xs text-muted-foreground" data-testid="member-limits">
             {limits.join(' · ')}
@@ -91,6 +102,16 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
               Limits
             </Button>
           )}
+          {canChooseClients && (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => setConfirming('clients')}
+              aria-label={`Clients of ${name}`}
+            >
+              Clients
+            </Button>
+          )}
           {canTransfer && (
             <Button variant="outline" size="sm" onClick={() => setConfirming('transfer')}>
               Transfer ownership
@@ -104,6 +125,14 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
         </div>
       )}
       {canLimit && <LimitsDialog member={member} open={confirming === 'limits'} onClose={() => setConfirming(null)} />}
+      {canChooseClients && (
+        <MemberClientsDialog
+          member={member}
+          clients={clients}
+          open={confirming === 'clients'}
+          onClose={() => setConfirming(null)}
+        />
+      )}
       <ConfirmDialog
         open={confirming === 'remove'}
         onOpenChange={(o) => !o && setConfirming(null)}

@@ -3,10 +3,14 @@ import { usePagedList } from '@/lib/paged-query';
 import { useMyArticleCounts } from '@/lib/my-article-counts';
 
 /** GET /api/brand/payments, page by page, newest first. */
-export const useBrandPayments = () => usePagedList<BrandPaymentItem>(['/api/brand/payments'], '/api/brand/payments');
+export const useBrandPayments = (clientId: string | null = null) =>
+  usePagedList<BrandPaymentItem>(
+    ['/api/brand/payments', ...(clientId ? [clientId] : [])],
+    `/api/brand/payments${clientId ? `?clientId=${encodeURIComponent(clientId)}` : ''}`,
+  );
 
 /** How many payments the brand has in all: every purchase is in exactly one My Articles tab. */
-export function useBrandPaymentCount(): number | undefined {
-  const { data } = useMyArticleCounts();
+export function useBrandPaymentCount(clientId: string | null = null): number | undefined {
+  const { data } = useMyArticleCounts(clientId);
   return data ? data.pending + data['needs-review'] + data.approved + data.completed + data.refunded : undefined;
 }

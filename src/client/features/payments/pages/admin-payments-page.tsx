@@ -1,5 +1,6 @@
 import { format } from 'date-fns';
-import { CheckCircle2, CreditCard, Lock } from 'lucide-react';
+import { Building2, CheckCircle2, CreditCard, Lock } from 'lucide-react';
+import { Link } from 'wouter';
 import { formatUsd } from '@shared/money';
 import type { AdminPaymentItem, PaymentStatus } from '@shared/payment';
 import { Badge } from '@/components/ui/badge';
@@ -37,6 +38,9 @@ function Total({ title, hint, amount, icon }: { title: string; hint: string; amo
   );
 }
 
+const ORG_LINK =
+  'inline-flex min-h-6 max-w-full items-center gap-1 rounded-sm font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
 function Row({ p }: { p: AdminPaymentItem }) {
   const s = STATUS[p.status];
   return (
@@ -44,7 +48,20 @@ function Row({ p }: { p: AdminPaymentItem }) {
       <div className="min-w-0 space-y-1">
         <p className="font-medium">{p.opportunity.title}</p>
         <p className="text-sm">
-          {p.user.brandName || p.user.name || '—'} <span className="text-muted-foreground">· {p.user.email}</span>
+          <Link href={`/admin/organisations/${p.organisation.id}`} className={ORG_LINK} data-testid="organisation-link">
+            <Building2 className="size-3.5 shrink-0" aria-hidden="true" />
+            <span className="min-w-0 wrap-anywhere">{p.organisation.name}</span>
+          </Link>
+        </p>
+        <p className="text-sm">
+          {p.user.brandName || p.user.name || '—'}
+          {p.client && (
+            <>
+              {' '}
+              <span data-testid="payment-client">for {p.client.name}</span>
+            </>
+          )}{' '}
+          <span className="text-muted-foreground">· {p.user.email}</span>
         </p>
         <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
           <span className="break-all font-mono">{p.stripePaymentId}</span>

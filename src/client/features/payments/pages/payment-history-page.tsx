@@ -1,4 +1,5 @@
 import { format } from 'date-fns';
+import { useSearchParams } from 'wouter';
 import { Receipt } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { PLACEMENT_STATUS_GUIDE, placementStatus, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
@@ -9,6 +10,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
 import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/query-error';
+import { ClientFilter } from '@/components/client-filter';
 import { DocumentLinks } from '@/components/document-links';
 
 function PaymentRow({ p }: { p: BrandPaymentItem }) {
@@ -35,16 +37,29 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
 }
 
 export function PaymentHistoryPage() {
-  const list = useBrandPayments();
+  const [params, setParams] = useSearchParams();
+  // one client's payments (decision 035): `?client=` in the URL
+  const clientId = params.get('client');
+  const setClientId = (id: string | null) =>
+    setParams((prev) => {
+      const p = new URLSearchParams(prev);
+      if (id) p.set('client', id);
+      else p.delete('client');
+      return p;
+    });
+  const list = useBrandPayments(clientId);
   const { isLoading } = list;
   const items = list.items ?? [];
   // the count is of every payment, not of the pages loaded so far
-  const n = useBrandPaymentCount() ?? items.length;
+  const n = useBrandPaymentCount(clientId) ?? items.length;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Payment History</h1>
-        <p className="text-muted-foreground">View all your transactions and payment statuses</p>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Payment History</h1>
+          <p className="text-muted-foreground">View all your transactions and payment statuses</p>
+        </div>
+        <ClientFilter value={clientId} onChange={setClientId} />
       </div>
       {isLoading ? (
         <PageSpinner />

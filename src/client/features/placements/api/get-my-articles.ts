@@ -5,8 +5,11 @@ import { myArticlesKey } from '@/lib/my-article-counts';
 import { usePagedList } from '@/lib/paged-query';
 
 /** GET /api/brand/my-articles?tab=…: one tab, page by page (the server filters and orders it). */
-export const useMyArticlesTab = (tab: ArticleTab) =>
-  usePagedList<BrandPlacementItem>([...myArticlesKey, 'tab', tab], `/api/brand/my-articles?tab=${tab}`);
+export const useMyArticlesTab = (tab: ArticleTab, clientId: string | null) =>
+  usePagedList<BrandPlacementItem>(
+    [...myArticlesKey, 'tab', tab, ...(clientId ? [clientId] : [])],
+    `/api/brand/my-articles?tab=${tab}${clientId ? `&clientId=${encodeURIComponent(clientId)}` : ''}`,
+  );
 
 /** One purchase of the brand (by payment or by opportunity), or undefined when it is not the brand's. */
 export function useMyArticle(filter: { paymentId: string } | { opportunityId: string | null }) {

@@ -1,6 +1,7 @@
 import { useParams } from 'wouter';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { Badge } from '@/components/ui/badge';
+import { useReviewOnly } from '@/lib/org';
 import { useBrandPlacement } from '../api/get-placement';
 import { placementStatus } from '@shared/payment';
 import { PlacementStatusBadge } from '@/components/placement-status';
@@ -16,6 +17,8 @@ import { PlacementFrame, PlacementHeader } from '../components/placement/placeme
 export function BrandPlacementPage() {
   const { paymentId = '' } = useParams<{ paymentId: string }>();
   const query = useBrandPlacement(paymentId);
+  // a client reviewer sees no money (decision 035)
+  const reviewOnly = useReviewOnly() === true;
   return (
     <PlacementFrame key={paymentId} side="brand" paymentId={paymentId} query={query}>
       {(a) => {
@@ -26,21 +29,23 @@ export function BrandPlacementPage() {
             <PlacementHeader
               title={a.title}
               outletName={a.outletName}
-              amount={a.payment.amount}
+              amount={reviewOnly ? undefined : a.payment.amount}
               badges={
                 <>
                   {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
                   <PlacementStatusBadge status={status} testId="article-status" />
                 </>
               }
-            />
+            >
+              {a.client && <p className="text-sm text-muted-foreground">For {a.client.name}</p>}
+            </PlacementHeader>
           ),
           brief: <BrandBriefSection article={a} />,
           work: (
             <>
               <BrandDraftSection article={a} />
               <BrandPublicationSection article={a} />
-              <MoneySection side="brand" payment={a.payment} title={a.title} />
+              {!reviewOnly && <MoneySection side="brand" payment={a.payment} title={a.title} />}
             </>
           ),
         };

@@ -13,6 +13,7 @@ import { useMyArticlesTab } from '../api/get-my-articles';
 import { ArticleCard } from '../components/my-articles/article-card';
 import type { ArticleTab } from '../components/my-articles/article-status';
 import { QueryError } from '@/components/query-error';
+import { ClientFilter } from '@/components/client-filter';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
   { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
@@ -58,8 +59,8 @@ function BrowseOpportunities() {
 }
 
 /** One tab's purchases, page by page, newest first (the server's order). */
-function ArticleTabList({ tab }: { tab: (typeof TABS)[number] }) {
-  const list = useMyArticlesTab(tab.value);
+function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientId: string | null }) {
+  const list = useMyArticlesTab(tab.value, clientId);
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load your articles" />;
   const items = list.items ?? [];
@@ -109,7 +110,23 @@ function useTabInUrl(counts: ArticleTabCounts): [ArticleTab, (tab: ArticleTab) =
   return [isArticleTab(asked) ? asked : opening, select];
 }
 
-function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
+/** One client's view (decision 035): `?client=` in the URL, like the tab. */
+function useClientInUrl(): [string | null, (id: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = React.useCallback(
+    (id: string | null) =>
+      setParams((prev) => {
+        const p = new URLSearchParams(prev);
+        if (id) p.set('client', id);
+        else p.delete('client');
+        return p;
+      }),
+    [setParams],
+  );
+  return [params.get('client'), set];
+}
+
+function ArticleTabs({ counts, clientId }: { counts: ArticleTabCounts; clientId: string | null }) {
   const [tab, setTab] = useTabInUrl(counts);
 
   return (
@@ -132,7 +149,7 @@ function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
       </TabsList>
       {TABS.map((t) => (
         <TabsContent key={t.value} value={t.value}>
-          <ArticleTabList tab={t} />
+          <ArticleTabList tab={t} clientId={clientId} />
         </TabsContent>
       ))}
     </Tabs>
@@ -141,20 +158,24 @@ function ArticleTabs({ counts }: { counts: ArticleTabCounts }) {
 
 export function MyArticlesPage() {
   useCheckoutReturn();
-  const counts = useMyArticleCounts();
+  const [clientId, setClientId] = useClientInUrl();
+  const counts = useMyArticleCounts(clientId);
   const { data, isLoading } = counts;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">My Articles</h1>
-        <p className="text-muted-foreground">Track your content placements and submissions</p>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">My Articles</h1>
+          <p className="text-muted-foreground">Track your content placements and submissions</p>
+        </div>
+        <ClientFilter value={clientId} onChange={setClientId} />
       </div>
       {isLoading ? (
         <PageSpinner />
       ) : !data ? (
         <QueryError query={counts} title="Couldn't load your articles" />
       ) : (
-        <ArticleTabs counts={data} />
+        <ArticleTabs counts={data} clientId={clientId} />
       )}
     </div>
   );

@@ -12,8 +12,11 @@ import { PublicationPanel } from './publication-panel';
 import { placementStatus } from '@shared/payment';
 import { PlacementStatusBadge } from '@/components/placement-status';
 import { briefCanChange, hasDraft } from './article-status';
+import { useReviewOnly } from '@/lib/org';
 
 export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
+  // a client reviewer's answer carries no amount (decision 035)
+  const reviewOnly = useReviewOnly() === true;
   const status = placementStatus(a.payment);
   const firstType = a.type[0];
   const submitted = Boolean(a.brief?.submittedAt);
@@ -36,15 +39,26 @@ export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
             </div>
             <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
             <p className="text-sm text-muted-foreground">{a.outletName}</p>
+            {a.client && (
+              <p className="text-sm text-muted-foreground" data-testid="article-client">
+                For {a.client.name}
+              </p>
+            )}
           </div>
-          <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>
+          {!reviewOnly && (
+            <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>
+          )}
         </div>
 
         <div className="flex flex-col gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
             {refunded ? (
-              <span className="inline-flex items-center gap-1.5 font-medium text-muted-foreground" data-testid="refunded-note">
-                <Undo2 className="size-4" /> Refunded – {formatUsd(a.payment.amount)} returned
+              <span
+                className="inline-flex items-center gap-1.5 font-medium text-muted-foreground"
+                data-testid="refunded-note"
+              >
+                <Undo2 className="size-4" />{' '}
+                {reviewOnly ? 'Refunded' : `Refunded – ${formatUsd(a.payment.amount)} returned`}
               </span>
             ) : submitted ? (
               <span className="inline-flex items-center gap-1.5 font-medium text-emerald-700">

@@ -26,7 +26,8 @@ export function PlacementHeader({
 }: {
   title: string;
   outletName: string;
-  amount: string;
+  /** undefined: not shown (a client reviewer, decision 035) */
+  amount: string | undefined;
   badges: React.ReactNode;
   children?: React.ReactNode;
 }) {
@@ -42,9 +43,11 @@ export function PlacementHeader({
         </p>
         {children}
       </div>
-      <p className="shrink-0 text-lg font-semibold tabular-nums sm:text-right" data-testid="placement-price">
-        {formatUsd(amount)}
-      </p>
+      {amount !== undefined && (
+        <p className="shrink-0 text-lg font-semibold tabular-nums sm:text-right" data-testid="placement-price">
+          {formatUsd(amount)}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Store, UserRound } from 'lucide-react';
+import { Building2, CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Store, UserRound } from 'lucide-react';
+import { Link } from 'wouter';
 import { formatUsd } from '@shared/money';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
@@ -57,6 +58,14 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
             <h2 className="text-base font-semibold leading-snug">{item.title}</h2>
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
               <Store className="size-4 shrink-0" /> <span className="truncate">{item.outletName}</span>
+            </p>
+            {/* whose it is (decision 033) and for which of its clients (decision 035) */}
+            <p className="flex flex-wrap items-center gap-x-1.5 text-sm">
+              <Link href={`/admin/organisations/${item.organisation.id}`} className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline" data-testid="project-organisation">
+                <Building2 className="size-3.5 shrink-0" aria-hidden="true" />
+                <span className="min-w-0 wrap-anywhere">{item.organisation.name}</span>
+              </Link>
+              {item.client && <span data-testid="project-client">for {item.client.name}</span>}
             </p>
           </div>
           <p className="shrink-0 text-lg font-semibold tabular-nums" data-testid="project-price">
