@@ -152,7 +152,7 @@ export const orgModule: Module = async (app, { db }) => {
       description: `A single-use link to /invite/{token}, valid 7 days. Inviting an address again replaces its open invitation. Roles: ${ORG_ROLES.filter((r) => r !== 'owner').join(', ')}.`,
       body: invitationInputSchema,
       response: { 201: invitationSchema },
-      errors: { 409: 'Already a member here, or of another organisation' },
+      errors: { 409: 'Already a member here, or of another organisation', 422: 'Owners and admins cannot be limited to clients' },
     },
     async (req, reply) => reply.code(201).send(await invite(db, memberOf(req), req.body)),
   );

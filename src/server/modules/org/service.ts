@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
-import { enqueueMail } from '../../mail/outbox';
+import { enqueueMail, type Tx } from '../../mail/outbox';
 import { hashToken } from '../auth/session';
 import type { SessionUser } from '../auth/users';
 import { recordAudit } from './audit';
@@ -83,7 +83,7 @@ export async function listMembers(db: Db, organisationId: string): Promise<OrgMe
   return rows.map((r) => ({ ...r, role: r.role! }));
 }
 
-async function memberRow(db: Db, organisationId: string, userId: string) {
+async function memberRow(db: Db | Tx, organisationId: string, userId: string) {
   const [row] = await db
     .select()
     .from(users)
@@ -99,7 +99,7 @@ async function memberRow(db: Db, organisationId: string, userId: string) {
  */
 export async function changeMember(db: Db, by: Member, userId: string, change: MemberChange): Promise<OrgMember> {
   return db.transaction(async (tx) => {
-    const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
+    const target = await memberRow(tx, by.organisationId, userId);
     if (target.orgRole === 'owner') throw forbidden('The owner’s role changes only by transferring ownership');
     const role = change.role ?? (target.orgRole as Exclude<OrgRole, 'owner'>);
     const clientIds =
@@ -151,7 +151,7 @@ const sameClients = (a: string[] | null, b: string[] | null) =>
  */
 export async function removeMember(db: Db, by: Member, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
+    const target = await memberRow(tx, by.organisationId, userId);
     if (target.orgRole === 'owner') throw forbidden('The owner cannot be removed; transfer ownership first');
     await tx.update(users).set({ organisationId: null, orgRole: null, name: null, approved: false }).where(eq(users.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
@@ -169,7 +169,7 @@ export async function removeMember(db: Db, by: Member, userId: string): Promise<
 export async function transferOwnership(db: Db, by: Member, userId: string): Promise<OrgMember[]> {
   if (userId === by.userId) throw conflict('You are already the owner');
   await db.transaction(async (tx) => {
-    const target = await memberRow(tx as unknown as Db, by.organisationId, userId);
+    const target = await memberRow(tx, by.organisationId, userId);
     // one owner at a time (users_one_owner_per_org): the old one steps down first
     await tx.update(users).set({ orgRole: 'admin' }).where(eq(users.id, by.userId));
     await tx.update(users).set({ orgRole: 'owner', clientIds: null }).where(eq(users.id, target.id));
@@ -203,7 +203,7 @@ export async function listInvitations(db: Db, organisationId: string, now = new 
   return rows.map((r) => invitationJson(r, now));
 }
 
-async function sendInvitation(tx: Db, by: Member, invitation: typeof orgInvitations.$inferSelect, token: string) {
+async function sendInvitation(tx: Db | Tx, by: Member, invitation: typeof orgInvitations.$inferSelect, token: string) {
   const [org] = await tx.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, by.organisationId));
   await enqueueMail(
     tx,
@@ -263,13 +263,13 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
         createdAt: now,
       })
       .returning();
-    await sendInvitation(tx as unknown as Db, by, row, token);
+    await sendInvitation(tx, by, row, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'member_invited', subject: input.email, details: { role: input.role } }, now);
     return invitationJson(row, now);
   });
 }
 
-async function openInvitation(db: Db, organisationId: string, id: string) {
+async function openInvitation(db: Db | Tx, organisationId: string, id: string) {
   const [row] = await db
     .select()
     .from(orgInvitations)
@@ -282,7 +282,7 @@ async function openInvitation(db: Db, organisationId: string, id: string) {
 /** DELETE /api/org/invitations/{id}: its link answers 410 from now on. */
 export async function revokeInvitation(db: Db, by: Member, id: string, now = new Date()): Promise<void> {
   await db.transaction(async (tx) => {
-    const row = await openInvitation(tx as unknown as Db, by.organisationId, id);
+    const row = await openInvitation(tx, by.organisationId, id);
     await tx.update(orgInvitations).set({ revokedAt: now }).where(eq(orgInvitations.id, row.id));
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'invitation_revoked', subject: row.email }, now);
   });
@@ -291,21 +291,21 @@ export async function revokeInvitation(db: Db, by: Member, id: string, now = new
 /** POST /api/org/invitations/{id}/resend: a new link (the old one stops working) and a new expiry. */
 export async function resendInvitation(db: Db, by: Member, id: string, now = new Date()): Promise<OrgInvitation> {
   return db.transaction(async (tx) => {
-    const row = await openInvitation(tx as unknown as Db, by.organisationId, id);
+    const row = await openInvitation(tx, by.organisationId, id);
     const token = newToken();
     const [updated] = await tx
       .update(orgInvitations)
       .set({ tokenHash: hashToken(token), expiresAt: expiryFrom(now) })
       .where(eq(orgInvitations.id, row.id))
       .returning();
-    await sendInvitation(tx as unknown as Db, by, updated, token);
+    await sendInvitation(tx, by, updated, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'invitation_resent', subject: row.email }, now);
     return invitationJson(updated, now);
   });
 }
 
 /** The invitation a link's token names while it can still be accepted, else 410. */
-async function usableInvitation(db: Db, token: string, now: Date, lock = false) {
+async function usableInvitation(db: Db | Tx, token: string, now: Date, lock = false) {
   const q = db
     .select({ invitation: orgInvitations, organisationName: organisations.name, organisationApproved: organisations.approved })
     .from(orgInvitations)
@@ -329,7 +329,7 @@ export async function previewInvitation(db: Db, token: string, now = new Date())
  */
 export async function acceptInvitation(db: Db, user: SessionUser, token: string, input: { name?: string }, address: string, now = new Date()) {
   return db.transaction(async (tx) => {
-    const { invitation, organisationName, organisationApproved } = await usableInvitation(tx as unknown as Db, token, now, true);
+    const { invitation, organisationName, organisationApproved } = await usableInvitation(tx, token, now, true);
     if (user.email !== invitation.email) throw forbidden(`This invitation is for ${invitation.email}; sign in with that address to accept it`);
     if (user.role !== 'brand') throw forbidden('Admin accounts cannot join an organisation');
     if (user.organisationId) throw conflict('You already belong to an organisation (one organisation per login)');

@@ -39,7 +39,10 @@ export function InviteForm() {
       { email: email.trim(), role, ...(limitable && clientIds.length ? { clientIds } : {}) },
       {
         onSuccess: (sent) => {
-          toast({ title: 'Invitation sent', description: `${sent.email} was invited as ${ORG_ROLE_LABELS[sent.role].toLowerCase()}.` });
+          toast({
+            title: 'Invitation sent',
+            description: `${sent.email} was invited as ${ORG_ROLE_LABELS[sent.role].toLowerCase()}.`,
+          });
           setEmail('');
           setClientIds([]);
         },
@@ -49,7 +52,11 @@ export function InviteForm() {
             setErrors(onFields);
             if (onFields.email) input.current?.focus();
           } else {
-            toast({ title: 'Error', description: errorMessage(err, 'Failed to send the invitation'), variant: 'destructive' });
+            toast({
+              title: 'Error',
+              description: errorMessage(err, 'Failed to send the invitation'),
+              variant: 'destructive',
+            });
           }
         },
       },
@@ -59,59 +66,64 @@ export function InviteForm() {
     <Card>
       <CardHeader>
         <CardTitle className="text-base">Invite member</CardTitle>
-        <CardDescription>They get a link by e-mail, valid for 7 days, to join with the role you choose.</CardDescription>
+        <CardDescription>
+          They get a link by e-mail, valid for 7 days, to join with the role you choose.
+        </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-            <FormField id="invite-email" label="E-mail" error={errors.email} className="flex-1">
-              <Input
-                ref={input}
-                id="invite-email"
-                type="email"
-                autoComplete="off"
-                placeholder="name@company.com"
-                value={email}
-                onChange={(e) => {
-                  setEmail(e.target.value);
-                  setErrors((v) => ({ ...v, email: undefined }));
-                }}
-                aria-invalid={Boolean(errors.email)}
-                aria-describedby={errors.email ? 'invite-email-error' : undefined}
-              />
-            </FormField>
-            <FormField
-              id="invite-role"
-              label="Role"
-              error={errors.role}
-              hint={ORG_ROLE_DESCRIPTIONS[role]}
-              className="sm:w-56"
-            >
-              <RoleSelect
-                id="invite-role"
-                value={role}
-                onChange={(r) => {
-                  setRole(r);
-                  setErrors((v) => ({ ...v, role: undefined }));
-                }}
-                className="w-full"
-                aria-invalid={Boolean(errors.role)}
-              />
-            </FormField>
-            {/* level with the inputs: below the labels' line */}
-            <Button type="submit" className="sm:mt-5" disabled={!email.trim() || invite.isPending}>
-              {invite.isPending ? 'Inviting...' : 'Invite'}
-            </Button>
-          </div>
-          {limitable && (
-            <ClientsPicker
-              clients={clients}
-              value={clientIds}
-              onChange={setClientIds}
-              idPrefix="invite"
-              reviewer={role === 'reviewer'}
+        {/* on a phone the clients come before the button; wider, the button stays level with the inputs */}
+        <form
+          onSubmit={submit}
+          noValidate
+          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_14rem_auto] sm:items-start"
+        >
+          <FormField id="invite-email" label="E-mail" error={errors.email}>
+            <Input
+              ref={input}
+              id="invite-email"
+              type="email"
+              autoComplete="off"
+              placeholder="name@company.com"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                setErrors((v) => ({ ...v, email: undefined }));
+              }}
+              aria-invalid={Boolean(errors.email)}
+              aria-describedby={errors.email ? 'invite-email-error' : undefined}
             />
+          </FormField>
+          <FormField id="invite-role" label="Role" error={errors.role} hint={ORG_ROLE_DESCRIPTIONS[role]}>
+            <RoleSelect
+              id="invite-role"
+              value={role}
+              onChange={(r) => {
+                setRole(r);
+                setErrors((v) => ({ ...v, role: undefined }));
+              }}
+              className="w-full"
+              aria-invalid={Boolean(errors.role)}
+            />
+          </FormField>
+          {limitable && (
+            <div className="pt-1 sm:col-span-3 sm:row-start-2">
+              <ClientsPicker
+                clients={clients}
+                value={clientIds}
+                onChange={setClientIds}
+                idPrefix="invite"
+                reviewer={role === 'reviewer'}
+              />
+            </div>
           )}
+          {/* level with the inputs: below the labels' line */}
+          <Button
+            type="submit"
+            className="sm:col-start-3 sm:row-start-1 sm:mt-5"
+            disabled={!email.trim() || invite.isPending}
+          >
+            {invite.isPending ? 'Inviting...' : 'Invite'}
+          </Button>
         </form>
       </CardContent>
     </Card>
