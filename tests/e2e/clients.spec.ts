@@ -112,6 +112,11 @@ test('[CLIENTS] an agency buys for a client; its client reviewer approves the dr
   await shots(page, 'my-articles-client');
   const paymentId = (await (await api(page, 'GET', `/api/brand/my-articles?clientId=${new URL(page.url()).searchParams.get('client')}`)).json())[0]
     .payment.id as string;
+  // and in Payment History
+  await page.goto('/brand/payments');
+  await page.getByTestId('client-filter').selectOption({ label: client });
+  await expect(page.getByTestId('payment-row')).toHaveCount(1);
+  await expect(page.getByTestId('payment-row').getByTestId('payment-client')).toContainText(`for ${client}`);
 
   // the reviewer writes the brief; the editorial team attaches a draft
   expect((await api(reviewer, 'POST', `/api/brand/brief/${paymentId}/submit`, BRIEF)).status()).toBe(200);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 
 export const DEMO_ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
 export const DEMO_BRAND = { email: 'brand@byline.test', password: 'byline-brand-demo' };
@@ -11,11 +11,13 @@ export const PASSWORD = 'e2e-password-123';
 
 export const uniqueEmail = (prefix = 'brand') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 
-const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 5174}`;
+/** The server of the running test's project (the embedded database's, or PostgreSQL's; playwright.config.ts). */
+const baseUrl = () => test.info().project.use.baseURL ?? `http://localhost:${process.env.E2E_PORT ?? 5174}`;
 
 /** Calls the API from the page's own cookie jar, as the page itself would. */
 export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, data?: unknown) {
-  return page.request.fetch(BASE_URL + url, { method, data, headers: { origin: BASE_URL } });
+  const base = baseUrl();
+  return page.request.fetch(base + url, { method, data, headers: { origin: base } });
 }
 
 export async function loginAs(page: Page, who: { email: string; password: string }) {
@@ -68,8 +70,10 @@ export async function buy(page: Page, opportunityId: string) {
   return ((await pay.json()) as { paymentId: string }).paymentId;
 }
 
-// the e2e server runs with the default outbox mailer: every mail is an .eml file in its DATA_DIR
-const MAIL_DIR = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? 5174}/mail`);
+// the e2e servers run with the default outbox mailer: every mail is an .eml file in its DATA_DIR
+// (the embedded database's server on E2E_PORT, PostgreSQL's on the next port; playwright.config.ts)
+const E2E_PORT = Number(process.env.E2E_PORT ?? 5174);
+const MAIL_DIRS = [E2E_PORT, E2E_PORT + 1].map((port) => path.resolve(`.tmp/e2e-data-${port}/mail`));
 
 /** Waits for the invitation mail sent to `to` and returns the token of its /invite link. */
 export async function invitationToken(to: string): Promise<string> {
@@ -77,14 +81,16 @@ export async function invitationToken(to: string): Promise<string> {
   await expect
     .poll(
       async () => {
-        let files: string[] = [];
-        try {
-          files = readdirSync(MAIL_DIR).filter((f) => f.endsWith('.eml'));
-        } catch {
-          return false;
+        const files: string[] = [];
+        for (const dir of MAIL_DIRS) {
+          try {
+            files.push(...readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => path.join(dir, f)));
+          } catch {
+            // that server has sent nothing yet (or does not run)
+          }
         }
         for (const f of files) {
-          const mail = await PostalMime.parse(readFileSync(path.join(MAIL_DIR, f)));
+          const mail = await PostalMime.parse(readFileSync(f));
           if (!mail.to?.some((a) => a.address === to)) continue;
           token = /\/invite\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
           if (token) return true;

@@ -22,7 +22,10 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
           <p className="min-w-0 font-medium wrap-anywhere">{p.opportunity.title}</p>
           <PlacementStatusBadge status={badge} />
         </div>
-        <p className="text-sm text-muted-foreground">{p.opportunity.outletName}</p>
+        <p className="text-sm text-muted-foreground">
+          {p.opportunity.outletName}
+          {p.client && <span data-testid="payment-client"> · for {p.client.name}</span>}
+        </p>
         <p className="flex flex-wrap gap-x-3 text-xs text-muted-foreground">
           <span>{format(new Date(p.createdAt), 'MMM dd, yyyy')}</span>
           <span className="font-mono" title={p.stripePaymentId}>

@@ -113,6 +113,13 @@ export function PlacementRow({ placement: p }: { placement: LivePlacementItem })
             <span className="text-muted-foreground"> · </span>
             <span>{brandLabel(p.brand)}</span>
           </p>
+          {/* whose it is (decision 033) and for which of its clients (decision 035) */}
+          <p className="text-sm break-words">
+            <Link href={`/admin/organisations/${p.organisation.id}`} className="font-medium text-primary underline-offset-4 hover:underline">
+              {p.organisation.name}
+            </Link>
+            {p.client && <span> for {p.client.name}</span>}
+          </p>
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-3 sm:flex-col sm:items-end sm:gap-1.5">
           <HealthBadge health={pub.health} />
