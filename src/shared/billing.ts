@@ -211,4 +211,7 @@ export const PAYMENTS_EXPORT_COLUMNS = [
   'invoice_number',
   'released_at',
   'refunded_at',
+  // whose it is and for which of its clients (decisions 033, 035): last, so the columns before keep their places
+  'organisation',
+  'client',
 ] as const;

@@ -131,6 +131,13 @@ describe('clients', () => {
     expect(org).toMatchObject({ id: owner.user.organisationId, approved: true, spentUsd: '300.00', paidTotalUsd: '300.00', placements: 3 });
     expect(org.members.map((m: { email: string }) => m.email)).toEqual([owner.user.email]);
     expect(org.clients.map((c: { name: string }) => c.name)).toEqual(['Acme Foods', 'Bolt Bikes']);
+    // the admins' export names the organisation and the client of each payment
+    const csv = (await admin.agent.get(`/api/admin/payments/export.csv?q=${encodeURIComponent(owner.user.email)}`)).text;
+    const [header, ...lines] = csv.trim().split('\r\n');
+    expect(header.endsWith(',organisation,client')).toBe(true);
+    expect(lines).toHaveLength(3);
+    expect(lines.filter((l) => l.endsWith(',Acme Foods'))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith(',Bolt Bikes'))).toHaveLength(1);
     expect((await admin.agent.get(`/api/admin/organisations/${NOBODY}`)).status).toBe(404);
     expect((await owner.agent.get(`/api/admin/organisations/${owner.user.organisationId}`)).status).toBe(403);
   });

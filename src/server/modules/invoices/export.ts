@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
-import { opportunities, payments, taxDocuments, users } from '../../db/schema';
+import { opportunities, organisations, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { preparedVariants } from '../../db/statement';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../shared/billing';
 import type { PaymentStatus } from '../../../shared/payment';
@@ -61,7 +61,8 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
         SELECT ${payments.id} AS id, ${payments.createdAt} AS created_at, ${payments.brandId} AS brand_id,
           ${payments.opportunityId} AS opportunity_id, ${payments.amount} AS amount, ${payments.status} AS status,
           ${payments.stripePaymentId} AS stripe_payment_id, ${payments.paidAt} AS paid_at,
-          ${payments.releasedAt} AS released_at, ${payments.refundedAt} AS refunded_at
+          ${payments.releasedAt} AS released_at, ${payments.refundedAt} AS refunded_at,
+          ${payments.organisationId} AS organisation_id, ${payments.clientId} AS client_id
         FROM ${payments}
         ${o.cursor ? sql`WHERE (${payments.createdAt}, ${payments.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)` : sql``}
         ORDER BY ${payments.createdAt}, ${payments.id}
@@ -72,11 +73,14 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
         ${opportunities.title} AS "opportunity", ${opportunities.outletName} AS "outlet",
         ${w('stripe_payment_id')} AS "provider_reference", ${taxDocuments.number} AS "invoice_number",
         ${utc(w('released_at'))} AS "released_at", ${utc(w('refunded_at'))} AS "refunded_at",
+        ${organisations.name} AS "organisation", ${orgClients.name} AS "client",
         ${w('created_at')}::text AS "cursor_at", ${w('id')} AS "id",
         (${filter}) AS "matched", (SELECT count(*) FROM w)::int AS "scanned"
       FROM w
       JOIN ${users} ON ${users.id} = ${w('brand_id')}
       JOIN ${opportunities} ON ${opportunities.id} = ${w('opportunity_id')}
+      JOIN ${organisations} ON ${organisations.id} = ${w('organisation_id')}
+      LEFT JOIN ${orgClients} ON ${orgClients.id} = ${w('client_id')}
       LEFT JOIN ${taxDocuments} ON ${taxDocuments.paymentId} = ${w('id')} AND ${taxDocuments.kind} = 'invoice'
       WHERE (${filter}) OR ${w('id')} = (SELECT id FROM w ORDER BY created_at DESC, id DESC LIMIT 1)
       ORDER BY ${w('created_at')}, ${w('id')}`;
