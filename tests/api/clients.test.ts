@@ -4,7 +4,7 @@
  * limited to clients; and the client reviewer, who reaches only the routes without money and never
  * sees a price or an amount in any answer (checked against the server's own route table).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, checkouts, mailOutbox, payments, placements, taxDocuments, users } from '../../src/server/db/schema';
@@ -245,6 +245,12 @@ describe('the client reviewer', () => {
     ok(await reviewer.agent.post(`/api/brand/brief/${paymentId}/submit`, { part1Json: PART1, part2Json: PART2 }), 'brief');
     ok(await admin.agent.patch(`/api/admin/payments/${paymentId}/status`, { draftDocumentUrl: 'https://docs.google.com/document/d/client' }), 'draft');
     ok(await reviewer.agent.post(`/api/brand/projects/${paymentId}/messages`, { text: 'Looks good to us' }), 'message');
+    // the draft waits on it: it is told, as the buyer is
+    const told = await t.db
+      .select({ to: mailOutbox.toAddress })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, 'draft_ready'), sql`${mailOutbox.data}->>'paymentId' = ${paymentId}`));
+    expect(told.map((m) => m.to).sort()).toEqual([owner.user.email, reviewer.user.email].sort());
 
     const reached: string[] = [];
     const leaks: string[] = [];

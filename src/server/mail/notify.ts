@@ -76,6 +76,21 @@ export async function notifyRefunded(tx: Tx, paymentId: string, { toAdmins = fal
 type BrandEvent = 'draft_ready' | 'edits_complete' | 'published';
 type AdminEvent = 'admin_brief_submitted' | 'admin_edits_requested' | 'admin_draft_approved';
 
+/**
+ * The reviewers limited to the client a placement was bought for (decision 035), its buyer aside:
+ * the people a draft waits on besides the buyer.
+ */
+async function clientReviewersOf(tx: Tx, paymentId: string): Promise<{ id: string }[]> {
+  return tx
+    .select({ id: users.id })
+    .from(placements)
+    .innerJoin(users, eq(users.organisationId, placements.organisationId))
+    .where(
+      sql`${placements.id} = ${paymentId} AND ${placements.clientId} IS NOT NULL AND ${users.orgRole} = 'reviewer'
+        AND ${placements.clientId} = ANY(${users.clientIds}) AND ${users.id} <> ${placements.brandId}`,
+    );
+}
+
 /** Progress of a placement, to the brand (draft ready, edits complete, published) or to the admins. */
 export async function notifyPlacement(
   tx: Tx,
@@ -91,6 +106,8 @@ export async function notifyPlacement(
     case 'draft_ready':
     case 'edits_complete':
       await enqueueMail(tx, { userId: p.brandId }, { kind, ...base });
+      // the client's own reviewers review it too (decision 035); these mails carry no amount
+      for (const reviewer of await clientReviewersOf(tx, paymentId)) await enqueueMail(tx, { userId: reviewer.id }, { kind, ...base });
       return;
     case 'published':
       await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount, ...publishedFacts });
