@@ -134,6 +134,23 @@ export interface BillingDetails {
   email: string;
 }
 
+/**
+ * The answer of saved billing details (the organisation's or a client's row, or none yet): nulls
+ * until saved, and `email` the given address until another is saved.
+ */
+export function billingDetailsOf(saved: { [K in keyof BillingDetails]?: string | null } | undefined, email: string): BillingDetails {
+  return {
+    legalName: saved?.legalName ?? null,
+    addressLine1: saved?.addressLine1 ?? null,
+    addressLine2: saved?.addressLine2 ?? null,
+    postalCode: saved?.postalCode ?? null,
+    city: saved?.city ?? null,
+    country: saved?.country ?? null,
+    taxId: saved?.taxId ?? null,
+    email: saved?.email ?? email,
+  };
+}
+
 export const TAX_DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
 export type TaxDocumentKind = (typeof TAX_DOCUMENT_KINDS)[number];
 
@@ -191,6 +208,11 @@ export const paymentsExportQuerySchema = z
         .transform((v) => v.trim())
         .pipe(z.string().max(200, 'q must be at most 200 characters'))
         .transform((v) => v || undefined)
+        .optional(),
+      // one client's payments (decision 035)
+      clientId: z
+        .string({ error: 'Client not found' })
+        .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'Client not found')
         .optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `Unknown parameter: ${issue.keys.join(', ')}` : undefined) },

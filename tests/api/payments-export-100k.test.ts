@@ -39,12 +39,13 @@ it(
 
 it('reads each batch as the next 500 payments in date order, however many match, with the plan a connection keeps', async () => {
   // every filter at once; the plan a pooled connection keeps for it is the generic one, made without the values
-  const statement = exportBatch.statementOf({ status: true, from: true, to: true, q: true, cursor: true });
+  const statement = exportBatch.statementOf({ status: true, from: true, to: true, q: true, client: true, cursor: true });
   const params = statement.paramsOf({
     status: 'paid',
     from: '2024-01-01',
     to: '2024-12-31',
     q: 'Bulk',
+    clientId: '00000000-0000-4000-8000-000000000001',
     cursorAt: '2024-01-01T10:00:00Z',
     cursorId: '00000000-0000-0000-0000-000000000000',
   });

@@ -1,4 +1,22 @@
+import * as React from 'react';
+import { useSearchParams } from 'wouter';
 import { useClients, useReviewOnly } from '@/lib/org';
+
+/** The one client a list shows (`?client=` in the URL, so a reload or a shared link keeps it); null: all. */
+export function useClientParam(): [string | null, (id: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = React.useCallback(
+    (id: string | null) =>
+      setParams((prev) => {
+        const p = new URLSearchParams(prev);
+        if (id) p.set('client', id);
+        else p.delete('client');
+        return p;
+      }),
+    [setParams],
+  );
+  return [params.get('client'), set];
+}
 
 /**
  * An agency's view of one client (decision 035), on My Articles and Payments: shown when the

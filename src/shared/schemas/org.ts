@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, INVITABLE_ROLES, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
+import { AUDIT_ACTIONS, INVITABLE_ROLES, MAX_CLIENTS, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
 import { count, decimal, id, timestamp } from './responses/common';
 
 /**
@@ -22,7 +22,7 @@ const clientIds = z
     error: 'Choose the clients as a list',
   })
   .min(1, 'Choose at least one client, or all')
-  .max(200, 'At most 200 clients')
+  .max(MAX_CLIENTS, `At most ${MAX_CLIENTS} clients`)
   .nullable()
   .describe('the clients the member is limited to; null: all');
 

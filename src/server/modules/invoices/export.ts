@@ -14,6 +14,8 @@ export interface ExportFilter {
   from?: string;
   to?: string;
   q?: string;
+  /** one client's payments */
+  clientId?: string;
 }
 
 type Row = Record<(typeof PAYMENTS_EXPORT_COLUMNS)[number], string | null> & {
@@ -36,7 +38,7 @@ const utc = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 /** A column of the window `w`: the payments this query reads. */
 const w = (column: string) => sql.raw(`w.${column}`);
 
-type Shape = { status: boolean; from: boolean; to: boolean; q: boolean; cursor: boolean };
+type Shape = { status: boolean; from: boolean; to: boolean; q: boolean; client: boolean; cursor: boolean };
 /**
  * One window: the next BATCH payments in keyset order, read from payments_created_idx whatever the
  * filter, then joined and filtered. Filtering inside the walk would leave the planner to guess how
@@ -46,10 +48,11 @@ type Shape = { status: boolean; from: boolean; to: boolean; q: boolean; cursor: 
  */
 export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>(
   'payments_export',
-  (o) => `${o.status ? 's' : ''}${o.from ? 'f' : ''}${o.to ? 't' : ''}${o.q ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.status ? 's' : ''}${o.from ? 'f' : ''}${o.to ? 't' : ''}${o.q ? 'q' : ''}${o.client ? 'k' : ''}${o.cursor ? 'c' : 'n'}`,
   (o) => {
     const filter = and(
       o.status ? sql`${w('status')} = ${sql.placeholder('status')}` : undefined,
+      o.client ? sql`${w('client_id')} = ${sql.placeholder('clientId')}::uuid` : undefined,
       o.from ? sql`${w('paid_at')} >= ${sql.placeholder('from')}::date::timestamp AT TIME ZONE 'UTC'` : undefined,
       o.to ? sql`${w('paid_at')} < (${sql.placeholder('to')}::date + 1)::timestamp AT TIME ZONE 'UTC'` : undefined,
       o.q
@@ -89,9 +92,16 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
 
 /** The payments, oldest first, a batch at a time: the next batch is read only when the last is sent. */
 async function* exportBatches(db: Db, filter: ExportFilter): AsyncGenerator<Row[]> {
-  const shape = { status: Boolean(filter.status), from: Boolean(filter.from), to: Boolean(filter.to), q: filter.q !== undefined };
+  const shape = {
+    status: Boolean(filter.status),
+    from: Boolean(filter.from),
+    to: Boolean(filter.to),
+    q: filter.q !== undefined,
+    client: Boolean(filter.clientId),
+  };
   const values: Record<string, unknown> = {
     ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.clientId ? { clientId: filter.clientId } : {}),
     ...(filter.from ? { from: filter.from } : {}),
     ...(filter.to ? { to: filter.to } : {}),
     ...(filter.q !== undefined ? { q: likeLiteral(filter.q) } : {}),

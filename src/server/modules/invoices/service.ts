@@ -5,7 +5,7 @@ import { billingDetails, payments, taxDocuments } from '../../db/schema';
 import type { Config } from '../../config';
 import type { MailAttachments } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
-import { normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
+import { billingDetailsOf, normalizeTaxId, type BillingDetails, type TaxDocumentKind } from '../../../shared/billing';
 import { issueCreditNote, issueInvoice, type InvoiceSettings } from './issue';
 import type { Member } from '../../lib/contract';
 import { recordAudit } from '../org/audit';
@@ -22,16 +22,7 @@ export async function billingOf(db: Db, account: { email: string; organisationId
   const [b] = account.organisationId
     ? await db.select().from(billingDetails).where(eq(billingDetails.organisationId, account.organisationId))
     : [];
-  return {
-    legalName: b?.legalName ?? null,
-    addressLine1: b?.addressLine1 ?? null,
-    addressLine2: b?.addressLine2 ?? null,
-    postalCode: b?.postalCode ?? null,
-    city: b?.city ?? null,
-    country: b?.country ?? null,
-    taxId: b?.taxId ?? null,
-    email: b?.email ?? account.email,
-  };
+  return billingDetailsOf(b, account.email);
 }
 
 type BillingValues = Omit<typeof billingDetails.$inferInsert, 'organisationId' | 'updatedAt'>;

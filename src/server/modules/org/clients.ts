@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
-import type { BillingDetails } from '../../../shared/billing';
+import { billingDetailsOf, type BillingDetails } from '../../../shared/billing';
 import { MAX_CLIENTS, type OrgRole } from '../../../shared/org';
 import type { ClientChange, OrgClient } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
@@ -9,7 +9,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import { isUniqueViolation } from '../auth/users';
 import { recordAudit } from './audit';
-import { clientSpent } from './budget';
+import { clientsSpent } from './budget';
 
 /**
  * An agency's clients (decision 035): each placement is bought for one client or none; a client has
@@ -68,15 +68,14 @@ export async function listClients(db: Db, member: Member, now = new Date()): Pro
       ),
     )
     .orderBy(asc(orgClients.name));
-  return Promise.all(
-    rows.map(async (r) => ({
-      id: r.id,
-      name: r.name,
-      monthlyCapUsd: r.monthlyCapUsd,
-      spentUsd: await clientSpent(db, member.organisationId, r.id, now),
-      hasBilling: r.billing !== null,
-    })),
-  );
+  const spent = await clientsSpent(db, member.organisationId, now);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    monthlyCapUsd: r.monthlyCapUsd,
+    spentUsd: spent.get(r.id) ?? '0.00',
+    hasBilling: r.billing !== null,
+  }));
 }
 
 async function clientRow(db: Db | Tx, organisationId: string, id: string) {
@@ -141,16 +140,7 @@ export async function changeClient(db: Db, by: Member, id: string, change: Clien
 export async function clientBilling(db: Db, member: Member, id: string): Promise<BillingDetails> {
   await clientRow(db, member.organisationId, id);
   const [b] = await db.select().from(clientBillingDetails).where(eq(clientBillingDetails.clientId, id));
-  return {
-    legalName: b?.legalName ?? null,
-    addressLine1: b?.addressLine1 ?? null,
-    addressLine2: b?.addressLine2 ?? null,
-    postalCode: b?.postalCode ?? null,
-    city: b?.city ?? null,
-    country: b?.country ?? null,
-    taxId: b?.taxId ?? null,
-    email: b?.email ?? member.email,
-  };
+  return billingDetailsOf(b, member.email);
 }
 
 type BillingValues = Omit<typeof clientBillingDetails.$inferInsert, 'clientId' | 'updatedAt'>;

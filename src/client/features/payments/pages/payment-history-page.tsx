@@ -1,5 +1,4 @@
 import { format } from 'date-fns';
-import { useSearchParams } from 'wouter';
 import { Receipt } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { PLACEMENT_STATUS_GUIDE, placementStatus, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
@@ -10,7 +9,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { useBrandPaymentCount, useBrandPayments } from '../api/get-payments';
 import { LoadMore } from '@/components/ui/load-more';
 import { QueryError } from '@/components/query-error';
-import { ClientFilter } from '@/components/client-filter';
+import { ClientFilter, useClientParam } from '@/components/client-filter';
 import { DocumentLinks } from '@/components/document-links';
 
 function PaymentRow({ p }: { p: BrandPaymentItem }) {
@@ -40,16 +39,8 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
 }
 
 export function PaymentHistoryPage() {
-  const [params, setParams] = useSearchParams();
-  // one client's payments (decision 035): `?client=` in the URL
-  const clientId = params.get('client');
-  const setClientId = (id: string | null) =>
-    setParams((prev) => {
-      const p = new URLSearchParams(prev);
-      if (id) p.set('client', id);
-      else p.delete('client');
-      return p;
-    });
+  // one client's payments (decision 035)
+  const [clientId, setClientId] = useClientParam();
   const list = useBrandPayments(clientId);
   const { isLoading } = list;
   const items = list.items ?? [];

@@ -13,7 +13,7 @@ import { useMyArticlesTab } from '../api/get-my-articles';
 import { ArticleCard } from '../components/my-articles/article-card';
 import type { ArticleTab } from '../components/my-articles/article-status';
 import { QueryError } from '@/components/query-error';
-import { ClientFilter } from '@/components/client-filter';
+import { ClientFilter, useClientParam } from '@/components/client-filter';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
   { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
@@ -110,22 +110,6 @@ function useTabInUrl(counts: ArticleTabCounts): [ArticleTab, (tab: ArticleTab) =
   return [isArticleTab(asked) ? asked : opening, select];
 }
 
-/** One client's view (decision 035): `?client=` in the URL, like the tab. */
-function useClientInUrl(): [string | null, (id: string | null) => void] {
-  const [params, setParams] = useSearchParams();
-  const set = React.useCallback(
-    (id: string | null) =>
-      setParams((prev) => {
-        const p = new URLSearchParams(prev);
-        if (id) p.set('client', id);
-        else p.delete('client');
-        return p;
-      }),
-    [setParams],
-  );
-  return [params.get('client'), set];
-}
-
 function ArticleTabs({ counts, clientId }: { counts: ArticleTabCounts; clientId: string | null }) {
   const [tab, setTab] = useTabInUrl(counts);
 
@@ -158,7 +142,7 @@ function ArticleTabs({ counts, clientId }: { counts: ArticleTabCounts; clientId:
 
 export function MyArticlesPage() {
   useCheckoutReturn();
-  const [clientId, setClientId] = useClientInUrl();
+  const [clientId, setClientId] = useClientParam();
   const counts = useMyArticleCounts(clientId);
   const { data, isLoading } = counts;
   return (
