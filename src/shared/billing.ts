@@ -171,6 +171,8 @@ export interface TaxDocumentContent {
   seller: DocumentParty;
   buyer: DocumentParty;
   line: { title: string; outlet: string; type: string };
+  /** an order's invoice (issue 46): every line, each with its amount; `line` is then the first */
+  lines?: { title: string; outlet: string; type: string; totalCents: number; netCents: number }[];
   /** the amount charged, tax included (integer cents) */
   totalCents: number;
   netCents: number;

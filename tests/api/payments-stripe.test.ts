@@ -236,7 +236,7 @@ describe('POST /api/webhooks/stripe', () => {
     expect(p.providerRefundId).toMatch(/^re_test_/);
     const refundCalls = stripe.calls.slice(before).filter((c) => c.path === '/v1/refunds');
     expect(refundCalls.length).toBeGreaterThanOrEqual(1);
-    for (const c of refundCalls) expect(c).toMatchObject({ method: 'POST', idempotencyKey: hold.id, form: { payment_intent: pi } });
+    for (const c of refundCalls) expect(c).toMatchObject({ method: 'POST', idempotencyKey: hold.id, form: { payment_intent: pi, amount: '125050' } });
     expect((await opportunityRow(t.db, opp.id)).filledSlots).toBe(1);
   });
 
@@ -276,7 +276,7 @@ describe('POST /api/webhooks/stripe', () => {
     const res = await admin.agent.post(`/api/admin/payments/${p.id}/refund`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: p.id, status: 'refunded', refundReason: 'admin' });
-    expect(stripe.calls.slice(before)).toEqual([{ method: 'POST', path: '/v1/refunds', idempotencyKey: p.id, form: { payment_intent: pi } }]);
+    expect(stripe.calls.slice(before)).toEqual([{ method: 'POST', path: '/v1/refunds', idempotencyKey: p.id, form: { payment_intent: pi, amount: '125050' } }]);
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 0, status: 'available' });
   });
 
@@ -338,5 +338,51 @@ describe('POST /api/webhooks/stripe', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/payments/checkout', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: '{}' });
     expect(res.statusCode).toBe(403);
     expect(ORIGIN).toBeTruthy();
+  });
+});
+
+describe('a cart’s order through Stripe (issue 46)', () => {
+  it('one session with a line item per opportunity; the webhook twice books each placement once; a line refunds its own amount', async () => {
+    const opps = await Promise.all([
+      createOpportunity(t.db, { maxSlots: 2, priceUsd: '300.00', title: 'Cart one' }),
+      createOpportunity(t.db, { maxSlots: 2, priceUsd: '450.50', title: 'Cart two' }),
+    ]);
+    const [brand] = await quickBrands(t.app, t.db, 1);
+    for (const o of opps) expect((await brand.agent.put(`/api/cart/lines/${o.id}`)).status).toBe(200);
+    const before = stripe.calls.length;
+    const res = await brand.agent.post('/api/cart/checkout', {});
+    expect(res.status).toBe(200);
+    const create = stripe.calls.slice(before).find((c) => c.path === '/v1/checkout/sessions')!;
+    expect(create.idempotencyKey).toBe(`order-${res.body.orderId}`);
+    expect(create.form).toMatchObject({
+      'line_items[0][price_data][unit_amount]': expect.stringMatching(/^(30000|45050)$/),
+      'line_items[1][price_data][unit_amount]': expect.stringMatching(/^(30000|45050)$/),
+      client_reference_id: res.body.orderId,
+    });
+    const sessionId = (res.body.url as string).split('/').pop()!;
+    expect(stripe.sessions.get(sessionId)!.amount_total).toBe(75050);
+    const pi = stripe.pay(sessionId);
+    const ev = signedEvent('checkout.session.completed', { id: sessionId });
+    await Promise.all([deliver(ev.payload, ev.header), deliver(ev.payload, ev.header)]);
+    const again = signedEvent('checkout.session.completed', { id: sessionId });
+    expect((await deliver(again.payload, again.header)).statusCode).toBe(200);
+    const rows = (await Promise.all(opps.map((o) => paymentsOf(t.db, o.id)))).flat();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.stripePaymentId === pi && r.providerSessionId === sessionId && r.orderId === res.body.orderId)).toBe(true);
+
+    const admin = await signedIn(t.app, t.db, kinds.admin);
+    const line = rows.find((r) => r.amount === '450.50')!;
+    const mark = stripe.calls.length;
+    expect((await admin.agent.post(`/api/admin/payments/${line.id}/refund`)).status).toBe(200);
+    expect(stripe.calls.slice(mark)).toEqual([{ method: 'POST', path: '/v1/refunds', idempotencyKey: line.id, form: { payment_intent: pi, amount: '45050' } }]);
+    expect(stripe.refundedOf(pi)).toBe(45050);
+    // Stripe's charge.refunded for that partial refund: the other line stays paid
+    const refunded = signedEvent('charge.refunded', { id: `ch_${pi}`, object: 'charge', payment_intent: pi });
+    expect((await deliver(refunded.payload, refunded.header)).statusCode).toBe(200);
+    const after = (await Promise.all(opps.map((o) => paymentsOf(t.db, o.id)))).flat();
+    expect(after.map((r) => [r.amount, r.status]).sort()).toEqual([
+      ['300.00', 'paid'],
+      ['450.50', 'refunded'],
+    ]);
   });
 });

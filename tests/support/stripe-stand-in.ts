@@ -32,6 +32,8 @@ export async function startStripeStandIn() {
   const unexpected: string[] = [];
   const sessions = new Map<string, Session>();
   const refundedIntents = new Set<string>();
+  /** what our refunds gave back of each payment intent, in cents (a charge is refunded once all of it is) */
+  const refundedCents = new Map<string, number>();
   const idempotent = new Map<string, unknown>();
   /** session creations to refuse next, with Stripe's error (e.g. an expiry too close) */
   const refusals: string[] = [];
@@ -76,7 +78,10 @@ export async function startStripeStandIn() {
             payment_status: 'unpaid',
             payment_intent: null,
             client_reference_id: form.client_reference_id ?? null,
-            amount_total: Number(form['line_items[0][price_data][unit_amount]']),
+            // every line item's amount (a cart's order has one per opportunity)
+            amount_total: Object.entries(form)
+              .filter(([k]) => /^line_items\[\d+\]\[price_data\]\[unit_amount\]$/.test(k))
+              .reduce((sum, [, v]) => sum + Number(v), 0),
             currency: form['line_items[0][price_data][currency]'],
             metadata,
             expires_at: Number(form.expires_at),
@@ -97,7 +102,10 @@ export async function startStripeStandIn() {
       }
       if (req.method === 'POST' && url.pathname === '/v1/refunds') {
         return once(() => {
-          refundedIntents.add(form.payment_intent);
+          const total = [...sessions.values()].find((s) => s.payment_intent === form.payment_intent)?.amount_total ?? 0;
+          const given = (refundedCents.get(form.payment_intent) ?? 0) + (form.amount ? Number(form.amount) : total);
+          refundedCents.set(form.payment_intent, given);
+          if (given >= total) refundedIntents.add(form.payment_intent);
           return { id: `re_test_${++n}`, object: 'refund', payment_intent: form.payment_intent, status: 'succeeded' };
         });
       }
@@ -131,6 +139,8 @@ export async function startStripeStandIn() {
     refuseNextCreate(message = 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.') {
       refusals.push(message);
     },
+    /** What our refunds gave back of a payment intent, in cents. */
+    refundedOf: (paymentIntent: string) => refundedCents.get(paymentIntent) ?? 0,
     /** A refund made in Stripe's dashboard. */
     refundOutside(paymentIntent: string) {
       refundedIntents.add(paymentIntent);

@@ -232,6 +232,76 @@ export const savedOpportunities = pgTable(
  * A checkout in progress: the slot it reserved is held while `status = 'open'`. Its id is the id
  * the payment will get (sent to the provider as client_reference_id), so a checkout becomes exactly one payment.
  */
+/**
+ * A cart checked out at once (issue 46): one provider session with a line item per opportunity.
+ * Each line is a checkout row (`checkouts.order_id`) holding its slot; paid, each becomes its own
+ * payment and placement, as a single purchase does, and the order has one invoice listing them.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey(),
+    brandId: uuid('brand_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
+    // the sum of its lines when checked out
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
+    providerSessionId: text('provider_session_id'),
+    url: text('url'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // the built-in test checkout records "the card was charged" here, as on a single checkout
+    testProviderRef: text('test_provider_ref'),
+    // a declined line is swapped for its closest alternative without asking
+    autoSwap: boolean('auto_swap').notNull().default(false),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_provider_session_unique').on(t.providerSessionId),
+    index('orders_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    index('orders_brand_created_idx').on(t.brandId, t.createdAt),
+    index('orders_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open' AND test_provider_ref IS NULL`),
+  ],
+);
+
+/** A member's cart: one line per opportunity, with the price it had when added. */
+export const cartLines = pgTable(
+  'cart_lines',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    opportunityId: uuid('opportunity_id')
+      .notNull()
+      .references(() => opportunities.id, { onDelete: 'cascade' }),
+    priceUsd: numeric('price_usd', { precision: 12, scale: 2 }).notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.opportunityId] })],
+);
+
+/** A brief kept to start others from (issue 46): the organisation's, by name. */
+export const briefTemplates = pgTable(
+  'brief_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    part1Json: jsonb('part1_json').$type<Record<string, string>>().notNull(),
+    part2Json: jsonb('part2_json').$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('brief_templates_org_name_unique').on(t.organisationId, sql`lower(${t.name})`)],
+);
+
 export const checkouts = pgTable(
   'checkouts',
   {
@@ -251,6 +321,8 @@ export const checkouts = pgTable(
     purchaseRequestId: uuid('purchase_request_id').references((): AnyPgColumn => purchaseRequests.id, { onDelete: 'restrict' }),
     // the organisation's client it is bought for (null: none; decision 035)
     clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
+    // a line of a cart's order (issue 46): the order has the provider session
+    orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'cascade' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
     url: text('url'),
@@ -278,6 +350,7 @@ export const checkouts = pgTable(
     // a brand's checkouts started in the last window (LIMIT_CHECKOUTS)
     index('checkouts_brand_created_idx').on(t.brandId, t.createdAt),
     index('checkouts_attention_idx').on(t.createdAt).where(sql`attention_reason IS NOT NULL`),
+    index('checkouts_order_idx').on(t.orderId).where(sql`order_id IS NOT NULL`),
     // an organisation's open checkouts count against its budget while they hold their slots. Not a
     // partial index on `status = 'open'`: a brand's open-hold lookup, planned generically, would
     // read every open hold through it (tests/api/checkout-lookup-plan.test.ts)
@@ -305,6 +378,8 @@ export const payments = pgTable(
       .references(() => opportunities.id, { onDelete: 'restrict' }),
     // the organisation's client it is bought for (null: none; decision 035)
     clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
+    // the order it was bought in with others (issue 46); its lines share the provider session
+    orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
     // the provider's payment reference (Stripe: the PaymentIntent id); the spec's field name
     stripePaymentId: text('stripe_payment_id').notNull(),
     providerSessionId: text('provider_session_id').notNull(),
@@ -322,7 +397,9 @@ export const payments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('payments_provider_session_unique').on(t.providerSessionId),
+    // one payment per session, or per line of an order's session
+    uniqueIndex('payments_provider_session_unique').on(t.providerSessionId, t.opportunityId),
+    index('payments_order_idx').on(t.orderId).where(sql`order_id IS NOT NULL`),
     index('payments_stripe_payment_idx').on(t.stripePaymentId),
     // the admins' search by brand
     index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),
@@ -713,15 +790,20 @@ export const taxDocuments = pgTable(
   'tax_documents',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    paymentId: uuid('payment_id')
-      .notNull()
-      .references(() => payments.id, { onDelete: 'restrict' }),
+    // the payment it is of; an order's invoice is the order's (every line's invoice route answers it)
+    paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
     kind: text('kind', { enum: TAX_DOCUMENT_KINDS }).notNull(),
     number: text('number').notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
     content: jsonb('content').$type<TaxDocumentContent>().notNull(),
   },
-  (t) => [uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind), uniqueIndex('tax_documents_number_unique').on(t.number)],
+  (t) => [
+    uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind),
+    uniqueIndex('tax_documents_order_kind_unique').on(t.orderId, t.kind),
+    uniqueIndex('tax_documents_number_unique').on(t.number),
+    check('tax_documents_of_one', sql`(payment_id IS NULL) <> (order_id IS NULL)`),
+  ],
 );
 
 /**

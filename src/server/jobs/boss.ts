@@ -3,6 +3,7 @@ import type { DbHandle } from '../db/client';
 import { maintainEmbeddedDatabase } from '../db/maintenance';
 import type { PaymentProvider } from '../providers/provider';
 import { expireCheckouts } from '../modules/payments/slots';
+import { expireOrders } from '../modules/payments/orders';
 import { refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
 import type { InvoiceSettings } from '../modules/invoices/service';
@@ -85,6 +86,7 @@ export async function startJobs(opts: {
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 10 };
   await boss.work(JOBS.expireCheckouts, polling, async () => {
     await expireCheckouts(handle.db, new Date());
+    await expireOrders(handle.db, new Date());
     await fulfilChargedTestCheckouts(handle.db, provider, new Date(), opts.invoicing);
   });
   await boss.work(JOBS.guaranteeRefunds, polling, async () => {

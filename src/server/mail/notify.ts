@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { guaranteeRefundAt } from '../../shared/constants';
+import { fromCents, toCents } from '../../shared/money';
 import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 
@@ -62,6 +63,48 @@ export async function notifyPaymentReceived(tx: Tx, paymentId: string, invoiceNu
     ...(invoiceNumber ? { invoiceNumber } : {}),
   });
   await enqueueAdminMail(tx, { kind: 'admin_new_placement', ...base, brand: p.brand, brandEmail: p.brandEmail, amount: p.amount, providerRef: p.providerRef });
+}
+
+/**
+ * A cart's order paid (issue 46): one receipt with its lines and the order's invoice, one mail to
+ * the admins. Lines sold out while paying are left out: each gets its refund mail.
+ */
+export async function notifyOrderReceived(tx: Tx, orderId: string, invoiceNumber?: string | null) {
+  const rows = await tx
+    .select({
+      paymentId: payments.id,
+      brandId: payments.brandId,
+      title: opportunities.title,
+      outlet: opportunities.outletName,
+      amount: payments.amount,
+      paidAt: payments.paidAt,
+      providerRef: payments.stripePaymentId,
+      holdsSlot: payments.holdsSlot,
+      brand: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
+      brandEmail: users.email,
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .innerJoin(users, eq(users.id, payments.brandId))
+    .where(eq(payments.orderId, orderId))
+    .orderBy(opportunities.outletName, payments.id);
+  const held = rows.filter((r) => r.holdsSlot);
+  if (!held.length) return;
+  const [p] = held;
+  const lines = held.map((r) => ({ title: r.title, outlet: r.outlet, amount: r.amount }));
+  const amount = fromCents(held.reduce((sum, r) => sum + toCents(r.amount), 0));
+  await enqueueMail(tx, { userId: p.brandId }, {
+    kind: 'order_received',
+    orderId,
+    paymentId: p.paymentId,
+    lines,
+    amount,
+    paidAt: p.paidAt.toISOString(),
+    providerRef: p.providerRef,
+    guaranteeDate: guaranteeRefundAt(p.paidAt).toISOString(),
+    ...(invoiceNumber ? { invoiceNumber } : {}),
+  });
+  await enqueueAdminMail(tx, { kind: 'admin_new_order', orderId, brand: p.brand, brandEmail: p.brandEmail, lines, amount, providerRef: p.providerRef });
 }
 
 export async function notifyRefunded(tx: Tx, paymentId: string, { toAdmins = false } = {}) {

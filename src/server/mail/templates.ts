@@ -28,6 +28,18 @@ export type MailData =
   | { kind: 'signup_received'; name: string; brandName: string }
   | { kind: 'brand_approved'; name: string; viaInviteCode: boolean }
   | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string; invoiceNumber?: string })
+  // a cart's order (issue 46): one receipt for its lines; `paymentId` is its first line's (the invoice is the order's)
+  | {
+      kind: 'order_received';
+      orderId: string;
+      paymentId: string;
+      lines: { title: string; outlet: string; amount: string }[];
+      amount: string;
+      paidAt: string;
+      providerRef: string;
+      guaranteeDate: string;
+      invoiceNumber?: string;
+    }
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
   | (Placement & { kind: 'brief_reminder'; paidAt: string })
@@ -46,6 +58,7 @@ export type MailData =
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
   | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
+  | { kind: 'admin_new_order'; orderId: string; brand: string; brandEmail: string; lines: { title: string; outlet: string; amount: string }[]; amount: string; providerRef: string }
   | (Placement & { kind: 'admin_brief_submitted'; brand: string })
   | (Placement & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
   | (Placement & { kind: 'admin_draft_approved'; brand: string })
@@ -270,6 +283,36 @@ function draftFor(d: MailData): Draft {
           ['Website', d.website],
         ],
         action: { label: 'Review pending brands', path: '/admin/approvals' },
+      };
+    case 'order_received':
+      return {
+        subject: `Payment received: ${d.lines.length} placements`,
+        paragraphs: [
+          `Thank you for your payment for ${d.lines.length} placements. Each one's money is held in escrow until its article is published.`,
+          `Any of them not published by ${formatDate(d.guaranteeDate)} is refunded in full (our ${GUARANTEE_NAME}).`,
+          'Next step: tell the editorial team about your story in each brief. After the first, you can copy it to the others.',
+        ],
+        facts: [
+          ...d.lines.map((l): [string, string] => [l.outlet, `${l.title}: ${formatUsd(l.amount)}`]),
+          ['Total', formatUsd(d.amount)],
+          ['Date', formatDate(d.paidAt)],
+          ['Payment reference', d.providerRef],
+          ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
+          ['Refund guarantee until', formatDate(d.guaranteeDate)],
+        ],
+        action: { label: 'Open the order', path: `/brand/orders/${d.orderId}` },
+      };
+    case 'admin_new_order':
+      return {
+        subject: `New paid order: ${d.lines.length} placements`,
+        paragraphs: [`${d.brand} has paid ${formatUsd(d.amount)} for ${d.lines.length} placements. The money is held in escrow.`],
+        facts: [
+          ['Brand', `${d.brand} <${d.brandEmail}>`],
+          ...d.lines.map((l): [string, string] => [l.outlet, `${l.title}: ${formatUsd(l.amount)}`]),
+          ['Total', formatUsd(d.amount)],
+          ['Payment reference', d.providerRef],
+        ],
+        action: { label: 'Open projects', path: '/admin/projects' },
       };
     case 'admin_new_placement':
       return {

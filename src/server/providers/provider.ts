@@ -13,6 +13,11 @@ export interface CheckoutRequest {
   amountCents: number;
   /** What the card statement / checkout page calls the purchase. */
   productName: string;
+  /**
+   * An order's lines (issue 46), one line item each; `amountCents` is then their sum and
+   * `opportunityId` the first line's. Without it the session has one line: productName, amountCents.
+   */
+  lines?: { name: string; amountCents: number }[];
   expiresAt: Date;
   successUrl: string;
   cancelUrl: string;

@@ -43,12 +43,10 @@ export function stripeProvider(opts: StripeOptions): PaymentProvider {
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
-          line_items: [
-            {
-              quantity: 1,
-              price_data: { currency: 'usd', unit_amount: req.amountCents, product_data: { name: req.productName } },
-            },
-          ],
+          line_items: (req.lines ?? [{ name: req.productName, amountCents: req.amountCents }]).map((line) => ({
+            quantity: 1,
+            price_data: { currency: 'usd', unit_amount: line.amountCents, product_data: { name: line.name } },
+          })),
           client_reference_id: req.paymentId,
           customer_email: req.brandEmail,
           metadata,
@@ -87,8 +85,9 @@ export function stripeProvider(opts: StripeOptions): PaymentProvider {
     },
 
     async refund(req) {
-      // no amount: a full refund; the same parameters every time so the idempotency key always matches
-      const refund = await stripe.refunds.create({ payment_intent: req.providerRef }, { idempotencyKey: req.idempotencyKey });
+      // the payment's amount: all of a single purchase's charge, one line of an order's (issue 46);
+      // the same parameters every time so the idempotency key always matches
+      const refund = await stripe.refunds.create({ payment_intent: req.providerRef, amount: req.amountCents }, { idempotencyKey: req.idempotencyKey });
       return { refundId: refund.id };
     },
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments } from '../db/schema';
+import { checkouts, orders, payments } from '../db/schema';
 import { toCents } from '../../shared/money';
 import { WebhookSignatureError, type PaymentProvider, type ProviderSession } from './provider';
 
@@ -30,7 +30,9 @@ export function testCheckoutProvider(db: Db): PaymentProvider {
     },
 
     async retrieveSession(sessionId): Promise<ProviderSession | null> {
-      const [hold] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
+      // a single checkout's hold, or a cart's order: either is the session
+      const [single] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
+      const hold = single ?? (await db.select().from(orders).where(eq(orders.providerSessionId, sessionId)))[0];
       if (!hold) return null;
       const paid = Boolean(hold.testProviderRef);
       const expired = !paid && (hold.status === 'expired' || hold.status === 'cancelled');

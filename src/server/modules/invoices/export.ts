@@ -65,7 +65,7 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
           ${payments.opportunityId} AS opportunity_id, ${payments.amount} AS amount, ${payments.status} AS status,
           ${payments.stripePaymentId} AS stripe_payment_id, ${payments.paidAt} AS paid_at,
           ${payments.releasedAt} AS released_at, ${payments.refundedAt} AS refunded_at,
-          ${payments.organisationId} AS organisation_id, ${payments.clientId} AS client_id
+          ${payments.organisationId} AS organisation_id, ${payments.clientId} AS client_id, ${payments.orderId} AS order_id
         FROM ${payments}
         ${o.cursor ? sql`WHERE (${payments.createdAt}, ${payments.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)` : sql``}
         ORDER BY ${payments.createdAt}, ${payments.id}
@@ -84,7 +84,7 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
       JOIN ${opportunities} ON ${opportunities.id} = ${w('opportunity_id')}
       JOIN ${organisations} ON ${organisations.id} = ${w('organisation_id')}
       LEFT JOIN ${orgClients} ON ${orgClients.id} = ${w('client_id')}
-      LEFT JOIN ${taxDocuments} ON ${taxDocuments.paymentId} = ${w('id')} AND ${taxDocuments.kind} = 'invoice'
+      LEFT JOIN ${taxDocuments} ON (${taxDocuments.paymentId} = ${w('id')} OR ${taxDocuments.orderId} = ${w('order_id')}) AND ${taxDocuments.kind} = 'invoice'
       WHERE (${filter}) OR ${w('id')} = (SELECT id FROM w ORDER BY created_at DESC, id DESC LIMIT 1)
       ORDER BY ${w('created_at')}, ${w('id')}`;
   },

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../mail/outbox';
-import { billingDetails, clientBillingDetails, documentCounters, opportunities, orgClients, payments, taxDocuments, users } from '../../db/schema';
+import { billingDetails, clientBillingDetails, documentCounters, opportunities, orders, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { countryName, euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
 import { toCents } from '../../../shared/money';
@@ -92,7 +92,7 @@ function partyOf(b: typeof billingDetails.$inferSelect | typeof clientBillingDet
 /**
  * The invoice of a payment, issued once, in the caller's transaction (the fulfilment's): numbered,
  * with the buyer's billing details as they are now. Returns the number (an existing one when the
- * payment already has its invoice).
+ * payment already has its invoice). A payment of an order has the order's invoice (issueOrderInvoice).
  */
 export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceSettings, now: Date): Promise<string | null> {
   const [existing] = await tx
@@ -100,7 +100,36 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     .from(taxDocuments)
     .where(and(eq(taxDocuments.paymentId, paymentId), eq(taxDocuments.kind, 'invoice')));
   if (existing) return existing.number;
-  const [p] = await tx
+  const [order] = await tx.select({ id: payments.orderId }).from(payments).where(eq(payments.id, paymentId));
+  if (order?.id) return issueOrderInvoice(tx, order.id, settings, now);
+  const lines = await invoiceLines(tx, eq(payments.id, paymentId));
+  if (!lines.length) return null;
+  const number = await nextNumber(tx, 'invoice', now);
+  await tx.insert(taxDocuments).values({ paymentId, kind: 'invoice', number, issuedAt: now, content: await invoiceContent(tx, lines, settings) });
+  return number;
+}
+
+/**
+ * The one invoice of an order (issue 46), listing each of its payments as a line, in the
+ * fulfilment's transaction; every line's invoice route answers it. Returns its number.
+ */
+export async function issueOrderInvoice(tx: Tx, orderId: string, settings: InvoiceSettings, now: Date): Promise<string | null> {
+  const [existing] = await tx
+    .select({ number: taxDocuments.number })
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.orderId, orderId), eq(taxDocuments.kind, 'invoice')));
+  if (existing) return existing.number;
+  const lines = await invoiceLines(tx, eq(payments.orderId, orderId));
+  if (!lines.length) return null;
+  const number = await nextNumber(tx, 'invoice', now);
+  await tx.insert(taxDocuments).values({ orderId, kind: 'invoice', number, issuedAt: now, content: await invoiceContent(tx, lines, settings) });
+  return number;
+}
+
+type InvoiceLine = Awaited<ReturnType<typeof invoiceLines>>[number];
+
+function invoiceLines(tx: Tx, which: ReturnType<typeof eq>) {
+  return tx
     .select({
       brandId: payments.brandId,
       organisationId: payments.organisationId,
@@ -114,23 +143,41 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
-    .where(eq(payments.id, paymentId));
-  if (!p) return null;
+    .where(which)
+    .orderBy(asc(payments.createdAt), asc(opportunities.outletName), asc(payments.id));
+}
+
+/** What an invoice prints: the parties, its lines (one or an order's), the tax included in each. */
+async function invoiceContent(tx: Tx, lines: InvoiceLine[], settings: InvoiceSettings): Promise<TaxDocumentContent> {
+  const p = lines[0];
   const buyer = await buyerOf(tx, p.brandId, p.organisationId, p.clientId);
   const buyerVat = buyer.taxId ? euVatCountry(buyer.taxId) : null;
   const sellerVat = settings.seller.taxId ? euVatCountry(settings.seller.taxId) : null;
   // an EU business in another member state accounts for the VAT itself
   const reverseCharge = buyerVat !== null && buyerVat !== sellerVat;
-  const totalCents = toCents(p.amount);
   const taxRateBp = reverseCharge ? 0 : settings.taxRateBp;
-  const taxCents = includedTax(totalCents, taxRateBp);
-  const content: TaxDocumentContent = {
+  const described = lines.map((l) => {
+    const totalCents = toCents(l.amount);
+    const taxCents = includedTax(totalCents, taxRateBp);
+    return {
+      title: l.title,
+      outlet: l.outlet,
+      type: (l.type as OpportunityType[]).map((t) => OPPORTUNITY_TYPE_LABELS[t]).join(', '),
+      totalCents,
+      netCents: totalCents - taxCents,
+    };
+  });
+  const totalCents = described.reduce((sum, l) => sum + l.totalCents, 0);
+  const netCents = described.reduce((sum, l) => sum + l.netCents, 0);
+  const [first] = described;
+  return {
     seller: settings.seller,
     buyer,
-    line: { title: p.title, outlet: p.outlet, type: (p.type as OpportunityType[]).map((t) => OPPORTUNITY_TYPE_LABELS[t]).join(', ') },
+    line: { title: first.title, outlet: first.outlet, type: first.type },
+    ...(lines.length > 1 ? { lines: described } : {}),
     totalCents,
-    netCents: totalCents - taxCents,
-    taxCents,
+    netCents,
+    taxCents: totalCents - netCents,
     taxRateBp,
     currency: 'USD',
     reverseCharge,
@@ -138,9 +185,6 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
     paidAt: p.paidAt.toISOString(),
     testMode: settings.testMode,
   };
-  const number = await nextNumber(tx, 'invoice', now);
-  await tx.insert(taxDocuments).values({ paymentId, kind: 'invoice', number, issuedAt: now, content });
-  return number;
 }
 
 /**
@@ -150,12 +194,52 @@ export async function issueInvoice(tx: Tx, paymentId: string, settings: InvoiceS
  */
 export async function issueCreditNote(tx: Tx, paymentId: string, refundReason: string | null, now: Date): Promise<string | null> {
   const docs = await tx.select().from(taxDocuments).where(eq(taxDocuments.paymentId, paymentId));
-  const invoice = docs.find((d) => d.kind === 'invoice');
   const existing = docs.find((d) => d.kind === 'credit_note');
   if (existing) return existing.number;
+  const invoice = docs.find((d) => d.kind === 'invoice') ?? (await orderInvoiceOf(tx, paymentId));
   if (!invoice) return null;
-  const content: TaxDocumentContent = { ...invoice.content, invoiceNumber: invoice.number, refundReason: refundReason ?? 'admin' };
+  const content: TaxDocumentContent = { ...(await creditedPart(tx, invoice, paymentId)), invoiceNumber: invoice.number, refundReason: refundReason ?? 'admin' };
   const number = await nextNumber(tx, 'credit_note', now);
   await tx.insert(taxDocuments).values({ paymentId, kind: 'credit_note', number, issuedAt: now, content });
   return number;
+}
+
+type StoredInvoice = typeof taxDocuments.$inferSelect;
+
+/** The invoice of the order a payment was bought in, if it was. */
+async function orderInvoiceOf(tx: Tx, paymentId: string): Promise<StoredInvoice | undefined> {
+  const [row] = await tx
+    .select({ doc: taxDocuments })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .innerJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
+    .where(eq(payments.id, paymentId));
+  return row?.doc;
+}
+
+/**
+ * What a payment's credit note cancels: the whole invoice, or, for one line of an order's invoice,
+ * that line with its own amount and tax (the line's place in the invoice is the payment's among
+ * the order's payments, in the invoice's order).
+ */
+async function creditedPart(tx: Tx, invoice: StoredInvoice, paymentId: string): Promise<TaxDocumentContent> {
+  const c = invoice.content;
+  if (!invoice.orderId) return c;
+  const ids = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .where(eq(payments.orderId, invoice.orderId))
+    .orderBy(asc(payments.createdAt), asc(opportunities.outletName), asc(payments.id));
+  const lines = c.lines ?? [{ ...c.line, totalCents: c.totalCents, netCents: c.netCents }];
+  const line = lines[ids.findIndex((r) => r.id === paymentId)] ?? lines[0];
+  const { lines: _all, ...rest } = c;
+  void _all;
+  return {
+    ...rest,
+    line: { title: line.title, outlet: line.outlet, type: line.type },
+    totalCents: line.totalCents,
+    netCents: line.netCents,
+    taxCents: line.totalCents - line.netCents,
+  };
 }

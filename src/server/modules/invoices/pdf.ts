@@ -147,11 +147,22 @@ export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions
   y += 28;
   pdf.moveTo(left, y).lineTo(right, y).stroke();
   const sign = doc.kind === 'credit_note' ? -1 : 1;
-  write(c.line.title, 'Regular', 10, left, y + 8, { width: 350 });
-  write(`${c.line.outlet} · ${c.line.type}`, 'Regular', 9, left, undefined, { width: 350 });
-  write(formatUsd(sign * c.netCents), 'Regular', 10, 410, y + 8, { width: right - 410, align: 'right' });
-  y = Math.max(pdf.y, y + 30) + 10;
-  pdf.moveTo(left, y).lineTo(right, y).stroke();
+  // an order's invoice lists each line (issue 46); a page holds what fits, the rest goes on
+  for (const line of c.lines ?? [{ ...c.line, netCents: c.netCents }]) {
+    if (y > 700) {
+      pdf.addPage();
+      y = 50;
+    }
+    write(line.title, 'Regular', 10, left, y + 8, { width: 350 });
+    write(`${line.outlet} · ${line.type}`, 'Regular', 9, left, undefined, { width: 350 });
+    write(formatUsd(sign * line.netCents), 'Regular', 10, 410, y + 8, { width: right - 410, align: 'right' });
+    y = Math.max(pdf.y, y + 30) + 10;
+    pdf.moveTo(left, y).lineTo(right, y).stroke();
+  }
+  if (y > 680) {
+    pdf.addPage();
+    y = 50;
+  }
 
   const total = (label: string, amount: string, font: 'Regular' | 'Bold') => {
     y += 8;

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { billingDetails, payments, taxDocuments } from '../../db/schema';
@@ -12,7 +12,7 @@ import { recordAudit } from '../org/audit';
 import type { RenderOptions, StoredDocument } from './pdf';
 import { renderOnPool } from './render-pool';
 
-export { issueCreditNote, issueInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
+export { issueCreditNote, issueInvoice, issueOrderInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
 
 /**
  * GET /api/brand/billing: the organisation's details as saved, nulls until then (and for an account
@@ -60,6 +60,15 @@ async function ensureDocuments(db: Db, paymentId: string, settings: InvoiceSetti
   });
 }
 
+/**
+ * The join of a payment to its document: its own, or for an invoice, its order's (issue 46: one
+ * invoice lists an order's lines; each line has its own credit note).
+ */
+const documentOf = (kind: TaxDocumentKind) =>
+  kind === 'invoice'
+    ? or(eq(taxDocuments.paymentId, payments.id), and(isNotNull(payments.orderId), eq(taxDocuments.orderId, payments.orderId)))!
+    : eq(taxDocuments.paymentId, payments.id);
+
 export interface DocumentFile {
   fileName: string;
   pdf: Buffer;
@@ -79,7 +88,7 @@ export async function documentPdf(
     db
       .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content, status: payments.status })
       .from(payments)
-      .leftJoin(taxDocuments, and(eq(taxDocuments.paymentId, payments.id), eq(taxDocuments.kind, kind)))
+      .leftJoin(taxDocuments, and(documentOf(kind), eq(taxDocuments.kind, kind)))
       .where(and(eq(payments.id, paymentId), opts.organisationId ? eq(payments.organisationId, opts.organisationId) : undefined));
   let [row] = await find();
   if (!row) return null;
@@ -113,8 +122,9 @@ async function fileOf(id: string, doc: StoredDocument, render?: RenderOptions): 
 async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKind, render?: RenderOptions): Promise<DocumentFile | null> {
   const [row] = await db
     .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content })
-    .from(taxDocuments)
-    .where(and(eq(taxDocuments.paymentId, paymentId), eq(taxDocuments.kind, kind)));
+    .from(payments)
+    .innerJoin(taxDocuments, and(documentOf(kind), eq(taxDocuments.kind, kind)))
+    .where(eq(payments.id, paymentId));
   return row ? fileOf(row.id, { kind, number: row.number, issuedAt: row.issuedAt, content: row.content }, render) : null;
 }
 
@@ -125,7 +135,8 @@ async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKin
 export function receiptAttachments(render?: RenderOptions): MailAttachments {
   return async (db, data) => {
     // typeof: the mail's data was stored as JSON, by whatever version of the code queued it
-    if (data.kind !== 'payment_received' || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
+    const receipt = data.kind === 'payment_received' || data.kind === 'order_received';
+    if (!receipt || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
     const file = await storedDocumentPdf(db, data.paymentId, 'invoice', render);
     return file ? [{ filename: file.fileName, content: file.pdf, contentType: 'application/pdf' }] : [];
   };

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import type { Db } from '../../db/client';
-import { checkouts, opportunities } from '../../db/schema';
+import { checkouts, opportunities, orders } from '../../db/schema';
+import { closeOrder } from './orders';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
@@ -319,9 +320,36 @@ export async function checkoutView(db: Db, brandId: string, sessionId: string, n
     .from(checkouts)
     .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
     .where(and(eq(checkouts.providerSessionId, sessionId), eq(checkouts.brandId, brandId)));
-  if (!row) throw notFound('Checkout not found');
+  if (!row) return orderCheckoutView(db, brandId, sessionId, now);
   const status = row.status === 'open' && row.expiresAt <= now ? 'expired' : row.status;
-  return { ...row, sessionId: row.sessionId!, status, expiresAt: row.expiresAt.toISOString() };
+  return { ...row, sessionId: row.sessionId!, status, expiresAt: row.expiresAt.toISOString(), lines: undefined };
+}
+
+/** A cart's order on the built-in checkout page: its lines, and their total. */
+async function orderCheckoutView(db: Db, brandId: string, sessionId: string, now: Date) {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.providerSessionId, sessionId), eq(orders.brandId, brandId)));
+  if (!order) throw notFound('Checkout not found');
+  const lines = await db
+    .select({ opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: checkouts.amount })
+    .from(checkouts)
+    .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
+    .where(eq(checkouts.orderId, order.id))
+    .orderBy(asc(opportunities.outletName), asc(checkouts.id));
+  const status = order.status === 'open' && order.expiresAt <= now ? 'expired' : order.status;
+  return {
+    sessionId,
+    paymentId: order.id,
+    status,
+    amount: order.amount,
+    expiresAt: order.expiresAt.toISOString(),
+    opportunityId: lines[0]?.opportunityId ?? order.id,
+    title: `${lines.length} placement${lines.length === 1 ? '' : 's'}`,
+    outletName: [...new Set(lines.map((l) => l.outletName))].join(', '),
+    lines,
+  };
 }
 
 /**
@@ -338,6 +366,7 @@ export async function payTestCheckout(
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
   const providerRef = 'pi_local_' + randomBytes(12).toString('hex');
+  if (view.lines) return payTestOrder(db, provider, brandId, view, providerRef, now, invoicing);
   const [charged] = await db
     .update(checkouts)
     .set({ testProviderRef: providerRef })
@@ -363,6 +392,37 @@ export async function payTestCheckout(
   return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
 }
 
+/** The test checkout's "Pay" for a cart's order: the order and its lines are charged, then fulfilled. */
+async function payTestOrder(
+  db: Db,
+  provider: PaymentProvider,
+  brandId: string,
+  view: Awaited<ReturnType<typeof checkoutView>>,
+  providerRef: string,
+  now: Date,
+  invoicing: InvoiceSettings,
+) {
+  const charged = await db.transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({ testProviderRef: providerRef })
+      .where(and(eq(orders.id, view.paymentId), eq(orders.brandId, brandId), eq(orders.status, 'open'), gt(orders.expiresAt, now), isNull(orders.testProviderRef)))
+      .returning({ id: orders.id });
+    // the lines too: the expiry sweep never closes a charged hold
+    if (order) await tx.update(checkouts).set({ testProviderRef: providerRef }).where(and(eq(checkouts.orderId, order.id), eq(checkouts.status, 'open')));
+    return order;
+  });
+  if (!charged) {
+    const [order] = await db.select().from(orders).where(eq(orders.id, view.paymentId));
+    if (!order?.testProviderRef) {
+      if (view.status === 'cancelled') throw conflict('This checkout was cancelled');
+      throw conflict('This checkout has expired. Please check out your cart again.');
+    }
+  }
+  const result = await fulfilCheckout(db, provider, view.sessionId, now, { invoicing });
+  return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
+}
+
 /** "Cancel" on the checkout page: the hold ends and its slot is given back at once. */
 export async function cancelCheckout(
   db: Db,
@@ -374,6 +434,20 @@ export async function cancelCheckout(
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
   if (view.status === 'completed') throw conflict('This checkout has already been paid');
+  if (view.lines && view.status === 'open') {
+    try {
+      await provider.expireSession(sessionId);
+    } catch {
+      // the provider refused: most likely it was paid a moment ago; let fulfilment decide
+      await fulfilCheckout(db, provider, sessionId, now, { invoicing });
+      const after = await checkoutView(db, brandId, sessionId, now);
+      if (after.status === 'completed') throw conflict('This checkout has already been paid');
+      if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
+    }
+    await closeOrder(db, view.paymentId, 'cancelled', now);
+    if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw conflict('This checkout has already been paid');
+    return { url: CHECKOUT_CANCEL_PATH };
+  }
   if (view.status === 'open') {
     try {
       await provider.expireSession(sessionId);
@@ -408,7 +482,13 @@ export async function fulfilChargedTestCheckouts(
     .from(checkouts)
     .where(and(eq(checkouts.status, 'open'), isNotNull(checkouts.testProviderRef), lt(checkouts.createdAt, new Date(now.getTime() - 60_000))))
     .limit(100);
-  for (const { sessionId } of stuck) if (sessionId) await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-  return stuck.length;
+  const stuckOrders = await db
+    .select({ sessionId: orders.providerSessionId })
+    .from(orders)
+    .where(and(eq(orders.status, 'open'), isNotNull(orders.testProviderRef), lt(orders.createdAt, new Date(now.getTime() - 60_000))))
+    .limit(100);
+  const sessions = [...stuck, ...stuckOrders].map((r) => r.sessionId).filter((id): id is string => id !== null);
+  for (const sessionId of sessions) await fulfilCheckout(db, provider, sessionId, now, { invoicing });
+  return sessions.length;
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { checkouts, payments, placements, processedWebhookEvents } from '../../db/schema';
 import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../providers/provider';
 import { closeCheckouts, checkoutById, reserveSlot } from './slots';
+import { fulfilOrder, orderForSession } from './orders';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
 import { notifyPaymentReceived } from '../../mail/notify';
 import { recordEvent } from '../timeline/service';
@@ -48,7 +49,12 @@ export async function fulfilCheckout(
   const session = await provider.retrieveSession(sessionId);
   if (!session) return { outcome: 'unknown' };
   const hold = await checkoutForSession(db, session);
-  if (!hold) return { outcome: 'unknown' };
+  if (!hold) {
+    // a cart's order: one session, a line per opportunity (issue 46)
+    const order = await orderForSession(db, session);
+    if (!order) return { outcome: 'unknown' };
+    return fulfilOrder(db, provider, session, order, now, { ...opts, describeCharge });
+  }
 
   const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');
   if (paid) {

@@ -13,6 +13,7 @@ import { adminPaymentRoutes } from './admin-routes';
 import { cancelCheckout, checkoutView, payTestCheckout, startCheckout } from './checkout';
 import { brandEscrowBalance, brandPayments } from './service';
 import { webhookRoutes } from './webhook-routes';
+import { cartRoutes } from './cart-routes';
 
 const CHECKOUT_NOT_FOUND = 'Checkout not found';
 
@@ -161,4 +162,5 @@ export const paymentsModule: Module = async (app, deps) => {
 
   adminPaymentRoutes(app, deps);
   webhookRoutes(app, deps);
+  cartRoutes(app, deps);
 };

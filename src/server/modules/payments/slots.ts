@@ -86,9 +86,9 @@ export async function closeCheckouts(tx: Tx, where: SQL, status: 'expired' | 'ca
   return Number(rows[0]?.closed ?? 0);
 }
 
-/** Expires every open hold whose time is up (the every-minute job). */
+/** Expires every open hold whose time is up (the every-minute job); an order's lines end with their order (orders.ts). */
 export function expireCheckouts(db: Db, now: Date): Promise<number> {
-  return closeCheckouts(db, sql`expires_at <= ${now.toISOString()}::timestamptz`, 'expired', now);
+  return closeCheckouts(db, sql`expires_at <= ${now.toISOString()}::timestamptz AND order_id IS NULL`, 'expired', now);
 }
 
 export const checkoutById = (id: string) => sql`${checkouts.id} = ${id}`;

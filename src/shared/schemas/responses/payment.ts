@@ -14,6 +14,10 @@ export const checkoutViewSchema = z
     opportunityId: id,
     title: z.string(),
     outletName: z.string(),
+    lines: z
+      .array(z.object({ opportunityId: id, title: z.string(), outletName: z.string(), amount: decimal }))
+      .optional()
+      .describe('a cart’s order (issue 46): its lines; `paymentId` is then the order’s id and `title` says how many'),
   })
   .meta({ id: 'CheckoutView' });
 

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { publicUrl } from '../../config';
+import type { ModuleDeps } from '../../deps';
+import { idIn, memberOf, route, scopeOf } from '../../lib/contract';
+import { clientFilter } from '../../../shared/schemas/brief';
+import { cartCheckoutAnswerSchema, cartCheckoutSchema, cartSchema, orderSchema, orderSummarySchema } from '../../../shared/schemas/cart';
+import { addToCart, cartOf, clearCart, removeFromCart } from './cart';
+import { orderOf, ordersOf, reorder, startCartCheckout } from './orders';
+
+const opportunityParams = z.object({ opportunityId: idIn('Opportunity not found').describe('the opportunity’s id') });
+const orderParams = z.object({ id: idIn('Order not found').describe('the order’s id') });
+
+/**
+ * The cart and its orders (issue 46): a member's cart of up to 50 opportunities, checked out at
+ * once into an order (one provider session; a payment and a placement per line), and the orders.
+ */
+export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
+  const { db, config, provider, limits } = deps;
+
+  route(
+    app,
+    'GET',
+    '/api/cart',
+    {
+      access: 'brand',
+      can: 'buy',
+      tags: ['Checkout'],
+      summary: 'The member’s cart: each line with its price as added, its price now and whether it can be bought',
+      response: { 200: cartSchema },
+    },
+    async (req) => cartOf(db, memberOf(req)),
+  );
+
+  route(
+    app,
+    'PUT',
+    '/api/cart/lines/:opportunityId',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Add an opportunity to the cart, at its price of now (already there: unchanged)',
+      params: opportunityParams,
+      response: { 200: cartSchema },
+      errors: { 404: 'Opportunity not found', 409: 'The cart holds 50 lines already, or the opportunity cannot be bought now' },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      await addToCart(db, member, req.params.opportunityId);
+      return cartOf(db, member);
+    },
+  );
+
+  route(
+    app,
+    'DELETE',
+    '/api/cart/lines/:opportunityId',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Remove an opportunity from the cart',
+      params: opportunityParams,
+      response: { 200: cartSchema },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      await removeFromCart(db, member, req.params.opportunityId);
+      return cartOf(db, member);
+    },
+  );
+
+  route(
+    app,
+    'DELETE',
+    '/api/cart',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Empty the cart; with `?unavailable=1`, remove only the lines that cannot be bought now',
+      querystring: z.object({ unavailable: z.enum(['1'], { error: 'unavailable is 1 or absent' }).optional() }),
+      response: { 200: cartSchema },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      await clearCart(db, member, { unavailableOnly: req.query.unavailable === '1' });
+      return cartOf(db, member);
+    },
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/cart/checkout',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Check out the whole cart: a slot held on every line or none, one payment page',
+      description:
+        'Every line’s slot is held for 31 minutes in one transaction, or none is: while any line cannot be bought the answer is 409 with `soldOut` (its opportunity ids). A price that changed since its line was added answers 409 with `priceChanges` and `totalUsd`; sending that total back as `confirmTotalUsd` accepts it. Paid, each line becomes its own placement; the order has one invoice.',
+      body: cartCheckoutSchema,
+      response: { 200: cartCheckoutAnswerSchema },
+      errors: {
+        400: 'A member limited to clients must say which client it is for',
+        404: 'Client not found',
+        409: 'The cart is empty, a line cannot be bought now (`soldOut`), prices changed (`priceChanges`), or a checkout of one of its opportunities is already open',
+        422: 'Over a monthly budget, or over the member’s approval threshold',
+        429: 'Too many checkouts started',
+        502: 'Failed to create checkout session',
+      },
+    },
+    async (req) => startCartCheckout(db, provider, { member: memberOf(req), body: req.body, publicUrl: publicUrl(config), limit: limits.checkouts }),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/brand/orders',
+    {
+      access: 'brand',
+      tags: ['Payments'],
+      summary: 'The organisation’s paid orders (carts checked out at once), newest first',
+      querystring: z.object({ clientId: clientFilter }),
+      response: { 200: z.array(orderSummarySchema) },
+    },
+    async (req) => ordersOf(db, scopeOf(req, req.query.clientId)),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/brand/orders/:id',
+    {
+      access: 'brand',
+      tags: ['Payments'],
+      summary: 'One order: its lines and their states, what was paid, refunded and released, its invoice',
+      params: orderParams,
+      response: { 200: orderSchema },
+      errors: { 404: 'Order not found' },
+    },
+    async (req) => orderOf(db, scopeOf(req), req.params.id),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/brand/orders/:id/reorder',
+    {
+      access: 'brand',
+      tags: ['Checkout'],
+      summary: 'Order again: the order’s opportunities back in the cart; those that cannot be bought now are skipped (`skipped`)',
+      params: orderParams,
+      response: { 200: cartSchema },
+      errors: { 404: 'Order not found' },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      const skipped = await reorder(db, member, scopeOf(req), req.params.id);
+      return { ...(await cartOf(db, member)), skipped };
+    },
+  );
+}

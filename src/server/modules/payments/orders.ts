@@ -1,0 +1,484 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { cartLines, checkouts, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
+import { HttpError, conflict, notFound } from '../../lib/errors';
+import type { Member, Scope } from '../../lib/contract';
+import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
+import { startOfUtcDay } from '../../lib/dates';
+import type { PaymentProvider, ProviderSession } from '../../providers/provider';
+import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import { CHECKOUT_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
+import type { CartCheckout, Order } from '../../../shared/schemas/cart';
+import { claimBudget, hasCap, purchaseLimitsOf } from '../org/budget';
+import { clientForPurchase } from '../org/clients';
+import { actorOf, recordAudit } from '../org/audit';
+import { recordEvent } from '../timeline/service';
+import { notifyOrderReceived } from '../../mail/notify';
+import { countEvent } from '../../ops/events';
+import { issueOrderInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
+import { isUniqueViolation } from '../auth/users';
+import { addAllToCart, cartLinesOf } from './cart';
+import { closeCheckouts, reserveSlot, takeSlot } from './slots';
+import { completeRefund, type PaymentRow } from './refunds';
+
+/**
+ * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
+ * transaction locks the opportunities in id order, takes a slot of each in one UPDATE and rolls
+ * back when any is missing. One provider session carries a line item per opportunity; paid, each
+ * line becomes its own payment and placement (its own escrow, brief, draft, publication and
+ * guarantee) in one transaction, the order gets one invoice listing them, and a line sold out while
+ * the brand paid is refunded alone, with its own credit note.
+ */
+
+const ORDER_NOT_FOUND = 'Order not found';
+
+/** A cart checkout refused because some lines cannot be bought now: nothing was held. */
+const soldOutError = (ids: string[], titles: string[]) =>
+  new HttpError(
+    409,
+    ids.length === 1
+      ? `“${titles[0]}” cannot be bought now: remove it from your cart to check out the rest.`
+      : `${ids.length} opportunities in your cart cannot be bought now: remove them to check out the rest.`,
+    undefined,
+    { soldOut: ids },
+  );
+
+/** POST /api/cart/checkout: holds a slot on every line and opens one provider session. */
+export async function startCartCheckout(
+  db: Db,
+  provider: PaymentProvider,
+  args: { member: Member; body: CartCheckout; publicUrl: string; limit: Limit; now?: Date },
+): Promise<{ url: string; orderId: string }> {
+  const now = args.now ?? new Date();
+  const { member, body } = args;
+  const lines = await cartLinesOf(db, member.userId, now);
+  if (!lines.length) throw conflict('Your cart is empty');
+  const unavailable = lines.filter((l) => !l.available);
+  if (unavailable.length)
+    throw soldOutError(
+      unavailable.map((l) => l.opportunityId),
+      unavailable.map((l) => l.title),
+    );
+  const newTotal = lines.reduce((sum, l) => sum + toCents(l.currentPriceUsd), 0);
+  const changed = lines.filter((l) => l.priceUsd !== l.currentPriceUsd);
+  const confirmed = body.confirmTotalUsd !== undefined && toCents(body.confirmTotalUsd) === newTotal;
+  if ((changed.length && !confirmed) || (body.confirmTotalUsd !== undefined && !confirmed)) {
+    throw new HttpError(
+      409,
+      `Prices changed since you added ${changed.length === 1 ? 'this opportunity' : 'these opportunities'}: the total is now ${formatUsd(fromCents(newTotal))}. Confirm the new total to check out.`,
+      undefined,
+      {
+        priceChanges: changed.map((l) => ({ opportunityId: l.opportunityId, oldPriceUsd: l.priceUsd, newPriceUsd: l.currentPriceUsd })),
+        totalUsd: fromCents(newTotal),
+      },
+    );
+  }
+  const clientId = await clientForPurchase(db, member, body.clientId);
+  const limits = await purchaseLimitsOf(db, member.organisationId, member.userId, clientId);
+  if (limits.threshold !== null && newTotal > toCents(limits.threshold)) {
+    throw new HttpError(
+      422,
+      `This cart’s total of ${formatUsd(fromCents(newTotal))} is over your approval threshold of ${formatUsd(limits.threshold)}: ask an owner or admin of your organisation to check it out, or buy fewer at once.`,
+    );
+  }
+  const refusal = await orderLimitRefusal(db, member.userId, args.limit, now);
+  if (refusal) throw refusal;
+
+  const orderId = randomUUID();
+  const expiresAt = new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000);
+  const ids = lines.map((l) => l.opportunityId).sort();
+  const pre = provider.precomputedCheckout?.(orderId);
+  let held: { id: string; title: string; outletName: string; priceUsd: string }[];
+  try {
+    held = await db.transaction(async (tx) => {
+      if (hasCap(limits)) await claimBudget(tx, { organisationId: member.organisationId, userId: member.userId, clientId }, fromCents(newTotal), now);
+      // the brand's own holds of these opportunities whose time ran out: closed, their slots back
+      await closeCheckouts(
+        tx,
+        sql`brand_id = ${member.userId} AND opportunity_id IN ${ids} AND expires_at <= ${now.toISOString()}::timestamptz`,
+        'expired',
+        now,
+      );
+      // locks in one order (by id), so that two carts sharing opportunities queue, never deadlock
+      await tx.execute(sql`SELECT 1 FROM ${opportunities} WHERE id IN ${ids} ORDER BY id FOR UPDATE`);
+      const taken = await tx
+        .update(opportunities)
+        .set(takeSlot)
+        .where(
+          and(
+            inArray(opportunities.id, ids),
+            eq(opportunities.status, 'available'),
+            sql`${opportunities.filledSlots} < ${opportunities.maxSlots}`,
+            sql`(${opportunities.deadlineDate} IS NULL OR ${opportunities.deadlineDate} >= ${startOfUtcDay(now).toISOString()}::timestamptz)`,
+          ),
+        )
+        .returning({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: sql<string>`${opportunities.priceUsd}::text` });
+      if (taken.length < ids.length) {
+        const missing = lines.filter((l) => !taken.some((t) => t.id === l.opportunityId));
+        throw soldOutError(
+          missing.map((l) => l.opportunityId),
+          missing.map((l) => l.title),
+        );
+      }
+      // a price changed between the read above and the lock: refused like any price change
+      const moved = lines.filter((l) => taken.find((t) => t.id === l.opportunityId)!.priceUsd !== l.currentPriceUsd);
+      if (moved.length) throw conflict('Prices changed while you were checking out. Please review your cart and try again.');
+      await tx.insert(orders).values({
+        id: orderId,
+        brandId: member.userId,
+        organisationId: member.organisationId,
+        clientId,
+        amount: fromCents(newTotal),
+        status: 'open',
+        expiresAt,
+        autoSwap: body.autoSwap ?? false,
+        providerSessionId: pre?.sessionId ?? null,
+        url: pre?.url ?? null,
+        createdAt: now,
+      });
+      await tx.insert(checkouts).values(
+        lines.map((l) => ({
+          id: randomUUID(),
+          brandId: member.userId,
+          organisationId: member.organisationId,
+          clientId,
+          orderId,
+          opportunityId: l.opportunityId,
+          amount: l.currentPriceUsd,
+          status: 'open' as const,
+          expiresAt,
+          createdAt: now,
+        })),
+      );
+      // the prices confirmed are the cart's from now on
+      if (changed.length) {
+        for (const l of changed) {
+          await tx
+            .update(cartLines)
+            .set({ priceUsd: l.currentPriceUsd })
+            .where(and(eq(cartLines.userId, member.userId), eq(cartLines.opportunityId, l.opportunityId)));
+        }
+      }
+      return taken;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('You already have a checkout open for one of these opportunities: finish or cancel it first.');
+    throw err;
+  }
+  if (pre) return { url: pre.url, orderId };
+
+  const byId = new Map(held.map((h) => [h.id, h]));
+  try {
+    const created = await provider.createCheckout({
+      paymentId: orderId,
+      brandId: member.userId,
+      opportunityId: lines[0].opportunityId,
+      brandEmail: member.email,
+      amountCents: newTotal,
+      productName: `${lines.length} placements`,
+      lines: lines.map((l) => {
+        const h = byId.get(l.opportunityId)!;
+        return { name: `${h.outletName}: ${h.title}`, amountCents: toCents(l.currentPriceUsd) };
+      }),
+      expiresAt,
+      successUrl: `${args.publicUrl}${CHECKOUT_SUCCESS_PATH}`,
+      cancelUrl: `${args.publicUrl}${CHECKOUT_CANCEL_PATH}`,
+      idempotencyKey: `order-${orderId}`,
+    });
+    await db.update(orders).set({ providerSessionId: created.sessionId, url: created.url }).where(eq(orders.id, orderId));
+    return { url: created.url, orderId };
+  } catch {
+    // no session to pay: every slot goes straight back
+    await closeOrder(db, orderId, 'cancelled', now);
+    throw new HttpError(502, 'Failed to create checkout session');
+  }
+}
+
+/** The brand has started as many orders as its checkout limit allows in the window. */
+async function orderLimitRefusal(db: Db, brandId: string, limit: Limit, now: Date): Promise<RateLimitError | null> {
+  const since = new Date(now.getTime() - limit.windowMs);
+  const started = await db
+    .select({ at: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.brandId, brandId), gt(orders.createdAt, since)))
+    .orderBy(asc(orders.createdAt))
+    .limit(limit.max);
+  if (started.length < limit.max) return null;
+  const seconds = Math.max(1, Math.ceil((started[0].at.getTime() + limit.windowMs - now.getTime()) / 1000));
+  return new RateLimitError(limit.message(tryAgainIn(seconds)), seconds);
+}
+
+/**
+ * Ends an unpaid order: its lines' holds are closed and their slots given back, in one transaction.
+ * An order the built-in checkout has charged is never closed: it is about to be fulfilled.
+ */
+export async function closeOrder(db: Db, orderId: string, status: 'expired' | 'cancelled', now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [closed] = await tx
+      .update(orders)
+      .set({ status, closedAt: now })
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'open'), sql`${orders.testProviderRef} IS NULL`))
+      .returning({ id: orders.id });
+    if (closed) await closeCheckouts(tx, sql`order_id = ${orderId}`, status, now);
+    return Boolean(closed);
+  });
+}
+
+/** Expires every open order whose time is up, its lines with it (the every-minute job). */
+export async function expireOrders(db: Db, now: Date): Promise<number> {
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'open'), sql`${orders.testProviderRef} IS NULL`, sql`${orders.expiresAt} <= ${now.toISOString()}::timestamptz`))
+    .limit(500);
+  let n = 0;
+  for (const { id } of due) if (await closeOrder(db, id, 'expired', now)) n++;
+  return n;
+}
+
+export type OrderFulfilment =
+  | { outcome: 'pending' }
+  | { outcome: 'closed' }
+  | { outcome: 'mismatch'; reason: string }
+  | { outcome: 'paid' | 'refunded'; payment: PaymentRow; created: boolean };
+
+/** The order a provider session belongs to. */
+export async function orderForSession(db: Db, session: ProviderSession) {
+  const [bySession] = await db.select().from(orders).where(eq(orders.providerSessionId, session.id));
+  if (bySession) return bySession;
+  if (!session.clientReferenceId || !/^[0-9a-f-]{36}$/i.test(session.clientReferenceId)) return undefined;
+  const [byRef] = await db.select().from(orders).where(eq(orders.id, session.clientReferenceId));
+  return byRef && (byRef.providerSessionId === null || byRef.providerSessionId === session.id) ? byRef : undefined;
+}
+
+/**
+ * The provider's truth about an order's session, brought into our records once however often it
+ * is called (fulfilCheckout hands an order's session here): paid → a payment and a placement per
+ * line, the order's invoice, one receipt; expired → every hold closed.
+ */
+export async function fulfilOrder(
+  db: Db,
+  provider: PaymentProvider,
+  session: ProviderSession,
+  order: typeof orders.$inferSelect,
+  now: Date,
+  opts: { paymentFailed?: boolean; invoicing?: InvoiceSettings; describeCharge: (cents: number | null, currency: string) => string },
+): Promise<OrderFulfilment> {
+  const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');
+  if (paid) {
+    const expected = toCents(order.amount);
+    const currency = (session.currency ?? '').toLowerCase();
+    if (session.amountCents !== expected || currency !== 'usd') {
+      const reason = `Charged ${opts.describeCharge(session.amountCents, currency)}, expected ${formatUsd(expected)} USD`;
+      await db.transaction(async (tx) => {
+        // shown to admins under "Needs attention" once, on the order's first line
+        const [first] = await tx.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.orderId, order.id)).orderBy(asc(checkouts.id)).limit(1);
+        if (first) {
+          await tx
+            .update(checkouts)
+            .set({ attentionReason: reason, chargedAmountCents: session.amountCents, chargedCurrency: session.currency, chargedProviderRef: session.providerRef })
+            .where(eq(checkouts.id, first.id));
+        }
+        await tx.update(orders).set({ status: 'cancelled', closedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, 'open')));
+        await closeCheckouts(tx, sql`order_id = ${order.id}`, 'cancelled', now);
+      });
+      return { outcome: 'mismatch', reason };
+    }
+  }
+  if (!paid) {
+    if (session.status === 'expired') {
+      await closeOrder(db, order.id, 'expired', now);
+      return { outcome: 'closed' };
+    }
+    if (opts.paymentFailed && session.status === 'complete') {
+      await closeOrder(db, order.id, 'cancelled', now);
+      return { outcome: 'closed' };
+    }
+    return { outcome: 'pending' };
+  }
+
+  const result = await db.transaction(async (tx) => {
+    // one fulfilment at a time per order; the others find its payments
+    const [o] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('update');
+    if (o.status === 'completed') {
+      return { payments: await tx.select().from(payments).where(eq(payments.orderId, o.id)).orderBy(asc(payments.id)), created: false };
+    }
+    const lines = await tx.select().from(checkouts).where(eq(checkouts.orderId, o.id)).orderBy(asc(checkouts.opportunityId)).for('update');
+    const made: PaymentRow[] = [];
+    const actor = await actorOf(tx, o.brandId);
+    for (const line of lines) {
+      // an open hold (even past its time) still has its slot; an expired one takes a free slot again
+      const holdsSlot =
+        line.status === 'open' || line.status === 'completed' || Boolean(await reserveSlot(tx, line.opportunityId, now, { ignoreDeadline: true }));
+      const [payment] = await tx
+        .insert(payments)
+        .values({
+          id: line.id,
+          brandId: o.brandId,
+          organisationId: o.organisationId,
+          clientId: o.clientId,
+          orderId: o.id,
+          opportunityId: line.opportunityId,
+          stripePaymentId: session.providerRef ?? session.id,
+          providerSessionId: session.id,
+          amount: line.amount,
+          status: 'paid',
+          holdsSlot,
+          paidAt: now,
+          createdAt: now,
+          ...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),
+        })
+        .returning();
+      await tx.insert(placements).values({
+        id: payment.id,
+        paymentId: payment.id,
+        brandId: payment.brandId,
+        organisationId: payment.organisationId,
+        clientId: payment.clientId,
+        opportunityId: payment.opportunityId,
+        createdAt: payment.createdAt,
+      });
+      await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount, orderId: o.id }, now);
+      made.push(payment);
+    }
+    await tx
+      .update(checkouts)
+      .set({ status: 'completed', closedAt: now })
+      .where(eq(checkouts.orderId, o.id));
+    await tx.update(orders).set({ status: 'completed', closedAt: now, providerSessionId: session.id }).where(eq(orders.id, o.id));
+    // bought: out of the cart
+    await tx.delete(cartLines).where(
+      and(
+        eq(cartLines.userId, o.brandId),
+        inArray(
+          cartLines.opportunityId,
+          lines.map((l) => l.opportunityId),
+        ),
+      ),
+    );
+    const invoiceNumber = await issueOrderInvoice(tx, o.id, opts.invoicing ?? TEST_INVOICING, now);
+    await notifyOrderReceived(tx, o.id, invoiceNumber);
+    await recordAudit(tx, { organisationId: o.organisationId, actor, action: 'paid', subject: o.id, details: { amountUsd: o.amount, orderLines: lines.length } }, now);
+    return { payments: made, created: true };
+  });
+
+  if (result.created) for (let i = 0; i < result.payments.length; i++) countEvent('payment');
+  // a line sold out while the brand paid is refunded alone (also finishes one a crash interrupted)
+  let refundedAll = true;
+  for (const p of result.payments) {
+    let payment = p;
+    if (payment.status === 'paid' && !payment.holdsSlot && payment.refundRequestedAt) {
+      payment = (await completeRefund(db, provider, payment, now))?.payment ?? payment;
+    }
+    if (payment.status !== 'refunded') refundedAll = false;
+  }
+  const first = result.payments[0];
+  return { outcome: refundedAll ? 'refunded' : 'paid', payment: first, created: result.created };
+}
+
+/** One order of the organisation (in the member's scope), its lines and money; 404 otherwise. */
+export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Order> {
+  const [o] = await db
+    .select({ order: orders, client: { id: orgClients.id, name: orgClients.name }, invoiceId: taxDocuments.id, invoiceNumber: taxDocuments.number })
+    .from(orders)
+    .leftJoin(orgClients, eq(orgClients.id, orders.clientId))
+    .leftJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
+    .where(and(eq(orders.id, orderId), eq(orders.organisationId, scope.organisationId), inScope(scope)));
+  if (!o) throw notFound(ORDER_NOT_FOUND);
+  const paid = await db
+    .select({
+      paymentId: payments.id,
+      opportunityId: payments.opportunityId,
+      title: opportunities.title,
+      outletName: opportunities.outletName,
+      amountUsd: sql<string>`${payments.amount}::text`,
+      status: payments.status,
+    })
+    .from(payments)
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .where(eq(payments.orderId, o.order.id))
+    .orderBy(asc(opportunities.outletName), asc(payments.id));
+  // before it is paid, the lines are its holds
+  const lines = paid.length
+    ? paid.map((l) => ({ ...l, refundedUsd: l.status === 'refunded' ? l.amountUsd : '0.00' }))
+    : (
+        await db
+          .select({ id: checkouts.id, opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: sql<string>`${checkouts.amount}::text` })
+          .from(checkouts)
+          .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
+          .where(eq(checkouts.orderId, o.order.id))
+          .orderBy(asc(opportunities.outletName), asc(checkouts.id))
+      ).map((l) => ({ paymentId: l.id, opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, amountUsd: l.amount, status: 'paid' as const, refundedUsd: '0.00' }));
+  const sum = (pick: (l: (typeof lines)[number]) => boolean) => fromCents(lines.filter(pick).reduce((s, l) => s + toCents(l.amountUsd), 0));
+  return {
+    id: o.order.id,
+    createdAt: o.order.createdAt.toISOString(),
+    paidAt: paid.length ? (o.order.closedAt?.toISOString() ?? null) : null,
+    status: o.order.status,
+    totalUsd: o.order.amount,
+    paidUsd: paid.length ? o.order.amount : '0.00',
+    refundedUsd: paid.length ? sum((l) => l.status === 'refunded') : '0.00',
+    releasedUsd: paid.length ? sum((l) => l.status === 'released') : '0.00',
+    heldUsd: paid.length ? sum((l) => l.status === 'paid') : '0.00',
+    client: o.client?.id ? { id: o.client.id, name: o.client.name } : null,
+    autoSwap: o.order.autoSwap,
+    lines,
+    invoiceId: o.invoiceId,
+    invoiceNumber: o.invoiceNumber,
+  };
+}
+
+/** A member limited to clients sees the orders for them. */
+const inScope = (scope: Scope) =>
+  scope.clientIds === null ? undefined : scope.clientIds.length ? inArray(orders.clientId, scope.clientIds) : sql`false`;
+
+/** GET /api/brand/orders: the organisation's paid orders (in the member's scope), newest first, at most 200, in one statement. */
+export async function ordersOf(db: Db, scope: Scope) {
+  const money = (status: string) =>
+    sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
+  const rows = await db
+    .select({
+      id: orders.id,
+      createdAt: orders.createdAt,
+      closedAt: orders.closedAt,
+      status: orders.status,
+      totalUsd: sql<string>`${orders.amount}::text`,
+      autoSwap: orders.autoSwap,
+      clientId: orgClients.id,
+      clientName: orgClients.name,
+      invoiceId: taxDocuments.id,
+      invoiceNumber: taxDocuments.number,
+      lineCount: sql<number>`count(${payments.id})::int`,
+      refundedUsd: money('refunded'),
+      releasedUsd: money('released'),
+      heldUsd: money('paid'),
+    })
+    .from(orders)
+    .innerJoin(payments, eq(payments.orderId, orders.id))
+    .leftJoin(orgClients, eq(orgClients.id, orders.clientId))
+    .leftJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
+    .where(and(eq(orders.organisationId, scope.organisationId), eq(orders.status, 'completed'), inScope(scope)))
+    .groupBy(orders.id, orgClients.id, taxDocuments.id)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(200);
+  return rows.map(({ clientId, clientName, closedAt, ...o }) => ({
+    ...o,
+    createdAt: o.createdAt.toISOString(),
+    paidAt: closedAt?.toISOString() ?? null,
+    paidUsd: o.totalUsd,
+    client: clientId ? { id: clientId, name: clientName! } : null,
+  }));
+}
+
+/** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart, those unavailable said. */
+export async function reorder(db: Db, member: Member, scope: Scope, orderId: string, now: Date = new Date()) {
+  const order = await orderOf(db, scope, orderId);
+  return addAllToCart(
+    db,
+    member,
+    order.lines.map((l) => l.opportunityId),
+    now,
+  );
+}
+

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { decimal, id, timestamp } from './responses/common';
+import { PAYMENT_STATUSES } from '../payment';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How many lines a cart holds (one slot of one opportunity each). */
+export const CART_MAX_LINES = 50;
+
+/** Why a cart line cannot be bought now, in the words the cart shows. */
+export const CART_UNAVAILABLE = {
+  sold_out: 'Sold out',
+  unavailable: 'No longer available',
+  deadline_passed: 'The deadline to purchase has passed',
+} as const;
+
+/** POST /api/cart/checkout */
+export const cartCheckoutSchema = z.object({
+  // the new total, sent back to accept the prices that changed since the lines were added
+  confirmTotalUsd: z
+    .string({ error: 'The total must be an amount such as 1250.00' })
+    .regex(/^\d{1,10}(\.\d{1,2})?$/, 'The total must be an amount such as 1250.00')
+    .optional(),
+  clientId: z.string().regex(UUID, 'Client not found').optional(),
+  // a line the outlet declines is swapped for its closest alternative without asking
+  autoSwap: z.boolean({ error: 'autoSwap is true or false' }).optional(),
+});
+export type CartCheckout = z.infer<typeof cartCheckoutSchema>;
+
+export const cartLineSchema = z
+  .object({
+    opportunityId: id,
+    title: z.string(),
+    outletName: z.string(),
+    priceUsd: decimal.describe('the price when the line was added: what checkout charges unless confirmed anew'),
+    currentPriceUsd: decimal,
+    deadlineDate: timestamp.nullable(),
+    available: z.boolean(),
+    reason: z.string().nullable().describe('why it cannot be bought now (sold out, no longer available, deadline passed)'),
+    addedAt: timestamp,
+  })
+  .meta({ id: 'CartLine' });
+
+export const cartSchema = z
+  .object({
+    lines: z.array(cartLineSchema),
+    totalUsd: decimal.describe('the sum of the lines’ prices as added'),
+    maxLines: z.number().int(),
+    budgetLeftUsd: decimal.nullable().describe('what the tightest of the organisation’s and the member’s monthly caps leaves; null without a cap'),
+    needsApproval: z.boolean().describe('the total is above the member’s approval threshold'),
+    skipped: z
+      .array(z.object({ opportunityId: id, title: z.string(), reason: z.string() }))
+      .optional()
+      .describe('(order again) the opportunities not put back, and why'),
+  })
+  .meta({ id: 'Cart' });
+export type Cart = z.infer<typeof cartSchema>;
+
+export const cartCheckoutAnswerSchema = z.object({ url: z.string(), orderId: id });
+
+export const orderLineSchema = z.object({
+  paymentId: id,
+  opportunityId: id,
+  title: z.string(),
+  outletName: z.string(),
+  amountUsd: decimal,
+  status: z.enum(PAYMENT_STATUSES),
+  refundedUsd: decimal,
+});
+
+export const orderSchema = z
+  .object({
+    id,
+    createdAt: timestamp,
+    paidAt: timestamp.nullable(),
+    status: z.enum(['open', 'completed', 'expired', 'cancelled']),
+    totalUsd: decimal,
+    paidUsd: decimal.describe('charged (0.00 until paid)'),
+    refundedUsd: decimal,
+    releasedUsd: decimal,
+    heldUsd: decimal.describe('in escrow'),
+    client: z.object({ id, name: z.string() }).nullable(),
+    autoSwap: z.boolean(),
+    lines: z.array(orderLineSchema),
+    invoiceId: id.nullable().describe('the order’s one invoice (each line’s invoice route answers it)'),
+    invoiceNumber: z.string().nullable(),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderSummarySchema = orderSchema.omit({ lines: true }).extend({ lineCount: z.number().int() }).meta({ id: 'OrderSummary' });
