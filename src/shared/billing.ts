@@ -187,6 +187,8 @@ export interface TaxDocumentContent {
   /** a credit note: the invoice it cancels, and why */
   invoiceNumber?: string;
   refundReason?: string;
+  /** a credit note of part of the payment (the rest stays paid) */
+  partial?: boolean;
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;

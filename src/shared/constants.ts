@@ -20,6 +20,10 @@ export const MAX_EXAMPLES = 3;
 export const GUARANTEE_DAYS = 90;
 /** A day in milliseconds. */
 export const DAY_MS = 86_400_000;
+/** Days a brand has to choose an alternative for a placement the outlet declined; then it is refunded in full (issue 46). */
+export const SWAP_DAYS = 7;
+/** How many alternatives a declined placement is offered. */
+export const SWAP_OPTIONS = 5;
 /** When the guarantee refunds a payment still held: GUARANTEE_DAYS after it was paid (the refund job, the receipt's date). */
 export const guaranteeRefundAt = (paidAt: Date): Date => new Date(paidAt.getTime() + GUARANTEE_DAYS * DAY_MS);
 /** "90-Day Guarantee" (the claim dialog's heading, spec §2). */

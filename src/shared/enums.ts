@@ -26,7 +26,7 @@ export const PLACEMENT_STATES = ['in_progress', 'published', 'refunded'] as cons
 export type PlacementState = (typeof PLACEMENT_STATES)[number];
 
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 // Opportunities (opportunity.ts)
@@ -80,6 +80,9 @@ export const TIMELINE_KINDS = [
   'live_url_changed',
   'brief_reminder',
   'review_reminder',
+  // issue 46: the outlet declined it before writing; the brand chose another (or was refunded)
+  'declined',
+  'swapped',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 

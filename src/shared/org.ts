@@ -96,6 +96,7 @@ export const AUDIT_ACTIONS = [
   'purchase_declined',
   'client_added',
   'client_changed',
+  'placement_swapped',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -109,6 +110,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   role_changed: 'Role changed',
   ownership_transferred: 'Ownership transferred',
   paid: 'Placement paid',
+  placement_swapped: 'Placement swapped for an alternative',
   brief_submitted: 'Brief submitted',
   draft_approved: 'Draft approved',
   edits_requested: 'Edits requested',

@@ -449,6 +449,48 @@ const ROWS: Row[] = [
     expect: ownerOnly(200),
   },
 
+  // many at once, decline and swap (issue 46)
+  {
+    route: 'POST /api/brand/projects/approve',
+    setup: reviewableOfA,
+    send: (a, c) => a.post('/api/brand/projects/approve', { paymentIds: [c.rowPaymentId] }),
+    // another brand's placement is skipped as not found, not refused
+    expect: approvedBrands(200),
+  },
+  {
+    route: 'POST /api/brand/brief/:paymentId/copy',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/brief/${c.rowPaymentId}/copy`, {}),
+    // the owner's brief is not submitted: 409; the other brand's is not found
+    expect: { ...ownerOnly(409) },
+  },
+  { route: 'GET /api/brand/brief-templates', send: (a) => a.get('/api/brand/brief-templates'), expect: approvedBrands(200) },
+  {
+    route: 'POST /api/brand/brief-templates',
+    send: (a) => a.post('/api/brand/brief-templates', { name: `Matrix ${Math.random()}` }),
+    expect: approvedBrands(201),
+  },
+  { route: 'DELETE /api/brand/brief-templates/:id', send: (a) => a.delete(`/api/brand/brief-templates/${NOBODY}`), expect: approvedBrands(404) },
+  {
+    route: 'POST /api/admin/payments/:id/decline',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/admin/payments/${c.rowPaymentId}/decline`, { reason: 'The outlet refused the topic' }),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'GET /api/brand/projects/:paymentId/swap-options',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.get(`/api/brand/projects/${c.rowPaymentId}/swap-options`),
+    // not declined: 409 to its owner
+    expect: ownerOnly(409),
+  },
+  {
+    route: 'POST /api/brand/projects/:paymentId/swap',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/swap`, { opportunityId: NOBODY }),
+    expect: ownerOnly(409),
+  },
+
   // draft review
   {
     route: 'POST /api/brand/projects/:paymentId/approve',

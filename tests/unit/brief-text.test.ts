@@ -36,6 +36,8 @@ const adminProject: AdminPlacementItem = {
   publication: null,
   overdue: false,
   unreadMessages: 0,
+  orderId: null,
+  declined: null,
 };
 
 // the API docs' example card gives the fields these tests do not read
@@ -44,6 +46,8 @@ const item = (over: Partial<AdminPlacementItem> = {}): AdminPlacementItem => ({
   publication: null,
   overdue: false,
   unreadMessages: 0,
+  orderId: null,
+  declined: null,
   id: 'opp-1',
   title: 'How Jordan Goods rebuilt retail',
   type: ['advertorial_brand_voice', 'listicle'],

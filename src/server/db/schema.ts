@@ -384,6 +384,9 @@ export const payments = pgTable(
     stripePaymentId: text('stripe_payment_id').notNull(),
     providerSessionId: text('provider_session_id').notNull(),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    // given back while the payment stays held or released (a swap for a cheaper outlet; issue 46):
+    // the escrow holds amount − refunded_amount, and a full refund gives back the rest
+    refundedAmount: numeric('refunded_amount', { precision: 12, scale: 2 }).notNull().default('0'),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('paid'),
     // false once its slot has been given back (refund) or when it never got one (paid after the hold expired)
     holdsSlot: boolean('holds_slot').notNull().default(true),
@@ -406,7 +409,7 @@ export const payments = pgTable(
     // Payment History, paged newest first
     index('payments_org_created_idx').on(t.organisationId, t.createdAt, t.id),
     // the organisation's escrow balance: an index-only sum of its held payments
-    index('payments_org_held_idx').on(t.organisationId, t.amount).where(sql`status = 'paid'`),
+    index('payments_org_held_idx').on(t.organisationId, t.amount, t.refundedAmount).where(sql`status = 'paid'`),
     // Payment History of one client, paged newest first
     index('payments_client_created_idx').on(t.clientId, t.createdAt, t.id).where(sql`client_id IS NOT NULL`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
@@ -450,6 +453,11 @@ export const placements = pgTable(
     draftDocumentFile: text('draft_document_file'),
     draftReviewStatus: text('draft_review_status', { enum: DRAFT_REVIEW_STATUSES }).notNull().default('awaiting_brand_brief'),
     brandFeedback: text('brand_feedback'),
+    // declined by the outlet before writing (issue 46): the brand picks an alternative by swap_by,
+    // or is refunded in full then; cleared by the swap
+    declinedAt: timestamp('declined_at', { withTimezone: true, mode: 'date' }),
+    declineReason: text('decline_reason'),
+    swapBy: timestamp('swap_by', { withTimezone: true, mode: 'date' }),
     // the payment's: the lists' order and cursor
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -476,6 +484,8 @@ export const placements = pgTable(
       .where(sql`state = 'in_progress' AND draft_review_status = 'approved'`),
     index('placements_tab_published_idx').on(t.createdAt, t.id).where(sql`state = 'published'`),
     index('placements_tab_refunded_idx').on(t.createdAt, t.id).where(sql`state = 'refunded'`),
+    // the swap deadline's refunds
+    index('placements_swap_by_idx').on(t.swapBy).where(sql`declined_at IS NOT NULL`),
   ],
 );
 
@@ -786,6 +796,27 @@ export const documentCounters = pgTable(
 );
 
 /** Invoices (one per payment, at fulfilment) and credit notes (one per refund): what they print, frozen. */
+/**
+ * A refund of part of a payment (issue 46: the difference of a swap for a cheaper outlet): claimed
+ * with the payment's `refunded_amount` in one statement that never lets it exceed the amount, then
+ * made through the provider (its id as idempotency key), then completed with its credit note.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    reason: text('reason', { enum: REFUND_REASONS }).notNull(),
+    providerRefundId: text('provider_refund_id'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('payment_refunds_payment_idx').on(t.paymentId), index('payment_refunds_pending_idx').on(t.createdAt).where(sql`completed_at IS NULL`)],
+);
+
 export const taxDocuments = pgTable(
   'tax_documents',
   {
@@ -793,13 +824,16 @@ export const taxDocuments = pgTable(
     // the payment it is of; an order's invoice is the order's (every line's invoice route answers it)
     paymentId: uuid('payment_id').references(() => payments.id, { onDelete: 'restrict' }),
     orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    // a credit note of part of the payment (payment_refunds); null: of the whole, or of what was left
+    refundId: uuid('refund_id').references((): AnyPgColumn => paymentRefunds.id, { onDelete: 'restrict' }),
     kind: text('kind', { enum: TAX_DOCUMENT_KINDS }).notNull(),
     number: text('number').notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
     content: jsonb('content').$type<TaxDocumentContent>().notNull(),
   },
   (t) => [
-    uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind),
+    uniqueIndex('tax_documents_payment_kind_unique').on(t.paymentId, t.kind).where(sql`refund_id IS NULL`),
+    uniqueIndex('tax_documents_refund_unique').on(t.refundId).where(sql`refund_id IS NOT NULL`),
     uniqueIndex('tax_documents_order_kind_unique').on(t.orderId, t.kind),
     uniqueIndex('tax_documents_number_unique').on(t.number),
     check('tax_documents_of_one', sql`(payment_id IS NULL) <> (order_id IS NULL)`),

@@ -4,7 +4,8 @@ import { maintainEmbeddedDatabase } from '../db/maintenance';
 import type { PaymentProvider } from '../providers/provider';
 import { expireCheckouts } from '../modules/payments/slots';
 import { expireOrders } from '../modules/payments/orders';
-import { refundOverduePayments } from '../modules/payments/refunds';
+import { refundUnswapped } from '../modules/payments/swap';
+import { completePendingPartialRefunds, refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
 import type { InvoiceSettings } from '../modules/invoices/service';
 import type { FileStore } from '../storage/file-store';
@@ -91,6 +92,9 @@ export async function startJobs(opts: {
   });
   await boss.work(JOBS.guaranteeRefunds, polling, async () => {
     await refundOverduePayments(handle.db, provider, new Date());
+    // issue 46: declined placements whose time to swap ran out, and part refunds a crash left
+    await refundUnswapped(handle.db, provider, new Date());
+    await completePendingPartialRefunds(handle.db, provider, new Date());
   });
   await boss.work(JOBS.uploadsSweep, polling, async () => {
     await sweepUnreferencedUploads(handle.db, opts.files, new Date());

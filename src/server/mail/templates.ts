@@ -40,6 +40,7 @@ export type MailData =
       guaranteeDate: string;
       invoiceNumber?: string;
     }
+  | (Placement & { kind: 'placement_declined'; reason: string; swapBy: string })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
   | (Placement & { kind: 'brief_reminder'; paidAt: string })
@@ -96,6 +97,8 @@ const REFUND_WHY: Record<RefundReason, string> = {
   sold_out: 'The last slot of this placement was taken while you were paying, so your payment was refunded in full.',
   provider: 'The payment was refunded in full through the card provider.',
   not_restored: 'Your published article was removed or changed at the outlet and not restored in time, so our guarantee refunded you in full.',
+  declined: 'The outlet declined this placement and no alternative was chosen in time, so you were refunded in full.',
+  swap: 'You chose a cheaper alternative for this placement, and the difference was refunded.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
@@ -152,6 +155,15 @@ function draftFor(d: MailData): Draft {
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
         action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
+      };
+    case 'placement_declined':
+      return {
+        subject: `The outlet declined your placement: ${d.title}`,
+        paragraphs: [
+          `The editorial team could not place ${placement(d)}: ${d.reason}`,
+          `Choose an alternative by ${formatDate(d.swapBy)}. A cheaper one refunds the difference. Without a choice by then, you are refunded in full.`,
+        ],
+        action: { label: 'Choose an alternative', path: `/brand/my-articles/${d.paymentId}` },
       };
     case 'draft_ready':
       return {

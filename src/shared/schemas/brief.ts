@@ -268,3 +268,43 @@ export const adminProjectsQuerySchema = z.object({
   q: adminSearchQuery,
 });
 export type AdminProjectsQuery = z.output<typeof adminProjectsQuerySchema>;
+
+/** Placements chosen for a bulk action (issue 46): 1 to 50 ids, each at most once. */
+const paymentIdList = z
+  .array(z.string({ error: 'Each placement is an id' }).regex(UUID_RE, 'Placement not found'), { error: 'Choose the placements' })
+  .min(1, 'Choose at least one placement')
+  .max(50, 'At most 50 placements at once')
+  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
+
+/** POST /api/brand/brief/{paymentId}/copy: to these placements of the same order, or (none given) to all of it without a brief. */
+export const briefCopySchema = z.object({ paymentIds: paymentIdList.optional() });
+
+/** POST /api/brand/projects/approve */
+export const bulkApproveSchema = z.object({ paymentIds: paymentIdList });
+
+/** What a bulk action left, and why. */
+const skippedList = z.array(z.object({ paymentId: z.guid(), reason: z.string() }));
+export const bulkApproveAnswerSchema = z.object({ approved: z.array(z.guid()), skipped: skippedList });
+export const briefCopyAnswerSchema = z.object({ copied: z.array(z.guid()), skipped: skippedList });
+
+/** POST /api/brand/brief-templates: a brief kept to start others from, the organisation's. */
+export const briefTemplateSchema = z.object({
+  name: z.string({ error: 'Name the template' }).trim().min(1, 'Name the template').max(100, 'At most 100 characters'),
+  part1Json: briefPart1DraftSchema.default({}),
+  part2Json: briefPart2DraftSchema.default({}),
+});
+export type BriefTemplateInput = z.input<typeof briefTemplateSchema>;
+
+export const briefTemplateAnswerSchema = z
+  .object({
+    id: z.guid(),
+    name: z.string(),
+    part1Json: z.record(z.string(), z.string()),
+    part2Json: z.record(z.string(), z.string()),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BriefTemplate' });
+export type BriefTemplate = z.infer<typeof briefTemplateAnswerSchema>;
+
+/** How many templates an organisation keeps. */
+export const BRIEF_TEMPLATES_MAX = 50;

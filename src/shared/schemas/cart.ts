@@ -89,3 +89,29 @@ export const orderSchema = z
 export type Order = z.infer<typeof orderSchema>;
 
 export const orderSummarySchema = orderSchema.omit({ lines: true }).extend({ lineCount: z.number().int() }).meta({ id: 'OrderSummary' });
+
+/** POST /api/admin/payments/{id}/decline */
+export const declineRequestSchema = z.object({
+  reason: z.string({ error: 'Say why the placement is declined' }).trim().min(1, 'Say why the placement is declined').max(1000, 'At most 1000 characters'),
+});
+export const declinedSchema = z.object({ reason: z.string(), swapBy: timestamp }).meta({ id: 'Declined' });
+export const declineAnswerSchema = z.object({ paymentId: id, declined: declinedSchema });
+
+/** POST /api/brand/projects/{id}/swap */
+export const swapRequestSchema = z.object({
+  opportunityId: z.string({ error: 'Choose an alternative' }).regex(UUID, 'Choose an alternative'),
+});
+export const swapOptionSchema = z
+  .object({
+    id,
+    title: z.string(),
+    outletName: z.string(),
+    priceUsd: decimal,
+    domainAuthority: z.number().int().nullable(),
+    type: z.array(z.string()),
+    topics: z.array(z.string()),
+    deadlineDate: timestamp.nullable(),
+    refundUsd: decimal.describe('refunded on choosing it: what the placement holds minus its price'),
+  })
+  .meta({ id: 'SwapOption' });
+export const swapAnswerSchema = z.object({ paymentId: id, opportunityId: id, refundedUsd: decimal });

@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../mail/outbox';
-import { billingDetails, clientBillingDetails, documentCounters, opportunities, orders, orgClients, payments, taxDocuments, users } from '../../db/schema';
+import { billingDetails, clientBillingDetails, documentCounters, opportunities, orders, orgClients, paymentRefunds, payments, taxDocuments, users } from '../../db/schema';
 import { countryName, euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
 import { toCents } from '../../../shared/money';
@@ -193,14 +193,56 @@ async function invoiceContent(tx: Tx, lines: InvoiceLine[], settings: InvoiceSet
  * existed: both are issued when first downloaded, `ensureDocuments`).
  */
 export async function issueCreditNote(tx: Tx, paymentId: string, refundReason: string | null, now: Date): Promise<string | null> {
-  const docs = await tx.select().from(taxDocuments).where(eq(taxDocuments.paymentId, paymentId));
+  const docs = await tx
+    .select()
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.paymentId, paymentId), isNull(taxDocuments.refundId)));
   const existing = docs.find((d) => d.kind === 'credit_note');
   if (existing) return existing.number;
   const invoice = docs.find((d) => d.kind === 'invoice') ?? (await orderInvoiceOf(tx, paymentId));
   if (!invoice) return null;
-  const content: TaxDocumentContent = { ...(await creditedPart(tx, invoice, paymentId)), invoiceNumber: invoice.number, refundReason: refundReason ?? 'admin' };
+  // what parts refunded earlier gave back is on their own credit notes: this one credits the rest
+  const [p] = await tx.select({ refunded: payments.refundedAmount }).from(payments).where(eq(payments.id, paymentId));
+  const part = await creditedPart(tx, invoice, paymentId);
+  const content: TaxDocumentContent = {
+    ...(p && toCents(p.refunded) > 0 ? withTotal(part, part.totalCents - toCents(p.refunded)) : part),
+    invoiceNumber: invoice.number,
+    refundReason: refundReason ?? 'admin',
+  };
   const number = await nextNumber(tx, 'credit_note', now);
   await tx.insert(taxDocuments).values({ paymentId, kind: 'credit_note', number, issuedAt: now, content });
+  return number;
+}
+
+/** The document's line for a smaller total, its tax worked out again at the same rate. */
+function withTotal(c: TaxDocumentContent, totalCents: number): TaxDocumentContent {
+  const taxCents = includedTax(totalCents, c.taxRateBp);
+  return { ...c, totalCents, netCents: totalCents - taxCents, taxCents };
+}
+
+/**
+ * The credit note of a part of a payment refunded (payment_refunds; issue 46: a swap's
+ * difference), in the transaction that completes that refund: the payment's line, for that amount.
+ */
+export async function issuePartialCreditNote(tx: Tx, refundId: string, now: Date): Promise<string | null> {
+  const [existing] = await tx.select({ number: taxDocuments.number }).from(taxDocuments).where(eq(taxDocuments.refundId, refundId));
+  if (existing) return existing.number;
+  const [refund] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, refundId));
+  if (!refund) return null;
+  const [own] = await tx
+    .select()
+    .from(taxDocuments)
+    .where(and(eq(taxDocuments.paymentId, refund.paymentId), eq(taxDocuments.kind, 'invoice'), isNull(taxDocuments.refundId)));
+  const invoice = own ?? (await orderInvoiceOf(tx, refund.paymentId));
+  if (!invoice) return null;
+  const content: TaxDocumentContent = {
+    ...withTotal(await creditedPart(tx, invoice, refund.paymentId), toCents(refund.amount)),
+    invoiceNumber: invoice.number,
+    refundReason: refund.reason,
+    partial: true,
+  };
+  const number = await nextNumber(tx, 'credit_note', now);
+  await tx.insert(taxDocuments).values({ paymentId: refund.paymentId, refundId, kind: 'credit_note', number, issuedAt: now, content });
   return number;
 }
 

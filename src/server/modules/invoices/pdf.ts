@@ -65,6 +65,8 @@ const REFUND_REASON_TEXT: Record<string, string> = {
   sold_out: 'sold out while paying',
   provider: 'refunded through the card provider',
   not_restored: 'published article removed and not restored',
+  declined: 'declined by the outlet and no alternative chosen',
+  swap: 'the difference of a swap for a cheaper outlet',
 };
 
 const TEST_MODE_NOTICE = 'Test mode – not a tax document';
@@ -183,7 +185,8 @@ export async function renderDocumentPdf(doc: StoredDocument, opts: RenderOptions
     write(`Paid by card on ${day.format(new Date(c.paidAt))}. Payment reference: ${c.paymentReference}`, 'Regular', 9, left, y, { width: right - left });
   } else {
     const reason = REFUND_REASON_TEXT[c.refundReason ?? ''] ?? c.refundReason ?? '';
-    write(`Refunded in full to the card that paid (${reason}). Payment reference: ${c.paymentReference}`, 'Regular', 9, left, y, {
+    const how = c.partial ? 'Refunded in part' : 'Refunded in full';
+    write(`${how} to the card that paid (${reason}). Payment reference: ${c.paymentReference}`, 'Regular', 9, left, y, {
       width: right - left,
     });
   }

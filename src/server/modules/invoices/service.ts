@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { billingDetails, payments, taxDocuments } from '../../db/schema';
@@ -12,7 +12,7 @@ import { recordAudit } from '../org/audit';
 import type { RenderOptions, StoredDocument } from './pdf';
 import { renderOnPool } from './render-pool';
 
-export { issueCreditNote, issueInvoice, issueOrderInvoice, TEST_INVOICING, type InvoiceSettings } from './issue';
+export { issueCreditNote, issueInvoice, issueOrderInvoice, issuePartialCreditNote, TEST_INVOICING, type InvoiceSettings } from './issue';
 
 /**
  * GET /api/brand/billing: the organisation's details as saved, nulls until then (and for an account
@@ -67,7 +67,7 @@ async function ensureDocuments(db: Db, paymentId: string, settings: InvoiceSetti
 const documentOf = (kind: TaxDocumentKind) =>
   kind === 'invoice'
     ? or(eq(taxDocuments.paymentId, payments.id), and(isNotNull(payments.orderId), eq(taxDocuments.orderId, payments.orderId)))!
-    : eq(taxDocuments.paymentId, payments.id);
+    : and(eq(taxDocuments.paymentId, payments.id), isNull(taxDocuments.refundId))!;
 
 export interface DocumentFile {
   fileName: string;

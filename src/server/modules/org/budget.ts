@@ -40,7 +40,7 @@ async function totals(db: Db | Tx, organisationId: string, of: { buyer?: string;
   const byBuyer = of?.buyer ? sql`AND brand_id = ${of.buyer}` : of?.client ? sql`AND client_id = ${of.client}` : sql``;
   const result = await db.execute(sql`
     SELECT
-      (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM payments
+      (SELECT coalesce(sum(amount - refunded_amount), 0)::numeric(14, 2)::text FROM payments
         WHERE organisation_id = ${organisationId} ${byBuyer} AND status <> 'refunded'
           AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz) AS "spent",
       (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM checkouts
@@ -110,7 +110,7 @@ export async function organisationSpent(db: Db, organisationId: string, now = ne
 export async function clientsSpent(db: Db, organisationId: string, now = new Date()): Promise<Map<string, string>> {
   const { start, end } = monthOf(now);
   const result = await db.execute(sql`
-    SELECT client_id AS "clientId", sum(amount)::numeric(14, 2)::text AS "spent" FROM payments
+    SELECT client_id AS "clientId", sum(amount - refunded_amount)::numeric(14, 2)::text AS "spent" FROM payments
     WHERE organisation_id = ${organisationId} AND client_id IS NOT NULL AND status <> 'refunded'
       AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz
     GROUP BY client_id`);

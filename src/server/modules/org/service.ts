@@ -43,7 +43,7 @@ export async function adminOrganisation(db: Db, id: string, now = new Date()): P
     organisationSpent(db, id, now),
     db
       .select({
-        paid: sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} <> 'refunded'), 0)::numeric(14, 2)::text`,
+        paid: sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} <> 'refunded'), 0)::numeric(14, 2)::text`,
         n: sql<number>`count(*)::int`,
       })
       .from(payments)

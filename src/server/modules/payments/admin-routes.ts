@@ -13,6 +13,9 @@ import {
   paymentTotalsSchema,
 } from '../../../shared/schemas/responses/payment';
 import { refundPayment, refundPublishedPayment } from './refunds';
+import { declinePlacement } from './swap';
+import { SWAP_DAYS } from '../../../shared/constants';
+import { declineAnswerSchema, declineRequestSchema } from '../../../shared/schemas/cart';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
 
@@ -93,5 +96,22 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: Modul
       if (result) return toPaymentDto(db, result.payment);
       throw conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
     },
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/admin/payments/:id/decline',
+    {
+      access: 'admin',
+      tags: ['Payments'],
+      summary: 'Decline a placement before writing starts (the outlet refused it): the brand may swap it for an alternative',
+      description: `Its slot is given back. The brand is e-mailed and has ${SWAP_DAYS} days (\`swapBy\`) to choose an alternative; without a choice it is refunded in full. An order checked out with \`autoSwap\` takes the closest alternative at once.`,
+      params: paymentParams,
+      body: declineRequestSchema,
+      response: { 200: declineAnswerSchema },
+      errors: { 404: PAYMENT_NOT_FOUND, 409: 'Declined already, or writing has started, or not in progress' },
+    },
+    async (req) => declinePlacement(db, provider, req.params.id, req.body.reason, { type: 'admin', id: userOf(req).id }),
   );
 }

@@ -4,11 +4,23 @@ import { publicUrl } from '../../config';
 import type { ModuleDeps } from '../../deps';
 import { idIn, memberOf, route, scopeOf } from '../../lib/contract';
 import { clientFilter } from '../../../shared/schemas/brief';
-import { cartCheckoutAnswerSchema, cartCheckoutSchema, cartSchema, orderSchema, orderSummarySchema } from '../../../shared/schemas/cart';
+import {
+  cartCheckoutAnswerSchema,
+  cartCheckoutSchema,
+  cartSchema,
+  orderSchema,
+  orderSummarySchema,
+  swapAnswerSchema,
+  swapOptionSchema,
+  swapRequestSchema,
+} from '../../../shared/schemas/cart';
 import { addToCart, cartOf, clearCart, removeFromCart } from './cart';
 import { orderOf, ordersOf, reorder, startCartCheckout } from './orders';
+import { swapOptions, swapPlacement } from './swap';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 
 const opportunityParams = z.object({ opportunityId: idIn('Opportunity not found').describe('the opportunity’s id') });
+const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 const orderParams = z.object({ id: idIn('Order not found').describe('the order’s id') });
 
 /**
@@ -156,6 +168,44 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
       const member = memberOf(req);
       const skipped = await reorder(db, member, scopeOf(req), req.params.id);
       return { ...(await cartOf(db, member)), skipped };
+    },
+  );
+
+  // decline and swap: the brand's side (the admins' decline is in admin-routes.ts)
+  route(
+    app,
+    'GET',
+    '/api/brand/projects/:paymentId/swap-options',
+    {
+      access: 'brand',
+      tags: ['Placements'],
+      summary: 'Alternatives for a placement the outlet declined: up to 5, closest first',
+      description:
+        'Same type, a price up to 20 % below what the placement holds (and not above it), domain authority within ±10, a shared topic, available now.',
+      params: paymentParams,
+      response: { 200: z.array(swapOptionSchema) },
+      errors: { 409: 'This placement was not declined' },
+    },
+    async (req) => swapOptions(db, memberOf(req), req.params.paymentId),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/brand/projects/:paymentId/swap',
+    {
+      access: 'brand',
+      can: 'work',
+      tags: ['Placements'],
+      summary: 'Swap a declined placement for one of its alternatives; the difference is refunded',
+      params: paymentParams,
+      body: swapRequestSchema,
+      response: { 200: swapAnswerSchema },
+      errors: { 409: 'Not declined, the time to choose has passed, or the alternative is no longer offered' },
+    },
+    async (req) => {
+      const member = memberOf(req);
+      return swapPlacement(db, provider, req.params.paymentId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member);
     },
   );
 }

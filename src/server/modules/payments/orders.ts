@@ -393,6 +393,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
       title: opportunities.title,
       outletName: opportunities.outletName,
       amountUsd: sql<string>`${payments.amount}::text`,
+      partlyRefundedUsd: sql<string>`${payments.refundedAmount}::text`,
       status: payments.status,
     })
     .from(payments)
@@ -401,7 +402,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     .orderBy(asc(opportunities.outletName), asc(payments.id));
   // before it is paid, the lines are its holds
   const lines = paid.length
-    ? paid.map((l) => ({ ...l, refundedUsd: l.status === 'refunded' ? l.amountUsd : '0.00' }))
+    ? paid.map(({ partlyRefundedUsd, ...l }) => ({ ...l, refundedUsd: l.status === 'refunded' ? l.amountUsd : partlyRefundedUsd }))
     : (
         await db
           .select({ id: checkouts.id, opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: sql<string>`${checkouts.amount}::text` })
@@ -410,7 +411,10 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
           .where(eq(checkouts.orderId, o.order.id))
           .orderBy(asc(opportunities.outletName), asc(checkouts.id))
       ).map((l) => ({ paymentId: l.id, opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, amountUsd: l.amount, status: 'paid' as const, refundedUsd: '0.00' }));
-  const sum = (pick: (l: (typeof lines)[number]) => boolean) => fromCents(lines.filter(pick).reduce((s, l) => s + toCents(l.amountUsd), 0));
+  // what each line still holds or released: its amount less the parts refunded
+  const sum = (pick: (l: (typeof lines)[number]) => boolean) =>
+    fromCents(lines.filter(pick).reduce((s, l) => s + toCents(l.amountUsd) - (l.status === 'refunded' ? 0 : toCents(l.refundedUsd)), 0));
+  const refunded = fromCents(lines.reduce((s, l) => s + toCents(l.refundedUsd), 0));
   return {
     id: o.order.id,
     createdAt: o.order.createdAt.toISOString(),
@@ -418,7 +422,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     status: o.order.status,
     totalUsd: o.order.amount,
     paidUsd: paid.length ? o.order.amount : '0.00',
-    refundedUsd: paid.length ? sum((l) => l.status === 'refunded') : '0.00',
+    refundedUsd: paid.length ? refunded : '0.00',
     releasedUsd: paid.length ? sum((l) => l.status === 'released') : '0.00',
     heldUsd: paid.length ? sum((l) => l.status === 'paid') : '0.00',
     client: o.client?.id ? { id: o.client.id, name: o.client.name } : null,
@@ -435,8 +439,11 @@ const inScope = (scope: Scope) =>
 
 /** GET /api/brand/orders: the organisation's paid orders (in the member's scope), newest first, at most 200, in one statement. */
 export async function ordersOf(db: Db, scope: Scope) {
+  // a refunded line gave back all of it; a held or released one, the parts refunded (a swap's difference)
   const money = (status: string) =>
-    sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
+    status === 'refunded'
+      ? sql<string>`coalesce(sum(CASE WHEN ${payments.status} = 'refunded' THEN ${payments.amount} ELSE ${payments.refundedAmount} END), 0)::numeric(14, 2)::text`
+      : sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
   const rows = await db
     .select({
       id: orders.id,

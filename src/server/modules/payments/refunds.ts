@@ -1,15 +1,15 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments, placements, publicationCases, publications } from '../../db/schema';
+import { paymentRefunds, payments, placements, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
-import { toCents } from '../../../shared/money';
+import { fromCents, toCents } from '../../../shared/money';
 import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
 import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
-import { issueCreditNote } from '../invoices/service';
+import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -60,7 +60,8 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
     await issueCreditNote(tx, paymentId, after.refundReason, now);
     await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
-    await recordEvent(tx, paymentId, 'refunded', actor, { amount: after.amount, reason: after.refundReason }, now);
+    const given = fromCents(toCents(after.amount) - toCents(before.refundedAmount));
+    await recordEvent(tx, paymentId, 'refunded', actor, { amount: given, reason: after.refundReason }, now);
     return { payment: after, changed: true };
   });
   if (result?.changed) countEvent('refund');
@@ -70,9 +71,10 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */
 /** `actor`: the admin who asked for it; Byline for the automatic refunds (and a stalled one finished later). */
 export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date, actor: Actor = SYSTEM) {
+  // what is left: a part given back earlier (a swap's difference) has had its own refund
   const { refundId } = await provider.refund({
     providerRef: payment.stripePaymentId,
-    amountCents: toCents(payment.amount),
+    amountCents: toCents(payment.amount) - toCents(payment.refundedAmount),
     idempotencyKey: payment.id,
   });
   return recordRefund(db, payment.id, refundId, now, actor);
@@ -178,4 +180,60 @@ export async function refundOverduePayments(db: Db, provider: PaymentProvider, n
     if (after?.changed) done.push(p.id);
   }
   return done;
+}
+
+export type PartialRefundRow = typeof paymentRefunds.$inferSelect;
+
+/**
+ * Claims a refund of part of a payment, in the caller's transaction: `refunded_amount` grows by
+ * `amountCents` in one conditional UPDATE that never lets it reach beyond the amount charged (two
+ * claims at once queue on the row and the second re-checks), and the refund is recorded to be
+ * made. Undefined when the payment is not held or released, is being refunded in full, or has
+ * less left than asked.
+ */
+export async function claimPartialRefund(tx: Tx, paymentId: string, amountCents: number, reason: RefundReason, now: Date): Promise<PartialRefundRow | undefined> {
+  if (amountCents <= 0) return undefined;
+  const amount = fromCents(amountCents);
+  const [claimed] = await tx
+    .update(payments)
+    .set({ refundedAmount: sql`${payments.refundedAmount} + ${amount}::numeric` })
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        or(eq(payments.status, 'paid'), eq(payments.status, 'released')),
+        isNull(payments.refundRequestedAt),
+        sql`${payments.refundedAmount} + ${amount}::numeric < ${payments.amount}`,
+      ),
+    )
+    .returning({ id: payments.id });
+  if (!claimed) return undefined;
+  const [refund] = await tx.insert(paymentRefunds).values({ paymentId, amount, reason, createdAt: now }).returning();
+  return refund;
+}
+
+/**
+ * Makes a claimed part refund through the provider (its id as idempotency key: a rerun is the same
+ * refund) and completes it once, with its credit note. Rerunning after a crash anywhere is safe.
+ */
+export async function completePartialRefund(db: Db, provider: PaymentProvider, refund: PartialRefundRow, now: Date = new Date()) {
+  const [payment] = await db.select({ ref: payments.stripePaymentId }).from(payments).where(eq(payments.id, refund.paymentId));
+  const { refundId } = await provider.refund({ providerRef: payment.ref, amountCents: toCents(refund.amount), idempotencyKey: `refund-${refund.id}` });
+  return db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(paymentRefunds)
+      .set({ completedAt: now, providerRefundId: refundId })
+      .where(and(eq(paymentRefunds.id, refund.id), isNull(paymentRefunds.completedAt)))
+      .returning();
+    if (!done) return false;
+    await issuePartialCreditNote(tx, refund.id, now);
+    return true;
+  });
+}
+
+/** Part refunds claimed but never made (a crash, a provider outage): the guarantee job finishes them. */
+export async function completePendingPartialRefunds(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<number> {
+  const pending = await db.select().from(paymentRefunds).where(isNull(paymentRefunds.completedAt)).orderBy(paymentRefunds.createdAt).limit(100);
+  let n = 0;
+  for (const r of pending) if (await completePartialRefund(db, provider, r, now)) n++;
+  return n;
 }

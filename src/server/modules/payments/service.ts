@@ -82,7 +82,7 @@ const _itemTypesMatch: [
 const escrowBalance = preparedVariants<boolean, { balance: string }, { organisationId: string; clientIds?: string[] }>(
   'org_escrow_balance',
   (byClients) => (byClients ? 'k' : 'all'),
-  (byClients) => sql`SELECT round(coalesce(sum(${payments.amount}), 0), 2)::text AS "balance"
+  (byClients) => sql`SELECT round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}), 0), 2)::text AS "balance"
     FROM ${payments} WHERE ${payments.organisationId} = ${sql.placeholder('organisationId')} AND ${payments.status} = 'paid'
     ${byClients ? sql`AND ${inClients(payments.clientId)}` : sql``}`,
 );
@@ -180,8 +180,8 @@ export function adminPayments(
 export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> {
   const totals = db
     .select({
-      held: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
-      released: sql<string>`round(coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
+      held: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
+      released: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
     })
     .from(payments);
   const [row] =

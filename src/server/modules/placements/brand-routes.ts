@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  briefCopyAnswerSchema,
+  briefCopySchema,
   briefDraftSchema,
   briefSubmitSchema,
+  briefTemplateAnswerSchema,
+  briefTemplateSchema,
+  bulkApproveAnswerSchema,
+  bulkApproveSchema,
   editRequestSchema,
   clientFilter,
   myArticlesQuerySchema,
@@ -17,12 +23,13 @@ import {
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, orgOf, route, scopeOf, type Member } from '../../lib/contract';
+import { idIn, memberOf, noContent, orgOf, route, scopeOf, type Member } from '../../lib/contract';
 import { hidesAmounts } from '../../../shared/org';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
 import { approveDraft, requestEdits } from './review';
+import { approveMany, copyBrief, deleteBriefTemplate, listBriefTemplates, saveBriefTemplate } from './bulk';
 
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
@@ -241,5 +248,94 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       errors: { 409: REVIEW_CONFLICT },
     },
     async (req) => requestEdits(db, memberOf(req), req.params.paymentId, req.body.feedback),
+  );
+
+  // many at once (issue 46): the brief copied to the rest of its order, templates, drafts approved together
+  route(
+    app,
+    'POST',
+    '/api/brand/brief/:paymentId/copy',
+    {
+      access: 'brand',
+      clientReview: true,
+      can: 'work',
+      tags: ['Placements'],
+      summary: 'Use this (submitted) brief for other placements of the same order',
+      description:
+        'Submits a copy of the brief for each placement chosen in `paymentIds`, or, without them, for every placement of the order that has no brief. A placement with a brief of its own keeps it and is listed in `skipped`, as is any that cannot take a brief (published, refunded, approved). Each copy stays editable.',
+      params: paymentParams,
+      body: briefCopySchema,
+      response: { 200: briefCopyAnswerSchema },
+      errors: { 409: 'The brief is not submitted yet, or the placement was bought on its own' },
+    },
+    async (req) => copyBrief(db, memberOf(req), req.params.paymentId, req.body.paymentIds),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/brand/brief-templates',
+    {
+      access: 'brand',
+      clientReview: true,
+      tags: ['Placements'],
+      summary: 'The organisation’s brief templates, by name',
+      response: { 200: z.array(briefTemplateAnswerSchema) },
+    },
+    async (req) => listBriefTemplates(db, memberOf(req)),
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/brand/brief-templates',
+    {
+      access: 'brand',
+      clientReview: true,
+      can: 'work',
+      tags: ['Placements'],
+      summary: 'Keep a brief as a template to start others from',
+      body: briefTemplateSchema,
+      response: { 201: briefTemplateAnswerSchema },
+      errors: { 409: 'A template of that name exists, or the organisation has 50' },
+    },
+    async (req, reply) => reply.code(201).send(await saveBriefTemplate(db, memberOf(req), req.body)),
+  );
+
+  route(
+    app,
+    'DELETE',
+    '/api/brand/brief-templates/:id',
+    {
+      access: 'brand',
+      clientReview: true,
+      can: 'work',
+      tags: ['Placements'],
+      summary: 'Delete a brief template',
+      params: z.object({ id: idIn('Brief template not found').describe('the template’s id') }),
+      response: { 204: noContent('Deleted') },
+      errors: { 404: 'Brief template not found' },
+    },
+    async (req, reply) => {
+      await deleteBriefTemplate(db, memberOf(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    'POST',
+    '/api/brand/projects/approve',
+    {
+      access: 'brand',
+      clientReview: true,
+      can: 'work',
+      tags: ['Placements'],
+      summary: 'Approve the ready drafts of several placements at once',
+      description: 'Each placement is approved as on its own; those whose draft is not ready (or not found) are listed in `skipped` with why.',
+      body: bulkApproveSchema,
+      response: { 200: bulkApproveAnswerSchema },
+    },
+    async (req) => approveMany(db, memberOf(req), req.body.paymentIds),
   );
 }

@@ -69,6 +69,9 @@ const publicationItem = item({
 });
 const publication = when(publications.placementId, publicationItem);
 
+/** Declined by the outlet and waiting for the brand's choice of an alternative (issue 46). */
+const declined = when(placements.declinedAt, item({ reason: as<string>(placements.declineReason), swapBy: as<string>(placements.swapBy) }));
+
 /** A My Articles card: the placement, whether the brand has saved or submitted its brief, its live article. */
 export const brandPlacementItem = item({
   ...opportunityCard,
@@ -77,6 +80,8 @@ export const brandPlacementItem = item({
   publication,
   unreadMessages: unreadMessages('brand'),
   client: clientRef,
+  orderId: payments.orderId,
+  declined,
 });
 
 /**
@@ -129,6 +134,8 @@ export const adminPlacementItem = item({
   publication,
   overdue,
   unreadMessages: unreadMessages('admin'),
+  orderId: payments.orderId,
+  declined,
 });
 
 /** A row of Admin Placements: a published placement and its health. */

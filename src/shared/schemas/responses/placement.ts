@@ -3,6 +3,7 @@ import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } f
 import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, id, timestamp } from './common';
 import { publicationSchema } from './publication';
+import { declinedSchema } from '../cart';
 
 /** The brief's parts as stored: only the fields filled in (a missing key means empty). */
 const briefPart1 = briefPart1DraftSchema.meta({
@@ -84,6 +85,8 @@ export const brandPlacementItemSchema = z
     publication: publicationSchema.nullable().describe('the live article, once published'),
     unreadMessages: count.describe('messages from the editorial team the brand has not read'),
     client: clientRefSchema,
+    orderId: id.nullable().describe('the order it was bought in with others (issue 46), null when bought alone'),
+    declined: declinedSchema.nullable().describe('declined by the outlet: choose an alternative by `swapBy`'),
   })
   .meta({ id: 'BrandPlacementItem' });
 
@@ -103,6 +106,8 @@ export const adminPlacementItemSchema = z
       .boolean()
       .describe('the brief is in and no draft came within the turnaround (the opportunity’s tatDays, else 14 days)'),
     unreadMessages: count.describe('messages from the brand the editorial team has not read'),
+    orderId: id.nullable().describe('the order it was bought in with others (issue 46), null when bought alone'),
+    declined: declinedSchema.nullable().describe('declined by the outlet: the brand chooses an alternative by `swapBy`'),
   })
   .meta({ id: 'AdminPlacementItem' });
 

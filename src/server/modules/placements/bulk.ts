@@ -1,0 +1,143 @@
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { briefs, briefTemplates, payments, placements } from '../../db/schema';
+import { conflict, HttpError, notFound } from '../../lib/errors';
+import type { Member } from '../../lib/contract';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { BRIEF_TEMPLATES_MAX, compact, type BriefTemplate } from '../../../shared/schemas/brief';
+import type { BriefPart1, BriefPart2 } from '../../../shared/schemas/brief-parts';
+import { approveDraft } from './review';
+import { submitBrief } from './brief';
+
+/**
+ * Working on many placements at once (issue 46): a brief copied to the rest of its order, brief
+ * templates, and drafts approved together. Each placement goes through the same service as one
+ * at a time (its own lock, refusal, timeline entry, mail and audit entry); what could not be done
+ * is listed with why, never silently dropped.
+ */
+
+type Skipped = { paymentId: string; reason: string };
+
+/** The member may reach this placement: its organisation's, and one of its clients' when it is limited. */
+const reachable = (member: Member) =>
+  and(
+    eq(placements.organisationId, member.organisationId),
+    member.clientIds === null ? undefined : member.clientIds.length ? inArray(placements.clientId, member.clientIds) : sql`false`,
+  );
+
+const reasonOf = (err: unknown) => (err instanceof HttpError && err.statusCode < 500 ? err.message : null);
+
+/** POST /api/brand/projects/approve: approves every chosen draft that is ready; the rest are skipped with why. */
+export async function approveMany(db: Db, member: Member, paymentIds: string[]) {
+  const found = new Set(
+    (await db.select({ id: placements.id }).from(placements).where(and(inArray(placements.id, paymentIds), reachable(member)))).map((r) => r.id),
+  );
+  const approved: string[] = [];
+  const skipped: Skipped[] = [];
+  for (const id of paymentIds) {
+    if (!found.has(id)) {
+      skipped.push({ paymentId: id, reason: PAYMENT_NOT_FOUND });
+      continue;
+    }
+    try {
+      await approveDraft(db, member, id);
+      approved.push(id);
+    } catch (err) {
+      const reason = reasonOf(err);
+      if (reason === null) throw err;
+      skipped.push({ paymentId: id, reason });
+    }
+  }
+  return { approved, skipped };
+}
+
+/**
+ * POST /api/brand/brief/{paymentId}/copy: the placement's submitted brief, submitted for other
+ * placements of the same order (those chosen, or every one without a brief). A placement with a
+ * brief of its own keeps it (nothing saved is overwritten); each copy stays editable.
+ */
+export async function copyBrief(db: Db, member: Member, paymentId: string, chosen: string[] | undefined) {
+  const [source] = await db
+    .select({ orderId: payments.orderId, part1Json: briefs.part1Json, part2Json: briefs.part2Json, submittedAt: briefs.submittedAt })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .leftJoin(briefs, eq(briefs.placementId, placements.id))
+    .where(and(eq(placements.id, paymentId), reachable(member)));
+  if (!source) throw notFound(PAYMENT_NOT_FOUND);
+  if (!source.submittedAt || !source.part1Json || !source.part2Json) throw conflict('Submit this brief before copying it');
+  if (!source.orderId) throw conflict('This placement was bought on its own: there is no order to copy its brief to');
+  const siblings = await db
+    .select({ id: placements.id, hasBrief: isNotNull(briefs.id).mapWith(Boolean) })
+    .from(placements)
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .leftJoin(briefs, eq(briefs.placementId, placements.id))
+    .where(and(eq(payments.orderId, source.orderId), reachable(member)))
+    .orderBy(asc(placements.id));
+  const byId = new Map(siblings.map((s) => [s.id, s]));
+  const targets = chosen ?? siblings.filter((s) => s.id !== paymentId && !s.hasBrief).map((s) => s.id);
+  const copied: string[] = [];
+  const skipped: Skipped[] = [];
+  for (const id of targets) {
+    const target = byId.get(id);
+    if (id === paymentId) skipped.push({ paymentId: id, reason: 'This is the brief being copied' });
+    else if (!target) skipped.push({ paymentId: id, reason: 'Not a placement of the same order' });
+    else if (target.hasBrief) skipped.push({ paymentId: id, reason: 'It has a brief of its own, which is kept' });
+    else {
+      try {
+        await submitBrief(db, member, id, { part1Json: source.part1Json as BriefPart1, part2Json: source.part2Json as BriefPart2, baseVersion: 'new' });
+        copied.push(id);
+      } catch (err) {
+        const reason = reasonOf(err);
+        if (reason === null) throw err;
+        skipped.push({ paymentId: id, reason: err instanceof HttpError && err.statusCode === 409 && err.extra ? 'It has a brief of its own, which is kept' : reason });
+      }
+    }
+  }
+  return { copied, skipped };
+}
+
+const templateAnswer = (t: typeof briefTemplates.$inferSelect): BriefTemplate => ({
+  id: t.id,
+  name: t.name,
+  part1Json: t.part1Json,
+  part2Json: t.part2Json,
+  createdAt: t.createdAt.toISOString(),
+});
+
+/** GET /api/brand/brief-templates: the organisation's, by name. */
+export async function listBriefTemplates(db: Db, member: Member) {
+  const rows = await db
+    .select()
+    .from(briefTemplates)
+    .where(eq(briefTemplates.organisationId, member.organisationId))
+    .orderBy(sql`lower(${briefTemplates.name})`, asc(briefTemplates.id));
+  return rows.map(templateAnswer);
+}
+
+/** POST /api/brand/brief-templates: 409 for a name the organisation has, or beyond BRIEF_TEMPLATES_MAX. */
+export async function saveBriefTemplate(db: Db, member: Member, input: { name: string; part1Json: BriefPart1; part2Json: BriefPart2 }) {
+  const count = await db.$count(briefTemplates, eq(briefTemplates.organisationId, member.organisationId));
+  if (count >= BRIEF_TEMPLATES_MAX) throw conflict(`Your organisation has ${BRIEF_TEMPLATES_MAX} brief templates: delete one first`);
+  const [row] = await db
+    .insert(briefTemplates)
+    .values({
+      organisationId: member.organisationId,
+      createdBy: member.userId,
+      name: input.name,
+      part1Json: compact(input.part1Json),
+      part2Json: compact(input.part2Json),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict('A brief template of that name exists already');
+  return templateAnswer(row);
+}
+
+/** DELETE /api/brand/brief-templates/{id} */
+export async function deleteBriefTemplate(db: Db, member: Member, id: string) {
+  const [gone] = await db
+    .delete(briefTemplates)
+    .where(and(eq(briefTemplates.id, id), eq(briefTemplates.organisationId, member.organisationId)))
+    .returning({ id: briefTemplates.id });
+  if (!gone) throw notFound('Brief template not found');
+}
