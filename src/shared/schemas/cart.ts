@@ -115,3 +115,4 @@ export const swapOptionSchema = z
   })
   .meta({ id: 'SwapOption' });
 export const swapAnswerSchema = z.object({ paymentId: id, opportunityId: id, refundedUsd: decimal });
+export type SwapOption = z.infer<typeof swapOptionSchema>;

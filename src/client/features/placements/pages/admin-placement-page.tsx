@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { useAdminPlacement } from '../api/get-placement';
 import { AdminBriefSection, AdminDraftSection, AdminPublicationSection } from '../components/placement/admin-sections';
 import { MoneySection } from '../components/placement/money-section';
+import { DeclineControl } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 import { brandOf, projectTabOf, typeLabel } from '../components/projects/brief-text';
 
@@ -67,6 +68,7 @@ export function AdminPlacementPage() {
           brief: <AdminBriefSection item={item} />,
           work: (
             <>
+              <DeclineControl item={item} />
               <AdminDraftSection item={item} />
               <AdminPublicationSection item={item} />
               <MoneySection side="admin" payment={item.payment} title={item.title} brand={brand} />

@@ -7,6 +7,7 @@ import { placementStatus } from '@shared/payment';
 import { PlacementStatusBadge } from '@/components/placement-status';
 import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
 import { MoneySection } from '../components/placement/money-section';
+import { SwapSection } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 
 /**
@@ -43,6 +44,7 @@ export function BrandPlacementPage() {
           brief: <BrandBriefSection article={a} />,
           work: (
             <>
+              <SwapSection article={a} />
               <BrandDraftSection article={a} />
               <BrandPublicationSection article={a} />
               {!reviewOnly && <MoneySection side="brand" payment={a.payment} title={a.title} />}

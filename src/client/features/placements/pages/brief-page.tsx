@@ -24,6 +24,7 @@ import { MergeDialog } from '../components/brief/merge-dialog';
 import { SaveIndicator } from '../components/brief/save-indicator';
 import { briefStart, conflictCopy, useBriefDraft } from '../components/brief/use-brief-draft';
 import { QueryError } from '@/components/query-error';
+import { SaveTemplateButton, TemplatePicker, UseBriefForDialog } from '../components/brief/brief-for-many';
 
 function lockedMessage(article: BrandPlacementItem | undefined): string | null {
   if (article?.payment.status === 'released') return 'This article has been published, so its brief can no longer be changed.';
@@ -60,6 +61,11 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
   });
   const submit = useSubmitBrief(paymentId);
   const { saver, state } = draft;
+  // issue 46: after submitting, offer the brief to the rest of the order
+  const [copyOpen, setCopyOpen] = React.useState(false);
+  const [justSubmitted, setJustSubmitted] = React.useState(false);
+  const orderId = article?.orderId ?? null;
+  const currentValues = React.useCallback((): BriefValues => ({ ...values1(), ...values2() }), [values1, values2]);
 
   const locked = articleLocked ?? (state.kind === 'locked' ? state.message : null);
   const readOnly = Boolean(locked);
@@ -81,7 +87,10 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         onSuccess: () => {
           saver.markSaved();
           toast({ title: 'Brief submitted successfully', description: 'Your content brief has been submitted to the editorial team.' });
-          navigate('/brand/my-articles');
+          if (orderId) {
+            setJustSubmitted(true);
+            setCopyOpen(true);
+          } else navigate('/brand/my-articles');
         },
         onError: (err) => {
           // another window saved first: nothing is submitted until the user has seen the newer copy
@@ -132,6 +141,44 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
           You submitted this brief on {format(new Date(initial.submittedAt), 'MMM d, yyyy')}. Changes are saved as you go and the editorial
           team sees the saved brief.
         </p>
+      )}
+      {!readOnly && (
+        <div className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
+          {initial.source !== 'saved' ? (
+            <TemplatePicker
+              onApply={(values) => {
+                const next = splitParts(values);
+                reset1(next.part1Json);
+                reset2(next.part2Json);
+                saver.change();
+                draft.keep();
+                saver.schedule();
+              }}
+            />
+          ) : (
+            <span className="text-sm text-muted-foreground">Keep this brief to start others from it.</span>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <SaveTemplateButton values={currentValues} />
+            {orderId && initial.submittedAt && (
+              <Button type="button" variant="outline" size="sm" onClick={() => setCopyOpen(true)}>
+                Use this brief for…
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+      {orderId && (
+        <UseBriefForDialog
+          paymentId={paymentId}
+          orderId={orderId}
+          open={copyOpen}
+          onOpenChange={(open) => {
+            setCopyOpen(open);
+            // declined right after submitting: on to My Articles, as a submit without an order goes
+            if (!open && justSubmitted) navigate('/brand/my-articles');
+          }}
+        />
       )}
 
       {/* stays in view below the top bar, so the save state shows wherever the brand is typing */}

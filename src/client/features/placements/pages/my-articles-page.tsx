@@ -14,6 +14,8 @@ import { ArticleCard } from '../components/my-articles/article-card';
 import type { ArticleTab } from '../components/my-articles/article-status';
 import { QueryError } from '@/components/query-error';
 import { ClientFilter, useClientParam } from '@/components/client-filter';
+import { useReviewOnly } from '@/lib/org';
+import { BulkBar } from '../components/my-articles/bulk-bar';
 
 const TABS: { value: ArticleTab; label: string; title: string; empty: string; icon: React.ReactNode }[] = [
   { value: 'pending', label: 'Pending', title: 'Nothing pending', empty: 'You have no pending articles. Once you claim an opportunity, it will appear here.', icon: <Inbox /> },
@@ -58,9 +60,11 @@ function BrowseOpportunities() {
   );
 }
 
-/** One tab's purchases, page by page, newest first (the server's order). */
+/** One tab's purchases, page by page, newest first (the server's order); tick several to act on them at once. */
 function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientId: string | null }) {
   const list = useMyArticlesTab(tab.value, clientId);
+  const reviewOnly = useReviewOnly() === true;
+  const [ticked, setTicked] = React.useState<ReadonlySet<string>>(new Set());
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load your articles" />;
   const items = list.items ?? [];
@@ -71,10 +75,19 @@ function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientI
       </EmptyState>
     );
   }
+  const selected = items.filter((a) => ticked.has(a.payment.id));
+  const tick = (id: string, on: boolean) =>
+    setTicked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   return (
     <div className="grid grid-cols-1 gap-4">
+      {selected.length > 0 && <BulkBar selected={selected} reviewOnly={reviewOnly} onClear={() => setTicked(new Set())} />}
       {items.map((a) => (
-        <ArticleCard key={a.payment.id} article={a} />
+        <ArticleCard key={a.payment.id} article={a} selection={{ checked: ticked.has(a.payment.id), onChange: (on) => tick(a.payment.id, on) }} />
       ))}
       <LoadMore pager={list} />
     </div>

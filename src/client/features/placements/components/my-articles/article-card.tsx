@@ -1,11 +1,12 @@
 import { Link } from 'wouter';
-import { CheckCircle2, Clock, Hourglass, Undo2 } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Clock, Hourglass, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
 import { MessagesLink } from '@/components/messages-link';
 import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
@@ -14,7 +15,15 @@ import { PlacementStatusBadge } from '@/components/placement-status';
 import { briefCanChange, hasDraft } from './article-status';
 import { useReviewOnly } from '@/lib/org';
 
-export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
+const swapDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
+/** Ticked for an action on several placements at once (My Articles' bulk bar). */
+export interface ArticleSelection {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
+
+export function ArticleCard({ article: a, selection }: { article: BrandPlacementItem; selection?: ArticleSelection }) {
   // a client reviewer's answer carries no amount (decision 035)
   const reviewOnly = useReviewOnly() === true;
   const status = placementStatus(a.payment);
@@ -32,18 +41,31 @@ export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
     <Card data-testid="article-card">
       <CardContent className="space-y-4 p-5">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="min-w-0 space-y-1.5">
-            <div className="flex flex-wrap items-center gap-2">
-              {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
-              <PlacementStatusBadge status={status} testId="article-status" />
-            </div>
-            <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
-            <p className="text-sm text-muted-foreground">{a.outletName}</p>
-            {a.client && (
-              <p className="text-sm text-muted-foreground" data-testid="article-client">
-                For {a.client.name}
-              </p>
+          <div className="flex min-w-0 items-start gap-3">
+            {selection && (
+              <Checkbox
+                className="mt-1"
+                checked={selection.checked}
+                onCheckedChange={(v) => selection.onChange(v === true)}
+                aria-label={`Select ${a.title} at ${a.outletName}`}
+                data-testid="article-select"
+              />
             )}
+            <div className="min-w-0 space-y-1.5">
+              <div className="flex flex-wrap items-center gap-2">
+                {firstType && isOpportunityType(firstType) && (
+                  <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>
+                )}
+                <PlacementStatusBadge status={status} testId="article-status" />
+              </div>
+              <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
+              <p className="text-sm text-muted-foreground">{a.outletName}</p>
+              {a.client && (
+                <p className="text-sm text-muted-foreground" data-testid="article-client">
+                  For {a.client.name}
+                </p>
+              )}
+            </div>
           </div>
           {!reviewOnly && (
             <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>
@@ -91,6 +113,24 @@ export function ArticleCard({ article: a }: { article: BrandPlacementItem }) {
           </div>
         </div>
 
+        {a.declined && !refunded && (
+          <div
+            role="status"
+            data-testid="declined-note"
+            className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <span className="flex items-start gap-2">
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" />
+              <span>
+                The outlet declined this placement: {a.declined.reason}. Choose an alternative by{' '}
+                {swapDay.format(new Date(a.declined.swapBy))}, or you are refunded in full then.
+              </span>
+            </span>
+            <Button asChild size="sm" className="shrink-0">
+              <Link href={`/brand/my-articles/${a.payment.id}#swap`}>Choose an alternative</Link>
+            </Button>
+          </div>
+        )}
         {hasDraft(a) && <DraftPanel article={a} />}
         {a.publication && <PublicationPanel publication={a.publication} />}
       </CardContent>

@@ -36,6 +36,8 @@ const REFUND_REASONS: Record<string, string> = {
   sold_out: 'sold out while paying',
   provider: 'through the card provider',
   not_restored: 'the live article was not restored in time',
+  declined: 'declined by the outlet, no alternative chosen in time',
+  swap: 'the difference of a swap',
 };
 
 const reminderDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -112,6 +114,16 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       const on = str(d.autoApproveOn);
       const day = on && !Number.isNaN(Date.parse(on)) ? reminderDate.format(new Date(on)) : null;
       return { sentence: day ? `Reminder sent: the draft will be approved automatically on ${day}` : 'Reminder sent: the draft waits for review' };
+    }
+    case 'declined': {
+      const by = str(d.swapBy);
+      const day = by && !Number.isNaN(Date.parse(by)) ? reminderDate.format(new Date(by)) : null;
+      return { sentence: `Declined by the outlet${day ? `: choose an alternative by ${day}` : ''}`, quote: str(d.reason) ?? undefined };
+    }
+    case 'swapped': {
+      const to = str(d.toOutlet);
+      const refund = money(d.amount);
+      return { sentence: `Swapped${to ? ` for ${to}` : ''}${refund ? ` (${refund} refunded)` : ''}${e.actor.type === 'system' ? ' automatically' : ''}` };
     }
     default:
       return { sentence: String(e.kind).replace(/_/g, ' ') };
