@@ -74,6 +74,8 @@ describe('GET /api/brand/my-articles', () => {
       publication: null,
       unreadMessages: 0,
       client: null,
+      orderId: null,
+      declined: null,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -165,6 +165,9 @@ describe('lists built by the database are the API shapes, field for field', () =
           unreadMessages: 0,
           // bought for no client (clients.test.ts has some)
           client: null,
+          // bought alone, never declined (cart.test.ts, bulk-and-swap.test.ts have some)
+          orderId: null,
+          declined: null,
         };
       }),
     );
@@ -212,6 +215,8 @@ describe('lists built by the database are the API shapes, field for field', () =
               Boolean(b?.submittedAt) &&
               b!.submittedAt!.getTime() + (r.opportunity.tatDays ?? 14) * 86_400_000 < Date.now(),
             unreadMessages: 0,
+            orderId: null,
+            declined: null,
           };
         }),
     );

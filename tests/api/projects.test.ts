@@ -296,6 +296,8 @@ describe('GET /api/admin/projects', () => {
         publication: null,
         overdue: false,
         unreadMessages: 0,
+        orderId: null,
+        declined: null,
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });
       expect(approvedItem.user).toMatchObject({ name: 'Ann Brand', brandName: 'Acme', email: 'ann@acme.example' });
