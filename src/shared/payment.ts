@@ -30,6 +30,10 @@ export const CHECKOUT_HOLD_SECONDS = 31 * 60;
 /** Where the provider sends the brand back (appended to PUBLIC_URL for Stripe). */
 export const CHECKOUT_SUCCESS_PATH = '/brand/my-articles?checkout=success';
 export const CHECKOUT_CANCEL_PATH = '/brand/opportunities?checkout=cancelled';
+/** Where a paid cart's order lands (issue 46): its own page, which says "Payment received". */
+export const orderSuccessPath = (orderId: string) => `/brand/orders/${orderId}?checkout=success`;
+/** Where a cart's cancelled checkout goes back to. */
+export const CART_CANCEL_PATH = '/brand/cart?checkout=cancelled';
 
 /** GET /api/payments/checkout/:sessionId — the built-in checkout page's data. */
 export type CheckoutView = z.infer<typeof checkoutViewSchema>;

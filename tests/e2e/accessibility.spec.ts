@@ -95,6 +95,7 @@ interface Data {
   approved: string; // an approved draft, not published
   fresh: string; // nothing done since the purchase
   checkoutUrl: string; // an open checkout of the built-in provider
+  orderId: string; // a cart's order, paid
   code: string;
 }
 let data: Data;
@@ -163,6 +164,14 @@ test.beforeAll(async ({ browser }) => {
   expect(sent.status(), await sent.text()).toBe(201);
   const answer = await api(admin, 'POST', `/api/admin/projects/${review}/messages`, { text: 'Thanks, the draft follows.' });
   expect(answer.status(), await answer.text()).toBe(201);
+  // a cart checked out and paid (Orders and the order's page), and a line left in the cart (the cart)
+  expect((await api(brand, 'PUT', `/api/cart/lines/${opportunityId}`)).status()).toBe(200);
+  const order = await api(brand, 'POST', '/api/cart/checkout', {});
+  expect(order.status(), await order.text()).toBe(200);
+  const { url: orderUrl, orderId } = (await order.json()) as { url: string; orderId: string };
+  const paidOrder = await api(brand, 'POST', `/api/payments/checkout/${orderUrl.split('/').pop()}/pay`);
+  expect(paidOrder.status(), await paidOrder.text()).toBe(200);
+  expect((await api(brand, 'PUT', `/api/cart/lines/${opportunityId}`)).status()).toBe(200);
   const checkout = await api(brand, 'POST', '/api/payments/checkout', { opportunityId });
   expect(checkout.status(), await checkout.text()).toBe(200);
   const { url } = (await checkout.json()) as { url: string };
@@ -178,6 +187,7 @@ test.beforeAll(async ({ browser }) => {
     approved,
     fresh,
     checkoutUrl: new URL(url, 'http://x').pathname,
+    orderId,
     code,
   };
   await brandCtx.close();
@@ -309,6 +319,13 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'purchase-requests', heading(page, 'Purchase requests'));
   await page.goto('/brand/clients');
   await check(page, 'clients', heading(page, 'Clients'));
+  // the cart (issue 46), the orders and one order
+  await page.goto('/brand/cart');
+  await check(page, 'cart', page.getByTestId('cart-line').first());
+  await page.goto('/brand/orders');
+  await check(page, 'orders', page.getByTestId('order-row').first());
+  await page.goto(`/brand/orders/${data.orderId}`);
+  await check(page, 'order', page.getByTestId('order-line').first());
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();

@@ -26,14 +26,8 @@ const loadAuthPage = () => import('@/features/auth/pages/auth-page');
 const AuthPage = page(loadAuthPage, 'AuthPage');
 const ForgotPasswordPage = page(() => import('@/features/auth/pages/forgot-password-page'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('@/features/auth/pages/reset-password-page'), 'ResetPasswordPage');
-const CompleteProfilePage = page(
-  () => import('@/features/profile/pages/complete-profile-page'),
-  'CompleteProfilePage',
-);
-const PendingApprovalPage = page(
-  () => import('@/features/profile/pages/pending-approval-page'),
-  'PendingApprovalPage',
-);
+const CompleteProfilePage = page(() => import('@/features/profile/pages/complete-profile-page'), 'CompleteProfilePage');
+const PendingApprovalPage = page(() => import('@/features/profile/pages/pending-approval-page'), 'PendingApprovalPage');
 const ProfilePage = page(() => import('@/features/profile/pages/profile-page'), 'ProfilePage');
 const ApprovalsPage = page(() => import('@/features/approvals/pages/approvals-page'), 'ApprovalsPage');
 const InviteCodesPage = page(() => import('@/features/invite-codes/pages/invite-codes-page'), 'InviteCodesPage');
@@ -51,10 +45,7 @@ const NotFoundPage = page(() => import('@/features/not-found/pages/not-found-pag
 const loadOpportunitiesPage = () => import('@/features/opportunities/pages/opportunities-page');
 const OpportunitiesPage = page(loadOpportunitiesPage, 'OpportunitiesPage');
 const PaymentHistoryPage = page(() => import('@/features/payments/pages/payment-history-page'), 'PaymentHistoryPage');
-const AdminPaymentsPage = page(
-  () => import('@/features/payments/pages/admin-payments-page'),
-  'AdminPaymentsPage',
-);
+const AdminPaymentsPage = page(() => import('@/features/payments/pages/admin-payments-page'), 'AdminPaymentsPage');
 const AdminPlacementsPage = page(
   () => import('@/features/placements/pages/admin-placements-page'),
   'AdminPlacementsPage',
@@ -64,14 +55,8 @@ const ProjectsPage = page(() => import('@/features/placements/pages/projects-pag
 const MyArticlesPage = page(() => import('@/features/placements/pages/my-articles-page'), 'MyArticlesPage');
 const BriefPage = page(() => import('@/features/placements/pages/brief-page'), 'BriefPage');
 const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
-const BrandPlacementPage = page(
-  () => import('@/features/placements/pages/brand-placement-page'),
-  'BrandPlacementPage',
-);
-const AdminPlacementPage = page(
-  () => import('@/features/placements/pages/admin-placement-page'),
-  'AdminPlacementPage',
-);
+const BrandPlacementPage = page(() => import('@/features/placements/pages/brand-placement-page'), 'BrandPlacementPage');
+const AdminPlacementPage = page(() => import('@/features/placements/pages/admin-placement-page'), 'AdminPlacementPage');
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
 const OrganisationPage = page(
   () => import('@/features/admin-organisations/pages/organisation-page'),
@@ -82,6 +67,9 @@ const ClientsPage = page(() => import('@/features/org/pages/clients-page'), 'Cli
 const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
 const PurchaseRequestsPage = page(() => import('@/features/org/pages/purchase-requests-page'), 'PurchaseRequestsPage');
 const InvitationPage = page(() => import('@/features/org/pages/invitation-page'), 'InvitationPage');
+const CartPage = page(() => import('@/features/cart/pages/cart-page'), 'CartPage');
+const OrdersPage = page(() => import('@/features/cart/pages/orders-page'), 'OrdersPage');
+const OrderPage = page(() => import('@/features/cart/pages/order-page'), 'OrderPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -157,6 +145,27 @@ export function AppRouter() {
           <ProtectedRoute role="brand">
             <NotForClientReviewers>
               <PaymentHistoryPage />
+            </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/cart">
+          <ProtectedRoute role="brand">
+            <NotForClientReviewers>
+              <CartPage />
+            </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/orders">
+          <ProtectedRoute role="brand">
+            <NotForClientReviewers>
+              <OrdersPage />
+            </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/orders/:id">
+          <ProtectedRoute role="brand">
+            <NotForClientReviewers>
+              <OrderPage />
             </NotForClientReviewers>
           </ProtectedRoute>
         </Route>

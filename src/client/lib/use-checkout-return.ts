@@ -3,7 +3,16 @@ import { useLocation, useSearch } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { queryClient } from './query-client';
 
-const MONEY_VIEWS = ['/api/opportunities', '/api/brand/wallet', '/api/brand/payments', '/api/brand/my-articles', '/api/org/spend'];
+// a paid cart's order also takes its lines out of the cart and adds an order
+const MONEY_VIEWS = [
+  '/api/opportunities',
+  '/api/brand/wallet',
+  '/api/brand/payments',
+  '/api/brand/my-articles',
+  '/api/org/spend',
+  '/api/cart',
+  '/api/brand/orders',
+];
 const refresh = () => MONEY_VIEWS.forEach((key) => void queryClient.invalidateQueries({ queryKey: [key] }));
 
 /**
@@ -19,7 +28,10 @@ export function useCheckoutReturn() {
   React.useEffect(() => {
     if (outcome !== 'success' && outcome !== 'cancelled') return;
     if (outcome === 'success') {
-      toast({ title: 'Payment received', description: 'Your payment is held in escrow until your article is published.' });
+      toast({
+        title: 'Payment received',
+        description: 'Your payment is held in escrow until your article is published.',
+      });
     } else {
       toast({ title: 'Checkout cancelled', description: 'No payment was taken and the spot is free again.' });
     }

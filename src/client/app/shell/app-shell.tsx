@@ -9,8 +9,10 @@ import {
   FolderKanban,
   LayoutDashboard,
   Newspaper,
+  Package,
   ScrollText,
   ShieldCheck,
+  ShoppingCart,
   UserCheck,
   Users,
   Wallet,
@@ -35,8 +37,10 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { usePlacementCounts } from '@/features/placements/api/admin-placements';
 import { useAttention } from '@/features/attention/api/get-attention';
 import { usePurchaseRequests } from '@/features/org/api/budget';
+import { useCanBuy, useCart } from '@/lib/cart';
 import { useOrg, useReviewOnly } from '@/lib/org';
 import { useUnreadMessages } from '@/lib/unread-messages';
+import { CartLink } from './cart-link';
 import { EscrowCard } from './escrow-card';
 import { UserMenu } from './user-menu';
 
@@ -50,7 +54,10 @@ const ADMIN_NAV = [
 ];
 const BRAND_NAV = [
   { href: '/brand/opportunities', label: 'Opportunities', icon: <Newspaper /> },
+  // members who can buy only
+  { href: '/brand/cart', label: 'Cart', icon: <ShoppingCart /> },
   { href: '/brand/my-articles', label: 'My Articles', icon: <FileText /> },
+  { href: '/brand/orders', label: 'Orders', icon: <Package /> },
   { href: '/brand/payments', label: 'Payments', icon: <Wallet /> },
 ];
 
@@ -86,7 +93,17 @@ const COUNT_CLASS =
  * drawn number is hidden from screen readers, which read the words instead ("Placements (2 open
  * cases)"): the link is named by what it shows, not by an aria-label that would differ from it.
  */
-function NavCount({ count, spoken, testId, className }: { count: number; spoken: string; testId: string; className: string }) {
+function NavCount({
+  count,
+  spoken,
+  testId,
+  className,
+}: {
+  count: number;
+  spoken: string;
+  testId: string;
+  className: string;
+}) {
   return (
     <>
       <span className="sr-only"> ({spoken})</span>
@@ -105,7 +122,14 @@ function Navigation({ user }: { user: PublicUser }) {
   const admin = user.role === 'admin';
   // a client reviewer (decision 035) reviews its articles: no catalogue, no payments
   const reviewOnly = useReviewOnly(!admin && user.approved);
-  const items = admin ? ADMIN_NAV : reviewOnly ? BRAND_NAV.filter((i) => i.href === '/brand/my-articles') : BRAND_NAV;
+  // the cart for those who can buy (viewers and reviewers cannot), with its count
+  const canBuy = useCanBuy(!admin && user.approved) === true;
+  const inCart = useCart(canBuy).data?.lines.length ?? 0;
+  const items = admin
+    ? ADMIN_NAV
+    : reviewOnly
+      ? BRAND_NAV.filter((i) => i.href === '/brand/my-articles')
+      : BRAND_NAV.filter((i) => i.href !== '/brand/cart' || canBuy);
   // the number of open cases, for admins only; a minute old is recent enough for a badge
   const { data: counts } = usePlacementCounts({ enabled: admin, staleTime: 60_000 });
   const cases = admin ? (counts?.issues ?? 0) : 0;
@@ -121,17 +145,40 @@ function Navigation({ user }: { user: PublicUser }) {
           const badge = item.href === '/admin/placements' && cases > 0;
           const unreadHere = item.href === messagesHref && unread > 0;
           const waitingHere = item.href === '/admin/attention' && waiting > 0;
+          const cartHere = item.href === '/brand/cart' && inCart > 0;
           return (
             <SidebarMenuButton
               key={item.href}
               icon={item.icon}
               badge={
                 badge ? (
-                  <NavCount count={cases} spoken={plural(cases, 'open case', 'open cases')} testId="nav-case-count" className="bg-destructive text-destructive-foreground" />
+                  <NavCount
+                    count={cases}
+                    spoken={plural(cases, 'open case', 'open cases')}
+                    testId="nav-case-count"
+                    className="bg-destructive text-destructive-foreground"
+                  />
                 ) : unreadHere ? (
-                  <NavCount count={unread} spoken={plural(unread, 'unread message', 'unread messages')} testId="nav-unread-count" className="bg-primary text-primary-foreground" />
+                  <NavCount
+                    count={unread}
+                    spoken={plural(unread, 'unread message', 'unread messages')}
+                    testId="nav-unread-count"
+                    className="bg-primary text-primary-foreground"
+                  />
                 ) : waitingHere ? (
-                  <NavCount count={waiting} spoken={plural(waiting, 'placement', 'placements')} testId="nav-attention-count" className="bg-amber-700 text-white" />
+                  <NavCount
+                    count={waiting}
+                    spoken={plural(waiting, 'placement', 'placements')}
+                    testId="nav-attention-count"
+                    className="bg-amber-700 text-white"
+                  />
+                ) : cartHere ? (
+                  <NavCount
+                    count={inCart}
+                    spoken={plural(inCart, 'opportunity', 'opportunities')}
+                    testId="nav-cart-count"
+                    className="bg-primary text-primary-foreground"
+                  />
                 ) : undefined
               }
               label={item.label}
@@ -164,7 +211,10 @@ function OrgNavigation({ userId }: { userId: string }) {
   ];
   return (
     <nav aria-labelledby="org-nav-label" className="mt-4">
-      <span id="org-nav-label" className={cn('block px-2 pb-1 text-xs font-medium text-muted-foreground', !open && !isMobile && 'sr-only')}>
+      <span
+        id="org-nav-label"
+        className={cn('block px-2 pb-1 text-xs font-medium text-muted-foreground', !open && !isMobile && 'sr-only')}
+      >
         Organisation
       </span>
       <SidebarMenu>
@@ -175,7 +225,12 @@ function OrgNavigation({ userId }: { userId: string }) {
             label={item.label}
             badge={
               item.href === '/brand/requests' && waiting > 0 ? (
-                <NavCount count={waiting} spoken={plural(waiting, 'pending request', 'pending requests')} testId="nav-requests-count" className="bg-amber-700 text-white" />
+                <NavCount
+                  count={waiting}
+                  spoken={plural(waiting, 'pending request', 'pending requests')}
+                  testId="nav-requests-count"
+                  className="bg-amber-700 text-white"
+                />
               ) : undefined
             }
             active={isActive(path, item.href)}
@@ -215,6 +270,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
           <header className="sticky top-0 z-[5] flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
             <SidebarTrigger />
             <span className="text-sm font-medium text-muted-foreground">{portal}</span>
+            {user.role === 'brand' && user.approved && <CartLink />}
           </header>
           <main id="main" className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-8">
             {/* a page's chunk loads inside the shell: navigation stays in place */}

@@ -7,7 +7,7 @@ import { closeOrder } from './orders';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
-import { CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
+import { CART_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH, orderSuccessPath } from '../../../shared/payment';
 import { closeCheckouts, checkoutById, slotIsFree, takeSlot, type Tx } from './slots';
 import { startOfUtcDay } from '../../lib/dates';
 import { isoUtc, preparedStatement } from '../../db/statement';
@@ -420,7 +420,7 @@ async function payTestOrder(
     }
   }
   const result = await fulfilCheckout(db, provider, view.sessionId, now, { invoicing });
-  return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
+  return { url: orderSuccessPath(view.paymentId), paymentId: view.paymentId, outcome: result.outcome };
 }
 
 /** "Cancel" on the checkout page: the hold ends and its slot is given back at once. */
@@ -446,7 +446,7 @@ export async function cancelCheckout(
     }
     await closeOrder(db, view.paymentId, 'cancelled', now);
     if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw conflict('This checkout has already been paid');
-    return { url: CHECKOUT_CANCEL_PATH };
+    return { url: CART_CANCEL_PATH };
   }
   if (view.status === 'open') {
     try {

@@ -8,7 +8,7 @@ import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import { startOfUtcDay } from '../../lib/dates';
 import type { PaymentProvider, ProviderSession } from '../../providers/provider';
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
-import { CHECKOUT_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, CHECKOUT_SUCCESS_PATH } from '../../../shared/payment';
+import { CART_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, orderSuccessPath } from '../../../shared/payment';
 import type { CartCheckout, Order } from '../../../shared/schemas/cart';
 import { claimBudget, hasCap, purchaseLimitsOf } from '../org/budget';
 import { clientForPurchase } from '../org/clients';
@@ -182,8 +182,8 @@ export async function startCartCheckout(
         return { name: `${h.outletName}: ${h.title}`, amountCents: toCents(l.currentPriceUsd) };
       }),
       expiresAt,
-      successUrl: `${args.publicUrl}${CHECKOUT_SUCCESS_PATH}`,
-      cancelUrl: `${args.publicUrl}${CHECKOUT_CANCEL_PATH}`,
+      successUrl: `${args.publicUrl}${orderSuccessPath(orderId)}`,
+      cancelUrl: `${args.publicUrl}${CART_CANCEL_PATH}`,
       idempotencyKey: `order-${orderId}`,
     });
     await db.update(orders).set({ providerSessionId: created.sessionId, url: created.url }).where(eq(orders.id, orderId));

@@ -7,7 +7,8 @@ export function Availability({ opportunity }: { opportunity: BrandOpportunity })
   if (opportunity.maxSlots <= 1) return null;
   const left = remainingSlots(opportunity);
   return (
-    <div className="space-y-1.5">
+    // only drawn: a click on it goes through to the card under it (its bar is positioned, so would catch it)
+    <div className="pointer-events-none space-y-1.5">
       <Progress value={filledPercent(opportunity)} label="Slots filled" />
       <p className="text-xs font-medium text-muted-foreground">
         {left === 0 ? 'Sold out' : `${left} of ${opportunity.maxSlots} ${left === 1 ? 'spot' : 'spots'} left`}

@@ -15,21 +15,31 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TermsLink } from '@/components/terms-link';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useClients, useOrg, useSpend } from '@/lib/org';
 import { useCreateCheckout } from '../api/create-checkout';
+import { CartButton } from './cart-button';
 import { TopicChips, outletFacts } from './catalogue-facts';
 import { OutletLogo } from './outlet-logo';
 import { SaveButton } from './save-button';
 
 const EXPECTATIONS: Record<OpportunityType, string> = {
   profile_article:
-    "A journalist will write an in-depth story about your company, founder or product, drawing on the brief you give them.",
-  editorial_feature: "Your company will be covered as part of a larger industry story written by the outlet's editorial team.",
-  advertorial_brand_voice: "A sponsored article written in your brand's voice, polished by the outlet's editors for their readers.",
+    'A journalist will write an in-depth story about your company, founder or product, drawing on the brief you give them.',
+  editorial_feature:
+    "Your company will be covered as part of a larger industry story written by the outlet's editorial team.",
+  advertorial_brand_voice:
+    "A sponsored article written in your brand's voice, polished by the outlet's editors for their readers.",
   listicle: 'Your brand will appear as one entry in a curated list, alongside others chosen by the editors.',
 };
 
@@ -57,7 +67,12 @@ function ReviewStep({ o }: { o: BrandOpportunityItem }) {
         <OutletLogo name={o.outletName} logoUrl={o.logoUrl} className="size-14" />
         <div className="min-w-0 flex-1 space-y-1.5">
           {o.outletUrl ? (
-            <a href={o.outletUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold text-primary hover:underline">
+            <a
+              href={o.outletUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 font-semibold text-primary hover:underline"
+            >
               {o.outletName} <ExternalLink className="size-3.5" />
             </a>
           ) : (
@@ -86,7 +101,9 @@ function ReviewStep({ o }: { o: BrandOpportunityItem }) {
           <Metric label="Domain Authority" value={o.domainAuthority ?? '—'} />
           <Metric label="Turnaround Time" value={o.tat || '—'} />
           {o.maxSlots > 1 && <Metric label="Available Slots" value={`${remainingSlots(o)}/${o.maxSlots}`} />}
-          {o.deadlineDate && <Metric label="Deadline" value={formatDeadlineLong(o.deadlineDate)} hint="Last date to purchase" />}
+          {o.deadlineDate && (
+            <Metric label="Deadline" value={formatDeadlineLong(o.deadlineDate)} hint="Last date to purchase" />
+          )}
         </div>
       </div>
       {o.exampleUrls.length > 0 && (
@@ -95,7 +112,12 @@ function ReviewStep({ o }: { o: BrandOpportunityItem }) {
           <ul className="flex flex-wrap gap-2">
             {o.exampleUrls.map((url) => (
               <li key={url}>
-                <a href={url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm text-primary hover:underline">
+                <a
+                  href={url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-1 text-sm text-primary hover:underline"
+                >
                   View example <ExternalLink className="size-3.5" />
                 </a>
               </li>
@@ -132,15 +154,15 @@ function NextStep({ o }: { o: BrandOpportunityItem }) {
       <div className="flex gap-3 rounded-lg border p-3 text-sm">
         <Lock className="mt-0.5 size-4 shrink-0 text-primary" />
         <p>
-          <span className="font-semibold">Escrow protection.</span> Your payment is held securely and released to the outlet only once your
-          article is published.
+          <span className="font-semibold">Escrow protection.</span> Your payment is held securely and released to the
+          outlet only once your article is published.
         </p>
       </div>
       <div className="flex gap-3 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
         <ShieldCheck className="mt-0.5 size-4 shrink-0" />
         <p>
-          <span className="font-semibold">{GUARANTEE_TITLE}.</span> If your placement is not delivered within {GUARANTEE_DAYS} days, you
-          get a full refund automatically.
+          <span className="font-semibold">{GUARANTEE_TITLE}.</span> If your placement is not delivered within{' '}
+          {GUARANTEE_DAYS} days, you get a full refund automatically.
         </p>
       </div>
     </div>
@@ -204,7 +226,17 @@ function BudgetNotice({ spend, price, needsApproval }: { spend: Spend; price: st
  * Which of the organisation's clients the placement is for (decision 035): shown when it has
  * clients; a member limited to some must choose one of theirs.
  */
-function ClientChoice({ clients, limited, value, onChange }: { clients: OrgClient[]; limited: boolean; value: string; onChange: (id: string) => void }) {
+function ClientChoice({
+  clients,
+  limited,
+  value,
+  onChange,
+}: {
+  clients: OrgClient[];
+  limited: boolean;
+  value: string;
+  onChange: (id: string) => void;
+}) {
   return (
     <div className="grid gap-1.5 text-sm">
       <label htmlFor="claim-client" className="font-medium">
@@ -228,8 +260,19 @@ function ClientChoice({ clients, limited, value, onChange }: { clients: OrgClien
   );
 }
 
-/** Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. */
-export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpportunityItem | null; onClose: () => void }) {
+/**
+ * Two steps: "Review Opportunity", then "What Happens Next" and the provider's checkout. Beside
+ * "Next", "Add to cart" (`inCart` undefined: the member has no cart) to buy it later with others.
+ */
+export function ClaimDialog({
+  opportunity,
+  onClose,
+  inCart,
+}: {
+  opportunity: BrandOpportunityItem | null;
+  onClose: () => void;
+  inCart?: boolean;
+}) {
   const [step, setStep] = React.useState<1 | 2>(1);
   const [agreed, setAgreed] = React.useState(false);
   const checkout = useCreateCheckout();
@@ -247,7 +290,9 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
   const cannotBuy = role !== undefined && !roleCan(role, 'buy');
   const spend = useSpend(opportunity !== null && roleCan(role, 'buy')).data;
   const threshold = spend?.member.approvalThresholdUsd ?? null;
-  const needsApproval = Boolean(opportunity && threshold !== null && toCents(opportunity.priceUsd) > toCents(threshold));
+  const needsApproval = Boolean(
+    opportunity && threshold !== null && toCents(opportunity.priceUsd) > toCents(threshold),
+  );
 
   const close = () => {
     // closing always starts over: step 1, box unticked
@@ -261,26 +306,34 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
   const pay = () => {
     if (!opportunity) return;
     setRefusal(null);
-    checkout.mutate({ opportunityId: opportunity.id, ...(clientId ? { clientId } : {}) }, {
-      onSuccess: (answer) => {
-        if ('purchaseRequest' in answer) {
+    checkout.mutate(
+      { opportunityId: opportunity.id, ...(clientId ? { clientId } : {}) },
+      {
+        onSuccess: (answer) => {
+          if ('purchaseRequest' in answer) {
+            toast({
+              title: 'Sent for approval',
+              description:
+                'An owner or admin of your organisation approves or declines it; once approved, pay it from Purchase requests.',
+            });
+            close();
+            return;
+          }
+          setRedirecting(true);
+          window.location.assign(answer.url);
+        },
+        onError: (err) => {
+          // the spec's toast for every failed checkout; over a budget (422), the dialog says it too,
+          // beside the budget it names
           toast({
-            title: 'Sent for approval',
-            description: 'An owner or admin of your organisation approves or declines it; once approved, pay it from Purchase requests.',
+            title: 'Checkout failed',
+            description: errorMessage(err, 'Failed to create checkout session'),
+            variant: 'destructive',
           });
-          close();
-          return;
-        }
-        setRedirecting(true);
-        window.location.assign(answer.url);
+          if (err instanceof ApiError && err.status === 422) setRefusal(err.message);
+        },
       },
-      onError: (err) => {
-        // the spec's toast for every failed checkout; over a budget (422), the dialog says it too,
-        // beside the budget it names
-        toast({ title: 'Checkout failed', description: errorMessage(err, 'Failed to create checkout session'), variant: 'destructive' });
-        if (err instanceof ApiError && err.status === 422) setRefusal(err.message);
-      },
-    });
+    );
   };
   const processing = checkout.isPending || redirecting;
 
@@ -311,10 +364,16 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
               {step === 2 && clients.length > 0 && (
                 <ClientChoice clients={clients} limited={limited} value={clientId} onChange={setChosenClient} />
               )}
-              {step === 2 && spend && <BudgetNotice spend={spend} price={opportunity.priceUsd} needsApproval={needsApproval} />}
+              {step === 2 && spend && (
+                <BudgetNotice spend={spend} price={opportunity.priceUsd} needsApproval={needsApproval} />
+              )}
               {step === 2 && <Agreement agreed={agreed} setAgreed={setAgreed} />}
               {refusal && (
-                <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="claim-refusal">
+                <p
+                  role="alert"
+                  className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+                  data-testid="claim-refusal"
+                >
                   {refusal}
                 </p>
               )}
@@ -329,6 +388,9 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                     <Button variant="outline" onClick={close}>
                       Cancel
                     </Button>
+                    {inCart !== undefined && (
+                      <CartButton opportunity={opportunity} inCart={inCart} className="h-9 px-4 text-sm" />
+                    )}
                     {/* a sold out one (kept in the saved list) cannot go on to the payment */}
                     <Button onClick={() => setStep(2)} disabled={opportunity.soldOut || cannotBuy}>
                       Next
@@ -347,7 +409,9 @@ export function ClaimDialog({ opportunity, onClose }: { opportunity: BrandOpport
                       Back
                     </Button>
                     <Button onClick={pay} disabled={!agreed || processing || opportunity.soldOut}>
-                      {processing ? 'Processing...' : needsApproval ? (
+                      {processing ? (
+                        'Processing...'
+                      ) : needsApproval ? (
                         <>
                           <Send /> Request approval
                         </>

@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { Availability } from './availability';
 import { TopicChips, outletFacts } from './catalogue-facts';
+import { CartButton } from './cart-button';
 import { OutletLogo } from './outlet-logo';
 import { SaveButton } from './save-button';
 
@@ -42,9 +43,12 @@ function CardIcon({ name, className }: { name: IconName; className: string }) {
 export const OpportunityCard = React.memo(function OpportunityCard({
   opportunity: o,
   onOpen,
+  inCart,
 }: {
   opportunity: BrandOpportunityItem;
   onOpen: (o: BrandOpportunityItem) => void;
+  /** whether it is in the member's cart; undefined: no cart (the member cannot buy, or it loads) */
+  inCart?: boolean;
 }) {
   const firstType = o.type[0];
   const facts = outletFacts(o);
@@ -57,8 +61,8 @@ export const OpportunityCard = React.memo(function OpportunityCard({
     >
       {/*
         The card opens through this one button, laid over the whole card: a click anywhere on it
-        lands here, while Save and the price's explanation sit above it (z-10). A card that were a
-        button itself could not hold those two buttons (nested interactive controls).
+        lands here, while Save, the price's explanation and "Add to cart" sit above it (z-10). A card
+        that were a button itself could not hold those buttons (nested interactive controls).
       */}
       <button
         type="button"
@@ -132,6 +136,7 @@ export const OpportunityCard = React.memo(function OpportunityCard({
             </div>
           )}
         </div>
+        {inCart !== undefined && <CartButton opportunity={o} inCart={inCart} className="w-full" />}
       </div>
     </div>
   );

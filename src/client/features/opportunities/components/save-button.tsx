@@ -21,7 +21,10 @@ export function SaveButton({ opportunity: o, className }: { opportunity: BrandOp
         e.stopPropagation();
         save.mutate({ id: o.id, saved: !o.saved });
       }}
-      onKeyDown={(e) => e.stopPropagation()}
+      // Escape goes on to the dialog around it (the claim dialog closes)
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') e.stopPropagation();
+      }}
     >
       <Bookmark aria-hidden className={cn(o.saved && 'fill-current')} />
       {o.saved ? 'Saved' : 'Save'}

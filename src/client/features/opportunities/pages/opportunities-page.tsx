@@ -14,9 +14,11 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
+import { useCanBuy, useCart } from '@/lib/cart';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { countText } from '../api/search-count';
 import { useOpportunitySearch } from '../api/search-opportunities';
+import { AddAllToCart } from '../components/add-all-to-cart';
 import { OpportunityCard, OpportunityCardIcons } from '../components/opportunity-card';
 import { FILTER_PANEL_ID, SearchToolbar } from '../components/search-toolbar';
 import { EMPTY_SEARCH, clearFilters, hasFilters } from '../search/search-state';
@@ -69,6 +71,12 @@ export function OpportunitiesPage() {
   // the list no longer has it (unsaved under the "Saved" filter)
   const live = selected && items.find((o) => o.id === selected.id);
   if (live && live !== selected) setSelected(live);
+  // the cart: its ids mark the cards ("In cart"); members who cannot buy have none
+  const canBuy = useCanBuy() === true;
+  const cart = useCart(canBuy).data;
+  const inCart = React.useMemo(() => new Set(cart?.lines.map((l) => l.opportunityId)), [cart]);
+  // the buttons show as soon as the role is known (the cards keep their size when the cart arrives)
+  const cartShown = canBuy;
 
   return (
     <div className="space-y-6">
@@ -122,14 +130,22 @@ export function OpportunitiesPage() {
               </React.Suspense>
             )}
           </div>
-          <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
-            <p aria-live="polite" className="text-sm font-medium text-muted-foreground" data-testid="result-count">
+          <div className="flex min-h-9 flex-wrap items-center gap-2">
+            <p
+              aria-live="polite"
+              className="mr-auto text-sm font-medium text-muted-foreground"
+              data-testid="result-count"
+            >
               {count ? countText(count) : ''}
             </p>
             {filtered && items.length > 0 && (
               <Button variant="ghost" size="sm" onClick={() => commit(clearFilters)}>
                 Clear filters
               </Button>
+            )}
+            {/* a search's results or the shortlist, all at once (not the whole catalogue) */}
+            {cartShown && cart && filtered && items.length > 0 && !search.isPlaceholderData && (
+              <AddAllToCart items={items} inCart={inCart} complete={!search.hasNextPage} />
             )}
           </div>
         </div>
@@ -173,7 +189,12 @@ export function OpportunitiesPage() {
               onFocus={preloadClaimDialog}
             >
               {items.map((o) => (
-                <OpportunityCard key={o.id} opportunity={o} onOpen={setSelected} />
+                <OpportunityCard
+                  key={o.id}
+                  opportunity={o}
+                  onOpen={setSelected}
+                  inCart={cartShown ? inCart.has(o.id) : undefined}
+                />
               ))}
             </div>
             <LoadMore pager={search} />
@@ -182,7 +203,11 @@ export function OpportunitiesPage() {
       </div>
       {dialogUsed && (
         <React.Suspense fallback={null}>
-          <ClaimDialog opportunity={selected} onClose={close} />
+          <ClaimDialog
+            opportunity={selected}
+            onClose={close}
+            inCart={cartShown && selected ? inCart.has(selected.id) : undefined}
+          />
         </React.Suspense>
       )}
       <OpportunityCardIcons />

@@ -1,0 +1,50 @@
+import { useMutation } from '@tanstack/react-query';
+import type { CartCheckout } from '@shared/schemas/cart';
+import { ApiError, apiRequest } from '@/lib/api';
+import { cartKey } from '@/lib/cart';
+import { queryClient } from '@/lib/query-client';
+
+/** A price that changed since its line was added: what the checkout's 409 lists. */
+export interface PriceChange {
+  opportunityId: string;
+  oldPriceUsd: string;
+  newPriceUsd: string;
+}
+
+/** Why the cart was not checked out, as the page shows it. */
+export type CheckoutRefusal =
+  | { kind: 'soldOut'; message: string; ids: string[] }
+  | { kind: 'prices'; message: string; changes: PriceChange[]; totalUsd: string }
+  | { kind: 'client'; message: string }
+  | { kind: 'other'; message: string; status: number };
+
+/** Reads the server's refusal of a checkout (409 sold out or prices changed, 400 no client, 422 budget…). */
+export function refusalOf(err: unknown): CheckoutRefusal {
+  if (!(err instanceof ApiError)) return { kind: 'other', status: 0, message: 'Failed to create checkout session' };
+  const body = err.body ?? {};
+  if (err.status === 409 && Array.isArray(body.soldOut))
+    return { kind: 'soldOut', message: err.message, ids: body.soldOut as string[] };
+  if (err.status === 409 && Array.isArray(body.priceChanges) && typeof body.totalUsd === 'string')
+    return {
+      kind: 'prices',
+      message: err.message,
+      changes: body.priceChanges as PriceChange[],
+      totalUsd: body.totalUsd,
+    };
+  if (err.status === 400 || (err.status === 404 && /client/i.test(err.message)))
+    return { kind: 'client', message: err.errors?.clientId ?? err.message };
+  return { kind: 'other', status: err.status, message: err.message };
+}
+
+/**
+ * POST /api/cart/checkout: a slot held on every line (or none) and one payment page, whose URL the
+ * browser goes to. A refusal leaves the cart as it was; the cart is read again, as the refusal
+ * may be about its lines (one sold out meanwhile, a price changed).
+ */
+export function useCheckoutCart() {
+  return useMutation({
+    mutationFn: (body: CartCheckout) =>
+      apiRequest<{ url: string; orderId: string }>('POST', '/api/cart/checkout', body),
+    onError: () => queryClient.invalidateQueries({ queryKey: cartKey }),
+  });
+}

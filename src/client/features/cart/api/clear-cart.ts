@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Cart } from '@shared/schemas/cart';
+import { apiRequest } from '@/lib/api';
+import { setCart } from '@/lib/cart';
+
+/** DELETE /api/cart ("Empty cart"), or with `unavailable`, only the lines that cannot be bought now. */
+export function useClearCart() {
+  return useMutation({
+    mutationFn: ({ unavailable }: { unavailable: boolean }) =>
+      apiRequest<Cart>('DELETE', `/api/cart${unavailable ? '?unavailable=1' : ''}`),
+    onSuccess: setCart,
+  });
+}

@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Cart } from '@shared/schemas/cart';
+import { apiRequest } from '@/lib/api';
+import { setCart } from '@/lib/cart';
+
+/** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart; `skipped` says which could not be, and why. */
+export function useReorder() {
+  return useMutation({
+    mutationFn: (orderId: string) =>
+      apiRequest<Cart>('POST', `/api/brand/orders/${encodeURIComponent(orderId)}/reorder`),
+    onSuccess: ({ skipped: _skipped, ...cart }) => setCart(cart),
+  });
+}
