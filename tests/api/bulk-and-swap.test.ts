@@ -20,6 +20,8 @@ import { pdfText } from '../support/pdf';
 
 const refunds: RefundRequest[] = [];
 let failNextRefund = false;
+/** the provider refunds, then the process dies before our record of it (a kill -9 there) */
+let dieAfterNextRefund = false;
 let t: PaymentsTestApp;
 beforeAll(async () => {
   t = await createPaymentsTestApp({
@@ -35,7 +37,12 @@ beforeAll(async () => {
             failNextRefund = false;
             throw new Error('provider unreachable');
           }
-          return inner.refund(req);
+          const made = await inner.refund(req);
+          if (dieAfterNextRefund) {
+            dieAfterNextRefund = false;
+            throw new Error('process killed after the provider refunded');
+          }
+          return made;
         },
       };
     },
@@ -267,6 +274,22 @@ describe('decline and swap', () => {
     // every provider call for it carried the same idempotency key: the provider refunds once
     expect(new Set(refunds.slice(before).map((r) => r.idempotencyKey))).toEqual(new Set([id]));
     expect(await refundUnswapped(t.db, t.provider, later)).toEqual([]);
+  });
+
+  it('the process killed after the provider refunded and before the record: the next run records it once, same refund', async () => {
+    const { admin, id } = await declined();
+    ok(await admin.agent.post(`/api/admin/payments/${id}/decline`, { reason: 'Outlet closed' }), 'decline');
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const before = refunds.length;
+    dieAfterNextRefund = true;
+    await expect(refundUnswapped(t.db, t.provider, later)).rejects.toThrow('process killed');
+    expect((await t.db.select().from(payments).where(eq(payments.id, id)))[0].status).toBe('paid');
+    expect(await refundUnswapped(t.db, t.provider, later)).toEqual([id]);
+    const calls = refunds.slice(before);
+    // the provider was asked twice with the same key: one refund on its side
+    expect(calls.map((c) => c.idempotencyKey)).toEqual([id, id]);
+    expect(await t.db.$count(placementEvents, and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'refunded')))).toBe(1);
+    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
   });
 
   it('a part refund whose provider call failed is finished once by the job', async () => {

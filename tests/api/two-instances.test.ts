@@ -20,6 +20,7 @@ import { configSchema } from '../../src/server/config';
 import { openPostgres, type DbHandle } from '../../src/server/db/client';
 import { opportunities, payments, processedWebhookEvents, users } from '../../src/server/db/schema';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
+import { declinePlacement, refundUnswapped } from '../../src/server/modules/payments/swap';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
 import { stripeProvider } from '../../src/server/providers/stripe';
 import { hashPassword } from '../../src/server/lib/password';
@@ -184,6 +185,26 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     expect([...a, ...c].filter((id) => id === rows[0].id)).toHaveLength(1);
     const [after] = await first.db.select().from(payments).where(eq(payments.id, rows[0].id));
     expect(after.status).toBe('refunded');
+  });
+
+  it('the swap deadline of a declined placement refunds it once, both instances sweeping at once', async () => {
+    const brand = (await quickBrands(apps[0], first.db, 1))[0];
+    const opp = await createOpportunity(first.db, { maxSlots: 2 });
+    expect((await brand.agent.put(`/api/cart/lines/${opp.id}`)).status).toBe(200);
+    const co = await brand.agent.post('/api/cart/checkout', {});
+    expect(co.status).toBe(200);
+    const sessionId = String(co.body.url).split('/').pop();
+    expect((await brand.agent.post(`/api/payments/checkout/${sessionId}/pay`)).status).toBe(200);
+    const [row] = await first.db.select().from(payments).where(eq(payments.orderId, co.body.orderId));
+    await declinePlacement(first.db, testCheckoutProvider(first.db), row.id, 'The outlet closed', { type: 'system' });
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const [a, c] = await Promise.all([
+      refundUnswapped(first.db, testCheckoutProvider(first.db), later),
+      refundUnswapped(second.db, testCheckoutProvider(second.db), later),
+    ]);
+    expect([...a, ...c]).toEqual([row.id]);
+    const [after] = await second.db.select().from(payments).where(eq(payments.id, row.id));
+    expect(after).toMatchObject({ status: 'refunded', refundReason: 'declined' });
   });
 
   it('an upload made through one instance is served by the other', async () => {

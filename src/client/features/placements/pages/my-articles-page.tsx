@@ -68,14 +68,9 @@ function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientI
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load your articles" />;
   const items = list.items ?? [];
-  if (items.length === 0) {
-    return (
-      <EmptyState icon={tab.icon} title={tab.title} description={tab.empty}>
-        <BrowseOpportunities />
-      </EmptyState>
-    );
-  }
   const selected = items.filter((a) => ticked.has(a.payment.id));
+  // the bar stays mounted when the tab empties: its report of what it did stays on screen
+  const bar = <BulkBar selected={selected} reviewOnly={reviewOnly} onClear={() => setTicked(new Set())} />;
   const tick = (id: string, on: boolean) =>
     setTicked((prev) => {
       const next = new Set(prev);
@@ -83,13 +78,22 @@ function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientI
       else next.delete(id);
       return next;
     });
+  // one tree whether the tab has items or not: the bar keeps its state when the tab empties
   return (
     <div className="grid grid-cols-1 gap-4">
-      {selected.length > 0 && <BulkBar selected={selected} reviewOnly={reviewOnly} onClear={() => setTicked(new Set())} />}
-      {items.map((a) => (
-        <ArticleCard key={a.payment.id} article={a} selection={{ checked: ticked.has(a.payment.id), onChange: (on) => tick(a.payment.id, on) }} />
-      ))}
-      <LoadMore pager={list} />
+      {bar}
+      {items.length === 0 ? (
+        <EmptyState icon={tab.icon} title={tab.title} description={tab.empty}>
+          <BrowseOpportunities />
+        </EmptyState>
+      ) : (
+        <>
+          {items.map((a) => (
+            <ArticleCard key={a.payment.id} article={a} selection={{ checked: ticked.has(a.payment.id), onChange: (on) => tick(a.payment.id, on) }} />
+          ))}
+          <LoadMore pager={list} />
+        </>
+      )}
     </div>
   );
 }

@@ -46,7 +46,8 @@ function exportCsv(items: BrandPlacementItem[], withAmounts: boolean) {
 }
 
 /**
- * What can be done to the ticked placements together (issue 46): approve the drafts that are ready
+ * What can be done to the ticked placements together (issue 46). Mounted with the list: what it
+ * reports stays on screen when the placements it approved leave the tab.: approve the drafts that are ready
  * (the others are listed with why), export them as CSV, or send the editorial team one message on
  * each of their conversations.
  */
@@ -110,28 +111,30 @@ export function BulkBar({
 
   return (
     <>
-      <div
-        role="toolbar"
-        aria-label="Selected placements"
-        data-testid="bulk-bar"
-        className="sticky top-14 z-[4] flex flex-col gap-2 rounded-lg border bg-background/95 p-3 shadow-sm backdrop-blur sm:flex-row sm:items-center sm:justify-between"
-      >
-        <span className="text-sm font-medium">{selected.length} selected</span>
-        <div className="flex flex-wrap gap-2">
-          <Button size="sm" onClick={onApprove} disabled={approve.isPending}>
-            <CheckCheck /> {approve.isPending ? 'Approving…' : 'Approve ready drafts'}
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => exportCsv(selected, !reviewOnly)}>
-            <Download /> Export CSV
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => setMessaging(true)}>
-            <MessageSquare /> Message the editorial team
-          </Button>
-          <Button size="sm" variant="ghost" onClick={onClear}>
-            <X /> Clear
-          </Button>
+      {selected.length > 0 && (
+        <div
+          role="toolbar"
+          aria-label="Selected placements"
+          data-testid="bulk-bar"
+          className="sticky top-14 z-[4] flex flex-col gap-2 rounded-lg border bg-background/95 p-3 shadow-sm backdrop-blur sm:flex-row sm:items-center sm:justify-between"
+        >
+          <span className="text-sm font-medium">{selected.length} selected</span>
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={onApprove} disabled={approve.isPending}>
+              <CheckCheck /> {approve.isPending ? 'Approving…' : 'Approve ready drafts'}
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => exportCsv(selected, !reviewOnly)}>
+              <Download /> Export CSV
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setMessaging(true)}>
+              <MessageSquare /> Message the editorial team
+            </Button>
+            <Button size="sm" variant="ghost" onClick={onClear}>
+              <X /> Clear
+            </Button>
+          </div>
         </div>
-      </div>
+      )}
 
       <Dialog open={messaging} onOpenChange={(o) => !sending && setMessaging(o)}>
         <DialogContent>
