@@ -131,3 +131,11 @@ export type PurchaseRequestStatus = (typeof PURCHASE_REQUEST_VIEW_STATUSES)[numb
 
 /** How long a purchase request waits for a decision, and an approved one for its payment. */
 export const PURCHASE_REQUEST_DAYS = 7;
+
+/** A line of a cart's purchase request (issue 46): what was asked for, at the price asked. */
+export interface PurchaseRequestLine {
+  opportunityId: string;
+  title: string;
+  outletName: string;
+  priceUsd: string;
+}

@@ -236,7 +236,7 @@ describe('checking out a cart', () => {
     ]);
   });
 
-  it('the organisation’s monthly cap applies to the order’s total; the approval threshold too', async () => {
+  it('the organisation’s monthly cap applies to the order’s total; above the approval threshold the cart is approved first', async () => {
     const owner = await signedIn(t.app, t.db, kinds.approvedBrand);
     ok(await owner.agent.put('/api/org/budget', { monthlyCapUsd: '250' }), 'cap');
     const opps = await catalogue(3);
@@ -253,9 +253,33 @@ describe('checking out a cart', () => {
     const buyer = await signedIn(t.app, t.db, { ...kinds.approvedBrand, organisationId: owner.user.organisationId!, orgRole: 'buyer', approvalThresholdUsd: '150.00' });
     await fill(buyer, [opps[0].id, opps[1].id]);
     expect(ok(await buyer.agent.get('/api/cart'), 'cart').needsApproval).toBe(true);
-    const over = await buyer.agent.post('/api/cart/checkout', {});
-    expect(over.status).toBe(422);
-    expect(over.body.message).toMatch(/^This cart’s total of \$201\.50 is over your approval threshold of \$150\.00/);
+    // above the buyer's threshold: the cart becomes a purchase request, nothing is held
+    const asked = await buyer.agent.post('/api/cart/checkout', {});
+    expect(asked.status).toBe(202);
+    expect(asked.body.purchaseRequest).toMatchObject({ status: 'pending', amountUsd: '201.50' });
+    expect(await t.db.$count(checkouts, eq(checkouts.brandId, buyer.user.id))).toBe(0);
+    const requestId = asked.body.purchaseRequest.id as string;
+    const [listed] = ok(await owner.agent.get('/api/org/purchase-requests'), 'requests');
+    expect(listed).toMatchObject({ id: requestId, title: '2 placements', amountUsd: '201.50', status: 'pending' });
+    expect(listed.lines.map((l: { opportunityId: string }) => l.opportunityId)).toEqual([opps[0].id, opps[1].id]);
+    // not before it is approved
+    expect((await buyer.agent.post('/api/cart/checkout', { purchaseRequestId: requestId })).body.message).toBe('This purchase is still waiting for approval');
+    ok(await owner.agent.post(`/api/org/purchase-requests/${requestId}/approve`), 'approve');
+    // a cart changed since is refused
+    await fill(buyer, [opps[2].id]);
+    const changed = await buyer.agent.post('/api/cart/checkout', { purchaseRequestId: requestId });
+    expect(changed.status).toBe(409);
+    expect(changed.body.message).toMatch(/^Your cart has changed since this purchase was approved/);
+    ok(await buyer.agent.delete(`/api/cart/lines/${opps[2].id}`), 'remove');
+    const { url, orderId } = ok(await buyer.agent.post('/api/cart/checkout', { purchaseRequestId: requestId }), 'approved checkout');
+    ok(await buyer.agent.post(`/api/payments/checkout/${sessionIdOf(url)}/pay`), 'pay');
+    const [o] = await t.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(o).toMatchObject({ status: 'completed', purchaseRequestId: requestId });
+    const [after] = ok(await owner.agent.get('/api/org/purchase-requests'), 'requests');
+    expect(after.status).toBe('paid');
+    // paid once
+    await fill(buyer, [opps[0].id, opps[1].id]);
+    expect((await buyer.agent.post('/api/cart/checkout', { purchaseRequestId: requestId })).body.message).toBe('This approved purchase has already been paid');
   });
 
   it('an unpaid order expires with every line’s slot given back', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
+import { PASSWORD, adminPage, api, brandAs, buy, expectNoHorizontalOverflow, invitationToken, uniqueEmail } from './support';
 
 /*
  * The cart (issue 46) in a real browser: a brand fills its cart from the catalogue (a card's
@@ -219,4 +219,67 @@ test('[BRAND][CART] twelve opportunities into the cart, one sold out and one rep
     expect(res.status(), await res.text()).toBe(200);
   }
   await close();
+});
+
+test('[BRAND][CART] a cart above the buyer’s approval threshold is asked for, approved by the owner and paid as approved', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const t = `zq${randomBytes(4).toString('hex')}`;
+  const { admin, close } = await adminPage(browser);
+  const ids: string[] = [];
+  for (const [i, l] of ['M', 'N'].entries()) {
+    const res = await api(admin, 'POST', '/api/admin/opportunities', {
+      outletName: `Approval Outlet ${l} ${t}`,
+      title: `Story ${l} to approve`,
+      description: 'A placement bought with approval.',
+      type: ['editorial_feature'],
+      priceUsd: `${(i + 1) * 400}.00`,
+      maxSlots: 2,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  await close();
+
+  // the owner invites a buyer whose purchases above $500 need approval
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const email = uniqueEmail('cart-buyer');
+  expect((await api(page, 'POST', '/api/org/invitations', { email, role: 'buyer' })).status()).toBe(201);
+  const token = await invitationToken(email);
+  const ctx = await browser.newContext();
+  const buyer = await ctx.newPage();
+  await buyer.goto('/auth');
+  expect((await api(buyer, 'POST', '/api/register', { email, password: PASSWORD })).status()).toBe(201);
+  const joined = await api(buyer, 'POST', `/api/invitations/${token}/accept`, { name: 'Casey Cart' });
+  expect(joined.status(), await joined.text()).toBe(200);
+  const me = (await (await api(buyer, 'GET', '/api/user')).json()) as { id: string };
+  expect((await api(page, 'PUT', `/api/org/members/${me.id}/limits`, { monthlyCapUsd: null, approvalThresholdUsd: '500' })).status()).toBe(204);
+
+  // the buyer's cart of $1,200 asks for approval instead of checking out
+  for (const id of ids) expect((await api(buyer, 'PUT', `/api/cart/lines/${id}`)).status()).toBe(200);
+  await buyer.goto('/brand/cart');
+  const panel = buyer.getByTestId('checkout-panel');
+  await expect(panel.getByTestId('cart-needs-approval')).toContainText('checking out sends the cart to an owner or admin');
+  await panel.getByRole('checkbox', { name: /I agree to the terms/ }).check();
+  await panel.getByRole('button', { name: 'Ask for approval' }).click();
+  await expect(panel.getByTestId('cart-requested')).toContainText('Sent for approval');
+
+  // the owner approves it on Purchase requests
+  await page.goto('/brand/requests');
+  const request = page.getByTestId('purchase-request').filter({ hasText: '2 placements' });
+  await expect(request).toContainText('requested by Casey Cart');
+  await expect(request).toContainText('$1,200.00');
+  await request.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Request approved' })).toBeVisible();
+
+  // the buyer pays the approved cart from Purchase requests and lands on the order
+  await buyer.goto('/brand/requests?status=approved');
+  await buyer.getByTestId('purchase-request').filter({ hasText: '2 placements' }).getByRole('button', { name: 'Pay now' }).click();
+  await expect(buyer).toHaveURL(/\/checkout\/[A-Za-z0-9_]+$/);
+  await buyer.getByRole('button', { name: /^Pay \$1,200\.00/ }).click();
+  await expect(buyer).toHaveURL(/\/brand\/orders\/[0-9a-f-]{36}/);
+  await expect(buyer.getByRole('heading', { level: 1 })).toContainText('Order of');
+  await buyer.goto('/brand/requests?status=paid');
+  await expect(buyer.getByTestId('purchase-request').filter({ hasText: '2 placements' })).toContainText('Paid');
+  await ctx.close();
 });

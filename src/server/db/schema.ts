@@ -17,7 +17,7 @@ import {
   check,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES } from '../../shared/org';
+import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES, type PurchaseRequestLine } from '../../shared/org';
 
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
@@ -258,6 +258,8 @@ export const orders = pgTable(
     testProviderRef: text('test_provider_ref'),
     // a declined line is swapped for its closest alternative without asking
     autoSwap: boolean('auto_swap').notNull().default(false),
+    // the approved purchase request it pays, when the cart's total was above the buyer's threshold
+    purchaseRequestId: uuid('purchase_request_id').references((): AnyPgColumn => purchaseRequests.id, { onDelete: 'restrict' }),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
@@ -266,6 +268,8 @@ export const orders = pgTable(
     index('orders_org_created_idx').on(t.organisationId, t.createdAt, t.id),
     index('orders_brand_created_idx').on(t.brandId, t.createdAt),
     index('orders_open_expiry_idx').on(t.expiresAt).where(sql`status = 'open' AND test_provider_ref IS NULL`),
+    // an approved request pays for one order
+    uniqueIndex('orders_one_paid_per_request').on(t.purchaseRequestId).where(sql`status = 'completed'`),
   ],
 );
 
@@ -921,6 +925,8 @@ export const purchaseRequests = pgTable(
     // the organisation's client it is bought for (null: none; decision 035)
     clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    // a cart's request (issue 46): every line as it was asked for; `opportunity_id` is then the first's
+    lines: jsonb('lines').$type<PurchaseRequestLine[]>(),
     status: text('status', { enum: PURCHASE_REQUEST_STATUSES }).notNull().default('pending'),
     reason: text('reason'),
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),

@@ -24,6 +24,8 @@ export const cartCheckoutSchema = z.object({
   clientId: z.string().regex(UUID, 'Client not found').optional(),
   // a line the outlet declines is swapped for its closest alternative without asking
   autoSwap: z.boolean({ error: 'autoSwap is true or false' }).optional(),
+  // the approved request of a cart above the buyer's approval threshold
+  purchaseRequestId: z.string().regex(UUID, 'Purchase request not found').optional(),
 });
 export type CartCheckout = z.infer<typeof cartCheckoutSchema>;
 

@@ -213,8 +213,12 @@ export const purchaseRequestSchema = z
     id,
     status: z.enum(PURCHASE_REQUEST_VIEW_STATUSES),
     opportunityId: id,
-    title: z.string(),
-    outletName: z.string(),
+    title: z.string().describe('the opportunity’s; for a cart, "n placements"'),
+    outletName: z.string().describe('the outlet; for a cart, every line’s'),
+    lines: z
+      .array(z.object({ opportunityId: id, title: z.string(), outletName: z.string(), priceUsd: decimal }))
+      .nullable()
+      .describe('a cart’s request (issue 46): its lines at the prices asked for; null for one opportunity'),
     amountUsd: decimal,
     client: z.object({ id, name: z.string() }).nullable(),
     requestedBy: z.object({ id, name: z.string().nullable(), email: z.string() }),

@@ -1,9 +1,9 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { formatUsd } from '../../../shared/money';
-import { PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestStatus } from '../../../shared/org';
+import { PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestLine, type PurchaseRequestStatus } from '../../../shared/org';
 import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
-import { checkouts, opportunities, organisations, orgClients, purchaseRequests, users } from '../../db/schema';
+import { checkouts, opportunities, orders, organisations, orgClients, purchaseRequests, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
 import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
@@ -189,6 +189,7 @@ const requester = sql`json_build_object('id', r.id, 'name', r.name, 'email', r.e
 const viewStatus = sql<PurchaseRequestStatus>`CASE
   WHEN pr.status = 'pending' AND pr.expires_at <= now() THEN 'expired'
   WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM checkouts c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
+  WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM orders c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
   WHEN pr.status = 'approved' AND pr.expires_at <= now() THEN 'expired'
   ELSE pr.status END`;
 
@@ -198,6 +199,7 @@ type RequestRow = {
   opportunityId: string;
   title: string;
   outletName: string;
+  lines: PurchaseRequestLine[] | null;
   amountUsd: string;
   client: PurchaseRequest['client'];
   requestedBy: PurchaseRequest['requestedBy'];
@@ -213,7 +215,11 @@ const iso = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', '
 async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<PurchaseRequest[]> {
   const result = await db.execute(sql`
     SELECT * FROM (
-      SELECT pr.id, ${viewStatus} AS "status", pr.opportunity_id AS "opportunityId", o.title, o.outlet_name AS "outletName",
+      SELECT pr.id, ${viewStatus} AS "status", pr.opportunity_id AS "opportunityId",
+        CASE WHEN pr.lines IS NULL THEN o.title ELSE jsonb_array_length(pr.lines)::text || ' placements' END AS "title",
+        CASE WHEN pr.lines IS NULL THEN o.outlet_name
+          ELSE (SELECT string_agg(l->>'outletName', ', ') FROM jsonb_array_elements(pr.lines) l) END AS "outletName",
+        pr.lines AS "lines",
         pr.amount::text AS "amountUsd", ${requester} AS "requestedBy", pr.reason,
         CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name) END AS "client",
         CASE WHEN d.id IS NULL THEN NULL ELSE json_build_object('id', d.id, 'name', d.name, 'email', d.email) END AS "decidedBy",
@@ -233,6 +239,7 @@ async function requestRows(db: Db | Tx, where: ReturnType<typeof sql>): Promise<
     opportunityId: r.opportunityId,
     title: r.title,
     outletName: r.outletName,
+    lines: r.lines ?? null,
     amountUsd: r.amountUsd,
     client: r.client,
     requestedBy: r.requestedBy,
@@ -263,6 +270,8 @@ export async function requestPurchase(
   opportunity: { id: string; title: string; outletName: string; priceUsd: string },
   clientId: string | null,
   now = new Date(),
+  /** a cart's lines (issue 46): `opportunity` then sums them up (the first's id, "n placements", the total) */
+  lines: PurchaseRequestLine[] | null = null,
 ) {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -272,6 +281,7 @@ export async function requestPurchase(
         requestedBy: member.userId,
         opportunityId: opportunity.id,
         clientId,
+        lines,
         amount: opportunity.priceUsd,
         expiresAt: new Date(now.getTime() + PURCHASE_REQUEST_DAYS * 86_400_000),
         createdAt: now,
@@ -309,7 +319,8 @@ export async function decidePurchase(db: Db, by: Member, id: string, decision: {
     if (pr.requestedBy === by.userId) throw forbidden('You cannot decide your own purchase request');
     if (pr.status !== 'pending') throw conflict(`This request was already ${pr.status}`);
     if (pr.expiresAt <= now) throw conflict('This request has expired; the buyer can ask again');
-    const [opp] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pr.opportunityId));
+    const [one] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pr.opportunityId));
+    const opp = pr.lines ? { title: `${pr.lines.length} placements`, outlet: pr.lines.map((l) => l.outletName).join(', ') } : one;
     await tx
       .update(purchaseRequests)
       .set({
@@ -351,7 +362,7 @@ export async function approvedRequestFor(db: Db, member: Member, id: string, opp
     .select()
     .from(purchaseRequests)
     .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, member.organisationId), eq(purchaseRequests.requestedBy, member.userId)));
-  if (!pr || pr.opportunityId !== opportunityId) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
+  if (!pr || pr.opportunityId !== opportunityId || pr.lines) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
   if (pr.status === 'pending') throw conflict('This purchase is still waiting for approval');
   if (pr.status === 'declined') throw conflict('This purchase was declined');
   if (pr.expiresAt <= now) throw conflict('This approval has expired; ask again');
@@ -362,5 +373,31 @@ export async function approvedRequestFor(db: Db, member: Member, id: string, opp
     .orderBy(desc(checkouts.createdAt))
     .limit(1);
   if (paid) throw conflict('This approved purchase has already been paid');
+  return pr;
+}
+
+/**
+ * The approved cart request a cart checkout names (issue 46): the requester's own, approved, not
+ * expired, not paid, and for exactly the lines the cart holds now at the prices approved; a cart
+ * that changed since is refused (ask again).
+ */
+export async function approvedCartRequestFor(db: Db, member: Member, id: string, cart: { opportunityId: string; priceUsd: string }[], now: Date) {
+  const [pr] = await db
+    .select()
+    .from(purchaseRequests)
+    .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, member.organisationId), eq(purchaseRequests.requestedBy, member.userId)));
+  if (!pr?.lines) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
+  if (pr.status === 'pending') throw conflict('This purchase is still waiting for approval');
+  if (pr.status === 'declined') throw conflict('This purchase was declined');
+  if (pr.expiresAt <= now) throw conflict('This approval has expired; ask again');
+  const [paid] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.purchaseRequestId, id), eq(orders.status, 'completed')))
+    .limit(1);
+  if (paid) throw conflict('This approved purchase has already been paid');
+  const approved = new Map(pr.lines.map((l) => [l.opportunityId, l.priceUsd]));
+  const same = cart.length === approved.size && cart.every((l) => approved.get(l.opportunityId) === l.priceUsd);
+  if (!same) throw conflict('Your cart has changed since this purchase was approved: check it out as it was approved, or ask again');
   return pr;
 }

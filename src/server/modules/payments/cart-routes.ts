@@ -18,6 +18,7 @@ import { addToCart, cartOf, clearCart, removeFromCart } from './cart';
 import { orderOf, ordersOf, reorder, startCartCheckout } from './orders';
 import { swapOptions, swapPlacement } from './swap';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { purchaseRequestAnswerSchema } from '../../../shared/schemas/org';
 
 const opportunityParams = z.object({ opportunityId: idIn('Opportunity not found').describe('the opportunity’s id') });
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
@@ -108,19 +109,23 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
       tags: ['Checkout'],
       summary: 'Check out the whole cart: a slot held on every line or none, one payment page',
       description:
-        'Every line’s slot is held for 31 minutes in one transaction, or none is: while any line cannot be bought the answer is 409 with `soldOut` (its opportunity ids). A price that changed since its line was added answers 409 with `priceChanges` and `totalUsd`; sending that total back as `confirmTotalUsd` accepts it. Paid, each line becomes its own placement; the order has one invoice.',
+        'Every line’s slot is held for 31 minutes in one transaction, or none is: while any line cannot be bought the answer is 409 with `soldOut` (its opportunity ids). A price that changed since its line was added answers 409 with `priceChanges` and `totalUsd`; sending that total back as `confirmTotalUsd` accepts it. A total above the member’s approval threshold answers 202 with a purchase request for the cart; once approved, the member checks out the same cart with its `purchaseRequestId`. Paid, each line becomes its own placement; the order has one invoice.',
       body: cartCheckoutSchema,
-      response: { 200: cartCheckoutAnswerSchema },
+      response: { 200: cartCheckoutAnswerSchema, 202: purchaseRequestAnswerSchema },
       errors: {
         400: 'A member limited to clients must say which client it is for',
-        404: 'Client not found',
-        409: 'The cart is empty, a line cannot be bought now (`soldOut`), prices changed (`priceChanges`), or a checkout of one of its opportunities is already open',
-        422: 'Over a monthly budget, or over the member’s approval threshold',
+        404: 'Client not found (or the purchase request)',
+        409: 'The cart is empty, a line cannot be bought now (`soldOut`), prices changed (`priceChanges`), a checkout of one of its opportunities is already open, or the purchase request is not approved or no longer matches the cart',
+        422: 'Over a monthly budget',
         429: 'Too many checkouts started',
         502: 'Failed to create checkout session',
       },
     },
-    async (req) => startCartCheckout(db, provider, { member: memberOf(req), body: req.body, publicUrl: publicUrl(config), limit: limits.checkouts }),
+    async (req, reply) => {
+      const started = await startCartCheckout(db, provider, { member: memberOf(req), body: req.body, publicUrl: publicUrl(config), limit: limits.checkouts });
+      // above the member's approval threshold: the cart waits for an owner or admin (202)
+      return 'purchaseRequest' in started ? reply.code(202).send(started) : started;
+    },
   );
 
   route(

@@ -10,7 +10,7 @@ import type { PaymentProvider, ProviderSession } from '../../providers/provider'
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
 import { CART_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, orderSuccessPath } from '../../../shared/payment';
 import type { CartCheckout, Order } from '../../../shared/schemas/cart';
-import { claimBudget, hasCap, purchaseLimitsOf } from '../org/budget';
+import { approvedCartRequestFor, claimBudget, hasCap, purchaseLimitsOf, requestPurchase } from '../org/budget';
 import { clientForPurchase } from '../org/clients';
 import { actorOf, recordAudit } from '../org/audit';
 import { recordEvent } from '../timeline/service';
@@ -19,7 +19,7 @@ import { countEvent } from '../../ops/events';
 import { issueOrderInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
-import { closeCheckouts, reserveSlot, takeSlot } from './slots';
+import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
 import { completeRefund, type PaymentRow } from './refunds';
 
 /**
@@ -49,7 +49,7 @@ export async function startCartCheckout(
   db: Db,
   provider: PaymentProvider,
   args: { member: Member; body: CartCheckout; publicUrl: string; limit: Limit; now?: Date },
-): Promise<{ url: string; orderId: string }> {
+): Promise<{ url: string; orderId: string } | Awaited<ReturnType<typeof requestPurchase>>> {
   const now = args.now ?? new Date();
   const { member, body } = args;
   const lines = await cartLinesOf(db, member.userId, now);
@@ -74,13 +74,37 @@ export async function startCartCheckout(
       },
     );
   }
-  const clientId = await clientForPurchase(db, member, body.clientId);
-  const limits = await purchaseLimitsOf(db, member.organisationId, member.userId, clientId);
-  if (limits.threshold !== null && newTotal > toCents(limits.threshold)) {
-    throw new HttpError(
-      422,
-      `This cart’s total of ${formatUsd(fromCents(newTotal))} is over your approval threshold of ${formatUsd(limits.threshold)}: ask an owner or admin of your organisation to check it out, or buy fewer at once.`,
+  let clientId = await clientForPurchase(db, member, body.clientId);
+  let purchaseRequestId: string | null = null;
+  if (body.purchaseRequestId) {
+    // approved for exactly these lines: paid for the client it was approved for
+    const approved = await approvedCartRequestFor(
+      db,
+      member,
+      body.purchaseRequestId,
+      lines.map((l) => ({ opportunityId: l.opportunityId, priceUsd: l.currentPriceUsd })),
+      now,
     );
+    purchaseRequestId = approved.id;
+    clientId = approved.clientId;
+  }
+  const limits = await purchaseLimitsOf(db, member.organisationId, member.userId, clientId);
+  if (!purchaseRequestId && limits.threshold !== null && newTotal > toCents(limits.threshold)) {
+    // above the buyer's approval threshold: the cart becomes a purchase request (202); a budget
+    // that cannot pay it is refused now, not after someone approved it
+    if (hasCap(limits)) {
+      await db.transaction((tx) => claimBudget(tx, { organisationId: member.organisationId, userId: member.userId, clientId }, fromCents(newTotal), now));
+    }
+    const requested = await requestPurchase(
+      db,
+      member,
+      { id: lines[0].opportunityId, title: `${lines.length} placements`, outletName: lines.map((l) => l.outletName).join(', '), priceUsd: fromCents(newTotal) },
+      clientId,
+      now,
+      lines.map((l) => ({ opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, priceUsd: l.currentPriceUsd })),
+    );
+    if (changed.length) await confirmPrices(db, member.userId, changed);
+    return requested;
   }
   const refusal = await orderLimitRefusal(db, member.userId, args.limit, now);
   if (refusal) throw refusal;
@@ -133,6 +157,7 @@ export async function startCartCheckout(
         status: 'open',
         expiresAt,
         autoSwap: body.autoSwap ?? false,
+        purchaseRequestId,
         providerSessionId: pre?.sessionId ?? null,
         url: pre?.url ?? null,
         createdAt: now,
@@ -152,14 +177,7 @@ export async function startCartCheckout(
         })),
       );
       // the prices confirmed are the cart's from now on
-      if (changed.length) {
-        for (const l of changed) {
-          await tx
-            .update(cartLines)
-            .set({ priceUsd: l.currentPriceUsd })
-            .where(and(eq(cartLines.userId, member.userId), eq(cartLines.opportunityId, l.opportunityId)));
-        }
-      }
+      if (changed.length) await confirmPrices(tx, member.userId, changed);
       return taken;
     });
   } catch (err) {
@@ -192,6 +210,16 @@ export async function startCartCheckout(
     // no session to pay: every slot goes straight back
     await closeOrder(db, orderId, 'cancelled', now);
     throw new HttpError(502, 'Failed to create checkout session');
+  }
+}
+
+/** The prices a brand confirmed become its cart's. */
+async function confirmPrices(db: Db | Tx, userId: string, changed: { opportunityId: string; currentPriceUsd: string }[]) {
+  for (const l of changed) {
+    await db
+      .update(cartLines)
+      .set({ priceUsd: l.currentPriceUsd })
+      .where(and(eq(cartLines.userId, userId), eq(cartLines.opportunityId, l.opportunityId)));
   }
 }
 

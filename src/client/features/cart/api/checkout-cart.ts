@@ -3,6 +3,7 @@ import type { CartCheckout } from '@shared/schemas/cart';
 import { ApiError, apiRequest } from '@/lib/api';
 import { cartKey } from '@/lib/cart';
 import { queryClient } from '@/lib/query-client';
+import { requestsKey } from '@/lib/org';
 
 /** A price that changed since its line was added: what the checkout's 409 lists. */
 export interface PriceChange {
@@ -41,10 +42,17 @@ export function refusalOf(err: unknown): CheckoutRefusal {
  * browser goes to. A refusal leaves the cart as it was; the cart is read again, as the refusal
  * may be about its lines (one sold out meanwhile, a price changed).
  */
+export type CartCheckoutAnswer =
+  | { url: string; orderId: string }
+  // 202: above the member's approval threshold, the cart became a purchase request
+  | { purchaseRequest: { id: string; status: 'pending'; amountUsd: string; expiresAt: string } };
+
 export function useCheckoutCart() {
   return useMutation({
-    mutationFn: (body: CartCheckout) =>
-      apiRequest<{ url: string; orderId: string }>('POST', '/api/cart/checkout', body),
+    mutationFn: (body: CartCheckout) => apiRequest<CartCheckoutAnswer>('POST', '/api/cart/checkout', body),
+    onSuccess: (answer) => {
+      if ('purchaseRequest' in answer) void queryClient.invalidateQueries({ queryKey: requestsKey });
+    },
     onError: () => queryClient.invalidateQueries({ queryKey: cartKey }),
   });
 }

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { Link } from 'wouter';
 import { Lock } from 'lucide-react';
 import { formatUsd, fromCents, toCents } from '@shared/money';
 import type { Cart } from '@shared/schemas/cart';
@@ -77,6 +78,8 @@ export function CheckoutPanel({
   const [autoSwap, setAutoSwap] = React.useState(false);
   const [agreed, setAgreed] = React.useState(false);
   const [redirecting, setRedirecting] = React.useState(false);
+  // above the approval threshold: the cart was sent to an owner or admin
+  const [requested, setRequested] = React.useState(false);
   const checkout = useCheckoutCart();
   const busy = checkout.isPending || redirecting;
 
@@ -91,9 +94,10 @@ export function CheckoutPanel({
     checkout.mutate(
       { ...(confirmTotalUsd ? { confirmTotalUsd } : {}), ...(clientId ? { clientId } : {}), autoSwap },
       {
-        onSuccess: ({ url }) => {
+        onSuccess: (answer) => {
+          if ('purchaseRequest' in answer) return setRequested(true);
           setRedirecting(true);
-          window.location.assign(url);
+          window.location.assign(answer.url);
         },
         onError: (err) => setRefusal(refusalOf(err)),
       },
@@ -134,10 +138,19 @@ export function CheckoutPanel({
             This total is more than what is left of your budget this month.
           </p>
         )}
-        {cart.needsApproval && (
+        {cart.needsApproval && !requested && (
           <p className={`${NOTE} border-amber-300 bg-amber-50 text-amber-950`} data-testid="cart-needs-approval">
-            This total is above your approval threshold: check out fewer placements at once, or ask an owner or admin of
-            your organisation to buy them.
+            This total is above your approval threshold: checking out sends the cart to an owner or admin of your
+            organisation. Once approved, you pay it from Purchase requests.
+          </p>
+        )}
+        {requested && (
+          <p role="status" className={`${NOTE} border-emerald-200 bg-emerald-50 text-emerald-900`} data-testid="cart-requested">
+            Sent for approval. You will get an e-mail when it is decided; then pay it from{' '}
+            <Link href="/brand/requests" className="font-medium underline">
+              Purchase requests
+            </Link>
+            . Keep the cart as it is until then.
           </p>
         )}
 
@@ -237,7 +250,7 @@ export function CheckoutPanel({
             onClick={() => submit()}
             disabled={busy || !agreed || totals.count === 0 || totals.unavailable > 0}
           >
-            <Lock aria-hidden /> {busy ? 'Processing...' : 'Check out'}
+            <Lock aria-hidden /> {busy ? 'Processing...' : cart.needsApproval ? 'Ask for approval' : 'Check out'}
           </Button>
         )}
         {!agreed && <p className="text-center text-xs text-muted-foreground">Tick the terms above to check out.</p>}

@@ -64,7 +64,9 @@ export function useDeclinePurchase() {
 /** Pays an approved purchase request: a checkout naming it; the browser then goes to its url. */
 export function usePayRequest() {
   return useMutation({
-    mutationFn: async (request: Pick<PurchaseRequest, 'id' | 'opportunityId'>) => {
+    mutationFn: async (request: Pick<PurchaseRequest, 'id' | 'opportunityId' | 'lines'>) => {
+      // a cart's request (issue 46) is paid by checking out the cart it was approved for
+      if (request.lines) return apiRequest<{ url: string }>('POST', '/api/cart/checkout', { purchaseRequestId: request.id });
       const answer = await startCheckout(request.opportunityId, { purchaseRequestId: request.id });
       if (!('url' in answer)) throw new Error('This purchase is waiting for approval again');
       return answer;
