@@ -110,6 +110,24 @@ describe('the cart', () => {
 });
 
 describe('checking out a cart', () => {
+  it('a second click (or tab) on the same cart gets the same order back, with no second hold', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const opps = await catalogue(3);
+    await fill(
+      brand,
+      opps.map((o) => o.id),
+    );
+    const answers = await Promise.all([0, 1, 2].map(() => brand.agent.post('/api/cart/checkout', {})));
+    expect(answers.map((a) => `${a.status} ${a.status === 200 ? '' : a.body.message}`)).toEqual(['200 ', '200 ', '200 ']);
+    expect(new Set(answers.map((a) => a.body.orderId)).size).toBe(1);
+    expect(await t.db.$count(checkouts, eq(checkouts.brandId, brand.user.id))).toBe(3);
+    for (const o of opps) expect((await opportunityRow(t.db, o.id)).filledSlots).toBe(1);
+    // a cart changed since is a new order (the lines already held refuse it until that one ends)
+    const more = await catalogue(1, { base: 900 });
+    await fill(brand, [more[0].id]);
+    expect((await brand.agent.post('/api/cart/checkout', {})).status).toBe(409);
+  });
+
   it('refuses while a line cannot be bought, naming it, and holds nothing', async () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const opps = await catalogue(4);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartLines, checkouts, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
@@ -106,6 +106,9 @@ export async function startCartCheckout(
     if (changed.length) await confirmPrices(db, member.userId, changed);
     return requested;
   }
+  // a second click, or a second tab: the open order of this very cart is given back, not a second hold
+  const open = await openOrderOf(db, member.userId, lines.map((l) => l.opportunityId), now);
+  if (open) return open;
   const refusal = await orderLimitRefusal(db, member.userId, args.limit, now);
   if (refusal) throw refusal;
 
@@ -181,7 +184,15 @@ export async function startCartCheckout(
       return taken;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('You already have a checkout open for one of these opportunities: finish or cancel it first.');
+    if (isUniqueViolation(err)) {
+      // the same cart checked out twice at once: the other request's order, once it has its page
+      for (let i = 0; i < 20; i++) {
+        const other = await openOrderOf(db, member.userId, lines.map((l) => l.opportunityId), now);
+        if (other) return other;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw conflict('You already have a checkout open for one of these opportunities: finish or cancel it first.');
+    }
     throw err;
   }
   if (pre) return { url: pre.url, orderId };
@@ -211,6 +222,17 @@ export async function startCartCheckout(
     await closeOrder(db, orderId, 'cancelled', now);
     throw new HttpError(502, 'Failed to create checkout session');
   }
+}
+
+/** The brand's open order (its time not run out, its payment page made) for exactly these opportunities. */
+async function openOrderOf(db: Db, brandId: string, opportunityIds: string[], now: Date) {
+  const wanted = [...opportunityIds].sort().join(',');
+  const open = await db
+    .select({ id: orders.id, url: orders.url, lines: sql<string>`(SELECT string_agg(c.opportunity_id::text, ',' ORDER BY c.opportunity_id) FROM ${checkouts} c WHERE c.order_id = "orders"."id")` })
+    .from(orders)
+    .where(and(eq(orders.brandId, brandId), eq(orders.status, 'open'), gt(orders.expiresAt, now), isNotNull(orders.url)));
+  const same = open.find((o) => o.lines === wanted);
+  return same?.url ? { url: same.url, orderId: same.id } : undefined;
 }
 
 /** The prices a brand confirmed become its cart's. */
