@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { adminPage, api, brandAs, expectNoHorizontalOverflow } from './support';
 
@@ -18,6 +19,15 @@ async function shots(page: Page, name: string) {
   await expectNoHorizontalOverflow(page);
   await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage: true });
   if (size) await page.setViewportSize(size);
+}
+
+/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
+async function axe(page: Page, name: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const failing = violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect.soft(failing, `${name}: axe violations`).toEqual([]);
 }
 
 test('[BRAND][ORDER] one brief for the order, drafts approved together, a decline swapped, invoice and credit notes', async ({ page, browser }) => {
@@ -65,6 +75,10 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   await page.getByRole('button', { name: 'Submit Brief' }).click();
   const copy = page.getByTestId('use-brief-for');
   await expect(copy.getByRole('heading', { name: 'Use this brief for…' })).toBeVisible();
+  await copy.getByLabel('Only the ones I choose').check();
+  await expect(copy.getByRole('list', { name: 'Placements of this order' }).getByRole('listitem')).toHaveCount(3);
+  await axe(page, 'use this brief for');
+  await copy.getByLabel('All placements of this order without a brief').check();
   await shots(page, 'use-brief-for');
   await copy.getByRole('button', { name: 'Copy brief' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Brief copied to 3 placements' })).toBeVisible();
@@ -87,6 +101,7 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   await expect(ready).toHaveCount(3);
   for (let i = 0; i < 3; i++) await ready.nth(i).getByTestId('article-select').check();
   await expect(page.getByTestId('bulk-bar')).toContainText('3 selected');
+  await axe(page, 'bulk bar');
   await shots(page, 'bulk-bar');
   await page.getByRole('button', { name: 'Approve ready drafts' }).click();
   await expect(page.getByTestId('bulk-outcome')).toContainText('3 drafts approved');
@@ -99,6 +114,7 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   // ---- the outlet declines the fourth; the brand swaps it for a cheaper alternative ----
   await admin.goto(`/admin/projects/${idOf(3)}`);
   await admin.getByRole('button', { name: 'Decline' }).click();
+  await axe(admin, 'decline dialog');
   await admin.getByLabel('Reason').fill('The outlet no longer covers this topic');
   await admin.getByRole('button', { name: 'Decline placement' }).click();
   await expect(admin.getByTestId('declined-status')).toContainText('Declined: The outlet no longer covers this topic');
@@ -112,6 +128,7 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   const option = swap.getByTestId('swap-option').filter({ hasText: alternative });
   await expect(option).toContainText('$700.00');
   await expect(option).toContainText('$77.00 refunded');
+  await axe(page, 'swap section');
   await shots(page, 'swap-section');
   await option.getByRole('button', { name: 'Choose' }).click();
   await expect(page.getByTestId('confirm-dialog')).toContainText('$77.00 is refunded to your card');
