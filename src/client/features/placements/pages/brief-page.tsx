@@ -146,6 +146,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         <div className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
           {initial.source !== 'saved' ? (
             <TemplatePicker
+              fallback={<span className="text-sm text-muted-foreground">Writing briefs like this one often? Save it as a template to start the next from it.</span>}
               onApply={(values) => {
                 const next = splitParts(values);
                 reset1(next.part1Json);

@@ -147,9 +147,9 @@ export function UseBriefForDialog({
 }
 
 /** "Start from a template": fills the form with a saved template (shown while the brief is new). */
-export function TemplatePicker({ onApply }: { onApply: (values: BriefValues, t: BriefTemplate) => void }) {
+export function TemplatePicker({ onApply, fallback }: { onApply: (values: BriefValues, t: BriefTemplate) => void; fallback: React.ReactNode }) {
   const templates = useBriefTemplates().data ?? [];
-  if (!templates.length) return null;
+  if (!templates.length) return <>{fallback}</>;
   return (
     <div className="flex flex-col gap-1.5 text-sm sm:flex-row sm:items-center sm:gap-3">
       <label htmlFor="brief-template" className="flex items-center gap-1.5 font-medium">
