@@ -12,7 +12,7 @@ import { refundUnswapped } from '../../src/server/modules/payments/swap';
 import { completePendingPartialRefunds, refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
-import { Agent, ORIGIN, type Res } from '../support/app';
+import type { Res } from '../support/app';
 import { PART1, PART2 } from '../support/content';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, opportunityRow, sessionIdOf, type PaymentsTestApp } from '../support/payments';
@@ -49,7 +49,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => t.close());
-void ORIGIN;
 
 type Signed = Awaited<ReturnType<typeof signedIn>>;
 const ok = (res: Res, what: string) => {
@@ -309,4 +308,3 @@ describe('decline and swap', () => {
   });
 });
 
-void Agent;
