@@ -72,6 +72,17 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   await page.getByLabel('Main goal of the article').fill('Reach new customers');
   await page.getByLabel('Target audience').fill('Weekend hikers');
   await page.getByLabel('Main message').fill('Gear that lasts a lifetime');
+  // kept as a template for the organisation's next briefs, and deleted again
+  await page.getByRole('button', { name: 'Save as template' }).click();
+  await page.getByLabel('Template name').fill(`Launch ${t}`);
+  await page.getByRole('button', { name: 'Save template' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: `Template “Launch ${t}” saved` })).toBeVisible();
+  const templates = (await (await api(page, 'GET', '/api/brand/brief-templates')).json()) as { name: string; part2Json: Record<string, string> }[];
+  expect(templates).toEqual([expect.objectContaining({ name: `Launch ${t}`, part2Json: expect.objectContaining({ mainGoal: 'Reach new customers' }) })]);
+  await page.getByRole('button', { name: 'Save as template' }).click();
+  await page.getByRole('button', { name: `Delete template Launch ${t}` }).click();
+  await expect(page.getByRole('list', { name: 'Brief templates' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Submit Brief' }).click();
   const copy = page.getByTestId('use-brief-for');
   await expect(copy.getByRole('heading', { name: 'Use this brief for…' })).toBeVisible();

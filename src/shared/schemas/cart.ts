@@ -29,7 +29,7 @@ export const cartCheckoutSchema = z.object({
 });
 export type CartCheckout = z.infer<typeof cartCheckoutSchema>;
 
-export const cartLineSchema = z
+const cartLineSchema = z
   .object({
     opportunityId: id,
     title: z.string(),
@@ -60,7 +60,7 @@ export type Cart = z.infer<typeof cartSchema>;
 
 export const cartCheckoutAnswerSchema = z.object({ url: z.string(), orderId: id });
 
-export const orderLineSchema = z.object({
+const orderLineSchema = z.object({
   paymentId: id,
   opportunityId: id,
   title: z.string(),

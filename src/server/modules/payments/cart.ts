@@ -51,7 +51,7 @@ export async function cartLinesOf(db: Db | Tx, userId: string, now: Date = new D
 }
 
 /** The sum of the lines' prices as added, in cents. */
-export const cartTotalCents = (lines: Pick<CartLine, 'priceUsd'>[]) => lines.reduce((sum, l) => sum + toCents(l.priceUsd), 0);
+const cartTotalCents = (lines: Pick<CartLine, 'priceUsd'>[]) => lines.reduce((sum, l) => sum + toCents(l.priceUsd), 0);
 
 /** GET /api/cart: the lines, their total, the budget left and whether the total needs approval. */
 export async function cartOf(db: Db, member: Member, now: Date = new Date()): Promise<Cart> {

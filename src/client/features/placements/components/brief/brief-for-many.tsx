@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Copy, FileText, Save } from 'lucide-react';
+import { Copy, FileText, Save, Trash2 } from 'lucide-react';
 import type { BriefTemplate } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -16,7 +16,13 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useReviewOnly } from '@/lib/org';
-import { useBriefTemplates, useCopyBrief, useOrderLines, useSaveBriefTemplate } from '../../api/many-at-once';
+import {
+  useBriefTemplates,
+  useCopyBrief,
+  useDeleteBriefTemplate,
+  useOrderLines,
+  useSaveBriefTemplate,
+} from '../../api/many-at-once';
 import { briefValues, splitParts, type BriefValues } from './brief-merge';
 
 /**
@@ -147,7 +153,13 @@ export function UseBriefForDialog({
 }
 
 /** "Start from a template": fills the form with a saved template (shown while the brief is new). */
-export function TemplatePicker({ onApply, fallback }: { onApply: (values: BriefValues, t: BriefTemplate) => void; fallback: React.ReactNode }) {
+export function TemplatePicker({
+  onApply,
+  fallback,
+}: {
+  onApply: (values: BriefValues, t: BriefTemplate) => void;
+  fallback: React.ReactNode;
+}) {
   const templates = useBriefTemplates().data ?? [];
   if (!templates.length) return <>{fallback}</>;
   return (
@@ -180,6 +192,8 @@ export function TemplatePicker({ onApply, fallback }: { onApply: (values: BriefV
 /** "Save as template": keeps what the form holds now under a name the organisation chooses. */
 export function SaveTemplateButton({ values }: { values: () => BriefValues }) {
   const save = useSaveBriefTemplate();
+  const remove = useDeleteBriefTemplate();
+  const templates = useBriefTemplates().data ?? [];
   const [open, setOpen] = React.useState(false);
   const [name, setName] = React.useState('');
   const [error, setError] = React.useState<string | null>(null);
@@ -224,6 +238,37 @@ export function SaveTemplateButton({ values }: { values: () => BriefValues }) {
               </p>
             )}
           </div>
+          {templates.length > 0 && (
+            <div className="space-y-2">
+              <p className="text-sm font-medium">Your organisation’s templates</p>
+              <ul className="max-h-40 divide-y overflow-y-auto rounded-md border text-sm" aria-label="Brief templates">
+                {templates.map((t) => (
+                  <li key={t.id} className="flex items-center justify-between gap-2 px-3 py-1.5">
+                    <span className="min-w-0 wrap-anywhere">{t.name}</span>
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Delete template ${t.name}`}
+                      disabled={remove.isPending}
+                      onClick={() =>
+                        remove.mutate(t.id, {
+                          onError: (err) =>
+                            toast({
+                              title: 'Could not delete the template',
+                              description: errorMessage(err, 'Please try again'),
+                              variant: 'destructive',
+                            }),
+                        })
+                      }
+                    >
+                      <Trash2 />
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <DialogFooter>
             <Button variant="outline" onClick={() => setOpen(false)} disabled={save.isPending}>
               Cancel
