@@ -173,12 +173,12 @@ describe('decline and swap', () => {
       createOpportunity(t.db, { priceUsd, type: ['profile_article'], topics: [topic], domainAuthority: 52, outletName: `Alt ${priceUsd}`, title: `Alt story ${priceUsd}`, ...more });
     const near = await alt('450.00');
     const same = await alt('500.00', { domainAuthority: 58 });
-    await alt('550.00');
+    const dear = await alt('550.00');
     await alt('350.00');
     await alt('480.00', { topics: ['elsewhere'] });
     await alt('470.00', { type: ['news_article'] as never });
     await alt('460.00', { domainAuthority: 80 });
-    return { brand, admin, id: ids[0], was: opps[0], near, same, orderId };
+    return { brand, admin, id: ids[0], was: opps[0], near, same, dear, orderId };
   }
 
   it('an admin declines before writing; the brand is told, sees up to 5 alternatives and swaps for a cheaper one, refunded the difference', async () => {
@@ -197,8 +197,11 @@ describe('decline and swap', () => {
     expect(mails).toHaveLength(1);
 
     const options = ok(await brand.agent.get(`/api/brand/projects/${id}/swap-options`), 'options');
-    expect(options.map((o: { priceUsd: string }) => o.priceUsd)).toEqual(['500.00', '450.00']);
-    expect(options[1]).toMatchObject({ id: near.id, refundUsd: '50.00' });
+    // within 20 % either way, closest first: 500, then 450 and 550 (as close; 450 first by id or DA)
+    expect(options.map((o: { priceUsd: string }) => o.priceUsd).sort()).toEqual(['450.00', '500.00', '550.00']);
+    expect(options[0].priceUsd).toBe('500.00');
+    expect(options.find((o: { priceUsd: string }) => o.priceUsd === '550.00')).toMatchObject({ refundUsd: '0.00', payUsd: '50.00' });
+    expect(options.find((o: { id: string }) => o.id === near.id)).toMatchObject({ refundUsd: '50.00', payUsd: '0.00' });
     expect(options[0]).toMatchObject({ id: same.id, refundUsd: '0.00' });
     // not one of them: refused
     expect((await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: was.id })).status).toBe(409);
@@ -225,6 +228,66 @@ describe('decline and swap', () => {
     expect(ok(await brand.agent.get(`/api/brand/orders/${orderId}`), 'order')).toMatchObject({ refundedUsd: '500.00', heldUsd: '0.00' });
     // a swap after that: not declined any more
     expect((await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: same.id })).status).toBe(409);
+  });
+
+  it('a dearer alternative: the difference is paid through a checkout, then the placement moves; released and refunded with it', async () => {
+    const { brand, admin, id, dear, was } = await declined();
+    ok(await admin.agent.post(`/api/admin/payments/${id}/decline`, { reason: 'Refused' }), 'decline');
+    const answer = ok(await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: dear.id }), 'swap');
+    expect(answer).toMatchObject({ paymentId: id, opportunityId: dear.id, refundedUsd: '0.00', payUsd: '50.00', url: expect.stringMatching(/^\/checkout\/cs_local_/) });
+    // the alternative's slot is held while the brand pays; nothing has moved yet
+    expect((await opportunityRow(t.db, dear.id)).filledSlots).toBe(1);
+    expect((await t.db.select().from(placements).where(eq(placements.id, id)))[0]).toMatchObject({ opportunityId: was.id });
+    // a second click gets the same checkout
+    expect(ok(await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: dear.id }), 'again').url).toBe(answer.url);
+    const view = ok(await brand.agent.get(`/api/payments/checkout/${sessionIdOf(answer.url)}`), 'view');
+    expect(view).toMatchObject({ amount: '50.00', opportunityId: dear.id });
+    ok(await brand.agent.post(`/api/payments/checkout/${sessionIdOf(answer.url)}/pay`), 'pay');
+
+    const [moved] = await t.db.select().from(placements).where(eq(placements.id, id));
+    expect(moved).toMatchObject({ opportunityId: dear.id, declinedAt: null });
+    const [topup] = await t.db.select().from(payments).where(eq(payments.topupOf, id));
+    expect(topup).toMatchObject({ amount: '50.00', status: 'paid', opportunityId: dear.id });
+    expect(ok(await brand.agent.get('/api/brand/wallet'), 'wallet').balance).toBe('550.00');
+    // both charges are in Payment History, each with its own invoice
+    const history = ok(await brand.agent.get('/api/brand/payments'), 'history') as { id: string; amount: string }[];
+    expect(history.filter((h) => h.id === id || h.id === topup.id).map((h) => h.amount).sort()).toEqual(['50.00', '500.00']);
+    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, topup.id), eq(taxDocuments.kind, 'invoice')))).toBe(1);
+    const events = await t.db.select().from(placementEvents).where(and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'swapped')));
+    expect(events[0].details).toMatchObject({ amount: '50.00', paid: true });
+
+    // a full refund gives back both charges, each with its own key and credit note
+    const before = refunds.length;
+    ok(await admin.agent.post(`/api/admin/payments/${id}/refund`), 'refund');
+    expect(refunds.slice(before).map((r) => [r.idempotencyKey, r.amountCents])).toEqual([
+      [id, 50000],
+      [topup.id, 5000],
+    ]);
+    const after = await t.db.select({ id: payments.id, status: payments.status }).from(payments).where(sql`${payments.id} IN (${id}, ${topup.id})`);
+    expect(after.every((r) => r.status === 'refunded')).toBe(true);
+    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, topup.id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
+    expect(ok(await brand.agent.get('/api/brand/wallet'), 'wallet').balance).toBe('0.00');
+  });
+
+  it('a dearer swap released with its placement; a difference paid after the deadline refund is refunded', async () => {
+    const first = await declined();
+    ok(await first.admin.agent.post(`/api/admin/payments/${first.id}/decline`, { reason: 'Refused' }), 'decline');
+    const a = ok(await first.brand.agent.post(`/api/brand/projects/${first.id}/swap`, { opportunityId: first.dear.id }), 'swap');
+    ok(await first.brand.agent.post(`/api/payments/checkout/${sessionIdOf(a.url)}/pay`), 'pay');
+    ok(await first.admin.agent.patch(`/api/admin/payments/${first.id}/status`, { status: 'released' }), 'release');
+    const released = await t.db.select({ status: payments.status }).from(payments).where(sql`${payments.id} = ${first.id} OR ${payments.topupOf} = ${first.id}`);
+    expect(released.map((r) => r.status)).toEqual(['released', 'released']);
+
+    const second = await declined();
+    ok(await second.admin.agent.post(`/api/admin/payments/${second.id}/decline`, { reason: 'Refused' }), 'decline');
+    const b = ok(await second.brand.agent.post(`/api/brand/projects/${second.id}/swap`, { opportunityId: second.dear.id }), 'swap');
+    // the placement is refunded (its deadline) while the brand was paying the difference
+    await refundUnswapped(t.db, t.provider, new Date(Date.now() + 8 * 86_400_000));
+    ok(await second.brand.agent.post(`/api/payments/checkout/${sessionIdOf(b.url)}/pay`), 'pay');
+    const [late] = await t.db.select().from(payments).where(eq(payments.topupOf, second.id));
+    expect(late).toMatchObject({ status: 'refunded', refundReason: 'swap' });
+    expect((await t.db.select().from(placements).where(eq(placements.id, second.id)))[0].opportunityId).toBe(second.was.id);
+    expect((await opportunityRow(t.db, second.dear.id)).filledSlots).toBe(0);
   });
 
   it('writing started: cannot be declined', async () => {

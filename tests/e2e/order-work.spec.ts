@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, api, brandAs, expectNoHorizontalOverflow } from './support';
+import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
 
 /*
  * After a cart is paid (issue 46): one brief written and copied to the rest of the order, three
@@ -160,4 +160,47 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   expect(note.status()).toBe(200);
   expect(note.headers()['content-type']).toContain('application/pdf');
   await close();
+});
+
+test('[BRAND][SWAP] a dearer alternative: the difference is paid on the checkout page and the placement moves', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  const t = randomBytes(3).toString('hex');
+  const { admin, close } = await adminPage(browser);
+  const make = async (outletName: string, priceUsd: string) => {
+    const res = await api(admin, 'POST', '/api/admin/opportunities', {
+      outletName,
+      title: `${outletName} story`,
+      description: 'A placement for the swap journey.',
+      type: ['profile_article'],
+      topics: ['fintech'],
+      domainAuthority: 63,
+      priceUsd,
+      maxSlots: 2,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const declinedId = await make(`Hotel Herald ${t}`, '613.00');
+  const dearer = `India Ink ${t}`;
+  await make(dearer, '700.00');
+
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const paymentId = await buy(page, declinedId);
+  expect((await api(admin, 'POST', `/api/admin/payments/${paymentId}/decline`, { reason: 'The outlet paused sponsored posts' })).status()).toBe(200);
+  await close();
+
+  await page.goto(`/brand/my-articles/${paymentId}`);
+  const option = page.getByTestId('swap-section').getByTestId('swap-option').filter({ hasText: dearer });
+  await expect(option).toContainText('$87.00 more to pay');
+  await option.getByRole('button', { name: 'Choose' }).click();
+  await expect(page.getByTestId('confirm-dialog')).toContainText('you pay the $87.00 difference on the next page');
+  await page.getByRole('button', { name: 'Pay $87.00 and swap' }).click();
+  await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_]+$/);
+  await page.getByRole('button', { name: /^Pay \$87\.00/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/brand/my-articles/${paymentId}$`));
+  await expect(page.getByTestId('toast').filter({ hasText: 'Payment received' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`${dearer} story`);
+  await expect(page.getByTestId('timeline')).toContainText(`Swapped for ${dearer} ($87.00 paid)`);
+  expect((await (await api(page, 'GET', '/api/brand/wallet')).json()).balance).toBe('700.00');
 });

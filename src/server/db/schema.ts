@@ -327,6 +327,8 @@ export const checkouts = pgTable(
     clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     // a line of a cart's order (issue 46): the order has the provider session
     orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'cascade' }),
+    // the difference of a swap for a dearer alternative (issue 46): the declined placement it moves
+    swapOf: uuid('swap_of').references((): AnyPgColumn => placements.id, { onDelete: 'cascade' }),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
     url: text('url'),
@@ -384,6 +386,9 @@ export const payments = pgTable(
     clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'restrict' }),
     // the order it was bought in with others (issue 46); its lines share the provider session
     orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'restrict' }),
+    // a charge of the difference of a swap for a dearer alternative (issue 46): the payment of the
+    // placement it tops up (no placement of its own); released and refunded with that payment
+    topupOf: uuid('topup_of').references((): AnyPgColumn => payments.id, { onDelete: 'restrict' }),
     // the provider's payment reference (Stripe: the PaymentIntent id); the spec's field name
     stripePaymentId: text('stripe_payment_id').notNull(),
     providerSessionId: text('provider_session_id').notNull(),
@@ -407,6 +412,7 @@ export const payments = pgTable(
     // one payment per session, or per line of an order's session
     uniqueIndex('payments_provider_session_unique').on(t.providerSessionId, t.opportunityId),
     index('payments_order_idx').on(t.orderId).where(sql`order_id IS NOT NULL`),
+    index('payments_topup_idx').on(t.topupOf).where(sql`topup_of IS NOT NULL`),
     index('payments_stripe_payment_idx').on(t.stripePaymentId),
     // the admins' search by brand
     index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),

@@ -114,7 +114,14 @@ export const swapOptionSchema = z
     topics: z.array(z.string()),
     deadlineDate: timestamp.nullable(),
     refundUsd: decimal.describe('refunded on choosing it: what the placement holds minus its price'),
+    payUsd: decimal.describe('paid through a checkout on choosing it: its price minus what the placement holds'),
   })
   .meta({ id: 'SwapOption' });
-export const swapAnswerSchema = z.object({ paymentId: id, opportunityId: id, refundedUsd: decimal });
+export const swapAnswerSchema = z.object({
+  paymentId: id,
+  opportunityId: id,
+  refundedUsd: decimal,
+  url: z.string().optional().describe('a dearer alternative: the checkout of the difference, where the browser goes to pay'),
+  payUsd: decimal.optional(),
+});
 export type SwapOption = z.infer<typeof swapOptionSchema>;

@@ -186,7 +186,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
       tags: ['Placements'],
       summary: 'Alternatives for a placement the outlet declined: up to 5, closest first',
       description:
-        'Same type, a price up to 20 % below what the placement holds (and not above it), domain authority within ±10, a shared topic, available now.',
+        'Same type, a price within 20 % of what the placement holds, domain authority within ±10, a shared topic, available now; each says what choosing it refunds (`refundUsd`) or costs (`payUsd`).',
       params: paymentParams,
       response: { 200: z.array(swapOptionSchema) },
       errors: { 409: 'This placement was not declined' },
@@ -202,15 +202,20 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
       access: 'brand',
       can: 'work',
       tags: ['Placements'],
-      summary: 'Swap a declined placement for one of its alternatives; the difference is refunded',
+      summary: 'Swap a declined placement for one of its alternatives: a cheaper one refunds the difference, a dearer one answers the checkout of it (`url`)',
       params: paymentParams,
       body: swapRequestSchema,
       response: { 200: swapAnswerSchema },
-      errors: { 409: 'Not declined, the time to choose has passed, or the alternative is no longer offered' },
+      errors: {
+        409: 'Not declined, the time to choose has passed, or the alternative is no longer offered',
+        502: 'Failed to create checkout session',
+      },
     },
     async (req) => {
       const member = memberOf(req);
-      return swapPlacement(db, provider, req.params.paymentId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member);
+      return swapPlacement(db, provider, req.params.paymentId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member, {
+        publicUrl: publicUrl(config),
+      });
     },
   );
 }

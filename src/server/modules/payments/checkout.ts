@@ -389,7 +389,10 @@ export async function payTestCheckout(
     }
   }
   const result = await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-  return { url: CHECKOUT_SUCCESS_PATH, paymentId: view.paymentId, outcome: result.outcome };
+  // a swap's difference goes back to the placement it moved (issue 46)
+  const [hold] = await db.select({ swapOf: checkouts.swapOf }).from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
+  const url = hold?.swapOf ? `/brand/my-articles/${hold.swapOf}?checkout=success` : CHECKOUT_SUCCESS_PATH;
+  return { url, paymentId: view.paymentId, outcome: result.outcome };
 }
 
 /** The test checkout's "Pay" for a cart's order: the order and its lines are charged, then fulfilled. */

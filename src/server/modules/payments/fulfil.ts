@@ -4,6 +4,7 @@ import { checkouts, payments, placements, processedWebhookEvents } from '../../d
 import type { PaymentProvider, ProviderSession, WebhookEvent } from '../../providers/provider';
 import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { fulfilOrder, orderForSession } from './orders';
+import { fulfilSwapTopup } from './swap';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
 import { notifyPaymentReceived } from '../../mail/notify';
 import { recordEvent } from '../timeline/service';
@@ -87,6 +88,8 @@ export async function fulfilCheckout(
 
     // an open hold (even one past its time that the sweep has not reached) still has its slot
     const holdsSlot = h.status === 'open' || h.status === 'completed' || Boolean(await reserveSlot(tx, h.opportunityId, now, { ignoreDeadline: true }));
+    // the difference of a swap for a dearer alternative: no placement of its own (swap.ts)
+    if (h.swapOf) return { payment: await fulfilSwapTopup(tx, h, session, holdsSlot, now, opts.invoicing ?? TEST_INVOICING), created: true };
     await tx
       .update(checkouts)
       .set({ status: 'completed', closedAt: now, providerSessionId: session.id })

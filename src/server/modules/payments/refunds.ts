@@ -61,7 +61,8 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     await issueCreditNote(tx, paymentId, after.refundReason, now);
     await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
     const given = fromCents(toCents(after.amount) - toCents(before.refundedAmount));
-    await recordEvent(tx, paymentId, 'refunded', actor, { amount: given, reason: after.refundReason }, now);
+    // a swap's difference has no placement of its own: its refund is on the timeline of the one it topped up
+    await recordEvent(tx, before.topupOf ?? paymentId, 'refunded', actor, { amount: given, reason: after.refundReason, ...(before.topupOf ? { topup: true } : {}) }, now);
     return { payment: after, changed: true };
   });
   if (result?.changed) countEvent('refund');
@@ -77,7 +78,23 @@ export async function completeRefund(db: Db, provider: PaymentProvider, payment:
     amountCents: toCents(payment.amount) - toCents(payment.refundedAmount),
     idempotencyKey: payment.id,
   });
-  return recordRefund(db, payment.id, refundId, now, actor);
+  const result = await recordRefund(db, payment.id, refundId, now, actor);
+  // the differences paid for dearer swaps go back with the payment they topped up (issue 46)
+  if (result?.payment.status === 'refunded' && !payment.topupOf) await refundTopups(db, provider, payment.id, result.payment.refundReason ?? 'admin', now, actor);
+  return result;
+}
+
+/** Refunds what was paid on top of a payment (a dearer swap's difference), each once, through the provider. */
+async function refundTopups(db: Db, provider: PaymentProvider, paymentId: string, reason: RefundReason, now: Date, actor: Actor) {
+  const topups = await db
+    .update(payments)
+    .set({
+      refundRequestedAt: sql`COALESCE(${payments.refundRequestedAt}, ${now.toISOString()}::timestamptz)`,
+      refundReason: sql`COALESCE(${payments.refundReason}, ${reason})`,
+    })
+    .where(and(eq(payments.topupOf, paymentId), or(eq(payments.status, 'paid'), eq(payments.status, 'released'))))
+    .returning();
+  for (const t of topups) await completeRefund(db, provider, t, now, actor);
 }
 
 /**
@@ -164,7 +181,8 @@ export async function refundOverduePayments(db: Db, provider: PaymentProvider, n
     .from(payments)
     .where(
       or(
-        and(eq(payments.status, 'paid'), or(lte(payments.paidAt, cutoff), isNotNull(payments.refundRequestedAt))),
+        // a swap's difference follows its payment: only a refund of it claimed and not finished is taken here
+        and(eq(payments.status, 'paid'), or(and(lte(payments.paidAt, cutoff), isNull(payments.topupOf)), isNotNull(payments.refundRequestedAt))),
         // a publication refund claimed but not completed (the provider was down)
         and(eq(payments.status, 'released'), isNotNull(payments.refundRequestedAt)),
       ),

@@ -38,9 +38,16 @@ export const paymentJson = (p: PaymentRow, placement: typeof placements.$inferSe
 
 /** The API's payment for a row Node holds (e.g. the one an UPDATE returned), with its placement read. */
 export async function toPaymentDto(db: Db, p: PaymentRow): Promise<PaymentDto> {
-  const [placement] = await db.select().from(placements).where(eq(placements.paymentId, p.id));
+  // a swap's difference answers with the placement it topped up
+  const [placement] = await db.select().from(placements).where(eq(placements.paymentId, p.topupOf ?? p.id));
   return paymentJson(p, placement);
 }
+
+/**
+ * The placement a payment belongs to: its own, or for a dearer swap's difference (issue 46), the one
+ * it topped up. The payment lists show both charges, each with its own amount and invoice.
+ */
+const placementOfPayment = sql`coalesce(${payments.topupOf}, ${payments.id})`;
 
 /** The brand an admin list names beside a payment (Admin Payments, Admin Projects). */
 export const brandContact = item({ id: users.id, name: users.name, brandName: users.brandName, email: users.email });
@@ -102,7 +109,7 @@ const brandPaymentsPage = jsonPages<{ byClients: boolean; cursor: boolean }, Rec
   (o) => `${o.byClients ? 'k' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(brandPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-    FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
+    FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${placementOfPayment}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     LEFT JOIN ${orgClients} ON ${orgClients.id} = ${payments.clientId}
     WHERE ${and(
@@ -130,7 +137,7 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
-    JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
+    JOIN ${placements} ON ${placements.paymentId} = ${placementOfPayment}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}
     JOIN ${organisations} ON ${organisations.id} = ${payments.organisationId}

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, opportunities, orders, payments, placements } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { briefs, checkouts, opportunities, orders, payments, placements } from '../../db/schema';
+import { conflict, HttpError, notFound } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { startOfUtcDay } from '../../lib/dates';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -10,9 +11,12 @@ import { DAY_MS, SWAP_DAYS, SWAP_OPTIONS } from '../../../shared/constants';
 import { fromCents, toCents } from '../../../shared/money';
 import { enqueueMail } from '../../mail/outbox';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { recordAudit } from '../org/audit';
+import { actorOf, recordAudit } from '../org/audit';
+import { issueInvoice, type InvoiceSettings } from '../invoices/service';
+import { isUniqueViolation } from '../auth/users';
+import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
 import { claimPartialRefund, completePartialRefund, refundPayment } from './refunds';
-import { releaseSlot, reserveSlot } from './slots';
+import { closeCheckouts, releaseSlot, reserveSlot } from './slots';
 
 /**
  * Decline and swap (issue 46). Before writing starts an admin may decline a placement (the outlet
@@ -36,6 +40,8 @@ export interface SwapOption {
   deadlineDate: string | null;
   /** the placement's held amount minus this price: refunded on swapping (never negative) */
   refundUsd: string;
+  /** this price minus what the placement holds: paid through a checkout on swapping (never negative) */
+  payUsd: string;
 }
 
 const DECLINE_REFUSAL = 'Only a placement in progress whose writing has not started can be declined';
@@ -63,9 +69,9 @@ export async function declinePlacement(db: Db, provider: PaymentProvider, paymen
     const [order] = pay.orderId ? await tx.select({ autoSwap: orders.autoSwap }).from(orders).where(eq(orders.id, pay.orderId)) : [];
     return { autoSwap: Boolean(order?.autoSwap) };
   });
-  // chosen at checkout: the closest alternative, at once
+  // chosen at checkout: the closest alternative the placement's money covers, at once
   if (declined.autoSwap) {
-    const [closest] = await optionsFor(db, paymentId, now);
+    const [closest] = (await optionsFor(db, paymentId, now)).filter((o) => toCents(o.payUsd) === 0);
     if (closest) await swapPlacement(db, provider, paymentId, closest.id, SYSTEM, now);
   }
   return { paymentId, declined: { reason, swapBy: swapBy.toISOString() } };
@@ -88,10 +94,10 @@ async function optionsFor(db: Db, paymentId: string, now: Date): Promise<SwapOpt
   const { payment } = await declinedPlacement(db, paymentId, null);
   const [was] = await db.select().from(opportunities).where(eq(opportunities.id, payment.opportunityId));
   const held = toCents(payment.amount) - toCents(payment.refundedAmount);
-  // within 20 % below what the placement holds, up to its price: a dearer one would need a second
-  // charge, which is not built yet (decision 036)
+  // within 20 % of what the placement holds, either way: a cheaper one refunds the difference, a
+  // dearer one asks for it through a checkout
   const low = fromCents(Math.ceil((held * 8) / 10));
-  const high = fromCents(held);
+  const high = fromCents(Math.floor((held * 12) / 10));
   const daNear =
     was.domainAuthority === null
       ? sql`true`
@@ -132,6 +138,7 @@ async function optionsFor(db: Db, paymentId: string, now: Date): Promise<SwapOpt
     ...r,
     deadlineDate: r.deadlineDate?.toISOString() ?? null,
     refundUsd: fromCents(Math.max(0, held - toCents(r.priceUsd))),
+    payUsd: fromCents(Math.max(0, toCents(r.priceUsd) - held)),
   }));
 }
 
@@ -145,18 +152,38 @@ export async function swapOptions(db: Db, member: Member, paymentId: string, now
  * POST /api/brand/projects/{id}/swap: the placement moves to the alternative in one transaction
  * (a slot of it taken, the brief kept); a cheaper one's difference is refunded after it commits.
  */
-export async function swapPlacement(db: Db, provider: PaymentProvider, paymentId: string, opportunityId: string, actor: Actor, now: Date = new Date(), member?: Member) {
+export async function swapPlacement(
+  db: Db,
+  provider: PaymentProvider,
+  paymentId: string,
+  opportunityId: string,
+  actor: Actor,
+  now: Date = new Date(),
+  member?: Member,
+  /** for a dearer alternative: where the browser comes back to after paying the difference */
+  deps?: { publicUrl: string },
+) {
   const { placement } = await declinedPlacement(db, paymentId, member?.organisationId ?? null);
   if (placement.swapBy && placement.swapBy <= now) throw conflict('The time to choose an alternative has passed: this placement is being refunded in full');
+  // a second click on a dearer one: its checkout is still open (holding the alternative's slot)
+  const [openTopup] = await db
+    .select({ url: checkouts.url, amount: checkouts.amount })
+    .from(checkouts)
+    .where(and(eq(checkouts.swapOf, paymentId), eq(checkouts.opportunityId, opportunityId), eq(checkouts.status, 'open'), sql`${checkouts.expiresAt} > ${now.toISOString()}::timestamptz`));
+  if (openTopup?.url) return { paymentId, opportunityId, refundedUsd: '0.00', url: openTopup.url, payUsd: openTopup.amount };
   const offered = await optionsFor(db, paymentId, now);
   const choice = offered.find((o) => o.id === opportunityId);
   if (!choice) throw conflict('This alternative is no longer offered. Please choose another.');
+  if (toCents(choice.payUsd) > 0) {
+    if (!member || !deps) throw conflict('This alternative costs more than the placement holds');
+    return { paymentId, opportunityId, refundedUsd: '0.00', ...(await startTopup(db, { publicUrl: deps.publicUrl, provider }, placement, choice, member, now)) };
+  }
   const refund = await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
     if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
     const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     const held = toCents(pay.amount) - toCents(pay.refundedAmount);
-    if (toCents(choice.priceUsd) > held) throw conflict('This alternative costs more than you paid');
+    if (toCents(choice.priceUsd) > held) throw conflict('The price of this alternative changed. Please choose again.');
     const taken = await reserveSlot(tx, opportunityId, now);
     if (!taken) throw conflict('This alternative has just sold out. Please choose another.');
     const [from] = await tx.select({ outlet: opportunities.outletName, title: opportunities.title }).from(opportunities).where(eq(opportunities.id, pay.opportunityId));
@@ -204,3 +231,133 @@ export async function refundUnswapped(db: Db, provider: PaymentProvider, now: Da
   return done;
 }
 
+
+/**
+ * A dearer alternative (issue 46): a checkout of the difference, holding a slot of the alternative
+ * for 31 minutes like any checkout (the expiry sweep gives it back). Paid, fulfilSwapTopup moves
+ * the placement; a second click gets the same checkout back.
+ */
+async function startTopup(
+  db: Db,
+  deps: { publicUrl: string; provider: PaymentProvider },
+  placement: typeof placements.$inferSelect,
+  choice: SwapOption,
+  member: Member,
+  now: Date,
+): Promise<{ url: string; payUsd: string }> {
+  const { provider } = deps;
+  const id = randomUUID();
+  const expiresAt = new Date(now.getTime() + CHECKOUT_HOLD_SECONDS * 1000);
+  const pre = provider.precomputedCheckout?.(id);
+  try {
+    await db.transaction(async (tx) => {
+      const [p] = await tx.select().from(placements).where(eq(placements.id, placement.id)).for('update');
+      if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
+      const taken = await reserveSlot(tx, choice.id, now);
+      if (!taken) throw conflict('This alternative has just sold out. Please choose another.');
+      await tx.insert(checkouts).values({
+        id,
+        brandId: member.userId,
+        organisationId: p.organisationId,
+        clientId: p.clientId,
+        opportunityId: choice.id,
+        swapOf: p.id,
+        amount: choice.payUsd,
+        status: 'open',
+        expiresAt,
+        createdAt: now,
+        providerSessionId: pre?.sessionId ?? null,
+        url: pre?.url ?? null,
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('A checkout for this alternative is already open. Please try again in a moment.');
+    throw err;
+  }
+  if (pre) return { url: pre.url, payUsd: choice.payUsd };
+  try {
+    const created = await provider.createCheckout({
+      paymentId: id,
+      brandId: member.userId,
+      opportunityId: choice.id,
+      brandEmail: member.email,
+      amountCents: toCents(choice.payUsd),
+      productName: `Swap to ${choice.outletName}: ${choice.title} (difference)`,
+      expiresAt,
+      successUrl: `${deps.publicUrl}/brand/my-articles/${placement.id}?checkout=success`,
+      cancelUrl: `${deps.publicUrl}/brand/my-articles/${placement.id}?checkout=cancelled`,
+      idempotencyKey: `checkout-${id}`,
+    });
+    await db.update(checkouts).set({ providerSessionId: created.sessionId, url: created.url }).where(eq(checkouts.id, id));
+    return { url: created.url, payUsd: choice.payUsd };
+  } catch {
+    await closeCheckouts(db, sql`${checkouts.id} = ${id}`, 'cancelled', now);
+    throw new HttpError(502, 'Failed to create checkout session');
+  }
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * The difference of a dearer swap, paid (in fulfilCheckout's transaction, the hold locked): a
+ * payment of its own (`topup_of` the placement's payment, its own invoice, released and refunded
+ * with it), and the placement moves to the alternative. When the placement is no longer declined
+ * (refunded by its deadline, swapped meanwhile) or the slot is gone, the difference is refunded.
+ */
+export async function fulfilSwapTopup(
+  tx: Tx,
+  h: typeof checkouts.$inferSelect,
+  session: { id: string; providerRef: string | null },
+  holdsSlot: boolean,
+  now: Date,
+  invoicing: InvoiceSettings,
+) {
+  const [p] = await tx.select().from(placements).where(eq(placements.id, h.swapOf!)).for('update');
+  const [main] = await tx.select().from(payments).where(eq(payments.id, p.paymentId)).for('update');
+  const movable = Boolean(p.declinedAt) && p.state === 'in_progress' && main.status === 'paid' && !main.refundRequestedAt && holdsSlot;
+  await tx.update(checkouts).set({ status: 'completed', closedAt: now, providerSessionId: session.id }).where(eq(checkouts.id, h.id));
+  const [topup] = await tx
+    .insert(payments)
+    .values({
+      id: h.id,
+      topupOf: main.id,
+      brandId: h.brandId,
+      organisationId: main.organisationId,
+      clientId: main.clientId,
+      opportunityId: h.opportunityId,
+      stripePaymentId: session.providerRef ?? session.id,
+      providerSessionId: session.id,
+      amount: h.amount,
+      status: 'paid',
+      holdsSlot: false,
+      paidAt: now,
+      createdAt: now,
+      ...(movable ? {} : { refundRequestedAt: now, refundReason: 'swap' as const }),
+    })
+    .returning();
+  if (!movable) {
+    // the slot it held goes back; the difference is refunded after this commits
+    if (holdsSlot) await releaseSlot(tx, h.opportunityId);
+    return topup;
+  }
+  const [from] = await tx.select({ outlet: opportunities.outletName, title: opportunities.title }).from(opportunities).where(eq(opportunities.id, main.opportunityId));
+  const [to] = await tx.select({ outlet: opportunities.outletName, title: opportunities.title }).from(opportunities).where(eq(opportunities.id, h.opportunityId));
+  await tx.update(placements).set({ opportunityId: h.opportunityId, declinedAt: null, declineReason: null, swapBy: null }).where(eq(placements.id, p.id));
+  await tx.update(payments).set({ opportunityId: h.opportunityId, holdsSlot: true }).where(eq(payments.id, main.id));
+  await tx.update(briefs).set({ opportunityId: h.opportunityId }).where(eq(briefs.placementId, p.id));
+  await issueInvoice(tx, topup.id, invoicing, now);
+  await recordEvent(
+    tx,
+    p.id,
+    'swapped',
+    { type: 'brand', id: h.brandId },
+    { fromOutlet: from.outlet, fromTitle: from.title, toOutlet: to.outlet, toTitle: to.title, amount: topup.amount, paid: true },
+    now,
+  );
+  await recordAudit(
+    tx,
+    { organisationId: p.organisationId, actor: await actorOf(tx, h.brandId), action: 'placement_swapped', subject: p.id, details: { opportunityId: h.opportunityId, paidUsd: topup.amount } },
+    now,
+  );
+  return topup;
+}

@@ -77,6 +77,11 @@ export async function releasePayment(
       .where(and(eq(payments.id, paymentId), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)))
       .returning();
     if (!released) return undefined;
+    // the difference paid for a dearer swap is released with it (issue 46)
+    await tx
+      .update(payments)
+      .set({ status: 'released', releasedAt: now })
+      .where(and(eq(payments.topupOf, released.id), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)));
     // the placement is published with its money released, in the same transaction
     await tx.update(placements).set({ state: 'published' }).where(eq(placements.paymentId, released.id));
     const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);

@@ -82,7 +82,7 @@ export const useSwapOptions = (paymentId: string, enabled: boolean) =>
 export function useSwap(paymentId: string) {
   return useMutation({
     mutationFn: (opportunityId: string) =>
-      apiRequest<{ paymentId: string; opportunityId: string; refundedUsd: string }>(
+      apiRequest<{ paymentId: string; opportunityId: string; refundedUsd: string; url?: string; payUsd?: string }>(
         'POST',
         `/api/brand/projects/${paymentId}/swap`,
         { opportunityId },

@@ -1,4 +1,5 @@
 import { useParams } from 'wouter';
+import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { Badge } from '@/components/ui/badge';
 import { useReviewOnly } from '@/lib/org';
@@ -17,6 +18,8 @@ import { PlacementFrame, PlacementHeader } from '../components/placement/placeme
  */
 export function BrandPlacementPage() {
   const { paymentId = '' } = useParams<{ paymentId: string }>();
+  // back from paying a swap's difference (?checkout=success): said, and the placement read again
+  useCheckoutReturn();
   const query = useBrandPlacement(paymentId);
   // a client reviewer sees no money (decision 035)
   const reviewOnly = useReviewOnly() === true;

@@ -74,6 +74,7 @@ export function SwapSection({ article: a }: { article: BrandPlacementItem }) {
                     {formatUsd(o.priceUsd)}
                     {o.domainAuthority !== null ? ` · DA ${o.domainAuthority}` : ''}
                     {Number(o.refundUsd) > 0 ? ` · ${formatUsd(o.refundUsd)} refunded` : ''}
+                    {Number(o.payUsd) > 0 ? ` · ${formatUsd(o.payUsd)} more to pay` : ''}
                   </p>
                 </div>
                 <Button size="sm" onClick={() => setChoice(o)} className="shrink-0">
@@ -91,15 +92,19 @@ export function SwapSection({ article: a }: { article: BrandPlacementItem }) {
         description={
           choice && Number(choice.refundUsd) > 0
             ? `“${choice.title}” costs ${formatUsd(choice.priceUsd)}: ${formatUsd(choice.refundUsd)} is refunded to your card.`
-            : `“${choice?.title ?? ''}” costs what you paid. Your brief and conversation move with the placement.`
+            : choice && Number(choice.payUsd) > 0
+              ? `“${choice.title}” costs ${formatUsd(choice.priceUsd)}: you pay the ${formatUsd(choice.payUsd)} difference on the next page, and the placement moves once it is paid.`
+              : `“${choice?.title ?? ''}” costs what you paid. Your brief and conversation move with the placement.`
         }
-        confirmLabel="Swap"
+        confirmLabel={choice && Number(choice.payUsd) > 0 ? `Pay ${formatUsd(choice.payUsd)} and swap` : 'Swap'}
         pendingLabel="Swapping…"
         pending={swap.isPending}
         onConfirm={() =>
           choice &&
           swap.mutate(choice.id, {
             onSuccess: (res) => {
+              // a dearer one: the difference is paid on the provider's page first
+              if (res.url) return window.location.assign(res.url);
               setChoice(null);
               toast({
                 title: `Swapped for ${choice.outletName}`,

@@ -122,8 +122,9 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
     }
     case 'swapped': {
       const to = str(d.toOutlet);
-      const refund = money(d.amount);
-      return { sentence: `Swapped${to ? ` for ${to}` : ''}${refund ? ` (${refund} refunded)` : ''}${e.actor.type === 'system' ? ' automatically' : ''}` };
+      const amount = money(d.amount);
+      const money_ = amount ? ` (${amount} ${d.paid === true ? 'paid' : 'refunded'})` : '';
+      return { sentence: `Swapped${to ? ` for ${to}` : ''}${money_}${e.actor.type === 'system' ? ' automatically' : ''}` };
     }
     default:
       return { sentence: String(e.kind).replace(/_/g, ' ') };
