@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { isIP } from 'node:net';
-import { GUARANTEE_DAYS } from '../shared/constants';
+import { GUARANTEE_DAYS, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
 const bool = z
@@ -157,6 +157,8 @@ export const configSchema = z.object({
    * whose length it takes by default.
    */
   PUBLICATION_GUARANTEE_DAYS: z.coerce.number().int().min(1).max(3650).default(GUARANTEE_DAYS),
+  /** Days a brand has to choose an alternative for a placement the outlet declined (issue 46); then it is refunded in full. */
+  SWAP_DAYS: z.coerce.number().int().min(1).max(90).default(SWAP_DAYS),
   /** Days an outlet has to restore an article before the brand is refunded. */
   RESTORE_DAYS: z.coerce.number().int().min(1).max(365).default(10),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.

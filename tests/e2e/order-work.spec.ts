@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
+import { pdfText } from '../support/pdf';
 
 /*
  * After a cart is paid (issue 46): one brief written and copied to the rest of the order, three
@@ -154,6 +155,9 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
   expect(after.refundedUsd).toBe('77.00');
   const invoices = await Promise.all(order.lines.map((l) => api(page, 'GET', `/api/brand/payments/${l.paymentId}/invoice`)));
   for (const inv of invoices) expect(inv.headers()['content-disposition']).toContain(`${after.invoiceNumber}.pdf`);
+  // the one invoice lists the order's lines
+  const invoiceText = await pdfText(await invoices[0].body());
+  for (const n of names) expect(invoiceText).toContain(`${n} story`);
   const refund = await api(admin, 'POST', `/api/admin/payments/${idOf(1)}/refund`);
   expect(refund.status(), await refund.text()).toBe(200);
   const note = await api(page, 'GET', `/api/brand/payments/${idOf(1)}/credit-note`);

@@ -22,7 +22,7 @@ import { adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, to
 const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
 /** Admin Payments: the list, its totals, the charges that need attention, refunds. */
-export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: ModuleDeps) {
+export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config }: ModuleDeps) {
   route(
     app,
     'GET',
@@ -106,12 +106,12 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider }: Modul
       access: 'admin',
       tags: ['Payments'],
       summary: 'Decline a placement before writing starts (the outlet refused it): the brand may swap it for an alternative',
-      description: `Its slot is given back. The brand is e-mailed and has ${SWAP_DAYS} days (\`swapBy\`) to choose an alternative; without a choice it is refunded in full. An order checked out with \`autoSwap\` takes the closest alternative at once.`,
+      description: `Its slot is given back. The brand is e-mailed and has SWAP_DAYS (default ${SWAP_DAYS}) days (\`swapBy\`) to choose an alternative; without a choice it is refunded in full. An order checked out with \`autoSwap\` takes the closest alternative at once.`,
       params: paymentParams,
       body: declineRequestSchema,
       response: { 200: declineAnswerSchema },
       errors: { 404: PAYMENT_NOT_FOUND, 409: 'Declined already, or writing has started, or not in progress' },
     },
-    async (req) => declinePlacement(db, provider, req.params.id, req.body.reason, { type: 'admin', id: userOf(req).id }),
+    async (req) => declinePlacement(db, provider, req.params.id, req.body.reason, { type: 'admin', id: userOf(req).id }, new Date(), config.SWAP_DAYS),
   );
 }

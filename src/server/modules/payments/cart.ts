@@ -6,7 +6,7 @@ import type { Member } from '../../lib/contract';
 import { startOfUtcDay } from '../../lib/dates';
 import { fromCents, toCents } from '../../../shared/money';
 import { CART_MAX_LINES, CART_UNAVAILABLE, type Cart } from '../../../shared/schemas/cart';
-import { purchaseLimitsOf, spendOf } from '../org/budget';
+import { spendOf } from '../org/budget';
 import type { Tx } from './slots';
 
 /**
@@ -55,11 +55,8 @@ const cartTotalCents = (lines: Pick<CartLine, 'priceUsd'>[]) => lines.reduce((su
 
 /** GET /api/cart: the lines, their total, the budget left and whether the total needs approval. */
 export async function cartOf(db: Db, member: Member, now: Date = new Date()): Promise<Cart> {
-  const [lines, spend, limits] = await Promise.all([
-    cartLinesOf(db, member.userId, now),
-    spendOf(db, member, now),
-    purchaseLimitsOf(db, member.organisationId, member.userId, null),
-  ]);
+  const [lines, spend] = await Promise.all([cartLinesOf(db, member.userId, now), spendOf(db, member, now)]);
+  const threshold = spend.member.approvalThresholdUsd;
   const total = cartTotalCents(lines);
   const lefts = [spend.leftUsd, spend.member.leftUsd].filter((v): v is string => v !== null).map(toCents);
   return {
@@ -67,7 +64,7 @@ export async function cartOf(db: Db, member: Member, now: Date = new Date()): Pr
     totalUsd: fromCents(total),
     maxLines: CART_MAX_LINES,
     budgetLeftUsd: lefts.length ? fromCents(Math.max(0, Math.min(...lefts))) : null,
-    needsApproval: limits.threshold !== null && total > toCents(limits.threshold),
+    needsApproval: threshold !== null && total > toCents(threshold),
   };
 }
 

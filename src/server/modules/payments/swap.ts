@@ -47,8 +47,17 @@ export interface SwapOption {
 const DECLINE_REFUSAL = 'Only a placement in progress whose writing has not started can be declined';
 
 /** POST /api/admin/payments/{id}/decline: the brand is told and may swap until `swapBy`. */
-export async function declinePlacement(db: Db, provider: PaymentProvider, paymentId: string, reason: string, admin: Actor, now: Date = new Date()) {
-  const swapBy = new Date(now.getTime() + SWAP_DAYS * DAY_MS);
+export async function declinePlacement(
+  db: Db,
+  provider: PaymentProvider,
+  paymentId: string,
+  reason: string,
+  admin: Actor,
+  now: Date = new Date(),
+  /** the SWAP_DAYS setting */
+  swapDays: number = SWAP_DAYS,
+) {
+  const swapBy = new Date(now.getTime() + swapDays * DAY_MS);
   const declined = await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
