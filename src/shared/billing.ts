@@ -240,4 +240,6 @@ export const PAYMENTS_EXPORT_COLUMNS = [
   // whose it is and for which of its clients (decisions 033, 035): last, so the columns before keep their places
   'organisation',
   'client',
+  // what was given back (issue 47): the whole amount once refunded, else the parts refunded so far
+  'refunded_amount',
 ] as const;

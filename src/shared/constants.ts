@@ -22,6 +22,10 @@ export const GUARANTEE_DAYS = 90;
 export const DAY_MS = 86_400_000;
 /** Days a brand has to choose an alternative for a placement the outlet declined; then it is refunded in full (issue 46). */
 export const SWAP_DAYS = 7;
+
+/** The fair terms' defaults (issue 47; settings REVISIONS_INCLUDED, RESPONSE_DAYS). */
+export const REVISIONS_INCLUDED_DEFAULT = 2;
+export const RESPONSE_DAYS_DEFAULT = 3;
 /** How many alternatives a declined placement is offered. */
 export const SWAP_OPTIONS = 5;
 /** When the guarantee refunds a payment still held: GUARANTEE_DAYS after it was paid (the refund job, the receipt's date). */

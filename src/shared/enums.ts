@@ -26,7 +26,7 @@ export const PLACEMENT_STATES = ['in_progress', 'published', 'refunded'] as cons
 export type PlacementState = (typeof PLACEMENT_STATES)[number];
 
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap', 'cancelled'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 // Opportunities (opportunity.ts)
@@ -83,8 +83,25 @@ export const TIMELINE_KINDS = [
   // issue 46: the outlet declined it before writing; the brand chose another (or was refunded)
   'declined',
   'swapped',
+  // issue 47: writing started (cancelling is then a request), extra revision rounds, cancellations
+  'writing_started',
+  'revision_requested',
+  'revision_accepted',
+  'revision_declined',
+  'cancel_requested',
+  'cancel_answered',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+/** An edit request beyond the included rounds (issue 47): awaiting the editorial team, then its answer. */
+export const REVISION_REQUEST_STATUSES = ['pending', 'accepted', 'declined'] as const;
+export type RevisionRequestStatus = (typeof REVISION_REQUEST_STATUSES)[number];
+
+/** A cancellation after writing started (issue 47): requested, then granted (in full or in part) or refused. */
+export const CANCELLATION_STATUSES = ['requested', 'granted', 'refused'] as const;
+export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];
+export const CANCELLATION_OUTCOMES = ['refund_full', 'refund_partial', 'refuse'] as const;
+export type CancellationOutcome = (typeof CANCELLATION_OUTCOMES)[number];
 
 export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
 

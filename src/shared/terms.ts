@@ -1,5 +1,35 @@
 import type { z } from 'zod';
 import type { termsSchema } from './schemas/responses/account';
 
-/** GET /api/terms: the terms brands agree to, as Markdown (the client renders it without any HTML). */
+/** GET /api/terms: the terms brands agree to, as Markdown (the client renders it without any HTML), and the fair terms' rules. */
 export type Terms = z.infer<typeof termsSchema>;
+export type FairRules = Terms['rules'];
+
+const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
+/**
+ * The rules of revisions, cancellation and refunds (issue 47), written from the numbers the server
+ * enforces: the terms page shows exactly what the code does.
+ */
+export function fairRulesMarkdown(r: FairRules): string {
+  const rounds = r.revisionsIncluded === 1 ? '1 round of edits' : `${r.revisionsIncluded} rounds of edits`;
+  return [
+    '## Revisions, cancellation and refunds',
+    '',
+    '### Revisions',
+    `- Each placement includes ${rounds} on its draft ("Revision 1 of ${r.revisionsIncluded}").`,
+    '- A further round needs a reason tied to your brief. The editorial team accepts it, or declines it with a written reason.',
+    '- Edits are for what the brief asked for; a new direction is a new brief.',
+    '',
+    '### Cancellation',
+    '- Until the editorial team marks the writing as started (or attaches a draft), you can cancel with one click and are refunded in full, with a credit note.',
+    `- After that, cancelling is a request the editorial team answers within ${days(r.responseDays)}: a full refund, a part refund for the work done, or a refusal with its reason. A request not answered within ${days(r.responseDays)} is granted in full, automatically.`,
+    '',
+    '### Refunds',
+    `- A placement not published within ${days(r.guaranteeDays)} of payment is refunded in full, automatically.`,
+    `- If the outlet declines a placement before writing, you have ${days(r.swapDays)} to choose an alternative; otherwise you are refunded in full.`,
+    `- A published article is checked for ${days(r.publicationGuaranteeDays)}. If it is removed or changed, the outlet has ${days(r.restoreDays)} to restore it; otherwise you are refunded in full.`,
+    '- A part refund comes with its own credit note; refunds never exceed what you paid.',
+    '',
+  ].join('\n');
+}

@@ -67,6 +67,7 @@ describe('GET /api/brand/my-articles', () => {
         brandFeedback: null,
         stripePaymentId: released.stripePaymentId,
         amount: '1250.00',
+        refundedAmount: '0.00',
         createdAt: '2026-02-01T00:00:00.000Z',
       },
       brief: { submittedAt: expect.any(String) },
@@ -76,6 +77,9 @@ describe('GET /api/brand/my-articles', () => {
       client: null,
       orderId: null,
       declined: null,
+      writingStartedAt: null,
+      revisions: { used: 0, included: 2, request: null },
+      cancellation: null,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -134,14 +134,14 @@ describe('clients', () => {
     // the admins' export names the organisation and the client of each payment
     const csv = (await admin.agent.get(`/api/admin/payments/export.csv?q=${encodeURIComponent(owner.user.email)}`)).text;
     const [header, ...lines] = csv.trim().split('\r\n');
-    expect(header.endsWith(',organisation,client')).toBe(true);
+    expect(header.endsWith(',organisation,client,refunded_amount')).toBe(true);
     expect(lines).toHaveLength(3);
-    expect(lines.filter((l) => l.endsWith(',Acme Foods'))).toHaveLength(1);
-    expect(lines.filter((l) => l.endsWith(',Bolt Bikes'))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith(',Acme Foods,0.00'))).toHaveLength(1);
+    expect(lines.filter((l) => l.endsWith(',Bolt Bikes,0.00'))).toHaveLength(1);
     // and one client's payments alone
     const one = (await admin.agent.get(`/api/admin/payments/export.csv?clientId=${acme.id}`)).text.trim().split('\r\n');
     expect(one).toHaveLength(2);
-    expect(one[1].endsWith(',Acme Foods')).toBe(true);
+    expect(one[1].endsWith(",Acme Foods,0.00")).toBe(true);
     expect((await admin.agent.get('/api/admin/payments/export.csv?clientId=nope')).status).toBe(400);
     expect((await admin.agent.get(`/api/admin/organisations/${NOBODY}`)).status).toBe(404);
     expect((await owner.agent.get(`/api/admin/organisations/${owner.user.organisationId}`)).status).toBe(403);

@@ -168,6 +168,10 @@ describe('lists built by the database are the API shapes, field for field', () =
           // bought alone, never declined (cart.test.ts, bulk-and-swap.test.ts have some)
           orderId: null,
           declined: null,
+          // issue 47: the rounds it was bought with, none asked beyond them, never cancelled
+          writingStartedAt: r.placement.writingStartedAt?.toISOString() ?? null,
+          revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
+          cancellation: null,
         };
       }),
     );
@@ -217,6 +221,9 @@ describe('lists built by the database are the API shapes, field for field', () =
             unreadMessages: 0,
             orderId: null,
             declined: null,
+            writingStartedAt: r.placement.writingStartedAt?.toISOString() ?? null,
+            revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
+            cancellation: null,
           };
         }),
     );

@@ -47,6 +47,7 @@ describe('brand wallet and history', () => {
       opportunityId: b.id,
       stripePaymentId: p2.stripePaymentId,
       amount: '200.00',
+      refundedAmount: '0.00',
       status: 'released',
       draftReviewStatus: 'awaiting_brand_brief',
       draftDocumentUrl: null,

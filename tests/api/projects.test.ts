@@ -287,6 +287,7 @@ describe('GET /api/admin/projects', () => {
           brandFeedback: 'Shorter',
           stripePaymentId: review.stripePaymentId,
           amount: '1250.00',
+          refundedAmount: '0.00',
           createdAt: '2026-02-01T00:00:00.000Z',
         },
         brief: { part1Json: PART1, part2Json: PART2, submittedAt: expect.any(String) },
@@ -298,6 +299,9 @@ describe('GET /api/admin/projects', () => {
         unreadMessages: 0,
         orderId: null,
         declined: null,
+        writingStartedAt: null,
+        revisions: { used: 0, included: 2, request: null },
+        cancellation: null,
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });
       expect(approvedItem.user).toMatchObject({ name: 'Ann Brand', brandName: 'Acme', email: 'ann@acme.example' });

@@ -367,6 +367,49 @@ const ROWS: Row[] = [
     expect: ownerOnly(404),
   },
   { route: 'GET /api/admin/payments/:paymentId/credit-note', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/credit-note`), expect: adminOnly(404) },
+  // issue 47: credit notes of part refunds, revision rounds, writing started, cancellation
+  { route: 'GET /api/brand/payments/:paymentId/credit-notes', send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/credit-notes`), expect: ownerOnly(200) },
+  { route: 'GET /api/admin/payments/:paymentId/credit-notes', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/credit-notes`), expect: adminOnly(200) },
+  {
+    route: 'GET /api/brand/payments/:paymentId/credit-notes/:noteId',
+    send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/credit-notes/${NOBODY}`),
+    expect: ownerOnly(404),
+  },
+  {
+    route: 'GET /api/admin/payments/:paymentId/credit-notes/:noteId',
+    send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/credit-notes/${NOBODY}`),
+    expect: adminOnly(404),
+  },
+  {
+    route: 'POST /api/admin/payments/:id/revision-request/accept',
+    send: (a, c) => a.post(`/api/admin/payments/${c.paymentId}/revision-request/accept`),
+    // none pending
+    expect: adminOnly(409),
+  },
+  {
+    route: 'POST /api/admin/payments/:id/revision-request/decline',
+    send: (a, c) => a.post(`/api/admin/payments/${c.paymentId}/revision-request/decline`, { reason: 'Not in the brief' }),
+    expect: adminOnly(409),
+  },
+  {
+    route: 'POST /api/admin/payments/:id/writing-started',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/admin/payments/${c.rowPaymentId}/writing-started`),
+    expect: adminOnly(200),
+  },
+  {
+    route: 'POST /api/brand/projects/:paymentId/cancel',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/cancel`, {}),
+    // before writing: refunded in full at once
+    expect: ownerOnly(200),
+  },
+  { route: 'GET /api/admin/cancellations', send: (a) => a.get('/api/admin/cancellations'), expect: adminOnly(200) },
+  {
+    route: 'POST /api/admin/cancellations/:id/answer',
+    send: (a) => a.post(`/api/admin/cancellations/${NOBODY}/answer`, { outcome: 'refund_full' }),
+    expect: adminOnly(404),
+  },
   { route: 'GET /api/admin/payments/export.csv', send: (a) => a.get('/api/admin/payments/export.csv'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },

@@ -20,7 +20,7 @@ describe('GET /api/terms', () => {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toContain('application/json');
-      expect(res.body).toEqual({ markdown: readFileSync(defaultTermsFile, 'utf8') });
+      expect(res.body).toEqual({ markdown: readFileSync(defaultTermsFile, 'utf8'), rules: expect.any(Object), rulesMarkdown: expect.any(String) });
       expect(res.body.markdown).toMatch(/^# Terms of Service/);
       expect(res.body.markdown).toContain('90 days');
       expect(res.body.markdown).toContain('escrow');
@@ -39,7 +39,21 @@ describe('GET /api/terms', () => {
     try {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ markdown: text });
+      expect(res.body.markdown).toBe(text);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('writes the revision, cancellation and refund rules from the settings the server enforces (issue 47)', async () => {
+    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12 });
+    try {
+      const res = await new Agent(t.app).get('/api/terms');
+      expect(res.body.rules).toEqual({ revisionsIncluded: 3, responseDays: 5, swapDays: 4, restoreDays: 12, publicationGuaranteeDays: 90, guaranteeDays: 90 });
+      expect(res.body.rulesMarkdown).toContain('Each placement includes 3 rounds of edits on its draft ("Revision 1 of 3").');
+      expect(res.body.rulesMarkdown).toContain('answers within 5 days');
+      expect(res.body.rulesMarkdown).toContain('you have 4 days to choose an alternative');
+      expect(res.body.rulesMarkdown).toContain('the outlet has 12 days to restore it');
     } finally {
       await t.close();
     }

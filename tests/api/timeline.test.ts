@@ -70,11 +70,11 @@ describe('the timeline of one article, from payment to release', () => {
     const [attached] = await step(id, ['draft_attached'], () => admin.patch(`/api/admin/payments/${id}/status`, draft));
     expect(attached).toMatchObject({ actor: { type: 'admin', name: 'Edna Editor' }, details: { round: 1, link: true } });
     const [edits1] = await step(id, ['edits_requested'], () => brand.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Add a quote from the CEO' }));
-    expect(edits1.details).toEqual({ round: 1, feedback: 'Add a quote from the CEO' });
+    expect(edits1.details).toEqual({ round: 1, feedback: 'Add a quote from the CEO', revision: 1, included: 2 });
     await step(id, ['edits_completed'], () => admin.post(`/api/admin/projects/${id}/mark-edits-complete`));
     await step(id, ['draft_attached'], () => admin.patch(`/api/admin/payments/${id}/status`, { draftDocumentUrl: 'https://docs.example.com/draft-2' }));
     const [edits2] = await step(id, ['edits_requested'], () => brand.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Shorter intro, please' }));
-    expect(edits2.details).toEqual({ round: 2, feedback: 'Shorter intro, please' });
+    expect(edits2.details).toEqual({ round: 2, feedback: 'Shorter intro, please', revision: 2, included: 2 });
     await step(id, ['edits_completed'], () => admin.post(`/api/admin/projects/${id}/mark-edits-complete`));
     const [approved] = await step(id, ['approved'], () => brand.post(`/api/brand/projects/${id}/approve`));
     expect(approved.actor).toEqual({ type: 'brand', name: 'Acme Rockets' });

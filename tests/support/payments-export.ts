@@ -6,7 +6,7 @@ import { addMissingPlacements } from './placements';
 import { uuid } from './plans';
 
 export const EXPORT_HEADER =
-  'date,amount,currency,status,brand,email,opportunity,outlet,provider_reference,invoice_number,released_at,refunded_at,organisation,client';
+  'date,amount,currency,status,brand,email,opportunity,outlet,provider_reference,invoice_number,released_at,refunded_at,organisation,client,refunded_amount';
 
 /** GET /api/admin/payments/export.csv as `agent`, the whole body read. */
 export async function exportCsv(t: PaymentsTestApp, agent: Agent, query = '') {
@@ -28,7 +28,8 @@ export async function expectedExportRows(t: PaymentsTestApp, where: SQL = sql`tr
       d.number AS invoice_number,
       to_char(p.released_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS released_at,
       to_char(p.refunded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS refunded_at,
-      org.name AS organisation, c.name AS client
+      org.name AS organisation, c.name AS client,
+      p.refunded_amount::text AS refunded_amount
     FROM payments p JOIN users u ON u.id = p.brand_id JOIN opportunities o ON o.id = p.opportunity_id
     JOIN organisations org ON org.id = p.organisation_id LEFT JOIN org_clients c ON c.id = p.client_id
     LEFT JOIN tax_documents d ON d.payment_id = p.id AND d.kind = 'invoice'

@@ -37,6 +37,9 @@ export async function startStripeStandIn() {
   const idempotent = new Map<string, unknown>();
   /** session creations to refuse next, with Stripe's error (e.g. an expiry too close) */
   const refusals: string[] = [];
+  /** while set, a refund is made (and remembered by its idempotency key) but its answer is withheld: the caller dies waiting */
+  let holdRefundAnswers = false;
+  const held: (() => void)[] = [];
   let n = 0;
 
   const server = http.createServer((req, res) => {
@@ -100,6 +103,18 @@ export async function startStripeStandIn() {
         s.status = 'expired';
         return send(200, s);
       }
+      if (req.method === 'POST' && url.pathname === '/v1/refunds' && holdRefundAnswers) {
+        const cacheKey = `${req.method} ${url.pathname} ${key}`;
+        if (!idempotent.has(cacheKey)) {
+          const total = [...sessions.values()].find((s) => s.payment_intent === form.payment_intent)?.amount_total ?? 0;
+          const given = (refundedCents.get(form.payment_intent) ?? 0) + (form.amount ? Number(form.amount) : total);
+          refundedCents.set(form.payment_intent, given);
+          if (given >= total) refundedIntents.add(form.payment_intent);
+          idempotent.set(cacheKey, { id: `re_test_${++n}`, object: 'refund', payment_intent: form.payment_intent, status: 'succeeded' });
+        }
+        held.push(() => send(200, idempotent.get(cacheKey)));
+        return;
+      }
       if (req.method === 'POST' && url.pathname === '/v1/refunds') {
         return once(() => {
           const total = [...sessions.values()].find((s) => s.payment_intent === form.payment_intent)?.amount_total ?? 0;
@@ -138,6 +153,11 @@ export async function startStripeStandIn() {
     /** The next session creation is refused with this message (as Stripe refuses a bad request). */
     refuseNextCreate(message = 'The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.') {
       refusals.push(message);
+    },
+    /** Refunds are made but their answers withheld (true) until released (false: the held ones are answered). */
+    holdRefunds(on: boolean) {
+      holdRefundAnswers = on;
+      if (!on) for (const answer of held.splice(0)) answer();
     },
     /** What our refunds gave back of a payment intent, in cents. */
     refundedOf: (paymentIntent: string) => refundedCents.get(paymentIntent) ?? 0,

@@ -12,6 +12,7 @@ const payment = (over: Partial<PlacementPayment> = {}): PlacementPayment => ({
   brandFeedback: null,
   stripePaymentId: 'pi_test_123',
   amount: '1250.00',
+  refundedAmount: '0.00',
   createdAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
@@ -38,6 +39,9 @@ const adminProject: AdminPlacementItem = {
   unreadMessages: 0,
   orderId: null,
   declined: null,
+  writingStartedAt: null,
+  revisions: { used: 0, included: 2, request: null },
+  cancellation: null,
 };
 
 // the API docs' example card gives the fields these tests do not read

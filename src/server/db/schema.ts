@@ -23,6 +23,7 @@ import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_S
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
+import { CANCELLATION_OUTCOMES, CANCELLATION_STATUSES, REVISION_REQUEST_STATUSES } from '../../shared/enums';
 import { MESSAGE_SIDES } from '../../shared/messages';
 import { TAX_DOCUMENT_KINDS, type TaxDocumentContent } from '../../shared/billing';
 
@@ -468,6 +469,12 @@ export const placements = pgTable(
     declinedAt: timestamp('declined_at', { withTimezone: true, mode: 'date' }),
     declineReason: text('decline_reason'),
     swapBy: timestamp('swap_by', { withTimezone: true, mode: 'date' }),
+    // issue 47: the editorial team started writing (from then a cancellation is a request), and the
+    // edit requests made so far (REVISIONS_INCLUDED are included; a further one needs the team's yes)
+    writingStartedAt: timestamp('writing_started_at', { withTimezone: true, mode: 'date' }),
+    revisionsUsed: integer('revisions_used').notNull().default(0),
+    // the rounds included when it was bought (REVISIONS_INCLUDED then): a later change of the setting keeps what was sold
+    revisionsIncluded: integer('revisions_included').notNull().default(2),
     // the payment's: the lists' order and cursor
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -821,6 +828,9 @@ export const paymentRefunds = pgTable(
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
     reason: text('reason', { enum: REFUND_REASONS }).notNull(),
     providerRefundId: text('provider_refund_id'),
+    // an admin's part refund (issue 47): who asked and the reason they wrote
+    note: text('note'),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
   },
@@ -978,3 +988,60 @@ export const clientBillingDetails = pgTable('client_billing_details', {
   email: text('email'),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * An edit request beyond the included rounds (issue 47): the brand's feedback and its reason tied to
+ * the brief, awaiting the editorial team, who accept it (the round is opened) or decline it with a
+ * reason. One pending per placement.
+ */
+export const revisionRequests = pgTable(
+  'revision_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    placementId: uuid('placement_id')
+      .notNull()
+      .references(() => placements.id, { onDelete: 'cascade' }),
+    feedback: text('feedback').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: REVISION_REQUEST_STATUSES }).notNull().default('pending'),
+    answer: text('answer'),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('revision_requests_placement_idx').on(t.placementId, t.createdAt),
+    uniqueIndex('revision_requests_pending_unique').on(t.placementId).where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * A cancellation asked for after writing started (issue 47): the editorial team answers by
+ * `respond_by` (RESPONSE_DAYS) with a full or part refund or a refusal; unanswered by then, it is
+ * granted in full by the job queue (`answered_by` null). One open per placement.
+ */
+export const cancellations = pgTable(
+  'cancellations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    placementId: uuid('placement_id')
+      .notNull()
+      .references(() => placements.id, { onDelete: 'cascade' }),
+    reason: text('reason'),
+    status: text('status', { enum: CANCELLATION_STATUSES }).notNull().default('requested'),
+    outcome: text('outcome', { enum: CANCELLATION_OUTCOMES }),
+    amount: numeric('amount', { precision: 12, scale: 2 }),
+    answer: text('answer'),
+    respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }).notNull(),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('cancellations_placement_idx').on(t.placementId, t.createdAt),
+    uniqueIndex('cancellations_open_unique').on(t.placementId).where(sql`status = 'requested'`),
+    index('cancellations_due_idx').on(t.respondBy).where(sql`status = 'requested'`),
+  ],
+);

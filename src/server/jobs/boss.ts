@@ -5,6 +5,7 @@ import type { PaymentProvider } from '../providers/provider';
 import { expireCheckouts } from '../modules/payments/slots';
 import { expireOrders } from '../modules/payments/orders';
 import { refundUnswapped } from '../modules/payments/swap';
+import { grantUnansweredCancellations } from '../modules/payments/cancel';
 import { completePendingPartialRefunds, refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
 import type { InvoiceSettings } from '../modules/invoices/service';
@@ -95,6 +96,8 @@ export async function startJobs(opts: {
     // issue 46: declined placements whose time to swap ran out, and part refunds a crash left
     await refundUnswapped(handle.db, provider, new Date());
     await completePendingPartialRefunds(handle.db, provider, new Date());
+    // issue 47: cancellations the editorial team left unanswered past RESPONSE_DAYS, granted in full
+    await grantUnansweredCancellations(handle.db, provider, new Date());
   });
   await boss.work(JOBS.uploadsSweep, polling, async () => {
     await sweepUnreferencedUploads(handle.db, opts.files, new Date());

@@ -107,10 +107,32 @@ export async function notifyOrderReceived(tx: Tx, orderId: string, invoiceNumber
   await enqueueAdminMail(tx, { kind: 'admin_new_order', orderId, brand: p.brand, brandEmail: p.brandEmail, lines, amount, providerRef: p.providerRef });
 }
 
-export async function notifyRefunded(tx: Tx, paymentId: string, { toAdmins = false } = {}) {
+export async function notifyRefunded(
+  tx: Tx,
+  paymentId: string,
+  {
+    toAdmins = false,
+    amount,
+    note,
+  }: {
+    toAdmins?: boolean;
+    /** what was given back (a part refund's amount, or what a full refund gave after parts); default: the amount charged */
+    amount?: string;
+    /** a part refund (issue 47), with the reason the admin wrote */
+    note?: string | null;
+  } = {},
+) {
   const p = await placement(tx, paymentId);
   if (!p) return;
-  const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title, amount: p.amount, reason: p.refundReason ?? 'admin' };
+  const partial = note !== undefined;
+  const base = {
+    paymentId: p.paymentId,
+    outlet: p.outlet,
+    title: p.title,
+    amount: amount ?? p.amount,
+    reason: p.refundReason ?? 'admin',
+    ...(partial ? { partial: true, note: note ?? null } : {}),
+  };
   await enqueueMail(tx, { userId: p.brandId }, { kind: 'refund_issued', ...base });
   // a published placement refunded (its article gone): the admins are told too
   if (toAdmins) await enqueueAdminMail(tx, { kind: 'admin_publication_refunded', ...base, brand: p.brand });
@@ -181,3 +203,15 @@ export async function notifyPublicationRestored(tx: Tx, paymentId: string, liveU
   await enqueueAdminMail(tx, { kind: 'publication_restored', ...base, forAdmin: true });
 }
 
+
+/**
+ * A step of the fair terms (issue 47): an extra revision or a cancellation asked for (to the
+ * admins) or answered (to the brand), in the change's transaction.
+ */
+export async function notifyTermsUpdate(tx: Tx, paymentId: string, to: 'brand' | 'admins', headline: string, detail: string | null = null) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const data = { kind: 'terms_update' as const, paymentId: p.paymentId, outlet: p.outlet, title: p.title, headline, detail, forAdmin: to === 'admins' };
+  if (to === 'admins') await enqueueAdminMail(tx, data);
+  else await enqueueMail(tx, { userId: p.brandId }, data);
+}

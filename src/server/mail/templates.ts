@@ -41,6 +41,8 @@ export type MailData =
       invoiceNumber?: string;
     }
   | (Placement & { kind: 'placement_declined'; reason: string; swapBy: string })
+  // the fair terms (issue 47): an extra revision or a cancellation, asked for or answered
+  | (Placement & { kind: 'terms_update'; headline: string; detail: string | null; forAdmin: boolean })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
   | (Placement & { kind: 'brief_reminder'; paidAt: string })
@@ -49,7 +51,7 @@ export type MailData =
   | (Placement & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
   | (Placement & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
   | (Placement & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
-  | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason })
+  | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null })
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
@@ -99,6 +101,7 @@ const REFUND_WHY: Record<RefundReason, string> = {
   not_restored: 'Your published article was removed or changed at the outlet and not restored in time, so our guarantee refunded you in full.',
   declined: 'The outlet declined this placement and no alternative was chosen in time, so you were refunded in full.',
   swap: 'You chose a cheaper alternative for this placement, and the difference was refunded.',
+  cancelled: 'You cancelled this placement, and it was refunded as agreed.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
@@ -155,6 +158,15 @@ function draftFor(d: MailData): Draft {
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
         action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
+      };
+    case 'terms_update':
+      return {
+        subject: `${d.headline}: ${d.title}`,
+        paragraphs: [`${d.headline} for ${placement(d)}.`],
+        ...(d.detail ? { quote: d.detail } : {}),
+        action: d.forAdmin
+          ? { label: 'Open the project', path: `/admin/projects/${d.paymentId}` }
+          : { label: 'Open the placement', path: `/brand/my-articles/${d.paymentId}` },
       };
     case 'placement_declined':
       return {
@@ -239,7 +251,13 @@ function draftFor(d: MailData): Draft {
     case 'refund_issued':
       return {
         subject: `Refund issued: ${d.title}`,
-        paragraphs: [`We have refunded ${formatUsd(d.amount)} for ${placement(d)}.`, REFUND_WHY[d.reason], 'It can take 5-10 business days to appear on your statement.'],
+        paragraphs: d.partial
+          ? [
+              `We have refunded ${formatUsd(d.amount)}, part of what you paid, for ${placement(d)}.`,
+              ...(d.note ? [`Our team's reason: ${d.note}`] : []),
+              'It can take 5-10 business days to appear on your statement.',
+            ]
+          : [`We have refunded ${formatUsd(d.amount)} for ${placement(d)}.`, REFUND_WHY[d.reason], 'It can take 5-10 business days to appear on your statement.'],
         facts: [
           ['Outlet', d.outlet],
           ['Placement', d.title],

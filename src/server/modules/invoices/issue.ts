@@ -12,6 +12,11 @@ export interface InvoiceSettings {
   taxRateBp: number;
   /** no real money moves (the test checkout, or Stripe's test keys): every document says so */
   testMode: boolean;
+  /**
+   * The terms of the sale besides the documents (issue 47): the edit rounds each placement bought
+   * now includes (REVISIONS_INCLUDED), kept on the placement. Default REVISIONS_INCLUDED_DEFAULT.
+   */
+  revisionsIncluded?: number;
 }
 
 /** What a test or a script that did not configure invoicing gets: plainly not a tax document. */
@@ -202,7 +207,10 @@ export async function issueCreditNote(tx: Tx, paymentId: string, refundReason: s
   const invoice = docs.find((d) => d.kind === 'invoice') ?? (await orderInvoiceOf(tx, paymentId));
   if (!invoice) return null;
   // what parts refunded earlier gave back is on their own credit notes: this one credits the rest
-  const [p] = await tx.select({ refunded: payments.refundedAmount }).from(payments).where(eq(payments.id, paymentId));
+  const [p] = await tx
+    .select({ refunded: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
+    .from(paymentRefunds)
+    .where(eq(paymentRefunds.paymentId, paymentId));
   const part = await creditedPart(tx, invoice, paymentId);
   const content: TaxDocumentContent = {
     ...(p && toCents(p.refunded) > 0 ? withTotal(part, part.totalCents - toCents(p.refunded)) : part),

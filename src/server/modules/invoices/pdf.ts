@@ -67,6 +67,7 @@ const REFUND_REASON_TEXT: Record<string, string> = {
   not_restored: 'published article removed and not restored',
   declined: 'declined by the outlet and no alternative chosen',
   swap: 'the difference of a swap for a cheaper outlet',
+  cancelled: 'cancelled by the brand',
 };
 
 const TEST_MODE_NOTICE = 'Test mode – not a tax document';

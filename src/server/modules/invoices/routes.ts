@@ -7,7 +7,8 @@ import { notFound } from '../../lib/errors';
 import { billingDetailsSchema, paymentsExportQuerySchema, type TaxDocumentKind } from '../../../shared/billing';
 import { billingDetailsAnswerSchema } from '../../../shared/schemas/responses/payment';
 import { paymentsCsv } from './export';
-import { billingOf, documentPdf, saveBilling, type DocumentFile } from './service';
+import { billingOf, creditNotePdf, creditNotesOf, documentPdf, saveBilling, type DocumentFile } from './service';
+import { creditNoteItemSchema } from '../../../shared/schemas/fair-terms';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 
 const NO_DOCUMENT: Record<TaxDocumentKind, string> = {
@@ -101,6 +102,55 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       if (!file) throw notFound(NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });
+  }
+
+  // issue 47: a payment refunded in parts has a credit note for each part (and one for a refund of the rest)
+  const notesParams = z.object({
+    paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)'),
+    noteId: idIn('No such credit note for this payment'),
+  });
+  for (const [base, access] of [
+    ['/api/brand/payments', 'brand'],
+    ['/api/admin/payments', 'admin'],
+  ] as const) {
+    const organisationId = (req: Parameters<typeof orgOf>[0]) => (access === 'brand' ? orgOf(req) : undefined);
+    route(
+      app,
+      'GET',
+      `${base}/:paymentId/credit-notes`,
+      {
+        access,
+        tags: ['Payments'],
+        summary: `The payment’s credit notes, oldest first${access === 'admin' ? ', for an admin' : ''}`,
+        description: 'One per part refunded and one for a refund in full of what was left; `…/credit-note` answers the latest.',
+        params: paymentParams,
+        response: { 200: z.array(creditNoteItemSchema) },
+        errors: { 404: PAYMENT_NOT_FOUND },
+      },
+      async (req) => {
+        const notes = await creditNotesOf(db, req.params.paymentId, organisationId(req));
+        if (!notes) throw notFound(PAYMENT_NOT_FOUND);
+        return notes;
+      },
+    );
+    route(
+      app,
+      'GET',
+      `${base}/:paymentId/credit-notes/:noteId`,
+      {
+        access,
+        tags: ['Payments'],
+        summary: `One credit note of the payment (PDF)${access === 'admin' ? ', for an admin' : ''}`,
+        params: notesParams,
+        response: { 200: fileAnswer(['application/pdf'], 'The document, as an attachment') },
+        errors: { 404: 'No such credit note for this payment (or another brand’s)' },
+      },
+      async (req, reply) => {
+        const file = await creditNotePdf(db, req.params.paymentId, req.params.noteId, { organisationId: organisationId(req), render });
+        if (!file) throw notFound('No such credit note for this payment');
+        return sendPdf(reply, file);
+      },
+    );
   }
 
   route(

@@ -1,4 +1,6 @@
-import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { fromCents } from '../../../shared/money';
+import type { CreditNoteItem } from '../../../shared/schemas/fair-terms';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { billingDetails, payments, taxDocuments } from '../../db/schema';
@@ -67,7 +69,7 @@ async function ensureDocuments(db: Db, paymentId: string, settings: InvoiceSetti
 const documentOf = (kind: TaxDocumentKind) =>
   kind === 'invoice'
     ? or(eq(taxDocuments.paymentId, payments.id), and(isNotNull(payments.orderId), eq(taxDocuments.orderId, payments.orderId)))!
-    : and(eq(taxDocuments.paymentId, payments.id), isNull(taxDocuments.refundId))!;
+    : eq(taxDocuments.paymentId, payments.id);
 
 export interface DocumentFile {
   fileName: string;
@@ -89,7 +91,10 @@ export async function documentPdf(
       .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content, status: payments.status })
       .from(payments)
       .leftJoin(taxDocuments, and(documentOf(kind), eq(taxDocuments.kind, kind)))
-      .where(and(eq(payments.id, paymentId), opts.organisationId ? eq(payments.organisationId, opts.organisationId) : undefined));
+      .where(and(eq(payments.id, paymentId), opts.organisationId ? eq(payments.organisationId, opts.organisationId) : undefined))
+      // a payment refunded in parts has a credit note for each (issue 47): the latest
+      .orderBy(desc(taxDocuments.issuedAt), desc(taxDocuments.number))
+      .limit(1);
   let [row] = await find();
   if (!row) return null;
   if (!row.number) {
@@ -99,6 +104,52 @@ export async function documentPdf(
   }
   if (!row?.id || !row.number || !row.issuedAt || !row.content) return null;
   return fileOf(row.id, { kind, number: row.number, issuedAt: row.issuedAt, content: row.content }, opts.render);
+}
+
+/**
+ * GET …/payments/{id}/credit-notes: every credit note of a payment, oldest first: one per part
+ * refunded and one for a refund in full (of what was left). Null when there is no such payment
+ * (or it is another organisation's when `organisationId` is given).
+ */
+export async function creditNotesOf(db: Db, paymentId: string, organisationId?: string): Promise<CreditNoteItem[] | null> {
+  const rows = await db
+    .select({
+      paymentId: payments.id,
+      id: taxDocuments.id,
+      number: taxDocuments.number,
+      totalCents: sql<number | null>`(${taxDocuments.content} ->> 'totalCents')::bigint`,
+      issuedAt: taxDocuments.issuedAt,
+    })
+    .from(payments)
+    .leftJoin(taxDocuments, and(eq(taxDocuments.paymentId, payments.id), eq(taxDocuments.kind, 'credit_note')))
+    .where(and(eq(payments.id, paymentId), organisationId ? eq(payments.organisationId, organisationId) : undefined))
+    .orderBy(asc(taxDocuments.issuedAt), asc(taxDocuments.number));
+  if (!rows.length) return null;
+  return rows.flatMap((r) =>
+    r.id && r.number && r.issuedAt ? [{ id: r.id, number: r.number, amountUsd: fromCents(Number(r.totalCents ?? 0)), issuedAt: r.issuedAt.toISOString() }] : [],
+  );
+}
+
+/** GET …/payments/{id}/credit-notes/{noteId}: one of them as PDF; null when it is not this payment's. */
+export async function creditNotePdf(
+  db: Db,
+  paymentId: string,
+  noteId: string,
+  opts: { organisationId?: string; render?: RenderOptions },
+): Promise<DocumentFile | null> {
+  const [row] = await db
+    .select({ id: taxDocuments.id, number: taxDocuments.number, issuedAt: taxDocuments.issuedAt, content: taxDocuments.content })
+    .from(taxDocuments)
+    .innerJoin(payments, eq(payments.id, taxDocuments.paymentId))
+    .where(
+      and(
+        eq(taxDocuments.id, noteId),
+        eq(taxDocuments.paymentId, paymentId),
+        eq(taxDocuments.kind, 'credit_note'),
+        opts.organisationId ? eq(payments.organisationId, opts.organisationId) : undefined,
+      ),
+    );
+  return row ? fileOf(row.id, { kind: 'credit_note', number: row.number, issuedAt: row.issuedAt, content: row.content }, opts.render) : null;
 }
 
 /**
@@ -154,5 +205,6 @@ export function invoiceSettingsFrom(config: Config, provider: Pick<PaymentProvid
     },
     taxRateBp: config.INVOICE_TAX_RATE,
     testMode,
+    revisionsIncluded: config.REVISIONS_INCLUDED,
   };
 }

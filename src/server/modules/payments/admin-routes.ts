@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { conflict, notFound } from '../../lib/errors';
+import { conflict, HttpError, notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
@@ -12,7 +12,9 @@ import {
   paymentSchema,
   paymentTotalsSchema,
 } from '../../../shared/schemas/responses/payment';
-import { refundPayment, refundPublishedPayment } from './refunds';
+import { refundableCents, refundPart, refundPayment, refundPublishedPayment } from './refunds';
+import { refundRequestSchema } from '../../../shared/schemas/fair-terms';
+import { formatUsd, fromCents, toCents } from '../../../shared/money';
 import { declinePlacement } from './swap';
 import { SWAP_DAYS } from '../../../shared/constants';
 import { declineAnswerSchema, declineRequestSchema } from '../../../shared/schemas/cart';
@@ -78,23 +80,44 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
     {
       access: 'admin',
       tags: ['Payments'],
-      summary: 'Refund a payment held in escrow or published',
+      summary: 'Refund a payment held in escrow or published, in full or in part',
+      description:
+        'Without `amountUsd`, what is left is refunded in full (the spec’s call; the payment becomes `refunded`). With it, that part is refunded through the provider with its own credit note and the payment keeps its status (`refundedAmount` grows); asking for exactly what is left refunds in full. The refunded total never exceeds the amount charged, however many refunds run at once.',
       params: paymentParams,
+      body: refundRequestSchema,
       response: { 200: paymentSchema },
-      errors: { 409: 'Only a payment held in escrow or published can be refunded' },
+      errors: { 409: 'Only a payment held in escrow or published can be refunded, and never more than is left of it' },
     },
     async (req) => {
       const admin = userOf(req);
+      const actor = { type: 'admin' as const, id: admin.id };
       const { id } = req.params;
       const existing = await paymentById(db, id);
       if (!existing) throw notFound(PAYMENT_NOT_FOUND);
+      const notRefundable = () => conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
+      const { amountUsd, reason } = req.body;
+      if (amountUsd !== undefined) {
+        const left = refundableCents(existing);
+        if (left === 0) throw notRefundable();
+        const asked = toCents(amountUsd);
+        const tooMuch = (leftCents: number) =>
+          new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(leftCents))} of ${formatUsd(existing.amount)}`, { amountUsd: 'More than is left to refund' });
+        if (asked > left) throw tooMuch(left);
+        if (asked < left) {
+          const part = await refundPart(db, provider, id, asked, 'admin', actor, new Date(), reason ?? null);
+          // another refund took the rest first
+          const after = await paymentById(db, id);
+          if (!part) throw after && refundableCents(after) > 0 ? tooMuch(refundableCents(after)) : notRefundable();
+          return toPaymentDto(db, after!);
+        }
+      }
       // a published placement is refunded from Placements (its article gone, say): the money comes back too
       const result =
         existing.status === 'released'
-          ? await refundPublishedPayment(db, provider, id, new Date(), 'admin', { type: 'admin', id: admin.id })
-          : await refundPayment(db, provider, id, 'admin', new Date(), { type: 'admin', id: admin.id });
+          ? await refundPublishedPayment(db, provider, id, new Date(), 'admin', actor)
+          : await refundPayment(db, provider, id, 'admin', new Date(), actor);
       if (result) return toPaymentDto(db, result.payment);
-      throw conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
+      throw notRefundable();
     },
   );
 

@@ -1,3 +1,4 @@
+import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { checkouts, payments, placements, processedWebhookEvents } from '../../db/schema';
@@ -122,6 +123,7 @@ export async function fulfilCheckout(
       clientId: payment.clientId,
       opportunityId: payment.opportunityId,
       createdAt: payment.createdAt,
+      revisionsIncluded: opts.invoicing?.revisionsIncluded ?? REVISIONS_INCLUDED_DEFAULT,
     });
     // the receipt and the admins' news; a sold-out payment gets its refund mail instead
     // its invoice, numbered in this transaction: a rollback gives the number back

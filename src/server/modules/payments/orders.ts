@@ -1,3 +1,4 @@
+import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -388,6 +389,7 @@ export async function fulfilOrder(
         clientId: payment.clientId,
         opportunityId: payment.opportunityId,
         createdAt: payment.createdAt,
+        revisionsIncluded: opts.invoicing?.revisionsIncluded ?? REVISIONS_INCLUDED_DEFAULT,
       });
       await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount, orderId: o.id }, now);
       made.push(payment);
@@ -452,7 +454,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     .orderBy(asc(opportunities.outletName), asc(payments.id));
   // before it is paid, the lines are its holds
   const lines = paid.length
-    ? paid.map(({ partlyRefundedUsd, ...l }) => ({ ...l, refundedUsd: l.status === 'refunded' ? l.amountUsd : partlyRefundedUsd }))
+    ? paid.map(({ partlyRefundedUsd, ...l }) => ({ ...l, refundedUsd: partlyRefundedUsd }))
     : (
         await db
           .select({ id: checkouts.id, opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: sql<string>`${checkouts.amount}::text` })
@@ -489,10 +491,10 @@ const inScope = (scope: Scope) =>
 
 /** GET /api/brand/orders: the organisation's paid orders (in the member's scope), newest first, at most 200, in one statement. */
 export async function ordersOf(db: Db, scope: Scope) {
-  // a refunded line gave back all of it; a held or released one, the parts refunded (a swap's difference)
+  // what each line gave back: all of it once refunded in full, else the parts refunded (issue 47: refunded_amount)
   const money = (status: string) =>
     status === 'refunded'
-      ? sql<string>`coalesce(sum(CASE WHEN ${payments.status} = 'refunded' THEN ${payments.amount} ELSE ${payments.refundedAmount} END), 0)::numeric(14, 2)::text`
+      ? sql<string>`coalesce(sum(${payments.refundedAmount}), 0)::numeric(14, 2)::text`
       : sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
   const rows = await db
     .select({

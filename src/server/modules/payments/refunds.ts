@@ -35,6 +35,8 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       .set({
         status: 'refunded',
         refundedAt: now,
+        // all of it is given back now: what the parts refunded earlier and this refund make
+        refundedAmount: before.amount,
         providerRefundId: refundId,
         holdsSlot: false,
         refundRequestedAt: before.refundRequestedAt ?? now,
@@ -59,8 +61,8 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     }
     // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
     await issueCreditNote(tx, paymentId, after.refundReason, now);
-    await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released' });
     const given = fromCents(toCents(after.amount) - toCents(before.refundedAmount));
+    await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released', amount: given });
     // a swap's difference has no placement of its own: its refund is on the timeline of the one it topped up
     await recordEvent(tx, before.topupOf ?? paymentId, 'refunded', actor, { amount: given, reason: after.refundReason, ...(before.topupOf ? { topup: true } : {}) }, now);
     return { payment: after, changed: true };
@@ -209,7 +211,15 @@ export type PartialRefundRow = typeof paymentRefunds.$inferSelect;
  * made. Undefined when the payment is not held or released, is being refunded in full, or has
  * less left than asked.
  */
-export async function claimPartialRefund(tx: Tx, paymentId: string, amountCents: number, reason: RefundReason, now: Date): Promise<PartialRefundRow | undefined> {
+export async function claimPartialRefund(
+  tx: Tx,
+  paymentId: string,
+  amountCents: number,
+  reason: RefundReason,
+  now: Date,
+  /** an admin's part refund: the reason they wrote, and who they are */
+  by: { note?: string | null; requestedBy?: string | null } = {},
+): Promise<PartialRefundRow | undefined> {
   if (amountCents <= 0) return undefined;
   const amount = fromCents(amountCents);
   const [claimed] = await tx
@@ -225,8 +235,48 @@ export async function claimPartialRefund(tx: Tx, paymentId: string, amountCents:
     )
     .returning({ id: payments.id });
   if (!claimed) return undefined;
-  const [refund] = await tx.insert(paymentRefunds).values({ paymentId, amount, reason, createdAt: now }).returning();
+  const [refund] = await tx
+    .insert(paymentRefunds)
+    .values({ paymentId, amount, reason, note: by.note ?? null, requestedBy: by.requestedBy ?? null, createdAt: now })
+    .returning();
   return refund;
+}
+
+/**
+ * Refunds part of a held or published payment (issue 47: an admin's, a cancellation's, a dispute's):
+ * claimed with its timeline entry and the brand's e-mail in one transaction, then made through the
+ * provider with its own credit note. Undefined when it cannot be claimed (see claimPartialRefund): a
+ * caller asking for exactly what is left refunds in full instead. A provider failure leaves the
+ * claim for the guarantee job to finish (completePendingPartialRefunds).
+ */
+export async function refundPart(
+  db: Db,
+  provider: PaymentProvider,
+  paymentId: string,
+  amountCents: number,
+  reason: RefundReason,
+  actor: Actor,
+  now: Date = new Date(),
+  note: string | null = null,
+): Promise<PartialRefundRow | undefined> {
+  const refund = await db.transaction(async (tx) => {
+    const claimed = await claimPartialRefund(tx, paymentId, amountCents, reason, now, { note, requestedBy: actor.type === 'admin' ? actor.id : null });
+    if (!claimed) return undefined;
+    const [owner] = await tx.select({ topupOf: payments.topupOf }).from(payments).where(eq(payments.id, paymentId));
+    await recordEvent(tx, owner?.topupOf ?? paymentId, 'refunded', actor, { amount: claimed.amount, reason, partial: true, ...(note ? { note } : {}) }, now);
+    await notifyRefunded(tx, paymentId, { amount: claimed.amount, note });
+    return claimed;
+  });
+  if (!refund) return undefined;
+  countEvent('refund');
+  await completePartialRefund(db, provider, refund, now);
+  return refund;
+}
+
+/** What is left of a payment to refund, in cents (0: nothing, or a full refund is under way). */
+export function refundableCents(p: Pick<PaymentRow, 'amount' | 'refundedAmount' | 'status' | 'refundRequestedAt'>): number {
+  if ((p.status !== 'paid' && p.status !== 'released') || p.refundRequestedAt) return 0;
+  return toCents(p.amount) - toCents(p.refundedAmount);
 }
 
 /**

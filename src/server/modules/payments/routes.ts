@@ -14,6 +14,7 @@ import { cancelCheckout, checkoutView, payTestCheckout, startCheckout } from './
 import { brandEscrowBalance, brandPayments } from './service';
 import { webhookRoutes } from './webhook-routes';
 import { cartRoutes } from './cart-routes';
+import { cancelRoutes } from './cancel-routes';
 
 const CHECKOUT_NOT_FOUND = 'Checkout not found';
 
@@ -163,4 +164,5 @@ export const paymentsModule: Module = async (app, deps) => {
   adminPaymentRoutes(app, deps);
   webhookRoutes(app, deps);
   cartRoutes(app, deps);
+  cancelRoutes(app, deps);
 };

@@ -11,6 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type ItemOf, type Same } from '../../db/item';
 
+
 /**
  * A payment as the API shows it (the spec's fields): its money, and the draft and review of the
  * placement it paid for; no internal columns (session ids, refund bookkeeping).
@@ -21,6 +22,7 @@ const paymentDto = item({
   opportunityId: payments.opportunityId,
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
+  refundedAmount: payments.refundedAmount,
   status: payments.status,
   draftReviewStatus: placements.draftReviewStatus,
   draftDocumentUrl: placements.draftDocumentUrl,

@@ -17,7 +17,9 @@ import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProject, adminProjectCounts, adminProjects, placementCounts } from './lists';
 import { publicationRoutes } from './publication-routes';
-import { markEditsComplete } from './review';
+import { answerExtraRevision, markEditsComplete, markWritingStarted } from './review';
+import { answerReasonSchema } from '../../../shared/schemas/fair-terms';
+import { timestamp } from '../../../shared/schemas/responses/common';
 
 /** The editorial team's side: Admin Projects, drafts, marking edits complete, publication and its watch. */
 export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
@@ -87,6 +89,53 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       errors: { 409: 'Edits can only be marked complete after the brand has requested them' },
     },
     async (req) => markEditsComplete(db, req.params.id, { type: 'admin', id: userOf(req).id }),
+  );
+
+  // the fair terms (issue 47): extra revisions answered, writing started (cancelling becomes a request)
+  const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
+  route(
+    app,
+    'POST',
+    '/api/admin/payments/:id/revision-request/accept',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'Accept the brand’s extra revision: the round opens with its feedback',
+      params: paymentParams,
+      response: { 200: placementPaymentSchema },
+      errors: { 409: 'No extra revision is awaiting an answer, or the draft is no longer under review' },
+    },
+    async (req) => answerExtraRevision(db, req.params.id, true, null, { type: 'admin', id: userOf(req).id }),
+  );
+  route(
+    app,
+    'POST',
+    '/api/admin/payments/:id/revision-request/decline',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'Decline the brand’s extra revision, with the reason it reads (it may dispute it)',
+      params: paymentParams,
+      body: answerReasonSchema,
+      response: { 200: placementPaymentSchema },
+      errors: { 409: 'No extra revision is awaiting an answer' },
+    },
+    async (req) => answerExtraRevision(db, req.params.id, false, req.body.reason, { type: 'admin', id: userOf(req).id }),
+  );
+  route(
+    app,
+    'POST',
+    '/api/admin/payments/:id/writing-started',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'Mark the writing as started: from now the brand’s cancellation is a request the team answers',
+      description: 'Attaching a draft marks it too.',
+      params: paymentParams,
+      response: { 200: z.object({ writingStartedAt: timestamp }) },
+      errors: { 409: 'Already marked, or the placement is not in progress (or is being refunded, or was declined)' },
+    },
+    async (req) => markWritingStarted(db, req.params.id, { type: 'admin', id: userOf(req).id }),
   );
 
   publicationRoutes(app, deps);

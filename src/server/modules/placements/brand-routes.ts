@@ -28,7 +28,10 @@ import { hidesAmounts } from '../../../shared/org';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
-import { approveDraft, requestEdits } from './review';
+import { approveDraft, requestEdits, requestExtraRevision, revisionsLeft } from './review';
+import { EXTRA_REVISION_REASON_REQUIRED, extraRevisionReasonSchema, revisionsSchema } from '../../../shared/schemas/fair-terms';
+import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
+import { badRequest } from '../../lib/errors';
 import { approveMany, copyBrief, deleteBriefTemplate, listBriefTemplates, saveBriefTemplate } from './bulk';
 
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
@@ -242,12 +245,26 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       tags: ['Placements'],
       spec: true,
       summary: 'Ask for edits of the draft',
+      description: `Each placement includes \`revisions.included\` requests (REVISIONS_INCLUDED when bought, default ${REVISIONS_INCLUDED_DEFAULT}). Beyond them a request needs \`feedback\` and a \`reason\` tied to the brief, and answers 202: it awaits the editorial team, who accept it (the round opens) or decline it with a reason.`,
       params: paymentParams,
-      body: editRequestSchema,
-      response: { 200: placementPaymentSchema },
-      errors: { 409: REVIEW_CONFLICT },
+      body: editRequestSchema.extend({ reason: extraRevisionReasonSchema.optional() }),
+      response: { 200: placementPaymentSchema, 202: z.object({ revisions: revisionsSchema }) },
+      errors: { 400: EXTRA_REVISION_REASON_REQUIRED, 409: REVIEW_CONFLICT },
     },
-    async (req) => requestEdits(db, memberOf(req), req.params.paymentId, req.body.feedback),
+    async (req, reply) => {
+      const member = memberOf(req);
+      const { paymentId } = req.params;
+      if ((await revisionsLeft(db, member, paymentId)) === false) {
+        const { feedback, reason } = req.body;
+        const errors = {
+          ...(feedback ? {} : { feedback: 'Say what should change' }),
+          ...(reason ? {} : { reason: EXTRA_REVISION_REASON_REQUIRED }),
+        };
+        if (Object.keys(errors).length) throw badRequest(EXTRA_REVISION_REASON_REQUIRED, errors);
+        return reply.code(202).send(await requestExtraRevision(db, member, paymentId, feedback!, reason!));
+      }
+      return requestEdits(db, member, paymentId, req.body.feedback);
+    },
   );
 
   // many at once (issue 46): the brief copied to the rest of its order, templates, drafts approved together

@@ -1,11 +1,25 @@
 import type { AdminPlacementItem, BriefPart1, BriefPart2, BrandPlacementItem, PlacementPayment } from '../../../shared/schemas/brief';
 import { sql } from 'drizzle-orm';
 import { as, item, when, type Computed, type ItemOf, type Same } from '../../db/item';
-import { briefs, conversationReads, opportunities, payments, placementMessages, placements, publicationCases, publications, users } from '../../db/schema';
+import {
+  briefs,
+  cancellations,
+  conversationReads,
+  opportunities,
+  payments,
+  placementMessages,
+  placements,
+  publicationCases,
+  publications,
+  revisionRequests,
+  users,
+} from '../../db/schema';
+import type { Cancellation, Revisions } from '../../../shared/schemas/fair-terms';
 import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
 import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
 import { brandContact, clientRef, organisationRef } from '../payments/service';
+import { cancellationItem } from '../payments/cancel';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -24,6 +38,7 @@ const placementPaymentItem = item({
   brandFeedback: placements.brandFeedback,
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
+  refundedAmount: payments.refundedAmount,
   createdAt: payments.createdAt,
 });
 export const placementPayment = (placement: PlacementRow, payment: PaymentRow): PlacementPayment =>
@@ -72,6 +87,34 @@ const publication = when(publications.placementId, publicationItem);
 /** Declined by the outlet and waiting for the brand's choice of an alternative (issue 46). */
 const declined = when(placements.declinedAt, item({ reason: as<string>(placements.declineReason), swapBy: as<string>(placements.swapBy) }));
 
+/** The latest extra edit request of the placement (revision_requests_placement_idx). */
+const revisionRequestItem = item({
+  id: revisionRequests.id,
+  status: revisionRequests.status,
+  feedback: revisionRequests.feedback,
+  reason: revisionRequests.reason,
+  answer: revisionRequests.answer,
+  createdAt: revisionRequests.createdAt,
+});
+const dbOnly = () => {
+  throw new Error('read by the list statements only');
+};
+/** Its edit rounds (issue 47): used of included, and the latest request beyond them. */
+const revisions: Computed<Revisions> = {
+  kind: 'computed',
+  sql: sql`json_build_object('used', ${placements.revisionsUsed}, 'included', ${placements.revisionsIncluded}, 'request',
+    (SELECT ${revisionRequestItem.sql} FROM ${revisionRequests} WHERE ${revisionRequests.placementId} = ${placements.id}
+      ORDER BY ${revisionRequests.createdAt} DESC LIMIT 1))`,
+  of: dbOnly,
+};
+
+const cancellation: Computed<Cancellation | null> = {
+  kind: 'computed',
+  sql: sql`(SELECT ${cancellationItem.sql} FROM ${cancellations} WHERE ${cancellations.placementId} = ${placements.id}
+    ORDER BY ${cancellations.createdAt} DESC LIMIT 1)`,
+  of: dbOnly,
+};
+
 /** A My Articles card: the placement, whether the brand has saved or submitted its brief, its live article. */
 export const brandPlacementItem = item({
   ...opportunityCard,
@@ -82,6 +125,9 @@ export const brandPlacementItem = item({
   client: clientRef,
   orderId: payments.orderId,
   declined,
+  writingStartedAt: placements.writingStartedAt,
+  revisions,
+  cancellation,
 });
 
 /**
@@ -136,6 +182,9 @@ export const adminPlacementItem = item({
   unreadMessages: unreadMessages('admin'),
   orderId: payments.orderId,
   declined,
+  writingStartedAt: placements.writingStartedAt,
+  revisions,
+  cancellation,
 });
 
 /** A row of Admin Placements: a published placement and its health. */

@@ -1,13 +1,13 @@
 import { and, eq, exists, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { REVIEW_STATUSES } from '../../../shared/payment';
+import { isUnderReview, REVIEW_STATUSES } from '../../../shared/payment';
 import { draftAttachSchema, type PlacementPayment } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
-import { briefs, payments, placements } from '../../db/schema';
+import { briefs, payments, placements, revisionRequests } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
-import { notifyPlacement } from '../../mail/notify';
+import { notifyPlacement, notifyTermsUpdate } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -86,22 +86,153 @@ export function approveDraft(db: Db, member: Member, paymentId: string) {
 
 /**
  * POST /api/brand/projects/{paymentId}/request-edits: the feedback replaces the previous round's on
- * the payment (the spec's field); every round's feedback stays on the timeline.
+ * the payment (the spec's field); every round's feedback stays on the timeline. Each placement
+ * includes `revisions_included` rounds (REVISIONS_INCLUDED when bought, issue 47); a further request
+ * is `requestExtraRevision`'s, which the editorial team accepts or declines.
  */
 export function requestEdits(db: Db, member: Member, paymentId: string, feedback: string | undefined) {
   return move(
     db,
     paymentId,
     member.organisationId,
-    and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
-    { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null },
-    reviewRefusal,
+    and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached, sql`${placements.revisionsUsed} < ${placements.revisionsIncluded}`)!,
+    { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null, revisionsUsed: sql`${placements.revisionsUsed} + 1` },
+    (p) => (p.revisionsUsed >= p.revisionsIncluded && isUnderReview(p.draftReviewStatus) ? ROUNDS_USED : reviewRefusal(p)),
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'admin_edits_requested');
-      await recordEvent(tx, p.id, 'edits_requested', { type: 'brand', id: member.userId }, { round: await currentRound(tx, p.id), feedback: feedback ?? null });
+      await recordEvent(
+        tx,
+        p.id,
+        'edits_requested',
+        { type: 'brand', id: member.userId },
+        { round: await currentRound(tx, p.id), feedback: feedback ?? null, revision: p.revisionsUsed, included: p.revisionsIncluded },
+      );
       await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'edits_requested', subject: p.id });
     },
   );
+}
+
+const ROUNDS_USED = 'The included revisions are used: say how the draft departs from the brief to ask for another';
+
+/** Whether the placement's included rounds are used (the brand must then ask for an extra one). */
+export async function revisionsLeft(db: Db, member: Member, paymentId: string): Promise<boolean | null> {
+  if (!isUuid(paymentId)) return null;
+  const [p] = await db
+    .select({ used: placements.revisionsUsed, included: placements.revisionsIncluded })
+    .from(placements)
+    .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)));
+  return p ? p.used < p.included : null;
+}
+
+/**
+ * An edit request beyond the included rounds (issue 47): the feedback and a reason tied to the
+ * brief, awaiting the editorial team (one at a time). The draft stays under review meanwhile.
+ */
+export async function requestExtraRevision(db: Db, member: Member, paymentId: string, feedback: string, reason: string, now: Date = new Date()) {
+  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  return db.transaction(async (tx) => {
+    const [p] = await tx
+      .select()
+      .from(placements)
+      .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
+      .for('update');
+    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus) && (p.draftDocumentUrl !== null || p.draftDocumentFile !== null);
+    if (!inReview) throw conflict(notInProgress(p) ?? reviewRefusal(p));
+    if (p.revisionsUsed < p.revisionsIncluded) throw conflict('This placement still has included revisions: request edits as usual');
+    const [pending] = await tx
+      .select({ id: revisionRequests.id })
+      .from(revisionRequests)
+      .where(and(eq(revisionRequests.placementId, paymentId), eq(revisionRequests.status, 'pending')));
+    if (pending) throw conflict('An extra revision is already awaiting the editorial team');
+    const [request] = await tx
+      .insert(revisionRequests)
+      .values({ placementId: paymentId, feedback, reason, requestedBy: member.userId, createdAt: now })
+      .returning();
+    await recordEvent(tx, paymentId, 'revision_requested', { type: 'brand', id: member.userId }, { feedback, reason }, now);
+    await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'extra_revision_requested', subject: paymentId }, now);
+    await notifyTermsUpdate(tx, paymentId, 'admins', 'An extra revision was asked for', `${reason}\n\n${feedback}`);
+    return {
+      revisions: {
+        used: p.revisionsUsed,
+        included: p.revisionsIncluded,
+        request: {
+          id: request.id,
+          status: request.status,
+          feedback: request.feedback,
+          reason: request.reason,
+          answer: null,
+          createdAt: request.createdAt.toISOString(),
+        },
+      },
+    };
+  });
+}
+
+/**
+ * POST /api/admin/payments/{id}/revision-request/accept | decline: the pending extra request
+ * answered. Accepted, it opens the round (edits requested with its feedback, one more used);
+ * declined, the brand reads the reason and may dispute it.
+ */
+export async function answerExtraRevision(db: Db, paymentId: string, accept: boolean, reason: string | null, admin: Actor, now: Date = new Date()): Promise<PlacementPayment> {
+  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  await db.transaction(async (tx) => {
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    const [request] = await tx
+      .select()
+      .from(revisionRequests)
+      .where(and(eq(revisionRequests.placementId, paymentId), eq(revisionRequests.status, 'pending')))
+      .for('update');
+    if (!request) throw conflict('No extra revision is awaiting an answer');
+    const answeredBy = admin.type === 'system' ? null : admin.id;
+    if (!accept) {
+      await tx.update(revisionRequests).set({ status: 'declined', answer: reason, answeredBy, answeredAt: now }).where(eq(revisionRequests.id, request.id));
+      await recordEvent(tx, paymentId, 'revision_declined', admin, { reason }, now);
+      await notifyTermsUpdate(tx, paymentId, 'brand', 'Your extra revision was declined', reason);
+      return;
+    }
+    const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus);
+    if (!inReview) throw conflict(notInProgress(p) ?? 'The draft is no longer under the brand’s review');
+    await tx.update(revisionRequests).set({ status: 'accepted', answeredBy, answeredAt: now }).where(eq(revisionRequests.id, request.id));
+    const [moved] = await tx
+      .update(placements)
+      .set({ draftReviewStatus: 'edits_requested', brandFeedback: request.feedback, revisionsUsed: sql`${placements.revisionsUsed} + 1` })
+      .where(eq(placements.id, paymentId))
+      .returning();
+    await recordEvent(tx, paymentId, 'revision_accepted', admin, {}, now);
+    await recordEvent(
+      tx,
+      paymentId,
+      'edits_requested',
+      request.requestedBy ? { type: 'brand', id: request.requestedBy } : SYSTEM,
+      { round: await currentRound(tx, paymentId), feedback: request.feedback, revision: moved.revisionsUsed, included: moved.revisionsIncluded, extra: true },
+      now,
+    );
+    await notifyTermsUpdate(tx, paymentId, 'brand', 'Your extra revision was accepted', null);
+  });
+  const [row] = await db.select().from(placements).where(eq(placements.id, paymentId));
+  const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
+  return placementPayment(row, payment);
+}
+
+/**
+ * POST /api/admin/payments/{id}/writing-started (issue 47): from now a cancellation is a request
+ * the team answers. Serialised with a cancellation on the placement's row: a refund claimed first wins.
+ */
+export async function markWritingStarted(db: Db, paymentId: string, admin: Actor, now: Date = new Date()): Promise<{ writingStartedAt: string }> {
+  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  return db.transaction(async (tx) => {
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    if (p.writingStartedAt) throw conflict('Writing was already marked as started');
+    const [pay] = await tx.select({ status: payments.status, refundRequestedAt: payments.refundRequestedAt }).from(payments).where(eq(payments.id, paymentId));
+    if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(notInProgress(p) ?? 'This placement is being refunded');
+    if (p.declinedAt) throw conflict('This placement was declined: the brand is choosing an alternative');
+    await tx.update(placements).set({ writingStartedAt: now }).where(eq(placements.id, paymentId));
+    await recordEvent(tx, paymentId, 'writing_started', admin, {}, now);
+    return { writingStartedAt: now.toISOString() };
+  });
 }
 
 /** POST /api/admin/projects/{id}/mark-edits-complete */
@@ -152,6 +283,8 @@ async function attachDraft(
     {
       draftDocumentUrl: url,
       draftDocumentFile: file,
+      // a draft means the writing has started (issue 47: cancelling is then a request)
+      writingStartedAt: sql`coalesce(${placements.writingStartedAt}, now())`,
       draftReviewStatus: sql`CASE WHEN ${placements.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${placements.draftReviewStatus} END`,
     },
     (p) =>

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { termsSchema } from '../../../shared/schemas/responses/account';
-import type { Terms } from '../../../shared/terms';
+import { fairRulesMarkdown, type Terms } from '../../../shared/terms';
+import { GUARANTEE_DAYS } from '../../../shared/constants';
 import type { Module } from '../../deps';
 import { route } from '../../lib/contract';
 import { defaultTermsFile } from '../../paths';
@@ -35,7 +36,16 @@ async function readTerms(file: string | undefined): Promise<string> {
 
 /** The terms page's text: public, since a visitor reads them before signing up. */
 export const termsModule: Module = async (app, { config }) => {
-  const terms: Terms = { markdown: await readTerms(config.TERMS_FILE) };
+  // the fair terms' numbers are the settings the server enforces (issue 47)
+  const rules = {
+    revisionsIncluded: config.REVISIONS_INCLUDED,
+    responseDays: config.RESPONSE_DAYS,
+    swapDays: config.SWAP_DAYS,
+    restoreDays: config.RESTORE_DAYS,
+    publicationGuaranteeDays: config.PUBLICATION_GUARANTEE_DAYS,
+    guaranteeDays: GUARANTEE_DAYS,
+  };
+  const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(
     app,
     'GET',

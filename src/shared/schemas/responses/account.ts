@@ -48,4 +48,19 @@ export const inviteCodeSchema = z
   .meta({ id: 'InviteCode' });
 
 /** GET /api/terms: the terms brands agree to, as Markdown (the client renders it without any HTML). */
-export const termsSchema = z.object({ markdown: z.string() }).meta({ id: 'Terms' });
+export const termsSchema = z
+  .object({
+    markdown: z.string().describe('the terms of service (TERMS_FILE)'),
+    rules: z
+      .object({
+        revisionsIncluded: z.number().int(),
+        responseDays: z.number().int(),
+        swapDays: z.number().int(),
+        restoreDays: z.number().int(),
+        publicationGuaranteeDays: z.number().int(),
+        guaranteeDays: z.number().int(),
+      })
+      .describe('the numbers the server enforces (issue 47): the settings REVISIONS_INCLUDED, RESPONSE_DAYS, SWAP_DAYS, RESTORE_DAYS, PUBLICATION_GUARANTEE_DAYS, and the spec’s guarantee'),
+    rulesMarkdown: z.string().describe('the revision, cancellation and refund rules, written from `rules`'),
+  })
+  .meta({ id: 'Terms' });

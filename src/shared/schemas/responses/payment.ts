@@ -29,6 +29,7 @@ export const paymentSchema = z
     opportunityId: id,
     stripePaymentId: z.string().describe('the provider’s reference of the charge'),
     amount: decimal,
+    refundedAmount: decimal.describe('given back so far: the whole amount once refunded in full, else the parts refunded (issue 47)'),
     status: z.enum(PAYMENT_STATUSES).describe('paid: held in escrow; released: published; refunded'),
     draftReviewStatus: z.enum(DRAFT_REVIEW_STATUSES),
     draftDocumentUrl: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cancellationSchema, revisionsSchema } from '../fair-terms';
 import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } from '../../enums';
 import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, id, timestamp } from './common';
@@ -60,6 +61,7 @@ export const placementPaymentSchema = z
     brandFeedback: z.string().nullable(),
     stripePaymentId: z.string(),
     amount: decimal,
+    refundedAmount: decimal.describe('given back so far: the whole amount once refunded, else the parts refunded (issue 47)'),
     createdAt: timestamp,
   })
   .meta({ id: 'PlacementPayment' });
@@ -87,6 +89,9 @@ export const brandPlacementItemSchema = z
     client: clientRefSchema,
     orderId: id.nullable().describe('the order it was bought in with others (issue 46), null when bought alone'),
     declined: declinedSchema.nullable().describe('declined by the outlet: choose an alternative by `swapBy`'),
+    writingStartedAt: timestamp.nullable().describe('when the editorial team started writing (issue 47): from then cancelling is a request'),
+    revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
+    cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
   })
   .meta({ id: 'BrandPlacementItem' });
 
@@ -108,6 +113,9 @@ export const adminPlacementItemSchema = z
     unreadMessages: count.describe('messages from the brand the editorial team has not read'),
     orderId: id.nullable().describe('the order it was bought in with others (issue 46), null when bought alone'),
     declined: declinedSchema.nullable().describe('declined by the outlet: the brand chooses an alternative by `swapBy`'),
+    writingStartedAt: timestamp.nullable().describe('when the editorial team started writing (issue 47): from then cancelling is a request'),
+    revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
+    cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
   })
   .meta({ id: 'AdminPlacementItem' });
 

@@ -38,6 +38,7 @@ const REFUND_REASONS: Record<string, string> = {
   not_restored: 'the live article was not restored in time',
   declined: 'declined by the outlet, no alternative chosen in time',
   swap: 'the difference of a swap',
+  cancelled: 'cancelled by the brand',
 };
 
 const reminderDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -58,8 +59,33 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       return { sentence: 'Brief submitted' };
     case 'draft_attached':
       return { sentence: round ? `Draft attached (round ${round})` : 'Draft attached' };
-    case 'edits_requested':
-      return { sentence: 'Edits requested', quote: str(d.feedback) ?? undefined };
+    case 'edits_requested': {
+      // issue 47: which of the included rounds (or an extra one the editorial team accepted)
+      const n = num(d.revision);
+      const of = num(d.included);
+      return { sentence: n && of !== null ? `Edits requested (revision ${n} of ${of})` : 'Edits requested', quote: str(d.feedback) ?? undefined };
+    }
+    case 'revision_requested':
+      return { sentence: 'Extra revision asked for, awaiting the editorial team', quote: str(d.reason) ?? undefined };
+    case 'revision_accepted':
+      return { sentence: 'Extra revision accepted by the editorial team' };
+    case 'revision_declined':
+      return { sentence: 'Extra revision declined by the editorial team', quote: str(d.reason) ?? undefined };
+    case 'writing_started':
+      return { sentence: 'Writing started' };
+    case 'cancel_requested':
+      return { sentence: 'Cancellation asked for', quote: str(d.reason) ?? undefined };
+    case 'cancel_answered': {
+      const amount = money(d.amount);
+      const outcome = str(d.outcome);
+      const sentence =
+        outcome === 'refuse'
+          ? 'Cancellation refused'
+          : d.byDeadline === true
+            ? `Cancellation granted${amount ? ` (${amount} refunded)` : ''}: not answered in time`
+            : `Cancellation granted${amount ? ` (${amount} refunded)` : ''}`;
+      return { sentence, quote: str(d.reason) ?? undefined };
+    }
     case 'edits_completed':
       return { sentence: 'Edits marked complete' };
     case 'approved':
@@ -73,6 +99,7 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
     case 'refunded': {
       const amount = money(d.amount);
       const reason = str(d.reason);
+      if (d.partial === true) return { sentence: `Refunded ${amount ?? 'a part'} of the payment`, quote: str(d.note) ?? undefined };
       return {
         sentence: `Refunded${amount ? ` ${amount}` : ''}${reason ? `: ${REFUND_REASONS[reason] ?? reason}` : ''}`,
       };

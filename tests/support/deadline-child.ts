@@ -1,0 +1,18 @@
+/**
+ * A process that runs one deadline sweep of the job queue with a moved clock, for the kill -9 tests
+ * (tests/api/deadlines.test.ts): the parent kills it with SIGKILL while the card provider (the
+ * Stripe stand-in on loopback) holds its answer, then checks that the next run finishes the work
+ * exactly once. Env: DEADLINE_DB_URL, STRIPE_PORT, NOW (ISO), JOB.
+ */
+import { openPostgres } from '../../src/server/db/client';
+import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
+import { stripeProvider } from '../../src/server/providers/stripe';
+
+const JOBS = { cancellations: grantUnansweredCancellations } as const;
+
+const handle = openPostgres(process.env.DEADLINE_DB_URL!, 2);
+const provider = stripeProvider({ secretKey: 'sk_test_byline', webhookSecret: 'whsec_test', host: '127.0.0.1', port: Number(process.env.STRIPE_PORT), protocol: 'http' });
+const job = JOBS[process.env.JOB as keyof typeof JOBS];
+await job(handle.db, provider, new Date(process.env.NOW!));
+process.stdout.write('finished\n');
+await handle.close();
