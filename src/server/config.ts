@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { isIP } from 'node:net';
-import { GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
+import { DISPUTE_DAYS_DEFAULT, GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
 const bool = z
@@ -166,6 +166,8 @@ export const configSchema = z.object({
   REVISIONS_INCLUDED: z.coerce.number().int().min(0).max(20).default(REVISIONS_INCLUDED_DEFAULT),
   /** Days the editorial team has to answer a cancellation request; unanswered, it is granted in full. */
   RESPONSE_DAYS: z.coerce.number().int().min(1).max(60).default(RESPONSE_DAYS_DEFAULT),
+  /** Days after release a brand may still dispute a placement's content. */
+  DISPUTE_DAYS: z.coerce.number().int().min(1).max(365).default(DISPUTE_DAYS_DEFAULT),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
   /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
   BRIEF_REMINDER_DAYS: z

@@ -26,6 +26,11 @@ export const SWAP_DAYS = 7;
 /** The fair terms' defaults (issue 47; settings REVISIONS_INCLUDED, RESPONSE_DAYS). */
 export const REVISIONS_INCLUDED_DEFAULT = 2;
 export const RESPONSE_DAYS_DEFAULT = 3;
+export const DISPUTE_DAYS_DEFAULT = 7;
+/** Days the brand has to accept an offer or escalate after the editorial team answers a dispute. */
+export const ESCALATE_DAYS = 3;
+/** Days the admin an escalation goes to has to decide it. */
+export const DECIDE_DAYS = 10;
 /** How many alternatives a declined placement is offered. */
 export const SWAP_OPTIONS = 5;
 /** When the guarantee refunds a payment still held: GUARANTEE_DAYS after it was paid (the refund job, the receipt's date). */

@@ -26,7 +26,7 @@ export const PLACEMENT_STATES = ['in_progress', 'published', 'refunded'] as cons
 export type PlacementState = (typeof PLACEMENT_STATES)[number];
 
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap', 'cancelled'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap', 'cancelled', 'dispute'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 // Opportunities (opportunity.ts)
@@ -90,6 +90,10 @@ export const TIMELINE_KINDS = [
   'revision_declined',
   'cancel_requested',
   'cancel_answered',
+  'dispute_opened',
+  'dispute_answered',
+  'dispute_escalated',
+  'dispute_resolved',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -102,6 +106,23 @@ export const CANCELLATION_STATUSES = ['requested', 'granted', 'refused'] as cons
 export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];
 export const CANCELLATION_OUTCOMES = ['refund_full', 'refund_partial', 'refuse'] as const;
 export type CancellationOutcome = (typeof CANCELLATION_OUTCOMES)[number];
+
+/** A dispute (issue 47): what it is about, what the brand asks for, where it stands, how it ended. */
+export const DISPUTE_REASONS = ['not_published', 'link_missing', 'link_changed', 'not_as_briefed', 'other'] as const;
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+/** The reasons about the live link: decided by Byline's own checks during the publication guarantee. */
+export const LINK_DISPUTE_REASONS: readonly DisputeReason[] = ['not_published', 'link_missing', 'link_changed'];
+export const DISPUTE_OUTCOMES = ['refund_full', 'refund_partial', 'correction'] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+export const DISPUTE_STATUSES = ['open', 'offered', 'escalated', 'resolved'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export const DISPUTE_ACTIONS = ['accept', 'offer', 'reject'] as const;
+export type DisputeAction = (typeof DISPUTE_ACTIONS)[number];
+export const DISPUTE_DECISIONS = ['refund_full', 'refund_partial', 'reject'] as const;
+export type DisputeDecision = (typeof DISPUTE_DECISIONS)[number];
+/** How a dispute ended: money back in full or in part, a correction agreed, the article restored, or nothing. */
+export const DISPUTE_RESOLUTIONS = ['refunded_full', 'refunded_partial', 'corrected', 'restored', 'rejected'] as const;
+export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];
 
 export const ACTOR_TYPES = ['brand', 'admin', 'system'] as const;
 

@@ -80,6 +80,7 @@ describe('GET /api/brand/my-articles', () => {
       writingStartedAt: null,
       revisions: { used: 0, included: 2, request: null },
       cancellation: null,
+      dispute: null,
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -6,7 +6,16 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancellations, mailOutbox, paymentRefunds, payments, placementEvents, placements, revisionRequests, taxDocuments } from '../../src/server/db/schema';
+import {
+  cancellations,
+  mailOutbox,
+  paymentRefunds,
+  payments,
+  placementEvents,
+  placements,
+  revisionRequests,
+  taxDocuments,
+} from '../../src/server/db/schema';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
 import { DAY_MS } from '../../src/shared/constants';
 import { PART1, PART2 } from '../support/content';
@@ -51,7 +60,11 @@ async function buy(agent: Agent, priceUsd = '500.00'): Promise<string> {
 }
 
 async function download(agent: Agent, url: string) {
-  const res = await t.app.inject({ method: 'GET', url, headers: { host: 'localhost:80', ...(agent.cookie ? { cookie: agent.cookie } : {}) } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url,
+    headers: { host: 'localhost:80', ...(agent.cookie ? { cookie: agent.cookie } : {}) },
+  });
   return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
 }
 
@@ -62,12 +75,20 @@ describe('part refunds by an admin', () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const id = await buy(brand.agent);
     const before = refunds.length;
-    const res = await admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '120.50', reason: 'Two days late' });
+    const res = await admin.agent.post(`/api/admin/payments/${id}/refund`, {
+      amountUsd: '120.50',
+      reason: 'Two days late',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, status: 'paid', amount: '500.00', refundedAmount: '120.50' });
     expect(refunds.slice(before)).toEqual([expect.objectContaining({ amountCents: 12050 })]);
     const [part] = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, id));
-    expect(part).toMatchObject({ amount: '120.50', reason: 'admin', note: 'Two days late', requestedBy: admin.user.id });
+    expect(part).toMatchObject({
+      amount: '120.50',
+      reason: 'admin',
+      note: 'Two days late',
+      requestedBy: admin.user.id,
+    });
     expect(part.completedAt).not.toBeNull();
     // the brand's lists say so, and its payment is still held
     const mine = ok(await brand.agent.get('/api/brand/payments'), 'payments');
@@ -76,17 +97,33 @@ describe('part refunds by an admin', () => {
     expect(card.payment).toMatchObject({ status: 'paid', refundedAmount: '120.50' });
     // one credit note, listed and downloadable; the spec-era route answers the latest
     const notes = ok(await brand.agent.get(`/api/brand/payments/${id}/credit-notes`), 'notes');
-    expect(notes).toEqual([{ id: expect.any(String), number: expect.stringMatching(/^BYL-CN-\d{4}-\d{6}$/), amountUsd: '120.50', issuedAt: expect.any(String) }]);
+    expect(notes).toEqual([
+      {
+        id: expect.any(String),
+        number: expect.stringMatching(/^BYL-CN-\d{4}-\d{6}$/),
+        amountUsd: '120.50',
+        issuedAt: expect.any(String),
+      },
+    ]);
     const pdf = await download(brand.agent, `/api/brand/payments/${id}/credit-notes/${notes[0].id}`);
     expect(pdf.status).toBe(200);
     const text = await pdfText(pdf.bytes);
     expect(text).toContain(notes[0].number);
     expect(text).toContain('120.50');
-    expect((await download(brand.agent, `/api/brand/payments/${id}/credit-note`)).headers['content-disposition']).toContain(notes[0].number);
+    expect(
+      (await download(brand.agent, `/api/brand/payments/${id}/credit-note`)).headers['content-disposition'],
+    ).toContain(notes[0].number);
     // the brand is e-mailed, with the admin's reason; the timeline says it
     const mail = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, brand.user.email));
-    expect(mail.map((m) => m.data)).toContainEqual(expect.objectContaining({ kind: 'refund_issued', partial: true, amount: '120.50', note: 'Two days late' }));
-    expect(await t.db.$count(placementEvents, and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'refunded')))).toBe(1);
+    expect(mail.map((m) => m.data)).toContainEqual(
+      expect.objectContaining({ kind: 'refund_issued', partial: true, amount: '120.50', note: 'Two days late' }),
+    );
+    expect(
+      await t.db.$count(
+        placementEvents,
+        and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'refunded')),
+      ),
+    ).toBe(1);
     // another brand sees none of it
     const stranger = await signedIn(t.app, t.db, kinds.approvedBrand);
     expect((await stranger.agent.get(`/api/brand/payments/${id}/credit-notes`)).status).toBe(404);
@@ -113,7 +150,9 @@ describe('part refunds by an admin', () => {
     }
     expect((await paymentRow(id)).refundedAmount).toBe('100.00');
     // exactly what is left: refunded in full
-    expect(ok(await admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '200.00' }), 'rest')).toMatchObject({ status: 'refunded', refundedAmount: '300.00' });
+    expect(
+      ok(await admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '200.00' }), 'rest'),
+    ).toMatchObject({ status: 'refunded', refundedAmount: '300.00' });
     expect((await admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '1.00' })).status).toBe(409);
     // a brand cannot refund
     expect((await brand.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '1.00' })).status).toBe(403);
@@ -123,7 +162,9 @@ describe('part refunds by an admin', () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const id = await buy(brand.agent, '100.00');
     // eight parts of 30.00 at once: at most three fit under 100.00 (a fourth would reach 120.00)
-    const answers = await Promise.all(Array.from({ length: 8 }, () => admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '30.00' })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '30.00' })),
+    );
     const made = answers.filter((r) => r.status === 200);
     expect(made).toHaveLength(3);
     expect(answers.filter((r) => r.status === 409)).toHaveLength(5);
@@ -143,9 +184,14 @@ describe('part refunds by an admin', () => {
     expect(after.status).toBe('refunded');
     const given = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, id));
     const partsCents = given.reduce((sum, g) => sum + Math.round(Number(g.amount) * 100), 0);
-    const fullCents = refunds.filter((r) => r.idempotencyKey === id).reduce((sum, r) => Math.max(sum, r.amountCents ?? 0), 0);
+    const fullCents = refunds
+      .filter((r) => r.idempotencyKey === id)
+      .reduce((sum, r) => Math.max(sum, r.amountCents ?? 0), 0);
     expect(partsCents + fullCents).toBe(10000);
-    const notes = await t.db.select().from(taxDocuments).where(and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')));
+    const notes = await t.db
+      .select()
+      .from(taxDocuments)
+      .where(and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')));
     expect(notes).toHaveLength(given.length + 1);
   });
 });
@@ -156,13 +202,24 @@ type Signed = Awaited<ReturnType<typeof signedIn>>;
 async function withDraft(brand: Signed, priceUsd = '500.00') {
   const id = await buy(brand.agent, priceUsd);
   ok(await brand.agent.post(`/api/brand/brief/${id}/submit`, { part1Json: PART1, part2Json: PART2 }), 'brief');
-  ok(await admin.agent.patch(`/api/admin/payments/${id}/status`, { draftDocumentUrl: 'https://docs.example.com/draft-1' }), 'draft');
+  ok(
+    await admin.agent.patch(`/api/admin/payments/${id}/status`, {
+      draftDocumentUrl: 'https://docs.example.com/draft-1',
+    }),
+    'draft',
+  );
   return id;
 }
 
 const card = async (brand: Signed, id: string) => ok(await brand.agent.get(`/api/brand/my-articles/${id}`), 'card');
 const events = async (id: string) =>
-  (await t.db.select({ kind: placementEvents.kind }).from(placementEvents).where(eq(placementEvents.placementId, id)).orderBy(placementEvents.id)).map((e) => e.kind);
+  (
+    await t.db
+      .select({ kind: placementEvents.kind })
+      .from(placementEvents)
+      .where(eq(placementEvents.placementId, id))
+      .orderBy(placementEvents.id)
+  ).map((e) => e.kind);
 
 describe('revision rounds', () => {
   it('includes REVISIONS_INCLUDED rounds; a third needs a reason and the team’s answer', async () => {
@@ -178,29 +235,61 @@ describe('revision rounds', () => {
     // the third: a reason is asked for, and nothing changes without it
     const bare = await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Round 3' });
     expect(bare.status).toBe(400);
-    expect(bare.body.errors).toEqual({ reason: 'Say how the draft departs from the brief: extra revisions are for what the brief asked for' });
+    expect(bare.body.errors).toEqual({
+      reason: 'Say how the draft departs from the brief: extra revisions are for what the brief asked for',
+    });
     expect(await t.db.$count(revisionRequests, eq(revisionRequests.placementId, id))).toBe(0);
-    const asked = await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Round 3', reason: 'The brief asked for the 2019 figures' });
+    const asked = await brand.agent.post(`/api/brand/projects/${id}/request-edits`, {
+      feedback: 'Round 3',
+      reason: 'The brief asked for the 2019 figures',
+    });
     expect(asked.status).toBe(202);
-    expect(asked.body.revisions).toMatchObject({ used: 2, included: 2, request: { status: 'pending', feedback: 'Round 3', reason: 'The brief asked for the 2019 figures' } });
+    expect(asked.body.revisions).toMatchObject({
+      used: 2,
+      included: 2,
+      request: { status: 'pending', feedback: 'Round 3', reason: 'The brief asked for the 2019 figures' },
+    });
     // one at a time; the draft stays under review meanwhile
-    expect((await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'x', reason: 'y' })).status).toBe(409);
+    expect(
+      (await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'x', reason: 'y' })).status,
+    ).toBe(409);
     expect((await card(brand, id)).payment.draftReviewStatus).toBe('edits_complete');
     // the admins' card shows it; declining needs a reason
-    expect(ok(await admin.agent.get(`/api/admin/projects/${id}`), 'project').revisions.request).toMatchObject({ status: 'pending' });
-    expect((await admin.agent.post(`/api/admin/payments/${id}/revision-request/decline`, { reason: '' })).status).toBe(400);
-    ok(await admin.agent.post(`/api/admin/payments/${id}/revision-request/decline`, { reason: 'The figures were not in the brief' }), 'decline');
-    expect((await card(brand, id)).revisions.request).toMatchObject({ status: 'declined', answer: 'The figures were not in the brief' });
+    expect(ok(await admin.agent.get(`/api/admin/projects/${id}`), 'project').revisions.request).toMatchObject({
+      status: 'pending',
+    });
+    expect((await admin.agent.post(`/api/admin/payments/${id}/revision-request/decline`, { reason: '' })).status).toBe(
+      400,
+    );
+    ok(
+      await admin.agent.post(`/api/admin/payments/${id}/revision-request/decline`, {
+        reason: 'The figures were not in the brief',
+      }),
+      'decline',
+    );
+    expect((await card(brand, id)).revisions.request).toMatchObject({
+      status: 'declined',
+      answer: 'The figures were not in the brief',
+    });
     expect((await admin.agent.post(`/api/admin/payments/${id}/revision-request/accept`)).status).toBe(409);
     // asked again, accepted: the round opens with its feedback
-    expect((await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Round 3 again', reason: 'Page 2 of the brief' })).status).toBe(202);
+    expect(
+      (
+        await brand.agent.post(`/api/brand/projects/${id}/request-edits`, {
+          feedback: 'Round 3 again',
+          reason: 'Page 2 of the brief',
+        })
+      ).status,
+    ).toBe(202);
     const accepted = ok(await admin.agent.post(`/api/admin/payments/${id}/revision-request/accept`), 'accept');
     expect(accepted).toMatchObject({ draftReviewStatus: 'edits_requested', brandFeedback: 'Round 3 again' });
     expect((await card(brand, id)).revisions).toMatchObject({ used: 3, included: 2, request: { status: 'accepted' } });
     expect(await events(id)).toEqual(
       expect.arrayContaining(['revision_requested', 'revision_declined', 'revision_accepted']),
     );
-    const mails = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'terms_update'))).map((m) => m.data as { paymentId: string; headline: string });
+    const mails = (await t.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'terms_update'))).map(
+      (m) => m.data as { paymentId: string; headline: string },
+    );
     expect(mails.filter((m) => m.paymentId === id).map((m) => m.headline)).toEqual([
       'An extra revision was asked for',
       'Your extra revision was declined',
@@ -209,7 +298,9 @@ describe('revision rounds', () => {
     ]);
     // another brand cannot ask, an admin route refuses a brand
     const stranger = await signedIn(t.app, t.db, kinds.approvedBrand);
-    expect((await stranger.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'x', reason: 'y' })).status).toBe(404);
+    expect(
+      (await stranger.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'x', reason: 'y' })).status,
+    ).toBe(404);
     expect((await brand.agent.post(`/api/admin/payments/${id}/revision-request/accept`)).status).toBe(403);
   });
 
@@ -232,10 +323,19 @@ describe('cancellation', () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const done = answers.find((a) => a.status === 200)!.body;
-    expect(done).toMatchObject({ refundedUsd: '400.00', cancellation: { status: 'granted', outcome: 'refund_full', amountUsd: '400.00', byDeadline: false } });
+    expect(done).toMatchObject({
+      refundedUsd: '400.00',
+      cancellation: { status: 'granted', outcome: 'refund_full', amountUsd: '400.00', byDeadline: false },
+    });
     expect(refunds.slice(before)).toEqual([expect.objectContaining({ amountCents: 40000, idempotencyKey: id })]);
-    expect(await paymentRow(id)).toMatchObject({ status: 'refunded', refundedAmount: '400.00', refundReason: 'cancelled' });
-    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
+    expect(await paymentRow(id)).toMatchObject({
+      status: 'refunded',
+      refundedAmount: '400.00',
+      refundReason: 'cancelled',
+    });
+    expect(
+      await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note'))),
+    ).toBe(1);
     expect((await card(brand, id)).cancellation).toMatchObject({ status: 'granted' });
     expect((await brand.agent.post(`/api/brand/projects/${id}/cancel`, {})).status).toBe(409);
   });
@@ -252,19 +352,45 @@ describe('cancellation', () => {
     expect((await brand.agent.post(`/api/brand/projects/${id}/cancel`, {})).status).toBe(409);
     expect((await paymentRow(id)).status).toBe('paid');
     const open = ok(await admin.agent.get('/api/admin/cancellations'), 'open');
-    expect(open.find((c: { paymentId: string }) => c.paymentId === id)).toMatchObject({ status: 'requested', amount: '400.00' });
+    expect(open.find((c: { paymentId: string }) => c.paymentId === id)).toMatchObject({
+      status: 'requested',
+      amount: '400.00',
+    });
     // a refusal needs its reason; refused, the placement goes on
     const cid = asked.body.cancellation.id;
     expect((await admin.agent.post(`/api/admin/cancellations/${cid}/answer`, { outcome: 'refuse' })).status).toBe(400);
-    ok(await admin.agent.post(`/api/admin/cancellations/${cid}/answer`, { outcome: 'refuse', reason: 'The article is nearly done' }), 'refuse');
-    expect((await card(brand, id)).cancellation).toMatchObject({ status: 'refused', answer: 'The article is nearly done' });
-    expect((await admin.agent.post(`/api/admin/cancellations/${cid}/answer`, { outcome: 'refund_full' })).status).toBe(409);
+    ok(
+      await admin.agent.post(`/api/admin/cancellations/${cid}/answer`, {
+        outcome: 'refuse',
+        reason: 'The article is nearly done',
+      }),
+      'refuse',
+    );
+    expect((await card(brand, id)).cancellation).toMatchObject({
+      status: 'refused',
+      answer: 'The article is nearly done',
+    });
+    expect((await admin.agent.post(`/api/admin/cancellations/${cid}/answer`, { outcome: 'refund_full' })).status).toBe(
+      409,
+    );
     // asked again: a part refund for the work done; the placement ends and the rest is kept
     const again = ok(await brand.agent.post(`/api/brand/projects/${id}/cancel`, { reason: 'Please' }), 'again');
     const before = refunds.length;
-    expect((await admin.agent.post(`/api/admin/cancellations/${again.cancellation.id}/answer`, { outcome: 'refund_partial', amountUsd: '400.01', reason: 'x' })).status).toBe(409);
+    expect(
+      (
+        await admin.agent.post(`/api/admin/cancellations/${again.cancellation.id}/answer`, {
+          outcome: 'refund_partial',
+          amountUsd: '400.01',
+          reason: 'x',
+        })
+      ).status,
+    ).toBe(409);
     const answered = ok(
-      await admin.agent.post(`/api/admin/cancellations/${again.cancellation.id}/answer`, { outcome: 'refund_partial', amountUsd: '150.00', reason: 'Half the writing is done' }),
+      await admin.agent.post(`/api/admin/cancellations/${again.cancellation.id}/answer`, {
+        outcome: 'refund_partial',
+        amountUsd: '150.00',
+        reason: 'Half the writing is done',
+      }),
       'part',
     );
     expect(answered).toMatchObject({ status: 'granted', outcome: 'refund_partial', amountUsd: '150.00' });
@@ -283,17 +409,28 @@ describe('cancellation', () => {
     ok(await admin.agent.post(`/api/admin/payments/${id}/writing-started`), 'started');
     const asked = ok(await brand.agent.post(`/api/brand/projects/${id}/cancel`, { reason: 'No answer' }), 'ask');
     // not yet due
-    expect(await grantUnansweredCancellations(t.db, t.provider, new Date(Date.now() + 2 * DAY_MS))).not.toContain(asked.cancellation.id);
+    expect(await grantUnansweredCancellations(t.db, t.provider, new Date(Date.now() + 2 * DAY_MS))).not.toContain(
+      asked.cancellation.id,
+    );
     const later = new Date(Date.now() + 3 * DAY_MS + 60_000);
     const before = refunds.length;
-    const runs = await Promise.all([grantUnansweredCancellations(t.db, t.provider, later), grantUnansweredCancellations(t.db, t.provider, later)]);
+    const runs = await Promise.all([
+      grantUnansweredCancellations(t.db, t.provider, later),
+      grantUnansweredCancellations(t.db, t.provider, later),
+    ]);
     expect(runs.flat().filter((c) => c === asked.cancellation.id)).toHaveLength(1);
     expect(refunds.slice(before).filter((r) => r.idempotencyKey === id)).toHaveLength(1);
-    expect(await paymentRow(id)).toMatchObject({ status: 'refunded', refundedAmount: '250.00', refundReason: 'cancelled' });
+    expect(await paymentRow(id)).toMatchObject({
+      status: 'refunded',
+      refundedAmount: '250.00',
+      refundReason: 'cancelled',
+    });
     const [c] = await t.db.select().from(cancellations).where(eq(cancellations.id, asked.cancellation.id));
     expect(c).toMatchObject({ status: 'granted', outcome: 'refund_full', answeredBy: null });
     expect((await card(brand, id)).cancellation).toMatchObject({ status: 'granted', byDeadline: true });
-    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
+    expect(
+      await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note'))),
+    ).toBe(1);
     // a later run finds nothing
     expect(await grantUnansweredCancellations(t.db, t.provider, later)).toEqual([]);
   });

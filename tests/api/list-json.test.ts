@@ -172,6 +172,7 @@ describe('lists built by the database are the API shapes, field for field', () =
           writingStartedAt: r.placement.writingStartedAt?.toISOString() ?? null,
           revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
           cancellation: null,
+          dispute: null,
         };
       }),
     );
@@ -224,6 +225,7 @@ describe('lists built by the database are the API shapes, field for field', () =
             writingStartedAt: r.placement.writingStartedAt?.toISOString() ?? null,
             revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
             cancellation: null,
+            dispute: null,
           };
         }),
     );

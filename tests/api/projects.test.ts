@@ -302,6 +302,7 @@ describe('GET /api/admin/projects', () => {
         writingStartedAt: null,
         revisions: { used: 0, included: 2, request: null },
         cancellation: null,
+        dispute: null,
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });
       expect(approvedItem.user).toMatchObject({ name: 'Ann Brand', brandName: 'Acme', email: 'ann@acme.example' });

@@ -406,6 +406,23 @@ const ROWS: Row[] = [
   },
   { route: 'GET /api/admin/cancellations', send: (a) => a.get('/api/admin/cancellations'), expect: adminOnly(200) },
   {
+    route: 'POST /api/brand/projects/:paymentId/disputes',
+    setup: reviewableOfA,
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/disputes`, { reason: 'not_as_briefed', outcome: 'correction', text: 'Not as briefed' }),
+    expect: ownerOnly(201),
+  },
+  { route: 'GET /api/brand/disputes/:id', send: (a) => a.get(`/api/brand/disputes/${NOBODY}`), expect: approvedBrands(404) },
+  { route: 'POST /api/brand/disputes/:id/accept-offer', send: (a) => a.post(`/api/brand/disputes/${NOBODY}/accept-offer`), expect: approvedBrands(404) },
+  { route: 'POST /api/brand/disputes/:id/escalate', send: (a) => a.post(`/api/brand/disputes/${NOBODY}/escalate`), expect: approvedBrands(404) },
+  { route: 'GET /api/admin/disputes', send: (a) => a.get('/api/admin/disputes'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/disputes/:id', send: (a) => a.get(`/api/admin/disputes/${NOBODY}`), expect: adminOnly(404) },
+  { route: 'POST /api/admin/disputes/:id/answer', send: (a) => a.post(`/api/admin/disputes/${NOBODY}/answer`, { action: 'accept' }), expect: adminOnly(404) },
+  {
+    route: 'POST /api/admin/disputes/:id/decide',
+    send: (a) => a.post(`/api/admin/disputes/${NOBODY}/decide`, { outcome: 'reject', reason: 'No' }),
+    expect: adminOnly(404),
+  },
+  {
     route: 'POST /api/admin/cancellations/:id/answer',
     send: (a) => a.post(`/api/admin/cancellations/${NOBODY}/answer`, { outcome: 'refund_full' }),
     expect: adminOnly(404),

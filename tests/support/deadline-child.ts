@@ -6,12 +6,19 @@
  */
 import { openPostgres } from '../../src/server/db/client';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
+import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
 import { stripeProvider } from '../../src/server/providers/stripe';
 
-const JOBS = { cancellations: grantUnansweredCancellations } as const;
+const JOBS = { cancellations: grantUnansweredCancellations, disputes: runDisputeDeadlines } as const;
 
 const handle = openPostgres(process.env.DEADLINE_DB_URL!, 2);
-const provider = stripeProvider({ secretKey: 'sk_test_byline', webhookSecret: 'whsec_test', host: '127.0.0.1', port: Number(process.env.STRIPE_PORT), protocol: 'http' });
+const provider = stripeProvider({
+  secretKey: 'sk_test_byline',
+  webhookSecret: 'whsec_test',
+  host: '127.0.0.1',
+  port: Number(process.env.STRIPE_PORT),
+  protocol: 'http',
+});
 const job = JOBS[process.env.JOB as keyof typeof JOBS];
 await job(handle.db, provider, new Date(process.env.NOW!));
 process.stdout.write('finished\n');

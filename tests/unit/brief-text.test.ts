@@ -42,6 +42,7 @@ const adminProject: AdminPlacementItem = {
   writingStartedAt: null,
   revisions: { used: 0, included: 2, request: null },
   cancellation: null,
+  dispute: null,
 };
 
 // the API docs' example card gives the fields these tests do not read

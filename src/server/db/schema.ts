@@ -23,7 +23,16 @@ import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_S
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
-import { CANCELLATION_OUTCOMES, CANCELLATION_STATUSES, REVISION_REQUEST_STATUSES } from '../../shared/enums';
+import {
+  CANCELLATION_OUTCOMES,
+  CANCELLATION_STATUSES,
+  DISPUTE_ACTIONS,
+  DISPUTE_OUTCOMES,
+  DISPUTE_REASONS,
+  DISPUTE_RESOLUTIONS,
+  DISPUTE_STATUSES,
+  REVISION_REQUEST_STATUSES,
+} from '../../shared/enums';
 import { MESSAGE_SIDES } from '../../shared/messages';
 import { TAX_DOCUMENT_KINDS, type TaxDocumentContent } from '../../shared/billing';
 
@@ -1043,5 +1052,56 @@ export const cancellations = pgTable(
     index('cancellations_placement_idx').on(t.placementId, t.createdAt),
     uniqueIndex('cancellations_open_unique').on(t.placementId).where(sql`status = 'requested'`),
     index('cancellations_due_idx').on(t.respondBy).where(sql`status = 'requested'`),
+  ],
+);
+
+/**
+ * A dispute (issue 47): the brand's complaint about a placement's content (from the first draft to
+ * DISPUTE_DAYS after release) or its live link (during the publication guarantee), what it asks
+ * for, and its course: the editorial team answers by `respond_by` (RESPONSE_DAYS), the brand
+ * accepts an offer or escalates by `escalate_by`, an admin who neither released the placement nor
+ * answered decides by `decide_by`. A deadline the team misses grants what was asked, once (the
+ * job queue). A link dispute is decided by Byline's own checks: a confirmed problem is the
+ * publication case (`case_id`). One unresolved per placement.
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    placementId: uuid('placement_id')
+      .notNull()
+      .references(() => placements.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['content', 'link'] }).notNull(),
+    reason: text('reason', { enum: DISPUTE_REASONS }).notNull(),
+    asked: text('asked', { enum: DISPUTE_OUTCOMES }).notNull(),
+    askedAmount: numeric('asked_amount', { precision: 12, scale: 2 }),
+    text: text('text').notNull(),
+    status: text('status', { enum: DISPUTE_STATUSES }).notNull().default('open'),
+    resolution: text('resolution', { enum: DISPUTE_RESOLUTIONS }),
+    respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }),
+    answerAction: text('answer_action', { enum: DISPUTE_ACTIONS }),
+    offerAmount: numeric('offer_amount', { precision: 12, scale: 2 }),
+    answerReason: text('answer_reason'),
+    answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
+    answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
+    escalateBy: timestamp('escalate_by', { withTimezone: true, mode: 'date' }),
+    escalatedAt: timestamp('escalated_at', { withTimezone: true, mode: 'date' }),
+    decideBy: timestamp('decide_by', { withTimezone: true, mode: 'date' }),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    decisionReason: text('decision_reason'),
+    refunded: numeric('refunded', { precision: 12, scale: 2 }).notNull().default('0'),
+    caseId: uuid('case_id').references(() => publicationCases.id, { onDelete: 'set null' }),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('disputes_placement_idx').on(t.placementId, t.createdAt),
+    uniqueIndex('disputes_unresolved_unique').on(t.placementId).where(sql`status <> 'resolved'`),
+    index('disputes_status_idx').on(t.status, t.createdAt),
+    index('disputes_respond_idx').on(t.respondBy).where(sql`status = 'open'`),
+    index('disputes_escalate_idx').on(t.escalateBy).where(sql`status = 'offered'`),
+    index('disputes_decide_idx').on(t.decideBy).where(sql`status = 'escalated'`),
   ],
 );

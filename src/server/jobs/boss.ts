@@ -6,6 +6,7 @@ import { expireCheckouts } from '../modules/payments/slots';
 import { expireOrders } from '../modules/payments/orders';
 import { refundUnswapped } from '../modules/payments/swap';
 import { grantUnansweredCancellations } from '../modules/payments/cancel';
+import { runDisputeDeadlines } from '../modules/disputes/service';
 import { completePendingPartialRefunds, refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
 import type { InvoiceSettings } from '../modules/invoices/service';
@@ -98,6 +99,8 @@ export async function startJobs(opts: {
     await completePendingPartialRefunds(handle.db, provider, new Date());
     // issue 47: cancellations the editorial team left unanswered past RESPONSE_DAYS, granted in full
     await grantUnansweredCancellations(handle.db, provider, new Date());
+    // disputes: the team's and the deciding admin's deadlines, and link disputes read against the checks
+    await runDisputeDeadlines(handle.db, provider, new Date());
   });
   await boss.work(JOBS.uploadsSweep, polling, async () => {
     await sweepUnreferencedUploads(handle.db, opts.files, new Date());

@@ -59,6 +59,7 @@ export const TAGS = {
   Placements: 'What a brand bought: the brief, the draft and its review, My Articles and the admins’ Projects.',
   Publication: 'The live article: release, its checks, and the guarantee that watches it.',
   Conversation: 'A placement’s messages between its brand and the editorial team, and its timeline.',
+  Disputes: 'A brand’s complaint about a placement, the editorial team’s answer, the escalation to another admin, and their deadlines (issue 47).',
   Brands: 'Approving brands and the invite codes that approve them at sign-up.',
   Files: 'Uploads and how stored files are served.',
   Operations: 'Probes and measurements for whoever runs Byline.',

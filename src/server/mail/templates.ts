@@ -102,6 +102,7 @@ const REFUND_WHY: Record<RefundReason, string> = {
   declined: 'The outlet declined this placement and no alternative was chosen in time, so you were refunded in full.',
   swap: 'You chose a cheaper alternative for this placement, and the difference was refunded.',
   cancelled: 'You cancelled this placement, and it was refunded as agreed.',
+  dispute: 'Your dispute about this placement was decided in your favour, and it was refunded.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */

@@ -68,6 +68,7 @@ const REFUND_REASON_TEXT: Record<string, string> = {
   declined: 'declined by the outlet and no alternative chosen',
   swap: 'the difference of a swap for a cheaper outlet',
   cancelled: 'cancelled by the brand',
+  dispute: 'a dispute decided for the brand',
 };
 
 const TEST_MODE_NOTICE = 'Test mode – not a tax document';

@@ -30,12 +30,14 @@ export interface AttachmentUpload {
  */
 export async function readMessageForm(
   req: FastifyRequest,
-): Promise<{ text: unknown; file: { spooled: SpooledFile; filename: string } | null }> {
+): Promise<{ text: unknown; fields: Record<string, string>; file: { spooled: SpooledFile; filename: string } | null }> {
   let text: unknown = undefined;
+  // the other fields of a form that carries more than a message (a dispute's reason, outcome, amount)
+  const fields: Record<string, string> = {};
   let file: { spooled: SpooledFile; filename: string } | null = null;
   try {
     const parts = req.parts({
-      limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 5, fieldSize: TEXT_FIELD_MAX_BYTES },
+      limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 8, fieldSize: TEXT_FIELD_MAX_BYTES },
     });
     for await (const part of parts as AsyncIterableIterator<Multipart>) {
       if (part.type === 'file') {
@@ -49,6 +51,8 @@ export async function readMessageForm(
       } else if (part.fieldname === 'text') {
         // a value past fieldSize is cut short by the parser: it was longer than any message may be
         text = part.valueTruncated ? 'x'.repeat(TEXT_FIELD_MAX_BYTES) : part.value;
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
       }
     }
   } catch (err) {
@@ -60,7 +64,7 @@ export async function readMessageForm(
       throw badRequest((err as Error).message);
     throw badRequest('The upload could not be read. Please try again.', { file: 'The upload could not be read' });
   }
-  return { text, file };
+  return { text, fields, file };
 }
 
 /** Strips a client's file name to something safe to show and to offer as a download name. */

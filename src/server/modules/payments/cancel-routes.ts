@@ -28,10 +28,20 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
       params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
       body: cancelRequestSchema,
       response: { 200: cancelAnswerSchema, 202: cancelRequestedSchema },
-      errors: { 409: 'Not in progress (published, refunded or being refunded), or a cancellation already awaits an answer' },
+      errors: {
+        409: 'Not in progress (published, refunded or being refunded), or a cancellation already awaits an answer',
+      },
     },
     async (req, reply) => {
-      const done = await cancelPlacement(db, provider, memberOf(req), req.params.paymentId, req.body.reason || null, new Date(), config.RESPONSE_DAYS);
+      const done = await cancelPlacement(
+        db,
+        provider,
+        memberOf(req),
+        req.params.paymentId,
+        req.body.reason || null,
+        new Date(),
+        config.RESPONSE_DAYS,
+      );
       if ('requested' in done) return reply.code(202).send({ cancellation: done.requested });
       return done;
     },
@@ -57,11 +67,15 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
     {
       access: 'admin',
       tags: ['Placements'],
-      summary: 'Answer a cancellation: refund in full, refund a part (the rest is kept and the placement ends), or refuse with a reason',
+      summary:
+        'Answer a cancellation: refund in full, refund a part (the rest is kept and the placement ends), or refuse with a reason',
       params: z.object({ id: idIn('Cancellation not found') }),
       body: cancellationAnswerSchema,
       response: { 200: cancellationSchema },
-      errors: { 404: 'Cancellation not found', 409: 'Answered already, the placement is no longer in progress, or more than is left to refund' },
+      errors: {
+        404: 'Cancellation not found',
+        409: 'Answered already, the placement is no longer in progress, or more than is left to refund',
+      },
     },
     async (req) => answerCancellation(db, provider, req.params.id, req.body, { type: 'admin', id: userOf(req).id }),
   );

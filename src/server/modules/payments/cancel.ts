@@ -41,7 +41,14 @@ export const cancellationItem = item({
     sql: sql`coalesce(${cancellations.status} = 'granted' AND ${cancellations.answeredBy} IS NULL AND ${cancellations.createdAt} < ${cancellations.respondBy} AND ${cancellations.answeredAt} >= ${cancellations.respondBy}, false)`,
     of: (rows) => {
       const c = rows.cancellations as typeof cancellations.$inferSelect | undefined;
-      return Boolean(c && c.status === 'granted' && !c.answeredBy && c.answeredAt && c.createdAt < c.respondBy && c.answeredAt >= c.respondBy);
+      return Boolean(
+        c &&
+        c.status === 'granted' &&
+        !c.answeredBy &&
+        c.answeredAt &&
+        c.createdAt < c.respondBy &&
+        c.answeredAt >= c.respondBy,
+      );
     },
   } satisfies Computed<boolean>,
   createdAt: cancellations.createdAt,
@@ -98,7 +105,11 @@ export async function cancelPlacement(
         })
         .returning({ id: cancellations.id });
       await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, beforeWriting: true }, now);
-      await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'placement_cancelled', subject: paymentId }, now);
+      await recordAudit(
+        tx,
+        { organisationId: p.organisationId, actor: member, action: 'placement_cancelled', subject: paymentId },
+        now,
+      );
       return { kind: 'refund' as const, claimed, id: c.id };
     }
     const respondBy = new Date(now.getTime() + responseDays * DAY_MS);
@@ -109,17 +120,32 @@ export async function cancelPlacement(
         .values({ placementId: paymentId, reason, respondBy, requestedBy: member.userId, createdAt: now })
         .returning({ id: cancellations.id });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('A cancellation of this placement is already awaiting the editorial team');
+      if (isUniqueViolation(err))
+        throw conflict('A cancellation of this placement is already awaiting the editorial team');
       throw err;
     }
     await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, respondBy: respondBy.toISOString() }, now);
-    await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'cancellation_requested', subject: paymentId }, now);
-    await notifyTermsUpdate(tx, paymentId, 'admins', `Cancellation asked for, answer by ${respondBy.toISOString().slice(0, 10)}`, reason);
+    await recordAudit(
+      tx,
+      { organisationId: p.organisationId, actor: member, action: 'cancellation_requested', subject: paymentId },
+      now,
+    );
+    await notifyTermsUpdate(
+      tx,
+      paymentId,
+      'admins',
+      `Cancellation asked for, answer by ${respondBy.toISOString().slice(0, 10)}`,
+      reason,
+    );
     return { kind: 'request' as const, id };
   });
   if (step.kind === 'request') return { requested: await cancellationById(db, step.id) };
   const done = await completeRefund(db, provider, step.claimed, now, actor);
-  return { refundedUsd: fromCents(toCents(step.claimed.amount) - toCents(step.claimed.refundedAmount)), cancellation: await cancellationById(db, step.id), ...(done ? {} : {}) };
+  return {
+    refundedUsd: fromCents(toCents(step.claimed.amount) - toCents(step.claimed.refundedAmount)),
+    cancellation: await cancellationById(db, step.id),
+    ...(done ? {} : {}),
+  };
 }
 
 /**
@@ -132,7 +158,11 @@ async function grant(tx: Tx, paymentId: string, partCents: number | null, now: D
   const left = refundableCents(pay);
   if (left === 0 || pay.status !== 'paid') throw conflict(NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
-    throw new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(left))} of ${formatUsd(pay.amount)}`, { amountUsd: 'More than is left to refund' });
+    throw new HttpError(
+      409,
+      `That is more than is left to refund: ${formatUsd(fromCents(left))} of ${formatUsd(pay.amount)}`,
+      { amountUsd: 'More than is left to refund' },
+    );
   }
   if (partCents === null || partCents === left) {
     const [claimed] = await tx
@@ -156,24 +186,63 @@ async function grant(tx: Tx, paymentId: string, partCents: number | null, now: D
 }
 
 /** POST /api/admin/cancellations/{id}/answer */
-export async function answerCancellation(db: Db, provider: PaymentProvider, cancellationId: string, answer: CancellationAnswer, admin: Actor, now: Date = new Date()) {
+export async function answerCancellation(
+  db: Db,
+  provider: PaymentProvider,
+  cancellationId: string,
+  answer: CancellationAnswer,
+  admin: Actor,
+  now: Date = new Date(),
+) {
   return settle(db, provider, cancellationId, admin, now, async (tx, c) => {
     if (answer.outcome === 'refuse') {
       await tx
         .update(cancellations)
-        .set({ status: 'refused', outcome: 'refuse', answer: answer.reason ?? null, answeredBy: admin.type === 'system' ? null : admin.id, answeredAt: now })
+        .set({
+          status: 'refused',
+          outcome: 'refuse',
+          answer: answer.reason ?? null,
+          answeredBy: admin.type === 'system' ? null : admin.id,
+          answeredAt: now,
+        })
         .where(eq(cancellations.id, c.id));
-      await recordEvent(tx, c.placementId, 'cancel_answered', admin, { outcome: 'refuse', reason: answer.reason ?? null }, now);
+      await recordEvent(
+        tx,
+        c.placementId,
+        'cancel_answered',
+        admin,
+        { outcome: 'refuse', reason: answer.reason ?? null },
+        now,
+      );
       await notifyTermsUpdate(tx, c.placementId, 'brand', 'Your cancellation was refused', answer.reason ?? null);
       return {};
     }
-    const money = await grant(tx, c.placementId, answer.outcome === 'refund_partial' ? toCents(answer.amountUsd!) : null, now);
+    const money = await grant(
+      tx,
+      c.placementId,
+      answer.outcome === 'refund_partial' ? toCents(answer.amountUsd!) : null,
+      now,
+    );
     const outcome = 'full' in money ? 'refund_full' : 'refund_partial';
     await tx
       .update(cancellations)
-      .set({ status: 'granted', outcome, amount: fromCents(money.given), answer: answer.reason ?? null, answeredBy: admin.type === 'system' ? null : admin.id, answeredAt: now })
+      .set({
+        status: 'granted',
+        outcome,
+        amount: fromCents(money.given),
+        answer: answer.reason ?? null,
+        answeredBy: admin.type === 'system' ? null : admin.id,
+        answeredAt: now,
+      })
       .where(eq(cancellations.id, c.id));
-    await recordEvent(tx, c.placementId, 'cancel_answered', admin, { outcome, amount: fromCents(money.given), reason: answer.reason ?? null }, now);
+    await recordEvent(
+      tx,
+      c.placementId,
+      'cancel_answered',
+      admin,
+      { outcome, amount: fromCents(money.given), reason: answer.reason ?? null },
+      now,
+    );
     return money;
   });
 }
@@ -185,7 +254,10 @@ async function settle(
   cancellationId: string,
   actor: Actor,
   now: Date,
-  answer: (tx: Tx, c: typeof cancellations.$inferSelect) => Promise<{ full?: typeof payments.$inferSelect; part?: Awaited<ReturnType<typeof claimPartialRefund>> }>,
+  answer: (
+    tx: Tx,
+    c: typeof cancellations.$inferSelect,
+  ) => Promise<{ full?: typeof payments.$inferSelect; part?: Awaited<ReturnType<typeof claimPartialRefund>> }>,
 ): Promise<Cancellation> {
   const money = await db.transaction(async (tx) => {
     const [c] = await tx.select().from(cancellations).where(eq(cancellations.id, cancellationId)).for('update');
@@ -203,7 +275,11 @@ async function settle(
  * still be `requested`; the refund is claimed in the same transaction and made with the payment's
  * id as idempotency key). Run by the job queue. Returns the cancellations granted now.
  */
-export async function grantUnansweredCancellations(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<string[]> {
+export async function grantUnansweredCancellations(
+  db: Db,
+  provider: PaymentProvider,
+  now: Date = new Date(),
+): Promise<string[]> {
   const due = await db
     .select({ id: cancellations.id })
     .from(cancellations)
@@ -214,15 +290,36 @@ export async function grantUnansweredCancellations(db: Db, provider: PaymentProv
   for (const { id } of due) {
     try {
       await settle(db, provider, id, SYSTEM, now, async (tx, c) => {
-        const [pay] = await tx.select({ status: payments.status, refundRequestedAt: payments.refundRequestedAt }).from(payments).where(eq(payments.id, c.placementId));
+        const [pay] = await tx
+          .select({ status: payments.status, refundRequestedAt: payments.refundRequestedAt })
+          .from(payments)
+          .where(eq(payments.id, c.placementId));
         if (pay.status !== 'paid' || pay.refundRequestedAt) {
           // refunded or published meanwhile: nothing left to grant
-          await tx.update(cancellations).set({ status: 'refused', outcome: 'refuse', answer: 'The placement was no longer in progress', answeredAt: now }).where(eq(cancellations.id, c.id));
+          await tx
+            .update(cancellations)
+            .set({
+              status: 'refused',
+              outcome: 'refuse',
+              answer: 'The placement was no longer in progress',
+              answeredAt: now,
+            })
+            .where(eq(cancellations.id, c.id));
           return {};
         }
         const money = await grant(tx, c.placementId, null, now);
-        await tx.update(cancellations).set({ status: 'granted', outcome: 'refund_full', amount: fromCents(money.given), answeredAt: now }).where(eq(cancellations.id, c.id));
-        await recordEvent(tx, c.placementId, 'cancel_answered', SYSTEM, { outcome: 'refund_full', amount: fromCents(money.given), byDeadline: true }, now);
+        await tx
+          .update(cancellations)
+          .set({ status: 'granted', outcome: 'refund_full', amount: fromCents(money.given), answeredAt: now })
+          .where(eq(cancellations.id, c.id));
+        await recordEvent(
+          tx,
+          c.placementId,
+          'cancel_answered',
+          SYSTEM,
+          { outcome: 'refund_full', amount: fromCents(money.given), byDeadline: true },
+          now,
+        );
         return money;
       });
       granted.push(id);

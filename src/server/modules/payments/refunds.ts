@@ -129,7 +129,7 @@ export async function claimPublishedRefund(
   db: Db | Tx,
   paymentId: string,
   now: Date,
-  reason: 'not_restored' | 'admin' = 'not_restored',
+  reason: 'not_restored' | 'admin' | 'dispute' = 'not_restored',
   /** only when not claimed before (a second checker racing the first gets nothing; the refund job finishes a stalled claim) */
   { firstClaim = false } = {},
 ) {

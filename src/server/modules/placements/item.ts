@@ -5,6 +5,7 @@ import {
   briefs,
   cancellations,
   conversationReads,
+  disputes,
   opportunities,
   payments,
   placementMessages,
@@ -14,7 +15,8 @@ import {
   revisionRequests,
   users,
 } from '../../db/schema';
-import type { Cancellation, Revisions } from '../../../shared/schemas/fair-terms';
+import type { Cancellation, DisputeRef, Revisions } from '../../../shared/schemas/fair-terms';
+import { isoUtc } from '../../db/statement';
 import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
 import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
@@ -115,6 +117,25 @@ const cancellation: Computed<Cancellation | null> = {
   of: dbOnly,
 };
 
+/** Its latest dispute (issue 47; disputes_placement_idx), with its next deadline. */
+const disputeRefItem = item({
+  id: disputes.id,
+  kind: disputes.kind,
+  reason: disputes.reason,
+  status: disputes.status,
+  resolution: disputes.resolution,
+  dueAt: {
+    kind: 'computed',
+    sql: isoUtc(sql`CASE ${disputes.status} WHEN 'open' THEN ${disputes.respondBy} WHEN 'offered' THEN ${disputes.escalateBy} WHEN 'escalated' THEN ${disputes.decideBy} END`),
+    of: dbOnly,
+  } satisfies Computed<string | null>,
+});
+const dispute: Computed<DisputeRef | null> = {
+  kind: 'computed',
+  sql: sql`(SELECT ${disputeRefItem.sql} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1)`,
+  of: dbOnly,
+};
+
 /** A My Articles card: the placement, whether the brand has saved or submitted its brief, its live article. */
 export const brandPlacementItem = item({
   ...opportunityCard,
@@ -128,6 +149,7 @@ export const brandPlacementItem = item({
   writingStartedAt: placements.writingStartedAt,
   revisions,
   cancellation,
+  dispute,
 });
 
 /**
@@ -185,6 +207,7 @@ export const adminPlacementItem = item({
   writingStartedAt: placements.writingStartedAt,
   revisions,
   cancellation,
+  dispute,
 });
 
 /** A row of Admin Placements: a published placement and its health. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cancellationSchema, revisionsSchema } from '../fair-terms';
+import { cancellationSchema, disputeRefSchema, revisionsSchema } from '../fair-terms';
 import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } from '../../enums';
 import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, id, timestamp } from './common';
@@ -92,6 +92,7 @@ export const brandPlacementItemSchema = z
     writingStartedAt: timestamp.nullable().describe('when the editorial team started writing (issue 47): from then cancelling is a request'),
     revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
     cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
+    dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
   })
   .meta({ id: 'BrandPlacementItem' });
 
@@ -116,6 +117,7 @@ export const adminPlacementItemSchema = z
     writingStartedAt: timestamp.nullable().describe('when the editorial team started writing (issue 47): from then cancelling is a request'),
     revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
     cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
+    dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
   })
   .meta({ id: 'AdminPlacementItem' });
 

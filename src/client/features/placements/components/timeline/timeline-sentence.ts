@@ -39,6 +39,7 @@ const REFUND_REASONS: Record<string, string> = {
   declined: 'declined by the outlet, no alternative chosen in time',
   swap: 'the difference of a swap',
   cancelled: 'cancelled by the brand',
+  dispute: 'a dispute decided for the brand',
 };
 
 const reminderDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -75,6 +76,35 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       return { sentence: 'Writing started' };
     case 'cancel_requested':
       return { sentence: 'Cancellation asked for', quote: str(d.reason) ?? undefined };
+    case 'dispute_opened':
+      return { sentence: 'Dispute opened', quote: str(d.text) ?? undefined };
+    case 'dispute_answered': {
+      const action = str(d.action);
+      const amount = money(d.amount);
+      const sentence =
+        action === 'accept'
+          ? 'Dispute accepted by the editorial team'
+          : action === 'offer'
+            ? `Dispute answered with an offer${amount ? ` of ${amount}` : ' of a correction'}`
+            : e.actor.type === 'system'
+              ? 'Dispute answered by Byline’s checks: no problem found'
+              : 'Dispute rejected by the editorial team';
+      return { sentence, quote: str(d.reason) ?? undefined };
+    }
+    case 'dispute_escalated':
+      return { sentence: 'Dispute escalated to another admin' };
+    case 'dispute_resolved': {
+      const amount = money(d.amount);
+      const resolution = str(d.resolution);
+      const what: Record<string, string> = {
+        refunded_full: 'refunded in full',
+        refunded_partial: amount ? `${amount} refunded` : 'refunded in part',
+        corrected: 'a correction agreed',
+        restored: 'the article restored',
+        rejected: 'rejected',
+      };
+      return { sentence: `Dispute resolved${resolution && what[resolution] ? `: ${what[resolution]}` : ''}`, quote: str(d.reason) ?? undefined };
+    }
     case 'cancel_answered': {
       const amount = money(d.amount);
       const outcome = str(d.outcome);

@@ -1,0 +1,751 @@
+import { and, asc, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  disputes,
+  opportunities,
+  payments,
+  placementEvents,
+  placements,
+  publicationCases,
+  publicationChecks,
+  publications,
+  users,
+} from '../../db/schema';
+import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
+import type { Member, Scope } from '../../lib/contract';
+import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import type { PaymentProvider } from '../../providers/provider';
+import type { Tx } from '../../mail/outbox';
+import {
+  DAY_MS,
+  DECIDE_DAYS,
+  DISPUTE_DAYS_DEFAULT,
+  ESCALATE_DAYS,
+  RESPONSE_DAYS_DEFAULT,
+} from '../../../shared/constants';
+import { LINK_DISPUTE_REASONS, type DisputeResolution, type DisputeStatus } from '../../../shared/enums';
+import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import type {
+  Dispute,
+  DisputeAnswer,
+  DisputeDecisionRequest,
+  DisputeDetail,
+  DisputeRequest,
+} from '../../../shared/schemas/fair-terms';
+import { DISPUTE_REASON_LABELS } from '../../../shared/schemas/fair-terms';
+import { notifyTermsUpdate } from '../../mail/notify';
+import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import { recordAudit } from '../org/audit';
+import { isUniqueViolation } from '../auth/users';
+import {
+  claimPartialRefund,
+  claimPublishedRefund,
+  completePartialRefund,
+  completeRefund,
+  refundableCents,
+  type PartialRefundRow,
+  type PaymentRow,
+} from '../payments/refunds';
+
+/**
+ * Disputes (issue 47). A brand disputes a placement's content from its first draft until
+ * DISPUTE_DAYS after release, or its live link during the publication guarantee, asking for a full
+ * or part refund or a correction. The editorial team answers by `respond_by` (RESPONSE_DAYS):
+ * accept, offer (a part refund or a correction) or reject with a reason; the brand accepts an offer
+ * or escalates by `escalate_by` (ESCALATE_DAYS); an admin who neither released the placement nor
+ * answered decides by `decide_by` (DECIDE_DAYS). Every deadline the team misses grants what the
+ * brand asked for, once, by the job queue. A link dispute is decided by Byline's own checks: a
+ * problem two checks an hour apart confirm is the publication case (restore by RESTORE_DAYS or
+ * refund), which resolves it; checks that keep passing answer it as rejected, with the checks as
+ * evidence, and the brand may escalate.
+ *
+ * Money moves exactly once: the refund is claimed in the transaction that resolves the dispute (a
+ * full refund on the payment's row, a part as a payment_refunds row) and made through the provider
+ * after it; a crash in between is finished by the guarantee job, as every claimed refund is.
+ */
+
+export interface DisputeTerms {
+  responseDays: number;
+  disputeDays: number;
+}
+const DEFAULT_TERMS: DisputeTerms = { responseDays: RESPONSE_DAYS_DEFAULT, disputeDays: DISPUTE_DAYS_DEFAULT };
+
+type DisputeRow = typeof disputes.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function disputeJson(d: DisputeRow): Dispute {
+  return {
+    id: d.id,
+    paymentId: d.placementId,
+    kind: d.kind,
+    reason: d.reason,
+    outcome: d.asked,
+    amountUsd: d.askedAmount,
+    text: d.text,
+    status: d.status,
+    resolution: d.resolution,
+    respondBy: iso(d.respondBy),
+    answer:
+      d.answerAction && d.answeredAt
+        ? {
+            action: d.answerAction,
+            amountUsd: d.offerAmount,
+            reason: d.answerReason,
+            answeredAt: d.answeredAt.toISOString(),
+          }
+        : null,
+    escalateBy: iso(d.escalateBy),
+    escalatedAt: iso(d.escalatedAt),
+    decideBy: iso(d.decideBy),
+    decision: d.decidedAt ? { reason: d.decisionReason, decidedAt: d.decidedAt.toISOString() } : null,
+    refundedUsd: d.refunded,
+    caseId: d.caseId,
+    createdAt: d.createdAt.toISOString(),
+    resolvedAt: iso(d.resolvedAt),
+  };
+}
+
+const LINK_WINDOW =
+  'A dispute about the live link can be opened while the article is published and under its publication guarantee';
+
+/** POST /api/brand/projects/{id}/disputes → 201 {id, status: "open", respondBy} */
+export async function openDispute(
+  db: Db,
+  member: Member,
+  paymentId: string,
+  input: DisputeRequest,
+  now: Date = new Date(),
+  terms: DisputeTerms = DEFAULT_TERMS,
+): Promise<Dispute> {
+  const kind = LINK_DISPUTE_REASONS.includes(input.reason) ? 'link' : 'content';
+  const row = await db.transaction(async (tx) => {
+    const [p] = await tx
+      .select({ placement: placements, payment: payments })
+      .from(placements)
+      .innerJoin(payments, eq(payments.id, placements.paymentId))
+      .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
+      .for('update', { of: placements });
+    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    const { placement, payment } = p;
+    if (payment.status === 'refunded' || payment.refundRequestedAt) throw conflict('This placement was refunded');
+    if (kind === 'content') {
+      const hadDraft =
+        placement.draftDocumentUrl !== null || placement.draftDocumentFile !== null || placement.state === 'published';
+      const until = payment.releasedAt ? new Date(payment.releasedAt.getTime() + terms.disputeDays * DAY_MS) : null;
+      if (!hadDraft || (until && now > until)) {
+        throw conflict(
+          `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
+        );
+      }
+    } else {
+      const [pub] = await tx
+        .select({ guaranteeEndsAt: publications.guaranteeEndsAt })
+        .from(publications)
+        .where(eq(publications.placementId, paymentId));
+      if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict(LINK_WINDOW);
+    }
+    if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > refundableCents(payment)) {
+      throw new HttpError(409, `You can ask for at most ${formatUsd(fromCents(refundableCents(payment)))}`, {
+        amountUsd: 'More than is left of the payment',
+      });
+    }
+    let inserted: DisputeRow;
+    try {
+      [inserted] = await tx
+        .insert(disputes)
+        .values({
+          placementId: paymentId,
+          kind,
+          reason: input.reason,
+          asked: input.outcome,
+          askedAmount: input.outcome === 'refund_partial' ? fromCents(toCents(input.amountUsd!)) : null,
+          text: input.text,
+          // a link dispute is decided by the checks, not by the team's answer
+          respondBy: kind === 'content' ? new Date(now.getTime() + terms.responseDays * DAY_MS) : null,
+          requestedBy: member.userId,
+          createdAt: now,
+        })
+        .returning();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('A dispute about this placement is already open');
+      throw err;
+    }
+    // the link is checked at once; a failure is confirmed by a second check an hour later (watch.ts)
+    if (kind === 'link')
+      await tx.update(publications).set({ nextCheckAt: now }).where(eq(publications.placementId, paymentId));
+    await recordEvent(
+      tx,
+      paymentId,
+      'dispute_opened',
+      { type: 'brand', id: member.userId },
+      { reason: input.reason, outcome: input.outcome, amount: inserted.askedAmount, text: input.text },
+      now,
+    );
+    await recordAudit(
+      tx,
+      { organisationId: placement.organisationId, actor: member, action: 'dispute_opened', subject: paymentId },
+      now,
+    );
+    await notifyTermsUpdate(
+      tx,
+      paymentId,
+      'admins',
+      kind === 'content'
+        ? `A dispute was opened, answer by ${inserted.respondBy!.toISOString().slice(0, 10)}`
+        : 'A dispute about the live link was opened: Byline checks it now',
+      `${DISPUTE_REASON_LABELS[input.reason]}. ${input.text}`,
+    );
+    return inserted;
+  });
+  return disputeJson(row);
+}
+
+/** The money a resolution moves, claimed in the resolving transaction; made by `settleMoney` after it. */
+interface Claimed {
+  full?: PaymentRow;
+  part?: PartialRefundRow;
+  cents: number;
+}
+
+/**
+ * Claims a refund of what was asked (`null`: in full, else that many cents, in full when it is all
+ * that is left), in the caller's transaction. Nothing left to give: nothing claimed.
+ */
+async function claimRefund(tx: Tx, paymentId: string, cents: number | null, now: Date): Promise<Claimed> {
+  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  const left = refundableCents(pay);
+  if (left === 0) return { cents: 0 };
+  if (cents !== null && cents > left) {
+    throw new HttpError(
+      409,
+      `That is more than is left to refund: ${formatUsd(fromCents(left))} of ${formatUsd(pay.amount)}`,
+      { amountUsd: 'More than is left to refund' },
+    );
+  }
+  if (cents === null || cents === left) {
+    if (pay.status === 'released') {
+      const claimed = await claimPublishedRefund(tx, paymentId, now, 'dispute');
+      return claimed ? { full: claimed, cents: left } : { cents: 0 };
+    }
+    const [claimed] = await tx
+      .update(payments)
+      .set({ refundRequestedAt: now, refundReason: 'dispute' })
+      .where(eq(payments.id, paymentId))
+      .returning();
+    return { full: claimed, cents: left };
+  }
+  const part = await claimPartialRefund(tx, paymentId, cents, 'dispute', now);
+  return part ? { part, cents } : { cents: 0 };
+}
+
+/** Makes the claimed refund through the provider (a failure is finished by the guarantee job). */
+async function settleMoney(db: Db, provider: PaymentProvider, money: Claimed, now: Date, actor: Actor) {
+  if (money.full) await completeRefund(db, provider, money.full, now, actor).catch(() => undefined);
+  if (money.part) await completePartialRefund(db, provider, money.part, now).catch(() => undefined);
+}
+
+/** Resolves a dispute in the caller's transaction, with its money claimed; the brand is told. */
+async function resolve(
+  tx: Tx,
+  d: DisputeRow,
+  grant: { outcome: 'refund_full' | 'refund_partial' | 'correction' | 'reject'; cents?: number },
+  actor: Actor,
+  now: Date,
+  extra: Partial<typeof disputes.$inferInsert> = {},
+  why: string | null = null,
+): Promise<Claimed> {
+  let money: Claimed = { cents: 0 };
+  let resolution: DisputeResolution;
+  if (grant.outcome === 'refund_full' || grant.outcome === 'refund_partial') {
+    money = await claimRefund(tx, d.placementId, grant.outcome === 'refund_full' ? null : grant.cents!, now);
+    // nothing left to give (refunded meanwhile) reads as refunded in full
+    resolution = money.part ? 'refunded_partial' : 'refunded_full';
+  } else {
+    resolution = grant.outcome === 'correction' ? 'corrected' : 'rejected';
+  }
+  await tx
+    .update(disputes)
+    .set({
+      ...extra,
+      status: 'resolved',
+      resolution,
+      refunded: sql`${disputes.refunded} + ${fromCents(money.cents)}::numeric`,
+      resolvedAt: now,
+    })
+    .where(eq(disputes.id, d.id));
+  await recordEvent(
+    tx,
+    d.placementId,
+    'dispute_resolved',
+    actor,
+    { resolution, amount: money.cents ? fromCents(money.cents) : null, reason: why },
+    now,
+  );
+  const headline: Record<DisputeResolution, string> = {
+    refunded_full: 'Your dispute was resolved: refunded in full',
+    refunded_partial: `Your dispute was resolved: ${formatUsd(fromCents(money.cents))} refunded`,
+    corrected: 'Your dispute was resolved: the article will be corrected',
+    restored: 'Your dispute was resolved: the article was restored',
+    rejected: 'Your dispute was resolved: rejected',
+  };
+  await notifyTermsUpdate(tx, d.placementId, 'brand', headline[resolution], why);
+  return money;
+}
+
+/** Locks a dispute, checks its status, and runs `step` in one transaction; then moves the money. */
+async function step(
+  db: Db,
+  provider: PaymentProvider,
+  disputeId: string,
+  expected: DisputeStatus[],
+  actor: Actor,
+  now: Date,
+  run: (tx: Tx, d: DisputeRow) => Promise<Claimed | void>,
+  scope?: { organisationId: string },
+): Promise<Dispute> {
+  const money = await db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ d: disputes, organisationId: placements.organisationId })
+      .from(disputes)
+      .innerJoin(placements, eq(placements.id, disputes.placementId))
+      .where(eq(disputes.id, disputeId))
+      .for('update', { of: disputes });
+    if (!found || (scope && found.organisationId !== scope.organisationId)) throw notFound('Dispute not found');
+    if (!expected.includes(found.d.status))
+      throw conflict(
+        `This dispute is ${found.d.status}: it cannot be ${expected.includes('open') ? 'answered' : expected.includes('escalated') ? 'decided' : 'changed'} now`,
+      );
+    return run(tx, found.d);
+  });
+  if (money) await settleMoney(db, provider, money, now, actor);
+  const [after] = await db.select().from(disputes).where(eq(disputes.id, disputeId));
+  return disputeJson(after);
+}
+
+/** POST /api/admin/disputes/{id}/answer: accept (the brand gets what it asked), offer, or reject with a reason. */
+export function answerDispute(
+  db: Db,
+  provider: PaymentProvider,
+  disputeId: string,
+  answer: DisputeAnswer,
+  admin: Actor & { type: 'admin' },
+  now: Date = new Date(),
+) {
+  return step(db, provider, disputeId, ['open'], admin, now, async (tx, d) => {
+    const answered = {
+      answerAction: answer.action,
+      answerReason: answer.reason ?? null,
+      answeredBy: admin.id,
+      answeredAt: now,
+    };
+    await recordEvent(
+      tx,
+      d.placementId,
+      'dispute_answered',
+      admin,
+      { action: answer.action, amount: answer.amountUsd ?? null, reason: answer.reason ?? null },
+      now,
+    );
+    if (answer.action === 'accept') {
+      return resolve(
+        tx,
+        d,
+        { outcome: d.asked, cents: d.askedAmount ? toCents(d.askedAmount) : undefined },
+        admin,
+        now,
+        answered,
+        answer.reason ?? null,
+      );
+    }
+    const offerAmount = answer.action === 'offer' && answer.amountUsd ? fromCents(toCents(answer.amountUsd)) : null;
+    if (offerAmount) {
+      const [pay] = await tx.select().from(payments).where(eq(payments.id, d.placementId));
+      if (toCents(offerAmount) > refundableCents(pay))
+        throw new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(refundableCents(pay)))}`, {
+          amountUsd: 'More than is left to refund',
+        });
+    }
+    const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
+    await tx
+      .update(disputes)
+      .set({ ...answered, offerAmount, status: 'offered', escalateBy })
+      .where(eq(disputes.id, d.id));
+    const what =
+      answer.action === 'reject'
+        ? 'Your dispute was rejected'
+        : offerAmount
+          ? `You were offered ${formatUsd(offerAmount)} back`
+          : 'You were offered a correction';
+    await notifyTermsUpdate(
+      tx,
+      d.placementId,
+      'brand',
+      `${what}: accept or escalate by ${escalateBy.toISOString().slice(0, 10)}`,
+      answer.reason ?? null,
+    );
+  });
+}
+
+/** POST /api/brand/disputes/{id}/accept-offer */
+export function acceptOffer(
+  db: Db,
+  provider: PaymentProvider,
+  member: Member,
+  disputeId: string,
+  now: Date = new Date(),
+) {
+  const actor: Actor = { type: 'brand', id: member.userId };
+  return step(
+    db,
+    provider,
+    disputeId,
+    ['offered'],
+    actor,
+    now,
+    async (tx, d) => {
+      if (d.answerAction !== 'offer')
+        throw conflict('The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
+      return resolve(
+        tx,
+        d,
+        d.offerAmount ? { outcome: 'refund_partial', cents: toCents(d.offerAmount) } : { outcome: 'correction' },
+        actor,
+        now,
+      );
+    },
+    { organisationId: member.organisationId },
+  );
+}
+
+/** POST /api/brand/disputes/{id}/escalate: to an admin who neither released the placement nor answered, within ESCALATE_DAYS. */
+export function escalateDispute(
+  db: Db,
+  provider: PaymentProvider,
+  member: Member,
+  disputeId: string,
+  now: Date = new Date(),
+) {
+  const actor: Actor = { type: 'brand', id: member.userId };
+  return step(
+    db,
+    provider,
+    disputeId,
+    ['offered'],
+    actor,
+    now,
+    async (tx, d) => {
+      if (d.escalateBy && now > d.escalateBy) throw conflict('The time to escalate this dispute has passed');
+      const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
+      await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
+      await recordEvent(tx, d.placementId, 'dispute_escalated', actor, { decideBy: decideBy.toISOString() }, now);
+      await recordAudit(
+        tx,
+        { organisationId: member.organisationId, actor: member, action: 'dispute_escalated', subject: d.placementId },
+        now,
+      );
+      await notifyTermsUpdate(
+        tx,
+        d.placementId,
+        'admins',
+        `A dispute was escalated, decide by ${decideBy.toISOString().slice(0, 10)}`,
+        'Only an admin who neither released this placement nor answered the dispute can decide it.',
+      );
+    },
+    { organisationId: member.organisationId },
+  );
+}
+
+/** The admins who may not decide a dispute: whoever answered it and whoever released its placement. */
+async function conflicted(tx: Tx, d: DisputeRow): Promise<Set<string>> {
+  const released = await tx
+    .select({ id: placementEvents.actorId })
+    .from(placementEvents)
+    .where(
+      and(
+        eq(placementEvents.placementId, d.placementId),
+        inArray(placementEvents.kind, ['released', 'published']),
+        eq(placementEvents.actorType, 'admin'),
+      ),
+    );
+  return new Set([...released.map((r) => r.id), d.answeredBy].filter((x): x is string => Boolean(x)));
+}
+
+/** POST /api/admin/disputes/{id}/decide: an escalated dispute, by an admin who is neither side of it (403 otherwise). */
+export function decideDispute(
+  db: Db,
+  provider: PaymentProvider,
+  disputeId: string,
+  decision: DisputeDecisionRequest,
+  admin: Actor & { type: 'admin' },
+  now: Date = new Date(),
+) {
+  return step(db, provider, disputeId, ['escalated'], admin, now, async (tx, d) => {
+    if ((await conflicted(tx, d)).has(admin.id)) {
+      throw forbidden(
+        'An admin who released this placement or answered the dispute cannot decide it: another admin must',
+      );
+    }
+    const decided = { decidedBy: admin.id, decidedAt: now, decisionReason: decision.reason };
+    return resolve(
+      tx,
+      d,
+      decision.outcome === 'reject'
+        ? { outcome: 'reject' }
+        : { outcome: decision.outcome, cents: decision.amountUsd ? toCents(decision.amountUsd) : undefined },
+      admin,
+      now,
+      decided,
+      decision.reason,
+    );
+  });
+}
+
+/** The grant of what the brand asked for, when a deadline of the team passed. */
+const asked = (d: DisputeRow) => ({ outcome: d.asked, cents: d.askedAmount ? toCents(d.askedAmount) : undefined });
+
+/**
+ * The deadlines, run by the job queue with the clock `now`; each dispute once, whatever the number
+ * of instances (its row is locked and its status checked again). Returns the disputes it moved.
+ * - open content disputes past `respond_by`: the brand gets what it asked for;
+ * - offered past `escalate_by`: an offer is taken as accepted (it is what the team agreed to give),
+ *   a rejection stands;
+ * - escalated past `decide_by`: the brand gets what it asked for;
+ * - open link disputes: the publication case the checks opened is linked and its outcome resolves
+ *   the dispute (restored, or refunded by the watch); two passing checks an hour apart with no case
+ *   answer it as rejected, with the checks as evidence.
+ */
+export async function runDisputeDeadlines(
+  db: Db,
+  provider: PaymentProvider,
+  now: Date = new Date(),
+): Promise<string[]> {
+  const due = await db
+    .select({ id: disputes.id, status: disputes.status, kind: disputes.kind })
+    .from(disputes)
+    .where(
+      sql`(${disputes.status} = 'open' AND ${disputes.kind} = 'content' AND ${disputes.respondBy} <= ${now.toISOString()}::timestamptz)
+        OR (${disputes.status} = 'offered' AND ${disputes.escalateBy} <= ${now.toISOString()}::timestamptz)
+        OR (${disputes.status} = 'escalated' AND ${disputes.decideBy} <= ${now.toISOString()}::timestamptz)
+        OR (${disputes.status} = 'open' AND ${disputes.kind} = 'link')`,
+    )
+    .orderBy(asc(disputes.createdAt))
+    .limit(200);
+  const moved: string[] = [];
+  for (const { id, status, kind } of due) {
+    try {
+      let changed = false;
+      await step(db, provider, id, [status], SYSTEM, now, async (tx, d) => {
+        if (status === 'open' && kind === 'link') {
+          const money = await linkEvidence(tx, d, now);
+          changed = money !== null;
+          return money ?? undefined;
+        }
+        changed = true;
+        if (status === 'offered') {
+          if (d.answerAction === 'offer')
+            return resolve(
+              tx,
+              d,
+              d.offerAmount ? { outcome: 'refund_partial', cents: toCents(d.offerAmount) } : { outcome: 'correction' },
+              SYSTEM,
+              now,
+              {},
+              'The offer was not escalated in time: it stands',
+            );
+          return resolve(tx, d, { outcome: 'reject' }, SYSTEM, now, {}, 'Not escalated in time: the rejection stands');
+        }
+        const missed =
+          status === 'open' ? 'The editorial team did not answer in time' : 'The escalation was not decided in time';
+        return resolve(tx, d, asked(d), SYSTEM, now, {}, `${missed}: you get what you asked for`);
+      });
+      if (changed) moved.push(id);
+    } catch (err) {
+      // moved by an admin, the brand or another instance meanwhile: theirs stands
+      if (!(err instanceof HttpError && err.statusCode === 409)) throw err;
+    }
+  }
+  return moved;
+}
+
+/**
+ * A link dispute and Byline's checks since it opened (in the sweep's transaction): linked to the
+ * publication case they confirmed, resolved by its outcome, or answered as rejected when two
+ * passing checks at least an hour apart found nothing. Null: nothing to do yet.
+ */
+async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed | null> {
+  const [c] = await tx
+    .select()
+    .from(publicationCases)
+    .where(
+      and(
+        eq(publicationCases.placementId, d.placementId),
+        sql`(${publicationCases.closedAt} IS NULL OR ${publicationCases.closedAt} >= ${d.createdAt.toISOString()}::timestamptz)`,
+      ),
+    )
+    .orderBy(desc(publicationCases.openedAt))
+    .limit(1);
+  if (c) {
+    if (!d.caseId) await tx.update(disputes).set({ caseId: c.id }).where(eq(disputes.id, d.id));
+    if (!c.closedAt) return d.caseId ? null : { cents: 0 };
+    // the case decided it: restored in time, or refunded in full by the watch (its money moved there)
+    const [pay] = await tx
+      .select({ amount: payments.amount, status: payments.status })
+      .from(payments)
+      .where(eq(payments.id, d.placementId));
+    const refunded = c.outcome === 'refunded' || pay.status === 'refunded';
+    await tx
+      .update(disputes)
+      .set({
+        caseId: c.id,
+        status: 'resolved',
+        resolution: refunded ? 'refunded_full' : 'restored',
+        refunded: refunded ? pay.amount : '0',
+        resolvedAt: now,
+      })
+      .where(eq(disputes.id, d.id));
+    await recordEvent(
+      tx,
+      d.placementId,
+      'dispute_resolved',
+      SYSTEM,
+      { resolution: refunded ? 'refunded_full' : 'restored', caseId: c.id },
+      now,
+    );
+    await notifyTermsUpdate(
+      tx,
+      d.placementId,
+      'brand',
+      refunded ? 'Your dispute was resolved: refunded in full' : 'Your dispute was resolved: the article was restored',
+      null,
+    );
+    return { cents: 0 };
+  }
+  const passes = await tx
+    .select({ checkedAt: publicationChecks.checkedAt })
+    .from(publicationChecks)
+    .where(
+      and(
+        eq(publicationChecks.placementId, d.placementId),
+        gte(publicationChecks.checkedAt, d.createdAt),
+        ne(publicationChecks.result, 'fail'),
+      ),
+    )
+    .orderBy(asc(publicationChecks.checkedAt));
+  const [{ fails }] = await tx
+    .select({ fails: sql<number>`count(*)::int` })
+    .from(publicationChecks)
+    .where(
+      and(
+        eq(publicationChecks.placementId, d.placementId),
+        gte(publicationChecks.checkedAt, d.createdAt),
+        eq(publicationChecks.result, 'fail'),
+      ),
+    );
+  const spanned =
+    passes.length >= 2 && passes[passes.length - 1].checkedAt.getTime() - passes[0].checkedAt.getTime() >= 3_600_000;
+  if (fails > 0 || !spanned) return null;
+  const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
+  const reason = 'Byline’s checks found the article live, with its link, at least an hour apart';
+  await tx
+    .update(disputes)
+    .set({ status: 'offered', answerAction: 'reject', answerReason: reason, answeredAt: now, escalateBy })
+    .where(eq(disputes.id, d.id));
+  await recordEvent(tx, d.placementId, 'dispute_answered', SYSTEM, { action: 'reject', reason }, now);
+  await notifyTermsUpdate(
+    tx,
+    d.placementId,
+    'brand',
+    `Your dispute was answered by Byline's checks: escalate by ${escalateBy.toISOString().slice(0, 10)} if you disagree`,
+    reason,
+  );
+  return { cents: 0 };
+}
+
+/** GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement, the checks since it opened. */
+export async function disputeDetail(db: Db, disputeId: string, scope: Scope | null): Promise<DisputeDetail> {
+  const [row] = await db
+    .select({
+      d: disputes,
+      title: opportunities.title,
+      outletName: opportunities.outletName,
+      amount: payments.amount,
+      org: placements.organisationId,
+      client: placements.clientId,
+    })
+    .from(disputes)
+    .innerJoin(placements, eq(placements.id, disputes.placementId))
+    .innerJoin(payments, eq(payments.id, placements.paymentId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .where(eq(disputes.id, disputeId));
+  const visible =
+    row &&
+    (!scope ||
+      (row.org === scope.organisationId &&
+        (scope.clientIds === null || (row.client !== null && scope.clientIds.includes(row.client)))));
+  if (!visible) throw notFound('Dispute not found');
+  const checks = await db
+    .select({
+      url: publicationChecks.url,
+      result: publicationChecks.result,
+      check: publicationChecks.check,
+      checkedAt: publicationChecks.checkedAt,
+    })
+    .from(publicationChecks)
+    .where(
+      and(
+        eq(publicationChecks.placementId, row.d.placementId),
+        gte(publicationChecks.checkedAt, new Date(row.d.createdAt.getTime() - DAY_MS)),
+      ),
+    )
+    .orderBy(desc(publicationChecks.checkedAt))
+    .limit(20);
+  return {
+    ...disputeJson(row.d),
+    title: row.title,
+    outletName: row.outletName,
+    amount: row.amount,
+    evidence: checks.map((c) => ({
+      url: c.url,
+      result: c.result,
+      problems: (c.check.problems ?? []).map((p) => p.message),
+      checkedAt: c.checkedAt.toISOString(),
+    })),
+  };
+}
+
+/** GET /api/admin/disputes?status=: counts by status, and the disputes (of one status), soonest due first. */
+export async function adminDisputes(db: Db, status: DisputeStatus | undefined) {
+  const counted = await db
+    .select({ status: disputes.status, n: sql<number>`count(*)::int` })
+    .from(disputes)
+    .groupBy(disputes.status);
+  const counts = { open: 0, offered: 0, escalated: 0, resolved: 0 };
+  for (const c of counted) counts[c.status] = c.n;
+  const dueAt = sql<Date | null>`CASE ${disputes.status} WHEN 'open' THEN ${disputes.respondBy} WHEN 'offered' THEN ${disputes.escalateBy} WHEN 'escalated' THEN ${disputes.decideBy} END`;
+  const rows = await db
+    .select({
+      d: disputes,
+      title: opportunities.title,
+      outletName: opportunities.outletName,
+      brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
+      dueAt,
+    })
+    .from(disputes)
+    .innerJoin(placements, eq(placements.id, disputes.placementId))
+    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .innerJoin(users, eq(users.id, placements.brandId))
+    .where(status ? eq(disputes.status, status) : undefined)
+    .orderBy(sql`${dueAt} ASC NULLS LAST`, desc(disputes.createdAt))
+    .limit(200);
+  return {
+    counts,
+    items: rows.map((r) => ({
+      ...disputeJson(r.d),
+      title: r.title,
+      outletName: r.outletName,
+      brandName: r.brandName,
+      dueAt: r.dueAt ? new Date(r.dueAt).toISOString() : null,
+    })),
+  };
+}
