@@ -99,11 +99,9 @@ export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 /** An edit request beyond the included rounds (issue 47): awaiting the editorial team, then its answer. */
 export const REVISION_REQUEST_STATUSES = ['pending', 'accepted', 'declined'] as const;
-export type RevisionRequestStatus = (typeof REVISION_REQUEST_STATUSES)[number];
 
 /** A cancellation after writing started (issue 47): requested, then granted (in full or in part) or refused. */
 export const CANCELLATION_STATUSES = ['requested', 'granted', 'refused'] as const;
-export type CancellationStatus = (typeof CANCELLATION_STATUSES)[number];
 export const CANCELLATION_OUTCOMES = ['refund_full', 'refund_partial', 'refuse'] as const;
 export type CancellationOutcome = (typeof CANCELLATION_OUTCOMES)[number];
 
@@ -117,9 +115,7 @@ export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 export const DISPUTE_STATUSES = ['open', 'offered', 'escalated', 'resolved'] as const;
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export const DISPUTE_ACTIONS = ['accept', 'offer', 'reject'] as const;
-export type DisputeAction = (typeof DISPUTE_ACTIONS)[number];
 export const DISPUTE_DECISIONS = ['refund_full', 'refund_partial', 'reject'] as const;
-export type DisputeDecision = (typeof DISPUTE_DECISIONS)[number];
 /** How a dispute ended: money back in full or in part, a correction agreed, the article restored, or nothing. */
 export const DISPUTE_RESOLUTIONS = ['refunded_full', 'refunded_partial', 'corrected', 'restored', 'rejected'] as const;
 export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];

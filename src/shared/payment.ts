@@ -13,6 +13,7 @@ import type {
   paymentTotalsSchema,
 } from './schemas/responses/payment';
 import type { DraftReviewStatus, PaymentStatus } from './enums';
+import { toCents } from './money';
 
 // the lists themselves live in the leaf enums.ts, which the response schemas build on
 export { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS } from './enums';
@@ -58,29 +59,51 @@ export const paymentIdTail = (id: string) => id.slice(-8);
 /** An approved draft whose money is still held: nothing left for the brand, publication next. */
 const AWAITING_PUBLICATION = 'Approved – awaiting publication';
 
+/** The money of a payment a refund may have touched (issue 47): what was charged and what went back. */
+interface RefundedMoney {
+  amount: string;
+  refundedAmount: string;
+}
+
+/**
+ * Part of the payment went back, not all of it (issue 47): a part refund of a held or released
+ * payment, or a cancellation granted with a part refund (refunded, the rest kept). In cents.
+ */
+export function isPartlyRefunded(p: RefundedMoney): boolean {
+  const refunded = toCents(p.refundedAmount);
+  return refunded > 0 && refunded < toCents(p.amount);
+}
+
+/** What is left to refund, in cents: what was charged less what went back. */
+export const leftToRefund = (p: RefundedMoney): number => toCents(p.amount) - toCents(p.refundedAmount);
+
+/** A refunded payment of which only a part went back reads so, instead of "Refunded". */
+export const PARTLY_REFUNDED = 'Partially refunded';
+
 /**
  * Where a placement stands, in the brand's words: the one status its card (My Articles), its page
  * and Payment History show. The spec's badges (Pending, Needs Review, Released, and Refunded), with
  * the approved draft not yet published apart (issue 43: under Pending or Needs Review it read as
  * still waiting on the brand).
  */
-export type PlacementStatus = 'Pending' | 'Needs Review' | typeof AWAITING_PUBLICATION | 'Released' | 'Refunded';
+export type PlacementStatus = 'Pending' | 'Needs Review' | typeof AWAITING_PUBLICATION | 'Released' | 'Refunded' | typeof PARTLY_REFUNDED;
 
-export function placementStatus(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus }): PlacementStatus {
+export function placementStatus(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus } & RefundedMoney): PlacementStatus {
   if (p.status === 'released') return 'Released';
-  if (p.status === 'refunded') return 'Refunded';
+  if (p.status === 'refunded') return isPartlyRefunded(p) ? PARTLY_REFUNDED : 'Refunded';
   if (p.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;
   if (isUnderReview(p.draftReviewStatus)) return 'Needs Review';
   return 'Pending';
 }
 
-/** What each status means (Payment History's guide: the spec's four, and the approved draft). */
+/** What each status means (Payment History's guide: the spec's four, the approved draft and a part refund). */
 export const PLACEMENT_STATUS_GUIDE: readonly (readonly [PlacementStatus, string])[] = [
   ['Pending', 'Payment received, awaiting draft'],
   ['Needs Review', 'Draft ready for your review'],
   [AWAITING_PUBLICATION, 'Draft approved, publication next'],
   ['Released', 'Approved and published'],
   ['Refunded', 'Refunded to your card'],
+  [PARTLY_REFUNDED, 'Part of the payment refunded to your card'],
 ];
 
 /** Shown on every page, on the built-in checkout and in every e-mail while the test provider runs. */

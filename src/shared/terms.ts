@@ -14,7 +14,7 @@ const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
 export function fairRulesMarkdown(r: FairRules): string {
   const rounds = r.revisionsIncluded === 1 ? '1 round of edits' : `${r.revisionsIncluded} rounds of edits`;
   return [
-    '## Revisions, cancellation and refunds',
+    '## Revisions, cancellation, disputes and refunds',
     '',
     '### Revisions',
     `- Each placement includes ${rounds} on its draft ("Revision 1 of ${r.revisionsIncluded}").`,
@@ -24,6 +24,12 @@ export function fairRulesMarkdown(r: FairRules): string {
     '### Cancellation',
     '- Until the editorial team marks the writing as started (or attaches a draft), you can cancel with one click and are refunded in full, with a credit note.',
     `- After that, cancelling is a request the editorial team answers within ${days(r.responseDays)}: a full refund, a part refund for the work done, or a refusal with its reason. A request not answered within ${days(r.responseDays)} is granted in full, automatically.`,
+    '',
+    '### Disputes',
+    `- You can dispute a placement's content from its first draft until ${days(r.disputeDays)} after it is published, and its live link at any time during the publication check (${days(r.publicationGuaranteeDays)}). Say what is wrong, what you ask for (a full refund, a part refund or a correction), and attach evidence.`,
+    `- The editorial team answers within ${days(r.responseDays)}: it accepts, offers a part refund or a correction, or rejects with a written reason. If it does not answer in time, you get what you asked for, automatically.`,
+    `- You accept an offer or escalate within ${days(r.escalateDays)}. An escalation is decided within ${days(r.decideDays)}, with a written reason, by an admin who neither published your placement nor answered your dispute. If it is not decided in time, you get what you asked for.`,
+    '- A dispute about the live link is decided by our own checks: when two checks at least an hour apart confirm the problem, the outlet must restore the article in time or you are refunded in full; the checks are shown as evidence.',
     '',
     '### Refunds',
     `- A placement not published within ${days(r.guaranteeDays)} of payment is refunded in full, automatically.`,

@@ -351,6 +351,10 @@ describe('cancellation', () => {
     expect(new Date(asked.body.cancellation.respondBy).getTime() - Date.now()).toBeGreaterThan(3 * DAY_MS - 60_000);
     expect((await brand.agent.post(`/api/brand/projects/${id}/cancel`, {})).status).toBe(409);
     expect((await paymentRow(id)).status).toBe('paid');
+    // the admins' attention list names the answer due, by its deadline
+    const attention = ok(await admin.agent.get('/api/admin/attention'), 'attention');
+    const entry = attention.items.find((i: { paymentId: string }) => i.paymentId === id);
+    expect(entry.reasons).toContainEqual({ kind: 'answer_due', what: 'cancellation', dueAt: asked.body.cancellation.respondBy });
     const open = ok(await admin.agent.get('/api/admin/cancellations'), 'open');
     expect(open.find((c: { paymentId: string }) => c.paymentId === id)).toMatchObject({
       status: 'requested',

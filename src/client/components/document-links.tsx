@@ -1,12 +1,14 @@
 import { Link } from 'wouter';
 import { FileText, PanelTop } from 'lucide-react';
+import { toCents } from '@shared/money';
 import type { PaymentStatus } from '@shared/payment';
 
 const LINK =
   'inline-flex min-h-6 items-center gap-1 rounded-sm text-xs font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
 /**
- * "Invoice" and, for a refunded payment, "Credit note": PDF downloads (the server answers them as
+ * "Invoice" and, once anything was refunded, "Credit note" (the latest: a payment refunded in parts
+ * has one per part, listed on the placement's page): PDF downloads (the server answers them as
  * attachments named by their number). `base`: /api/brand/payments or /api/admin/payments. With
  * `pageHref`, "Details" first: the placement's page (brief, draft, publication, money, messages).
  */
@@ -14,11 +16,14 @@ export function DocumentLinks({
   base,
   paymentId,
   status,
+  refundedAmount,
   pageHref,
 }: {
   base: string;
   paymentId: string;
   status: PaymentStatus;
+  /** given back so far (issue 47): a part refund has its credit note too */
+  refundedAmount: string;
   pageHref?: string;
 }) {
   const link = (path: string, label: string) => (
@@ -36,7 +41,7 @@ export function DocumentLinks({
         </Link>
       )}
       {link('invoice', 'Invoice')}
-      {status === 'refunded' && link('credit-note', 'Credit note')}
+      {(status === 'refunded' || toCents(refundedAmount) > 0) && link('credit-note', 'Credit note')}
     </span>
   );
 }

@@ -10,13 +10,16 @@ import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT, GUARANTEE_DAYS } from '../../../shared/
 import type { Db } from '../../db/client';
 import {
   briefs,
+  cancellations,
   conversationReads,
+  disputes,
   opportunities,
   payments,
   placementEvents,
   placementMessages,
   placements,
   publicationCases,
+  revisionRequests,
   users,
 } from '../../db/schema';
 
@@ -33,6 +36,8 @@ interface Row extends Record<string, unknown> {
   unread: number | null;
   overdue_at: Date | string | null;
   review: 'edits_requested' | 'approved' | null;
+  answer_what: 'cancellation' | 'dispute' | 'decision' | 'extra_revision' | null;
+  answer_due: Date | string | null;
   refund_at: Date | string | null;
   restore_by: Date | string | null;
   since: Date | string;
@@ -93,12 +98,17 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
         WHERE ${awaiting} AND ${dueAt} < ${at}::timestamptz
       UNION SELECT p.id FROM ${placements} p WHERE ${inReview}
       UNION SELECT p.id FROM ${payments} m JOIN ${placements} p ON p.payment_id = m.id WHERE ${nearRefund}
+      -- issue 47: a cancellation, a dispute, an escalation or an extra revision awaiting an answer
+      UNION SELECT placement_id FROM ${cancellations} WHERE status = 'requested'
+      UNION SELECT placement_id FROM ${disputes} WHERE (status = 'open' AND kind = 'content') OR status = 'escalated'
+      UNION SELECT placement_id FROM ${revisionRequests} WHERE status = 'pending'
     ),
     -- each candidate's reasons, looked up by its id (OFFSET 0 keeps the planner from turning the
     -- lookups into scans of whole tables when it overestimates the candidates)
     listed AS (
       SELECT x.placement_id, p.opportunity_id, p.brand_id, p.amount, p.paid_at, p.review, p.review_since, p.refund_at, p.overdue_at,
-        un.n AS unread, un.oldest AS unread_since, c.restore_by, c.opened_at AS case_since
+        un.n AS unread, un.oldest AS unread_since, c.restore_by, c.opened_at AS case_since,
+        ans.what AS answer_what, ans.due AS answer_due, ans.since AS answer_since
       FROM candidates x
       CROSS JOIN LATERAL (
         SELECT p.opportunity_id, p.brand_id, m.amount::text AS amount, m.paid_at,
@@ -121,23 +131,35 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
       LEFT JOIN LATERAL (
         SELECT restore_by, opened_at FROM ${publicationCases} pc WHERE pc.placement_id = x.placement_id AND pc.closed_at IS NULL OFFSET 0
       ) c ON true
+      -- the answer the brand waits for, the soonest due first (an extra revision has no deadline)
+      LEFT JOIN LATERAL (
+        SELECT what, due, since FROM (
+          SELECT 'cancellation' AS what, respond_by AS due, created_at AS since FROM ${cancellations}
+            WHERE placement_id = x.placement_id AND status = 'requested'
+          UNION ALL SELECT CASE WHEN status = 'open' THEN 'dispute' ELSE 'decision' END,
+            CASE WHEN status = 'open' THEN respond_by ELSE decide_by END, coalesce(escalated_at, created_at) FROM ${disputes}
+            WHERE placement_id = x.placement_id AND ((status = 'open' AND kind = 'content') OR status = 'escalated')
+          UNION ALL SELECT 'extra_revision', NULL::timestamptz, created_at FROM ${revisionRequests}
+            WHERE placement_id = x.placement_id AND status = 'pending'
+        ) a ORDER BY due NULLS LAST LIMIT 1
+      ) ans ON true
     ),
     keyed AS (
       SELECT *,
-        least(unread_since, overdue_at, review_since, refund_at - make_interval(days => ${GUARANTEE_NEAR_DAYS}::int), case_since) AS since,
-        CASE WHEN restore_by IS NOT NULL OR refund_at IS NOT NULL THEN 0 WHEN overdue_at IS NOT NULL THEN 1 ELSE 2 END AS tier
+        least(unread_since, overdue_at, review_since, refund_at - make_interval(days => ${GUARANTEE_NEAR_DAYS}::int), case_since, answer_since) AS since,
+        CASE WHEN restore_by IS NOT NULL OR refund_at IS NOT NULL OR answer_due IS NOT NULL THEN 0 WHEN overdue_at IS NOT NULL THEN 1 ELSE 2 END AS tier
       FROM listed
     ),
     -- the most urgent, counted before the cut; only those are joined to their outlet and brand
     ranked AS (
       SELECT *, count(*) OVER () AS total,
-        CASE tier WHEN 0 THEN least(restore_by, refund_at) WHEN 1 THEN overdue_at ELSE since END AS urgency
+        CASE tier WHEN 0 THEN least(restore_by, refund_at, answer_due) WHEN 1 THEN overdue_at ELSE since END AS urgency
       FROM keyed
       ORDER BY tier, urgency, placement_id
       LIMIT ${limit}
     )
     SELECT r.placement_id AS payment_id, o.title, o.outlet_name, u.id AS brand_id, u.name AS brand_name, u.brand_name AS brand_brand_name,
-      u.email AS brand_email, r.amount, r.paid_at, r.unread, r.overdue_at, r.review, r.refund_at, r.restore_by, r.since, r.total
+      u.email AS brand_email, r.amount, r.paid_at, r.unread, r.overdue_at, r.review, r.refund_at, r.restore_by, r.answer_what, r.answer_due, r.since, r.total
     FROM ranked r
     JOIN ${opportunities} o ON o.id = r.opportunity_id
     JOIN ${users} u ON u.id = r.brand_id
@@ -149,6 +171,7 @@ export async function attentionList(db: Db, now: Date = new Date(), limit = ATTE
 
 function toItem(r: Row): AttentionItem {
   const reasons: AttentionReason[] = [];
+  if (r.answer_what) reasons.push({ kind: 'answer_due', what: r.answer_what, dueAt: r.answer_due ? iso(r.answer_due) : null });
   if (r.restore_by) reasons.push({ kind: 'open_case', restoreBy: iso(r.restore_by) });
   if (r.refund_at) reasons.push({ kind: 'guarantee_near', refundAt: iso(r.refund_at) });
   if (r.overdue_at) reasons.push({ kind: 'overdue', dueAt: iso(r.overdue_at) });

@@ -219,6 +219,7 @@ export const livePlacementItem = item({
   organisation: organisationRef,
   client: clientRef,
   amount: payments.amount,
+  refundedAmount: payments.refundedAmount,
   brandWebsite: users.website,
   publishedAt: publications.publishedAt,
   nextCheckAt: publications.nextCheckAt,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { termsSchema } from '../../../shared/schemas/responses/account';
 import { fairRulesMarkdown, type Terms } from '../../../shared/terms';
-import { GUARANTEE_DAYS } from '../../../shared/constants';
+import { DECIDE_DAYS, ESCALATE_DAYS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { Module } from '../../deps';
 import { route } from '../../lib/contract';
 import { defaultTermsFile } from '../../paths';
@@ -40,6 +40,9 @@ export const termsModule: Module = async (app, { config }) => {
   const rules = {
     revisionsIncluded: config.REVISIONS_INCLUDED,
     responseDays: config.RESPONSE_DAYS,
+    disputeDays: config.DISPUTE_DAYS,
+    escalateDays: ESCALATE_DAYS,
+    decideDays: DECIDE_DAYS,
     swapDays: config.SWAP_DAYS,
     restoreDays: config.RESTORE_DAYS,
     publicationGuaranteeDays: config.PUBLICATION_GUARANTEE_DAYS,

@@ -55,12 +55,15 @@ export const termsSchema = z
       .object({
         revisionsIncluded: z.number().int(),
         responseDays: z.number().int(),
+        disputeDays: z.number().int(),
+        escalateDays: z.number().int(),
+        decideDays: z.number().int(),
         swapDays: z.number().int(),
         restoreDays: z.number().int(),
         publicationGuaranteeDays: z.number().int(),
         guaranteeDays: z.number().int(),
       })
-      .describe('the numbers the server enforces (issue 47): the settings REVISIONS_INCLUDED, RESPONSE_DAYS, SWAP_DAYS, RESTORE_DAYS, PUBLICATION_GUARANTEE_DAYS, and the spec’s guarantee'),
+      .describe('the numbers the server enforces (issue 47): the settings REVISIONS_INCLUDED, RESPONSE_DAYS, DISPUTE_DAYS, the escalation’s 3 and 10 days, SWAP_DAYS, RESTORE_DAYS, PUBLICATION_GUARANTEE_DAYS, and the spec’s guarantee'),
     rulesMarkdown: z.string().describe('the revision, cancellation and refund rules, written from `rules`'),
   })
   .meta({ id: 'Terms' });

@@ -52,6 +52,9 @@ export const timelineEntrySchema = z
   })
   .meta({ id: 'TimelineEntry' });
 
+/** What the brand waits for an answer to (issue 47). */
+const ANSWER_DUE = ['cancellation', 'dispute', 'decision', 'extra_revision'] as const;
+
 /** Why a placement waits on the editorial team (a placement may have several reasons at once). */
 const attentionReasonSchema = z
   .discriminatedUnion('kind', [
@@ -69,6 +72,11 @@ const attentionReasonSchema = z
     z
       .object({ kind: z.literal('open_case'), restoreBy: timestamp })
       .describe('a confirmed problem with the live article: the outlet must restore it by `restoreBy`'),
+    z
+      .object({ kind: z.literal('answer_due'), what: z.enum(ANSWER_DUE), dueAt: timestamp.nullable() })
+      .describe(
+        'issue 47: the brand waits on the team’s answer (a cancellation, a dispute, an extra revision) or an admin’s decision of an escalated dispute; missed, the brand gets what it asked for',
+      ),
   ])
   .meta({ id: 'AttentionReason' });
 

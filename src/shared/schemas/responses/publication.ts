@@ -55,6 +55,7 @@ export const livePlacementItemSchema = z
       .nullable()
       .describe('the brand’s website as its profile has it: the host a link is looked for'),
     amount: decimal,
+    refundedAmount: decimal.describe('given back so far (issue 47)'),
     publishedAt: timestamp,
     nextCheckAt: timestamp.nullable(),
     failingSince: timestamp

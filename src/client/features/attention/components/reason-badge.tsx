@@ -23,5 +23,16 @@ export function ReasonBadge({ reason }: { reason: AttentionReason }) {
       return <Badge variant="warning">Edits requested</Badge>;
     case 'approved_unpublished':
       return <Badge variant="success">Approved, not published</Badge>;
+    case 'answer_due': {
+      const what = { cancellation: 'Cancellation', dispute: 'Dispute', decision: 'Escalated dispute', extra_revision: 'Extra revision' }[reason.what];
+      // missed, the brand gets what it asked for: money at stake
+      return reason.dueAt ? (
+        <Badge variant="destructive">
+          {what}: {reason.what === 'decision' ? 'decide' : 'answer'} by {day(reason.dueAt)}
+        </Badge>
+      ) : (
+        <Badge variant="warning">{what} to answer</Badge>
+      );
+    }
   }
 }

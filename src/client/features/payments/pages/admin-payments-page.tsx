@@ -1,8 +1,9 @@
 import { format } from 'date-fns';
 import { Building2, CheckCircle2, CreditCard, Lock } from 'lucide-react';
 import { Link } from 'wouter';
-import { formatUsd } from '@shared/money';
-import type { AdminPaymentItem, PaymentStatus } from '@shared/payment';
+import { formatUsd, toCents } from '@shared/money';
+import { PARTLY_REFUNDED, isPartlyRefunded, type AdminPaymentItem, type PaymentStatus } from '@shared/payment';
+import { PartlyRefundedBadge } from '@/components/placement-status';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -43,6 +44,8 @@ const ORG_LINK =
 
 function Row({ p }: { p: AdminPaymentItem }) {
   const s = STATUS[p.status];
+  // a cancellation granted with a part refund: refunded, the rest kept (issue 47)
+  const label = p.status === 'refunded' && isPartlyRefunded(p) ? PARTLY_REFUNDED : s.label;
   return (
     <li className="flex flex-col gap-3 p-4 md:flex-row md:items-center md:justify-between" data-testid="admin-payment-row">
       <div className="min-w-0 space-y-1">
@@ -67,19 +70,38 @@ function Row({ p }: { p: AdminPaymentItem }) {
           <span className="break-all font-mono">{p.stripePaymentId}</span>
           <span>{format(new Date(p.createdAt), 'MMM d, yyyy')}</span>
         </p>
-        <DocumentLinks base="/api/admin/payments" paymentId={p.id} status={p.status} pageHref={`/admin/projects/${p.id}`} />
+        <DocumentLinks
+          base="/api/admin/payments"
+          paymentId={p.id}
+          status={p.status}
+          refundedAmount={p.refundedAmount}
+          pageHref={`/admin/projects/${p.id}`}
+        />
       </div>
-      <div className="flex items-center gap-3 md:justify-end">
-        <Badge variant={s.variant}>{s.label}</Badge>
-        <p className="w-28 text-right font-semibold tabular-nums">{formatUsd(p.amount)}</p>
-        {p.status === 'paid' && (
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 md:flex-nowrap md:justify-end">
+        <div className="flex flex-wrap items-center gap-1.5 md:justify-end">
+          <Badge variant={s.variant} data-testid="payment-status">
+            {label}
+          </Badge>
+          <PartlyRefundedBadge payment={p} />
+        </div>
+        <div className="w-28 text-right">
+          <p className="font-semibold tabular-nums">{formatUsd(p.amount)}</p>
+          {toCents(p.refundedAmount) > 0 && (
+            <p className="text-xs text-muted-foreground tabular-nums" data-testid="refunded-amount">
+              {formatUsd(p.refundedAmount)} refunded
+            </p>
+          )}
+        </div>
+        {p.status !== 'refunded' && (
           <RefundButton
             paymentId={p.id}
             amount={p.amount}
+            refundedAmount={p.refundedAmount}
             title={p.opportunity.title}
             brand={p.user.brandName || p.user.name || p.user.email}
             question="Refund this payment?"
-            consequence="the slot becomes available again"
+            consequence={p.status === 'released' ? 'the article is no longer watched' : 'the slot becomes available again'}
           />
         )}
       </div>

@@ -1,8 +1,8 @@
 import { format } from 'date-fns';
 import { Receipt } from 'lucide-react';
-import { formatUsd } from '@shared/money';
+import { formatUsd, toCents } from '@shared/money';
 import { PLACEMENT_STATUS_GUIDE, placementStatus, shortPaymentId, type BrandPaymentItem } from '@shared/payment';
-import { PlacementStatusBadge } from '@/components/placement-status';
+import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -20,6 +20,7 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
         <div className="flex flex-wrap items-center gap-2">
           <p className="min-w-0 font-medium wrap-anywhere">{p.opportunity.title}</p>
           <PlacementStatusBadge status={badge} />
+          <PartlyRefundedBadge payment={p} />
         </div>
         <p className="text-sm text-muted-foreground">
           {p.opportunity.outletName}
@@ -31,9 +32,22 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
             {shortPaymentId(p.stripePaymentId)}
           </span>
         </p>
-        <DocumentLinks base="/api/brand/payments" paymentId={p.id} status={p.status} pageHref={`/brand/my-articles/${p.id}`} />
+        <DocumentLinks
+          base="/api/brand/payments"
+          paymentId={p.id}
+          status={p.status}
+          refundedAmount={p.refundedAmount}
+          pageHref={`/brand/my-articles/${p.id}`}
+        />
       </div>
-      <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(p.amount)}</p>
+      <div className="shrink-0 sm:text-right">
+        <p className="text-lg font-semibold tabular-nums">{formatUsd(p.amount)}</p>
+        {toCents(p.refundedAmount) > 0 && (
+          <p className="text-sm text-muted-foreground tabular-nums" data-testid="refunded-amount">
+            {formatUsd(p.refundedAmount)} refunded
+          </p>
+        )}
+      </div>
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { PlacementPayment } from '@shared/schemas/brief';
-import { apiRequest } from '@/lib/api';
+import { apiRequest, apiRequestRaw } from '@/lib/api';
 import { refreshUser } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { myArticlesKey } from '@/lib/my-article-counts';
@@ -25,12 +25,18 @@ export function useApproveDraft() {
   });
 }
 
-/** POST /api/brand/projects/{paymentId}/request-edits — feedback trimmed; empty sends none. */
+/**
+ * POST /api/brand/projects/{paymentId}/request-edits — feedback trimmed; empty sends none. Beyond the
+ * included rounds (issue 47) a `reason` goes with it and the server answers 202: an extra revision
+ * awaiting the editorial team (`extra`), not a round opened.
+ */
 export function useRequestEdits() {
   return useMutation({
-    mutationFn: ({ paymentId, feedback }: { paymentId: string; feedback: string }) => {
+    mutationFn: async ({ paymentId, feedback, reason }: { paymentId: string; feedback: string; reason?: string }) => {
       const text = feedback.trim();
-      return apiRequest<PlacementPayment>('POST', `/api/brand/projects/${paymentId}/request-edits`, text ? { feedback: text } : {});
+      const body = { ...(text ? { feedback: text } : {}), ...(reason !== undefined ? { reason: reason.trim() } : {}) };
+      const res = await apiRequestRaw('POST', `/api/brand/projects/${paymentId}/request-edits`, body);
+      return { extra: res.status === 202 };
     },
     onSuccess: refreshAfterReview,
   });

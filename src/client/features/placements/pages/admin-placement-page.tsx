@@ -1,10 +1,13 @@
 import { useParams } from 'wouter';
 import { Mail, UserRound } from 'lucide-react';
+import { PARTLY_REFUNDED, isPartlyRefunded } from '@shared/payment';
 import type { ProjectTab } from '@shared/schemas/brief';
+import { PartlyRefundedBadge } from '@/components/placement-status';
 import { Badge } from '@/components/ui/badge';
 import { useAdminPlacement } from '../api/get-placement';
 import { AdminBriefSection, AdminDraftSection, AdminPublicationSection } from '../components/placement/admin-sections';
 import { MoneySection } from '../components/placement/money-section';
+import { AdminCancellationSection } from '../components/placement/cancellation-section';
 import { DeclineControl } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 import { brandOf, projectTabOf, typeLabel } from '../components/projects/brief-text';
@@ -30,6 +33,8 @@ export function AdminPlacementPage() {
     <PlacementFrame key={paymentId} side="admin" paymentId={paymentId} query={query}>
       {(item) => {
         const tab = TAB_BADGE[projectTabOf(item.payment)];
+        // a cancellation granted with a part refund: refunded, the rest kept (issue 47)
+        const tabLabel = item.payment.status === 'refunded' && isPartlyRefunded(item.payment) ? PARTLY_REFUNDED : tab.label;
         const brand = brandOf(item.user);
         return {
           header: (
@@ -41,8 +46,9 @@ export function AdminPlacementPage() {
                 <>
                   <Badge variant="info">{typeLabel(item.type)}</Badge>
                   <Badge variant={tab.variant} data-testid="project-state">
-                    {tab.label}
+                    {tabLabel}
                   </Badge>
+                  <PartlyRefundedBadge payment={item.payment} />
                   {item.overdue && (
                     <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
                       Overdue
@@ -68,6 +74,7 @@ export function AdminPlacementPage() {
           brief: <AdminBriefSection item={item} />,
           work: (
             <>
+              <AdminCancellationSection item={item} />
               <DeclineControl item={item} />
               <AdminDraftSection item={item} />
               <AdminPublicationSection item={item} />

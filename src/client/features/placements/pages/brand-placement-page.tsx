@@ -5,9 +5,10 @@ import { Badge } from '@/components/ui/badge';
 import { useReviewOnly } from '@/lib/org';
 import { useBrandPlacement } from '../api/get-placement';
 import { placementStatus } from '@shared/payment';
-import { PlacementStatusBadge } from '@/components/placement-status';
+import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
 import { MoneySection } from '../components/placement/money-section';
+import { BrandCancellationSection } from '../components/placement/cancellation-section';
 import { SwapSection } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 
@@ -38,6 +39,7 @@ export function BrandPlacementPage() {
                 <>
                   {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
                   <PlacementStatusBadge status={status} testId="article-status" />
+                  <PartlyRefundedBadge payment={a.payment} />
                 </>
               }
             >
@@ -51,6 +53,7 @@ export function BrandPlacementPage() {
               <BrandDraftSection article={a} />
               <BrandPublicationSection article={a} />
               {!reviewOnly && <MoneySection side="brand" payment={a.payment} title={a.title} />}
+              {!reviewOnly && <BrandCancellationSection article={a} />}
             </>
           ),
         };

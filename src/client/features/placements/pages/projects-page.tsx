@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUrlSearch, type UrlSearch } from '@/lib/use-url-search';
 import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
 import { ProjectCard } from '../components/projects/project-card';
+import { OpenCancellations } from '../components/projects/open-cancellations';
 import type { ProjectTab } from '../components/projects/brief-text';
 import { QueryError } from '@/components/query-error';
 
@@ -82,6 +83,7 @@ export function ProjectsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
         <p className="text-muted-foreground">Track all paid opportunities and their progress</p>
       </div>
+      <OpenCancellations />
       <SearchBox search={search} id="projects-search" />
       {isLoading ? (
         <PageSpinner />

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { QueryError } from '@/components/query-error';
 import { Logo } from '@/components/ui/logo';
 import { PageSpinner } from '@/components/ui/spinner';
-import { useTerms } from '../api/get-terms';
+import { useTerms } from '@/lib/terms';
 import { Inlines, MarkdownBlocks } from '../components/markdown';
 import { parseMarkdown, type Block } from '../markdown';
 
@@ -14,13 +14,18 @@ function split(blocks: Block[]): { title: Block | undefined; body: Block[] } {
   return { title: blocks[at], body: blocks.filter((_, i) => i !== at) };
 }
 
-/** /terms: public, so a visitor can read what they agree to before signing up or paying. */
+/**
+ * /terms: public, so a visitor can read what they agree to before signing up or paying. After the
+ * terms, the rules of revisions, cancellation and refunds the server writes from the numbers it
+ * enforces (issue 47).
+ */
 export function TermsPage() {
   const terms = useTerms();
   const { title, body } = React.useMemo(
     () => split(terms.data ? parseMarkdown(terms.data.markdown) : []),
     [terms.data],
   );
+  const rules = React.useMemo(() => (terms.data?.rulesMarkdown ? parseMarkdown(terms.data.rulesMarkdown) : []), [terms.data]);
   return (
     <div className="min-h-page bg-background">
       <header className="border-b bg-card">
@@ -47,6 +52,11 @@ export function TermsPage() {
               {title && title.kind === 'heading' ? <Inlines nodes={title.children} /> : 'Terms of Service'}
             </h1>
             <MarkdownBlocks blocks={body} />
+            {rules.length > 0 && (
+              <section data-testid="fair-rules">
+                <MarkdownBlocks blocks={rules} />
+              </section>
+            )}
           </article>
         )}
       </main>

@@ -10,8 +10,8 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { MessagesLink } from '@/components/messages-link';
 import { DraftPanel } from './draft-panel';
 import { PublicationPanel } from './publication-panel';
-import { placementStatus } from '@shared/payment';
-import { PlacementStatusBadge } from '@/components/placement-status';
+import { isPartlyRefunded, placementStatus } from '@shared/payment';
+import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { briefCanChange, hasDraft } from './article-status';
 import { useReviewOnly } from '@/lib/org';
 
@@ -57,6 +57,7 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                   <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>
                 )}
                 <PlacementStatusBadge status={status} testId="article-status" />
+                <PartlyRefundedBadge payment={a.payment} />
               </div>
               <h2 className="text-base font-semibold leading-snug">{a.title}</h2>
               <p className="text-sm text-muted-foreground">{a.outletName}</p>
@@ -80,7 +81,11 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                 data-testid="refunded-note"
               >
                 <Undo2 className="size-4" />{' '}
-                {reviewOnly ? 'Refunded' : `Refunded – ${formatUsd(a.payment.amount)} returned`}
+                {reviewOnly
+                  ? status
+                  : isPartlyRefunded(a.payment)
+                    ? `Partially refunded – ${formatUsd(a.payment.refundedAmount)} of ${formatUsd(a.payment.amount)} returned`
+                    : `Refunded – ${formatUsd(a.payment.amount)} returned`}
               </span>
             ) : submitted ? (
               <span className="inline-flex items-center gap-1.5 font-medium text-emerald-700">

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { CheckCircle2, Download, ExternalLink, FileText, MessageSquareQuote, PenLine, RefreshCcw } from 'lucide-react';
+import { CheckCircle2, Download, ExternalLink, FileText, Hourglass, MessageSquareQuote, PenLine, RefreshCcw, XCircle } from 'lucide-react';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useApproveDraft } from '../../api/review-draft';
+import { RevisionBadge } from '../projects/revisions';
 import { REVIEW_LABELS, REVIEW_VARIANT, canReview } from './article-status';
 import { RequestEditsDialog } from './request-edits-dialog';
 
@@ -48,6 +49,34 @@ function RevisingNote({ feedback }: { feedback: string | null }) {
   );
 }
 
+/**
+ * An edit request beyond the included rounds (issue 47) while it awaits the editorial team, or
+ * after they declined it (with their reason). Accepted, it is an edit round like the others.
+ */
+function ExtraRevisionNote({ request }: { request: BrandPlacementItem['revisions']['request'] }) {
+  if (request?.status === 'pending') {
+    return (
+      <div className="space-y-1 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" role="status" data-testid="extra-revision">
+        <p className="flex items-center gap-1.5 font-medium">
+          <Hourglass className="size-4 shrink-0" /> Extra revision awaiting the editorial team
+        </p>
+        <p className="break-words">
+          <span className="font-medium">Your reason:</span> {request.reason}
+        </p>
+      </div>
+    );
+  }
+  if (request?.status === 'declined') {
+    return (
+      <p className="flex items-start gap-1.5 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="extra-revision">
+        <XCircle className="mt-0.5 size-4 shrink-0" />
+        <span className="min-w-0 break-words">Extra revision declined: {request.answer || 'no reason given'}</span>
+      </p>
+    );
+  }
+  return null;
+}
+
 /** The attached draft: where to read it, the review state, the brand's feedback and its two actions. */
 export function DraftPanel({ article }: { article: BrandPlacementItem }) {
   const p = article.payment;
@@ -58,6 +87,7 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
   // the brand sent the draft back: it is with the team, not waiting for the brand (issue 43)
   const revising = reviewable && p.draftReviewStatus === 'edits_requested';
   const question = approveQuestion(article);
+  const extraPending = article.revisions.request?.status === 'pending';
 
   const onApprove = () =>
     approve.mutate(p.id, {
@@ -84,6 +114,7 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
         <div className="flex flex-wrap gap-1.5">
           <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]}>{REVIEW_LABELS[p.draftReviewStatus]}</Badge>
           <Badge variant="outline">{p.draftDocumentUrl ? 'Online document' : 'File'}</Badge>
+          <RevisionBadge revisions={article.revisions} />
         </div>
       </div>
 
@@ -115,11 +146,12 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
         </p>
       )}
 
+      {reviewable && <ExtraRevisionNote request={article.revisions.request} />}
       {reviewable && (
         <div className="space-y-2">
           {revising && <p className="text-sm text-muted-foreground">You can still approve the current version as it is, or add to your request.</p>}
           <div className="flex flex-col gap-2 sm:flex-row">
-            <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending}>
+            <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending || extraPending}>
               Request Edits
             </Button>
             <Button onClick={() => setConfirming(true)} disabled={approve.isPending}>
@@ -138,7 +170,7 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
         pending={approve.isPending}
         onConfirm={onApprove}
       />
-      <RequestEditsDialog paymentId={p.id} open={editing} onOpenChange={setEditing} />
+      <RequestEditsDialog paymentId={p.id} revisions={article.revisions} open={editing} onOpenChange={setEditing} />
     </section>
   );
 }

@@ -11,7 +11,8 @@ import { AttachDraftDialog } from '../projects/attach-draft-dialog';
 import { BriefDetails } from '../projects/brief-details';
 import { projectTabOf } from '../projects/brief-text';
 import { DraftPanel } from '../projects/draft-panel';
-import { MarkEditsCompleteButton, PublishButton, copyBrief } from '../projects/project-actions';
+import { ExtraRevisionRequest } from '../projects/extra-revision';
+import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from '../projects/project-actions';
 import { Note, PageSection } from './page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
@@ -66,35 +67,49 @@ export function AdminDraftSection({ item }: { item: AdminPlacementItem }) {
 
   let body: React.ReactNode;
   if (tab === 'awaiting') {
-    body = brief ? (
+    body = (
       <div className="space-y-3">
-        <Note>The brief is in: write the draft and attach it for the brand's review.</Note>
-        <Button size="sm" onClick={() => setDialogOpen(true)}>
-          <FilePlus2 /> Attach Draft
-        </Button>
+        {brief ? (
+          <>
+            <Note>The brief is in: write the draft and attach it for the brand's review.</Note>
+            <div className="flex flex-wrap items-center gap-2">
+              <Button size="sm" onClick={() => setDialogOpen(true)}>
+                <FilePlus2 /> Attach Draft
+              </Button>
+              <WritingStarted item={item} />
+            </div>
+          </>
+        ) : (
+          <>
+            <Note>The draft is written once the brand's brief is in.</Note>
+            <WritingStarted item={item} />
+          </>
+        )}
       </div>
-    ) : (
-      <Note>The draft is written once the brand's brief is in.</Note>
     );
   } else if (tab === 'review') {
     body = (
-      <DraftPanel
-        payment={payment}
-        actions={
-          <>
-            <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
-              <Pencil /> Edit Draft
-            </Button>
-            {payment.draftReviewStatus === 'edits_requested' && <MarkEditsCompleteButton paymentId={payment.id} />}
-          </>
-        }
-      />
+      <div className="space-y-3">
+        <DraftPanel
+          payment={payment}
+          revisions={item.revisions}
+          actions={
+            <>
+              <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
+                <Pencil /> Edit Draft
+              </Button>
+              {payment.draftReviewStatus === 'edits_requested' && <MarkEditsCompleteButton paymentId={payment.id} />}
+            </>
+          }
+        />
+        <ExtraRevisionRequest paymentId={payment.id} revisions={item.revisions} />
+      </div>
     );
   } else if (drafted) {
     body = (
       <div className="space-y-3">
         {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
-        <DraftPanel payment={payment} actions={tab === 'approved' && <PublishButton item={item} />} />
+        <DraftPanel payment={payment} revisions={item.revisions} actions={tab === 'approved' && <PublishButton item={item} />} />
       </div>
     );
   } else if (tab === 'approved') {

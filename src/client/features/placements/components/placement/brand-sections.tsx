@@ -92,13 +92,20 @@ export function BrandDraftSection({ article: a }: { article: BrandPlacementItem 
       ) : a.payment.status === 'refunded' ? (
         <Note>No draft: this placement was refunded.</Note>
       ) : submitted ? (
-        <p className="flex items-start gap-1.5 text-sm text-muted-foreground">
-          <Hourglass className="mt-0.5 size-4 shrink-0" aria-hidden />
-          <span>
-            <span className="font-medium text-foreground">Awaiting first draft</span> · the editorial team is writing it from
-            your brief. It shows here, ready for your review, as soon as it is attached.
-          </span>
-        </p>
+        <div className="space-y-2">
+          <p className="flex items-start gap-1.5 text-sm text-muted-foreground">
+            <Hourglass className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <span>
+              <span className="font-medium text-foreground">Awaiting first draft</span> · the editorial team is writing it from
+              your brief. It shows here, ready for your review, as soon as it is attached.
+            </span>
+          </p>
+          {a.writingStartedAt && (
+            <p className="flex items-center gap-1.5 text-sm text-muted-foreground" data-testid="writing-started">
+              <PenLine className="size-4 shrink-0" aria-hidden /> Writing started {day(a.writingStartedAt)}
+            </p>
+          )}
+        </div>
       ) : (
         <p className="flex items-start gap-1.5 text-sm text-muted-foreground">
           <PenLine className="mt-0.5 size-4 shrink-0" aria-hidden />

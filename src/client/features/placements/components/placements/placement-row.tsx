@@ -173,6 +173,7 @@ export function PlacementRow({ placement: p }: { placement: LivePlacementItem })
             <RefundButton
               paymentId={p.paymentId}
               amount={p.amount}
+              refundedAmount={p.refundedAmount}
               title={p.title}
               brand={brandLabel(p.brand)}
               question="Refund this placement?"

@@ -1,8 +1,10 @@
 import { Download, ExternalLink, FileText, MessageSquareWarning } from 'lucide-react';
 import type { DraftReviewStatus } from '@shared/payment';
 import type { PlacementPayment } from '@shared/schemas/brief';
+import type { Revisions } from '@shared/schemas/fair-terms';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { RevisionBadge } from './revisions';
 
 const REVIEW_BADGE: Partial<Record<DraftReviewStatus, { label: string; variant: 'info' | 'warning' | 'secondary' }>> = {
   pending_brand_review: { label: 'Awaiting brand review', variant: 'info' },
@@ -35,8 +37,8 @@ export function DocumentLink({ payment }: { payment: PlacementPayment }) {
 
 const draftKind = (p: PlacementPayment) => (p.draftDocumentUrl ? 'Google Docs link' : 'PDF/DOC file');
 
-/** Pending Review: where the draft stands with the brand, the document, and what the admin can do next. */
-export function DraftPanel({ payment, actions }: { payment: PlacementPayment; actions: React.ReactNode }) {
+/** Pending Review: where the draft stands with the brand, the edit rounds, the document, and what the admin can do next. */
+export function DraftPanel({ payment, revisions, actions }: { payment: PlacementPayment; revisions: Revisions; actions: React.ReactNode }) {
   const badge = REVIEW_BADGE[payment.draftReviewStatus];
   const editsRequested = payment.draftReviewStatus === 'edits_requested';
   return (
@@ -45,7 +47,10 @@ export function DraftPanel({ payment, actions }: { payment: PlacementPayment; ac
         <p className="flex items-center gap-2 text-sm font-semibold">
           <FileText className="size-4 text-sky-700" /> Draft Document Attached
         </p>
-        {badge && <Badge variant={badge.variant}>{badge.label}</Badge>}
+        <div className="flex flex-wrap gap-1.5">
+          {badge && <Badge variant={badge.variant}>{badge.label}</Badge>}
+          <RevisionBadge revisions={revisions} />
+        </div>
       </div>
       <p className="text-sm text-muted-foreground">{draftKind(payment)}</p>
       {editsRequested && (

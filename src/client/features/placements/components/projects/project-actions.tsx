@@ -1,5 +1,6 @@
 import * as React from 'react';
-import { CheckCircle2, Rocket } from 'lucide-react';
+import { format } from 'date-fns';
+import { CheckCircle2, PenLine, Rocket } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
@@ -9,6 +10,7 @@ import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, r
 import { useRelease } from '@/components/publication/use-release';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../../api/mark-edits-complete';
+import { useMarkWritingStarted } from '../../api/writing-started';
 import { brandOf, briefToText, type CopiedBrief } from './brief-text';
 
 // What the admin does to a project, on its Projects card and on the placement's page alike.
@@ -37,6 +39,47 @@ export function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
       }
     >
       <CheckCircle2 /> {mark.isPending ? 'Saving...' : 'Mark Edits Complete'}
+    </Button>
+  );
+}
+
+/**
+ * Whether the editorial team may mark the writing as started (issue 47): in progress, not declined,
+ * no draft yet and not marked. From then the brand's cancellation is a request, not a refund at once.
+ */
+const canMarkWritingStarted = (item: AdminPlacementItem) =>
+  item.payment.status === 'paid' &&
+  item.payment.draftReviewStatus !== 'approved' &&
+  !item.declined &&
+  !item.payment.draftDocumentUrl &&
+  !item.payment.draftDocumentFile &&
+  item.writingStartedAt === null;
+
+/** "Mark writing started", offered while `canMarkWritingStarted`; afterwards "Writing started <date>". */
+export function WritingStarted({ item }: { item: AdminPlacementItem }) {
+  const mark = useMarkWritingStarted(item.payment.id);
+  if (item.writingStartedAt) {
+    return (
+      <p className="flex items-center gap-1.5 text-sm text-muted-foreground" data-testid="writing-started">
+        <PenLine className="size-4 shrink-0" aria-hidden /> Writing started {format(new Date(item.writingStartedAt), 'MMM d, yyyy')}
+      </p>
+    );
+  }
+  if (!canMarkWritingStarted(item)) return null;
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={mark.isPending}
+      title="From now the brand's cancellation is a request the editorial team answers"
+      onClick={() =>
+        mark.mutate(undefined, {
+          onSuccess: () => toast({ title: 'Writing marked as started', description: 'A cancellation by the brand is now a request you answer.' }),
+          onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Could not mark the writing as started'), variant: 'destructive' }),
+        })
+      }
+    >
+      <PenLine /> {mark.isPending ? 'Saving...' : 'Mark writing started'}
     </Button>
   );
 }

@@ -3,7 +3,9 @@ import { format } from 'date-fns';
 import { Building2, CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Store, UserRound } from 'lucide-react';
 import { Link } from 'wouter';
 import { formatUsd } from '@shared/money';
+import { PARTLY_REFUNDED, isPartlyRefunded } from '@shared/payment';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
+import { PartlyRefundedBadge } from '@/components/placement-status';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,7 +14,9 @@ import { brandOf, typeLabel, type ProjectTab } from './brief-text';
 import { AttachDraftDialog } from './attach-draft-dialog';
 import { BriefDetails } from './brief-details';
 import { DocumentLink, DraftPanel } from './draft-panel';
-import { MarkEditsCompleteButton, PublishButton, copyBrief } from './project-actions';
+import { ExtraRevisionRequest } from './extra-revision';
+import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from './project-actions';
+import { CancellationNote } from './cancellation-note';
 
 function Meta({ icon, label, children }: { icon: React.ReactNode; label: string; children: React.ReactNode }) {
   return (
@@ -48,7 +52,8 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
               )}
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
-              {payment.status === 'refunded' && <Badge variant="destructive">Refunded</Badge>}
+              {payment.status === 'refunded' && <Badge variant="destructive">{isPartlyRefunded(payment) ? PARTLY_REFUNDED : 'Refunded'}</Badge>}
+              <PartlyRefundedBadge payment={payment} />
               {item.overdue && (
                 <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
                   Overdue
@@ -97,9 +102,12 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
           </Meta>
         </dl>
 
+        <CancellationNote item={item} />
+
         {tab === 'review' && (
           <DraftPanel
             payment={payment}
+            revisions={item.revisions}
             actions={
               <>
                 <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
@@ -110,9 +118,12 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
             }
           />
         )}
+        {tab === 'review' && <ExtraRevisionRequest paymentId={payment.id} revisions={item.revisions} />}
 
         <div className="flex flex-wrap gap-2">
           <MessagesLink side="admin" paymentId={payment.id} />
+          {/* with the brief in (the draft to write): "Mark writing started" or since when; the page offers it always */}
+          {tab === 'awaiting' && brief && <WritingStarted item={item} />}
           {tab === 'awaiting' && brief && (
             <Button size="sm" onClick={() => setDialogOpen(true)}>
               <FilePlus2 /> Attach Draft

@@ -1,0 +1,32 @@
+import { useMutation } from '@tanstack/react-query';
+import type { Cancellation } from '@shared/schemas/fair-terms';
+import { apiRequest } from '@/lib/api';
+import { refreshUser } from '@/lib/auth';
+import { myArticlesKey } from '@/lib/my-article-counts';
+import { queryClient } from '@/lib/query-client';
+import { timelineKey } from './get-timeline';
+
+/** What the brand's cancel answers: refunded at once (before writing), or a request awaiting the team. */
+type CancelAnswer =
+  { refundedUsd: string; cancellation: Cancellation | null } | { cancellation: Cancellation; refundedUsd?: undefined };
+
+/**
+ * POST /api/brand/projects/{paymentId}/cancel (issue 47). Afterwards My Articles (the placement's
+ * page with it), the payments (a refund and its credit note), the escrow balance (the wallet), the
+ * timeline and the user.
+ */
+export function useCancelPlacement(paymentId: string) {
+  return useMutation({
+    mutationFn: (reason: string) => {
+      const text = reason.trim();
+      return apiRequest<CancelAnswer>('POST', `/api/brand/projects/${paymentId}/cancel`, text ? { reason: text } : {});
+    },
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: myArticlesKey });
+      void queryClient.invalidateQueries({ queryKey: timelineKey });
+      void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
+      void queryClient.invalidateQueries({ queryKey: ['/api/brand/wallet'] });
+      void refreshUser();
+    },
+  });
+}

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { MessageSide } from '@shared/messages';
+import type { CreditNoteItem } from '@shared/schemas/fair-terms';
+import { apiGet } from '@/lib/api';
+
+/**
+ * GET /api/{brand|admin}/payments/{paymentId}/credit-notes: one per part refunded and one for a
+ * refund of the rest, oldest first (issue 47). Under the payments' key, so whatever refreshes the
+ * payments after a refund (the refund itself, a cancellation) refreshes it.
+ */
+export const useCreditNotes = (side: MessageSide, paymentId: string) =>
+  useQuery<CreditNoteItem[]>({
+    queryKey: [`/api/${side}/payments`, paymentId, 'credit-notes'],
+    queryFn: () => apiGet(`/api/${side}/payments/${paymentId}/credit-notes`),
+  });
