@@ -227,16 +227,19 @@ describe('[ADMIN][SEARCH] Payments', () => {
     expect((await admin.get('/api/admin/payments/totals?q=ACME')).body).toEqual({
       held: '1000.00',
       released: '200.00',
+      refunded: '0.00',
     });
     expect((await admin.get('/api/admin/payments/totals?q=zeta.test')).body).toEqual({
       held: '200.00',
       released: '100.00',
+      refunded: '0.00',
     });
     expect((await admin.get('/api/admin/payments/totals?q=nobody-has-this')).body).toEqual({
       held: '0.00',
       released: '0.00',
+      refunded: '0.00',
     });
-    expect((await admin.get('/api/admin/payments/totals')).body).toEqual({ held: '1500.00', released: '300.00' });
+    expect((await admin.get('/api/admin/payments/totals')).body).toEqual({ held: '1500.00', released: '300.00', refunded: '0.00' });
   });
 });
 

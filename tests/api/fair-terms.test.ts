@@ -18,6 +18,7 @@ import {
 } from '../../src/server/db/schema';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
 import { DAY_MS } from '../../src/shared/constants';
+import { toCents } from '../../src/shared/money';
 import { PART1, PART2 } from '../support/content';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -75,12 +76,18 @@ describe('part refunds by an admin', () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const id = await buy(brand.agent);
     const before = refunds.length;
+    const totalsBefore = ok(await admin.agent.get('/api/admin/payments/totals'), 'totals');
     const res = await admin.agent.post(`/api/admin/payments/${id}/refund`, {
       amountUsd: '120.50',
       reason: 'Two days late',
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id, status: 'paid', amount: '500.00', refundedAmount: '120.50' });
+    // the admins' totals: held less the part, refunded more by it; the brand's escrow holds what is left
+    const totalsAfter = ok(await admin.agent.get('/api/admin/payments/totals'), 'totals');
+    expect(toCents(totalsBefore.held) - toCents(totalsAfter.held)).toBe(12050);
+    expect(toCents(totalsAfter.refunded) - toCents(totalsBefore.refunded)).toBe(12050);
+    expect(ok(await brand.agent.get('/api/brand/wallet'), 'wallet')).toEqual({ balance: '379.50' });
     expect(refunds.slice(before)).toEqual([expect.objectContaining({ amountCents: 12050 })]);
     const [part] = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, id));
     expect(part).toMatchObject({

@@ -86,7 +86,7 @@ describe('money counted is money charged', () => {
       expect(wallet.body).toEqual({ balance: '29999999999.97' });
       const totals = await freshAdmin.get('/api/admin/payments/totals');
       expect(totals.status).toBe(200);
-      expect(totals.body).toEqual({ held: '49999999999.95', released: '0.00' });
+      expect(totals.body).toEqual({ held: '49999999999.95', released: '0.00', refunded: '0.00' });
       expect((await brand.agent.get('/api/brand/payments')).status).toBe(200);
     } finally {
       await fresh.close();

@@ -181,7 +181,8 @@ export function adminPayments(
 }
 
 /**
- * The admin's totals: what was charged for the payments held (`paid`) and released. The spec sums
+ * The admin's totals: what was charged for the payments held (`paid`) and released, less the parts
+ * refunded, and what was refunded (in full or in part). The spec sums
  * the opportunity's price, which is only the same while prices never change (docs/decisions/012).
  * Summed as unbounded numeric: any number of payments at the highest price cannot overflow.
  * With a search `q`, of the payments the list shows for it (that brand's money, held and released).
@@ -191,13 +192,15 @@ export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> 
     .select({
       held: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
       released: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
+      // issue 47: what went back, in full or in part
+      refunded: sql<string>`round(coalesce(sum(${payments.refundedAmount}), 0), 2)::text`,
     })
     .from(payments);
   const [row] =
     q === undefined
       ? await totals
       : await totals.innerJoin(users, eq(users.id, payments.brandId)).where(brandMatches(likeLiteral(q)));
-  return { held: row.held, released: row.released };
+  return { held: row.held, released: row.released, refunded: row.refunded };
 }
 
 /** Paid checkouts that were not booked because the charge did not match (newest first, the latest 100). */

@@ -72,7 +72,9 @@ export const adminPaymentItemSchema = paymentSchema
   .meta({ id: 'AdminPaymentItem' });
 
 /** GET /api/admin/payments/totals: what was charged for the payments held (paid) and released. */
-export const paymentTotalsSchema = z.object({ held: decimal, released: decimal }).meta({ id: 'PaymentTotals' });
+export const paymentTotalsSchema = z
+  .object({ held: decimal, released: decimal, refunded: decimal.describe('given back, in full or in part (issue 47)') })
+  .meta({ id: 'PaymentTotals' });
 
 /** GET /api/admin/payments/attention item: a paid checkout that was not booked (what was charged did not match). */
 export const paymentAttentionItemSchema = z

@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import { Building2, CheckCircle2, CreditCard, Lock } from 'lucide-react';
+import { Building2, CheckCircle2, CreditCard, Lock, Undo2 } from 'lucide-react';
 import { Link } from 'wouter';
 import { formatUsd, toCents } from '@shared/money';
 import { PARTLY_REFUNDED, isPartlyRefunded, type AdminPaymentItem, type PaymentStatus } from '@shared/payment';
@@ -130,9 +130,10 @@ export function AdminPaymentsPage() {
             Totals of the payments matching “{search.q}”
           </p>
         )}
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 sm:grid-cols-3">
           <Total title="Held in Escrow" hint="Pending publication" amount={totals.data?.held} icon={<Lock />} />
           <Total title="Released" hint="Content published" amount={totals.data?.released} icon={<CheckCircle2 />} />
+          <Total title="Refunded" hint="In full or in part" amount={totals.data?.refunded} icon={<Undo2 />} />
         </div>
       </div>
       {totals.isError && !totals.data && <QueryError query={totals} title="Couldn't load the totals" className="py-6" />}
