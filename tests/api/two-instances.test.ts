@@ -11,14 +11,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import { openPostgres, type DbHandle } from '../../src/server/db/client';
-import { opportunities, payments, processedWebhookEvents, users } from '../../src/server/db/schema';
+import { opportunities, paymentRefunds, payments, placements, processedWebhookEvents, users } from '../../src/server/db/schema';
+import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
+import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import { declinePlacement, refundUnswapped } from '../../src/server/modules/payments/swap';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -205,6 +207,33 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     expect([...a, ...c]).toEqual([row.id]);
     const [after] = await second.db.select().from(payments).where(eq(payments.id, row.id));
     expect(after).toMatchObject({ status: 'refunded', refundReason: 'declined' });
+  });
+
+  it('the fair terms’ deadlines (issue 47) move once, both instances sweeping at once with the clock past them', async () => {
+    const brand = (await quickBrands(apps[0], first.db, 1))[0];
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const opp = await createOpportunity(first.db, { maxSlots: 2, priceUsd: '200.00' });
+      const co = await brand.agent.post('/api/payments/checkout', { opportunityId: opp.id });
+      expect(co.status).toBe(200);
+      const paid = await brand.agent.post(`/api/payments/checkout/${String(co.body.url).split('/').pop()}/pay`);
+      expect(paid.status).toBe(200);
+      ids.push(paid.body.paymentId);
+    }
+    const [cancelled, disputed] = ids;
+    // a cancellation after writing started, and a dispute of a draft, both left unanswered
+    await first.db.update(placements).set({ writingStartedAt: new Date() }).where(eq(placements.id, cancelled));
+    expect((await brand.agent.post(`/api/brand/projects/${cancelled}/cancel`, { reason: 'No answer' })).status).toBe(202);
+    await first.db.update(placements).set({ draftDocumentUrl: 'https://docs.example.com/d', draftReviewStatus: 'pending_brand_review' }).where(eq(placements.id, disputed));
+    expect((await brand.agent.post(`/api/brand/projects/${disputed}/disputes`, { reason: 'not_as_briefed', outcome: 'refund_partial', amountUsd: '80.00', text: 'Half of it' })).status).toBe(201);
+    const later = new Date(Date.now() + 3 * 86_400_000 + 60_000);
+    const sweep = (h: DbHandle) => Promise.all([grantUnansweredCancellations(h.db, testCheckoutProvider(h.db), later), runDisputeDeadlines(h.db, testCheckoutProvider(h.db), later)]);
+    const [a, b] = await Promise.all([sweep(first), sweep(second)]);
+    expect([...a[0], ...b[0]]).toHaveLength(1);
+    expect([...a[1], ...b[1]]).toHaveLength(1);
+    const rows = await second.db.select({ id: payments.id, status: payments.status, refunded: payments.refundedAmount }).from(payments).where(inArray(payments.id, ids));
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.status, r.refunded]]))).toEqual({ [cancelled]: ['refunded', '200.00'], [disputed]: ['paid', '80.00'] });
+    expect(await second.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, disputed))).toBe(1);
   });
 
   it('an upload made through one instance is served by the other', async () => {
