@@ -410,6 +410,9 @@ describe('cancellation', () => {
     expect((await card(brand, id)).payment).toMatchObject({ status: 'refunded', refundedAmount: '150.00' });
     const notes = ok(await brand.agent.get(`/api/brand/payments/${id}/credit-notes`), 'notes');
     expect(notes.map((n: { amountUsd: string }) => n.amountUsd)).toEqual(['150.00']);
+    // the part kept for the work done still counts as spent this month, the part refunded does not
+    const org = ok(await admin.agent.get(`/api/admin/organisations/${brand.user.organisationId}`), 'org');
+    expect(org).toMatchObject({ spentUsd: '250.00', paidTotalUsd: '250.00' });
     // nothing more can be refunded, and the guarantee job leaves it alone
     expect((await admin.agent.post(`/api/admin/payments/${id}/refund`)).status).toBe(409);
   });

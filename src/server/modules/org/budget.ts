@@ -35,13 +35,20 @@ type Totals = { spent: string; open: string };
  * decimal text added up by the database: payments paid this month that were not refunded (a refund
  * gives the whole amount back), and open checkouts whose hold has not run out.
  */
+/**
+ * The payments a month's spend counts (less what each gave back): every one not refunded, and a
+ * refunded one that kept a part (issue 47: a cancellation granted with a part refund; a refund in
+ * full gives back all of it).
+ */
+const spent = sql.raw(`(status <> 'refunded' OR refunded_amount > 0)`);
+
 async function totals(db: Db | Tx, organisationId: string, of: { buyer?: string; client?: string } | null, now: Date): Promise<Totals> {
   const { start, end } = monthOf(now);
   const byBuyer = of?.buyer ? sql`AND brand_id = ${of.buyer}` : of?.client ? sql`AND client_id = ${of.client}` : sql``;
   const result = await db.execute(sql`
     SELECT
       (SELECT coalesce(sum(amount - refunded_amount), 0)::numeric(14, 2)::text FROM payments
-        WHERE organisation_id = ${organisationId} ${byBuyer} AND status <> 'refunded'
+        WHERE organisation_id = ${organisationId} ${byBuyer} AND ${spent}
           AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz) AS "spent",
       (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM checkouts
         WHERE organisation_id = ${organisationId} ${byBuyer} AND status = 'open'
@@ -111,7 +118,7 @@ export async function clientsSpent(db: Db, organisationId: string, now = new Dat
   const { start, end } = monthOf(now);
   const result = await db.execute(sql`
     SELECT client_id AS "clientId", sum(amount - refunded_amount)::numeric(14, 2)::text AS "spent" FROM payments
-    WHERE organisation_id = ${organisationId} AND client_id IS NOT NULL AND status <> 'refunded'
+    WHERE organisation_id = ${organisationId} AND client_id IS NOT NULL AND ${spent}
       AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz
     GROUP BY client_id`);
   return new Map((result as unknown as { rows: { clientId: string; spent: string }[] }).rows.map((r) => [r.clientId, r.spent]));

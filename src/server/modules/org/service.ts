@@ -43,7 +43,8 @@ export async function adminOrganisation(db: Db, id: string, now = new Date()): P
     organisationSpent(db, id, now),
     db
       .select({
-        paid: sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} <> 'refunded'), 0)::numeric(14, 2)::text`,
+        // what the organisation paid and kept paid: less every refund, in full or in part (issue 47)
+        paid: sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} <> 'refunded' OR ${payments.refundedAmount} > 0), 0)::numeric(14, 2)::text`,
         n: sql<number>`count(*)::int`,
       })
       .from(payments)
