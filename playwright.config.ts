@@ -15,12 +15,18 @@ export const CHROMIUM_ARGS = [
 const PG_URL = process.env.TEST_DATABASE_URL;
 const PG_PORT = PORT + 1;
 const PG_DATABASE = `byline_e2e_${PG_PORT}`;
-const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts'];
+const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts', 'disputes.spec.ts'];
 const pgUrl = (base: string) => {
   const url = new URL(base);
   url.pathname = `/${PG_DATABASE}`;
   return url.toString();
 };
+
+/**
+ * A second admin besides the demo one (made at the server's start from ADMIN_EMAIL/ADMIN_PASSWORD):
+ * an escalated dispute is decided by an admin who did not answer it (disputes.spec.ts).
+ */
+export const SECOND_ADMIN = { email: 'second-admin@byline.test', password: 'byline-second-admin' };
 
 /** The server's settings for the suite, on its own port and data folder. */
 const serverEnv = (port: number) => ({
@@ -40,6 +46,8 @@ const serverEnv = (port: number) => ({
   LIMIT_MESSAGES: '10/1h',
   // the publication journeys serve the outlet's article from a server on loopback
   LINK_CHECK_ALLOW: '127.0.0.1:1024-65535', // a bare address opens only ports 80 and 443; the outlets take any free port
+  ADMIN_EMAIL: SECOND_ADMIN.email,
+  ADMIN_PASSWORD: SECOND_ADMIN.password,
 });
 
 const SERVE = 'node --enable-source-maps --max-semi-space-size=16 dist/server/main.js';

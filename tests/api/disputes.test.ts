@@ -184,6 +184,11 @@ describe('a content dispute', () => {
       decision: { reason: 'Half the brief was missed' },
     });
     expect(await payment(id)).toMatchObject({ status: 'paid', refundedAmount: '150.00' });
+    expect(ok(await admin.agent.get(`/api/admin/disputes/${opened.body.id}`), 'detail')).toMatchObject({
+      amount: '600.00',
+      refundedAmount: '150.00',
+      brandName: brand.user.brandName,
+    });
     const [part] = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, id));
     expect(part).toMatchObject({ amount: '150.00', reason: 'dispute' });
     expect(await t.db.$count(taxDocuments, eq(taxDocuments.refundId, part.id))).toBe(1);

@@ -57,6 +57,9 @@ const BriefPage = page(() => import('@/features/placements/pages/brief-page'), '
 const OlderBriefPage = page(() => import('@/features/placements/pages/older-brief-page'), 'OlderBriefPage');
 const BrandPlacementPage = page(() => import('@/features/placements/pages/brand-placement-page'), 'BrandPlacementPage');
 const AdminPlacementPage = page(() => import('@/features/placements/pages/admin-placement-page'), 'AdminPlacementPage');
+const BrandDisputePage = page(() => import('@/features/placements/pages/brand-dispute-page'), 'BrandDisputePage');
+const AdminDisputePage = page(() => import('@/features/placements/pages/admin-dispute-page'), 'AdminDisputePage');
+const AdminDisputesPage = page(() => import('@/features/placements/pages/admin-disputes-page'), 'AdminDisputesPage');
 const AttentionPage = page(() => import('@/features/attention/pages/attention-page'), 'AttentionPage');
 const OrganisationPage = page(
   () => import('@/features/admin-organisations/pages/organisation-page'),
@@ -139,6 +142,14 @@ export function AppRouter() {
         <Route path="/brand/my-articles/:paymentId">
           <ProtectedRoute role="brand">
             <BrandPlacementPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/disputes/:id">
+          <ProtectedRoute role="brand">
+            {/* a client reviewer reads no amounts: the API refuses it a dispute (decision 035) */}
+            <NotForClientReviewers>
+              <BrandDisputePage />
+            </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
         <Route path="/brand/payments">
@@ -237,6 +248,16 @@ export function AppRouter() {
         <Route path="/admin/projects/:paymentId">
           <ProtectedRoute role="admin">
             <AdminPlacementPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/disputes">
+          <ProtectedRoute role="admin">
+            <AdminDisputesPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/disputes/:id">
+          <ProtectedRoute role="admin">
+            <AdminDisputePage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/attention">

@@ -240,6 +240,8 @@ export const disputeDetailSchema = disputeSchema
     title: z.string(),
     outletName: z.string(),
     amount: decimal.describe('what the placement cost'),
+    refundedAmount: decimal.describe('what was given back of it so far, by this dispute or otherwise'),
+    brandName: z.string().describe('whose placement it is'),
     evidence: z.array(
       z.object({
         url: z.string(),

@@ -10,6 +10,7 @@ import {
   LayoutDashboard,
   Newspaper,
   Package,
+  Scale,
   ScrollText,
   ShieldCheck,
   ShoppingCart,
@@ -50,6 +51,7 @@ const ADMIN_NAV = [
   { href: '/admin/projects', label: 'Projects', icon: <FolderKanban /> },
   { href: '/admin/payments', label: 'Payments', icon: <CreditCard /> },
   { href: '/admin/placements', label: 'Placements', icon: <ShieldCheck /> },
+  { href: '/admin/disputes', label: 'Disputes', icon: <Scale /> },
   { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
 ];
 const BRAND_NAV = [

@@ -670,6 +670,8 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
       title: opportunities.title,
       outletName: opportunities.outletName,
       amount: payments.amount,
+      refundedAmount: payments.refundedAmount,
+      brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       org: placements.organisationId,
       client: placements.clientId,
     })
@@ -677,6 +679,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     .innerJoin(placements, eq(placements.id, disputes.placementId))
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .innerJoin(users, eq(users.id, placements.brandId))
     .where(eq(disputes.id, disputeId));
   const visible =
     row &&
@@ -705,6 +708,8 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     title: row.title,
     outletName: row.outletName,
     amount: row.amount,
+    refundedAmount: row.refundedAmount,
+    brandName: row.brandName,
     evidence: checks.map((c) => ({
       url: c.url,
       result: c.result,

@@ -8,6 +8,7 @@ import { useAdminPlacement } from '../api/get-placement';
 import { AdminBriefSection, AdminDraftSection, AdminPublicationSection } from '../components/placement/admin-sections';
 import { MoneySection } from '../components/placement/money-section';
 import { AdminCancellationSection } from '../components/placement/cancellation-section';
+import { AdminDisputeSection } from '../components/placement/dispute-section';
 import { DeclineControl } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 import { brandOf, projectTabOf, typeLabel } from '../components/projects/brief-text';
@@ -75,6 +76,7 @@ export function AdminPlacementPage() {
           work: (
             <>
               <AdminCancellationSection item={item} />
+              <AdminDisputeSection item={item} />
               <DeclineControl item={item} />
               <AdminDraftSection item={item} />
               <AdminPublicationSection item={item} />

@@ -9,6 +9,7 @@ import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placemen
 import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
 import { MoneySection } from '../components/placement/money-section';
 import { BrandCancellationSection } from '../components/placement/cancellation-section';
+import { BrandDisputeSection } from '../components/placement/dispute-section';
 import { SwapSection } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 
@@ -54,6 +55,8 @@ export function BrandPlacementPage() {
               <BrandPublicationSection article={a} />
               {!reviewOnly && <MoneySection side="brand" payment={a.payment} title={a.title} />}
               {!reviewOnly && <BrandCancellationSection article={a} />}
+              {/* a client reviewer reads no amounts: the API refuses it a dispute (decision 035) */}
+              {!reviewOnly && <BrandDisputeSection article={a} />}
             </>
           ),
         };

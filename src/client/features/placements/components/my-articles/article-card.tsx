@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { AlertTriangle, CheckCircle2, Clock, Hourglass, Undo2 } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Clock, Hourglass, Scale, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
@@ -14,6 +14,28 @@ import { isPartlyRefunded, placementStatus } from '@shared/payment';
 import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { briefCanChange, hasDraft } from './article-status';
 import { useReviewOnly } from '@/lib/org';
+import { disputeBadge, dueLine } from '../disputes/dispute-text';
+
+/** An unresolved dispute (issue 47): where it stands and its next deadline, linked to its page. */
+function DisputeNote({ dispute: d, linked }: { dispute: NonNullable<BrandPlacementItem['dispute']>; linked: boolean }) {
+  const due = dueLine(d, 'brand');
+  const text = `Dispute: ${disputeBadge(d, 'brand').label}`;
+  return (
+    <span className="flex min-w-0 items-start gap-1.5" data-testid="dispute-note">
+      <Scale className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden />
+      <span className="min-w-0">
+        {linked ? (
+          <Link href={`/brand/disputes/${d.id}`} className="font-medium text-amber-800 underline underline-offset-4">
+            {text}
+          </Link>
+        ) : (
+          <span className="font-medium text-amber-800">{text}</span>
+        )}
+        {due && <span className="text-muted-foreground"> · {due}</span>}
+      </span>
+    </span>
+  );
+}
 
 const swapDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
@@ -101,6 +123,7 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                 <Hourglass className="size-4" /> Awaiting first draft
               </span>
             )}
+            {a.dispute && a.dispute.status !== 'resolved' && <DisputeNote dispute={a.dispute} linked={!reviewOnly} />}
           </div>
           <div className="flex flex-col gap-2 sm:flex-row">
             <MessagesLink side="brand" paymentId={a.payment.id} className="w-full sm:w-auto" />

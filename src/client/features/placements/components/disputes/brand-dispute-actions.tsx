@@ -1,0 +1,104 @@
+import * as React from 'react';
+import { Check, ArrowUpRight } from 'lucide-react';
+import { formatUsd } from '@shared/money';
+import { roleCan } from '@shared/org';
+import type { DisputeDetail } from '@shared/schemas/fair-terms';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { useOrg } from '@/lib/org';
+import { useTerms } from '@/lib/terms';
+import { useAcceptOffer, useEscalateDispute } from '../../api/disputes';
+
+/**
+ * The brand's two moves once the team has answered (issue 47): accept the offer (a part refund or a
+ * correction) or escalate to another admin, by `escalateBy`, for a member who may work on it.
+ */
+export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
+  const role = useOrg().data?.role;
+  const rules = useTerms().data?.rules;
+  const accept = useAcceptOffer(d);
+  const escalate = useEscalateDispute(d);
+  const [confirming, setConfirming] = React.useState<'accept' | 'escalate' | null>(null);
+  // when the page was opened: the 3 days' end is the server's to enforce, this only hides a late button
+  const [openedAt] = React.useState(() => Date.now());
+  if (d.status !== 'offered' || !roleCan(role, 'work')) return null;
+  const offer = d.answer?.action === 'offer' ? d.answer : null;
+  const canEscalate = !d.escalateBy || openedAt <= new Date(d.escalateBy).getTime();
+  const within = rules ? `within ${rules.decideDays} days` : 'within 10 days';
+  const failed = (title: string) => (err: unknown) =>
+    toast({ title, description: errorMessage(err, 'Please try again.'), variant: 'destructive' });
+
+  const onAccept = () =>
+    accept.mutate(undefined, {
+      onSuccess: (done) => {
+        setConfirming(null);
+        toast({
+          title: 'Offer accepted',
+          description:
+            done.resolution === 'corrected'
+              ? 'The editorial team corrects the article.'
+              : `${formatUsd(done.refundedUsd)} is on its way back to your card.`,
+        });
+      },
+      onError: failed('Could not accept the offer'),
+    });
+  const onEscalate = () =>
+    escalate.mutate(undefined, {
+      onSuccess: (done) => {
+        setConfirming(null);
+        toast({
+          title: 'Dispute escalated',
+          description: done.decideBy
+            ? `Another admin decides by ${new Date(done.decideBy).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}.`
+            : 'Another admin decides it.',
+        });
+      },
+      onError: failed('Could not escalate the dispute'),
+    });
+
+  return (
+    <>
+      {offer && (
+        <Button size="sm" onClick={() => setConfirming('accept')} disabled={accept.isPending || escalate.isPending}>
+          <Check /> Accept offer
+        </Button>
+      )}
+      {canEscalate && (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => setConfirming('escalate')}
+          disabled={accept.isPending || escalate.isPending}
+        >
+          <ArrowUpRight /> Escalate
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirming === 'accept'}
+        onOpenChange={(o) => setConfirming(o ? 'accept' : null)}
+        title="Accept the offer?"
+        description={
+          offer?.amountUsd
+            ? `${formatUsd(offer.amountUsd)} goes back to your card, with a credit note, and the dispute ends.`
+            : 'The editorial team corrects the article as offered, and the dispute ends.'
+        }
+        confirmLabel="Accept offer"
+        pendingLabel="Accepting…"
+        pending={accept.isPending}
+        onConfirm={onAccept}
+      />
+      <ConfirmDialog
+        open={confirming === 'escalate'}
+        onOpenChange={(o) => setConfirming(o ? 'escalate' : null)}
+        title="Escalate this dispute?"
+        description={`Another admin, one who neither published your placement nor answered your dispute, decides it ${within}, with a written reason. If it is not decided in time, you get what you asked for.`}
+        confirmLabel="Escalate"
+        pendingLabel="Escalating…"
+        pending={escalate.isPending}
+        onConfirm={onEscalate}
+      />
+    </>
+  );
+}
