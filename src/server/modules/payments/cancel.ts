@@ -74,13 +74,15 @@ export async function cancelPlacement(
 ): Promise<CancelResult> {
   const actor: Actor = { type: 'brand', id: member.userId };
   const step = await db.transaction(async (tx) => {
-    const [p] = await tx
+    // the payment's row first, then the placement's: the order a refund's record takes them in
+    // (refunds.ts recordRefund), so a cancel and a refund being recorded never deadlock
+    const [pay] = await tx
       .select()
-      .from(placements)
-      .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.organisationId, member.organisationId)))
       .for('update');
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
-    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    if (!pay) throw notFound(PAYMENT_NOT_FOUND);
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
     if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(NOT_IN_PROGRESS);
     const started = p.writingStartedAt !== null || p.draftDocumentUrl !== null || p.draftDocumentFile !== null;
     if (!started) {
