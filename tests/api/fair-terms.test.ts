@@ -352,6 +352,8 @@ describe('cancellation', () => {
     const id = await buy(brand.agent, '400.00');
     ok(await admin.agent.post(`/api/admin/payments/${id}/writing-started`), 'started');
     expect((await admin.agent.post(`/api/admin/payments/${id}/writing-started`)).status).toBe(409);
+    // writing started: the outlet can no longer decline it (issue 46's decline is before writing)
+    expect((await admin.agent.post(`/api/admin/payments/${id}/decline`, { reason: 'Too late' })).status).toBe(409);
     const asked = await brand.agent.post(`/api/brand/projects/${id}/cancel`, { reason: 'Budget cut' });
     expect(asked.status).toBe(202);
     expect(asked.body.cancellation).toMatchObject({ status: 'requested', reason: 'Budget cut' });

@@ -59,12 +59,13 @@ export async function declinePlacement(
 ) {
   const swapBy = new Date(now.getTime() + swapDays * DAY_MS);
   const declined = await db.transaction(async (tx) => {
-    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    // the payment's row, then the placement's: the order a refund's record takes them in (no deadlock with one)
+    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const [p] = pay ? await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update') : [];
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
     if (p.declinedAt) throw conflict('This placement has already been declined');
-    const writing = p.draftDocumentUrl !== null || p.draftDocumentFile !== null || p.draftReviewStatus === 'approved';
+    const writing = p.draftDocumentUrl !== null || p.draftDocumentFile !== null || p.draftReviewStatus === 'approved' || p.writingStartedAt !== null;
     if (p.state !== 'in_progress' || writing) throw conflict(DECLINE_REFUSAL);
-    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
     if (pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(DECLINE_REFUSAL);
     await tx.update(placements).set({ declinedAt: now, declineReason: reason, swapBy }).where(eq(placements.id, paymentId));
     // the outlet will not run it: its slot is free for others
