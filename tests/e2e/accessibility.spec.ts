@@ -96,6 +96,7 @@ interface Data {
   fresh: string; // nothing done since the purchase
   checkoutUrl: string; // an open checkout of the built-in provider
   orderId: string; // a cart's order, paid
+  disputeId: string; // a dispute of the approved draft, open (issue 47)
   code: string;
 }
 let data: Data;
@@ -171,6 +172,15 @@ test.beforeAll(async ({ browser }) => {
   const { url: orderUrl, orderId } = (await order.json()) as { url: string; orderId: string };
   const paidOrder = await api(brand, 'POST', `/api/payments/checkout/${orderUrl.split('/').pop()}/pay`);
   expect(paidOrder.status(), await paidOrder.text()).toBe(200);
+  // a dispute of the approved draft (its page, the admins' list and page)
+  const disputed = await api(brand, 'POST', `/api/brand/projects/${approved}/disputes`, {
+    reason: 'not_as_briefed',
+    outcome: 'refund_partial',
+    amountUsd: '100.00',
+    text: 'The founder quote from the brief is missing.',
+  });
+  expect(disputed.status(), await disputed.text()).toBe(201);
+  const disputeId = ((await disputed.json()) as { id: string }).id;
   expect((await api(brand, 'PUT', `/api/cart/lines/${opportunityId}`)).status()).toBe(200);
   const checkout = await api(brand, 'POST', '/api/payments/checkout', { opportunityId });
   expect(checkout.status(), await checkout.text()).toBe(200);
@@ -188,6 +198,7 @@ test.beforeAll(async ({ browser }) => {
     fresh,
     checkoutUrl: new URL(url, 'http://x').pathname,
     orderId,
+    disputeId,
     code,
   };
   await brandCtx.close();
@@ -326,6 +337,9 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'orders', page.getByTestId('order-row').first());
   await page.goto(`/brand/orders/${data.orderId}`);
   await check(page, 'order', page.getByTestId('order-line').first());
+  // a dispute's page (issue 47)
+  await page.goto(`/brand/disputes/${data.disputeId}`);
+  await check(page, 'dispute', page.getByTestId('dispute-title'));
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();
@@ -401,6 +415,11 @@ test('[ADMIN] attention, payments, placements, approvals and codes pass axe', as
   await placement.getByRole('button', { name: 'Add URL' }).click();
   await check(page, 'add-live-url', dialog(page).getByRole('heading', { name: 'Add live URL' }));
   await page.keyboard.press('Escape');
+  // the disputes (issue 47): the list and one dispute
+  await page.goto('/admin/disputes');
+  await check(page, 'admin-disputes', heading(page, 'Disputes'));
+  await page.goto(`/admin/disputes/${data.disputeId}`);
+  await check(page, 'admin-dispute', page.getByTestId('dispute-title'));
   await page.goto('/admin/approvals');
   await check(page, 'approvals', heading(page, /Approvals|Brand Approvals/));
   await page.goto('/admin/invite-codes');
