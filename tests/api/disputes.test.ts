@@ -361,6 +361,10 @@ describe('a link dispute', () => {
       'open',
     );
     expect(d).toMatchObject({ kind: 'link', status: 'open', respondBy: null });
+    // the checks decide it: the team may grant it, not reject it
+    const rejected = await admin.agent.post(`/api/admin/disputes/${d.id}/answer`, { action: 'reject', reason: 'Looks fine to us' });
+    expect(rejected.status).toBe(409);
+    expect(rejected.body.message).toBe('Byline’s checks decide a dispute about the live link: the editorial team can only accept it');
     // checked at once
     const now = Date.now();
     expect(

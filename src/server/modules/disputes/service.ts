@@ -333,6 +333,9 @@ export function answerDispute(
   now: Date = new Date(),
 ) {
   return step(db, provider, disputeId, ['open'], admin, now, async (tx, d) => {
+    if (d.kind === 'link' && answer.action !== 'accept') {
+      throw conflict('Byline’s checks decide a dispute about the live link: the editorial team can only accept it');
+    }
     const answered = {
       answerAction: answer.action,
       answerReason: answer.reason ?? null,

@@ -383,12 +383,17 @@ export function AdminDisputeActions({ d }: { d: DisputeDetail }) {
         <Button size="sm" onClick={() => answer('accept')}>
           <Check /> Accept
         </Button>
-        <Button size="sm" variant="outline" onClick={() => answer('offer')}>
-          <HandCoins /> Offer
-        </Button>
-        <Button size="sm" variant="outline" onClick={() => answer('reject')}>
-          <X /> Reject
-        </Button>
+        {/* a dispute about the live link is decided by Byline's checks: the team may only grant it */}
+        {d.kind === 'content' && (
+          <>
+            <Button size="sm" variant="outline" onClick={() => answer('offer')}>
+              <HandCoins /> Offer
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => answer('reject')}>
+              <X /> Reject
+            </Button>
+          </>
+        )}
         <AnswerDisputeDialog d={d} action={action} open={answering} onOpenChange={setAnswering} />
       </>
     );
