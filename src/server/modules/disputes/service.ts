@@ -390,6 +390,12 @@ export function answerDispute(
   });
 }
 
+/** What the team offered: a part refund of its amount, or (no amount) a correction. */
+const offered = (d: DisputeRow) =>
+  d.offerAmount
+    ? { outcome: 'refund_partial' as const, cents: toCents(d.offerAmount) }
+    : { outcome: 'correction' as const };
+
 /** POST /api/brand/disputes/{id}/accept-offer */
 export function acceptOffer(
   db: Db,
@@ -409,13 +415,7 @@ export function acceptOffer(
     async (tx, d) => {
       if (d.answerAction !== 'offer')
         throw conflict('The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
-      return resolve(
-        tx,
-        d,
-        d.offerAmount ? { outcome: 'refund_partial', cents: toCents(d.offerAmount) } : { outcome: 'correction' },
-        actor,
-        now,
-      );
+      return resolve(tx, d, offered(d), actor, now);
     },
     { organisationId: member.organisationId },
   );
@@ -547,15 +547,7 @@ export async function runDisputeDeadlines(
         changed = true;
         if (status === 'offered') {
           if (d.answerAction === 'offer')
-            return resolve(
-              tx,
-              d,
-              d.offerAmount ? { outcome: 'refund_partial', cents: toCents(d.offerAmount) } : { outcome: 'correction' },
-              SYSTEM,
-              now,
-              {},
-              'The offer was not escalated in time: it stands',
-            );
+            return resolve(tx, d, offered(d), SYSTEM, now, {}, 'The offer was not escalated in time: it stands');
           return resolve(tx, d, { outcome: 'reject' }, SYSTEM, now, {}, 'Not escalated in time: the rejection stands');
         }
         const missed =
