@@ -15,7 +15,7 @@ export const CHROMIUM_ARGS = [
 const PG_URL = process.env.TEST_DATABASE_URL;
 const PG_PORT = PORT + 1;
 const PG_DATABASE = `byline_e2e_${PG_PORT}`;
-const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts', 'disputes.spec.ts'];
+const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts', 'disputes.spec.ts', 'dispute-deadlines.spec.ts'];
 const pgUrl = (base: string) => {
   const url = new URL(base);
   url.pathname = `/${PG_DATABASE}`;
@@ -28,8 +28,8 @@ const pgUrl = (base: string) => {
  */
 export const SECOND_ADMIN = { email: 'second-admin@byline.test', password: 'byline-second-admin' };
 
-/** The server's settings for the suite, on its own port and data folder. */
-const serverEnv = (port: number) => ({
+/** The server's settings for the suite, on its own port and data folder (dispute-deadlines.spec.ts starts its own). */
+export const serverEnv = (port: number) => ({
   PORT: String(port),
   DATA_DIR: `.tmp/e2e-data-${port}`,
   SEED_DEMO: '1',
@@ -50,7 +50,7 @@ const serverEnv = (port: number) => ({
   ADMIN_PASSWORD: SECOND_ADMIN.password,
 });
 
-const SERVE = 'node --enable-source-maps --max-semi-space-size=16 dist/server/main.js';
+export const SERVE = 'node --enable-source-maps --max-semi-space-size=16 dist/server/main.js';
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -409,10 +409,10 @@ test('[BRAND][ADMIN][DISPUTES] a rejected dispute escalated: the admin who answe
 /*
  * A link dispute is decided by Byline's checks: a failure two checks an hour apart confirm becomes
  * the publication case, and the brand is refunded in full if the outlet does not restore the
- * article by its deadline. The hour and the deadline need the clock moved, which a browser cannot
- * do: tests/api/disputes.test.ts ("a link dispute ... refunded at its restore deadline") covers
- * them. Here: the outlet removes the page, the brand opens the dispute, an admin's "Recheck now"
- * runs a check, and its failure shows on the dispute's page as evidence.
+ * article by its deadline. The hour and the deadline need the clock moved: dispute-deadlines.spec.ts
+ * runs that journey on a server of its own. Here: the outlet removes the page, the brand opens the
+ * dispute, an admin's "Recheck now" runs a check, and its failure shows on the dispute's page as
+ * evidence.
  */
 const BRAND_SITE = 'https://jordan.example.com';
 const ARTICLE = `<!doctype html><html><head><title>Jordan Goods repairs</title></head><body><article><h1>Jordan Goods repairs</h1><p>${'A long story about repairs, goods and the people who make them last. '.repeat(15)}</p><p>Visit <a href="${BRAND_SITE}/">Jordan Goods</a>.</p></article></body></html>`;
