@@ -4,8 +4,17 @@
  * provider (the Stripe stand-in on loopback) has made the refund but not yet answered; the next
  * run (the guarantee job finishes claimed refunds) records it once, with the same refund and one
  * credit note. PostgreSQL only: an embedded PGlite database belongs to one process.
+ *
+ * The last case runs the deadlines through the job queue itself (pg-boss, as the server starts it,
+ * in two processes sharing the database): the instance running the job is killed mid-refund, the
+ * queue gives the job to another once it expires, and two instances sweeping at once grant each
+ * deadline once.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PgBoss } from 'pg-boss';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/server/db/client';
@@ -23,6 +32,7 @@ import { grantUnansweredCancellations } from '../../src/server/modules/payments/
 import { completePendingPartialRefunds, refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import { issueInvoice, TEST_INVOICING } from '../../src/server/modules/invoices/service';
 import { stripeProvider } from '../../src/server/providers/stripe';
+import { JOBS } from '../../src/server/jobs/boss';
 import { DAY_MS } from '../../src/shared/constants';
 import { createTestDb, dbKind } from '../support/db';
 import { createUser, kinds } from '../support/factories';
@@ -200,4 +210,152 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     expect(await h.db.$count(taxDocuments, eq(taxDocuments.refundId, claimed.id))).toBe(1);
     expect(stripe.unexpected).toEqual([]);
   });
+
+  /** An instance of the job queue (tests/support/jobs-child.ts), once its workers are asking for jobs. */
+  async function instance(filesDir: string): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/jobs-child.ts'], {
+      env: { ...process.env, JOBS_DB_URL: dbUrl, STRIPE_PORT: String(stripe.port), FILES_DIR: filesDir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (c) => {
+        out += c;
+        if (out.includes('ready')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`the instance exited (${code}) before it was ready: ${out}`)));
+    });
+    return child;
+  }
+
+  const killed = (child: ChildProcess) =>
+    new Promise<NodeJS.Signals | null>((resolve) => {
+      child.on('exit', (_code, signal) => resolve(signal));
+      child.kill('SIGKILL');
+    });
+
+  async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 120_000): Promise<T> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  it('through the job queue on two instances: the one killed mid-refund is taken over, each deadline granted once', async () => {
+    const brand = await createUser(h.db, kinds.approvedBrand);
+    // a cancellation and a dispute whose deadlines passed a minute ago (asked three days and a minute back)
+    const asked = new Date(Date.now() - 3 * DAY_MS - 60_000);
+    const oppA = await createOpportunity(h.db, { priceUsd: '250.00' });
+    const a = await makePayment(h.db, brand.id, oppA.id, { amount: '250.00', stripePaymentId: 'pi_test_queue_cancel' });
+    await h.db.update(placements).set({ writingStartedAt: asked }).where(eq(placements.id, a.id));
+    await h.db.transaction((tx) => issueInvoice(tx, a.id, TEST_INVOICING, asked));
+    const [c] = await h.db
+      .insert(cancellations)
+      .values({
+        placementId: a.id,
+        reason: 'No answer',
+        respondBy: new Date(asked.getTime() + 3 * DAY_MS),
+        requestedBy: brand.id,
+        createdAt: asked,
+      })
+      .returning();
+    const oppB = await createOpportunity(h.db, { priceUsd: '500.00' });
+    const b = await makePayment(h.db, brand.id, oppB.id, {
+      amount: '500.00',
+      stripePaymentId: 'pi_test_queue_dispute',
+      draftReviewStatus: 'pending_brand_review',
+      draftDocumentUrl: 'https://docs.example.com/d',
+    });
+    await h.db.transaction((tx) => issueInvoice(tx, b.id, TEST_INVOICING, asked));
+    const [d] = await h.db
+      .insert(disputes)
+      .values({
+        placementId: b.id,
+        kind: 'content',
+        reason: 'not_as_briefed',
+        asked: 'refund_partial',
+        askedAmount: '150.00',
+        text: 'Half of it',
+        respondBy: new Date(asked.getTime() + 3 * DAY_MS),
+        requestedBy: brand.id,
+        createdAt: asked,
+      })
+      .returning();
+
+    const filesDir = mkdtempSync(path.join(tmpdir(), 'byline-jobs-'));
+    const boss = new PgBoss({ connectionString: dbUrl, supervise: false, schedule: false });
+    await boss.start();
+    const others: ChildProcess[] = [];
+    try {
+      // ---- one instance takes the deadlines job (as its schedule starts it) and is killed mid-refund ----
+      const first = await instance(filesDir);
+      stripe.holdRefunds(true);
+      const calls = stripe.calls.length;
+      const job = await boss.send(JOBS.guaranteeRefunds, {}, { expireInSeconds: 2, retryLimit: 3, retryDelay: 0 });
+      await until('the provider to be asked for a refund', async () =>
+        stripe.calls.slice(calls).some((x) => x.path === '/v1/refunds'),
+      );
+      expect(await killed(first)).toBe('SIGKILL');
+      stripe.holdRefunds(false);
+      expect((await boss.getJobById(JOBS.guaranteeRefunds, job!))?.state).toBe('active');
+
+      // ---- two instances: the queue hands the killed job over once it expires, and both sweep at once ----
+      others.push(await instance(filesDir), await instance(filesDir));
+      await Promise.all([boss.send(JOBS.guaranteeRefunds, {}), boss.send(JOBS.guaranteeRefunds, {})]);
+      await until('the killed job to be run again and completed', async () => {
+        const j = await boss.getJobById(JOBS.guaranteeRefunds, job!);
+        return j?.state === 'completed' && j.retryCount >= 1;
+      });
+      await until('both deadlines to be granted', async () => {
+        const [pa] = await h.db.select().from(payments).where(eq(payments.id, a.id));
+        const [pb] = await h.db.select().from(payments).where(eq(payments.id, b.id));
+        return pa.status === 'refunded' && pb.refundedAmount === '150.00';
+      });
+    } finally {
+      await Promise.all(others.map(killed));
+      await boss.stop({ graceful: false });
+      rmSync(filesDir, { recursive: true, force: true });
+    }
+
+    // the cancellation: granted once, one refund at the provider (the killed call's key again), one credit note
+    expect((await h.db.select().from(cancellations).where(eq(cancellations.id, c.id)))[0]).toMatchObject({
+      status: 'granted',
+      outcome: 'refund_full',
+      amount: '250.00',
+    });
+    expect(stripe.refundedOf('pi_test_queue_cancel')).toBe(25000);
+    expect(
+      await h.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, a.id), eq(taxDocuments.kind, 'credit_note'))),
+    ).toBe(1);
+    expect(
+      await h.db.$count(
+        placementEvents,
+        and(eq(placementEvents.placementId, a.id), eq(placementEvents.kind, 'refunded')),
+      ),
+    ).toBe(1);
+    // the dispute: what the brand asked for, once
+    expect(
+      (
+        await h.db
+          .select({ status: disputes.status, resolution: disputes.resolution })
+          .from(disputes)
+          .where(eq(disputes.id, d.id))
+      )[0],
+    ).toEqual({ status: 'resolved', resolution: 'refunded_partial' });
+    expect(stripe.refundedOf('pi_test_queue_dispute')).toBe(15000);
+    expect(await h.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, b.id))).toBe(1);
+    expect(
+      await h.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, b.id), eq(taxDocuments.kind, 'credit_note'))),
+    ).toBe(1);
+    expect(
+      await h.db.$count(
+        placementEvents,
+        and(eq(placementEvents.placementId, b.id), eq(placementEvents.kind, 'dispute_resolved')),
+      ),
+    ).toBe(1);
+    expect(stripe.unexpected).toEqual([]);
+  }, 180_000);
 });
