@@ -42,6 +42,7 @@ import {
   claimPublishedRefund,
   completePartialRefund,
   completeRefund,
+  moreThanLeft,
   refundableCents,
   type PartialRefundRow,
   type PaymentRow,
@@ -217,11 +218,7 @@ async function claimRefund(tx: Tx, paymentId: string, cents: number | null, now:
   const left = refundableCents(pay);
   if (left === 0) return { cents: 0 };
   if (cents !== null && cents > left) {
-    throw new HttpError(
-      409,
-      `That is more than is left to refund: ${formatUsd(fromCents(left))} of ${formatUsd(pay.amount)}`,
-      { amountUsd: 'More than is left to refund' },
-    );
+    throw moreThanLeft(pay, left);
   }
   if (cents === null || cents === left) {
     if (pay.status === 'released') {
@@ -364,10 +361,7 @@ export function answerDispute(
     const offerAmount = answer.action === 'offer' && answer.amountUsd ? fromCents(toCents(answer.amountUsd)) : null;
     if (offerAmount) {
       const [pay] = await tx.select().from(payments).where(eq(payments.id, d.placementId));
-      if (toCents(offerAmount) > refundableCents(pay))
-        throw new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(refundableCents(pay)))}`, {
-          amountUsd: 'More than is left to refund',
-        });
+      if (toCents(offerAmount) > refundableCents(pay)) throw moreThanLeft(pay, refundableCents(pay));
     }
     const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
     await tx

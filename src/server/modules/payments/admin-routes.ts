@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { conflict, HttpError, notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
@@ -12,9 +12,9 @@ import {
   paymentSchema,
   paymentTotalsSchema,
 } from '../../../shared/schemas/responses/payment';
-import { refundableCents, refundPart, refundPayment, refundPublishedPayment } from './refunds';
+import { moreThanLeft, refundableCents, refundPart, refundPayment, refundPublishedPayment } from './refunds';
 import { refundRequestSchema } from '../../../shared/schemas/fair-terms';
-import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import { toCents } from '../../../shared/money';
 import { declinePlacement } from './swap';
 import { SWAP_DAYS } from '../../../shared/constants';
 import { declineAnswerSchema, declineRequestSchema } from '../../../shared/schemas/cart';
@@ -100,8 +100,7 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
         const left = refundableCents(existing);
         if (left === 0) throw notRefundable();
         const asked = toCents(amountUsd);
-        const tooMuch = (leftCents: number) =>
-          new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(leftCents))} of ${formatUsd(existing.amount)}`, { amountUsd: 'More than is left to refund' });
+        const tooMuch = (leftCents: number) => moreThanLeft(existing, leftCents);
         if (asked > left) throw tooMuch(left);
         if (asked < left) {
           const part = await refundPart(db, provider, id, asked, 'admin', actor, new Date(), reason ?? null);

@@ -6,14 +6,14 @@ import type { Member } from '../../lib/contract';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { PaymentProvider } from '../../providers/provider';
 import { DAY_MS, RESPONSE_DAYS_DEFAULT } from '../../../shared/constants';
-import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import { fromCents, toCents } from '../../../shared/money';
 import type { Cancellation, CancellationAnswer } from '../../../shared/schemas/fair-terms';
 import { notifyRefunded, notifyTermsUpdate } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
-import { claimPartialRefund, completePartialRefund, completeRefund, refundableCents } from './refunds';
+import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
 import { releaseSlot, type Tx } from './slots';
 
 /**
@@ -160,11 +160,7 @@ async function grant(tx: Tx, paymentId: string, partCents: number | null, now: D
   const left = refundableCents(pay);
   if (left === 0 || pay.status !== 'paid') throw conflict(NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
-    throw new HttpError(
-      409,
-      `That is more than is left to refund: ${formatUsd(fromCents(left))} of ${formatUsd(pay.amount)}`,
-      { amountUsd: 'More than is left to refund' },
-    );
+    throw moreThanLeft(pay, left);
   }
   if (partCents === null || partCents === left) {
     const [claimed] = await tx

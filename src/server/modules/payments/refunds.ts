@@ -2,7 +2,8 @@ import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { paymentRefunds, payments, placements, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
-import { fromCents, toCents } from '../../../shared/money';
+import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import { HttpError } from '../../lib/errors';
 import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
@@ -277,6 +278,13 @@ export async function refundPart(
 export function refundableCents(p: Pick<PaymentRow, 'amount' | 'refundedAmount' | 'status' | 'refundRequestedAt'>): number {
   if ((p.status !== 'paid' && p.status !== 'released') || p.refundRequestedAt) return 0;
   return toCents(p.amount) - toCents(p.refundedAmount);
+}
+
+/** 409 for a refund asked beyond what is left (`leftCents`), saying what is. */
+export function moreThanLeft(p: Pick<PaymentRow, 'amount'>, leftCents: number): HttpError {
+  return new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(leftCents))} of ${formatUsd(p.amount)}`, {
+    amountUsd: 'More than is left to refund',
+  });
 }
 
 /**
