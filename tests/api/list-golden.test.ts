@@ -16,6 +16,7 @@ import {
   conversationReads,
   inviteCodes,
   opportunities,
+  outlets,
   placementEvents,
   placementMessages,
   publicationCases,
@@ -23,6 +24,7 @@ import {
   savedOpportunities,
   users,
 } from '../../src/server/db/schema';
+import { outletHost } from '../../src/shared/outlets';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { PART1, PART2 } from '../support/content';
 import { insertPlacedPayment, type PlacedPaymentValues } from '../support/placements';
@@ -39,6 +41,7 @@ const PAY = 3;
 const MSG = 4;
 const CODE = 5;
 const CASE = 6;
+const OUTLET = 7;
 
 const AWKWARD = 'Say "hi" \\ to\nthe 🚀 crew — ünïcödé\t<script>&amp;';
 const at = (day: number, hour = 0) => new Date(Date.UTC(2026, 0, day, hour, 0, 0, 123));
@@ -85,6 +88,10 @@ async function seed() {
       createdAt: at(n, 1),
     });
   }
+  // their outlets first, with ids of their own: the database finds each opportunity's by its host (or name)
+  await db.insert(outlets).values(
+    rows.map((r, i) => ({ id: id(OUTLET, i + 1), host: outletHost(r.outletUrl), name: r.outletName })),
+  );
   await db.insert(opportunities).values(rows);
 
   const b = brandUser;

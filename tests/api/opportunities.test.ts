@@ -201,6 +201,8 @@ describe('POST /api/admin/opportunities', () => {
       topics: [],
       country: null,
       language: null,
+      // its outlet, made by the database from the outlet URL's host (issue 48)
+      outletId: expect.any(String),
     });
     const row = await rowById(res.body.id);
     expect(row).toMatchObject({
@@ -505,6 +507,7 @@ describe('GET /api/opportunities (brand browse)', () => {
           'topics',
           'country',
           'language',
+          'outletId',
         ].sort(),
       );
     }

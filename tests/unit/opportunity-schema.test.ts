@@ -156,6 +156,7 @@ describe('opportunityFormSchema', () => {
       topics: ['fintech'],
       country: 'DE',
       language: 'de',
+      outletId: null,
     };
     const values = opportunityToFormValues(o);
     expect(values).toMatchObject({

@@ -22,6 +22,7 @@ import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES, type PurchaseReque
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { LINK_TYPES } from '../../shared/catalogue';
+import { METRIC_SOURCES, OUTLET_METRICS } from '../../shared/outlets';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
 import {
   CANCELLATION_OUTCOMES,
@@ -163,6 +164,54 @@ export const inviteCodes = pgTable(
   (t) => [uniqueIndex('invite_codes_code_unique').on(t.code), index('invite_codes_created_idx').on(t.createdAt, t.id)],
 );
 
+/**
+ * An outlet: one per website host (issue 48, decision 038). Its opportunities point to it; the
+ * database sets `opportunities.outlet_id` itself (a trigger, drizzle/0034), from the opportunity's
+ * outlet URL's host, or its outlet name when it has no URL (`host` null).
+ */
+export const outlets = pgTable(
+  'outlets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    host: text('host'),
+    name: text('name').notNull(),
+    url: text('url'),
+    logoUrl: text('logo_url'),
+    country: text('country'),
+    language: text('language'),
+    topics: text('topics').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('outlets_host_unique').on(t.host).where(sql`host IS NOT NULL`),
+    uniqueIndex('outlets_name_unique').on(sql`lower(${t.name})`).where(sql`host IS NULL`),
+  ],
+);
+
+/**
+ * The metrics of an outlet over time, each value with its source and the date it was true on
+ * (imports of Ahrefs, Moz and Semrush exports). One value per metric, source and day.
+ */
+export const outletMetrics = pgTable(
+  'outlet_metrics',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    outletId: uuid('outlet_id')
+      .notNull()
+      .references(() => outlets.id, { onDelete: 'cascade' }),
+    metric: text('metric', { enum: OUTLET_METRICS }).notNull(),
+    value: numeric('value', { precision: 14, scale: 2 }).notNull(),
+    source: text('source', { enum: METRIC_SOURCES }).notNull(),
+    asOf: timestamp('as_of', { withTimezone: true, mode: 'date' }).notNull(),
+    importedBy: uuid('imported_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('outlet_metrics_value_unique').on(t.outletId, t.metric, t.source, t.asOf),
+    // the latest value of each metric: search's "fresh metrics" filter and the outlet page
+    index('outlet_metrics_latest_idx').on(t.outletId, t.asOf),
+  ],
+);
 
 export const opportunities = pgTable(
   'opportunities',
@@ -189,6 +238,8 @@ export const opportunities = pgTable(
     topics: text('topics').array().notNull().default(sql`'{}'::text[]`),
     country: text('country'),
     language: text('language'),
+    // its outlet (issue 48): set by the database from outlet_url's host or outlet_name (drizzle/0034)
+    outletId: uuid('outlet_id').references(() => outlets.id),
     // the browse search's words, weighted outlet > title > description ('simple': no stemming, so a
     // prefix of a word as written finds it); written by the database (modules/opportunities/search.ts)
     search: tsvector('search').generatedAlwaysAs(
@@ -216,6 +267,7 @@ export const opportunities = pgTable(
     index('opportunities_browse_topics_idx').using('gin', t.topics).where(sql`status = 'available'`),
     index('opportunities_search_idx').using('gin', t.search),
     index('opportunities_outlet_trgm_idx').using('gin', sql`${t.outletName} gin_trgm_ops`),
+    index('opportunities_outlet_idx').on(t.outletId),
   ],
 );
 

@@ -20,7 +20,7 @@ const cardFields = sql`${o.id} AS "id", ${o.title} AS "title", ${o.outletName} A
   ${o.filledSlots} AS "filledSlots", ${o.domainAuthority} AS "domainAuthority",
   ${isoUtc(o.deadlineDate)} AS "deadlineDate", ${isoUtc(o.createdAt)} AS "createdAt",
   ${o.tatDays} AS "tatDays", ${o.linkType} AS "linkType", ${o.topics} AS "topics", ${o.country} AS "country",
-  ${o.language} AS "language"`;
+  ${o.language} AS "language", ${o.outletId} AS "outletId"`;
 
 /**
  * `CROSS JOIN LATERAL` of the card of the row of `opportunities` being read, with `extra` fields

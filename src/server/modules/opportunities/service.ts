@@ -42,6 +42,7 @@ const opportunityFields = (t: typeof opportunities | typeof page) => ({
   topics: as<Topic[]>(t.topics),
   country: t.country,
   language: t.language,
+  outletId: t.outletId,
 });
 
 /** The API's JSON for an opportunity: a new column never leaks by accident. */

@@ -38,6 +38,9 @@ export const opportunitySchema = z
     topics: z.array(z.enum(TOPICS)),
     country: z.string().nullable().describe('ISO 3166-1 alpha-2 of the outlet’s country, e.g. "DE"'),
     language: z.string().nullable().describe('ISO 639-1 of the outlet’s language, e.g. "de"'),
+    outletId: id
+      .nullable()
+      .describe('its outlet (GET /api/outlets/{id}), one per website host: set by the database for every opportunity'),
   })
   .meta({ id: 'Opportunity' });
 
