@@ -33,6 +33,7 @@ import { opportunitiesModule } from './modules/opportunities/routes';
 import { paymentsModule } from './modules/payments/routes';
 import { placementsModule } from './modules/placements/routes';
 import { messagesModule } from './modules/messages/routes';
+import { outletsModule } from './modules/outlets/routes';
 import { orgModule } from './modules/org/routes';
 import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
@@ -45,7 +46,7 @@ import { openApiOptions } from './modules/api-docs/openapi';
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -427,6 +427,15 @@ const ROWS: Row[] = [
     send: (a) => a.post(`/api/admin/cancellations/${NOBODY}/answer`, { outcome: 'refund_full' }),
     expect: adminOnly(404),
   },
+  // outlets (issue 48): any approved brand reads an outlet page; only admins import metrics
+  { route: 'GET /api/outlets/:id', send: (a) => a.get(`/api/outlets/${NOBODY}`), expect: approvedBrands(404) },
+  { route: 'GET /api/admin/outlets/:id', send: (a) => a.get(`/api/admin/outlets/${NOBODY}`), expect: adminOnly(404) },
+  {
+    route: 'POST /api/admin/outlets/metrics/import',
+    send: (a) =>
+      a.upload('/api/admin/outlets/metrics/import?source=moz&dryRun=1', 'file', Buffer.from('URL,Domain Authority\nexample.com,40\n'), 'moz.csv', 'text/csv'),
+    expect: adminOnly(200),
+  },
   { route: 'GET /api/admin/payments/export.csv', send: (a) => a.get('/api/admin/payments/export.csv'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },

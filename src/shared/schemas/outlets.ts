@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { IMPORT_SOURCES, METRIC_SOURCES, OUTLET_METRICS } from '../outlets';
+import { brandOpportunitySchema } from './responses/opportunity';
+import { id, timestamp } from './responses/common';
+
+/** One metric of an outlet as it stands: the latest value from one source, with its date. */
+export const outletMetricValueSchema = z
+  .object({
+    name: z.enum(OUTLET_METRICS),
+    value: z.number(),
+    source: z.enum(METRIC_SOURCES).describe('`admin`: the domain authority typed on the outlet’s newest opportunity'),
+    asOf: timestamp.describe('the day the source reported it (`admin`: when that opportunity was listed)'),
+    stale: z.boolean().describe('older than 180 days'),
+  })
+  .meta({ id: 'OutletMetricValue' });
+
+const share = z.number().min(0).max(1).nullable();
+
+/** Byline's own record of an outlet, from its placements and checks. */
+export const outletRecordSchema = z
+  .object({
+    delivered: z.number().int().min(0).describe('placements published'),
+    onTimeRate: share.describe('of those with a turnaround in days, the share published within it; null: none'),
+    medianDaysToPublish: z.number().nullable().describe('from payment to publication; null: none published'),
+    survival30: share.describe('of the live links published 30+ days ago, the share still live at day 30'),
+    survival90: share.describe('of the live links published 90+ days ago, the share still live at day 90'),
+    deliveredAsListed: z
+      .object({ n: z.number().int().min(0), m: z.number().int().min(0) })
+      .describe('of `m` live links checked, `n` had the promised link type on an indexable page'),
+  })
+  .meta({ id: 'OutletRecord' });
+
+/** GET /api/outlets/{id}. */
+export const outletDetailSchema = z
+  .object({
+    id,
+    host: z.string().nullable().describe('its website’s host; null for an outlet known only by name'),
+    name: z.string(),
+    url: z.string().nullable(),
+    logoUrl: z.string().nullable(),
+    country: z.string().nullable(),
+    language: z.string().nullable(),
+    topics: z.array(z.string()),
+    metrics: z.array(outletMetricValueSchema),
+    record: outletRecordSchema,
+    opportunities: z.array(brandOpportunitySchema).describe('what a brand can buy from it now, newest first'),
+  })
+  .meta({ id: 'OutletDetail' });
+
+export const metricsImportQuerySchema = z.object({
+  source: z.enum(IMPORT_SOURCES, { error: 'Choose the tool the file comes from: ahrefs, moz or semrush' }),
+  dryRun: z.enum(['0', '1']).optional().describe('`1`: say what would change and apply nothing'),
+});
+
+/** What an import of an SEO tool's CSV export changes (or, in a dry run, would). */
+export const metricsImportResultSchema = z
+  .object({
+    applied: z.boolean().describe('false in a dry run'),
+    rows: z.number().int().min(0).describe('the data rows read'),
+    changes: z.array(
+      z.object({
+        host: z.string(),
+        outletId: id,
+        outletName: z.string(),
+        metric: z.enum(OUTLET_METRICS),
+        from: z.number().nullable().describe('the latest value from this source before; null: none'),
+        to: z.number(),
+        asOf: timestamp,
+      }),
+    ),
+    unmatched: z.array(z.string()).describe('hosts in the file that are no outlet of Byline’s'),
+    errors: z.array(z.object({ line: z.number().int().min(1), message: z.string() })),
+  })
+  .meta({ id: 'MetricsImportResult' });
+
+export type OutletMetricValue = z.infer<typeof outletMetricValueSchema>;
+export type OutletRecord = z.infer<typeof outletRecordSchema>;
+export type OutletDetail = z.infer<typeof outletDetailSchema>;
+export type MetricsImportResult = z.infer<typeof metricsImportResultSchema>;
