@@ -536,6 +536,7 @@ export const OPPORTUNITY_SEARCH_PARAMS = [
   'language',
   'deadlineAfter',
   'multiSlot',
+  'fresh',
   'saved',
   'sort',
   'limit',
@@ -543,7 +544,7 @@ export const OPPORTUNITY_SEARCH_PARAMS = [
 ] as const;
 
 /** The browse list's orders (GET /api/opportunities?sort=): newest first is the default. */
-export const OPPORTUNITY_SORTS = ['newest', 'price_asc', 'price_desc', 'da_desc', 'deadline_asc'] as const;
+export const OPPORTUNITY_SORTS = ['newest', 'price_asc', 'price_desc', 'da_desc', 'deadline_asc', 'on_time_desc'] as const;
 export type OpportunitySort = (typeof OPPORTUNITY_SORTS)[number];
 export const OPPORTUNITY_SORT_LABELS: Record<OpportunitySort, string> = {
   newest: 'Newest',
@@ -551,4 +552,5 @@ export const OPPORTUNITY_SORT_LABELS: Record<OpportunitySort, string> = {
   price_desc: 'Price high to low',
   da_desc: 'Domain authority',
   deadline_asc: 'Deadline soonest',
+  on_time_desc: 'Most on time',
 };

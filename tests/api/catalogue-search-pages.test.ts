@@ -87,6 +87,8 @@ const ORDER: Record<OpportunitySort, { key: (r: Row) => number; asc: boolean }> 
   price_desc: { key: (r) => Math.round(Number(r.priceUsd) * 100), asc: false },
   da_desc: { key: (r) => r.domainAuthority ?? 0, asc: false },
   deadline_asc: { key: (r) => r.deadlineDate?.getTime() ?? Infinity, asc: true },
+  // the outlet's on-time rate: none of these outlets has published a placement, so none has one (tests/api/outlets.test.ts sorts by real rates)
+  on_time_desc: { key: () => -1, asc: false },
 };
 function inOrder(rows: Row[], sort: OpportunitySort): string[] {
   const { key, asc } = ORDER[sort];

@@ -186,6 +186,8 @@ const SORT_KEYS: Record<OpportunitySort, { key: (r: Row) => number; asc: boolean
   price_desc: { key: (r) => cents(r.priceUsd), asc: false },
   da_desc: { key: (r) => r.domainAuthority ?? 0, asc: false },
   deadline_asc: { key: (r) => r.deadlineDate?.getTime() ?? Infinity, asc: true },
+  // the outlet's on-time rate: none of these outlets has published a placement, so none has one (tests/api/outlets.test.ts sorts by real rates)
+  on_time_desc: { key: () => -1, asc: false },
 };
 function sorted(rows: Row[], sort: OpportunitySort): Row[] {
   const { key, asc } = SORT_KEYS[sort];
@@ -416,7 +418,7 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     ['foo=1', 'Unrecognized key: "foo"'],
     ['limit=101', 'limit must be a whole number from 1 to 100'],
     ['limit=0', 'limit must be a whole number from 1 to 100'],
-    ['sort=cheapest', 'sort must be one of newest, price_asc, price_desc, da_desc, deadline_asc'],
+    ['sort=cheapest', 'sort must be one of newest, price_asc, price_desc, da_desc, deadline_asc, on_time_desc'],
     ['type=blog', 'type must be one of profile_article, editorial_feature, advertorial_brand_voice, listicle'],
     ['priceMax=1e3', 'priceMax must be an amount in dollars, e.g. 500 or 499.99'],
     ['priceMin=600&priceMax=500', 'priceMax must not be below priceMin'],

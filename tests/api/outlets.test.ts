@@ -468,5 +468,69 @@ describe('Byline’s record of an outlet', () => {
       survival90: 0.5,
       deliveredAsListed: { n: 2, m: 4 },
     });
+    // the cards' copy, kept on the outlet's row by the database as the publications came in
+    const [row] = await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!));
+    expect(row).toMatchObject({ delivered: 5, onTimeRate: '0.750' });
+    // a turnaround changed: the record follows (P2's 20 days are now on time too)
+    await t.db.update(opportunities).set({ tatDays: 30 }).where(eq(opportunities.id, listed.id));
+    expect((await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!)))[0].onTimeRate).toBe('1.000');
+    await t.db.update(opportunities).set({ tatDays: 14 }).where(eq(opportunities.id, listed.id));
+
+    // ---- the search: sorted by on-time rate, "fresh metrics", each card's outlet in short ----
+    const word = `Zyx${Date.now().toString(36)}`;
+    await t.db
+      .update(opportunities)
+      .set({ title: `${word} listed` })
+      .where(eq(opportunities.id, listed.id));
+    await t.db
+      .update(opportunities)
+      .set({ title: `${word} untimed` })
+      .where(eq(opportunities.id, untimed.id));
+    const punctual = await createOpportunity(t.db, {
+      title: `${word} punctual`,
+      outletName: 'Punctual Post',
+      outletUrl: 'https://punctual.example.com',
+      tatDays: 10,
+      maxSlots: 5,
+    });
+    await placed(punctual.id, 20, 3, check(true, 'dofollow'));
+    const unproven = await createOpportunity(t.db, {
+      title: `${word} unproven`,
+      outletName: 'Unproven Daily',
+      outletUrl: 'https://unproven.example.com',
+      maxSlots: 5,
+    });
+    await t.db.insert(outletMetrics).values([
+      { outletId: punctual.outletId!, metric: 'dr', value: '61', source: 'ahrefs', asOf: ago(10) },
+      { outletId: unproven.outletId!, metric: 'da', value: '30', source: 'moz', asOf: ago(400) },
+    ]);
+    const titles = (res: { body: { title: string }[] }) => res.body.map((o) => o.title);
+    const byRate = await brand.get(`/api/opportunities?q=${word}&sort=on_time_desc`);
+    expect(byRate.status).toBe(200);
+    const [untimedTitle, listedTitle] = [listed.id, untimed.id]
+      .sort()
+      .reverse()
+      .map((id) => (id === listed.id ? `${word} listed` : `${word} untimed`));
+    expect(titles(byRate)).toEqual([`${word} punctual`, untimedTitle, listedTitle, `${word} unproven`]);
+    // paged one at a time, the same order
+    const pages: string[] = [];
+    for (let url: string | null = `/api/opportunities?q=${word}&sort=on_time_desc&limit=1`; url;) {
+      const res = await brand.get(url);
+      pages.push(...titles(res));
+      url = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1] ?? null;
+    }
+    expect(pages).toEqual(titles(byRate));
+    const card = byRate.body.find((o: { title: string }) => o.title === `${word} punctual`);
+    expect(card.outlet).toEqual({
+      delivered: 1,
+      onTimeRate: 1,
+      metrics: [{ name: 'dr', value: 61, source: 'ahrefs', asOf: ago(10).toISOString(), stale: false }],
+    });
+    expect(byRate.body.find((o: { title: string }) => o.title === `${word} unproven`).outlet.metrics[0].stale).toBe(
+      true,
+    );
+    // fresh metrics only: the 400-day-old value is not
+    expect(titles(await brand.get(`/api/opportunities?q=${word}&fresh=1`))).toEqual([`${word} punctual`]);
+    expect((await brand.get(`/api/opportunities?q=${word}&fresh=maybe`)).status).toBe(400);
   });
 });

@@ -181,6 +181,10 @@ export const outlets = pgTable(
     language: text('language'),
     topics: text('topics').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
+    // Byline's record in short, for the cards and the on-time sort: kept by the database from the
+    // outlet's publications (triggers, drizzle/0035: outlet_delivery() computes them)
+    delivered: integer('delivered').notNull().default(0),
+    onTimeRate: numeric('on_time_rate', { precision: 4, scale: 3 }),
   },
   (t) => [
     uniqueIndex('outlets_host_unique').on(t.host).where(sql`host IS NOT NULL`),

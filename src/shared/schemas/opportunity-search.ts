@@ -62,6 +62,10 @@ export const opportunitySearchQuerySchema = z
       'deadlineAfter must be a date as YYYY-MM-DD',
     ).describe('only opportunities whose deadline is after this day (YYYY-MM-DD; a deadline on the day itself is left out) or that have no deadline'),
     multiSlot: bool('multiSlot'),
+    fresh: single('fresh')
+      .pipe(z.enum(['1', '0', 'true', 'false'], { error: 'fresh must be 1 or 0' }))
+      .transform((v) => v === '1' || v === 'true')
+      .describe('`1`: only outlets with a metric from an SEO tool of the last 180 days'),
     saved: bool('saved'),
     sort: single('sort').pipe(z.enum(OPPORTUNITY_SORTS, { error: `sort must be one of ${OPPORTUNITY_SORTS.join(', ')}` })),
     limit: wholeNumber('limit', 1, SEARCH_LIMIT_MAX),

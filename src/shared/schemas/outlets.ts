@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import { IMPORT_SOURCES, METRIC_SOURCES, OUTLET_METRICS } from '../outlets';
+import { IMPORT_SOURCES, OUTLET_METRICS } from '../outlets';
+import { outletMetricValueSchema } from './responses/outlet-metric';
 import { brandOpportunitySchema } from './responses/opportunity';
 import { id, timestamp } from './responses/common';
-
-/** One metric of an outlet as it stands: the latest value from one source, with its date. */
-export const outletMetricValueSchema = z
-  .object({
-    name: z.enum(OUTLET_METRICS),
-    value: z.number(),
-    source: z.enum(METRIC_SOURCES).describe('`admin`: the domain authority typed on the outlet’s newest opportunity'),
-    asOf: timestamp.describe('the day the source reported it (`admin`: when that opportunity was listed)'),
-    stale: z.boolean().describe('older than 180 days'),
-  })
-  .meta({ id: 'OutletMetricValue' });
 
 const share = z.number().min(0).max(1).nullable();
 
@@ -73,7 +63,7 @@ export const metricsImportResultSchema = z
   })
   .meta({ id: 'MetricsImportResult' });
 
-export type OutletMetricValue = z.infer<typeof outletMetricValueSchema>;
+export type { OutletMetricValue } from './responses/outlet-metric';
 export type OutletRecord = z.infer<typeof outletRecordSchema>;
 export type OutletDetail = z.infer<typeof outletDetailSchema>;
 export type MetricsImportResult = z.infer<typeof metricsImportResultSchema>;

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client';
 import { opportunities as o } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
 import { startOfUtcDay } from '../../lib/dates';
+import { DAY_MS } from '../../../shared/constants';
+import { METRIC_STALE_DAYS } from '../../../shared/outlets';
 
 /**
  * What brands see of the catalogue: an opportunity's card as JSON built by PostgreSQL, and the
@@ -29,6 +31,25 @@ const cardFields = sql`${o.id} AS "id", ${o.title} AS "title", ${o.outletName} A
 export const card = (extra: SQL[] = []) =>
   sql`CROSS JOIN LATERAL (SELECT ${sql.join([cardFields, ...extra], sql`, `)}) AS "card"`;
 export const cardJson = sql`row_to_json("card")::text`;
+
+/**
+ * A search item's outlet in short (issue 48): Byline's record as the database keeps it on the
+ * outlet's row, and the newest value of each metric the SEO tools reported, with its date.
+ */
+export const outletSummary = (freshSince: string | Placeholder) => sql`(
+  SELECT json_build_object(
+    'delivered', x.delivered,
+    'onTimeRate', x.on_time_rate::float8,
+    'metrics', coalesce((
+      SELECT json_agg(json_build_object('name', m.metric, 'value', m.value::float8, 'source', m.source,
+          'asOf', to_char(m.as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'stale', m.as_of < ${freshSince}::timestamptz)
+        ORDER BY m.metric)
+      FROM (SELECT DISTINCT ON (metric) metric, value, source, as_of FROM outlet_metrics
+        WHERE outlet_id = x.id ORDER BY metric, as_of DESC) m), '[]'::json))
+  FROM outlets x WHERE x.id = ${o.outletId})`;
+
+/** The day a metric must be as of to be fresh on `now`'s day: METRIC_STALE_DAYS before it. */
+export const freshSinceOf = (now: Date) => new Date(startOfUtcDay(now).getTime() - METRIC_STALE_DAYS * DAY_MS).toISOString();
 
 /** A deadline as the deadline sort's index has it: none is the end of time. */
 export const deadlineKey = sql`coalesce(${o.deadlineDate}, 'infinity'::timestamptz)`;

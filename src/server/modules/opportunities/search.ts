@@ -4,10 +4,10 @@ import { SEARCH_COUNT_CAP } from '../../../shared/constants';
 import { SEARCH_LIMIT_DEFAULT } from '../../../shared/opportunity';
 import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
-import { opportunities as o } from '../../db/schema';
+import { opportunities as o, outlets } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import { startOfUtcDay } from '../../lib/dates';
-import { card, cardJson, claimable, deadlineKey } from './claimable';
+import { card, cardJson, claimable, deadlineKey, freshSinceOf, outletSummary } from './claimable';
 import { savedBy, shortlistOf } from './shortlist';
 import { searchWords, textMatch, withTypoTolerance } from './words';
 
@@ -21,8 +21,8 @@ import { searchWords, textMatch, withTypoTolerance } from './words';
 
 const TIMESTAMP_TEXT = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** Each sort: the key it orders by (then the id, in the same direction), its direction, the key as cursor text and its type. */
-const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cast: string }> = {
+/** Each sort: the key it orders by (then the id, in the same direction), its direction, the key as cursor text and its type; `outlet`: the key is its outlet's (joined). */
+const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cast: string; outlet?: true }> = {
   newest: { key: sql`${o.createdAt}`, asc: false, keyText: TIMESTAMP_TEXT(sql`${o.createdAt}`), cast: 'timestamptz' },
   price_asc: { key: sql`${o.priceUsd}`, asc: true, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
   price_desc: { key: sql`${o.priceUsd}`, asc: false, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
@@ -38,6 +38,14 @@ const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cas
     keyText: sql`CASE WHEN ${o.deadlineDate} IS NULL THEN 'infinity' ELSE ${TIMESTAMP_TEXT(sql`${o.deadlineDate}`)} END`,
     cast: 'timestamptz',
   },
+  // Byline's record: the outlet's on-time rate (kept on its row by the database, drizzle/0035); none last
+  on_time_desc: {
+    key: sql`coalesce(${outlets.onTimeRate}, -1)`,
+    asc: false,
+    keyText: sql`to_char(coalesce(${outlets.onTimeRate}, -1), 'FM0.000')`,
+    cast: 'rate',
+    outlet: true,
+  },
 };
 
 const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
@@ -46,7 +54,10 @@ const KEY_TEXT: Record<string, RegExp> = {
   timestamptz: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z|infinity)$/,
   numeric: /^\d{1,10}\.\d{2}$/,
   int: /^\d{1,3}$/,
+  rate: /^(-1|0|1)\.\d{3}$/,
 };
+/** The SQL type of a cursor's key. */
+const CAST: Record<string, string> = { timestamptz: 'timestamptz', numeric: 'numeric', int: 'int', rate: 'numeric' };
 
 /** A search's cursor: the sort it was made in, and the last item's key (as text) and id. */
 interface SearchCursor {
@@ -80,7 +91,13 @@ function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
 }
 
 /** The WHERE of a search (without the cursor): also what the first page's count (X-Total-Count) counts. */
-function conditions(q: OpportunitySearchQuery, organisationId: string, since: string, words: string[]): SQL {
+function conditions(
+  q: OpportunitySearchQuery,
+  organisationId: string,
+  since: string,
+  words: string[],
+  freshSince: string,
+): SQL {
   const parts: (SQL | undefined)[] = [
     q.saved === true ? sql`${o.id} IN ${shortlistOf(organisationId)}` : undefined,
     // the shortlist keeps what sold out; every other search lists what can be bought
@@ -109,6 +126,10 @@ function conditions(q: OpportunitySearchQuery, organisationId: string, since: st
     // more than one spot left
     q.multiSlot === true ? sql`${o.maxSlots} - ${o.filledSlots} > 1` : undefined,
     q.multiSlot === false ? sql`${o.maxSlots} - ${o.filledSlots} <= 1` : undefined,
+    // an SEO tool's metric of the outlet from the last 180 days (outlet_metrics_latest_idx)
+    q.fresh === true
+      ? sql`EXISTS (SELECT 1 FROM outlet_metrics m WHERE m.outlet_id = ${o.outletId} AND m.as_of >= ${freshSince}::timestamptz)`
+      : undefined,
   ];
   return and(...parts) ?? sql`TRUE`;
 }
@@ -148,25 +169,34 @@ export async function searchOpportunities(
   const cursor = q.cursor === undefined ? undefined : decodeSearchCursor(q.cursor, sortName);
   const since = startOfUtcDay(now).toISOString();
   const words = searchWords(q.q ?? '');
-  const where = conditions(q, organisationId, since, words);
+  const freshSince = freshSinceOf(now);
+  const where = conditions(q, organisationId, since, words, freshSince);
   const cmp = sort.asc ? sql.raw('>') : sql.raw('<');
   const dir = sort.asc ? sql.raw('ASC') : sql.raw('DESC');
   const after = cursor
-    ? sql`(${sort.key}, ${o.id}) ${cmp} (${cursor.key}::${sql.raw(sort.cast)}, ${cursor.id}::uuid)`
+    ? sql`(${sort.key}, ${o.id}) ${cmp} (${cursor.key}::${sql.raw(CAST[sort.cast])}, ${cursor.id}::uuid)`
     : undefined;
   // with a `saved` filter every item's flag is the filter's
   const saved = q.saved === undefined ? savedBy(organisationId) : sql.raw(String(q.saved));
   const found = cursor
     ? sql`SELECT NULL::int AS "total"`
     : sql`SELECT count(*)::int AS "total" FROM (SELECT 1 FROM ${o} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS "matching"`;
+  const withOutlet = sort.outlet ? sql`LEFT JOIN ${outlets} ON ${outlets.id} = ${o.outletId}` : sql``;
+  // the page's ids in the sort's order first, then the cards of those rows only: a sort no index
+  // serves (the outlet's on-time rate) sorts keys, not every matching card
   const statement = sql`SELECT "page"."json", "page"."cursorKey", "page"."id", "found"."total"
     FROM (${found}) AS "found"
     LEFT JOIN (
-      SELECT ${cardJson} AS "json", ${sort.keyText} AS "cursorKey", ${o.id} AS "id", ${sort.key} AS "key"
-      FROM ${o} ${card([sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`])}
-      WHERE ${and(where, after)}
-      ORDER BY ${sort.key} ${dir}, ${o.id} ${dir}
-      LIMIT ${limit + 1}
+      SELECT ${cardJson} AS "json", "keys"."cursorKey", "keys"."id", "keys"."key"
+      FROM (
+        SELECT ${sort.keyText} AS "cursorKey", ${o.id} AS "id", ${sort.key} AS "key"
+        FROM ${o} ${withOutlet}
+        WHERE ${and(where, after)}
+        ORDER BY ${sort.key} ${dir}, ${o.id} ${dir}
+        LIMIT ${limit + 1}
+      ) AS "keys"
+      JOIN ${o} ON ${o.id} = "keys"."id"
+      ${card([sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`, sql`${outletSummary(freshSince)} AS "outlet"`])}
     ) AS "page" ON true
     ORDER BY "page"."key" ${dir}, "page"."id" ${dir}`;
   const read = async (tx: Db) => ((await tx.execute(statement)) as unknown as { rows: PageRow[] }).rows;

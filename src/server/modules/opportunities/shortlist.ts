@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { opportunities as o, savedOpportunities as saved } from '../../db/schema';
 import { preparedStatement } from '../../db/statement';
 import { startOfUtcDay } from '../../lib/dates';
-import { card, cardJson, claimable } from './claimable';
+import { card, cardJson, claimable, freshSinceOf, outletSummary } from './claimable';
 import { getOpportunity } from './service';
 
 /**
@@ -25,17 +25,17 @@ export const savedBy = (organisationId: string) =>
  * recently saved first, each item a search item (`saved` always, `soldOut` when it can no longer be
  * bought).
  */
-const shortlistStatement = preparedStatement<{ body: string }, { organisationId: string; since: string }>(
+const shortlistStatement = preparedStatement<{ body: string }, { organisationId: string; since: string; freshSince: string }>(
   'shortlist',
   sql`SELECT coalesce('[' || string_agg(${cardJson}, ',' ORDER BY ${saved.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
     FROM ${saved} JOIN ${o} ON ${o.id} = ${saved.opportunityId}
-    ${card([sql`true AS "saved"`, sql`NOT ${claimable(sql.placeholder('since'))} AS "soldOut"`])}
+    ${card([sql`true AS "saved"`, sql`NOT ${claimable(sql.placeholder('since'))} AS "soldOut"`, sql`${outletSummary(sql.placeholder('freshSince'))} AS "outlet"`])}
     WHERE ${saved.organisationId} = ${sql.placeholder('organisationId')}::uuid`,
 );
 
 /** The organisation's shortlist as its JSON array (GET /api/brand/saved). */
 export async function listSaved(db: Db, organisationId: string, now = new Date()): Promise<string> {
-  const [row] = await shortlistStatement(db, { organisationId, since: startOfUtcDay(now).toISOString() });
+  const [row] = await shortlistStatement(db, { organisationId, since: startOfUtcDay(now).toISOString(), freshSince: freshSinceOf(now) });
   return row.body;
 }
 

@@ -5,13 +5,13 @@ import { startOfUtcDay } from '../../lib/dates';
 import { DAY_MS } from '../../../shared/constants';
 import { METRIC_STALE_DAYS, type MetricSource, type OutletMetric } from '../../../shared/outlets';
 import type { OutletDetail, OutletMetricValue, OutletRecord } from '../../../shared/schemas/outlets';
-import { claimable } from '../opportunities/claimable';
+import { claimable, freshSinceOf } from '../opportunities/claimable';
 import { toBrandOpportunityJson } from '../opportunities/service';
 
 export type OutletRow = typeof outlets.$inferSelect;
 
-/** Whether a value dated `asOf` is older than METRIC_STALE_DAYS at `now`. */
-export const isStale = (asOf: Date, now: Date) => now.getTime() - asOf.getTime() > METRIC_STALE_DAYS * DAY_MS;
+/** Whether a value dated `asOf` is older than METRIC_STALE_DAYS on `now`'s day (as search's "fresh metrics" filter reads it). */
+export const isStale = (asOf: Date, now: Date) => asOf.getTime() < Date.parse(freshSinceOf(now));
 
 /**
  * An outlet's metrics as they stand: the latest value of each metric from each source (the SEO
@@ -55,7 +55,7 @@ const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) *
  * Byline's own record of an outlet, from its placements and the watch's checks (issue 48):
  * - delivered: placements published (with or without a live link);
  * - onTimeRate: of those whose opportunity states a turnaround in days, the share published within
- *   it of payment;
+ *   it of payment (these two by `outlet_delivery()`, drizzle/0035, which the cards' copy is kept by);
  * - medianDaysToPublish: from payment to publication, in days (one decimal);
  * - survival30 / survival90: of the live links published at least 30 (90) days ago, the share still
  *   live that many days on: no publication case was open then, nor had one ended in a refund;
@@ -89,10 +89,7 @@ export async function outletRecord(db: Db, outletId: string, now: Date): Promise
       ORDER BY d.id, ch.checked_at
     )
     SELECT
-      (SELECT count(*)::int FROM delivered) AS delivered,
-      (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL) AS timed,
-      (SELECT count(*)::int FROM delivered
-        WHERE tat_days IS NOT NULL AND published_at <= paid_at + make_interval(days => tat_days)) AS on_time,
+      r.delivered, r.on_time_rate,
       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - paid_at) / 86400)
         FROM delivered) AS median_days,
       (SELECT count(*)::int FROM survival WHERE days = 30) AS eligible30,
@@ -104,12 +101,13 @@ export async function outletRecord(db: Db, outletId: string, now: Date): Promise
         WHERE (c->'link'->>'found')::boolean IS TRUE
           AND c->'link'->>'rel' = coalesce(link_type, 'dofollow')
           AND (c->>'indexable')::boolean IS NOT FALSE) AS as_listed
+    FROM outlet_delivery(${outletId}) r
   `);
   const [r] = (result as unknown as { rows: Record<string, number | string | null>[] }).rows;
   const n = (k: string) => Number(r[k] ?? 0);
   return {
     delivered: n('delivered'),
-    onTimeRate: rate(n('on_time'), n('timed')),
+    onTimeRate: r.on_time_rate == null ? null : Number(r.on_time_rate),
     medianDaysToPublish: r.median_days == null ? null : Math.round(Number(r.median_days) * 10) / 10,
     survival30: rate(n('live30'), n('eligible30')),
     survival90: rate(n('live90'), n('eligible90')),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LINK_TYPES, TOPICS } from '../../catalogue';
 import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES } from '../../enums';
 import { decimal, id, timestamp, version } from './common';
+import { outletMetricValueSchema } from './outlet-metric';
 
 /** An opportunity as the admin API returns it. */
 export const opportunitySchema = z
@@ -61,5 +62,16 @@ export const brandOpportunitySchema = opportunitySchema.omit({ status: true }).m
  * passed; only saved ones are listed then).
  */
 export const brandOpportunityItemSchema = brandOpportunitySchema
-  .extend({ saved: z.boolean(), soldOut: z.boolean() })
+  .extend({
+    saved: z.boolean(),
+    soldOut: z.boolean(),
+    outlet: z
+      .object({
+        delivered: z.number().int().min(0).describe('its placements published'),
+        onTimeRate: z.number().min(0).max(1).nullable().describe('the share published within the turnaround; null: none timed'),
+        metrics: z.array(outletMetricValueSchema).describe('the newest value of each metric an SEO tool reported, with its date'),
+      })
+      .nullable()
+      .describe('its outlet in short (GET /api/outlets/{outletId} has the whole record)'),
+  })
   .meta({ id: 'BrandOpportunityItem' });
