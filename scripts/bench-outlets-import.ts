@@ -81,7 +81,7 @@ export async function benchOutletsImport() {
     log(verdict);
     if (!ok) process.exitCode = 1;
   } finally {
-    if (server) await stopServer(server);
+    await stopServer(server?.child);
     rmSync(dataDir, { recursive: true, force: true });
     if (!process.env.BENCH_KEEP_DB) await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }

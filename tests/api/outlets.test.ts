@@ -515,7 +515,7 @@ describe('Byline’s record of an outlet', () => {
     // paged one at a time, the same order
     const pages: string[] = [];
     for (let url: string | null = `/api/opportunities?q=${word}&sort=on_time_desc&limit=1`; url;) {
-      const res = await brand.get(url);
+      const res: { body: { title: string }[]; headers: Record<string, unknown> } = await brand.get(url);
       pages.push(...titles(res));
       url = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1] ?? null;
     }

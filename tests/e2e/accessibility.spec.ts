@@ -89,6 +89,7 @@ interface Data {
   admin: string;
   brandEmail: string;
   opportunityId: string;
+  outletId: string; // the opportunity's outlet (issue 48)
   title: string;
   review: string; // a draft waiting for the brand's review
   briefOnly: string; // a submitted brief, no draft yet
@@ -126,7 +127,7 @@ test.beforeAll(async ({ browser }) => {
     maxSlots: 10,
   });
   expect(made.status(), await made.text()).toBe(201);
-  const opportunityId = ((await made.json()) as { id: string }).id;
+  const { id: opportunityId, outletId } = (await made.json()) as { id: string; outletId: string };
   const code = `A11Y-${Date.now().toString(36).toUpperCase()}`;
   expect((await api(admin, 'POST', '/api/admin/invite-codes', { code })).status()).toBe(201);
 
@@ -191,6 +192,7 @@ test.beforeAll(async ({ browser }) => {
     admin: JSON.stringify(await adminCtx.storageState()),
     brandEmail: email,
     opportunityId,
+    outletId,
     title,
     review,
     briefOnly,
@@ -340,6 +342,9 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   // a dispute's page (issue 47)
   await page.goto(`/brand/disputes/${data.disputeId}`);
   await check(page, 'dispute', page.getByTestId('dispute-title'));
+  // an outlet's page (issue 48)
+  await page.goto(`/brand/outlets/${data.outletId}`);
+  await check(page, 'outlet', page.getByTestId('outlet-opportunity').filter({ hasText: data.title }));
   await page.goto(data.checkoutUrl);
   await check(page, 'checkout', page.getByTestId('checkout-amount'));
   await ctx.close();
@@ -420,6 +425,19 @@ test('[ADMIN] attention, payments, placements, approvals and codes pass axe', as
   await check(page, 'admin-disputes', heading(page, 'Disputes'));
   await page.goto(`/admin/disputes/${data.disputeId}`);
   await check(page, 'admin-dispute', page.getByTestId('dispute-title'));
+  // outlets (issue 48): an outlet's page, the metrics import with a checked file
+  await page.goto(`/admin/outlets/${data.outletId}`);
+  await check(page, 'admin-outlet', page.getByTestId('outlet-opportunity').filter({ hasText: data.title }));
+  await page.goto('/admin/outlets/import');
+  await check(page, 'metrics-import', heading(page, 'Outlet metrics'));
+  await page.getByRole('radio', { name: /^Moz/ }).check();
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'moz.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('URL,Domain Authority,Spam Score\nnot-on-byline.example.com,30,2%\nother.example.com,high,1%\n'),
+  });
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await check(page, 'metrics-import-checked', page.getByTestId('import-error'));
   await page.goto('/admin/approvals');
   await check(page, 'approvals', heading(page, /Approvals|Brand Approvals/));
   await page.goto('/admin/invite-codes');

@@ -73,6 +73,10 @@ const InvitationPage = page(() => import('@/features/org/pages/invitation-page')
 const CartPage = page(() => import('@/features/cart/pages/cart-page'), 'CartPage');
 const OrdersPage = page(() => import('@/features/cart/pages/orders-page'), 'OrdersPage');
 const OrderPage = page(() => import('@/features/cart/pages/order-page'), 'OrderPage');
+// the outlets feature's page with the catalogue's list of opportunities, composed in app/pages
+const BrandOutletPage = page(() => import('./pages/brand-outlet-page'), 'BrandOutletPage');
+const AdminOutletPage = page(() => import('@/features/outlets/pages/admin-outlet-page'), 'AdminOutletPage');
+const MetricsImportPage = page(() => import('@/features/outlets/pages/metrics-import-page'), 'MetricsImportPage');
 
 /**
  * Called once before the first render: what the landing page will need (its chunks, the session
@@ -131,6 +135,14 @@ export function AppRouter() {
           <ProtectedRoute role="brand">
             <NotForClientReviewers>
               <OpportunitiesPage />
+            </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        <Route path="/brand/outlets/:id">
+          <ProtectedRoute role="brand">
+            {/* prices and what can be bought: not for a client reviewer, like the catalogue */}
+            <NotForClientReviewers>
+              <BrandOutletPage />
             </NotForClientReviewers>
           </ProtectedRoute>
         </Route>
@@ -258,6 +270,17 @@ export function AppRouter() {
         <Route path="/admin/disputes/:id">
           <ProtectedRoute role="admin">
             <AdminDisputePage />
+          </ProtectedRoute>
+        </Route>
+        {/* before /admin/outlets/:id, which would take "import" for an id */}
+        <Route path="/admin/outlets/import">
+          <ProtectedRoute role="admin">
+            <MetricsImportPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/outlets/:id">
+          <ProtectedRoute role="admin">
+            <AdminOutletPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/attention">

@@ -7,7 +7,7 @@ import { id, timestamp } from './responses/common';
 const share = z.number().min(0).max(1).nullable();
 
 /** Byline's own record of an outlet, from its placements and checks. */
-export const outletRecordSchema = z
+const outletRecordSchema = z
   .object({
     delivered: z.number().int().min(0).describe('placements published'),
     onTimeRate: share.describe('of those with a turnaround in days, the share published within it; null: none'),

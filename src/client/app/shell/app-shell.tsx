@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { Link, useLocation } from 'wouter';
 import {
+  BarChart3,
   BellRing,
   Building2,
   ClipboardCheck,
@@ -52,6 +53,7 @@ const ADMIN_NAV = [
   { href: '/admin/payments', label: 'Payments', icon: <CreditCard /> },
   { href: '/admin/placements', label: 'Placements', icon: <ShieldCheck /> },
   { href: '/admin/disputes', label: 'Disputes', icon: <Scale /> },
+  { href: '/admin/outlets/import', label: 'Outlet metrics', icon: <BarChart3 /> },
   { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
 ];
 const BRAND_NAV = [
@@ -83,6 +85,8 @@ function Brand({ portal }: { portal: string }) {
 function isActive(path: string, href: string) {
   if (href === '/admin')
     return path === '/admin' || path.startsWith('/admin/new-opportunity') || path.startsWith('/admin/edit-opportunity');
+  // an outlet's page is reached from the import's changes
+  if (href === '/admin/outlets/import') return path.startsWith('/admin/outlets/');
   return path === href || path.startsWith(`${href}/`);
 }
 

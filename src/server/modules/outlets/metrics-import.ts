@@ -102,7 +102,7 @@ function parseNumber(text: string): number | null {
 }
 
 /** Reads the export: its rows, and the line and reason of every row that cannot be used. */
-export function readExport(
+function readExport(
   bytes: Buffer,
   source: ImportSource,
   today: Date,

@@ -2,23 +2,20 @@ import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities, outletMetrics, outlets } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
-import { DAY_MS } from '../../../shared/constants';
-import { METRIC_STALE_DAYS, type MetricSource, type OutletMetric } from '../../../shared/outlets';
+import type { MetricSource, OutletMetric } from '../../../shared/outlets';
 import type { OutletDetail, OutletMetricValue, OutletRecord } from '../../../shared/schemas/outlets';
 import { claimable, freshSinceOf } from '../opportunities/claimable';
 import { toBrandOpportunityJson } from '../opportunities/service';
 
-export type OutletRow = typeof outlets.$inferSelect;
-
 /** Whether a value dated `asOf` is older than METRIC_STALE_DAYS on `now`'s day (as search's "fresh metrics" filter reads it). */
-export const isStale = (asOf: Date, now: Date) => asOf.getTime() < Date.parse(freshSinceOf(now));
+const isStale = (asOf: Date, now: Date) => asOf.getTime() < Date.parse(freshSinceOf(now));
 
 /**
  * An outlet's metrics as they stand: the latest value of each metric from each source (the SEO
  * tools' imports), and the domain authority an admin typed on its newest opportunity that has one
  * (source `admin`, as of that opportunity's creation): each with its date, and whether it is stale.
  */
-export async function currentMetrics(db: Db, outletId: string, now: Date): Promise<OutletMetricValue[]> {
+async function currentMetrics(db: Db, outletId: string, now: Date): Promise<OutletMetricValue[]> {
   const imported = await db
     .selectDistinctOn([outletMetrics.metric, outletMetrics.source], {
       metric: outletMetrics.metric,
@@ -62,7 +59,7 @@ const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) *
  * - deliveredAsListed: of the live links checked, those whose first check found the link to the
  *   brand with the rel the opportunity promised (dofollow when it promised none) on an indexable page.
  */
-export async function outletRecord(db: Db, outletId: string, now: Date): Promise<OutletRecord> {
+async function outletRecord(db: Db, outletId: string, now: Date): Promise<OutletRecord> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
     WITH delivered AS (

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BrandOpportunityItem } from '@shared/opportunity';
 import { apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
@@ -9,10 +9,21 @@ import { searchQueryPrefix, type SearchData } from './search-page';
 interface SaveInput {
   id: string;
   saved: boolean;
+  /** the opportunity as shown: what the shortlist gains when it is saved */
+  opportunity?: BrandOpportunityItem;
 }
 
-/** Sets `saved` on the opportunity wherever a loaded search shows it. */
-function markSaved({ id, saved }: SaveInput) {
+/** GET /api/brand/saved: the brand's shortlist, most recently saved first (an outlet's page marks what is saved by it). */
+const savedListKey = ['/api/brand/saved'] as const;
+export const useSavedList = (enabled = true) => useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, enabled });
+
+/** Sets `saved` on the opportunity wherever a loaded search shows it, and in the loaded shortlist. */
+function markSaved({ id, saved, opportunity }: SaveInput) {
+  queryClient.setQueryData<BrandOpportunityItem[]>(savedListKey, (list) => {
+    if (!list) return list;
+    const without = list.filter((o) => o.id !== id);
+    return saved && opportunity ? [{ ...opportunity, saved: true }, ...without] : without;
+  });
   queryClient.setQueriesData<SearchData>(
     { queryKey: searchQueryPrefix },
     (data) =>
@@ -40,14 +51,19 @@ export function useSaveOpportunity() {
       apiRequest<void>(saved ? 'PUT' : 'DELETE', `/api/brand/saved/${encodeURIComponent(id)}`),
     onMutate: (input) => markSaved(input),
     onError: (err, input) => {
-      markSaved({ id: input.id, saved: !input.saved });
+      markSaved({ ...input, saved: !input.saved });
       toast({
         title: input.saved ? 'Could not save' : 'Could not remove',
         description: errorMessage(err, 'Please try again'),
         variant: 'destructive',
       });
     },
-    onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: searchQueryPrefix, predicate: (q) => filtersOnSaved(q.queryKey) }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: savedListKey });
+      return queryClient.invalidateQueries({
+        queryKey: searchQueryPrefix,
+        predicate: (q) => filtersOnSaved(q.queryKey),
+      });
+    },
   });
 }

@@ -1,5 +1,6 @@
 import * as React from 'react';
-import { BadgeCheck, ExternalLink, Lock, Send, ShieldCheck } from 'lucide-react';
+import { Link } from 'wouter';
+import { BadgeCheck, ExternalLink, Lock, Send, ShieldCheck, Store } from 'lucide-react';
 import {
   OPPORTUNITY_TYPE_LABELS,
   formatDeadlineLong,
@@ -27,10 +28,10 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useClients, useOrg, useSpend } from '@/lib/org';
+import { TopicChips, outletFacts } from '@/components/outlet/catalogue-facts';
+import { OutletLogo } from '@/components/outlet/outlet-logo';
 import { useCreateCheckout } from '../api/create-checkout';
 import { CartButton } from './cart-button';
-import { TopicChips, outletFacts } from './catalogue-facts';
-import { OutletLogo } from './outlet-logo';
 import { SaveButton } from './save-button';
 
 const EXPECTATIONS: Record<OpportunityType, string> = {
@@ -59,7 +60,7 @@ function Metric({ label, value, hint }: { label: string; value: React.ReactNode;
   );
 }
 
-function ReviewStep({ o }: { o: BrandOpportunityItem }) {
+function ReviewStep({ o, outletLink }: { o: BrandOpportunityItem; outletLink: boolean }) {
   const facts = outletFacts(o);
   return (
     <div className="space-y-5">
@@ -87,6 +88,15 @@ function ReviewStep({ o }: { o: BrandOpportunityItem }) {
             {o.soldOut && <Badge variant="destructive">Sold out</Badge>}
           </div>
           {facts.length > 0 && <p className="text-sm text-muted-foreground">{facts.join(' · ')}</p>}
+          {outletLink && o.outletId && (
+            <Link
+              href={`/brand/outlets/${o.outletId}`}
+              className="inline-flex min-h-6 items-center gap-1 text-sm font-medium text-primary hover:underline"
+              data-testid="claim-outlet-link"
+            >
+              <Store className="size-3.5" aria-hidden /> About this outlet
+            </Link>
+          )}
         </div>
         <SaveButton opportunity={o} />
       </div>
@@ -268,10 +278,13 @@ export function ClaimDialog({
   opportunity,
   onClose,
   inCart,
+  outletLink = true,
 }: {
   opportunity: BrandOpportunityItem | null;
   onClose: () => void;
   inCart?: boolean;
+  /** "About this outlet", to the outlet's page (not on that page itself) */
+  outletLink?: boolean;
 }) {
   const [step, setStep] = React.useState<1 | 2>(1);
   const [agreed, setAgreed] = React.useState(false);
@@ -357,7 +370,7 @@ export function ClaimDialog({
                 Sold out: this opportunity can no longer be bought. It stays in your saved list until you remove it.
               </p>
             )}
-            {step === 1 ? <ReviewStep o={opportunity} /> : <NextStep o={opportunity} />}
+            {step === 1 ? <ReviewStep o={opportunity} outletLink={outletLink} /> : <NextStep o={opportunity} />}
             {/* kept in view while the steps scroll: on a phone the box and "Pay" show without scrolling */}
             <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 space-y-4 border-t bg-card px-6 py-4">
               {/* the budget and the need for approval stay in view beside the button they change */}

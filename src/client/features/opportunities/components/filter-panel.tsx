@@ -1,6 +1,7 @@
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { COUNTRIES, LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
+import { METRIC_STALE_DAYS } from '@shared/outlets';
 import { parseSearch } from '../search/parse-search';
 import { searchString, type SearchState } from '../search/search-state';
 import { ChipGroup, CommitField, SelectField } from './filter-fields';
@@ -28,7 +29,8 @@ const LANGUAGE_OPTIONS = byName(LANGUAGES);
 
 /**
  * The filters: price and domain authority ranges, turnaround, link type, topic, the outlet's
- * country and language, "deadline after" and "more than one spot". Every change is one history entry.
+ * country and language, "deadline after", "more than one spot" and "fresh metrics" (an SEO tool's
+ * metric of the last 180 days). Every change is one history entry.
  */
 export function FilterPanel({ state, commit }: { state: SearchState; commit: (change: Partial<SearchState>) => void }) {
   /**
@@ -114,15 +116,28 @@ export function FilterPanel({ state, commit }: { state: SearchState; commit: (ch
           onChange={(linkType) => commit({ linkType })}
         />
       </div>
-      <div className="col-span-2 flex items-center gap-2 self-end pb-1.5">
-        <Checkbox
-          id="filter-multiSlot"
-          checked={state.multiSlot === 'true'}
-          onCheckedChange={(v) => commit({ multiSlot: v === true ? 'true' : undefined })}
-        />
-        <Label htmlFor="filter-multiSlot" className="font-normal">
-          More than one spot
-        </Label>
+      <div className="col-span-2 flex flex-wrap items-center gap-x-6 gap-y-3 self-end pb-1.5">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="filter-multiSlot"
+            checked={state.multiSlot === 'true'}
+            onCheckedChange={(v) => commit({ multiSlot: v === true ? 'true' : undefined })}
+          />
+          <Label htmlFor="filter-multiSlot" className="font-normal">
+            More than one spot
+          </Label>
+        </div>
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="filter-fresh"
+            checked={state.fresh === '1'}
+            onCheckedChange={(v) => commit({ fresh: v === true ? '1' : undefined })}
+          />
+          <Label htmlFor="filter-fresh" className="font-normal">
+            Fresh metrics{' '}
+            <span className="text-muted-foreground">(from an SEO tool, last {METRIC_STALE_DAYS} days)</span>
+          </Label>
+        </div>
       </div>
       <div className="col-span-2 lg:col-span-4">
         <ChipGroup

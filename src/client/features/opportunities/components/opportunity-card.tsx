@@ -1,13 +1,16 @@
 import * as React from 'react';
+import { navigate } from 'wouter/use-browser-location';
 import { CalendarClock, Clock, Info, TrendingUp } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunityItem } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
+import { SOURCE_LABELS } from '@shared/outlets';
 import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { TopicChips, outletFacts } from '@/components/outlet/catalogue-facts';
+import { OutletLogo } from '@/components/outlet/outlet-logo';
+import { formatMetricDay, formatShare } from '@/components/outlet/outlet-text';
 import { Availability } from './availability';
-import { TopicChips, outletFacts } from './catalogue-facts';
 import { CartButton } from './cart-button';
-import { OutletLogo } from './outlet-logo';
 import { SaveButton } from './save-button';
 
 /** One card of the browse list; memoised, so the list's other state changes leave 1,000 cards alone. */
@@ -37,6 +40,48 @@ function CardIcon({ name, className }: { name: IconName; className: string }) {
     <svg aria-hidden className={className}>
       <use href={`#opportunity-icon-${name}`} />
     </svg>
+  );
+}
+
+/**
+ * The outlet's name opens the outlet's page. A plain link with one handler for every card, not a
+ * router Link (a thousand of those would each follow the location): a plain click navigates in
+ * the app, a modified one (new tab, new window) is left to the browser.
+ */
+function openOutlet(e: React.MouseEvent<HTMLAnchorElement>) {
+  // the card's own button lies under the name: the click is the link's alone
+  e.stopPropagation();
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(e.currentTarget.pathname);
+}
+
+/**
+ * Byline's record of the outlet in a line ("Delivered 3 · 75% on time"), and its newest domain
+ * rating or authority from an SEO tool with its date; nothing for an outlet with neither.
+ */
+function OutletRecordLines({ outlet }: { outlet: BrandOpportunityItem['outlet'] }) {
+  if (!outlet) return null;
+  let score: (typeof outlet.metrics)[number] | undefined;
+  for (const m of outlet.metrics) {
+    if ((m.name === 'dr' || m.name === 'da') && (!score || m.asOf > score.asOf)) score = m;
+  }
+  if (outlet.delivered === 0 && !score) return null;
+  return (
+    <div className="space-y-0.5 text-xs text-muted-foreground">
+      {outlet.delivered > 0 && (
+        <p className="font-medium text-foreground" data-testid="card-outlet-record">
+          Delivered {outlet.delivered}
+          {outlet.onTimeRate !== null && ` · ${formatShare(outlet.onTimeRate)} on time`}
+        </p>
+      )}
+      {score && (
+        <p data-testid="card-outlet-score">
+          {score.name === 'dr' ? 'DR' : 'DA'} {score.value} ({SOURCE_LABELS[score.source]},{' '}
+          {formatMetricDay(score.asOf)})
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -84,8 +129,23 @@ export const OpportunityCard = React.memo(function OpportunityCard({
             )}
             {o.soldOut && <Badge variant="destructive">Sold out</Badge>}
           </div>
-          <p className="truncate font-semibold">{o.outletName}</p>
+          <p className="truncate font-semibold">
+            {o.outletId ? (
+              <a
+                href={`/brand/outlets/${o.outletId}`}
+                onClick={openOutlet}
+                // a whole line high (24 px: WCAG 2.2 target-size), ending in "…" when the name is long
+                className="relative z-10 block w-fit max-w-full truncate rounded-sm leading-6 underline-offset-4 hover:text-primary hover:underline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
+                data-testid="card-outlet-link"
+              >
+                {o.outletName}
+              </a>
+            ) : (
+              o.outletName
+            )}
+          </p>
           {facts.length > 0 && <p className="break-words text-xs text-muted-foreground">{facts.join(' · ')}</p>}
+          <OutletRecordLines outlet={o.outlet} />
         </div>
         <SaveButton opportunity={o} className="absolute right-4 top-4 h-7 px-2.5" />
       </div>

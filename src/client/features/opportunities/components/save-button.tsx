@@ -19,7 +19,7 @@ export function SaveButton({ opportunity: o, className }: { opportunity: BrandOp
       className={cn('relative z-10 shrink-0', className)}
       onClick={(e) => {
         e.stopPropagation();
-        save.mutate({ id: o.id, saved: !o.saved });
+        save.mutate({ id: o.id, saved: !o.saved, opportunity: o });
       }}
       // Escape goes on to the dialog around it (the claim dialog closes)
       onKeyDown={(e) => {

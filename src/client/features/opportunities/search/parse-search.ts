@@ -24,6 +24,8 @@ export function parseSearch(search: string): SearchState {
       const v = p === 'q' ? values[0].trim() : values[0];
       if (v !== '') raw[p] = v;
     }
+    // the API also takes fresh=true/false: the page writes it as 1/0
+    if (p === 'fresh' && (raw.fresh === 'true' || raw.fresh === 'false')) raw.fresh = raw.fresh === 'true' ? '1' : '0';
   }
   for (let tries = 0; tries <= STATE_PARAMS.length; tries++) {
     const result = opportunitySearchQuerySchema.safeParse(raw);

@@ -21,6 +21,8 @@ export interface SearchState {
   language?: string;
   deadlineAfter?: string;
   multiSlot?: 'true' | 'false';
+  /** '1': only outlets with a metric from an SEO tool of the last 180 days (the API's spelling) */
+  fresh?: '1' | '0';
   saved?: 'true' | 'false';
   sort?: OpportunitySort;
 }

@@ -1,9 +1,11 @@
-import { COUNTRIES, LANGUAGES, LINK_TYPE_LABELS, TOPIC_LABELS } from '@shared/catalogue';
+import { COUNTRIES, LANGUAGES, LINK_TYPE_LABELS, TOPIC_LABELS, type Topic } from '@shared/catalogue';
 import type { BrandOpportunity } from '@shared/opportunity';
 import { cn } from '@/lib/utils';
 
 /** "Germany · German · Dofollow link": what the catalogue says of the outlet, or nothing when it says nothing. */
-export function outletFacts(o: BrandOpportunity): string[] {
+export function outletFacts(
+  o: Pick<BrandOpportunity, 'country' | 'language'> & Partial<Pick<BrandOpportunity, 'linkType'>>,
+): string[] {
   return [
     o.country ? COUNTRIES[o.country] : undefined,
     o.language ? LANGUAGES[o.language] : undefined,
@@ -35,3 +37,7 @@ export function TopicChips({
     </ul>
   );
 }
+
+/** The topics of the catalogue's list among `topics` (an outlet's are plain strings in the API). */
+export const knownTopics = (topics: readonly string[]): Topic[] =>
+  topics.filter((t): t is Topic => Object.hasOwn(TOPIC_LABELS, t));
