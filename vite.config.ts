@@ -116,5 +116,5 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:5000', '/uploads': 'http://localhost:5000' } },
+  server: { proxy: { '/api': 'http://localhost:5000', '/uploads': 'http://localhost:5000', '/share': 'http://localhost:5000', '/unsubscribe': 'http://localhost:5000' } },
 });

@@ -9,7 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { adminQuery, assertLoopback, startBuiltServer, stopServer, writeResultsSection, type BenchServer } from './lib/bench-server';
+import {
+  adminQuery,
+  assertLoopback,
+  startBuiltServer,
+  stopServer,
+  writeResultsSection,
+  type BenchServer,
+} from './lib/bench-server';
 import { login, withDatabase } from './lib/bench-util';
 
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -47,7 +54,13 @@ export async function benchOutletsImport() {
     await c.end();
 
     const csv = ['Target,Mode,Domain Rating,Referring domains,Organic traffic']
-      .concat(Array.from({ length: ROWS }, (_, i) => `https://outlet${i + 1}.example.com/,subdomains,${(i * 7) % 100},${i * 3},"${(i * 1234).toLocaleString('en-US')}"`))
+      .concat(
+        Array.from(
+          { length: ROWS },
+          (_, i) =>
+            `https://outlet${i + 1}.example.com/,subdomains,${(i * 7) % 100},${i * 3},"${(i * 1234).toLocaleString('en-US')}"`,
+        ),
+      )
       .join('\n');
     const admin = await login(origin, ADMIN_EMAIL, ADMIN_PASSWORD);
     const upload = async (dryRun: boolean) => {

@@ -34,6 +34,7 @@ import { paymentsModule } from './modules/payments/routes';
 import { placementsModule } from './modules/placements/routes';
 import { messagesModule } from './modules/messages/routes';
 import { outletsModule } from './modules/outlets/routes';
+import { reportsModule } from './modules/reports/routes';
 import { orgModule } from './modules/org/routes';
 import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
@@ -46,7 +47,7 @@ import { openApiOptions } from './modules/api-docs/openapi';
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -109,7 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (req) => {
     const url = req.url;
-    if (!url.startsWith('/api/') && !url.startsWith('/uploads/')) return;
+    // and the unsubscribe page's POST (a form on our own page; a link's token is its only credential)
+    if (!url.startsWith('/api/') && !url.startsWith('/uploads/') && !url.startsWith('/unsubscribe/')) return;
     if (UNSAFE_METHODS.has(req.method) && !url.startsWith('/api/webhooks/') && !isSameOrigin(req, config.PUBLIC_URL)) {
       throw new HttpError(403, 'Cross-origin request refused');
     }

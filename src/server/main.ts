@@ -10,6 +10,7 @@ import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
 import { startJobs } from './jobs/boss';
 import { invoiceSettingsFrom, receiptAttachments } from './modules/invoices/service';
+import { reportAttachments } from './modules/reports/documents';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
 import { mailerFor } from './mail/mailer';
 import { databaseUnavailableCause } from './lib/db-errors';
@@ -97,13 +98,16 @@ async function main() {
     },
   });
   const mailer = mailerFor(config, (line) => app.log.info(line));
+  const receipts = receiptAttachments({ fallbackFontPath: config.INVOICE_FALLBACK_FONT });
+  const reports = reportAttachments(files);
   await startMailJobs(jobs.boss, {
     db,
     mailer,
     from: config.MAIL_FROM,
     baseUrl: publicUrl(config),
     testMode: payments.name === 'test',
-    attachments: receiptAttachments({ fallbackFontPath: config.INVOICE_FALLBACK_FONT }),
+    // a receipt's invoice, a scheduled report's PDF and CSV
+    attachments: async (db, data) => [...(await receipts(db, data)), ...(await reports(db, data))],
   });
 
   worker.attach(jobs.boss);

@@ -433,6 +433,13 @@ describe('a journey through every route, checked against the contracts', () => {
     await admin.get(`/api/admin/payments/${refundable.paymentId}/credit-note`);
     await admin.get('/api/admin/payments/export.csv?status=paid');
 
+    // reports (issue 48): a share link and an unsubscribe link, opened signed out
+    const report = ok(await brand.post('/api/org/reports', { name: 'Journey report', columns: ['title', 'status'] }), 'report');
+    const shared = ok(await brand.post(`/api/org/reports/${report.id}/shares`, {}), 'share');
+    await visitor.get(new URL(shared.url).pathname);
+    await visitor.get(`/unsubscribe/report/${report.id}?email=a%40b.example&token=x`);
+    await visitor.post(`/unsubscribe/report/${report.id}?email=a%40b.example&token=x`);
+
     const problems: string[] = [];
     for (const s of seen) {
       if (!s.declared) continue; // a route without a contract fails the first test

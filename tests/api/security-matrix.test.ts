@@ -55,6 +55,8 @@ interface Row {
   fresh?: boolean;
   /** a load balancer's probe: its 503 is `{status, reason}` (src/server/ops/health.ts), not a refusal */
   probe?: boolean;
+  /** a page for a person (a share link, an unsubscribe link): its refusal is a page saying why, not JSON */
+  page?: boolean;
 }
 
 /** an id no row has */
@@ -436,6 +438,38 @@ const ROWS: Row[] = [
       a.upload('/api/admin/outlets/metrics/import?source=moz&dryRun=1', 'file', Buffer.from('URL,Domain Authority\nexample.com,40\n'), 'moz.csv', 'text/csv'),
     expect: adminOnly(200),
   },
+  // reports and share links (issue 48): each organisation its own; the share and unsubscribe pages open signed out
+  {
+    route: 'POST /api/org/reports/logo',
+    send: (a) => a.upload('/api/org/reports/logo', 'logo', PNG, 'logo.png', 'image/png'),
+    expect: approvedBrands(200),
+  },
+  { route: 'POST /api/org/reports', send: (a) => a.post('/api/org/reports', { name: 'Matrix', columns: ['title'] }), expect: approvedBrands(201) },
+  { route: 'GET /api/org/reports', send: (a) => a.get('/api/org/reports'), expect: approvedBrands(200) },
+  { route: 'GET /api/org/reports/:id/pdf', send: (a) => a.get(`/api/org/reports/${NOBODY}/pdf`), expect: approvedBrands(404) },
+  { route: 'GET /api/org/reports/:id/csv', send: (a) => a.get(`/api/org/reports/${NOBODY}/csv`), expect: approvedBrands(404) },
+  {
+    route: 'PUT /api/org/reports/:id/schedule',
+    send: (a) => a.put(`/api/org/reports/${NOBODY}/schedule`, { cadence: 'weekly', recipients: [] }),
+    expect: approvedBrands(404),
+  },
+  { route: 'POST /api/org/reports/:id/shares', send: (a) => a.post(`/api/org/reports/${NOBODY}/shares`, {}), expect: approvedBrands(404) },
+  {
+    route: 'POST /api/brand/projects/:paymentId/shares',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/projects/${c.rowPaymentId}/shares`, {}),
+    expect: ownerOnly(201),
+  },
+  { route: 'GET /api/org/shares', send: (a) => a.get('/api/org/shares'), expect: approvedBrands(200) },
+  { route: 'DELETE /api/org/shares/:id', send: (a) => a.delete(`/api/org/shares/${NOBODY}`), expect: approvedBrands(404) },
+  { route: 'GET /share/:token', send: (a) => a.get('/share/no-such-link-token-at-all-0000'), expect: all(404), page: true },
+  { route: 'GET /unsubscribe/report/:id', send: (a) => a.get(`/unsubscribe/report/${NOBODY}?email=a%40b.example&token=x`), expect: all(200) },
+  {
+    route: 'POST /unsubscribe/report/:id',
+    send: (a) => a.post(`/unsubscribe/report/${NOBODY}?email=a%40b.example&token=x`),
+    expect: all(404),
+    page: true,
+  },
   { route: 'GET /api/admin/payments/export.csv', send: (a) => a.get('/api/admin/payments/export.csv'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/totals', send: (a) => a.get('/api/admin/payments/totals'), expect: adminOnly(200) },
   { route: 'GET /api/admin/payments/attention', send: (a) => a.get('/api/admin/payments/attention'), expect: adminOnly(200) },
@@ -681,7 +715,8 @@ describe('permission matrix', () => {
         got[kind] = res.status;
         bodies[kind] = res.text.slice(0, 200);
         // every refusal says why, in the shared error shape
-        if (res.status >= 400 && !row.probe) expect(typeof res.body?.message, `${kind}: ${res.text}`).toBe('string');
+        if (res.status >= 400 && !row.probe && !row.page) expect(typeof res.body?.message, `${kind}: ${res.text}`).toBe('string');
+        if (res.status >= 400 && row.page) expect(res.text, kind).toMatch(/<h1>[^<]+<\/h1>/);
         if (row.probe) expect(res.body, kind).toEqual({ status: 'unavailable', reason: 'jobs' });
       }
       expect(got, JSON.stringify(bodies, null, 1)).toEqual(row.expect);

@@ -1161,3 +1161,67 @@ export const disputes = pgTable(
     index('disputes_decide_idx').on(t.decideBy).where(sql`status = 'escalated'`),
   ],
 );
+
+/**
+ * A report of an organisation's placements (issue 48): its filters, columns, white label and
+ * schedule. `last_digest` is a hash of the last scheduled report sent: nothing changed, nothing sent.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    clientId: uuid('client_id').references((): AnyPgColumn => orgClients.id, { onDelete: 'cascade' }),
+    fromDay: text('from_day'),
+    toDay: text('to_day'),
+    status: text('status', { enum: PLACEMENT_STATES }),
+    columns: text('columns').array().notNull(),
+    showPrices: boolean('show_prices').notNull().default(false),
+    whiteLabel: jsonb('white_label').$type<{ logoFile: string | null; color: string | null; footer: string | null }>(),
+    cadence: text('cadence', { enum: ['weekly', 'monthly'] }),
+    recipients: text('recipients').array().notNull().default(sql`'{}'::text[]`),
+    // the schedule's last period handled ('2026-W48', '2026-11'): each period once, whatever the instances
+    lastPeriod: text('last_period'),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+    lastDigest: text('last_digest'),
+    // signs each recipient's unsubscribe link (HMAC of the address)
+    unsubscribeKey: text('unsubscribe_key').notNull(),
+    createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('reports_org_created_idx').on(t.organisationId, t.createdAt),
+    index('reports_scheduled_idx').on(t.lastSentAt).where(sql`cadence IS NOT NULL`),
+  ],
+);
+
+/**
+ * A link that opens a report or one placement's proof signed out (issue 48), until it expires or
+ * is revoked. Only the token's hash is kept.
+ */
+export const shares = pgTable(
+  'shares',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    reportId: uuid('report_id').references(() => reports.id, { onDelete: 'cascade' }),
+    placementId: uuid('placement_id').references(() => placements.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    views: integer('views').notNull().default(0),
+    lastViewedAt: timestamp('last_viewed_at', { withTimezone: true, mode: 'date' }),
+    createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('shares_token_unique').on(t.tokenHash),
+    index('shares_org_created_idx').on(t.organisationId, t.createdAt),
+    check('shares_one_subject', sql`(report_id IS NULL) <> (placement_id IS NULL)`),
+  ],
+);

@@ -7,6 +7,7 @@ import { expireOrders } from '../modules/payments/orders';
 import { refundUnswapped } from '../modules/payments/swap';
 import { grantUnansweredCancellations } from '../modules/payments/cancel';
 import { runDisputeDeadlines } from '../modules/disputes/service';
+import { runScheduledReports } from '../modules/reports/service';
 import { completePendingPartialRefunds, refundOverduePayments } from '../modules/payments/refunds';
 import { fulfilChargedTestCheckouts } from '../modules/payments/checkout';
 import type { InvoiceSettings } from '../modules/invoices/service';
@@ -30,6 +31,8 @@ export const JOBS = {
   publicationChecks: 'publication-checks',
   /** The workflow's reminders and automatic approvals (modules/timeline/timers.ts). */
   placementTimers: 'placement-timers',
+  /** Scheduled reports whose week or month began: each period once, sent when they changed (issue 48). */
+  scheduledReports: 'scheduled-reports',
   /** The embedded database only: VACUUM and ANALYZE, which a PostgreSQL server's autovacuum does. */
   embeddedMaintenance: 'embedded-database-maintenance',
 } as const;
@@ -41,6 +44,7 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.rateLimitPrune]: '47 * * * *',
   [JOBS.publicationChecks]: '*/5 * * * *',
   [JOBS.placementTimers]: '*/15 * * * *',
+  [JOBS.scheduledReports]: '*/15 * * * *',
   [JOBS.embeddedMaintenance]: '23 * * * *',
 };
 
@@ -101,6 +105,9 @@ export async function startJobs(opts: {
     await grantUnansweredCancellations(handle.db, provider, new Date());
     // disputes: the team's and the deciding admin's deadlines, and link disputes read against the checks
     await runDisputeDeadlines(handle.db, provider, new Date());
+  });
+  await boss.work(JOBS.scheduledReports, polling, async () => {
+    await runScheduledReports(handle.db, new Date());
   });
   await boss.work(JOBS.uploadsSweep, polling, async () => {
     await sweepUnreferencedUploads(handle.db, opts.files, new Date());

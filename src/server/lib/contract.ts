@@ -61,6 +61,7 @@ export const TAGS = {
   Conversation: 'A placement’s messages between its brand and the editorial team, and its timeline.',
   Disputes: 'A brand’s complaint about a placement, the editorial team’s answer, the escalation to another admin, and their deadlines (issue 47).',
   Outlets: 'The outlets (one per website host): their metrics, each with its source and date, the imports of SEO tools’ exports, and Byline’s record of their placements (issue 48).',
+  Reports: 'An organisation’s reports of its placements (PDF, CSV, white label), the links that share them or a placement’s proof, and their schedules (issue 48).',
   Brands: 'Approving brands and the invite codes that approve them at sign-up.',
   Files: 'Uploads and how stored files are served.',
   Operations: 'Probes and measurements for whoever runs Byline.',

@@ -58,6 +58,8 @@ export type MailData =
   // purchase approval (decision 034): to the approvers, then to the requester
   | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string }
   | { kind: 'purchase_decided'; approved: boolean; reason: string | null; title: string; outlet: string; amount: string; approver: string }
+  // a scheduled report (issue 48) to one of its recipients, who may not have an account; its PDF and CSV attached
+  | { kind: 'scheduled_report'; reportId: string; name: string; period: string; lines: number; email: string; token: string }
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
   | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
@@ -302,6 +304,18 @@ function draftFor(d: MailData): Draft {
           ? [`${d.approver} approved your purchase of ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}. You can pay it now.`]
           : [`${d.approver} declined your purchase of ${d.title} at ${d.outlet}.`, `Why: ${d.reason ?? ''}`],
         action: { label: d.approved ? 'Pay the approved purchase' : 'See your requests', path: '/brand/requests' },
+      };
+    case 'scheduled_report':
+      return {
+        subject: `${d.name} (${d.period})`,
+        paragraphs: [
+          `Your scheduled report “${d.name}” for ${d.period}: ${d.lines} placement${d.lines === 1 ? '' : 's'}. The report is attached as PDF and CSV.`,
+          'It is sent when something in it changed since the last one. You receive it because the team that made it added this address.',
+        ],
+        action: {
+          label: 'Stop receiving this report',
+          path: `/unsubscribe/report/${d.reportId}?email=${encodeURIComponent(d.email)}&token=${encodeURIComponent(d.token)}`,
+        },
       };
     case 'admin_new_brand':
       return {

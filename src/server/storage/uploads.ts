@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { opportunities, placementMessages, placements, uploads, users } from '../db/schema';
+import { opportunities, placementMessages, placements, uploads, users, reports } from '../db/schema';
 import { claimLimits, releaseClaims } from '../lib/rate-limit';
 import type { Limits } from '../limits';
 import type { FileSource, FileStore } from './file-store';
@@ -58,6 +58,7 @@ const referenced = (name: ReturnType<typeof sql>) => sql`(
              OR ('/uploads/' || ${name}) = ANY(${opportunities.exampleUrls}))
   OR EXISTS (SELECT 1 FROM ${placements} WHERE ${placements.draftDocumentFile} = '/api/files/' || ${name})
   OR EXISTS (SELECT 1 FROM ${placementMessages} WHERE ${placementMessages.attachmentFile} = ${name})
+  OR EXISTS (SELECT 1 FROM ${reports} WHERE ${reports.whiteLabel}->>'logoFile' = '/uploads/' || ${name})
 )`;
 
 /**

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
+import { asSource, BOLD, fallbackFont, REGULAR } from '../../lib/pdf-fonts';
 import type { TaxDocumentContent, TaxDocumentKind } from '../../../shared/billing';
 import { formatUsd } from '../../../shared/money';
 
@@ -15,34 +13,6 @@ import { formatUsd } from '../../../shared/money';
  * else the first CJK font of SYSTEM_FALLBACKS installed (Debian: fonts-wqy-microhei). Without any,
  * such a character prints as an empty box (docs/deploy.md says to install one).
  */
-
-// parsed once: pdfkit takes a fontkit font as it is, and makes each document's subset from it
-const openFont = (url: string) => fontkit.create(readFileSync(fileURLToPath(url))) as fontkit.Font;
-const REGULAR = openFont(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
-const BOLD = openFont(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'));
-/** pdfkit's types know only paths and bytes; its font factory takes any object with `layout` */
-const asSource = (font: fontkit.Font) => font as unknown as Buffer;
-
-const fallbacks = new Map<string, fontkit.Font>();
-
-/** Where Debian and most Linux distributions put a CJK font, tried when none is configured. */
-const SYSTEM_FALLBACKS = [
-  '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc',
-  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
-  '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf',
-];
-
-function fallbackFont(configured: string | undefined): fontkit.Font | null {
-  const path = configured ?? SYSTEM_FALLBACKS.find((p) => existsSync(p));
-  if (!path) return null;
-  let font = fallbacks.get(path);
-  if (!font) {
-    const opened = fontkit.openSync(path);
-    font = 'fonts' in opened ? opened.fonts[0] : opened;
-    fallbacks.set(path, font);
-  }
-  return font;
-}
 
 export interface RenderOptions {
   /** a TTF/OTF/TTC for the characters DejaVu Sans lacks */

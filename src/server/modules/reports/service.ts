@@ -1,0 +1,405 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { stringify } from 'csv-stringify/sync';
+import type { Db } from '../../db/client';
+import { opportunities, orgClients, payments, placements, publications, reports, shares } from '../../db/schema';
+import type { Member, Scope } from '../../lib/contract';
+import { forbidden, notFound } from '../../lib/errors';
+import { enqueueMail, type Tx } from '../../mail/outbox';
+import { DAY_MS } from '../../../shared/constants';
+import { formatUsd } from '../../../shared/money';
+import { hidesAmounts } from '../../../shared/org';
+import {
+  LINK_STATUS_LABELS,
+  REPORT_COLUMN_LABELS,
+  REPORT_STATUS_LABELS,
+  type ReportCadence,
+  type ReportColumn,
+} from '../../../shared/reports';
+import type { Report, ReportRequest, Share } from '../../../shared/schemas/reports';
+import type { PublicationCheck } from '../../../shared/publication';
+
+export const REPORT_NOT_FOUND = 'Report not found';
+export const SHARE_NOT_FOUND = 'This link has expired or was revoked';
+type ReportRow = typeof reports.$inferSelect;
+
+/** A member limited to some clients (decision 035) reports on those only, and sees no price when its role hides amounts. */
+const limitedTo = (member: Member) => member.clientIds;
+
+function toReport(r: ReportRow, clientName: string | null): Report {
+  return {
+    id: r.id,
+    name: r.name,
+    clientId: r.clientId,
+    clientName,
+    from: r.fromDay,
+    to: r.toDay,
+    status: r.status,
+    columns: r.columns as ReportColumn[],
+    showPrices: r.showPrices,
+    whiteLabel: r.whiteLabel,
+    cadence: r.cadence,
+    recipients: r.recipients,
+    lastSentAt: r.lastSentAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** POST /api/org/reports */
+export async function createReport(db: Db, member: Member, input: ReportRequest): Promise<{ id: string }> {
+  if (input.showPrices && hidesAmounts(member.role, member.clientIds))
+    throw forbidden('Your role does not show prices: make the report without them');
+  const allowed = limitedTo(member);
+  if (allowed && (!input.clientId || !allowed.includes(input.clientId)))
+    throw forbidden('You can report on your clients’ placements only: choose one of them');
+  if (input.clientId) {
+    const [client] = await db
+      .select({ id: orgClients.id })
+      .from(orgClients)
+      .where(and(eq(orgClients.id, input.clientId), eq(orgClients.organisationId, member.organisationId)));
+    if (!client) throw notFound('Client not found');
+  }
+  const wl = input.whiteLabel;
+  const [row] = await db
+    .insert(reports)
+    .values({
+      organisationId: member.organisationId,
+      name: input.name,
+      clientId: input.clientId ?? null,
+      fromDay: input.from ?? null,
+      toDay: input.to ?? null,
+      status: input.status ?? null,
+      columns: input.columns,
+      showPrices: input.showPrices,
+      whiteLabel: wl ? { logoFile: wl.logoFile ?? null, color: wl.color ?? null, footer: wl.footer || null } : null,
+      unsubscribeKey: randomBytes(24).toString('base64url'),
+      createdBy: member.userId,
+    })
+    .returning({ id: reports.id });
+  return row;
+}
+
+/** GET /api/org/reports: the organisation's, newest first (a member limited to clients: theirs). */
+export async function listReports(db: Db, member: Member): Promise<Report[]> {
+  const allowed = limitedTo(member);
+  const rows = await db
+    .select({ r: reports, clientName: orgClients.name })
+    .from(reports)
+    .leftJoin(orgClients, eq(orgClients.id, reports.clientId))
+    .where(
+      and(
+        eq(reports.organisationId, member.organisationId),
+        allowed ? (allowed.length ? inArray(reports.clientId, allowed) : sql`false`) : undefined,
+      ),
+    )
+    .orderBy(desc(reports.createdAt))
+    .limit(200);
+  return rows.map((x) => toReport(x.r, x.clientName));
+}
+
+/** The member's report, or 404 (another organisation's, or a client the member does not see). */
+export async function reportOf(db: Db, member: Member, id: string): Promise<ReportRow> {
+  const [row] = await db
+    .select()
+    .from(reports)
+    .where(and(eq(reports.id, id), eq(reports.organisationId, member.organisationId)));
+  const allowed = limitedTo(member);
+  if (!row || (allowed && (!row.clientId || !allowed.includes(row.clientId)))) throw notFound(REPORT_NOT_FOUND);
+  return row;
+}
+
+/** One placement of a report, every column's value (the chosen ones are printed). */
+export interface ReportLine {
+  id: string;
+  outlet: string;
+  title: string;
+  client: string | null;
+  status: string;
+  orderedAt: Date;
+  publishedAt: Date | null;
+  liveUrl: string | null;
+  linkStatus: string | null;
+  lastChecked: Date | null;
+  price: string;
+}
+
+const LINES_MAX = 5_000;
+
+/** The placements a report covers, newest order first (at most 5,000). */
+export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine[]> {
+  const rows = await db
+    .select({
+      id: payments.id,
+      outlet: opportunities.outletName,
+      title: opportunities.title,
+      client: orgClients.name,
+      state: placements.state,
+      orderedAt: payments.paidAt,
+      publishedAt: publications.publishedAt,
+      liveUrl: publications.url,
+      health: publications.health,
+      lastCheck: publications.lastCheck,
+      price: payments.amount,
+    })
+    .from(payments)
+    .innerJoin(placements, eq(placements.paymentId, payments.id))
+    .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .leftJoin(orgClients, eq(orgClients.id, placements.clientId))
+    .leftJoin(publications, eq(publications.placementId, payments.id))
+    .where(
+      and(
+        eq(placements.organisationId, report.organisationId),
+        report.clientId ? eq(placements.clientId, report.clientId) : undefined,
+        report.status ? eq(placements.state, report.status) : undefined,
+        report.fromDay ? sql`${payments.paidAt} >= ${`${report.fromDay}T00:00:00Z`}::timestamptz` : undefined,
+        report.toDay
+          ? sql`${payments.paidAt} < ${`${report.toDay}T00:00:00Z`}::timestamptz + interval '1 day'`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(payments.paidAt), desc(payments.id))
+    .limit(LINES_MAX);
+  return rows.map((r) => ({
+    id: r.id,
+    outlet: r.outlet,
+    title: r.title,
+    client: r.client,
+    status: REPORT_STATUS_LABELS[r.state],
+    orderedAt: r.orderedAt,
+    publishedAt: r.publishedAt,
+    liveUrl: r.liveUrl,
+    linkStatus: r.health ? LINK_STATUS_LABELS[r.health] : null,
+    lastChecked: (r.lastCheck as PublicationCheck | null)?.checkedAt
+      ? new Date((r.lastCheck as PublicationCheck).checkedAt)
+      : null,
+    price: r.price,
+  }));
+}
+
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** A column's text in a line. */
+export function cell(line: ReportLine, column: ReportColumn): string {
+  const v = line[column];
+  if (v === null) return '';
+  if (v instanceof Date)
+    return column === 'orderedAt' || column === 'publishedAt' || column === 'lastChecked'
+      ? day.format(v)
+      : v.toISOString();
+  if (column === 'price') return formatUsd(v);
+  return v;
+}
+
+/** The columns printed: the chosen ones, never the price without `show_prices`. */
+export const columnsOf = (report: ReportRow) =>
+  (report.columns as ReportColumn[]).filter((c) => c !== 'price' || report.showPrices);
+
+/** GET /api/org/reports/{id}/csv: a header of the chosen columns' names, a line per placement. */
+export function reportCsv(report: ReportRow, lines: ReportLine[]): string {
+  const columns = columnsOf(report);
+  return stringify([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
+}
+
+/** What changed matters for a scheduled report: its lines and columns, less the time of the last check. */
+function reportDigest(report: ReportRow, lines: ReportLine[]): string {
+  const columns = columnsOf(report).filter((c) => c !== 'lastChecked');
+  return createHash('sha256')
+    .update(JSON.stringify(lines.map((l) => columns.map((c) => cell(l, c)))))
+    .digest('hex');
+}
+
+/** PUT /api/org/reports/{id}/schedule */
+export async function setSchedule(
+  db: Db,
+  member: Member,
+  id: string,
+  input: { cadence: ReportCadence | null; recipients: string[] },
+): Promise<Report> {
+  const report = await reportOf(db, member, id);
+  const recipients = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
+  const [row] = await db
+    .update(reports)
+    .set({
+      cadence: input.cadence,
+      recipients: input.cadence ? recipients : [],
+      // a new schedule sends its first report at the job's next run
+      ...(input.cadence !== report.cadence ? { lastPeriod: null } : {}),
+    })
+    .where(eq(reports.id, report.id))
+    .returning();
+  const [client] = row.clientId
+    ? await db.select({ name: orgClients.name }).from(orgClients).where(eq(orgClients.id, row.clientId))
+    : [];
+  return toReport(row, client?.name ?? null);
+}
+
+// ---- unsubscribing from a scheduled report ----
+
+const unsubscribeToken = (report: Pick<ReportRow, 'unsubscribeKey'>, email: string) =>
+  createHmac('sha256', report.unsubscribeKey).update(email.toLowerCase()).digest('base64url');
+
+/** The e-mail's unsubscribe link: removes that address from the report's recipients. False: the link is not valid. */
+export async function unsubscribe(db: Db, reportId: string, email: string, token: string): Promise<boolean> {
+  const [report] = await db.select().from(reports).where(eq(reports.id, reportId));
+  if (!report) return false;
+  const expected = Buffer.from(unsubscribeToken(report, email));
+  const given = Buffer.from(token);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+  await db
+    .update(reports)
+    .set({ recipients: sql`array_remove(${reports.recipients}, ${email.toLowerCase()})` })
+    .where(eq(reports.id, reportId));
+  return true;
+}
+
+// ---- the schedule ----
+
+/** The period `now` falls in: an ISO week ('2026-W48') or a month ('2026-11'), in UTC. */
+export function periodOf(cadence: ReportCadence, now: Date): string {
+  if (cadence === 'monthly') return now.toISOString().slice(0, 7);
+  // the ISO week: the one holding this week's Thursday, counted in that Thursday's year
+  const thursday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  thursday.setUTCDate(thursday.getUTCDate() + 4 - (thursday.getUTCDay() || 7));
+  const week = Math.ceil(((thursday.getTime() - Date.UTC(thursday.getUTCFullYear(), 0, 1)) / DAY_MS + 1) / 7);
+  return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+/**
+ * The job (every 15 minutes): each scheduled report whose period has not been handled is claimed
+ * (one conditional UPDATE: one instance wins) and, in the same transaction, mailed to its
+ * recipients when its lines changed since the last one sent. Returns the ids of the reports sent.
+ */
+export async function runScheduledReports(db: Db, now: Date = new Date()): Promise<string[]> {
+  const due = await db
+    .select({ id: reports.id, cadence: reports.cadence, lastPeriod: reports.lastPeriod })
+    .from(reports)
+    .where(sql`${reports.cadence} IS NOT NULL`)
+    .limit(1000);
+  const sent: string[] = [];
+  for (const d of due) {
+    const period = periodOf(d.cadence!, now);
+    if (d.lastPeriod === period) continue;
+    await db.transaction(async (tx) => {
+      const [report] = await tx
+        .update(reports)
+        .set({ lastPeriod: period })
+        .where(
+          and(
+            eq(reports.id, d.id),
+            sql`${reports.lastPeriod} IS DISTINCT FROM ${period}`,
+            sql`${reports.cadence} IS NOT NULL`,
+          ),
+        )
+        .returning();
+      if (!report) return; // another instance took this period
+      const lines = await reportLines(tx as unknown as Db, report);
+      const digest = reportDigest(report, lines);
+      if (digest === report.lastDigest || report.recipients.length === 0) return;
+      for (const email of report.recipients) {
+        await enqueueMail(
+          tx as Tx,
+          { email },
+          {
+            kind: 'scheduled_report',
+            reportId: report.id,
+            name: report.name,
+            period,
+            lines: lines.length,
+            email,
+            token: unsubscribeToken(report, email),
+          },
+        );
+      }
+      await tx.update(reports).set({ lastDigest: digest, lastSentAt: now }).where(eq(reports.id, report.id));
+      sent.push(report.id);
+    });
+  }
+  return sent;
+}
+
+// ---- share links ----
+
+const hashShareToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** POST …/shares: a link for the report or the placement, valid `days` days. */
+export async function createShare(
+  db: Db,
+  member: Member,
+  subject: { reportId: string } | { placementId: string },
+  days: number,
+  baseUrl: string,
+  now: Date = new Date(),
+): Promise<{ id: string; url: string; expiresAt: string }> {
+  const token = randomBytes(24).toString('base64url');
+  const expiresAt = new Date(now.getTime() + days * DAY_MS);
+  const [row] = await db
+    .insert(shares)
+    .values({
+      tokenHash: hashShareToken(token),
+      organisationId: member.organisationId,
+      reportId: 'reportId' in subject ? subject.reportId : null,
+      placementId: 'placementId' in subject ? subject.placementId : null,
+      expiresAt,
+      createdBy: member.userId,
+    })
+    .returning({ id: shares.id });
+  return { id: row.id, url: `${baseUrl.replace(/\/$/, '')}/share/${token}`, expiresAt: expiresAt.toISOString() };
+}
+
+/** GET /api/org/shares: the organisation's links, newest first, with their views (a member limited to clients: theirs). */
+export async function listShares(db: Db, member: Member, scope: Scope): Promise<Omit<Share, 'url'>[]> {
+  const rows = await db
+    .select({
+      s: shares,
+      reportName: reports.name,
+      reportClient: reports.clientId,
+      outlet: opportunities.outletName,
+      title: opportunities.title,
+      placementClient: placements.clientId,
+    })
+    .from(shares)
+    .leftJoin(reports, eq(reports.id, shares.reportId))
+    .leftJoin(placements, eq(placements.id, shares.placementId))
+    .leftJoin(opportunities, eq(opportunities.id, placements.opportunityId))
+    .where(eq(shares.organisationId, member.organisationId))
+    .orderBy(desc(shares.createdAt))
+    .limit(500);
+  const allowed = scope.clientIds;
+  return rows
+    .filter((r) => {
+      if (!allowed) return true;
+      const client = r.s.reportId ? r.reportClient : r.placementClient;
+      return client !== null && allowed.includes(client);
+    })
+    .map(({ s, reportName, outlet, title }) => ({
+      id: s.id,
+      kind: s.reportId ? ('report' as const) : ('placement' as const),
+      subject: s.reportId ? reportName! : `${outlet} — ${title}`,
+      expiresAt: s.expiresAt.toISOString(),
+      revokedAt: s.revokedAt?.toISOString() ?? null,
+      views: s.views,
+      lastViewedAt: s.lastViewedAt?.toISOString() ?? null,
+      createdAt: s.createdAt.toISOString(),
+    }));
+}
+
+/** DELETE /api/org/shares/{id}: the link answers 404 from now on. */
+export async function revokeShare(db: Db, member: Member, scope: Scope, id: string, now: Date = new Date()) {
+  const mine = (await listShares(db, member, scope)).some((s) => s.id === id);
+  if (!mine) throw notFound('Link not found');
+  await db
+    .update(shares)
+    .set({ revokedAt: now })
+    .where(and(eq(shares.id, id), isNull(shares.revokedAt)));
+}
+
+/** The share a token opens (counting the view), or null: unknown, revoked or expired. */
+export async function openShare(db: Db, token: string, now: Date = new Date()) {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+  const [share] = await db
+    .update(shares)
+    .set({ views: sql`${shares.views} + 1`, lastViewedAt: now })
+    .where(and(eq(shares.tokenHash, hashShareToken(token)), isNull(shares.revokedAt), gt(shares.expiresAt, now)))
+    .returning();
+  return share ?? null;
+}
