@@ -270,15 +270,20 @@ export function periodOf(cadence: ReportCadence, now: Date): string {
  * recipients when its lines changed since the last one sent. Returns the ids of the reports sent.
  */
 export async function runScheduledReports(db: Db, now: Date = new Date()): Promise<string[]> {
+  const weekly = periodOf('weekly', now);
+  const monthly = periodOf('monthly', now);
+  // the reports whose current period has not been handled (reports_scheduled_idx holds the scheduled ones)
   const due = await db
-    .select({ id: reports.id, cadence: reports.cadence, lastPeriod: reports.lastPeriod })
+    .select({ id: reports.id, cadence: reports.cadence })
     .from(reports)
-    .where(sql`${reports.cadence} IS NOT NULL`)
+    .where(
+      sql`(${reports.cadence} = 'weekly' AND ${reports.lastPeriod} IS DISTINCT FROM ${weekly})
+        OR (${reports.cadence} = 'monthly' AND ${reports.lastPeriod} IS DISTINCT FROM ${monthly})`,
+    )
     .limit(1000);
   const sent: string[] = [];
   for (const d of due) {
-    const period = periodOf(d.cadence!, now);
-    if (d.lastPeriod === period) continue;
+    const period = d.cadence === 'weekly' ? weekly : monthly;
     await db.transaction(async (tx) => {
       const [report] = await tx
         .update(reports)
