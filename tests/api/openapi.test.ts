@@ -434,6 +434,7 @@ describe('a journey through every route, checked against the contracts', () => {
     await admin.get('/api/admin/payments/export.csv?status=paid');
 
     // reports (issue 48): a share link and an unsubscribe link, opened signed out
+    await brand.get('/api/org/clients/names');
     const report = ok(await brand.post('/api/org/reports', { name: 'Journey report', columns: ['title', 'status'] }), 'report');
     const shared = ok(await brand.post(`/api/org/reports/${report.id}/shares`, {}), 'share');
     await visitor.get(new URL(shared.url).pathname);

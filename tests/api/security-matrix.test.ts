@@ -355,6 +355,7 @@ const ROWS: Row[] = [
   { route: 'GET /api/brand/orders/:id', send: (a) => a.get(`/api/brand/orders/${NOBODY}`), expect: approvedBrands(404) },
   { route: 'POST /api/brand/orders/:id/reorder', send: (a) => a.post(`/api/brand/orders/${NOBODY}/reorder`), expect: approvedBrands(404) },
   { route: 'GET /api/org/clients', send: (a) => a.get('/api/org/clients'), expect: approvedBrands(200) },
+  { route: 'GET /api/org/clients/names', send: (a) => a.get('/api/org/clients/names'), expect: approvedBrands(200) },
   { route: 'POST /api/org/clients', send: (a) => a.post('/api/org/clients', { name: `Matrix client ${Math.random()}` }), expect: approvedBrands(201) },
   { route: 'PATCH /api/org/clients/:id', send: (a) => a.patch(`/api/org/clients/${NOBODY}`, { name: 'Renamed' }), expect: approvedBrands(404) },
   { route: 'GET /api/org/clients/:id/billing', send: (a) => a.get(`/api/org/clients/${NOBODY}/billing`), expect: approvedBrands(404) },

@@ -332,6 +332,13 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'purchase-requests', heading(page, 'Purchase requests'));
   await page.goto('/brand/clients');
   await check(page, 'clients', heading(page, 'Clients'));
+  // reports (issue 48): the page, and a new report with its white label on
+  await page.goto('/brand/reports');
+  await check(page, 'reports', page.getByTestId('share-links'));
+  await page.getByRole('button', { name: 'New report' }).click();
+  await dialog(page).getByRole('switch', { name: 'White label' }).click();
+  await check(page, 'new-report', dialog(page).getByLabel('Footer'));
+  await page.keyboard.press('Escape');
   // the cart (issue 46), the orders and one order
   await page.goto('/brand/cart');
   await check(page, 'cart', page.getByTestId('cart-line').first());

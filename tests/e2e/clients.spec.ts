@@ -124,11 +124,11 @@ test('[CLIENTS] an agency buys for a client; its client reviewer approves the dr
   expect(draft.status(), await draft.text()).toBe(200);
   await close();
 
-  // the client reviewer: My Articles only, no money anywhere, and approves the draft
+  // the client reviewer: My Articles (and its clients' reports) only, no money anywhere, and approves the draft
   await reviewer.goto('/brand/opportunities');
   await expect(reviewer).toHaveURL(/\/brand\/my-articles/);
   const nav = reviewer.getByRole('navigation', { name: 'Main' });
-  await expect(nav.getByRole('link')).toHaveText(['My Articles']);
+  await expect(nav.getByRole('link')).toHaveText(['My Articles', 'Reports']);
   await expect(reviewer.getByTestId('escrow-card')).toHaveCount(0);
   const theirs = reviewer.getByTestId('article-card').filter({ hasText: title });
   await expect(theirs).toContainText(`For ${client}`);

@@ -69,6 +69,7 @@ const TeamPage = page(() => import('@/features/org/pages/team-page'), 'TeamPage'
 const ClientsPage = page(() => import('@/features/org/pages/clients-page'), 'ClientsPage');
 const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
 const PurchaseRequestsPage = page(() => import('@/features/org/pages/purchase-requests-page'), 'PurchaseRequestsPage');
+const ReportsPage = page(() => import('@/features/reports/pages/reports-page'), 'ReportsPage');
 const InvitationPage = page(() => import('@/features/org/pages/invitation-page'), 'InvitationPage');
 const CartPage = page(() => import('@/features/cart/pages/cart-page'), 'CartPage');
 const OrdersPage = page(() => import('@/features/cart/pages/orders-page'), 'OrdersPage');
@@ -197,6 +198,12 @@ export function AppRouter() {
             <NotForClientReviewers>
               <ClientsPage />
             </NotForClientReviewers>
+          </ProtectedRoute>
+        </Route>
+        {/* a client reviewer too: reports of its clients' placements, without prices */}
+        <Route path="/brand/reports">
+          <ProtectedRoute role="brand">
+            <ReportsPage />
           </ProtectedRoute>
         </Route>
         <Route path="/brand/team">

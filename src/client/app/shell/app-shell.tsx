@@ -6,6 +6,7 @@ import {
   Building2,
   ClipboardCheck,
   CreditCard,
+  FileBarChart,
   FileText,
   FolderKanban,
   LayoutDashboard,
@@ -56,6 +57,7 @@ const ADMIN_NAV = [
   { href: '/admin/outlets/import', label: 'Outlet metrics', icon: <BarChart3 /> },
   { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
 ];
+const REPORTS_NAV = { href: '/brand/reports', label: 'Reports', icon: <FileBarChart /> };
 const BRAND_NAV = [
   { href: '/brand/opportunities', label: 'Opportunities', icon: <Newspaper /> },
   // members who can buy only
@@ -134,7 +136,8 @@ function Navigation({ user }: { user: PublicUser }) {
   const items = admin
     ? ADMIN_NAV
     : reviewOnly
-      ? BRAND_NAV.filter((i) => i.href === '/brand/my-articles')
+      ? // and their clients' reports, without prices (the Organisation group is not theirs)
+        [...BRAND_NAV.filter((i) => i.href === '/brand/my-articles'), REPORTS_NAV]
       : BRAND_NAV.filter((i) => i.href !== '/brand/cart' || canBuy);
   // the number of open cases, for admins only; a minute old is recent enough for a badge
   const { data: counts } = usePlacementCounts({ enabled: admin, staleTime: 60_000 });
@@ -213,6 +216,7 @@ function OrgNavigation({ userId }: { userId: string }) {
     { href: '/brand/team', label: 'Team', icon: <Users /> },
     ...(manage ? [{ href: '/brand/clients', label: 'Clients', icon: <Building2 /> }] : []),
     { href: '/brand/requests', label: 'Purchase requests', icon: <ClipboardCheck /> },
+    REPORTS_NAV,
     ...(manage ? [{ href: '/brand/audit', label: 'Audit log', icon: <ScrollText /> }] : []),
   ];
   return (

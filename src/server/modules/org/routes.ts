@@ -241,6 +241,21 @@ export const orgModule: Module = async (app, { db }) => {
   route(
     app,
     'GET',
+    '/api/org/clients/names',
+    {
+      access: 'brand',
+      clientReview: true,
+      tags: ['Organisation'],
+      summary: 'The clients’ names only (a member limited to clients: theirs), for pickers such as a report’s',
+      description: 'What a client reviewer, who sees no amount, may read of the clients: `GET /api/org/clients` adds their spend.',
+      response: { 200: z.array(z.object({ id: z.guid(), name: z.string() })) },
+    },
+    async (req) => (await listClients(db, memberOf(req))).map(({ id, name }) => ({ id, name })),
+  );
+
+  route(
+    app,
+    'GET',
     '/api/org/clients',
     {
       access: 'brand',

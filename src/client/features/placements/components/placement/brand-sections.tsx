@@ -1,10 +1,14 @@
+import * as React from 'react';
 import { Link } from 'wouter';
 import { format } from 'date-fns';
-import { CheckCircle2, ClipboardList, Clock, Copy, FileText, Globe, Hourglass, PenLine } from 'lucide-react';
+import { CheckCircle2, ClipboardList, Clock, Copy, FileText, Globe, Hourglass, PenLine, Share2 } from 'lucide-react';
+import { roleCan } from '@shared/org';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { QueryError } from '@/components/query-error';
+import { ShareLinkDialog } from '@/components/share-link-dialog';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { useOrg } from '@/lib/org';
 import { useBrief } from '../../api/get-brief';
 import { DraftPanel } from '../my-articles/draft-panel';
 import { PublicationPanel } from '../my-articles/publication-panel';
@@ -118,8 +122,26 @@ export function BrandDraftSection({ article: a }: { article: BrandPlacementItem 
 
 /** The live article, its checks and the guarantee (the My Articles card's panel), once published. */
 export function BrandPublicationSection({ article: a }: { article: BrandPlacementItem }) {
+  const [sharing, setSharing] = React.useState(false);
+  // a viewer reads; a link is made by those who work on placements
+  const role = useOrg().data?.role;
+  const canShare = Boolean(a.publication) && roleCan(role, 'work');
+  const actions = canShare && (
+    <Button variant="outline" size="sm" onClick={() => setSharing(true)}>
+      <Share2 /> Share proof
+    </Button>
+  );
   return (
-    <PageSection title="Publication" icon={<Globe />} testId="publication-section">
+    <PageSection title="Publication" icon={<Globe />} actions={actions || undefined} testId="publication-section">
+      {canShare && (
+        <ShareLinkDialog
+          open={sharing}
+          onOpenChange={setSharing}
+          endpoint={`/api/brand/projects/${a.payment.id}/shares`}
+          title="Share proof of publication"
+          description="A link that shows the outlet, the article, its live link and Byline's checks of it, signed out: no price and no messages. It works until it expires or you revoke it on the Reports page."
+        />
+      )}
       {a.publication ? (
         <PublicationPanel publication={a.publication} />
       ) : a.payment.status === 'refunded' ? (

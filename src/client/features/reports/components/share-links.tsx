@@ -1,0 +1,128 @@
+import * as React from 'react';
+import { format } from 'date-fns';
+import { Link2 } from 'lucide-react';
+import type { ShareLink } from '@/components/share-link-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryError } from '@/components/query-error';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/api';
+import { useRevokeShare, useShares } from '../api/reports';
+
+const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
+
+type State = 'active' | 'expired' | 'revoked';
+const stateOf = (s: ShareLink, now: number): State =>
+  s.revokedAt ? 'revoked' : new Date(s.expiresAt).getTime() <= now ? 'expired' : 'active';
+const STATE_BADGE = {
+  active: { label: 'Active', variant: 'success' },
+  expired: { label: 'Expired', variant: 'secondary' },
+  revoked: { label: 'Revoked', variant: 'destructive' },
+} as const;
+
+function ShareRow({ share: s, canWork, now }: { share: ShareLink; canWork: boolean; now: number }) {
+  const [confirming, setConfirming] = React.useState(false);
+  const revoke = useRevokeShare();
+  const state = stateOf(s, now);
+  const badge = STATE_BADGE[state];
+  const onRevoke = () =>
+    revoke.mutate(s.id, {
+      onSuccess: () => {
+        toast({ title: 'Link revoked', description: 'Whoever opens it now gets a page saying it is not available.' });
+        setConfirming(false);
+      },
+      onError: (err) =>
+        toast({
+          title: 'Link not revoked',
+          description: errorMessage(err, 'Please try again'),
+          variant: 'destructive',
+        }),
+    });
+  return (
+    <li
+      className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-6"
+      data-testid="share-row"
+    >
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="font-medium wrap-anywhere" data-testid="share-subject">
+            {s.subject}
+          </p>
+          <Badge variant="outline">{s.kind === 'report' ? 'Report' : 'Placement proof'}</Badge>
+          <Badge variant={badge.variant} data-testid="share-status">
+            {badge.label}
+          </Badge>
+        </div>
+        <p className="text-sm text-muted-foreground" data-testid="share-facts">
+          {state === 'revoked'
+            ? `Revoked ${day(s.revokedAt!)}`
+            : `${state === 'expired' ? 'Expired' : 'Expires'} ${day(s.expiresAt)}`}
+          {' · '}
+          <span data-testid="share-views">
+            {s.views} {s.views === 1 ? 'view' : 'views'}
+          </span>
+          {' · '}
+          {s.lastViewedAt ? `last opened ${day(s.lastViewedAt)}` : 'never opened'}
+          {' · '}
+          created {day(s.createdAt)}
+        </p>
+      </div>
+      {canWork && state === 'active' && (
+        <Button variant="outline" size="sm" className="self-start sm:self-auto" onClick={() => setConfirming(true)}>
+          Revoke
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Revoke this link?"
+        description={`“${s.subject}” stops opening at once for everyone who has the link. This cannot be undone: make a new link to share it again.`}
+        confirmLabel="Revoke link"
+        pendingLabel="Revoking..."
+        pending={revoke.isPending}
+        destructive
+        onConfirm={onRevoke}
+      />
+    </li>
+  );
+}
+
+/** The organisation's share links (reports and placement proofs): how often each was opened, and Revoke. */
+export function ShareLinks({ canWork }: { canWork: boolean }) {
+  const shares = useShares();
+  // one clock for the whole list, read when it was fetched
+  const now = shares.dataUpdatedAt;
+  const list = shares.data ?? [];
+  return (
+    <Card data-testid="share-links">
+      <CardHeader className="pb-2">
+        <CardTitle className="text-base">Share links</CardTitle>
+        <CardDescription>
+          Links to your reports and to placements’ proof of publication. Each opens signed out until it expires or you
+          revoke it.
+        </CardDescription>
+      </CardHeader>
+      {shares.isLoading ? (
+        <div className="flex justify-center py-8">
+          <Spinner label="Loading the share links" />
+        </div>
+      ) : shares.isError ? (
+        <QueryError query={shares} title="Couldn't load the share links" className="py-8" />
+      ) : list.length === 0 ? (
+        <p className="flex items-center gap-2 px-6 pb-6 text-sm text-muted-foreground">
+          <Link2 className="size-4 shrink-0" aria-hidden /> No share links yet. Use Share on a report, or Share proof on
+          a published placement.
+        </p>
+      ) : (
+        <ul className="divide-y border-t">
+          {list.map((s) => (
+            <ShareRow key={s.id} share={s} canWork={canWork} now={now} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
