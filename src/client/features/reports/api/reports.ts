@@ -63,9 +63,11 @@ export function useRevokeShare() {
  */
 /** The clients a report may be for: their names only (GET /api/org/clients/names, which a client reviewer may read too). */
 export function useReportClients(): { id: string; name: string }[] {
-  return useQuery({
-    queryKey: ['/api/org/clients/names'],
-    queryFn: () => apiGet<{ id: string; name: string }[]>('/api/org/clients/names'),
-    staleTime: 60_000,
-  }).data ?? [];
+  return (
+    useQuery({
+      queryKey: ['/api/org/clients/names'],
+      queryFn: () => apiGet<{ id: string; name: string }[]>('/api/org/clients/names'),
+      staleTime: 60_000,
+    }).data ?? []
+  );
 }
