@@ -8,7 +8,8 @@
  * The last case runs the deadlines through the job queue itself (pg-boss, as the server starts it,
  * in two processes sharing the database): the instance running the job is killed mid-refund, the
  * queue gives the job to another once it expires, and two instances sweeping at once grant each
- * deadline once.
+ * deadline once. Scheduled reports (issue 48) are sent the same way: once per period whatever the
+ * number of instances, and not again when nothing changed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,10 +22,12 @@ import type { DbHandle } from '../../src/server/db/client';
 import {
   cancellations,
   disputes,
+  mailOutbox,
   paymentRefunds,
   payments,
   placementEvents,
   placements,
+  reports,
   taxDocuments,
 } from '../../src/server/db/schema';
 import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
@@ -358,4 +361,62 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     ).toBe(1);
     expect(stripe.unexpected).toEqual([]);
   }, 180_000);
+
+  it('scheduled reports through the job queue on two instances: each period sent once, and not when nothing changed', async () => {
+    const owner = await createUser(h.db, kinds.approvedBrand);
+    const opp = await createOpportunity(h.db, { priceUsd: '200.00' });
+    await makePayment(h.db, owner.id, opp.id, { amount: '200.00' });
+    const [report] = await h.db
+      .insert(reports)
+      .values({
+        organisationId: owner.organisationId!,
+        name: 'Weekly for the board',
+        columns: ['outlet', 'title', 'status'],
+        cadence: 'weekly',
+        recipients: ['board@client.example', 'cfo@client.example', 'ops@client.example'],
+        unsubscribeKey: 'test-key',
+        createdBy: owner.id,
+      })
+      .returning();
+    const mailsOf = async () =>
+      (
+        await h.db
+          .select({ to: mailOutbox.toAddress, data: mailOutbox.data })
+          .from(mailOutbox)
+          .where(eq(mailOutbox.kind, 'scheduled_report'))
+      ).filter((m) => (m.data as { reportId: string }).reportId === report.id);
+    const filesDir = mkdtempSync(path.join(tmpdir(), 'byline-jobs-'));
+    const boss = new PgBoss({ connectionString: dbUrl, supervise: false, schedule: false });
+    await boss.start();
+    const instances: ChildProcess[] = [];
+    try {
+      instances.push(await instance(filesDir), await instance(filesDir));
+      /** The job sent `n` times at once (as two instances' schedules would), done when every one completed. */
+      const runs = async (n: number) => {
+        const ids = await Promise.all(Array.from({ length: n }, () => boss.send(JOBS.scheduledReports, {})));
+        await until('the scheduled-report jobs to complete', async () => {
+          const jobs = await Promise.all(ids.map((id) => boss.getJobById(JOBS.scheduledReports, id!)));
+          return jobs.every((j) => j?.state === 'completed');
+        });
+      };
+      await runs(4);
+      expect((await mailsOf()).map((m) => m.to).sort()).toEqual([
+        'board@client.example',
+        'cfo@client.example',
+        'ops@client.example',
+      ]);
+      // the same period again, from both instances: nothing more
+      await runs(4);
+      expect(await mailsOf()).toHaveLength(3);
+      // a new period with nothing changed: claimed, not sent
+      await h.db.update(reports).set({ lastPeriod: '2000-W01' }).where(eq(reports.id, report.id));
+      await runs(4);
+      expect(await mailsOf()).toHaveLength(3);
+      expect((await h.db.select().from(reports).where(eq(reports.id, report.id)))[0].lastPeriod).not.toBe('2000-W01');
+    } finally {
+      await Promise.all(instances.map(killed));
+      await boss.stop({ graceful: false });
+      rmSync(filesDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
