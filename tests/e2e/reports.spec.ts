@@ -265,6 +265,8 @@ test('[BRAND][REPORTS] a white-label report for one client: PDF, a share link op
   const html = await visitor.content();
   expect(html).not.toMatch(/byline/i);
   expect(html).not.toContain('740');
+  await axe(visitor, 'shared report page');
+  await shots(visitor, 'shared-report-page');
 
   // ---- back on Reports: the view counted ----
   await page.reload();
@@ -338,6 +340,8 @@ test('[BRAND][REPORTS] "Share proof" on a published placement makes a link that 
   await expect(visitor.getByText('Proof of publication')).toBeVisible();
   await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
   expect(await visitor.content()).not.toContain('740');
+  await axe(visitor, 'shared proof page');
+  await shots(visitor, 'shared-proof-page');
   await closeVisitor();
 
   // the link is listed on Reports as a placement proof, opened once

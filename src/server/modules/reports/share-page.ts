@@ -37,9 +37,9 @@ function page(o: { title: string; accent: string; header: string; body: string; 
   h1{margin:0 0 4px;font-size:24px;color:${o.accent};overflow-wrap:anywhere}
   .muted{color:#52525b;font-size:14px}
   .scroll{overflow-x:auto;margin-top:16px}
-  table{border-collapse:collapse;width:100%;font-size:14px}
+  table{border-collapse:collapse;width:100%;min-width:640px;font-size:14px}
   th{background:${o.accent};color:#fff;text-align:left;padding:8px;white-space:nowrap}
-  td{padding:8px;border-bottom:1px solid #e4e4e7;vertical-align:top;overflow-wrap:anywhere}
+  td{padding:8px;border-bottom:1px solid #e4e4e7;vertical-align:top;overflow-wrap:break-word;max-width:320px}
   a{color:${o.accent}}
   img.logo{max-height:56px;max-width:220px;display:block;margin-bottom:12px}
   footer{margin-top:16px;font-size:13px;color:#52525b;overflow-wrap:anywhere}
@@ -98,8 +98,8 @@ export async function shareHtml(view: ShareView): Promise<string> {
       title: `${p.outlet}: ${p.title}`,
       accent: DEFAULT_ACCENT,
       header: `<p class="muted">Proof of publication</p><h1>${esc(p.title)}</h1><p class="muted">${esc(p.outlet)}</p>`,
-      body: `<p><strong>Live URL:</strong> ${p.liveUrl ? linkOrText(p.liveUrl) : 'not published yet'}<br>
-<strong>Link status:</strong> ${esc(p.linkStatus)}${p.publishedAt ? `<br><strong>Published:</strong> ${esc(day.format(p.publishedAt))}` : ''}${p.guaranteeEndsAt ? `<br><strong>Checked daily until:</strong> ${esc(day.format(p.guaranteeEndsAt))}` : ''}</p>
+      body: `<p><strong>Live URL:</strong> ${p.liveUrl ? linkOrText(p.liveUrl) : p.publishedAt ? 'published without a live link' : 'not published yet'}<br>
+<strong>Link status:</strong> ${esc(p.liveUrl || !p.publishedAt ? p.linkStatus : 'No link to check')}${p.publishedAt ? `<br><strong>Published:</strong> ${esc(day.format(p.publishedAt))}` : ''}${p.liveUrl && p.guaranteeEndsAt ? `<br><strong>Checked daily until:</strong> ${esc(day.format(p.guaranteeEndsAt))}` : ''}</p>
 <h2 style="font-size:16px;margin:16px 0 0">Check history</h2>
 ${checks ? `<div class="scroll"><table><thead><tr><th>Checked</th><th>Result</th><th>HTTP</th><th>Link to the brand</th><th>Findings</th></tr></thead><tbody>${checks}</tbody></table></div>` : '<p class="muted">No check yet.</p>'}`,
       footer: 'Shared from Byline. The live article is checked automatically.',
