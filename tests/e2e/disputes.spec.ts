@@ -1,10 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { SECOND_ADMIN } from '../../playwright.config';
-import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow, loginAs } from './support';
+import { adminPage, api, axe, brandAs, buy, loginAs, shots } from './support';
 
 /*
  * Disputes (issue 47), through the screens: a third edit request declined, then the content
@@ -12,31 +11,6 @@ import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow, loginAs } fro
  * rejected dispute escalated and decided by a second admin (the one who answered is refused); a
  * dispute about the live link, which Byline's checks of a loopback outlet decide.
  */
-
-const SHOTS_DIR = process.env.SHOTS_DIR;
-/** The screen at 1280px and 390px wide (no wider than the window); a dialog's as the window shows it. */
-async function shots(page: Page, name: string, { fullPage = true } = {}) {
-  if (!SHOTS_DIR) return;
-  const size = page.viewportSize();
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-1280.png`, fullPage });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage });
-  if (size) await page.setViewportSize(size);
-}
-
-/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
-async function axe(page: Page, name: string) {
-  // the pointer rests on the button just clicked: axe would judge its hover colour, not the screen's
-  await page.mouse.move(0, 0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  const failing = violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect.soft(failing, `${name}: axe violations`).toEqual([]);
-}
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 /** The date the screens print (date-fns 'MMM d, yyyy'), in the browser's and this process's time zone. */

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
+import { adminPage, api, axe, brandAs, buy, shots } from './support';
 import { pdfText } from '../support/pdf';
 
 /*
@@ -11,30 +10,6 @@ import { pdfText } from '../support/pdf';
  * own credit note; a cancellation before writing (refunded in full at once) and one after writing
  * started (a request the team answers with a part refund); the rules on the terms page.
  */
-
-const SHOTS_DIR = process.env.SHOTS_DIR;
-async function shots(page: Page, name: string) {
-  if (!SHOTS_DIR) return;
-  const size = page.viewportSize();
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
-
-/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
-async function axe(page: Page, name: string) {
-  // the pointer rests on the button just clicked: axe would judge its hover colour, not the screen's
-  await page.mouse.move(0, 0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  const failing = violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect.soft(failing, `${name}: axe violations`).toEqual([]);
-}
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 /** The date the screens print (date-fns 'MMM d, yyyy'), in the browser's and this process's time zone. */

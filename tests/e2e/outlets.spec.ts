@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './support';
+import { adminPage, api, axe, brandAs, buy, shots } from './support';
 
 /*
  * Outlets (issue 48), through the screens: an admin checks a Moz export on /admin/outlets/import
@@ -11,30 +10,6 @@ import { adminPage, api, brandAs, buy, expectNoHorizontalOverflow } from './supp
  * row's line and cannot be applied. Each test makes its own outlet (a host of its own) and closes
  * its opportunities at the end, so the catalogue other journeys read is left as it was.
  */
-
-const SHOTS_DIR = process.env.SHOTS_DIR;
-/** The screen at 1280px and 390px wide (no wider than the window). */
-async function shots(page: Page, name: string) {
-  if (!SHOTS_DIR) return;
-  const size = page.viewportSize();
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage: true });
-  if (size) await page.setViewportSize(size);
-}
-
-/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
-async function axe(page: Page, name: string) {
-  await page.mouse.move(0, 0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  const failing = violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect.soft(failing, `${name}: axe violations`).toEqual([]);
-}
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 /** A metric's day as the screens print it ('MMM d, yyyy' of its UTC day): an import without a date column is as of today. */

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { pdfText } from '../support/pdf';
-import { PASSWORD, adminPage, api, brandAs, expectNoHorizontalOverflow, invitationToken, uniqueEmail } from './support';
+import { adminPage, api, axe, brandAs, invitationToken, PASSWORD, shots, uniqueEmail } from './support';
 
 /*
  * Reports (issue 48), through the screens: an agency makes a white-label report of one client's
@@ -13,31 +12,6 @@ import { PASSWORD, adminPage, api, brandAs, expectNoHorizontalOverflow, invitati
  * placement's proof is shared from its page. A client reviewer makes reports too, without prices.
  * SHOTS_DIR=/tmp/… saves screenshots at 1280 and 390 px.
  */
-
-const SHOTS_DIR = process.env.SHOTS_DIR;
-/** The screen at 1280px and 390px wide (no wider than the window); a dialog's as the window shows it. */
-async function shots(page: Page, name: string, { fullPage = true } = {}) {
-  if (!SHOTS_DIR) return;
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  const size = page.viewportSize();
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-1280.png`, fullPage });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoHorizontalOverflow(page);
-  await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage });
-  if (size) await page.setViewportSize(size);
-}
-
-/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
-async function axe(page: Page, name: string) {
-  await page.mouse.move(0, 0);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  const failing = violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect.soft(failing, `${name}: axe violations`).toEqual([]);
-}
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 /** The date the screens print (date-fns 'MMM d, yyyy'), in the browser's and this process's time zone. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
 export const DEMO_ADMIN = { email: 'admin@byline.test', password: 'byline-admin-demo' };
@@ -101,4 +102,34 @@ export async function invitationToken(to: string): Promise<string> {
     )
     .toBe(true);
   return token!;
+}
+
+const SHOTS_DIR = process.env.SHOTS_DIR;
+
+/**
+ * With SHOTS_DIR=/tmp/…: the screen at 1280px and 390px wide (no wider than the window at 390);
+ * `fullPage: false` for a dialog, as the window shows it.
+ */
+export async function shots(page: Page, name: string, { fullPage = true } = {}) {
+  if (!SHOTS_DIR) return;
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  const size = page.viewportSize();
+  await page.screenshot({ path: `${SHOTS_DIR}/${name}-1280.png`, fullPage });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page);
+  await page.screenshot({ path: `${SHOTS_DIR}/${name}-390.png`, fullPage });
+  if (size) await page.setViewportSize(size);
+}
+
+/** axe (WCAG 2.2 AA, as accessibility.spec.ts runs it) on the screen as it is now: no serious or critical problem. */
+export async function axe(page: Page, name: string) {
+  // the pointer rests on the button just clicked: axe would judge its hover colour, not the screen's
+  await page.mouse.move(0, 0);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const failing = violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect.soft(failing, `${name}: axe violations`).toEqual([]);
 }
