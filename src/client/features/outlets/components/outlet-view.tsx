@@ -9,11 +9,11 @@ import { TopicChips, knownTopics, outletFacts } from '@/components/outlet/catalo
 import { OutletLogo } from '@/components/outlet/outlet-logo';
 import { formatMetricDay, formatMetricValue, formatShare, sortMetrics } from '@/components/outlet/outlet-text';
 import { QueryError } from '@/components/query-error';
+import { PageSection } from '@/components/page-section';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/api';
-import { cn } from '@/lib/utils';
 
 const BACK: Record<MessageSide, { href: string; label: string }> = {
   brand: { href: '/brand/opportunities', label: 'Back to Opportunities' },
@@ -28,41 +28,6 @@ function webHref(url: string): string | null {
   if (/^https?:\/\//i.test(url)) return url;
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return null;
   return `https://${url}`;
-}
-
-/** One part of the outlet's page: a card with its h2 and, under it, what it holds (the placement page's look). */
-function OutletSection({
-  title,
-  icon,
-  description,
-  children,
-  testId,
-  className,
-}: {
-  title: string;
-  icon: React.ReactNode;
-  description?: string;
-  children: React.ReactNode;
-  testId: string;
-  className?: string;
-}) {
-  return (
-    <section
-      className={cn('min-w-0 space-y-4 rounded-xl border bg-card p-4 text-card-foreground shadow-sm', className)}
-      data-testid={testId}
-    >
-      <div className="space-y-1">
-        <h2 className="flex items-center gap-2 text-sm font-semibold [&_svg]:size-4 [&_svg]:text-muted-foreground">
-          <span aria-hidden className="contents">
-            {icon}
-          </span>
-          {title}
-        </h2>
-        {description && <p className="text-sm text-muted-foreground">{description}</p>}
-      </div>
-      {children}
-    </section>
-  );
 }
 
 /** The outlet's logo, name, website, country, language and topics. */
@@ -145,7 +110,7 @@ function MetricRow({ m }: { m: OutletMetricValue }) {
 function OutletMetrics({ metrics }: { metrics: OutletMetricValue[] }) {
   const sorted = React.useMemo(() => sortMetrics(metrics), [metrics]);
   return (
-    <OutletSection
+    <PageSection
       title="Metrics"
       icon={<BarChart3 />}
       description="The latest value each tool reported, with the day it was true on."
@@ -162,7 +127,7 @@ function OutletMetrics({ metrics }: { metrics: OutletMetricValue[] }) {
           ))}
         </dl>
       )}
-    </OutletSection>
+    </PageSection>
   );
 }
 
@@ -187,7 +152,7 @@ function OutletRecordSection({ record: r }: { record: OutletRecord }) {
     },
   ];
   return (
-    <OutletSection
+    <PageSection
       title="Byline’s record"
       icon={<ShieldCheck />}
       description="From Byline’s own placements and the daily checks of their live links."
@@ -208,7 +173,7 @@ function OutletRecordSection({ record: r }: { record: OutletRecord }) {
         On time: published within the turnaround the listing states. Delivered as listed: of the live links checked,
         those with the promised link type on an indexable page.
       </p>
-    </OutletSection>
+    </PageSection>
   );
 }
 
@@ -252,7 +217,7 @@ export function OutletFrame({
             <OutletMetrics metrics={o.metrics} />
             <OutletRecordSection record={o.record} />
           </div>
-          <OutletSection
+          <PageSection
             title="Opportunities"
             icon={<Newspaper />}
             description={
@@ -261,7 +226,7 @@ export function OutletFrame({
             testId="outlet-opportunities"
           >
             {opportunities(o)}
-          </OutletSection>
+          </PageSection>
         </>
       )}
     </div>

@@ -13,7 +13,7 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { useTerms } from '@/lib/terms';
 import { cn } from '@/lib/utils';
 import { ConversationPanel } from '../conversation/conversation-panel';
-import { PageSection } from '../placement/page-section';
+import { PageSection } from '@/components/page-section';
 import {
   askedFor,
   disputeBadge,

@@ -13,7 +13,7 @@ import { projectTabOf } from '../projects/brief-text';
 import { DraftPanel } from '../projects/draft-panel';
 import { ExtraRevisionRequest } from '../projects/extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from '../projects/project-actions';
-import { Note, PageSection } from './page-section';
+import { Note, PageSection } from '@/components/page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 const moment = (iso: string) => format(new Date(iso), 'MMM d, yyyy, h:mm a');

@@ -15,7 +15,7 @@ import { PublicationPanel } from '../my-articles/publication-panel';
 import { briefCanChange, hasDraft } from '../my-articles/article-status';
 import { BriefDetails } from '../projects/brief-details';
 import { copyBrief } from '../projects/project-actions';
-import { Note, PageSection } from './page-section';
+import { Note, PageSection } from '@/components/page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 

@@ -25,7 +25,7 @@ import { useTerms } from '@/lib/terms';
 import { useCancelPlacement } from '../../api/cancel-placement';
 import { hasDraft } from '../my-articles/article-status';
 import { AnswerCancellationDialog } from './answer-cancellation-dialog';
-import { PageSection } from './page-section';
+import { PageSection } from '@/components/page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;

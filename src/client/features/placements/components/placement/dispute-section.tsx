@@ -11,7 +11,7 @@ import { useOrg } from '@/lib/org';
 import { useTerms } from '@/lib/terms';
 import { disputeBadge, disputeDay, disputeWindows, dueLine, reasonLabel } from '../disputes/dispute-text';
 import { OpenDisputeDialog } from '../disputes/open-dispute-dialog';
-import { PageSection } from './page-section';
+import { PageSection } from '@/components/page-section';
 
 /** The latest dispute in one line: its reason, where it stands, its next deadline, and its page. */
 function DisputeLine({ d, side }: { d: DisputeRef; side: MessageSide }) {

@@ -10,7 +10,7 @@ import { PartlyRefundedBadge } from '@/components/placement-status';
 import { RefundButton } from '@/components/refund-button';
 import { Badge } from '@/components/ui/badge';
 import { useCreditNotes } from '../../api/get-credit-notes';
-import { PageSection } from './page-section';
+import { PageSection } from '@/components/page-section';
 
 const STATE: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Held in escrow', variant: 'warning' },

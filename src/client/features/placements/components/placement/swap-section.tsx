@@ -19,7 +19,7 @@ import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { useReviewOnly } from '@/lib/org';
 import { useDecline, useSwap, useSwapOptions } from '../../api/many-at-once';
-import { Note, PageSection } from './page-section';
+import { Note, PageSection } from '@/components/page-section';
 
 const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 

@@ -2,13 +2,15 @@ import * as React from 'react';
 import { cn } from '@/lib/utils';
 
 /**
- * One part of the placement's page (Brief, Draft, Publication, Money): a card with its h2 (the
- * Timeline and Messages cards beside it read the same), what can be done at its right, then its body.
+ * One part of a page of parts (a placement's Brief, Draft, Publication, Money; an outlet's Metrics
+ * and Record): a card with its h2 (the Timeline and Messages cards beside it read the same), what
+ * can be done at its right, a line saying what it holds under it, then its body.
  */
 export function PageSection({
   title,
   icon,
   actions,
+  description,
   children,
   testId,
   className,
@@ -16,6 +18,7 @@ export function PageSection({
   title: string;
   icon: React.ReactNode;
   actions?: React.ReactNode;
+  description?: string;
   children: React.ReactNode;
   testId: string;
   className?: string;
@@ -35,6 +38,7 @@ export function PageSection({
           {title}
         </h2>
         {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        {description && <p className="w-full text-sm text-muted-foreground">{description}</p>}
       </div>
       {children}
     </section>
