@@ -259,6 +259,37 @@ describe('metrics from the SEO tools’ exports', () => {
     expect(metric('dr', 'ahrefs')).toMatchObject({ value: 54 });
   });
 
+  it('Moz and Semrush exports with other column names (DA, Linking Domains; Organic Search Traffic, Ref Domains)', async () => {
+    const moz = await importFile('moz', 'moz-variant.csv');
+    expect(moz.status).toBe(200);
+    // the same day as moz.csv: only the values that differ are changes
+    expect(
+      moz.body.changes.map((c: { host: string; metric: string; from: number | null; to: number }) => [
+        c.host,
+        c.metric,
+        c.from,
+        c.to,
+      ]),
+    ).toEqual([
+      ['greenpost.example.org', 'da', 49, 50],
+      ['greenpost.example.org', 'spamScore', 4, 3],
+      ['greenpost.example.org', 'referringDomains', 3205, 3290],
+    ]);
+    const semrush = await importFile('semrush', 'semrush-variant.csv');
+    expect(semrush.status).toBe(200);
+    expect(
+      semrush.body.changes.map((c: { host: string; metric: string; from: number | null; to: number }) => [
+        c.host,
+        c.metric,
+        c.from,
+        c.to,
+      ]),
+    ).toEqual([
+      ['fintechwire.example.net', 'organicTraffic', null, 15900],
+      ['fintechwire.example.net', 'referringDomains', null, 910],
+    ]);
+  });
+
   it('a value older than 180 days is stale', async () => {
     await t.db.insert(outletMetrics).values({
       outletId: fin,

@@ -23,7 +23,7 @@ export const fileNameOf = (report: Pick<ReportRow, 'name'>, ext: string) =>
   }.${ext}`;
 
 /** The logo of a white-label report, from the file store ('/uploads/<name>'); null when none or gone. */
-async function logoOf(files: FileStore, logoFile: string | null | undefined): Promise<Buffer | null> {
+export async function logoOf(files: FileStore, logoFile: string | null | undefined): Promise<Buffer | null> {
   const name = logoFile?.replace(/^\/uploads\//, '');
   if (!name) return null;
   const found = await files.get(name);

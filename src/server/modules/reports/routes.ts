@@ -18,7 +18,7 @@ import {
   shareRequestSchema,
   shareSchema,
 } from '../../../shared/schemas/reports';
-import { fileNameOf, reportContent, reportDocuments } from './documents';
+import { fileNameOf, logoOf, reportContent, reportDocuments } from './documents';
 import { shareHtml, unsubscribeHtml } from './share-page';
 import {
   createReport,
@@ -27,6 +27,7 @@ import {
   listShares,
   openShare,
   REPORT_NOT_FOUND,
+  reportCsv,
   reportOf,
   revokeShare,
   setSchedule,
@@ -157,10 +158,13 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       },
       async (req, reply) => {
         const report = await reportOf(db, memberOf(req), req.params.id);
+        if (format === 'csv') {
+          // the lines only: no PDF to render for it
+          const { lines } = await reportContent(db, report);
+          return sendFile(reply, 'text/csv; charset=utf-8', fileNameOf(report, 'csv'), reportCsv(report, lines));
+        }
         const docs = await reportDocuments(db, files, report);
-        return format === 'pdf'
-          ? sendFile(reply, 'application/pdf', fileNameOf(report, 'pdf'), docs.pdf)
-          : sendFile(reply, 'text/csv; charset=utf-8', fileNameOf(report, 'csv'), docs.csv);
+        return sendFile(reply, 'application/pdf', fileNameOf(report, 'pdf'), docs.pdf);
       },
     );
   }
@@ -250,7 +254,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       summary: 'The organisation’s share links, with how often each was opened',
       response: { 200: z.array(shareSchema.omit({ url: true })) },
     },
-    async (req) => listShares(db, memberOf(req), scopeOf(req)),
+    async (req) => listShares(db, scopeOf(req)),
   );
 
   route(
@@ -268,7 +272,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       errors: { 404: 'Link not found' },
     },
     async (req, reply) => {
-      await revokeShare(db, memberOf(req), scopeOf(req), req.params.id);
+      await revokeShare(db, scopeOf(req), req.params.id);
       return reply.status(204).send();
     },
   );
@@ -294,7 +298,8 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         const [report] = await db.select().from(reports).where(eq(reports.id, share.reportId));
         if (!report) return html(reply, 404, await shareHtml({ kind: 'gone' }));
         const docs = await reportContent(db, report);
-        return html(reply, 200, await shareHtml({ kind: 'report', report, docs, files }));
+        const logo = report.whiteLabel ? await logoOf(files, report.whiteLabel.logoFile) : null;
+        return html(reply, 200, await shareHtml({ kind: 'report', report, docs, logo }));
       }
       const proof = await placementProof(db, share.placementId!);
       if (!proof) return html(reply, 404, await shareHtml({ kind: 'gone' }));

@@ -182,10 +182,7 @@ const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', y
 export function cell(line: ReportLine, column: ReportColumn): string {
   const v = line[column];
   if (v === null) return '';
-  if (v instanceof Date)
-    return column === 'orderedAt' || column === 'publishedAt' || column === 'lastChecked'
-      ? day.format(v)
-      : v.toISOString();
+  if (v instanceof Date) return day.format(v);
   if (column === 'price') return formatUsd(v);
   return v;
 }
@@ -351,46 +348,46 @@ export async function createShare(
   return { id: row.id, url: `${baseUrl.replace(/\/$/, '')}/share/${token}`, expiresAt: expiresAt.toISOString() };
 }
 
-/** GET /api/org/shares: the organisation's links, newest first, with their views (a member limited to clients: theirs). */
-export async function listShares(db: Db, member: Member, scope: Scope): Promise<Omit<Share, 'url'>[]> {
+/** The organisation's shares a member sees: all, or (a member limited to clients) those of its clients' reports and placements. */
+function sharesOf(scope: Scope) {
+  const client = sql`coalesce(${reports.clientId}, ${placements.clientId})`;
+  return and(
+    eq(shares.organisationId, scope.organisationId),
+    scope.clientIds ? (scope.clientIds.length ? inArray(client, scope.clientIds) : sql`false`) : undefined,
+  );
+}
+
+/** GET /api/org/shares: the organisation's links, newest first, with their views. */
+export async function listShares(db: Db, scope: Scope): Promise<Omit<Share, 'url'>[]> {
   const rows = await db
-    .select({
-      s: shares,
-      reportName: reports.name,
-      reportClient: reports.clientId,
-      outlet: opportunities.outletName,
-      title: opportunities.title,
-      placementClient: placements.clientId,
-    })
+    .select({ s: shares, reportName: reports.name, outlet: opportunities.outletName, title: opportunities.title })
     .from(shares)
     .leftJoin(reports, eq(reports.id, shares.reportId))
     .leftJoin(placements, eq(placements.id, shares.placementId))
     .leftJoin(opportunities, eq(opportunities.id, placements.opportunityId))
-    .where(eq(shares.organisationId, member.organisationId))
+    .where(sharesOf(scope))
     .orderBy(desc(shares.createdAt))
     .limit(500);
-  const allowed = scope.clientIds;
-  return rows
-    .filter((r) => {
-      if (!allowed) return true;
-      const client = r.s.reportId ? r.reportClient : r.placementClient;
-      return client !== null && allowed.includes(client);
-    })
-    .map(({ s, reportName, outlet, title }) => ({
-      id: s.id,
-      kind: s.reportId ? ('report' as const) : ('placement' as const),
-      subject: s.reportId ? reportName! : `${outlet} — ${title}`,
-      expiresAt: s.expiresAt.toISOString(),
-      revokedAt: s.revokedAt?.toISOString() ?? null,
-      views: s.views,
-      lastViewedAt: s.lastViewedAt?.toISOString() ?? null,
-      createdAt: s.createdAt.toISOString(),
-    }));
+  return rows.map(({ s, reportName, outlet, title }) => ({
+    id: s.id,
+    kind: s.reportId ? ('report' as const) : ('placement' as const),
+    subject: s.reportId ? reportName! : `${outlet} — ${title}`,
+    expiresAt: s.expiresAt.toISOString(),
+    revokedAt: s.revokedAt?.toISOString() ?? null,
+    views: s.views,
+    lastViewedAt: s.lastViewedAt?.toISOString() ?? null,
+    createdAt: s.createdAt.toISOString(),
+  }));
 }
 
 /** DELETE /api/org/shares/{id}: the link answers 404 from now on. */
-export async function revokeShare(db: Db, member: Member, scope: Scope, id: string, now: Date = new Date()) {
-  const mine = (await listShares(db, member, scope)).some((s) => s.id === id);
+export async function revokeShare(db: Db, scope: Scope, id: string, now: Date = new Date()) {
+  const [mine] = await db
+    .select({ id: shares.id })
+    .from(shares)
+    .leftJoin(reports, eq(reports.id, shares.reportId))
+    .leftJoin(placements, eq(placements.id, shares.placementId))
+    .where(and(eq(shares.id, id), sharesOf(scope)));
   if (!mine) throw notFound('Link not found');
   await db
     .update(shares)

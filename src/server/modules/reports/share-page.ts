@@ -1,6 +1,4 @@
-import { buffer } from 'node:stream/consumers';
 import type { reports } from '../../db/schema';
-import type { FileStore } from '../../storage/file-store';
 import { REPORT_COLUMN_LABELS } from '../../../shared/reports';
 import type { PlacementProof } from './proof';
 import { cell, columnsOf, type ReportLine } from './service';
@@ -56,23 +54,13 @@ const linkOrText = (url: string | null) =>
     ? `<a href="${esc(url)}" rel="noopener noreferrer nofollow">${esc(url)}</a>`
     : esc(url ?? '');
 
-async function dataUri(files: FileStore, logoFile: string | null | undefined): Promise<string | null> {
-  const name = logoFile?.replace(/^\/uploads\//, '');
-  if (!name) return null;
-  const found = await files.get(name);
-  if (!found) return null;
-  const bytes = await buffer(found.stream);
-  const type = bytes[0] === 0x89 ? 'image/png' : 'image/jpeg';
-  return `data:${type};base64,${bytes.toString('base64')}`;
-}
-
 type ShareView =
   | { kind: 'gone' }
   | {
       kind: 'report';
       report: ReportRow;
       docs: { lines: ReportLine[]; scope: string; organisation: string };
-      files: FileStore;
+      logo: Buffer | null;
     }
   | { kind: 'placement'; proof: PlacementProof };
 
@@ -105,17 +93,20 @@ ${checks ? `<div class="scroll"><table><thead><tr><th>Checked</th><th>Result</th
       footer: 'Shared from Byline. The live article is checked automatically.',
     });
   }
-  return reportPage(view.report, view.docs, view.files);
+  return reportPage(view.report, view.docs, view.logo);
 }
 
-async function reportPage(
+function reportPage(
   report: ReportRow,
   docs: { lines: ReportLine[]; scope: string; organisation: string },
-  files: FileStore,
+  logoBytes: Buffer | null,
 ) {
   const wl = report.whiteLabel;
   const columns = columnsOf(report);
-  const logo = wl ? await dataUri(files, wl.logoFile) : null;
+  // inline: the page loads nothing from anywhere (a PNG starts with 0x89, else it was checked as JPEG)
+  const logo = logoBytes
+    ? `data:${logoBytes[0] === 0x89 ? 'image/png' : 'image/jpeg'};base64,${logoBytes.toString('base64')}`
+    : null;
   const rows = docs.lines
     .map(
       (l) =>
