@@ -14,6 +14,7 @@ import {
   paymentRefunds,
   payments,
   placementMessages,
+  placements,
   publicationChecks,
   publications,
   taxDocuments,
@@ -344,6 +345,58 @@ describe('deadlines', () => {
   });
 });
 
+describe('a member limited to clients', () => {
+  it('gets 404 for a dispute of another client’s placement, or of one bought for no client, and changes nothing', async () => {
+    const owner = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const orgId = owner.user.organisationId!;
+    const client = async (name: string) => ok(await owner.agent.post('/api/org/clients', { name }), 'client').id as string;
+    const [acme, bolt] = [await client('Acme Foods'), await client('Bolt Bikes')];
+    const opened: Record<string, string> = {};
+    for (const [key, clientId] of [['acme', acme], ['bolt', bolt], ['none', null]] as const) {
+      const id = await placement(owner);
+      await t.db.update(placements).set({ clientId }).where(eq(placements.id, id));
+      await t.db.update(payments).set({ clientId }).where(eq(payments.id, id));
+      const d = ok(await dispute(owner.agent, id, { reason: 'other', outcome: 'refund_full', text: 'Too short' }), 'open');
+      ok(await admin.agent.post(`/api/admin/disputes/${d.id}/answer`, { action: 'offer', amountUsd: '20.00', reason: 'A little' }), 'offer');
+      opened[key] = d.id;
+    }
+    const buyer = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Acme buyer', organisationId: orgId, orgRole: 'buyer', clientIds: [acme] });
+    for (const key of ['bolt', 'none']) {
+      const id = opened[key];
+      for (const res of [
+        await buyer.agent.get(`/api/brand/disputes/${id}`),
+        await buyer.agent.post(`/api/brand/disputes/${id}/accept-offer`),
+        await buyer.agent.post(`/api/brand/disputes/${id}/escalate`),
+      ]) {
+        expect(res.status, `${key}: ${res.text}`).toBe(404);
+        expect(res.body.message).toBe('Dispute not found');
+      }
+      expect(await row(id)).toMatchObject({ status: 'offered', escalatedAt: null, refunded: '0.00' });
+    }
+    // its own client's: read and escalated
+    expect((await buyer.agent.get(`/api/brand/disputes/${opened.acme}`)).status).toBe(200);
+    expect(ok(await buyer.agent.post(`/api/brand/disputes/${opened.acme}/escalate`), 'escalate').status).toBe('escalated');
+  });
+});
+
+describe('an answer not escalated in time', () => {
+  it('an escalation after escalateBy, before the deadline job ran, answers 409 and changes nothing; the job then lets the answer stand', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const id = await placement(brand);
+    const d = ok(await dispute(brand.agent, id, { reason: 'other', outcome: 'refund_full', text: 'Too short' }), 'open');
+    ok(await admin.agent.post(`/api/admin/disputes/${d.id}/answer`, { action: 'reject', reason: 'It is as briefed' }), 'reject');
+    // the three days ran out a second ago
+    await t.db.update(disputes).set({ escalateBy: new Date(Date.now() - 1000) }).where(eq(disputes.id, d.id));
+    const late = await brand.agent.post(`/api/brand/disputes/${d.id}/escalate`);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe('The time to escalate this dispute has passed');
+    expect(await row(d.id)).toMatchObject({ status: 'offered', escalatedAt: null, decideBy: null });
+    expect(await runDisputeDeadlines(t.db, t.provider)).toContain(d.id);
+    expect(await row(d.id)).toMatchObject({ status: 'resolved', resolution: 'rejected' });
+    expect(await payment(id)).toMatchObject({ status: 'paid', refundedAmount: '0.00' });
+  });
+});
+
 describe('a link dispute', () => {
   it('is decided by Byline’s checks: confirmed an hour apart, the publication case, refunded at its restore deadline', async () => {
     const brand = await signedIn(t.app, t.db, { ...kinds.approvedBrand, website: BRAND_SITE });
@@ -388,6 +441,29 @@ describe('a link dispute', () => {
     expect(await row(d.id)).toMatchObject({ status: 'resolved', resolution: 'refunded_full', refunded: '600.00' });
     expect(await payment(id)).toMatchObject({ status: 'refunded' });
     expect(refunds.filter((r) => r.idempotencyKey === id)).toHaveLength(1);
+  });
+
+  it('is rejected only on two passing checks at least an hour apart: two within the hour are not enough, exactly an hour is', async () => {
+    const brand = await signedIn(t.app, t.db, { ...kinds.approvedBrand, website: BRAND_SITE });
+    const id = await placement(brand);
+    ok(await brand.agent.post(`/api/brand/projects/${id}/approve`), 'approve');
+    served.set('/story-hour', 200);
+    ok(await second.agent.post(`/api/admin/payments/${id}/release`, { liveUrl: `${base}/story-hour` }), 'release');
+    const d = ok(await dispute(brand.agent, id, { reason: 'link_changed', outcome: 'correction', text: 'The link moved' }), 'open');
+    const opened = (await row(d.id)).createdAt.getTime();
+    // the release's passing check, kept again at the times the watch would have checked
+    const [released] = await t.db.select().from(publicationChecks).where(eq(publicationChecks.placementId, id));
+    expect(released.result).toBe('pass');
+    const passAt = (ms: number) =>
+      t.db.insert(publicationChecks).values({ placementId: id, url: released.url, result: 'pass', check: released.check, checkedAt: new Date(opened + ms) });
+    const first = 60_000;
+    await passAt(first);
+    await passAt(first + 59 * 60_000);
+    expect(await runDisputeDeadlines(t.db, t.provider, new Date(opened + first + 59 * 60_000 + 1000))).not.toContain(d.id);
+    expect(await row(d.id)).toMatchObject({ status: 'open', answerAction: null });
+    await passAt(first + 3_600_000);
+    expect(await runDisputeDeadlines(t.db, t.provider, new Date(opened + first + 3_600_000 + 1000))).toContain(d.id);
+    expect(await row(d.id)).toMatchObject({ status: 'offered', answerAction: 'reject' });
   });
 
   it('checks that keep passing answer it as rejected, with the checks as evidence; the brand may escalate', async () => {

@@ -290,6 +290,14 @@ async function resolve(
   return money;
 }
 
+/**
+ * Whether a member's scope reaches a dispute's placement (decision 035): its organisation's, and for
+ * a member limited to clients one bought for one of them; otherwise the dispute is not found.
+ */
+const inScope = (placement: { organisationId: string; clientId: string | null }, scope: Scope) =>
+  placement.organisationId === scope.organisationId &&
+  (scope.clientIds === null || (placement.clientId !== null && scope.clientIds.includes(placement.clientId)));
+
 /** Locks a dispute, checks its status, and runs `step` in one transaction; then moves the money. */
 async function step(
   db: Db,
@@ -299,16 +307,17 @@ async function step(
   actor: Actor,
   now: Date,
   run: (tx: Tx, d: DisputeRow) => Promise<Claimed | void>,
-  scope?: { organisationId: string },
+  /** a member's step: its scope (null: the editorial team's or the job's) */
+  scope: Scope | null = null,
 ): Promise<Dispute> {
   const money = await db.transaction(async (tx) => {
     const [found] = await tx
-      .select({ d: disputes, organisationId: placements.organisationId })
+      .select({ d: disputes, organisationId: placements.organisationId, clientId: placements.clientId })
       .from(disputes)
       .innerJoin(placements, eq(placements.id, disputes.placementId))
       .where(eq(disputes.id, disputeId))
       .for('update', { of: disputes });
-    if (!found || (scope && found.organisationId !== scope.organisationId)) throw notFound('Dispute not found');
+    if (!found || (scope && !inScope(found, scope))) throw notFound('Dispute not found');
     if (!expected.includes(found.d.status))
       throw conflict(
         `This dispute is ${found.d.status}: it cannot be ${expected.includes('open') ? 'answered' : expected.includes('escalated') ? 'decided' : 'changed'} now`,
@@ -411,7 +420,7 @@ export function acceptOffer(
         throw conflict('The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
       return resolve(tx, d, offered(d), actor, now);
     },
-    { organisationId: member.organisationId },
+    { organisationId: member.organisationId, clientIds: member.clientIds },
   );
 }
 
@@ -449,7 +458,7 @@ export function escalateDispute(
         'Only an admin who neither released this placement nor answered the dispute can decide it.',
       );
     },
-    { organisationId: member.organisationId },
+    { organisationId: member.organisationId, clientIds: member.clientIds },
   );
 }
 
@@ -670,12 +679,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
     .where(eq(disputes.id, disputeId));
-  const visible =
-    row &&
-    (!scope ||
-      (row.org === scope.organisationId &&
-        (scope.clientIds === null || (row.client !== null && scope.clientIds.includes(row.client)))));
-  if (!visible) throw notFound('Dispute not found');
+  if (!row || (scope && !inScope({ organisationId: row.org, clientId: row.client }, scope))) throw notFound('Dispute not found');
   const checks = await db
     .select({
       url: publicationChecks.url,
