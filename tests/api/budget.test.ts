@@ -136,6 +136,37 @@ describe('purchase approval', () => {
     expect(actions).toEqual(expect.arrayContaining(['purchase_requested', 'purchase_approved', 'paid']));
   });
 
+  it('only its requester pays an approved request: another member naming it, at a checkout or a cart’s, gets 404 and holds nothing', async () => {
+    const { owner, members } = await team('buyer', 'buyer', 'admin');
+    const [asker, other, admin] = members;
+    for (const b of [asker, other]) await owner.agent.put(`/api/org/members/${b.user.id}/limits`, { monthlyCapUsd: null, approvalThresholdUsd: '1000' });
+    const opp = await createOpportunity(t.db, { priceUsd: '1250.00', maxSlots: 3 });
+    const single = (await buy(asker.agent, opp.id)).body.purchaseRequest.id as string;
+    const cartOpp = await createOpportunity(t.db, { priceUsd: '1100.00', maxSlots: 3 });
+    expect((await asker.agent.put(`/api/cart/lines/${cartOpp.id}`)).status).toBe(200);
+    const cart = await asker.agent.post('/api/cart/checkout', {});
+    expect(cart.status).toBe(202);
+    const cartRequest = cart.body.purchaseRequest.id as string;
+    for (const id of [single, cartRequest]) expect((await admin.agent.post(`/api/org/purchase-requests/${id}/approve`)).status).toBe(200);
+
+    // the other buyer, and the owner, name them with exactly what was approved
+    expect((await other.agent.put(`/api/cart/lines/${cartOpp.id}`)).status).toBe(200);
+    expect((await owner.agent.put(`/api/cart/lines/${cartOpp.id}`)).status).toBe(200);
+    for (const who of [other, owner]) {
+      const one = await buy(who.agent, opp.id, single);
+      expect(one.status).toBe(404);
+      expect(one.body.message).toBe('Purchase request not found');
+      const order = await who.agent.post('/api/cart/checkout', { purchaseRequestId: cartRequest });
+      expect(order.status).toBe(404);
+      expect(order.body.message).toBe('Purchase request not found');
+    }
+    expect(await t.db.$count(checkouts, sql`${checkouts.opportunityId} IN (${opp.id}, ${cartOpp.id})`)).toBe(0);
+    expect((await owner.agent.get('/api/org/purchase-requests?status=approved')).body.map((r: { id: string }) => r.id).sort()).toEqual([single, cartRequest].sort());
+    // its requester pays each
+    expect((await buy(asker.agent, opp.id, single)).status).toBe(200);
+    expect((await asker.agent.post('/api/cart/checkout', { purchaseRequestId: cartRequest })).status).toBe(200);
+  });
+
   it('nobody decides their own request; a decline needs a reason and tells the requester; a pending request expires', async () => {
     const { owner, members } = await team('admin', 'buyer');
     const [admin, buyer] = members;

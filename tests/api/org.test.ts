@@ -159,6 +159,47 @@ describe('one organisation: what its members share, and what another never sees'
     expect((await stranger.agent.get('/api/brand/saved')).text).not.toContain(opp.id);
   });
 
+  it('an owner or admin naming another organisation’s member: PATCH, DELETE and PUT …/limits answer 404 and change nothing', async () => {
+    const mine = await team();
+    const theirs = await team();
+    const client = ok(await mine.members.owner.agent.post('/api/org/clients', { name: 'Our client' }), 'client') as { id: string };
+    const target = theirs.members.buyer;
+    const snapshot = async () => {
+      const [row] = await db()
+        .select({
+          organisationId: users.organisationId,
+          orgRole: users.orgRole,
+          clientIds: users.clientIds,
+          name: users.name,
+          approved: users.approved,
+          monthlyCapUsd: users.monthlyCapUsd,
+          approvalThresholdUsd: users.approvalThresholdUsd,
+        })
+        .from(users)
+        .where(eq(users.id, target.user.id));
+      return { ...row, sessions: await db().$count(sessions, eq(sessions.userId, target.user.id)) };
+    };
+    const before = await snapshot();
+    expect(before).toMatchObject({ organisationId: theirs.orgId, orgRole: 'buyer', clientIds: null });
+    expect(before.sessions).toBeGreaterThan(0);
+    const url = `/api/org/members/${target.user.id}`;
+    for (const who of [mine.members.owner, mine.members.admin]) {
+      for (const res of [
+        await who.agent.patch(url, { role: 'viewer' }),
+        await who.agent.patch(url, { clientIds: [client.id] }),
+        await who.agent.put(`${url}/limits`, { monthlyCapUsd: '1', approvalThresholdUsd: '1' }),
+        await who.agent.request('DELETE', url),
+      ]) {
+        expect(res.status, res.text).toBe(404);
+        expect(res.body.message).toBe('Member not found');
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+    // still signed in, still theirs; neither organisation's audit log recorded anything about it
+    expect((await target.agent.get('/api/org')).body).toMatchObject({ id: theirs.orgId, role: 'buyer' });
+    expect(await db().$count(auditEntries, eq(auditEntries.subject, target.user.email))).toBe(0);
+  });
+
   it('the owner’s company name is the organisation’s name; a member’s own changes nothing', async () => {
     const { members } = await team();
     const ownerProfile = (await members.owner.agent.get('/api/user')).body;
@@ -329,6 +370,36 @@ describe('the audit log', () => {
     expect((await members.buyer.agent.get('/api/org/audit')).status).toBe(403);
     await expect(db().update(auditEntries).set({ subject: 'rewritten' }).where(eq(auditEntries.organisationId, orgId))).rejects.toThrow();
     await expect(db().delete(auditEntries).where(eq(auditEntries.organisationId, orgId))).rejects.toThrow();
+  });
+});
+
+describe('the audit log’s days', () => {
+  it('`to` is inclusive like `from`: the whole last day, to its last millisecond, on the screen’s API and in the CSV', async () => {
+    const { orgId, members } = await team();
+    const at = {
+      'day before, late': '2026-03-09T23:59:59.999Z',
+      'first instant': '2026-03-10T00:00:00.000Z',
+      'midday': '2026-03-10T12:00:00.000Z',
+      'last instant': '2026-03-10T23:59:59.999Z',
+      'day after, first instant': '2026-03-11T00:00:00.000Z',
+    };
+    await db()
+      .insert(auditEntries)
+      .values(Object.entries(at).map(([subject, iso]) => ({ organisationId: orgId, actorEmail: members.owner.user.email, action: 'role_changed' as const, subject, at: new Date(iso) })));
+    const subjects = async (query: string) => ok(await members.owner.agent.get(`/api/org/audit?${query}`), query).map((e: { subject: string }) => e.subject);
+    const csvRows = async (query: string) => {
+      const res = await members.owner.agent.get(`/api/org/audit.csv?${query}`);
+      expect(res.status).toBe(200);
+      return res.text.trim().split('\r\n').slice(1);
+    };
+    const theDay = ['last instant', 'midday', 'first instant'];
+    expect(await subjects('from=2026-03-10&to=2026-03-10')).toEqual(theDay);
+    expect(await subjects('to=2026-03-10')).toEqual([...theDay, 'day before, late']);
+    expect(await subjects('from=2026-03-11')).toEqual(['day after, first instant']);
+    const rows = await csvRows('from=2026-03-10&to=2026-03-10');
+    expect(rows).toHaveLength(3);
+    theDay.forEach((s, i) => expect(rows[i]).toContain(s));
+    expect(await csvRows('to=2026-03-09')).toHaveLength(1);
   });
 });
 
