@@ -290,6 +290,26 @@ describe('decline and swap', () => {
     expect((await opportunityRow(t.db, second.dear.id)).filledSlots).toBe(0);
   });
 
+  it('a swap chosen after swapBy, before the refund job ran, answers 409 and moves nothing', async () => {
+    const { brand, admin, id, was, near, same } = await declined();
+    ok(await admin.agent.post(`/api/admin/payments/${id}/decline`, { reason: 'Refused' }), 'decline');
+    // the time to choose ran out a second ago; the job has not refunded it yet
+    await t.db.update(placements).set({ swapBy: new Date(Date.now() - 1000) }).where(eq(placements.id, id));
+    for (const choice of [near, same]) {
+      const res = await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: choice.id });
+      expect(res.status).toBe(409);
+      expect(res.body.message).toBe('The time to choose an alternative has passed: this placement is being refunded in full');
+      expect((await opportunityRow(t.db, choice.id)).filledSlots).toBe(0);
+    }
+    const [p] = await t.db.select().from(placements).where(eq(placements.id, id));
+    expect(p).toMatchObject({ opportunityId: was.id });
+    expect(p.declinedAt).not.toBeNull();
+    expect(await t.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, id))).toBe(0);
+    // the job then refunds it in full
+    expect(await refundUnswapped(t.db, t.provider)).toContain(id);
+    expect((await t.db.select().from(payments).where(eq(payments.id, id)))[0]).toMatchObject({ status: 'refunded', refundReason: 'declined', refundedAmount: '500.00' });
+  });
+
   it('writing started: cannot be declined', async () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const admin = await signedIn(t.app, t.db, kinds.admin);

@@ -339,4 +339,28 @@ describe('checking out a cart', () => {
       expect(new Set(held.map((h) => h.brandId)).size).toBe(1);
     }
   });
+
+  it('two carts sharing only one opportunity: the loser is told which one, and holds no slot at all (never a partial order)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [shared, ...rest] = await catalogue(5, { slots: 1 });
+      const mineOnly = rest.slice(0, 2);
+      const theirsOnly = rest.slice(2);
+      const [x, y] = await Promise.all([signedIn(t.app, t.db, kinds.approvedBrand), signedIn(t.app, t.db, kinds.approvedBrand)]);
+      await fill(x, [mineOnly[0].id, shared.id, mineOnly[1].id]);
+      await fill(y, [theirsOnly[0].id, shared.id, theirsOnly[1].id]);
+      const results = await Promise.all([x.agent.post('/api/cart/checkout', {}), y.agent.post('/api/cart/checkout', {})]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const winner = results[0].status === 200 ? x : y;
+      const loser = results[0].status === 200 ? y : x;
+      const refused = results.find((r) => r.status === 409)!;
+      expect(refused.body).toEqual({ message: `“${shared.title}” cannot be bought now: remove it from your cart to check out the rest.`, soldOut: [shared.id] });
+      // the loser's own opportunities were given back (or never taken): nothing held, no order
+      const losersOwn = loser === x ? mineOnly : theirsOnly;
+      for (const o of losersOwn) expect(await opportunityRow(t.db, o.id)).toMatchObject({ filledSlots: 0, status: 'available' });
+      expect(await t.db.$count(checkouts, eq(checkouts.brandId, loser.user.id))).toBe(0);
+      expect(await t.db.$count(orders, eq(orders.brandId, loser.user.id))).toBe(0);
+      expect(await t.db.$count(checkouts, eq(checkouts.brandId, winner.user.id))).toBe(3);
+      expect(await opportunityRow(t.db, shared.id)).toMatchObject({ filledSlots: 1, status: 'full' });
+    }
+  });
 });

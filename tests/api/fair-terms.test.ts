@@ -17,6 +17,9 @@ import {
   taxDocuments,
 } from '../../src/server/db/schema';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
+import { refundPart } from '../../src/server/modules/payments/refunds';
+import { requestEdits } from '../../src/server/modules/placements/review';
+import type { Member } from '../../src/server/lib/contract';
 import { DAY_MS } from '../../src/shared/constants';
 import { toCents } from '../../src/shared/money';
 import { PART1, PART2 } from '../support/content';
@@ -165,6 +168,35 @@ describe('part refunds by an admin', () => {
     expect((await brand.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '1.00' })).status).toBe(403);
   });
 
+  it('two parts at once whose sum is the amount: one made, the other refused (409 when both read the whole amount left); never held with nothing left', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const id = await buy(brand.agent, '100.00');
+    const answers = await Promise.all([0, 1].map(() => admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '50.00' })));
+    const refused = answers.find((r) => r.status === 409);
+    if (refused) {
+      // both read $100.00 left: one part is claimed, the other finds $50.00 left and is refused
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(refused.body.message).toBe('That is more than is left to refund: $50.00 of $100.00');
+      expect(await paymentRow(id)).toMatchObject({ status: 'paid', refundedAmount: '50.00' });
+    } else {
+      // one after the other (the embedded database runs one transaction at a time): the second
+      // asked for exactly what was left, which is a refund in full
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect(await paymentRow(id)).toMatchObject({ status: 'refunded', refundedAmount: '100.00' });
+    }
+    // both parts past the route's check at once (as on a server with many connections): one is claimed
+    const other = await buy(brand.agent, '100.00');
+    const actor = { type: 'admin' as const, id: admin.user.id };
+    const parts = await Promise.all([0, 1].map(() => refundPart(t.db, t.provider, other, 5000, 'admin', actor)));
+    expect(parts.filter(Boolean)).toHaveLength(1);
+    expect(await paymentRow(other)).toMatchObject({ status: 'paid', refundedAmount: '50.00' });
+    expect(await t.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, other))).toBe(1);
+    // what is left is refunded in full: the payment ends refunded, the provider asked for each half once
+    expect(ok(await admin.agent.post(`/api/admin/payments/${other}/refund`, { amountUsd: '50.00' }), 'rest')).toMatchObject({ status: 'refunded', refundedAmount: '100.00' });
+    const [part] = await t.db.select({ id: paymentRefunds.id }).from(paymentRefunds).where(eq(paymentRefunds.paymentId, other));
+    expect(refunds.filter((r) => r.idempotencyKey === other || r.idempotencyKey === `refund-${part.id}`).map((r) => r.amountCents)).toEqual([5000, 5000]);
+  });
+
   it('never refunds beyond the amount charged when refunds run at once; each has one credit note', async () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const id = await buy(brand.agent, '100.00');
@@ -227,6 +259,8 @@ const events = async (id: string) =>
       .where(eq(placementEvents.placementId, id))
       .orderBy(placementEvents.id)
   ).map((e) => e.kind);
+
+const ROUNDS_USED = 'The included revisions are used: say how the draft departs from the brief to ask for another';
 
 describe('revision rounds', () => {
   it('includes REVISIONS_INCLUDED rounds; a third needs a reason and the team’s answer', async () => {
@@ -309,6 +343,34 @@ describe('revision rounds', () => {
       (await stranger.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'x', reason: 'y' })).status,
     ).toBe(404);
     expect((await brand.agent.post(`/api/admin/payments/${id}/revision-request/accept`)).status).toBe(403);
+  });
+
+  it('two edit requests at once on the last included round: one made, the other refused (409 when both read a round left); rounds used never exceed those included', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const id = await withDraft(brand);
+    ok(await brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback: 'Round 1' }), 'round 1');
+    ok(await admin.agent.post(`/api/admin/projects/${id}/mark-edits-complete`), 'complete');
+    const answers = await Promise.all(
+      ['Round 2 from one tab', 'Round 2 from another'].map((feedback) => brand.agent.post(`/api/brand/projects/${id}/request-edits`, { feedback })),
+    );
+    // the other is refused: asked after the first, for a reason (400); at the same time, 409
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    const refused = answers.find((r) => r.status !== 200)!;
+    if (refused.status === 400) expect(refused.body.errors).toHaveProperty('reason');
+    else expect(refused.body.message).toBe(ROUNDS_USED);
+    // both past the route's look at the rounds left at once (as on a server with many connections): one moves
+    const other = await withDraft(brand);
+    ok(await brand.agent.post(`/api/brand/projects/${other}/request-edits`, { feedback: 'Round 1' }), 'round 1');
+    ok(await admin.agent.post(`/api/admin/projects/${other}/mark-edits-complete`), 'complete');
+    const member: Member = { userId: brand.user.id, organisationId: brand.user.organisationId!, role: 'owner', clientIds: null, name: brand.user.name, email: brand.user.email, address: '127.0.0.1' };
+    const moves = await Promise.allSettled([requestEdits(t.db, member, other, 'One tab'), requestEdits(t.db, member, other, 'Another')]);
+    expect(moves.filter((m) => m.status === 'fulfilled')).toHaveLength(1);
+    expect(moves.filter((m) => m.status === 'rejected').map((m) => (m as PromiseRejectedResult).reason.message)).toEqual([ROUNDS_USED]);
+    for (const placementId of [id, other]) {
+      const [p] = await t.db.select().from(placements).where(eq(placements.id, placementId));
+      expect(p).toMatchObject({ revisionsUsed: 2, revisionsIncluded: 2, draftReviewStatus: 'edits_requested' });
+      expect((await events(placementId)).filter((k) => k === 'edits_requested')).toHaveLength(2);
+    }
   });
 
   it('keeps the rounds a placement was bought with', async () => {
