@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox, payments, placementEvents, publicationCases, publicationChecks, publications } from '../../src/server/db/schema';
 import { releasePayment } from '../../src/server/modules/placements/release';
-import { runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
+import { recheckNow, runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
 import { refundOverduePayments } from '../../src/server/modules/payments/refunds';
 import type { RefundRequest } from '../../src/server/providers/provider';
 import { paymentRow, submittedBrief } from '../support/content';
@@ -607,6 +607,40 @@ describe('the watch (controllable clock)', () => {
     expect(await refundOverduePayments(t.db, t.provider, at(13))).toEqual([payment.id]);
     expect(refunds.length).toBe(before + 1);
     expect(await publicationOf(payment.id)).toMatchObject({ health: 'refunded' });
+  });
+
+  it('a refund the watch claims is claimed once when two checkers race for it (the sweep and Recheck now)', async () => {
+    t0 = new Date(Date.now() + 5000 * DAY);
+    const { payment } = await placement();
+    const path = freshPath();
+    await releasePayment(deps, payment.id, { liveUrl: outlet.serve(path) }, at(0));
+    outlet.remove(path);
+    await runDueChecks(deps, at(2));
+    await runDueChecks(deps, at(2, 1));
+    expect((await publicationOf(payment.id)).health).toBe('issue');
+    // the provider answers slowly: the second checker decides while the first one's refund is being made
+    const slow: PublicationDeps = {
+      ...deps,
+      provider: {
+        ...deps.provider,
+        refund: async (req) => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return deps.provider.refund(req);
+        },
+      },
+    };
+    const before = refunds.length;
+    const checks = () => t.db.$count(publicationChecks, eq(publicationChecks.placementId, payment.id));
+    const checked = await checks();
+    // past the restore deadline (day 12 + 1 h): both find the article still gone
+    const [swept, rechecked] = await Promise.allSettled([runDueChecks(slow, at(12, 2)), recheckNow(slow, payment.id, at(12, 2))]);
+    expect(swept).toMatchObject({ status: 'fulfilled', value: 1 });
+    expect(rechecked.status).toBe('fulfilled');
+    expect(await checks()).toBe(checked + 2);
+    expect(refunds.slice(before).filter((r) => r.idempotencyKey === payment.id)).toHaveLength(1);
+    expect(await paymentRow(t.db, payment.id)).toMatchObject({ status: 'refunded', refundReason: 'not_restored' });
+    expect(await t.db.$count(placementEvents, and(eq(placementEvents.placementId, payment.id), eq(placementEvents.kind, 'refunded')))).toBe(1);
+    expect(await mailsOf(payment.id, 'refund_issued')).toHaveLength(1);
   });
 
   it('two instances sweeping at once check each placement once and refund each once', async () => {

@@ -152,6 +152,33 @@ describe('reports', () => {
     ).toBe(404);
   });
 
+  it('a report row stored with the price column but without showPrices prints no price: CSV, PDF and share page', async () => {
+    const { owner, acme } = await agency();
+    await buyFor(owner, acme.id, 'Acme stored story', '4321.98');
+    const { id } = ok(
+      await owner.agent.post('/api/org/reports', { name: 'Stored without prices', clientId: acme.id, columns: ['title', 'price'], showPrices: true }),
+      'report',
+    ) as { id: string };
+    expect((await owner.agent.get(`/api/org/reports/${id}/csv`)).text).toContain('$4,321.98');
+    // the row as an older version, a hand edit or a bug elsewhere might leave it
+    await t.db.update(reports).set({ showPrices: false }).where(eq(reports.id, id));
+
+    const csv = (await owner.agent.get(`/api/org/reports/${id}/csv`)).text;
+    expect(csv.split('\n')[0]).toBe('Article');
+    expect(csv).toContain('Acme stored story');
+    expect(csv).not.toContain('4,321');
+    const pdf = await pdfText((await download(owner, `/api/org/reports/${id}/pdf`)).bytes);
+    expect(pdf).toContain('Acme stored story');
+    expect(pdf).not.toContain('4,321');
+    expect(pdf).not.toContain('Price');
+    const share = ok(await owner.agent.post(`/api/org/reports/${id}/shares`, {}), 'share') as { url: string };
+    const page = await signedOut().get(new URL(share.url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Acme stored story');
+    expect(page.text).not.toContain('4,321');
+    expect(page.text).not.toContain('Price');
+  });
+
   it('a client reviewer reports on its client, never with prices', async () => {
     const { owner, acme, bolt } = await agency();
     await buyFor(owner, acme.id, 'Acme story');
@@ -266,6 +293,36 @@ describe('share links', () => {
 });
 
 describe('scheduled reports', () => {
+  it('ISO weeks: a Sunday is in the week of the Monday before it; a weekly report is mailed once across that week’s end', async () => {
+    const week = (iso: string) => periodOf('weekly', new Date(iso));
+    expect(week('2026-11-23T00:00:00Z')).toBe('2026-W48'); // Monday
+    expect(week('2026-11-29T12:00:00Z')).toBe('2026-W48'); // Sunday
+    expect(week('2026-11-29T23:59:59.999Z')).toBe('2026-W48');
+    expect(week('2026-11-30T00:00:00Z')).toBe('2026-W49'); // the next Monday
+    expect(week('2027-01-03T12:00:00Z')).toBe('2026-W53'); // a Sunday in the next calendar year
+    expect(week('2027-01-04T00:00:00Z')).toBe('2027-W01');
+
+    const { owner, acme } = await agency();
+    await buyFor(owner, acme.id, 'Weekend story one');
+    const { id } = ok(await owner.agent.post('/api/org/reports', { name: 'Weekend Acme', clientId: acme.id, columns: ['title'] }), 'report') as { id: string };
+    ok(await owner.agent.put(`/api/org/reports/${id}/schedule`, { cadence: 'weekly', recipients: ['ann@client.example'] }), 'schedule');
+    const sent = async () =>
+      (await t.db.select({ data: mailOutbox.data }).from(mailOutbox).where(eq(mailOutbox.kind, 'scheduled_report'))).filter(
+        (m) => (m.data as { reportId: string }).reportId === id,
+      ).length;
+    await runScheduledReports(t.db, new Date('2026-11-27T09:00:00Z')); // Friday
+    expect(await sent()).toBe(1);
+    // something changed since: sent in the next week, not on this week's Saturday or Sunday
+    await buyFor(owner, acme.id, 'Weekend story two');
+    await runScheduledReports(t.db, new Date('2026-11-28T09:00:00Z'));
+    await runScheduledReports(t.db, new Date('2026-11-29T09:00:00Z'));
+    await runScheduledReports(t.db, new Date('2026-11-29T23:50:00Z'));
+    expect(await sent()).toBe(1);
+    await runScheduledReports(t.db, new Date('2026-11-30T00:10:00Z'));
+    expect(await sent()).toBe(2);
+    expect((await t.db.select().from(reports).where(eq(reports.id, id)))[0].lastPeriod).toBe('2026-W49');
+  });
+
   it('sent once per period to each recipient, only when something changed; a recipient unsubscribes', async () => {
     const { owner, acme } = await agency();
     await buyFor(owner, acme.id, 'Scheduled story one');
