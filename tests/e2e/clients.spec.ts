@@ -159,7 +159,9 @@ test('[CLIENTS] an agency buys for a client; its client reviewer approves the dr
 });
 
 test('[CLIENTS] each client has its own website and its own briefs: templates and the pre-filled brief never cross clients', async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
+  // the first look at a page opened cold: its chunks and first answers take seconds on a busy machine
+  const opened = { timeout: 30_000 };
   const stamp = Date.now();
   const acme = `Acme Foods ${stamp}`;
   const bolt = `Bolt Bikes ${stamp}`;
@@ -194,13 +196,14 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
   // Acme's websites, set on the Clients page: a bad one is named and refused, then two are kept
   await page.goto('/brand/clients');
   const row = page.getByTestId('client-row').filter({ hasText: acme });
-  await expect(row.getByTestId('client-websites')).toHaveText('No website: articles must link to your organisation’s website');
+  await expect(row.getByTestId('client-websites')).toHaveText('No website: articles must link to your organisation’s website', opened);
   await row.getByRole('button', { name: 'Edit' }).click();
   const dialog = page.getByTestId('client-dialog');
   await dialog.getByLabel('Websites').fill('acme-foods.example.com\nacme foods');
   await dialog.getByRole('button', { name: 'Save client' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('acme: Must be a valid URL');
   await dialog.getByLabel('Websites').fill('acme-foods.example.com\nhttps://www.acme-shop.example.org/en');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
   await axe(page);
   await shots(page, 'client-websites-dialog');
   await dialog.getByRole('button', { name: 'Save client' }).click();
@@ -226,6 +229,7 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
 
   // Acme's first brief, kept as Acme's template and submitted
   await page.goto(`/brand/brief/${acmeFirst}`);
+  await expect(page.getByLabel('Name (person or brand) to feature')).toBeEditable(opened);
   await page.getByLabel('Name (person or brand) to feature').fill('Acme Foods');
   await page.getByLabel('Background and experience').fill('Acme has baked bread since 1921.');
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
@@ -239,22 +243,28 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
   await page.getByRole('button', { name: 'Save template' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Template “Acme launch” saved' })).toBeVisible();
   await page.getByRole('button', { name: 'Submit Brief' }).click();
-  await expect(page).toHaveURL(/\/brand\/my-articles$/);
+  await expect(page).toHaveURL(/\/brand\/my-articles$/, opened);
 
   // Bolt's brief: nothing of Acme's, neither pre-filled nor offered as a template
   await page.goto(`/brand/brief/${boltFirst}`);
-  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('');
+  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('', opened);
   await expect(page.getByTestId('fallback-banner')).toHaveCount(0);
   await expect(page.getByTestId('brief-template')).toHaveCount(0);
   await expect(page.getByText('Writing briefs like this one often?')).toBeVisible();
 
   // Acme's next brief starts from Acme's, and offers Acme's template
   await page.goto(`/brand/brief/${acmeSecond}`);
-  await expect(page.getByTestId('fallback-banner')).toContainText(`pre-filled this form from your previous brief for ${acme}`);
+  await expect(page.getByTestId('fallback-banner')).toContainText(`pre-filled this form from your previous brief for ${acme}`, opened);
   await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('Acme Foods');
   await expect(page.getByTestId('brief-template').getByRole('option')).toHaveText(['Choose a template…', 'Acme launch']);
   await axe(page);
   await shots(page, 'brief-client-templates');
+  await page.getByRole('button', { name: 'Save as template' }).click();
+  await expect(page.getByRole('list', { name: 'Brief templates' }).getByRole('listitem')).toHaveText(['Acme launch']);
+  await expect(page.getByRole('dialog')).toContainText(`${acme}’s templates`);
+  await axe(page);
+  await shots(page, 'brief-client-templates-dialog');
+  await page.keyboard.press('Escape');
   await page.getByTestId('brief-template').selectOption({ label: 'Acme launch' });
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await expect(page.getByLabel('Main goal of the article')).toHaveValue('Reach grocers');

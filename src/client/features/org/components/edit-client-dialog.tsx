@@ -133,7 +133,10 @@ export function EditClientDialog({ client, open, onClose }: { client: OrgClient;
               autoComplete="off"
               spellCheck={false}
               value={websites}
-              onChange={(e) => setWebsites(e.target.value)}
+              onChange={(e) => {
+                setWebsites(e.target.value);
+                setErrors((prev) => ({ ...prev, websites: undefined }));
+              }}
               aria-invalid={Boolean(errors.websites)}
               aria-describedby={errors.websites ? 'edit-client-websites-error' : 'edit-client-websites-hint'}
             />
