@@ -71,6 +71,9 @@ export const AMOUNTS_REFUSAL = 'Your access is limited to reviewing your article
 /** How many clients an organisation may have. */
 export const MAX_CLIENTS = 200;
 
+/** How many websites a client lists (its brands' sites, its shops). */
+export const MAX_CLIENT_WEBSITES = 10;
+
 /** How long an invitation link stays valid. */
 export const INVITATION_DAYS = 7;
 

@@ -65,7 +65,7 @@ describe('clients', () => {
     const { owner, acme, member } = await agency();
     const list = ok(await owner.agent.get('/api/org/clients'), 'list');
     expect(list.map((c: { name: string }) => c.name)).toEqual(['Acme Foods', 'Bolt Bikes']);
-    expect(list[0]).toEqual({ id: acme.id, name: 'Acme Foods', monthlyCapUsd: null, spentUsd: '0.00', hasBilling: false });
+    expect(list[0]).toEqual({ id: acme.id, name: 'Acme Foods', monthlyCapUsd: null, spentUsd: '0.00', hasBilling: false, websites: [] });
 
     const dup = await owner.agent.post('/api/org/clients', { name: ' acme foods ' });
     expect(dup.status).toBe(409);

@@ -574,6 +574,13 @@ const ROWS: Row[] = [
     send: (a) => a.post('/api/brand/brief-templates', { name: `Matrix ${Math.random()}` }),
     expect: approvedBrands(201),
   },
+  {
+    route: 'GET /api/brand/brief-templates/:id',
+    // a template of A's (the `sessionId` slot carries its id): B's organisation does not see it
+    setup: async () => ({ sessionId: ok(await brandA.post('/api/brand/brief-templates', { name: `Matrix ${Math.random()}` }), 'template').id }),
+    send: (a, c) => a.get(`/api/brand/brief-templates/${c.sessionId}`),
+    expect: ownerOnly(200),
+  },
   { route: 'DELETE /api/brand/brief-templates/:id', send: (a) => a.delete(`/api/brand/brief-templates/${NOBODY}`), expect: approvedBrands(404) },
   {
     route: 'POST /api/admin/payments/:id/decline',

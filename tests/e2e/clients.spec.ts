@@ -157,3 +157,115 @@ test('[CLIENTS] an agency buys for a client; its client reviewer approves the dr
   const pdf = await api(page, 'GET', `/api/brand/payments/${paymentId}/invoice`);
   expect(pdf.status()).toBe(200);
 });
+
+test('[CLIENTS] each client has its own website and its own briefs: templates and the pre-filled brief never cross clients', async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  // the first look at a page opened cold: its chunks and first answers take seconds on a busy machine
+  const opened = { timeout: 30_000 };
+  const stamp = Date.now();
+  const acme = `Acme Foods ${stamp}`;
+  const bolt = `Bolt Bikes ${stamp}`;
+  const { admin, close } = await adminPage(browser);
+  const opportunities: string[] = [];
+  for (const n of [1, 2, 3]) {
+    const created = await api(admin, 'POST', '/api/admin/opportunities', {
+      outletName: `The Daily Ledger ${n}`,
+      outletUrl: `https://ledger-${n}.example.com`,
+      title: `Client briefs ${stamp} ${n}`,
+      description: 'A feature story about your company.',
+      type: ['editorial_feature'],
+      tat: '2 weeks',
+      priceUsd: '900.00',
+      maxSlots: 1,
+      domainAuthority: 55,
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    opportunities.push(((await created.json()) as { id: string }).id);
+  }
+  await close();
+
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  const clientIds: Record<string, string> = {};
+  for (const name of [acme, bolt]) {
+    const res = await api(page, 'POST', '/api/org/clients', { name });
+    expect(res.status(), await res.text()).toBe(201);
+    clientIds[name] = ((await res.json()) as { id: string }).id;
+  }
+
+  // Acme's websites, set on the Clients page: a bad one is named and refused, then two are kept
+  await page.goto('/brand/clients');
+  const row = page.getByTestId('client-row').filter({ hasText: acme });
+  await expect(row.getByTestId('client-websites')).toHaveText('No website: articles must link to your organisation’s website', opened);
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByTestId('client-dialog');
+  await dialog.getByLabel('Websites').fill('acme-foods.example.com\nacme foods');
+  await dialog.getByRole('button', { name: 'Save client' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('acme: Must be a valid URL');
+  await dialog.getByLabel('Websites').fill('acme-foods.example.com\nhttps://www.acme-shop.example.org/en');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await axe(page);
+  await shots(page, 'client-websites-dialog');
+  await dialog.getByRole('button', { name: 'Save client' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByTestId('client-websites')).toHaveText('Articles must link to acme-foods.example.com, acme-shop.example.org');
+  const listed = (await (await api(page, 'GET', '/api/org/clients')).json()) as { name: string; websites: string[] }[];
+  expect(listed.find((c) => c.name === acme)?.websites).toEqual(['https://acme-foods.example.com', 'https://www.acme-shop.example.org/en']);
+  await axe(page);
+  await shots(page, 'clients-websites');
+
+  // two placements for Acme, one for Bolt
+  const buyFor = async (opportunityId: string, clientId: string) => {
+    const checkout = await api(page, 'POST', '/api/payments/checkout', { opportunityId, clientId });
+    expect(checkout.status(), await checkout.text()).toBe(200);
+    const { url } = (await checkout.json()) as { url: string };
+    const pay = await api(page, 'POST', `/api/payments/checkout/${url.split('/').pop()}/pay`);
+    expect(pay.status(), await pay.text()).toBe(200);
+    return ((await pay.json()) as { paymentId: string }).paymentId;
+  };
+  const acmeFirst = await buyFor(opportunities[0], clientIds[acme]);
+  const boltFirst = await buyFor(opportunities[1], clientIds[bolt]);
+  const acmeSecond = await buyFor(opportunities[2], clientIds[acme]);
+
+  // Acme's first brief, kept as Acme's template and submitted
+  await page.goto(`/brand/brief/${acmeFirst}`);
+  await expect(page.getByLabel('Name (person or brand) to feature')).toBeEditable(opened);
+  await page.getByLabel('Name (person or brand) to feature').fill('Acme Foods');
+  await page.getByLabel('Background and experience').fill('Acme has baked bread since 1921.');
+  await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
+  await page.getByLabel('Main goal of the article').fill('Reach grocers');
+  await page.getByLabel('Target audience').fill('Independent grocers');
+  await page.getByLabel('Main message').fill('Bread that keeps');
+  await page.getByLabel('Tone and style guidelines').fill('Warm, plain words');
+  await page.getByRole('button', { name: 'Save as template' }).click();
+  await expect(page.getByRole('dialog')).toContainText(`Briefs of ${acme}’s placements can start from it; other clients never see it.`);
+  await page.getByLabel('Template name').fill('Acme launch');
+  await page.getByRole('button', { name: 'Save template' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Template “Acme launch” saved' })).toBeVisible();
+  await page.getByRole('button', { name: 'Submit Brief' }).click();
+  await expect(page).toHaveURL(/\/brand\/my-articles$/, opened);
+
+  // Bolt's brief: nothing of Acme's, neither pre-filled nor offered as a template
+  await page.goto(`/brand/brief/${boltFirst}`);
+  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('', opened);
+  await expect(page.getByTestId('fallback-banner')).toHaveCount(0);
+  await expect(page.getByTestId('brief-template')).toHaveCount(0);
+  await expect(page.getByText('Writing briefs like this one often?')).toBeVisible();
+
+  // Acme's next brief starts from Acme's, and offers Acme's template
+  await page.goto(`/brand/brief/${acmeSecond}`);
+  await expect(page.getByTestId('fallback-banner')).toContainText(`pre-filled this form from your previous brief for ${acme}`, opened);
+  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('Acme Foods');
+  await expect(page.getByTestId('brief-template').getByRole('option')).toHaveText(['Choose a template…', 'Acme launch']);
+  await axe(page);
+  await shots(page, 'brief-client-templates');
+  await page.getByRole('button', { name: 'Save as template' }).click();
+  await expect(page.getByRole('list', { name: 'Brief templates' }).getByRole('listitem')).toHaveText(['Acme launch']);
+  await expect(page.getByRole('dialog')).toContainText(`${acme}’s templates`);
+  await axe(page);
+  await shots(page, 'brief-client-templates-dialog');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('brief-template').selectOption({ label: 'Acme launch' });
+  await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
+  await expect(page.getByLabel('Main goal of the article')).toHaveValue('Reach grocers');
+});

@@ -30,7 +30,7 @@ const connect: Dialer = (target) => {
 let fetchOptions: FetchOptions;
 
 function options(overrides: Partial<PageCheckOptions> = {}): PageCheckOptions {
-  return { brandWebsite: 'acme.test', promisedLinkType: null, fetch: fetchOptions, ...overrides };
+  return { brandWebsites: ['acme.test'], promisedLinkType: null, fetch: fetchOptions, ...overrides };
 }
 
 /** Words from a small vocabulary in a fixed pseudo-random order: an article of `count` words. */
@@ -133,9 +133,9 @@ describe('checkPage: pass', () => {
     'the brand website %j matches links with and without www.',
     async (website) => {
       for (const path of ['/pass', '/bare-link']) {
-        const check = await checkPage(at(path), options({ brandWebsite: website }));
+        const check = await checkPage(at(path), options({ brandWebsites: [website] }));
         expect(check.result).toBe('pass');
-        expect(check.link).toEqual({ found: true, rel: 'dofollow' });
+        expect(check.link).toEqual({ found: true, rel: 'dofollow', site: 'acme.test' });
       }
     },
   );
@@ -143,7 +143,7 @@ describe('checkPage: pass', () => {
   it('resolves relative links against <base href>', async () => {
     const check = await checkPage(at('/base'), options());
     expect(check.result).toBe('pass');
-    expect(check.link).toEqual({ found: true, rel: 'dofollow' });
+    expect(check.link).toEqual({ found: true, rel: 'dofollow', site: 'acme.test' });
   });
 
   it('and without one against the page, where they are not the brand', async () => {
@@ -152,8 +152,17 @@ describe('checkPage: pass', () => {
     expect(check.problems.map((p) => p.code)).toEqual(['link_missing']);
   });
 
+  it('with several websites (a client’s, issue 57) a link to any one of them counts, and names it', async () => {
+    const check = await checkPage(at('/pass'), options({ brandWebsites: ['https://other.test', 'acme.test'] }));
+    expect(check).toMatchObject({ result: 'pass', link: { found: true, rel: 'dofollow', site: 'acme.test' }, problems: [] });
+    const none = await checkPage(at('/no-link'), options({ brandWebsites: ['https://www.other.test/en', 'acme.test', 'other.test'] }));
+    expect(none.problems).toEqual([{ code: 'link_missing', message: 'The page has no link to other.test or acme.test.' }]);
+    // a website not looked for is not a link to the brand, however the page links to it
+    expect((await checkPage(at('/pass'), options({ brandWebsites: ['other.test'] }))).result).toBe('fail');
+  });
+
   it('looks for no link when the brand has no website', async () => {
-    const check = await checkPage(at('/no-link'), options({ brandWebsite: null }));
+    const check = await checkPage(at('/no-link'), options({ brandWebsites: [] }));
     expect(check).toMatchObject({ result: 'pass', link: { found: false, rel: null }, problems: [] });
   });
 
@@ -206,7 +215,7 @@ describe('checkPage: the link', () => {
   });
 
   it('of several links to the brand the best counts', async () => {
-    expect((await checkPage(at('/best-of-two'), options())).link).toEqual({ found: true, rel: 'dofollow' });
+    expect((await checkPage(at('/best-of-two'), options())).link).toEqual({ found: true, rel: 'dofollow', site: 'acme.test' });
   });
 
   it.each(['/meta-nofollow', '/header-nofollow'])('%s: a page marked nofollow makes its plain link nofollow', async (path) => {

@@ -51,6 +51,22 @@ export async function placementInClients(db: Db, paymentId: string, organisation
   return row?.clientId != null && clientIds.includes(row.clientId);
 }
 
+/**
+ * The client a placement was bought for (null: none), when the member may reach the placement
+ * (`paymentId` a uuid: the caller checks it); undefined when it may not (another organisation's, a
+ * client the member is not limited to, or no such id): the caller answers 404, as for a missing one.
+ */
+export async function reachableClientOf(
+  db: Db,
+  paymentId: string,
+  member: { organisationId: string; clientIds: readonly string[] | null },
+): Promise<{ clientId: string | null } | undefined> {
+  const [row] = await placementClient(db, { paymentId, organisationId: member.organisationId });
+  if (!row) return undefined;
+  if (member.clientIds !== null && (row.clientId === null || !member.clientIds.includes(row.clientId))) return undefined;
+  return { clientId: row.clientId };
+}
+
 /** A list's rows of the clients a scope names (placeholder `clientIds`, a uuid array; decision 035). */
 export const inClients = (column: AnyColumn) => sql`${column} = ANY(${sql.placeholder('clientIds')}::uuid[])`;
 

@@ -355,7 +355,10 @@ export const cartLines = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.opportunityId] })],
 );
 
-/** A brief kept to start others from (issue 46): the organisation's, by name. */
+/**
+ * A brief kept to start others from (issue 46), by name: a client's (saved from one of its
+ * placements, issue 57) or, with no client, the organisation's own. Names are unique per owner.
+ */
 export const briefTemplates = pgTable(
   'brief_templates',
   {
@@ -363,13 +366,18 @@ export const briefTemplates = pgTable(
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
+    // null: the organisation's, for placements bought for no client
+    clientId: uuid('client_id').references(() => orgClients.id, { onDelete: 'cascade' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     part1Json: jsonb('part1_json').$type<Record<string, string>>().notNull(),
     part2Json: jsonb('part2_json').$type<Record<string, string>>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('brief_templates_org_name_unique').on(t.organisationId, sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex('brief_templates_org_name_unique').on(t.organisationId, sql`lower(${t.name})`).where(sql`${t.clientId} IS NULL`),
+    uniqueIndex('brief_templates_client_name_unique').on(t.clientId, sql`lower(${t.name})`).where(sql`${t.clientId} IS NOT NULL`),
+  ],
 );
 
 export const checkouts = pgTable(
@@ -1033,6 +1041,9 @@ export const orgClients = pgTable(
     name: text('name').notNull(),
     // the client's monthly spend cap (calendar month, UTC); null: none
     monthlyCapUsd: numeric('monthly_cap_usd', { precision: 12, scale: 2 }),
+    // its websites as the profile's is stored (https URLs): a placement bought for it must link to one
+    // of them; none: to the buyer's own website (issue 57)
+    websites: text('websites').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('org_clients_org_name_unique').on(t.organisationId, sql`lower(${t.name})`)],

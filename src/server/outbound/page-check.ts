@@ -1,5 +1,5 @@
 import { isBlocking, type LinkRel, type LinkType, type PublicationCheck } from '../../shared/publication';
-import { brandSite, findBrandLink } from './brand-link';
+import { brandSites, findBrandLink } from './brand-link';
 import { pageEncoding } from './charset';
 import { fetchPage, type FetchOptions } from './fetch-page';
 import { FetchProblem } from './fetch-problem';
@@ -17,8 +17,11 @@ export interface PageCheck extends PublicationCheck {
 }
 
 export interface PageCheckOptions {
-  /** the brand's website as its profile has it; null: no link is looked for */
-  brandWebsite: string | null;
+  /**
+   * the websites the page must link to (one of them): a client's, or the buyer's profile's; none: no
+   * link is looked for
+   */
+  brandWebsites: readonly string[];
   /** the kind of link sold; null: a plain (dofollow) link is expected */
   promisedLinkType: LinkType | null;
   fetch: FetchOptions;
@@ -66,19 +69,20 @@ export async function checkPage(url: string, opts: PageCheckOptions): Promise<Pa
     problems.push({ code: 'noindex', message: `The page tells search engines not to index it (${noindexIn.join(' and ')}).` });
   }
 
-  const site = brandSite(opts.brandWebsite);
+  const sites = brandSites(opts.brandWebsites);
   let link: PageCheck['link'] = { found: false, rel: null };
-  if (site) {
-    link = await findBrandLink(facts, page.finalUrl, site);
+  if (sites.length) {
+    const found = await findBrandLink(facts, page.finalUrl, sites);
+    link = found;
     // a page marked nofollow as a whole passes nothing through its plain links either
     const pageNofollow = [...facts.robots, ...headerRobots].some((d) => d === 'nofollow' || d === 'none');
-    if (link.rel === 'dofollow' && pageNofollow) link = { found: true, rel: 'nofollow' };
+    if (found.rel === 'dofollow' && pageNofollow) link = { ...found, rel: 'nofollow' };
     const promised = opts.promisedLinkType ?? 'dofollow';
-    if (!link.found) {
-      problems.push({ code: 'link_missing', message: `The page has no link to ${site}.` });
+    if (!found.found) {
+      problems.push({ code: 'link_missing', message: `The page has no link to ${sites.join(' or ')}.` });
     } else if (link.rel !== promised) {
       const why = link.rel === 'nofollow' && pageNofollow ? ' (the whole page is marked nofollow)' : '';
-      problems.push({ code: 'rel_mismatch', message: `The link to ${site} is ${describeRel(link.rel)}${why}, but ${describeRel(promised)} was promised.` });
+      problems.push({ code: 'rel_mismatch', message: `The link to ${found.site} is ${describeRel(link.rel)}${why}, but ${describeRel(promised)} was promised.` });
     }
   }
 

@@ -287,9 +287,16 @@ const skippedList = z.array(z.object({ paymentId: z.guid(), reason: z.string() }
 export const bulkApproveAnswerSchema = z.object({ approved: z.array(z.guid()), skipped: skippedList });
 export const briefCopyAnswerSchema = z.object({ copied: z.array(z.guid()), skipped: skippedList });
 
-/** POST /api/brand/brief-templates: a brief kept to start others from, the organisation's. */
+/**
+ * POST /api/brand/brief-templates: a brief kept to start others from, the client's of the placement
+ * it is saved from (without one, the organisation's own; issue 57).
+ */
 export const briefTemplateSchema = z.object({
   name: z.string({ error: 'Name the template' }).trim().min(1, 'Name the template').max(100, 'At most 100 characters'),
+  paymentId: z
+    .string({ error: 'Payment not found' })
+    .optional()
+    .describe('the placement it is saved from: the template is its client’s; absent, the organisation’s own'),
   part1Json: briefPart1DraftSchema.default({}),
   part2Json: briefPart2DraftSchema.default({}),
 });
@@ -299,6 +306,7 @@ export const briefTemplateAnswerSchema = z
   .object({
     id: z.guid(),
     name: z.string(),
+    clientId: z.guid().nullable().describe('the client it belongs to; null: the organisation’s own, for placements bought for no client'),
     part1Json: z.record(z.string(), z.string()),
     part2Json: z.record(z.string(), z.string()),
     createdAt: z.iso.datetime(),
@@ -306,5 +314,5 @@ export const briefTemplateAnswerSchema = z
   .meta({ id: 'BriefTemplate' });
 export type BriefTemplate = z.infer<typeof briefTemplateAnswerSchema>;
 
-/** How many templates an organisation keeps. */
+/** How many templates a client (or the organisation, of its own) keeps. */
 export const BRIEF_TEMPLATES_MAX = 50;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, INVITABLE_ROLES, MAX_CLIENTS, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
+import { AUDIT_ACTIONS, INVITABLE_ROLES, MAX_CLIENT_WEBSITES, MAX_CLIENTS, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
+import { websiteSchema } from './profile';
 import { count, decimal, id, timestamp } from './responses/common';
 
 /**
@@ -42,16 +43,29 @@ const clientName = z
   .min(1, 'Client name is required')
   .max(120, 'Client name must be at most 120 characters');
 
+/**
+ * A client's websites (issue 57): each as the profile's website is taken (a bare domain gets
+ * https://), the same one kept once. A placement bought for the client must link to one of them;
+ * none: to the buyer's own website.
+ */
+const clientWebsites = z
+  .array(websiteSchema, { error: 'List the websites, one per entry' })
+  .max(MAX_CLIENT_WEBSITES, `At most ${MAX_CLIENT_WEBSITES} websites`)
+  .transform((list) => [...new Set(list)])
+  .describe('the client’s websites: a placement bought for it must link to one of them; empty: to the buyer’s own website');
+
 /** POST /api/org/clients */
-export const clientInputSchema = z.object({ name: clientName });
+export const clientInputSchema = z.object({ name: clientName, websites: clientWebsites.optional() });
+export type ClientInput = z.infer<typeof clientInputSchema>;
 
 /** PATCH /api/org/clients/{id} */
 export const clientChangeSchema = z
   .object({
     name: clientName.optional(),
     monthlyCapUsd: z.lazy(() => capUsd).optional().describe('the client’s monthly cap; null: none'),
+    websites: clientWebsites.optional(),
   })
-  .refine((v) => v.name !== undefined || v.monthlyCapUsd !== undefined, 'Send a name or a cap');
+  .refine((v) => v.name !== undefined || v.monthlyCapUsd !== undefined || v.websites !== undefined, 'Send a name, a cap or websites');
 export type ClientChange = z.infer<typeof clientChangeSchema>;
 
 /** GET /api/org/clients item */
@@ -62,6 +76,7 @@ export const clientSchema = z
     monthlyCapUsd: decimal.nullable().describe('null: no cap of its own'),
     spentUsd: decimal.describe('charged this month (UTC) for it, minus refunds'),
     hasBilling: z.boolean().describe('its own billing details are saved (its invoices are addressed to it)'),
+    websites: z.array(z.string()).describe('its websites (https URLs): what its placements must link to; empty: the buyer’s own website'),
   })
   .meta({ id: 'Client' });
 export type OrgClient = z.infer<typeof clientSchema>;

@@ -26,7 +26,8 @@ const brandName = z
   .trim()
   .min(1, 'Company name is required')
   .max(120, 'Company name must be at most 120 characters');
-const website = z
+/** A website as the profile takes it (and a client's each of its websites, issue 57). */
+export const websiteSchema = z
   .string({ error: 'Website is required' })
   .trim()
   .min(1, 'Website is required')
@@ -37,7 +38,7 @@ const website = z
 export const completeProfileSchema = z.object({
   name,
   brandName,
-  website,
+  website: websiteSchema,
   inviteCode: z.string().trim().max(64, 'Invalid invite code').optional(),
 });
 export type CompleteProfileInput = z.infer<typeof completeProfileSchema>;
@@ -46,7 +47,7 @@ export type CompleteProfileInput = z.infer<typeof completeProfileSchema>;
 export const editProfileSchema = z.object({
   name,
   brandName: brandName.optional(),
-  website: website.optional(),
+  website: websiteSchema.optional(),
   emailNotifications: z.boolean({ error: 'E-mail preference must be on or off' }).optional(),
 });
 export type EditProfileInput = z.infer<typeof editProfileSchema>;

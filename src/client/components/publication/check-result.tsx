@@ -21,12 +21,16 @@ export function HealthBadge({ health }: { health: PublicationHealth }) {
   );
 }
 
-/** What a check found, line by line: passed lines in green, problems (blocking or warnings) after them. */
+/**
+ * What a check found, line by line: passed lines in green, problems (blocking or warnings) after them.
+ * "Link to" names the site the check found the link to (a client's, issue 57); `brandHost` names it
+ * for checks made before they said.
+ */
 export function CheckResult({ check, brandHost, className }: { check: PublicationCheck; brandHost?: string | null; className?: string }) {
   const passed: string[] = [];
   if (check.httpStatus !== null && check.httpStatus < 400) passed.push(`Reachable (HTTP ${check.httpStatus})`);
   if (check.indexable) passed.push('Indexable');
-  if (check.link.found && check.link.rel) passed.push(`Link to ${brandHost || 'the brand'}: ${check.link.rel}`);
+  if (check.link.found && check.link.rel) passed.push(`Link to ${check.link.site || brandHost || 'the brand'}: ${check.link.rel}`);
   return (
     <ul className={cn('space-y-1 text-sm', className)} aria-label="Check result" data-testid="check-result">
       {passed.map((line) => (

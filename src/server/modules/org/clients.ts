@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { billingDetailsOf, type BillingDetails } from '../../../shared/billing';
 import { MAX_CLIENTS, type OrgRole } from '../../../shared/org';
-import type { ClientChange, OrgClient } from '../../../shared/schemas/org';
+import type { ClientChange, ClientInput, OrgClient } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
 import { clientBillingDetails, orgClients } from '../../db/schema';
 import type { Member } from '../../lib/contract';
@@ -58,7 +58,13 @@ export async function clientForPurchase(db: Db, member: Member, clientId: string
 /** GET /api/org/clients: by name; a member limited to clients sees only theirs. */
 export async function listClients(db: Db, member: Member, now = new Date()): Promise<OrgClient[]> {
   const rows = await db
-    .select({ id: orgClients.id, name: orgClients.name, monthlyCapUsd: orgClients.monthlyCapUsd, billing: clientBillingDetails.clientId })
+    .select({
+      id: orgClients.id,
+      name: orgClients.name,
+      monthlyCapUsd: orgClients.monthlyCapUsd,
+      websites: orgClients.websites,
+      billing: clientBillingDetails.clientId,
+    })
     .from(orgClients)
     .leftJoin(clientBillingDetails, eq(clientBillingDetails.clientId, orgClients.id))
     .where(
@@ -75,6 +81,7 @@ export async function listClients(db: Db, member: Member, now = new Date()): Pro
     monthlyCapUsd: r.monthlyCapUsd,
     spentUsd: spent.get(r.id) ?? '0.00',
     hasBilling: r.billing !== null,
+    websites: r.websites,
   }));
 }
 
@@ -91,23 +98,28 @@ async function clientRow(db: Db | Tx, organisationId: string, id: string) {
 const SAME_NAME = 'You already have a client with this name';
 
 /** POST /api/org/clients */
-export async function addClient(db: Db, by: Member, name: string, now = new Date()): Promise<OrgClient> {
+export async function addClient(db: Db, by: Member, input: ClientInput, now = new Date()): Promise<OrgClient> {
+  const { name, websites = [] } = input;
   try {
     const row = await db.transaction(async (tx) => {
       const [n] = await tx.select({ n: count() }).from(orgClients).where(eq(orgClients.organisationId, by.organisationId));
       if (n.n >= MAX_CLIENTS) throw conflict(`An organisation has at most ${MAX_CLIENTS} clients`);
-      const [created] = await tx.insert(orgClients).values({ organisationId: by.organisationId, name, createdAt: now }).returning();
-      await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'client_added', subject: name }, now);
+      const [created] = await tx.insert(orgClients).values({ organisationId: by.organisationId, name, websites, createdAt: now }).returning();
+      await recordAudit(
+        tx,
+        { organisationId: by.organisationId, actor: by, action: 'client_added', subject: name, ...(websites.length ? { details: { websites } } : {}) },
+        now,
+      );
       return created;
     });
-    return { id: row.id, name: row.name, monthlyCapUsd: null, spentUsd: '0.00', hasBilling: false };
+    return { id: row.id, name: row.name, monthlyCapUsd: null, spentUsd: '0.00', hasBilling: false, websites: row.websites };
   } catch (err) {
     if (isUniqueViolation(err)) throw new HttpError(409, SAME_NAME, { name: SAME_NAME });
     throw err;
   }
 }
 
-/** PATCH /api/org/clients/{id}: its name, its monthly cap, or both. */
+/** PATCH /api/org/clients/{id}: its name, its monthly cap, its websites, or several. */
 export async function changeClient(db: Db, by: Member, id: string, change: ClientChange, now = new Date()): Promise<OrgClient> {
   try {
     await db.transaction(async (tx) => {
@@ -123,6 +135,7 @@ export async function changeClient(db: Db, by: Member, id: string, change: Clien
           details: {
             ...(change.name !== undefined && change.name !== before.name ? { name: { from: before.name, to: change.name } } : {}),
             ...(change.monthlyCapUsd !== undefined ? { monthlyCapUsd: { from: before.monthlyCapUsd, to: change.monthlyCapUsd } } : {}),
+            ...(change.websites !== undefined ? { websites: { from: before.websites, to: change.websites } } : {}),
           },
         },
         now,

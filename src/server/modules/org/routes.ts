@@ -279,7 +279,7 @@ export const orgModule: Module = async (app, { db }) => {
       response: { 201: clientSchema },
       errors: { 409: 'A client of that name exists already' },
     },
-    async (req, reply) => reply.code(201).send(await addClient(db, memberOf(req), req.body.name)),
+    async (req, reply) => reply.code(201).send(await addClient(db, memberOf(req), req.body)),
   );
 
   route(
@@ -290,7 +290,7 @@ export const orgModule: Module = async (app, { db }) => {
       access: 'brand',
       can: 'manage',
       tags: ['Organisation'],
-      summary: 'Rename a client or set its monthly cap (null: none)',
+      summary: 'Rename a client, set its monthly cap (null: none) or its websites (what its placements must link to)',
       params: clientParams,
       body: clientChangeSchema,
       response: { 200: clientSchema },

@@ -32,7 +32,8 @@ import { approveDraft, requestEdits, requestExtraRevision, revisionsLeft } from 
 import { EXTRA_REVISION_REASON_REQUIRED, extraRevisionReasonSchema, revisionsSchema } from '../../../shared/schemas/fair-terms';
 import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { badRequest } from '../../lib/errors';
-import { approveMany, copyBrief, deleteBriefTemplate, listBriefTemplates, saveBriefTemplate } from './bulk';
+import { approveMany, copyBrief } from './bulk';
+import { deleteBriefTemplate, getBriefTemplate, listBriefTemplates, saveBriefTemplate, TEMPLATE_NOT_FOUND } from './templates';
 
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
@@ -296,10 +297,30 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       access: 'brand',
       clientReview: true,
       tags: ['Placements'],
-      summary: 'The organisation’s brief templates, by name',
+      summary: 'The brief templates a brief may start from, by name',
+      description:
+        'With `paymentId`, those of that placement’s client (for a placement bought for no client, the organisation’s own); without, every template the member may see. A member limited to clients sees only its clients’ templates, never the organisation’s own.',
+      querystring: z.object({ paymentId: z.string().optional().describe('the placement whose brief is being written') }),
       response: { 200: z.array(briefTemplateAnswerSchema) },
+      errors: { 404: 'Payment not found (not one the member may reach)' },
     },
-    async (req) => listBriefTemplates(db, memberOf(req)),
+    async (req) => listBriefTemplates(db, memberOf(req), req.query.paymentId),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/brand/brief-templates/:id',
+    {
+      access: 'brand',
+      clientReview: true,
+      tags: ['Placements'],
+      summary: 'One brief template',
+      params: z.object({ id: idIn(TEMPLATE_NOT_FOUND).describe('the template’s id') }),
+      response: { 200: briefTemplateAnswerSchema },
+      errors: { 404: 'Brief template not found (another client’s, for a member limited to clients)' },
+    },
+    async (req) => getBriefTemplate(db, memberOf(req), req.params.id),
   );
 
   route(
@@ -312,9 +333,15 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       can: 'work',
       tags: ['Placements'],
       summary: 'Keep a brief as a template to start others from',
+      description:
+        'The template belongs to the client of the placement named by `paymentId` (without one, to the organisation; a member limited to clients must name a placement of one of its clients).',
       body: briefTemplateSchema,
       response: { 201: briefTemplateAnswerSchema },
-      errors: { 409: 'A template of that name exists, or the organisation has 50' },
+      errors: {
+        400: 'A member limited to clients names no placement',
+        404: 'Payment not found (not one the member may reach)',
+        409: 'A template of that name exists for this client, or it has 50',
+      },
     },
     async (req, reply) => reply.code(201).send(await saveBriefTemplate(db, memberOf(req), req.body)),
   );
@@ -329,7 +356,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       can: 'work',
       tags: ['Placements'],
       summary: 'Delete a brief template',
-      params: z.object({ id: idIn('Brief template not found').describe('the template’s id') }),
+      params: z.object({ id: idIn(TEMPLATE_NOT_FOUND).describe('the template’s id') }),
       response: { 204: noContent('Deleted') },
       errors: { 404: 'Brief template not found' },
     },

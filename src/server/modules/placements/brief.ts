@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { and, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, placements } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
@@ -77,16 +77,25 @@ function assertBriefEditable(p: PlacementRow) {
 }
 
 /**
- * What a fresh brief starts from: the brand's latest earlier brief (submitted ones first). Part 1 is
- * about the brand and is copied whole; from part 2 only what holds for every article (tone and
- * style, social links). The article-specific answers (goal, audience, message, points, keywords)
- * start empty so last article's goal is never submitted for this one by mistake.
+ * What a fresh brief starts from: the latest earlier brief of the same client (submitted ones
+ * first), or for a placement bought for no client the latest bought for none: part 1 describes
+ * the client, so another client's must never fill it (issue 57). Part 1 is copied whole; from
+ * part 2 only what holds for every article (tone and style, social links). The article-specific
+ * answers (goal, audience, message, points, keywords) start empty so last article's goal is never
+ * submitted for this one by mistake.
  */
-async function fallbackBrief(db: Db | Tx, organisationId: string, paymentId: string) {
+async function fallbackBrief(db: Db | Tx, placement: PlacementRow) {
   const [earlier] = await db
-    .select()
+    .select({ part1Json: briefs.part1Json, part2Json: briefs.part2Json })
     .from(briefs)
-    .where(and(eq(briefs.organisationId, organisationId), ne(briefs.placementId, paymentId)))
+    .innerJoin(placements, eq(placements.id, briefs.placementId))
+    .where(
+      and(
+        eq(briefs.organisationId, placement.organisationId),
+        ne(briefs.placementId, placement.id),
+        placement.clientId === null ? isNull(placements.clientId) : eq(placements.clientId, placement.clientId),
+      ),
+    )
     .orderBy(sql`${briefs.submittedAt} IS NULL`, desc(briefs.updatedAt))
     .limit(1);
   if (!earlier) return null;
@@ -96,10 +105,10 @@ async function fallbackBrief(db: Db | Tx, organisationId: string, paymentId: str
 
 /** GET /api/brand/brief/{paymentId} */
 export async function getBrief(db: Db | Tx, organisationId: string, paymentId: string): Promise<BriefResponse> {
-  await ownPlacement(db, organisationId, paymentId);
+  const placement = await ownPlacement(db, organisationId, paymentId);
   const [saved] = await db.select().from(briefs).where(eq(briefs.placementId, paymentId));
   if (saved) return savedResponse(saved);
-  const fallback = await fallbackBrief(db, organisationId, paymentId);
+  const fallback = await fallbackBrief(db, placement);
   if (fallback) return { ...fallback, source: 'fallback', submittedAt: null, version: NO_BRIEF_VERSION };
   return { part1Json: {}, part2Json: {}, source: 'empty', submittedAt: null, version: NO_BRIEF_VERSION };
 }

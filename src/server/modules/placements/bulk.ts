@@ -1,19 +1,18 @@
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, briefTemplates, payments, placements } from '../../db/schema';
+import { briefs, payments, placements } from '../../db/schema';
 import { conflict, HttpError, notFound } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { BRIEF_TEMPLATES_MAX, compact, type BriefTemplate } from '../../../shared/schemas/brief';
 import type { BriefPart1, BriefPart2 } from '../../../shared/schemas/brief-parts';
 import { approveDraft } from './review';
 import { submitBrief } from './brief';
 
 /**
- * Working on many placements at once (issue 46): a brief copied to the rest of its order, brief
- * templates, and drafts approved together. Each placement goes through the same service as one
- * at a time (its own lock, refusal, timeline entry, mail and audit entry); what could not be done
- * is listed with why, never silently dropped.
+ * Working on many placements at once (issue 46): a brief copied to the rest of its order, and
+ * drafts approved together (brief templates: templates.ts). Each placement goes through the same
+ * service as one at a time (its own lock, refusal, timeline entry, mail and audit entry); what
+ * could not be done is listed with why, never silently dropped.
  */
 
 type Skipped = { paymentId: string; reason: string };
@@ -94,50 +93,4 @@ export async function copyBrief(db: Db, member: Member, paymentId: string, chose
     }
   }
   return { copied, skipped };
-}
-
-const templateAnswer = (t: typeof briefTemplates.$inferSelect): BriefTemplate => ({
-  id: t.id,
-  name: t.name,
-  part1Json: t.part1Json,
-  part2Json: t.part2Json,
-  createdAt: t.createdAt.toISOString(),
-});
-
-/** GET /api/brand/brief-templates: the organisation's, by name. */
-export async function listBriefTemplates(db: Db, member: Member) {
-  const rows = await db
-    .select()
-    .from(briefTemplates)
-    .where(eq(briefTemplates.organisationId, member.organisationId))
-    .orderBy(sql`lower(${briefTemplates.name})`, asc(briefTemplates.id));
-  return rows.map(templateAnswer);
-}
-
-/** POST /api/brand/brief-templates: 409 for a name the organisation has, or beyond BRIEF_TEMPLATES_MAX. */
-export async function saveBriefTemplate(db: Db, member: Member, input: { name: string; part1Json: BriefPart1; part2Json: BriefPart2 }) {
-  const count = await db.$count(briefTemplates, eq(briefTemplates.organisationId, member.organisationId));
-  if (count >= BRIEF_TEMPLATES_MAX) throw conflict(`Your organisation has ${BRIEF_TEMPLATES_MAX} brief templates: delete one first`);
-  const [row] = await db
-    .insert(briefTemplates)
-    .values({
-      organisationId: member.organisationId,
-      createdBy: member.userId,
-      name: input.name,
-      part1Json: compact(input.part1Json),
-      part2Json: compact(input.part2Json),
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw conflict('A brief template of that name exists already');
-  return templateAnswer(row);
-}
-
-/** DELETE /api/brand/brief-templates/{id} */
-export async function deleteBriefTemplate(db: Db, member: Member, id: string) {
-  const [gone] = await db
-    .delete(briefTemplates)
-    .where(and(eq(briefTemplates.id, id), eq(briefTemplates.organisationId, member.organisationId)))
-    .returning({ id: briefTemplates.id });
-  if (!gone) throw notFound('Brief template not found');
 }

@@ -7,6 +7,7 @@ import {
   conversationReads,
   disputes,
   opportunities,
+  orgClients,
   payments,
   placementMessages,
   placements,
@@ -210,6 +211,16 @@ export const adminPlacementItem = item({
   dispute,
 });
 
+/**
+ * The website a placement's link is looked for (what the check says "Link to" when it found none
+ * to name): the client's first when it has any, else the buyer's (live-check.ts `linkTargets`).
+ */
+const linkWebsite: Computed<string | null> = {
+  kind: 'computed',
+  sql: sql`COALESCE(${orgClients.websites}[1], ${users.website})`,
+  of: dbOnly,
+};
+
 /** A row of Admin Placements: a published placement and its health. */
 export const livePlacementItem = item({
   paymentId: placements.id,
@@ -220,7 +231,7 @@ export const livePlacementItem = item({
   client: clientRef,
   amount: payments.amount,
   refundedAmount: payments.refundedAmount,
-  brandWebsite: users.website,
+  brandWebsite: linkWebsite,
   publishedAt: publications.publishedAt,
   nextCheckAt: publications.nextCheckAt,
   failingSince: publications.failingSince,

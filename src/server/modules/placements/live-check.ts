@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { isBlocking, type LinkType, type PublicationCheck } from '../../../shared/publication';
 import type { Db } from '../../db/client';
-import { opportunities, payments, placements, publicationChecks, users } from '../../db/schema';
+import { opportunities, orgClients, payments, placements, publicationChecks, users } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
@@ -31,21 +31,34 @@ export const nextRegularCheck = (now: Date, hours: number, random = Math.random)
 
 export const storedCheck = ({ fingerprint: _f, ...check }: PageCheckResult): PublicationCheck => check;
 
-/** The placement as publication sees it: its payment, the brand's website, the promised link. */
+/**
+ * The websites a placement's page must link to (issue 57): the client's it was bought for, or, for a
+ * client without any (and a placement bought for none), the buyer's own, as its profile has it.
+ */
+export const linkTargets = (clientWebsites: readonly string[] | null, buyerWebsite: string | null): string[] =>
+  clientWebsites?.length ? [...clientWebsites] : buyerWebsite ? [buyerWebsite] : [];
+
+/** The columns `linkTargets` is made of: join `users` on the buyer and `orgClients` (left) on the client. */
+export const linkTargetColumns = { clientWebsites: orgClients.websites, buyerWebsite: users.website };
+
+/** The placement as publication sees it: its payment, the websites it must link to, the promised link. */
 export async function placementOf(db: Db | Tx, paymentId: string) {
   const [row] = await db
-    .select({ placement: placements, payment: payments, website: users.website, title: opportunities.title, linkType: opportunities.linkType })
+    .select({ placement: placements, payment: payments, ...linkTargetColumns, title: opportunities.title, linkType: opportunities.linkType })
     .from(placements)
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .innerJoin(users, eq(users.id, placements.brandId))
+    .leftJoin(orgClients, eq(orgClients.id, placements.clientId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .where(eq(placements.id, paymentId));
-  return row;
+  if (!row) return undefined;
+  const { clientWebsites, buyerWebsite, ...rest } = row;
+  return { ...rest, websites: linkTargets(clientWebsites, buyerWebsite) };
 }
 
-/** What a check of a placement's page compares with: the brand's website and the link type its opportunity promises. */
+/** What a check of a placement's page compares with: the websites it must link to and the link type its opportunity promises. */
 interface CheckTarget {
-  website: string | null;
+  websites: readonly string[];
   linkType: LinkType | null;
 }
 
@@ -59,7 +72,7 @@ export async function checkFor(
   url: string,
   previousFingerprint: string | null = null,
 ) {
-  return deps.checker(url, { brandWebsite: target.website, promisedLinkType: target.linkType, previousFingerprint });
+  return deps.checker(url, { brandWebsites: target.websites, promisedLinkType: target.linkType, previousFingerprint });
 }
 
 /** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */

@@ -12,7 +12,7 @@ export interface PageCheckResult extends PublicationCheck {
 
 export type PageChecker = (
   url: string,
-  opts: { brandWebsite: string | null; promisedLinkType: LinkType | null; previousFingerprint: string | null },
+  opts: { brandWebsites: readonly string[]; promisedLinkType: LinkType | null; previousFingerprint: string | null },
 ) => Promise<PageCheckResult>;
 
 /**

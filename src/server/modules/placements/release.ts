@@ -25,22 +25,13 @@ import {
  * The live page is checked before any money moves; the watch of it afterwards is watch.ts.
  */
 
-/** What the brand reads of a check ("Reachable", "Indexable", "Link to acme.com: dofollow"). */
-function checkSummary(check: PublicationCheck, brandHost: string | null): string[] {
+/** What the brand reads of a check ("Reachable", "Indexable", "Link to acme.com: dofollow": the site the link goes to). */
+function checkSummary(check: PublicationCheck): string[] {
   const lines = [`Reachable (HTTP ${check.httpStatus ?? '—'})`];
   if (check.indexable) lines.push('Indexable');
-  if (check.link.found) lines.push(`Link to ${brandHost ?? 'your website'}: ${check.link.rel}`);
+  if (check.link.found) lines.push(`Link to ${check.link.site ?? 'your website'}: ${check.link.rel}`);
   return lines;
 }
-
-const hostOf = (website: string | null) => {
-  if (!website) return null;
-  try {
-    return new URL(/^[a-z]+:\/\//i.test(website) ? website : `https://${website}`).hostname.replace(/^www\./, '');
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The one release of a placement, behind both of the spec's calls (POST …/release and PATCH
@@ -95,10 +86,9 @@ export async function releasePayment(
       ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
     });
     if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
-    const placement = await placementOf(tx, paymentId);
     await notifyPlacement(tx, released.id, 'published', {
       liveUrl: request.liveUrl ?? null,
-      checks: check ? checkSummary(check, hostOf(placement?.website ?? null)) : [],
+      checks: check ? checkSummary(check) : [],
       guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
     });
     await recordEvent(tx, paymentId, 'published', actor, { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason }, now);
@@ -117,7 +107,7 @@ export async function releasePayment(
 
 /**
  * POST /api/admin/payments/{id}/publication/check with {liveUrl}: what the check of a URL finds for
- * this placement (the brand's website, its promised link), before it is published with it or moved
+ * this placement (the websites it must link to, its promised link), before it is published with it or moved
  * to it. Nothing changes.
  */
 export async function previewCheck(deps: PublicationDeps, paymentId: string, liveUrl: string): Promise<PublicationCheck> {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isBlocking, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { opportunities, placements, publicationCases, publicationChecks, publications, users } from '../../db/schema';
+import { opportunities, orgClients, placements, publicationCases, publicationChecks, publications, users } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import { notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
@@ -12,6 +12,8 @@ import {
   checkFor,
   DAY,
   HOUR,
+  linkTargetColumns,
+  linkTargets,
   nextRegularCheck,
   placementOf,
   publicationStateAfterFirstCheck,
@@ -206,7 +208,7 @@ export async function recheckNow(deps: PublicationDeps, paymentId: string, now =
   if (!pub.url) throw conflict('This placement was published without a live link: add its URL first');
   if (pub.health === 'refunded') throw conflict('This placement was refunded');
   const placement = await placementOf(deps.db, paymentId);
-  const check = await checkFor(deps, placement ?? { website: null, linkType: null }, pub.url, pub.fingerprint);
+  const check = await checkFor(deps, placement ?? { websites: [], linkType: null }, pub.url, pub.fingerprint);
   await applyCheck(deps, pub, check, now);
   return storedCheck(check);
 }
@@ -234,21 +236,23 @@ export async function runDueChecks(deps: PublicationDeps, now = new Date(), batc
     RETURNING placement_id AS "paymentId"`);
   const ids = (claimed as unknown as { rows: { paymentId: string }[] }).rows.map((r) => r.paymentId);
   if (ids.length === 0) return 0;
-  // the claimed articles, their brands' websites and promised links in one query; then a few workers check and apply
-  // them, so the watch holds at most WATCH_WORKERS of the pool's connections and the API keeps the rest
+  // the claimed articles, the websites each must link to (its client's, else its buyer's) and promised links in one
+  // query; then a few workers check and apply them, so the watch holds at most WATCH_WORKERS of the pool's
+  // connections and the API keeps the rest
   const due = await deps.db
-    .select({ pub: publications, website: users.website, linkType: opportunities.linkType })
+    .select({ pub: publications, ...linkTargetColumns, linkType: opportunities.linkType })
     .from(publications)
     .innerJoin(placements, eq(placements.id, publications.placementId))
     .innerJoin(users, eq(users.id, placements.brandId))
+    .leftJoin(orgClients, eq(orgClients.id, placements.clientId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .where(inArray(publications.placementId, ids));
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < due.length; i = next++) {
-      const { pub, ...target } = due[i];
+      const { pub, clientWebsites, buyerWebsite, linkType } = due[i];
       if (!pub.url) continue;
-      const check = await checkFor(deps, target, pub.url, pub.fingerprint);
+      const check = await checkFor(deps, { websites: linkTargets(clientWebsites, buyerWebsite), linkType }, pub.url, pub.fingerprint);
       await applyCheck(deps, pub, check, now);
     }
   };

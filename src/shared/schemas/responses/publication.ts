@@ -12,8 +12,15 @@ export const publicationCheckResultSchema = z
     finalUrl: z.string().nullable().describe('where the redirects ended'),
     indexable: z.boolean().nullable(),
     link: z
-      .object({ found: z.boolean(), rel: z.enum([...LINK_TYPES, 'ugc']).nullable() })
-      .describe('the link to the brand’s website'),
+      .object({
+        found: z.boolean(),
+        rel: z.enum([...LINK_TYPES, 'ugc']).nullable(),
+        site: z
+          .string()
+          .optional()
+          .describe('the site the link found goes to (the client’s, or the buyer’s): absent when none was found, and on checks before issue 57'),
+      })
+      .describe('the link to the brand’s website (a placement bought for a client: to one of the client’s)'),
     title: z.string().nullable(),
     problems: z.array(z.object({ code: z.enum(CHECK_PROBLEM_CODES), message: z.string() })),
   })
@@ -53,7 +60,7 @@ export const livePlacementItemSchema = z
     brandWebsite: z
       .string()
       .nullable()
-      .describe('the brand’s website as its profile has it: the host a link is looked for'),
+      .describe('the website a link is looked for: the client’s (its first) for a placement bought for a client with websites, else the buyer’s profile’s'),
     amount: decimal,
     refundedAmount: decimal.describe('given back so far (issue 47)'),
     publishedAt: timestamp,

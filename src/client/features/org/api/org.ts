@@ -91,7 +91,7 @@ export function useAddClient() {
 
 export function useChangeClient() {
   return useMutation({
-    mutationFn: ({ id, ...change }: { id: string; name?: string; monthlyCapUsd?: string | null }) =>
+    mutationFn: ({ id, ...change }: { id: string; name?: string; monthlyCapUsd?: string | null; websites?: string[] }) =>
       apiRequest<OrgClient>('PATCH', `/api/org/clients/${id}`, change),
     onSuccess: refreshClients,
   });

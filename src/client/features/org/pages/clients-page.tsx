@@ -12,7 +12,6 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -23,7 +22,9 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useClients, useOrg } from '@/lib/org';
-import { useAddClient, useChangeClient, useClientBilling, useSaveClientBilling } from '../api/org';
+import { useAddClient, useClientBilling, useSaveClientBilling } from '../api/org';
+import { EditClientDialog } from '../components/edit-client-dialog';
+import { hostOf } from '@/components/publication/check-result';
 
 /** Adds a client by name. */
 function AddClient() {
@@ -68,96 +69,6 @@ function AddClient() {
         </form>
       </CardContent>
     </Card>
-  );
-}
-
-type Errors = { name?: string; monthlyCapUsd?: string };
-
-/** A client's name and monthly cap; an empty cap is none. */
-function EditClientDialog({ client, open, onClose }: { client: OrgClient; open: boolean; onClose: () => void }) {
-  const [name, setName] = React.useState(client.name);
-  const [cap, setCap] = React.useState(client.monthlyCapUsd ?? '');
-  const [errors, setErrors] = React.useState<Errors>({});
-  const change = useChangeClient();
-  const [wasOpen, setWasOpen] = React.useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) {
-      setName(client.name);
-      setCap(client.monthlyCapUsd ?? '');
-      setErrors({});
-    }
-  }
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    change.mutate(
-      { id: client.id, name, monthlyCapUsd: cap.trim() === '' ? null : cap.trim() },
-      {
-        onSuccess: () => {
-          toast({ title: 'Client saved', description: `${name.trim()} was saved.` });
-          onClose();
-        },
-        onError: (err) => {
-          if (err instanceof ApiError && err.errors)
-            setErrors({ name: err.errors.name, monthlyCapUsd: err.errors.monthlyCapUsd });
-          else
-            toast({
-              title: 'Error',
-              description: errorMessage(err, 'Failed to save the client'),
-              variant: 'destructive',
-            });
-        },
-      },
-    );
-  };
-  return (
-    <Dialog open={open} onOpenChange={(o) => !o && !change.isPending && onClose()}>
-      <DialogContent data-testid="client-dialog">
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <DialogHeader>
-            <DialogTitle>Edit {client.name}</DialogTitle>
-            <DialogDescription>
-              Leave the cap empty for none. Your organisation’s budget applies as well.
-            </DialogDescription>
-          </DialogHeader>
-          <FormField id="edit-client-name" label="Client name" error={errors.name}>
-            <Input
-              id="edit-client-name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              aria-invalid={Boolean(errors.name)}
-              aria-describedby={errors.name ? 'edit-client-name-error' : undefined}
-            />
-          </FormField>
-          <FormField
-            id="edit-client-cap"
-            label="Monthly cap (USD)"
-            error={errors.monthlyCapUsd}
-            hint="What may be spent for this client each month."
-          >
-            <Input
-              id="edit-client-cap"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="No cap"
-              value={cap}
-              onChange={(e) => setCap(e.target.value)}
-              aria-invalid={Boolean(errors.monthlyCapUsd)}
-              aria-describedby={errors.monthlyCapUsd ? 'edit-client-cap-error' : undefined}
-            />
-          </FormField>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={change.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={change.isPending}>
-              {change.isPending ? 'Saving...' : 'Save client'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
   );
 }
 
@@ -224,6 +135,11 @@ function ClientRow({ client, manage }: { client: OrgClient; manage: boolean }) {
         <p className="text-sm text-muted-foreground">
           {formatUsd(client.spentUsd)} spent this month
           {client.monthlyCapUsd ? ` of ${formatUsd(client.monthlyCapUsd)}` : ' · no cap'}
+        </p>
+        <p className="text-sm text-muted-foreground wrap-anywhere" data-testid="client-websites">
+          {client.websites.length
+            ? `Articles must link to ${client.websites.map((w) => hostOf(w) ?? w).join(', ')}`
+            : 'No website: articles must link to your organisation’s website'}
         </p>
         <Badge variant={client.hasBilling ? 'secondary' : 'outline'}>
           {client.hasBilling ? 'Own billing details' : 'No billing details'}

@@ -54,12 +54,18 @@ export function useApproveMany() {
 
 const templatesKey = ['/api/brand/brief-templates'];
 
-export const useBriefTemplates = (enabled = true) =>
-  useQuery({ queryKey: templatesKey, queryFn: () => apiGet<BriefTemplate[]>('/api/brand/brief-templates'), enabled });
+/** The templates a placement's brief may start from: its client's, or the organisation's own (issue 57). */
+export const useBriefTemplates = (paymentId: string) =>
+  useQuery({
+    queryKey: [...templatesKey, paymentId],
+    queryFn: () => apiGet<BriefTemplate[]>(`/api/brand/brief-templates?paymentId=${encodeURIComponent(paymentId)}`),
+  });
 
-export function useSaveBriefTemplate() {
+/** Saved from a placement's brief: the template is that placement's client's. */
+export function useSaveBriefTemplate(paymentId: string) {
   return useMutation({
-    mutationFn: (input: BriefTemplateInput) => apiRequest<BriefTemplate>('POST', '/api/brand/brief-templates', input),
+    mutationFn: (input: Omit<BriefTemplateInput, 'paymentId'>) =>
+      apiRequest<BriefTemplate>('POST', '/api/brand/brief-templates', { ...input, paymentId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesKey }),
   });
 }

@@ -131,7 +131,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         <div role="note" data-testid="fallback-banner" className="flex items-start gap-2 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900">
           <History className="mt-0.5 size-4 shrink-0" />
           <span>
-            We pre-filled this form from your previous brief. Check each answer and change what is different for this article; the goal,
+            We pre-filled this form from your previous brief{article?.client ? ` for ${article.client.name}` : ''}. Check each answer and change what is different for this article; the goal,
             audience and message are left for you to write.
           </span>
         </div>
@@ -146,6 +146,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         <div className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
           {initial.source !== 'saved' ? (
             <TemplatePicker
+              paymentId={paymentId}
               fallback={<span className="text-sm text-muted-foreground">Writing briefs like this one often? Save it as a template to start the next from it.</span>}
               onApply={(values) => {
                 const next = splitParts(values);
@@ -160,7 +161,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
             <span className="text-sm text-muted-foreground">Keep this brief to start others from it.</span>
           )}
           <div className="flex flex-wrap gap-2">
-            <SaveTemplateButton values={currentValues} />
+            <SaveTemplateButton paymentId={paymentId} clientName={article?.client?.name ?? null} values={currentValues} />
             {orderId && initial.submittedAt && (
               <Button type="button" variant="outline" size="sm" onClick={() => setCopyOpen(true)}>
                 Use this brief for…

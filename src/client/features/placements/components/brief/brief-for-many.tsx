@@ -152,15 +152,21 @@ export function UseBriefForDialog({
   );
 }
 
-/** "Start from a template": fills the form with a saved template (shown while the brief is new). */
+/**
+ * "Start from a template": fills the form with a saved template (shown while the brief is new). Only
+ * the placement's client's templates are offered (the organisation's own for a placement bought for
+ * no client): one client's brief never starts from another's.
+ */
 export function TemplatePicker({
+  paymentId,
   onApply,
   fallback,
 }: {
+  paymentId: string;
   onApply: (values: BriefValues, t: BriefTemplate) => void;
   fallback: React.ReactNode;
 }) {
-  const templates = useBriefTemplates().data ?? [];
+  const templates = useBriefTemplates(paymentId).data ?? [];
   if (!templates.length) return <>{fallback}</>;
   return (
     <div className="flex flex-col gap-1.5 text-sm sm:flex-row sm:items-center sm:gap-3">
@@ -189,11 +195,22 @@ export function TemplatePicker({
   );
 }
 
-/** "Save as template": keeps what the form holds now under a name the organisation chooses. */
-export function SaveTemplateButton({ values }: { values: () => BriefValues }) {
-  const save = useSaveBriefTemplate();
+/**
+ * "Save as template": keeps what the form holds now under a name, for the placement's client (or,
+ * bought for no client, for the organisation's own placements).
+ */
+export function SaveTemplateButton({
+  paymentId,
+  clientName,
+  values,
+}: {
+  paymentId: string;
+  clientName: string | null;
+  values: () => BriefValues;
+}) {
+  const save = useSaveBriefTemplate(paymentId);
   const remove = useDeleteBriefTemplate();
-  const templates = useBriefTemplates().data ?? [];
+  const templates = useBriefTemplates(paymentId).data ?? [];
   const [open, setOpen] = React.useState(false);
   const [name, setName] = React.useState('');
   const [error, setError] = React.useState<string | null>(null);
@@ -221,7 +238,11 @@ export function SaveTemplateButton({ values }: { values: () => BriefValues }) {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>Save as template</DialogTitle>
-            <DialogDescription>Everyone in your organisation can start a brief from it.</DialogDescription>
+            <DialogDescription>
+              {clientName
+                ? `Briefs of ${clientName}’s placements can start from it; other clients never see it.`
+                : 'Briefs of placements bought for no client can start from it.'}
+            </DialogDescription>
           </DialogHeader>
           <div className="space-y-2">
             <Label htmlFor="template-name">Template name</Label>
@@ -240,7 +261,7 @@ export function SaveTemplateButton({ values }: { values: () => BriefValues }) {
           </div>
           {templates.length > 0 && (
             <div className="space-y-2">
-              <p className="text-sm font-medium">Your organisation’s templates</p>
+              <p className="text-sm font-medium">{clientName ? `${clientName}’s templates` : 'Your organisation’s templates'}</p>
               <ul className="max-h-40 divide-y overflow-y-auto rounded-md border text-sm" aria-label="Brief templates">
                 {templates.map((t) => (
                   <li key={t.id} className="flex items-center justify-between gap-2 px-3 py-1.5">
