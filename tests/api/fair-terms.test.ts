@@ -219,6 +219,8 @@ describe('part refunds by an admin', () => {
       admin.agent.post(`/api/admin/payments/${id}/refund`, { amountUsd: '5.00' }),
     ]);
     expect(race[0].status).toBe(200);
+    // the parts that lost the race are refused, never an error (two transactions once deadlocked here)
+    for (const r of race.slice(1)) expect([200, 409]).toContain(r.status);
     const after = await paymentRow(id);
     expect(after.status).toBe('refunded');
     const given = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, id));

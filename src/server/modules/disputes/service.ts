@@ -214,7 +214,7 @@ interface Claimed {
  * that is left), in the caller's transaction. Nothing left to give: nothing claimed.
  */
 async function claimRefund(tx: Tx, paymentId: string, cents: number | null, now: Date): Promise<Claimed> {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
   const left = refundableCents(pay);
   if (left === 0) return { cents: 0 };
   if (cents !== null && cents > left) {

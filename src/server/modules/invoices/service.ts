@@ -55,7 +55,7 @@ async function ensureDocuments(db: Db, paymentId: string, settings: InvoiceSetti
       .select({ status: payments.status, refundReason: payments.refundReason })
       .from(payments)
       .where(eq(payments.id, paymentId))
-      .for('update');
+      .for('no key update');
     if (!p) return;
     await issueInvoice(tx, paymentId, settings, now);
     if (p.status === 'refunded') await issueCreditNote(tx, paymentId, p.refundReason, now);

@@ -134,7 +134,7 @@ export async function sendMessageNotice(db: Db, notice: Notice, now: Date): Prom
       .select({ lastSentAt: conversationNotices.lastSentAt })
       .from(conversationNotices)
       .where(and(eq(conversationNotices.placementId, paymentId), eq(conversationNotices.side, side)))
-      .for('update');
+      .for('no key update');
     if (mark?.lastSentAt && now.getTime() - mark.lastSentAt.getTime() < NOTICE_INTERVAL_MS) {
       return { tooSoon: new Date(mark.lastSentAt.getTime() + NOTICE_INTERVAL_MS) };
     }

@@ -187,7 +187,7 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Pr
 
 export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {
   const q = db.select().from(opportunities).where(eq(opportunities.id, id));
-  const [row] = lock ? await q.for('update') : await q;
+  const [row] = lock ? await q.for('no key update') : await q;
   if (!row) throw notFound('Opportunity not found');
   return row;
 }

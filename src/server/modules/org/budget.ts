@@ -175,7 +175,7 @@ export async function setMemberLimits(
       .select({ email: users.email, cap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
       .from(users)
       .where(and(eq(users.id, userId), eq(users.organisationId, by.organisationId)))
-      .for('update');
+      .for('no key update');
     if (!target) throw notFound('Member not found');
     await tx.update(users).set(limits).where(eq(users.id, userId));
     await recordAudit(tx, {
@@ -321,7 +321,7 @@ export async function decidePurchase(db: Db, by: Member, id: string, decision: {
       .select()
       .from(purchaseRequests)
       .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, by.organisationId)))
-      .for('update');
+      .for('no key update');
     if (!pr) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
     if (pr.requestedBy === by.userId) throw forbidden('You cannot decide your own purchase request');
     if (pr.status !== 'pending') throw conflict(`This request was already ${pr.status}`);

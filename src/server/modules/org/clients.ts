@@ -90,7 +90,7 @@ async function clientRow(db: Db | Tx, organisationId: string, id: string) {
     .select()
     .from(orgClients)
     .where(and(eq(orgClients.id, id), eq(orgClients.organisationId, organisationId)))
-    .for('update');
+    .for('no key update');
   if (!row) throw notFound(CLIENT_NOT_FOUND);
   return row;
 }

@@ -89,7 +89,7 @@ async function memberRow(db: Db | Tx, organisationId: string, userId: string) {
     .select()
     .from(users)
     .where(and(eq(users.id, userId), eq(users.organisationId, organisationId)))
-    .for('update');
+    .for('no key update');
   if (!row) throw notFound(MEMBER_NOT_FOUND);
   return row;
 }
@@ -275,7 +275,7 @@ async function openInvitation(db: Db | Tx, organisationId: string, id: string) {
     .select()
     .from(orgInvitations)
     .where(and(eq(orgInvitations.id, id), eq(orgInvitations.organisationId, organisationId), isNull(orgInvitations.acceptedAt), isNull(orgInvitations.revokedAt)))
-    .for('update');
+    .for('no key update');
   if (!row) throw notFound(INVITATION_NOT_FOUND);
   return row;
 }

@@ -80,9 +80,9 @@ export async function cancelPlacement(
       .select()
       .from(payments)
       .where(and(eq(payments.id, paymentId), eq(payments.organisationId, member.organisationId)))
-      .for('update');
+      .for('no key update');
     if (!pay) throw notFound(PAYMENT_NOT_FOUND);
-    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
     if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(NOT_IN_PROGRESS);
     const started = p.writingStartedAt !== null || p.draftDocumentUrl !== null || p.draftDocumentFile !== null;
     if (!started) {
@@ -156,7 +156,7 @@ export async function cancelPlacement(
  * through completePartialRefund) with the placement ended and the rest kept.
  */
 async function grant(tx: Tx, paymentId: string, partCents: number | null, now: Date) {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
   const left = refundableCents(pay);
   if (left === 0 || pay.status !== 'paid') throw conflict(NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
@@ -258,7 +258,7 @@ async function settle(
   ) => Promise<{ full?: typeof payments.$inferSelect; part?: Awaited<ReturnType<typeof claimPartialRefund>> }>,
 ): Promise<Cancellation> {
   const money = await db.transaction(async (tx) => {
-    const [c] = await tx.select().from(cancellations).where(eq(cancellations.id, cancellationId)).for('update');
+    const [c] = await tx.select().from(cancellations).where(eq(cancellations.id, cancellationId)).for('no key update');
     if (!c) throw notFound('Cancellation not found');
     if (c.status !== 'requested') throw conflict('This cancellation has already been answered');
     return answer(tx, c);

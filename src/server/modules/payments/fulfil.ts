@@ -83,7 +83,7 @@ export async function fulfilCheckout(
 
   const result = await db.transaction(async (tx) => {
     // one fulfilment at a time per hold; the others find the payment below
-    const [h] = await tx.select().from(checkouts).where(eq(checkouts.id, hold.id)).for('update');
+    const [h] = await tx.select().from(checkouts).where(eq(checkouts.id, hold.id)).for('no key update');
     const [existing] = await tx.select().from(payments).where(eq(payments.providerSessionId, session.id));
     if (existing) return { payment: existing, created: false };
 

@@ -351,11 +351,11 @@ export async function fulfilOrder(
 
   const result = await db.transaction(async (tx) => {
     // one fulfilment at a time per order; the others find its payments
-    const [o] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('update');
+    const [o] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('no key update');
     if (o.status === 'completed') {
       return { payments: await tx.select().from(payments).where(eq(payments.orderId, o.id)).orderBy(asc(payments.id)), created: false };
     }
-    const lines = await tx.select().from(checkouts).where(eq(checkouts.orderId, o.id)).orderBy(asc(checkouts.opportunityId)).for('update');
+    const lines = await tx.select().from(checkouts).where(eq(checkouts.orderId, o.id)).orderBy(asc(checkouts.opportunityId)).for('no key update');
     const made: PaymentRow[] = [];
     const actor = await actorOf(tx, o.brandId);
     for (const line of lines) {

@@ -26,7 +26,7 @@ export interface RefundResult {
 
 async function recordRefund(db: Db, paymentId: string, refundId: string | null, now: Date, actor: Actor): Promise<RefundResult | undefined> {
   const result = await db.transaction(async (tx): Promise<RefundResult | undefined> => {
-    const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
     if (!before) return undefined;
     // a held payment, or a published one whose refund the guarantee claimed (refundPublishedPayment)
     const refundable = before.status === 'paid' || (before.status === 'released' && before.refundRequestedAt !== null);

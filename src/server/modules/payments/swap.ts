@@ -60,8 +60,8 @@ export async function declinePlacement(
   const swapBy = new Date(now.getTime() + swapDays * DAY_MS);
   const declined = await db.transaction(async (tx) => {
     // the payment's row, then the placement's: the order a refund's record takes them in (no deadlock with one)
-    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
-    const [p] = pay ? await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update') : [];
+    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
+    const [p] = pay ? await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update') : [];
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
     if (p.declinedAt) throw conflict('This placement has already been declined');
     const writing = p.draftDocumentUrl !== null || p.draftDocumentFile !== null || p.draftReviewStatus === 'approved' || p.writingStartedAt !== null;
@@ -189,9 +189,9 @@ export async function swapPlacement(
     return { paymentId, opportunityId, refundedUsd: '0.00', ...(await startTopup(db, { publicUrl: deps.publicUrl, provider }, placement, choice, member, now)) };
   }
   const refund = await db.transaction(async (tx) => {
-    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
     if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
-    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
     const held = toCents(pay.amount) - toCents(pay.refundedAmount);
     if (toCents(choice.priceUsd) > held) throw conflict('The price of this alternative changed. Please choose again.');
     const taken = await reserveSlot(tx, opportunityId, now);
@@ -261,7 +261,7 @@ async function startTopup(
   const pre = provider.precomputedCheckout?.(id);
   try {
     await db.transaction(async (tx) => {
-      const [p] = await tx.select().from(placements).where(eq(placements.id, placement.id)).for('update');
+      const [p] = await tx.select().from(placements).where(eq(placements.id, placement.id)).for('no key update');
       if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
       const taken = await reserveSlot(tx, choice.id, now);
       if (!taken) throw conflict('This alternative has just sold out. Please choose another.');
@@ -322,8 +322,8 @@ export async function fulfilSwapTopup(
   now: Date,
   invoicing: InvoiceSettings,
 ) {
-  const [p] = await tx.select().from(placements).where(eq(placements.id, h.swapOf!)).for('update');
-  const [main] = await tx.select().from(payments).where(eq(payments.id, p.paymentId)).for('update');
+  const [p] = await tx.select().from(placements).where(eq(placements.id, h.swapOf!)).for('no key update');
+  const [main] = await tx.select().from(payments).where(eq(payments.id, p.paymentId)).for('no key update');
   const movable = Boolean(p.declinedAt) && p.state === 'in_progress' && main.status === 'paid' && !main.refundRequestedAt && holdsSlot;
   await tx.update(checkouts).set({ status: 'completed', closedAt: now, providerSessionId: session.id }).where(eq(checkouts.id, h.id));
   const [topup] = await tx

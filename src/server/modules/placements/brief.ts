@@ -64,7 +64,7 @@ const savedResponse = (b: BriefRow): BriefResponse => ({
 async function ownPlacement(db: Db | Tx, organisationId: string, paymentId: string, lock = false): Promise<PlacementRow> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   const q = db.select().from(placements).where(and(eq(placements.id, paymentId), eq(placements.organisationId, organisationId)));
-  const [row] = lock ? await q.for('update') : await q;
+  const [row] = lock ? await q.for('no key update') : await q;
   if (!row) throw notFound(PAYMENT_NOT_FOUND);
   return row;
 }
@@ -202,7 +202,7 @@ export async function submitOlderBrief(
       .from(placements)
       .where(and(eq(placements.organisationId, member.organisationId), eq(placements.opportunityId, input.opportunityId), eq(placements.state, 'in_progress')))
       .orderBy(desc(placements.createdAt), desc(placements.id))
-      .for('update');
+      .for('no key update');
     if (!held.length) throw notFound('No paid article was found for this opportunity');
     const submitted = await tx
       .select({ paymentId: briefs.placementId })

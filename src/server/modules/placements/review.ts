@@ -135,7 +135,7 @@ export async function requestExtraRevision(db: Db, member: Member, paymentId: st
       .select()
       .from(placements)
       .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
-      .for('update');
+      .for('no key update');
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
     const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus) && (p.draftDocumentUrl !== null || p.draftDocumentFile !== null);
     if (!inReview) throw conflict(notInProgress(p) ?? reviewRefusal(p));
@@ -177,13 +177,13 @@ export async function requestExtraRevision(db: Db, member: Member, paymentId: st
 export async function answerExtraRevision(db: Db, paymentId: string, accept: boolean, reason: string | null, admin: Actor, now: Date = new Date()): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   await db.transaction(async (tx) => {
-    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
     const [request] = await tx
       .select()
       .from(revisionRequests)
       .where(and(eq(revisionRequests.placementId, paymentId), eq(revisionRequests.status, 'pending')))
-      .for('update');
+      .for('no key update');
     if (!request) throw conflict('No extra revision is awaiting an answer');
     const answeredBy = admin.type === 'system' ? null : admin.id;
     if (!accept) {
@@ -223,7 +223,7 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
 export async function markWritingStarted(db: Db, paymentId: string, admin: Actor, now: Date = new Date()): Promise<{ writingStartedAt: string }> {
   if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
   return db.transaction(async (tx) => {
-    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('update');
+    const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
     if (!p) throw notFound(PAYMENT_NOT_FOUND);
     if (p.writingStartedAt) throw conflict('Writing was already marked as started');
     const [pay] = await tx.select({ status: payments.status, refundRequestedAt: payments.refundRequestedAt }).from(payments).where(eq(payments.id, paymentId));

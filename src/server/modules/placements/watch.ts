@@ -67,7 +67,7 @@ export async function setPublicationUrl(
   const check = await checkFor(deps, placement, request.liveUrl);
   if (check.result === 'fail' && !reason) refuseProblems(check);
   await db.transaction(async (tx) => {
-    const [pub] = await tx.select().from(publications).where(eq(publications.placementId, paymentId)).for('update');
+    const [pub] = await tx.select().from(publications).where(eq(publications.placementId, paymentId)).for('no key update');
     if (!pub) throw notFound(PAYMENT_NOT_FOUND);
     if (pub.health === 'refunded') throw conflict('This placement was refunded');
     await tx

@@ -89,7 +89,7 @@ export async function editProfile(db: Db, user: SessionUser, input: EditProfileI
   }
   return db.transaction(async (tx) => {
     if (baseVersion !== undefined) {
-      const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+      const [current] = await tx.select().from(users).where(eq(users.id, user.id)).for('no key update');
       if (profileVersion(current) !== baseVersion) {
         throw staleCopy('Your profile was changed in another window since you started editing', toPublicUser(current));
       }
