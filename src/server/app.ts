@@ -17,7 +17,7 @@ import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
 import { HttpError, notFound } from './lib/errors';
-import { PAYMENT_NOT_FOUND, placementInClients } from './db/payment-access';
+import { DISPUTE_NOT_FOUND, PAYMENT_NOT_FOUND, disputeInClients, placementInClients } from './db/payment-access';
 import { RateLimitError } from './lib/rate-limit';
 import { FileStoreUnavailableError } from './storage/file-store';
 import { databaseUnavailableCause } from './lib/db-errors';
@@ -124,12 +124,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // every `brand` route about a placement, answered as for another organisation's
   const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   // (before the body is read: another client's placement is a 404 whatever the body)
+  // (what the route acts on is declared in its contract, `actsOn`: never read from a parameter's name)
   app.addHook('preValidation', async (req) => {
     const clientIds = req.user?.clientIds;
-    if (!req.routeOptions.config.placement || !clientIds || !req.user?.organisationId) return;
-    const { paymentId } = req.params as { paymentId: string };
-    if (!UUID_RE.test(paymentId) || !(await placementInClients(db, paymentId, req.user.organisationId, clientIds))) {
-      throw notFound(PAYMENT_NOT_FOUND);
+    const on = req.routeOptions.config.actsOn;
+    if (!on || 'own' in on || !clientIds || !req.user?.organisationId) return;
+    const params = req.params as Record<string, string>;
+    if ('placement' in on) {
+      const id = params[on.placement];
+      if (!UUID_RE.test(id) || !(await placementInClients(db, id, req.user.organisationId, clientIds))) throw notFound(PAYMENT_NOT_FOUND);
+    } else {
+      const id = params[on.dispute];
+      if (!UUID_RE.test(id) || !(await disputeInClients(db, id, req.user.organisationId, clientIds))) throw notFound(DISPUTE_NOT_FOUND);
     }
   });
 

@@ -19,14 +19,15 @@ const NOBODY = '00000000-0000-4000-8000-000000000000';
 const PRICE = '4321.98';
 
 let t: TestApp;
-const table: { method: string; url: string; access?: string; clientReview?: boolean }[] = [];
+const table: { method: string; url: string; access?: string; clientReview?: boolean; actsOn?: Record<string, string> }[] = [];
 beforeAll(async () => {
   t = await createTestApp(
     { LIMIT_CHECKOUTS: { max: 1000, windowMs: 3_600_000 } },
     {
       onRoute: (r: RouteOptions) => {
-        const cfg = r.config as { access?: string; clientReview?: boolean } | undefined;
-        for (const m of [r.method].flat()) if (m !== 'HEAD') table.push({ method: m, url: r.url, access: cfg?.access, clientReview: cfg?.clientReview });
+        const cfg = r.config as { access?: string; clientReview?: boolean; actsOn?: Record<string, string> } | undefined;
+        for (const m of [r.method].flat())
+          if (m !== 'HEAD') table.push({ method: m, url: r.url, access: cfg?.access, clientReview: cfg?.clientReview, actsOn: cfg?.actsOn });
       },
     },
   );
@@ -178,12 +179,15 @@ describe('members limited to clients', () => {
     expect(((await buyer.agent.get('/api/org/clients')).body as { id: string }[]).map((c) => c.id)).toEqual([acme.id]);
     expect((await buyer.agent.get('/api/org')).body.clientIds).toEqual([acme.id]);
 
-    // every brand route about one placement: theirs is reachable, the others are not found
-    const placementRoutes = table.filter((r) => r.access === 'brand' && r.url.includes(':paymentId'));
+    // every brand route declared to act on one placement (its contract's `actsOn`, whatever its
+    // parameter is called): theirs is reachable, the others are not found
+    const placementRoutes = table.filter((r) => r.access === 'brand' && r.actsOn?.placement);
     expect(placementRoutes.length).toBeGreaterThan(8);
+    // every brand route with path parameters declares what it acts on (registering one that does not fails)
+    expect(table.filter((r) => r.access === 'brand' && r.url.includes('/:') && !r.actsOn)).toEqual([]);
     for (const r of placementRoutes) {
       for (const other of [forBolt, forNone]) {
-        const url = r.url.replace(':paymentId', other).replace(/:[A-Za-z]+/g, NOBODY);
+        const url = r.url.replace(`:${r.actsOn!.placement}`, other).replace(/:[A-Za-z]+/g, NOBODY);
         const res = await buyer.agent.request(r.method, url, r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
         expect(res.status, `${r.method} ${r.url}`).toBe(404);
       }

@@ -1,6 +1,6 @@
 import { sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from './client';
-import { placements } from './schema';
+import { disputes, placements } from './schema';
 import { preparedStatement, preparedVariants } from './statement';
 
 /**
@@ -8,6 +8,9 @@ import { preparedStatement, preparedVariants } from './statement';
  * not told apart, so an id proves nothing about another brand.
  */
 export const PAYMENT_NOT_FOUND = 'Payment not found';
+
+/** The same for a dispute. */
+export const DISPUTE_NOT_FOUND = 'Dispute not found';
 
 /**
  * Whether the caller may see a placement (placeholders `paymentId`, the spec's name of its id, and,
@@ -48,6 +51,18 @@ const placementClient = preparedStatement<{ clientId: string | null }, { payment
  */
 export async function placementInClients(db: Db, paymentId: string, organisationId: string, clientIds: readonly string[]): Promise<boolean> {
   const [row] = await placementClient(db, { paymentId, organisationId });
+  return row?.clientId != null && clientIds.includes(row.clientId);
+}
+
+const disputeClient = preparedStatement<{ clientId: string | null }, { disputeId: string; organisationId: string }>(
+  'dispute_client',
+  sql`SELECT ${placements.clientId} AS "clientId" FROM ${disputes} JOIN ${placements} ON ${placements.id} = ${disputes.placementId}
+    WHERE ${disputes.id} = ${sql.placeholder('disputeId')}::uuid AND ${placements.organisationId} = ${sql.placeholder('organisationId')}::uuid`,
+);
+
+/** Whether a member limited to some clients may reach a dispute: its placement's, as placementInClients. */
+export async function disputeInClients(db: Db, disputeId: string, organisationId: string, clientIds: readonly string[]): Promise<boolean> {
+  const [row] = await disputeClient(db, { disputeId, organisationId });
   return row?.clientId != null && clientIds.includes(row.clientId);
 }
 

@@ -80,8 +80,8 @@ declare module 'fastify' {
     can?: Capability;
     /** a client reviewer may call it: its answers carry no amount (decision 035) */
     clientReview?: true;
-    /** a `brand` route about one placement (`:paymentId`): a member limited to clients reaches only theirs */
-    placement?: true;
+    /** what a `brand` route with path parameters acts on (its contract's `actsOn`) */
+    actsOn?: ActsOn;
   }
 }
 
@@ -110,6 +110,12 @@ export interface Contract<P, Q, B, R extends Responses> {
    * answers such a member 403.
    */
   clientReview?: true;
+  /**
+   * What a `brand` route with path parameters acts on, declared (required for them): a member
+   * limited to clients reaches only its clients' placements (decision 035), checked once for every
+   * such route in app.ts before the body is read, from this and not from the parameters' names.
+   */
+  actsOn?: ActsOn;
   tags: [Tag];
   summary: string;
   description?: string;
@@ -139,6 +145,13 @@ export interface Contract<P, Q, B, R extends Responses> {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * What a route's path parameter names: `placement` a placement (the spec's payment id), `dispute` a
+ * dispute (its placement decides), `own` a record of the organisation that belongs to no one
+ * placement (a saved opportunity, a template, an order, a report), its service limiting it: why.
+ */
+export type ActsOn = { placement: string } | { dispute: string } | { own: string };
 
 /** The refusals every route of its kind has. */
 function commonErrors(method: string, c: Contract<unknown, unknown, unknown, Responses>): Record<number, string> {
@@ -201,6 +214,11 @@ export function route<
   handler: Handler<{ params: P; querystring: G extends true ? Paged<Q> : Q; body: B; response: R }>,
 ): void {
   if (contract.bodyParsedByHandler && contract.body) documentedOnly.add(contract.body);
+  if (contract.access === 'brand' && url.includes('/:') && !contract.actsOn) {
+    throw new Error(`${method} ${url}: a brand route with path parameters declares what it acts on (actsOn)`);
+  }
+  const named = contract.actsOn && ('placement' in contract.actsOn ? contract.actsOn.placement : 'dispute' in contract.actsOn ? contract.actsOn.dispute : null);
+  if (named && !url.includes(`/:${named}`)) throw new Error(`${method} ${url}: actsOn names :${named}, which the path does not have`);
   const errors: Record<number, unknown> = {};
   const refusals: Record<number, string> = {};
   for (const [status, when] of Object.entries({ ...commonErrors(method, contract as Contract<unknown, unknown, unknown, Responses>), ...contract.errors })) {
@@ -223,6 +241,7 @@ export function route<
     'x-access': contract.access,
     ...(can ? { 'x-capability': can } : {}),
     ...(contract.clientReview ? { 'x-client-review': true } : {}),
+    ...(contract.actsOn ? { 'x-acts-on': contract.actsOn } : {}),
     'x-refusals': refusals,
     ...(contract.spec ? { 'x-spec': true } : {}),
     ...(contract.paged ? { 'x-paged': true } : {}),
@@ -243,7 +262,7 @@ export function route<
       statuses: Object.keys(response).map(Number),
       ...(can ? { can } : {}),
       ...(contract.clientReview ? { clientReview: true } : {}),
-      ...(contract.access === 'brand' && url.includes(':paymentId') ? { placement: true } : {}),
+      ...(contract.access === 'brand' && contract.actsOn ? { actsOn: contract.actsOn } : {}),
     },
     ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
     handler: handler as never,

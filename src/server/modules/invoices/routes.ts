@@ -91,7 +91,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
     };
 
     // as Payment History: an approved brand's own payments; another brand's is answered as if it did not exist
-    route(app, 'GET', `/api/brand/payments/:paymentId/${segment}`, { ...document, access: 'brand', summary: what }, async (req, reply) => {
+    route(app, 'GET', `/api/brand/payments/:paymentId/${segment}`, { ...document, access: 'brand', actsOn: { placement: 'paymentId' }, summary: what }, async (req, reply) => {
       const file = await documentPdf(db, req.params.paymentId, kind, { organisationId: orgOf(req), settings: invoicing, render });
       if (!file) throw notFound(NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
@@ -120,6 +120,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       `${base}/:paymentId/credit-notes`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         tags: ['Payments'],
         summary: `The payment’s credit notes, oldest first${access === 'admin' ? ', for an admin' : ''}`,
         description: 'One per part refunded and one for a refund in full of what was left; `…/credit-note` answers the latest.',
@@ -139,6 +140,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       `${base}/:paymentId/credit-notes/:noteId`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         tags: ['Payments'],
         summary: `One credit note of the payment (PDF)${access === 'admin' ? ', for an admin' : ''}`,
         params: notesParams,

@@ -99,6 +99,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/conversation`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'What a placement’s conversation is about (the details page’s header)',
@@ -114,6 +115,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         paged: true,
@@ -136,6 +138,7 @@ export const messagesModule: Module = async (app, deps) => {
         `${base}/messages`,
         {
           access,
+          actsOn: { placement: 'paymentId' },
           ...(access === 'brand' ? { clientReview: true as const } : {}),
           ...(access === 'brand' ? { can: 'work' as const } : {}),
           tags: ['Conversation'],
@@ -204,6 +207,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/read`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         // the read mark is the side's, not the member's: a viewer reading marks it too
         ...(access === 'brand' ? { can: 'read' as const } : {}),
@@ -226,6 +230,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/:messageId/attachment`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'Download a message’s attachment',

@@ -123,6 +123,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
     '/api/brand/saved/:id',
     {
       access: 'brand',
+      actsOn: { own: 'an opportunity the member saved: its own list' },
       tags: ['Catalogue'],
       summary: 'Save an opportunity to the shortlist',
       params: opportunityParams,
@@ -140,6 +141,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
     '/api/brand/saved/:id',
     {
       access: 'brand',
+      actsOn: { own: 'an opportunity the member saved: its own list' },
       tags: ['Catalogue'],
       summary: 'Remove an opportunity from the shortlist',
       params: opportunityParams,

@@ -80,6 +80,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/members/:userId',
     {
       access: 'brand',
+      actsOn: { own: 'a member of the organisation: its service finds it in the caller’s organisation' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Change a member’s role or the clients they are limited to (takes effect on their next request)',
@@ -97,6 +98,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/members/:userId',
     {
       access: 'brand',
+      actsOn: { own: 'a member of the organisation: its service finds it in the caller’s organisation' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Remove a member: their sessions end at once; what they bought stays',
@@ -163,6 +165,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/invitations/:id',
     {
       access: 'brand',
+      actsOn: { own: 'an invitation of the organisation: its service finds it there' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Revoke an invitation: its link answers 410 from now on',
@@ -181,6 +184,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/invitations/:id/resend',
     {
       access: 'brand',
+      actsOn: { own: 'an invitation of the organisation: its service finds it there' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Send a new link (the old one stops working), valid 7 more days',
@@ -288,6 +292,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/clients/:id',
     {
       access: 'brand',
+      actsOn: { own: 'a client of the organisation: its service finds it among the member’s clients' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Rename a client, set its monthly cap (null: none) or its websites (what its placements must link to)',
@@ -305,6 +310,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/clients/:id/billing',
     {
       access: 'brand',
+      actsOn: { own: 'a client of the organisation: its service finds it among the member’s clients' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'A client’s billing details (what its invoices are addressed to)',
@@ -320,6 +326,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/clients/:id/billing',
     {
       access: 'brand',
+      actsOn: { own: 'a client of the organisation: its service finds it among the member’s clients' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Save a client’s billing details',
@@ -366,6 +373,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/members/:userId/limits',
     {
       access: 'brand',
+      actsOn: { own: 'a member of the organisation: its service finds it in the caller’s organisation' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Set a member’s monthly cap and approval threshold (null: none)',
@@ -400,6 +408,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/purchase-requests/:id/approve',
     {
       access: 'brand',
+      actsOn: { own: 'a purchase request: its service finds it in the organisation and the approver’s limits' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Approve a purchase request (not one’s own): the requester can then pay it',
@@ -416,6 +425,7 @@ export const orgModule: Module = async (app, { db }) => {
     '/api/org/purchase-requests/:id/decline',
     {
       access: 'brand',
+      actsOn: { own: 'a purchase request: its service finds it in the organisation and the approver’s limits' },
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Decline a purchase request with a reason (not one’s own)',

@@ -32,6 +32,7 @@ export const outletsModule: Module = async (app, { db }) => {
       path,
       {
         access,
+        actsOn: { own: 'an outlet of the catalogue, the same for every buyer' },
         tags: ['Outlets'],
         summary:
           access === 'brand' ? 'An outlet: its metrics, Byline’s record and what it offers' : 'An outlet, for an admin',

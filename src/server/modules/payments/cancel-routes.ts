@@ -21,6 +21,7 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
     '/api/brand/projects/:paymentId/cancel',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       can: 'buy',
       tags: ['Placements'],
       summary: 'Cancel a placement in progress',

@@ -51,6 +51,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/cart/lines/:opportunityId',
     {
       access: 'brand',
+      actsOn: { own: 'a line of the member’s own cart' },
       tags: ['Checkout'],
       summary: 'Add an opportunity to the cart, at its price of now (already there: unchanged)',
       params: opportunityParams,
@@ -70,6 +71,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/cart/lines/:opportunityId',
     {
       access: 'brand',
+      actsOn: { own: 'a line of the member’s own cart' },
       tags: ['Checkout'],
       summary: 'Remove an opportunity from the cart',
       params: opportunityParams,
@@ -148,6 +150,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/brand/orders/:id',
     {
       access: 'brand',
+      actsOn: { own: 'an order of the organisation: its service limits its lines to the member’s clients' },
       tags: ['Payments'],
       summary: 'One order: its lines and their states, what was paid, refunded and released, its invoice',
       params: orderParams,
@@ -163,6 +166,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/brand/orders/:id/reorder',
     {
       access: 'brand',
+      actsOn: { own: 'an order of the organisation: its service limits its lines to the member’s clients' },
       tags: ['Checkout'],
       summary: 'Order again: the order’s opportunities back in the cart; those that cannot be bought now are skipped (`skipped`)',
       params: orderParams,
@@ -183,6 +187,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/brand/projects/:paymentId/swap-options',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       tags: ['Placements'],
       summary: 'Alternatives for a placement the outlet declined: up to 5, closest first',
       description:
@@ -200,6 +205,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     '/api/brand/projects/:paymentId/swap',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       can: 'work',
       tags: ['Placements'],
       summary: 'Swap a declined placement for one of its alternatives: a cheaper one refunds the difference, a dearer one answers the checkout of it (`url`)',

@@ -80,6 +80,7 @@ export const paymentsModule: Module = async (app, deps) => {
     '/api/payments/checkout/:sessionId',
     {
       access: 'brand',
+      actsOn: { own: 'the member’s own checkout' },
       tags: ['Checkout'],
       summary: 'A checkout of the brand (the built-in test checkout page reads it)',
       params: sessionParams,
@@ -94,6 +95,7 @@ export const paymentsModule: Module = async (app, deps) => {
     '/api/payments/checkout/:sessionId/pay',
     {
       access: 'brand',
+      actsOn: { own: 'the member’s own checkout' },
       tags: ['Checkout'],
       summary: 'Pay a test checkout (the built-in provider only; no money moves)',
       description:
@@ -119,6 +121,7 @@ export const paymentsModule: Module = async (app, deps) => {
     '/api/payments/checkout/:sessionId/cancel',
     {
       access: 'brand',
+      actsOn: { own: 'the member’s own checkout' },
       tags: ['Checkout'],
       summary: 'Cancel a checkout: its slot is given back at once',
       params: sessionParams,

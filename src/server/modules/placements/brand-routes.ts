@@ -110,6 +110,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/my-articles/:paymentId',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       tags: ['Placements'],
       summary: 'One of the brand’s placements, as My Articles lists it (its page)',
@@ -128,6 +129,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       tags: ['Placements'],
       spec: true,
@@ -144,6 +146,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
@@ -165,6 +168,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId/submit',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
@@ -223,6 +227,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/approve',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
@@ -241,6 +246,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/projects/:paymentId/request-edits',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
@@ -275,6 +281,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief/:paymentId/copy',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
@@ -313,6 +320,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief-templates/:id',
     {
       access: 'brand',
+      actsOn: { own: 'a brief template: its service limits it to the member’s clients (templates.ts)' },
       clientReview: true,
       tags: ['Placements'],
       summary: 'One brief template',
@@ -352,6 +360,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     '/api/brand/brief-templates/:id',
     {
       access: 'brand',
+      actsOn: { own: 'a brief template: its service limits it to the member’s clients (templates.ts)' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],

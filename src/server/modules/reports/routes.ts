@@ -147,6 +147,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       `/api/org/reports/:id/${format}`,
       {
         access: 'brand',
+        actsOn: { own: 'a report of the organisation: its service limits it to the member’s clients' },
         clientReview: true,
         tags: ['Reports'],
         summary: `The report as ${format.toUpperCase()}, as it is now`,
@@ -175,6 +176,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
     '/api/org/reports/:id/schedule',
     {
       access: 'brand',
+      actsOn: { own: 'a report of the organisation: its service limits it to the member’s clients' },
       can: 'work',
       clientReview: true,
       tags: ['Reports'],
@@ -196,6 +198,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
     '/api/org/reports/:id/shares',
     {
       access: 'brand',
+      actsOn: { own: 'a report of the organisation: its service limits it to the member’s clients' },
       can: 'work',
       clientReview: true,
       tags: ['Reports'],
@@ -222,6 +225,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
     '/api/brand/projects/:paymentId/shares',
     {
       access: 'brand',
+      actsOn: { placement: 'paymentId' },
       can: 'work',
       clientReview: true,
       tags: ['Reports'],
@@ -263,6 +267,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
     '/api/org/shares/:id',
     {
       access: 'brand',
+      actsOn: { own: 'a share link of the organisation: its service limits it to the member’s clients' },
       can: 'work',
       clientReview: true,
       tags: ['Reports'],

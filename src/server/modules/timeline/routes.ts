@@ -66,6 +66,7 @@ export const timelineModule: Module = async (app, { db }) => {
       `${prefix}/projects/:paymentId/timeline`,
       {
         access,
+        actsOn: { placement: 'paymentId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'A placement’s timeline, oldest first: every change, who made it and when',
