@@ -101,6 +101,7 @@ const T = {
   invoices: 'tests/api/invoices.test.ts',
   exportCsv: 'tests/api/payments-export.test.ts',
   org: 'tests/api/org.test.ts',
+  security57: 'tests/api/security-57.test.ts',
 };
 const INV = 'src/server/modules/invoices/';
 const O = 'src/server/outbound/';
@@ -723,6 +724,19 @@ export const MUTANTS: Mutant[] = [
   { name: 'clients 57: of a client\'s several websites only the first looked for', file: O + 'page-check.ts',
     find: 'const sites = brandSites(opts.brandWebsites);', replace: 'const sites = brandSites(opts.brandWebsites).slice(0, 1);',
     tests: ['tests/unit/page-check.test.ts'], grep: 'several websites' },
+  // ---- issue 57, security (medium and low) and the API's departures from the issue texts ----
+  { name: 'security 57: a member changes their own limits (an admin clears its own cap)', file: 'src/shared/org.ts',
+    find: "  if (by.self) return 'You cannot change your own limits';\n", replace: '',
+    tests: [T.security57], grep: 'above the member' },
+  { name: "security 57: an admin sets limits on the owner", file: 'src/shared/org.ts',
+    find: "  if (targetRole === 'owner') return", replace: "  if (targetRole === 'owner' && by.role !== 'admin') return",
+    tests: [T.security57], grep: 'above the member' },
+  { name: "security 57: an admin changes another admin's limits", file: 'src/shared/org.ts',
+    find: "targetRole === 'admin' && by.role !== 'owner'", replace: "targetRole === 'admin' && by.role === 'buyer'",
+    tests: [T.security57], grep: 'above the member' },
+  { name: 'security 57: the limits refusal worked out but not enforced by the server', file: ORG + 'budget.ts',
+    find: '    if (refused) throw forbidden(refused);\n', replace: '',
+    tests: [T.security57], grep: 'above the member' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

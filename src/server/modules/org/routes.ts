@@ -369,9 +369,11 @@ export const orgModule: Module = async (app, { db }) => {
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Set a member’s monthly cap and approval threshold (null: none)',
+      description: 'Never one’s own nor the owner’s; an admin’s only by the owner.',
       params: memberParams,
       body: memberLimitsSchema,
       response: { 204: noContent('Saved') },
+      errors: { 403: 'One’s own limits, the owner’s, or an admin’s set by another admin' },
     },
     async (req, reply) => {
       await setMemberLimits(db, memberOf(req), req.params.userId, req.body);
