@@ -4,10 +4,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, users } from '../../src/server/db/schema';
+import { auditEntries, mailOutbox, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
-import { kinds, signedIn } from '../support/factories';
+import { kinds, signedIn, uniqueEmail } from '../support/factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,5 +77,76 @@ describe('member limits: set by someone above the member (issue 57)', () => {
     expect(await limitsOf(buyer.user.id)).toEqual({ cap: null, threshold: '50.00' });
     expect((await setLimits(owner.agent, admin.user.id, null, null)).status).toBe(204);
     expect(await limitsOf(admin.user.id)).toEqual({ cap: null, threshold: null });
+  });
+});
+
+describe('mail relay limits per organisation and hour (issue 57)', () => {
+  it('30 invitation mails an hour, invitations and resends together, even at once; a refused invitation does not count', async () => {
+    const { orgId, members } = await team();
+    const other = await team();
+    const tag = `inv${orgId.slice(0, 8)}`;
+    let n = 0;
+    const address = () => `${tag}-${n++}@outside.example`;
+    const mailed = async () =>
+      (await t.db.select({ to: mailOutbox.toAddress }).from(mailOutbox).where(eq(mailOutbox.kind, 'org_invitation'))).filter((m) =>
+        m.to.startsWith(`${tag}-`),
+      ).length;
+
+    // an address already a member's is refused (409) and counts nothing
+    for (let i = 0; i < 3; i++) expect((await members.admin.agent.post('/api/org/invitations', { email: members.buyer.user.email, role: 'viewer' })).status).toBe(409);
+    const first = await members.owner.agent.post('/api/org/invitations', { email: address(), role: 'viewer' });
+    expect(first.status).toBe(201);
+    for (let i = 0; i < 9; i++) expect((await members.owner.agent.post(`/api/org/invitations/${first.body.id}/resend`)).status).toBe(200);
+    // 10 mails so far; 25 more at once from two members: exactly 20 get through
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => (i % 2 ? members.owner : members.admin).agent.post('/api/org/invitations', { email: address(), role: 'buyer' })),
+    );
+    expect(burst.filter((r) => r.status === 201)).toHaveLength(20);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    expect(refused[0].body.message).toBe('Your organisation has sent too many invitations. Please try again in an hour.');
+    expect(Number(refused[0].headers['retry-after'])).toBeGreaterThan(59 * 60);
+    expect(Number(refused[0].headers['retry-after'])).toBeLessThanOrEqual(3600);
+    // a resend is refused too
+    const resend = await members.owner.agent.post(`/api/org/invitations/${first.body.id}/resend`);
+    expect(resend.status).toBe(429);
+    expect(await mailed()).toBe(30);
+    expect(await t.db.$count(orgInvitations, eq(orgInvitations.organisationId, orgId))).toBe(21);
+    // another organisation has its own hour
+    expect((await other.members.owner.agent.post('/api/org/invitations', { email: uniqueEmail('elsewhere'), role: 'viewer' })).status).toBe(201);
+  });
+
+  it('50 scheduled-report recipients an hour: each address a save adds, every one when the cadence is set or changed', async () => {
+    const { members } = await team();
+    const { owner, buyer } = members;
+    const report = async (name: string) => {
+      const res = await owner.agent.post('/api/org/reports', { name, columns: ['title'] });
+      expect(res.status, res.text).toBe(201);
+      return res.body.id as string;
+    };
+    const addresses = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}@outside.example`);
+    const schedule = (agent: Agent, id: string, cadence: string | null, recipients: string[]) =>
+      agent.put(`/api/org/reports/${id}/schedule`, { cadence, recipients });
+    const [a, b, c] = [await report('A'), await report('B'), await report('C')];
+    expect((await schedule(owner.agent, a, 'weekly', addresses('a', 20))).status).toBe(200); // 20
+    expect((await schedule(buyer.agent, b, 'monthly', addresses('b', 20))).status).toBe(200); // 40
+    // the same addresses saved again, or stopping, add nobody
+    expect((await schedule(owner.agent, a, 'weekly', addresses('a', 20))).status).toBe(200);
+    expect((await schedule(owner.agent, c, null, addresses('c', 20))).status).toBe(200);
+    // 20 more would be 60
+    const refused = await schedule(owner.agent, c, 'weekly', addresses('c', 20));
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('Your organisation has added too many report recipients. Please try again in an hour.');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(59 * 60);
+    const [stored] = await t.db.select({ cadence: reports.cadence, recipients: reports.recipients }).from(reports).where(eq(reports.id, c));
+    expect(stored).toEqual({ cadence: null, recipients: [] });
+    // 10 are still allowed: 50 in all
+    expect((await schedule(owner.agent, c, 'weekly', addresses('c', 10))).status).toBe(200);
+    // one new address, or a changed cadence (which mails every recipient at the next run), is refused
+    expect((await schedule(owner.agent, a, 'weekly', [...addresses('a', 19), 'new@outside.example'])).status).toBe(429);
+    expect((await schedule(buyer.agent, b, 'weekly', addresses('b', 20))).status).toBe(429);
+    // fewer recipients, or none, are always fine
+    expect((await schedule(owner.agent, a, 'weekly', addresses('a', 5))).status).toBe(200);
+    expect((await schedule(buyer.agent, b, null, [])).status).toBe(200);
   });
 });

@@ -7,6 +7,8 @@ import { checkedClientIds } from './clients';
 import type { Db } from '../../db/client';
 import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
+import { withClaims } from '../../lib/rate-limit';
+import type { Limits } from '../../limits';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { hashToken } from '../auth/session';
@@ -227,8 +229,9 @@ const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_
  * POST /api/org/invitations: invites an e-mail with a role, by a single-use link valid
  * INVITATION_DAYS. An open invitation to the same address is replaced (a new link, the new role).
  */
-export async function invite(db: Db, by: Member, input: InvitationInput, now = new Date()): Promise<OrgInvitation> {
-  return db.transaction(async (tx) => {
+export async function invite(db: Db, limits: Limits, by: Member, input: InvitationInput, now = new Date()): Promise<OrgInvitation> {
+  // each invitation mail counts against the organisation's hourly limit, unless refused (issue 57)
+  return withClaims(db, [{ limit: limits.invitationMails, subject: by.organisationId }], () => db.transaction(async (tx) => {
     const [account] = await tx
       .select({ role: users.role, organisationId: users.organisationId })
       .from(users)
@@ -267,7 +270,7 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
     await sendInvitation(tx, by, row, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'member_invited', subject: input.email, details: { role: input.role } }, now);
     return invitationJson(row, now);
-  });
+  }));
 }
 
 async function openInvitation(db: Db | Tx, organisationId: string, id: string) {
@@ -290,8 +293,8 @@ export async function revokeInvitation(db: Db, by: Member, id: string, now = new
 }
 
 /** POST /api/org/invitations/{id}/resend: a new link (the old one stops working) and a new expiry. */
-export async function resendInvitation(db: Db, by: Member, id: string, now = new Date()): Promise<OrgInvitation> {
-  return db.transaction(async (tx) => {
+export async function resendInvitation(db: Db, limits: Limits, by: Member, id: string, now = new Date()): Promise<OrgInvitation> {
+  return withClaims(db, [{ limit: limits.invitationMails, subject: by.organisationId }], () => db.transaction(async (tx) => {
     const row = await openInvitation(tx, by.organisationId, id);
     const token = newToken();
     const [updated] = await tx
@@ -302,7 +305,7 @@ export async function resendInvitation(db: Db, by: Member, id: string, now = new
     await sendInvitation(tx, by, updated, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'invitation_resent', subject: row.email }, now);
     return invitationJson(updated, now);
-  });
+  }));
 }
 
 /** The invitation a link's token names while it can still be accepted, else 410. */

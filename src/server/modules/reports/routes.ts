@@ -184,9 +184,12 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       params: reportParams,
       body: reportScheduleSchema,
       response: { 200: reportSchema },
-      errors: { 404: REPORT_NOT_FOUND },
+      errors: {
+        404: REPORT_NOT_FOUND,
+        429: 'The organisation added too many recipients this hour (LIMIT_REPORT_RECIPIENTS: each address a save adds counts, every one when the cadence is set or changed); `Retry-After` says when to try again',
+      },
     },
-    async (req) => setSchedule(db, memberOf(req), req.params.id, req.body),
+    async (req) => setSchedule(db, limits, memberOf(req), req.params.id, req.body),
   );
 
   // ---- share links ----

@@ -5,6 +5,8 @@ import type { Db } from '../../db/client';
 import { opportunities, orgClients, payments, placements, publications, reports, shares } from '../../db/schema';
 import type { Member, Scope } from '../../lib/contract';
 import { forbidden, notFound } from '../../lib/errors';
+import { withClaims } from '../../lib/rate-limit';
+import type { Limits } from '../../limits';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { DAY_MS } from '../../../shared/constants';
 import { formatUsd } from '../../../shared/money';
@@ -205,25 +207,41 @@ function reportDigest(report: ReportRow, lines: ReportLine[]): string {
     .digest('hex');
 }
 
-/** PUT /api/org/reports/{id}/schedule */
+/**
+ * The mails a schedule's save lets the job send to new addresses (issue 57): every recipient when
+ * the cadence is set or changed (the first report goes out at the job's next run), else the ones
+ * added; none when it stops.
+ */
+function recipientsMailed(before: Pick<ReportRow, 'cadence' | 'recipients'>, cadence: ReportCadence | null, recipients: string[]): number {
+  if (!cadence) return 0;
+  if (cadence !== before.cadence) return recipients.length;
+  return recipients.filter((r) => !before.recipients.includes(r)).length;
+}
+
+/** PUT /api/org/reports/{id}/schedule: the addresses it adds count against the organisation's hourly limit. */
 export async function setSchedule(
   db: Db,
+  limits: Limits,
   member: Member,
   id: string,
   input: { cadence: ReportCadence | null; recipients: string[] },
 ): Promise<Report> {
   const report = await reportOf(db, member, id);
   const recipients = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
-  const [row] = await db
-    .update(reports)
-    .set({
-      cadence: input.cadence,
-      recipients: input.cadence ? recipients : [],
-      // a new schedule sends its first report at the job's next run
-      ...(input.cadence !== report.cadence ? { lastPeriod: null } : {}),
-    })
-    .where(eq(reports.id, report.id))
-    .returning();
+  const mailed = recipientsMailed(report, input.cadence, recipients);
+  const claims = mailed > 0 ? [{ limit: limits.reportRecipients, subject: member.organisationId, weight: mailed }] : [];
+  const [row] = await withClaims(db, claims, () =>
+    db
+      .update(reports)
+      .set({
+        cadence: input.cadence,
+        recipients: input.cadence ? recipients : [],
+        // a new schedule sends its first report at the job's next run
+        ...(input.cadence !== report.cadence ? { lastPeriod: null } : {}),
+      })
+      .where(eq(reports.id, report.id))
+      .returning(),
+  );
   const [client] = row.clientId
     ? await db.select({ name: orgClients.name }).from(orgClients).where(eq(orgClients.id, row.clientId))
     : [];
