@@ -755,6 +755,21 @@ export const MUTANTS: Mutant[] = [
   { name: 'security 57: addresses added to a running schedule not counted', file: R + 'service.ts',
     find: '  return recipients.filter((r) => !before.recipients.includes(r)).length;', replace: '  return 0;',
     tests: [T.security57], grep: 'report recipients an hour' },
+  { name: 'security 57: names keep their line breaks (a header or CSV line of their own)', file: 'src/shared/schemas/one-line.ts',
+    find: "value.replace(BREAKS, ' ').replace(INVISIBLE, '')", replace: "value.replace(INVISIBLE, '')",
+    tests: [T.security57], grep: 'one line' },
+  { name: 'security 57: names keep their other control characters and bidirectional overrides', file: 'src/shared/schemas/one-line.ts',
+    find: "value.replace(BREAKS, ' ').replace(INVISIBLE, '')", replace: "value.replace(BREAKS, ' ')",
+    tests: [T.security57], grep: 'one line' },
+  { name: 'security 57: a report’s name taken as typed (breaks and all)', file: 'src/shared/schemas/reports.ts',
+    find: "    name: nameSchema('Give the report a name', 120, 'At most 120 characters'),", replace: "    name: z.string().trim().min(1, 'Give the report a name').max(120, 'At most 120 characters'),",
+    tests: [T.security57], grep: 'one line' },
+  { name: 'security 57: a brief template’s name taken as typed', file: 'src/shared/schemas/brief.ts',
+    find: "  name: nameSchema('Name the template', 100, 'At most 100 characters'),", replace: "  name: z.string().trim().min(1, 'Name the template').max(100, 'At most 100 characters'),",
+    tests: [T.security57], grep: 'one line' },
+  { name: 'security 57: the name given at an invitation’s accept taken as typed', file: 'src/shared/schemas/org.ts',
+    find: "  name: nameSchema('Name is required', 120, 'Name must be at most 120 characters').optional(),", replace: "  name: z.string().trim().min(1).max(120).optional(),",
+    tests: [T.security57], grep: 'one line' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

@@ -4,10 +4,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, mailOutbox, orgInvitations, reports, users } from '../../src/server/db/schema';
+import { auditEntries, briefTemplates, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
-import { createTestApp, type Agent, type TestApp } from '../support/app';
-import { kinds, signedIn, uniqueEmail } from '../support/factories';
+import { Agent, createTestApp, type TestApp } from '../support/app';
+import { kinds, PASSWORD, signedIn, uniqueEmail } from '../support/factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -148,5 +148,66 @@ describe('mail relay limits per organisation and hour (issue 57)', () => {
     // fewer recipients, or none, are always fine
     expect((await schedule(owner.agent, a, 'weekly', addresses('a', 5))).status).toBe(200);
     expect((await schedule(buyer.agent, b, null, [])).status).toBe(200);
+  });
+});
+
+describe('every name is one line (issue 57)', () => {
+  // a header injection, a bell, a right-to-left override and a tab, wrapped in spaces and line breaks
+  const HOSTILE = '\r\n Acme\r\nBcc: all@outside.example\u0007 \t Co\u202e\u2028 ';
+  const CLEAN = 'Acme Bcc: all@outside.example Co';
+
+  it('the profile’s name and company name (the organisation’s), a client’s, a report’s and a template’s name lose their breaks and control characters', async () => {
+    // profile completion: the person's and the organisation's name
+    const agent = new Agent(t.app);
+    const email = uniqueEmail('oneline');
+    expect((await agent.post('/api/register', { email, password: PASSWORD })).status).toBe(201);
+    const completed = await agent.patch('/api/user/profile', { name: HOSTILE, brandName: HOSTILE, website: 'acme.example' });
+    expect(completed.status, completed.text).toBe(200);
+    expect(completed.body).toMatchObject({ name: CLEAN, brandName: CLEAN });
+    const [user] = await t.db.select().from(users).where(eq(users.email, email));
+    const [org] = await t.db.select({ name: organisations.name }).from(organisations).where(eq(organisations.id, user.organisationId!));
+    expect(org.name).toBe(CLEAN);
+
+    // an approved owner edits them, names a client, a report and a template
+    const { members } = await team();
+    const { owner } = members;
+    const me = (await owner.agent.get('/api/user')).body;
+    const edited = await owner.agent.patch('/api/user/profile', { name: `${HOSTILE}2`, brandName: `${HOSTILE}3`, website: me.website, baseVersion: me.version });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({ name: `${CLEAN} 2`, brandName: `${CLEAN} 3` });
+    expect((await owner.agent.get('/api/org')).body.name).toBe(`${CLEAN} 3`);
+
+    const client = await owner.agent.post('/api/org/clients', { name: HOSTILE });
+    expect(client.status, client.text).toBe(201);
+    expect(client.body.name).toBe(CLEAN);
+    const renamed = await owner.agent.patch(`/api/org/clients/${client.body.id}`, { name: `Bolt\n${HOSTILE}` });
+    expect(renamed.body.name).toBe(`Bolt ${CLEAN}`);
+    expect((await t.db.select({ name: orgClients.name }).from(orgClients).where(eq(orgClients.id, client.body.id)))[0].name).toBe(`Bolt ${CLEAN}`);
+
+    const report = await owner.agent.post('/api/org/reports', { name: HOSTILE, columns: ['title'] });
+    expect(report.status, report.text).toBe(201);
+    expect((await t.db.select({ name: reports.name }).from(reports).where(eq(reports.id, report.body.id)))[0].name).toBe(CLEAN);
+
+    const template = await owner.agent.post('/api/brand/brief-templates', { name: HOSTILE });
+    expect(template.status, template.text).toBe(201);
+    expect(template.body.name).toBe(CLEAN);
+    expect((await t.db.select({ name: briefTemplates.name }).from(briefTemplates).where(eq(briefTemplates.id, template.body.id)))[0].name).toBe(CLEAN);
+
+    // a name of nothing but breaks and control characters is no name
+    const empty = await owner.agent.post('/api/org/clients', { name: '\r\n\u0007\t' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual({ name: 'Client name is required' });
+  });
+
+  it('the name given when accepting an invitation is one line too', async () => {
+    const { members } = await team();
+    const email = uniqueEmail('joiner');
+    expect((await members.owner.agent.post('/api/org/invitations', { email, role: 'viewer' })).status).toBe(201);
+    const [mail] = await t.db.select({ data: mailOutbox.data }).from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'org_invitation')));
+    const invitee = new Agent(t.app);
+    expect((await invitee.post('/api/register', { email, password: PASSWORD })).status).toBe(201);
+    const accepted = await invitee.post(`/api/invitations/${(mail.data as { token: string }).token}/accept`, { name: HOSTILE });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect((await invitee.get('/api/user')).body.name).toBe(CLEAN);
   });
 });

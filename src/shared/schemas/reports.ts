@@ -8,6 +8,7 @@ import {
   SHARE_DAYS_DEFAULT,
   SHARE_DAYS_MAX,
 } from '../reports';
+import { nameSchema } from './one-line';
 import { id, timestamp } from './responses/common';
 
 const day = z
@@ -18,7 +19,7 @@ const day = z
 /** POST /api/org/reports. */
 export const reportRequestSchema = z
   .object({
-    name: z.string().trim().min(1, 'Give the report a name').max(120, 'At most 120 characters'),
+    name: nameSchema('Give the report a name', 120, 'At most 120 characters'),
     clientId: id.nullish().describe('only this client’s placements'),
     from: day.nullish().describe('ordered on or after this day (UTC)'),
     to: day.nullish().describe('ordered on or before this day (UTC)'),
