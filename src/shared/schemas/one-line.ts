@@ -10,7 +10,7 @@ const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
  * characters go, so a name put into a mail's subject, a CSV cell, a PDF or a page cannot start a
  * line or a header of its own, or hide what it says.
  */
-export const oneLine = (value: string): string => value.replace(BREAKS, ' ').replace(INVISIBLE, '');
+const oneLine = (value: string): string => value.replace(BREAKS, ' ').replace(INVISIBLE, '');
 
 /**
  * The schema of every name people type: a person's, an organisation's (its company name), a

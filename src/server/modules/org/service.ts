@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { csvRows } from '../../../shared/csv';
 import { INVITATION_DAYS, ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
 import type { AdminOrganisation, AuditEntry, AuditQuery, InvitationInput, MemberChange, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
 import { organisationSpent } from './budget';
@@ -409,22 +410,11 @@ export async function auditPage(db: Db, organisationId: string, q: AuditQuery, l
   return rows.map(auditJson);
 }
 
-const csvCell = (v: string) => {
-  // a cell a spreadsheet would read as a formula is written as text
-  const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
 /** GET /api/org/audit.csv: every entry the filters find, newest first. */
 export async function auditCsv(db: Db, organisationId: string, q: AuditQuery): Promise<string> {
   const rows = await db.select().from(auditEntries).where(auditWhere(organisationId, q)).orderBy(desc(auditEntries.id));
-  const lines = [['At (UTC)', 'Member', 'E-mail', 'Action', 'Subject', 'Details', 'Address'].join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.at.toISOString(), r.actorName ?? '', r.actorEmail, r.action, r.subject, JSON.stringify(r.details), r.address ?? '']
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvRows([
+    ['At (UTC)', 'Member', 'E-mail', 'Action', 'Subject', 'Details', 'Address'],
+    ...rows.map((r) => [r.at.toISOString(), r.actorName, r.actorEmail, r.action, r.subject, JSON.stringify(r.details), r.address]),
+  ]);
 }

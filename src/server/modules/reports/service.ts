@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
 import { opportunities, orgClients, payments, placements, publications, reports, shares } from '../../db/schema';
 import type { Member, Scope } from '../../lib/contract';
@@ -9,6 +8,7 @@ import { withClaims } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { DAY_MS } from '../../../shared/constants';
+import { csvRows } from '../../../shared/csv';
 import { formatUsd } from '../../../shared/money';
 import { hidesAmounts } from '../../../shared/org';
 import {
@@ -196,7 +196,7 @@ export const columnsOf = (report: ReportRow) =>
 /** GET /api/org/reports/{id}/csv: a header of the chosen columns' names, a line per placement. */
 export function reportCsv(report: ReportRow, lines: ReportLine[]): string {
   const columns = columnsOf(report);
-  return stringify([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
+  return csvRows([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
 }
 
 /** What changed matters for a scheduled report: its lines and columns, less the time of the last check. */
