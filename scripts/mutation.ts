@@ -774,6 +774,21 @@ export const MUTANTS: Mutant[] = [
   { name: 'security 57: the CSV formula guard forgets = + - @ (a report cell runs as a formula)', file: 'src/shared/csv.ts',
     find: 'const FORMULA_START = /^[=+\\-@\\t\\r\\uff1d\\uff0b\\uff0d\\uff20]/;', replace: 'const FORMULA_START = /^[\\t\\r]/;',
     tests: [T.security57, T.exportCsv], grep: 'formula' },
+  { name: 'security 57: a report names any stored file as its logo (the check at its making dropped)', file: R + 'service.ts',
+    find: '  if (wl?.logoFile && !(await reportLogoOf(db, member.organisationId, wl.logoFile))) throw notFound(LOGO_NOT_FOUND);\n', replace: '',
+    tests: [T.security57], grep: 'logo' },
+  { name: 'security 57: another organisation’s report logo accepted', file: R + 'service.ts',
+    find: "eq(uploads.kind, 'report_logo'), eq(uploads.organisationId, organisationId)", replace: "eq(uploads.kind, 'report_logo')",
+    tests: [T.security57], grep: 'logo' },
+  { name: 'security 57: any upload of the organisation accepted as a report logo (an avatar, an attachment)', file: R + 'service.ts',
+    find: "eq(uploads.kind, 'report_logo'), eq(uploads.organisationId, organisationId)", replace: 'eq(uploads.name, name)',
+    tests: [T.security57], grep: 'logo' },
+  { name: 'security 57: the share page and the PDF inline whatever file a stored report names', file: R + 'documents.ts',
+    find: '  const name = await reportLogoOf(db, report.organisationId, report.whiteLabel?.logoFile);', replace: "  const name = report.whiteLabel?.logoFile?.replace(/^\\/uploads\\//, '');",
+    tests: [T.security57], grep: 'logo' },
+  { name: 'security 57: the migration makes any logo a report named its report logo', file: 'drizzle/0038_report_logos.sql', migration: true,
+    find: ' AND w."organisation_id" = r."organisation_id"', replace: '',
+    tests: [T.security57], grep: 'the migration keeps the logos' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

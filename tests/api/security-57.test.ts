@@ -4,7 +4,14 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPglite } from '../../src/server/db/pglite';
+import { migrationsDir } from '../../src/server/paths';
 import { auditEntries, briefTemplates, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
 import { Agent, createTestApp, type TestApp } from '../support/app';
@@ -245,4 +252,124 @@ describe('every CSV guards against formulas (issue 57)', () => {
     expect(audit.find((r) => r[3] === 'client_added')?.[4]).toBe(`'${FORMULAS.client}`);
     for (const cell of audit.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
   });
+});
+
+describe('a white-label report’s logo is one its organisation uploaded for reports (issue 57)', () => {
+  // two different 1×1 PNGs: each organisation's logo, told apart by their bytes
+  const PNG_A = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const PNG_B = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+  const inlined = (page: string, bytes: Buffer) => page.includes(bytes.toString('base64'));
+  const whiteLabel = (logoFile: string) => ({ name: 'Client report', columns: ['title'], whiteLabel: { logoFile, color: '#112233', footer: 'Northwind' } });
+  const sharePage = async (agent: Agent, reportId: string) => {
+    const share = await agent.post(`/api/org/reports/${reportId}/shares`, {});
+    expect(share.status, share.text).toBe(201);
+    const page = await new Agent(t.app).get(new URL(share.body.url).pathname);
+    expect(page.status).toBe(200);
+    return page.text;
+  };
+
+  it('another organisation’s logo, an avatar or any other stored file is refused; its own is inlined on the share page', async () => {
+    const a = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const b = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const logoA = await a.agent.upload('/api/org/reports/logo', 'logo', PNG_A, 'a.png', 'image/png');
+    expect(logoA.status, logoA.text).toBe(200);
+    const logoB = await b.agent.upload('/api/org/reports/logo', 'logo', PNG_B, 'b.png', 'image/png');
+    const avatarB = await b.agent.upload('/api/upload/avatar', 'avatar', PNG_B, 'me.png', 'image/png');
+    expect(avatarB.status, avatarB.text).toBe(200);
+
+    // another organisation's logo, or a file of its own that is no report logo: 404, no report made
+    for (const logoFile of [logoA.body.url, avatarB.body.url]) {
+      const res = await b.agent.post('/api/org/reports', whiteLabel(logoFile));
+      expect(res.status, res.text).toBe(404);
+      expect(res.body.message).toBe('Logo not found: upload it again');
+    }
+    // anything not named as an upload's own id (a PNG or JPEG): 400
+    for (const logoFile of ['/uploads/../data/db', '/uploads/logo.svg', `${logoB.body.url}?x=1`, logoB.body.url.replace('.png', '.gif')]) {
+      const res = await b.agent.post('/api/org/reports', whiteLabel(logoFile));
+      expect(res.status, `${logoFile}: ${res.text}`).toBe(400);
+      expect(res.body.errors).toHaveProperty(['whiteLabel.logoFile']);
+    }
+    expect(await t.db.$count(reports, eq(reports.organisationId, b.user.organisationId!))).toBe(0);
+
+    const own = await b.agent.post('/api/org/reports', whiteLabel(logoB.body.url));
+    expect(own.status, own.text).toBe(201);
+    const page = await sharePage(b.agent, own.body.id);
+    expect(inlined(page, PNG_B)).toBe(true);
+  });
+
+  it('a report stored naming another organisation’s file (before the fix) never shows it: not on the share page, not in the PDF', async () => {
+    const a = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const b = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const logoA = await a.agent.upload('/api/org/reports/logo', 'logo', PNG_A, 'a.png', 'image/png');
+    const made = await b.agent.post('/api/org/reports', { name: 'Borrowed', columns: ['title'], whiteLabel: { color: '#112233' } });
+    expect(made.status, made.text).toBe(201);
+    await t.db.update(reports).set({ whiteLabel: { logoFile: logoA.body.url, color: '#112233', footer: null } }).where(eq(reports.id, made.body.id));
+    expect(inlined(await sharePage(b.agent, made.body.id), PNG_A)).toBe(false);
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/org/reports/${made.body.id}/pdf`, headers: { cookie: b.agent.cookie! } });
+    expect(pdf.statusCode).toBe(200);
+    // the only image a report's PDF can hold is its logo
+    const hasImage = (bytes: Buffer) => bytes.includes('/Subtype /Image');
+    expect(hasImage(pdf.rawPayload)).toBe(false);
+    // its own organisation's report shows it
+    const mine = await a.agent.post('/api/org/reports', whiteLabel(logoA.body.url));
+    expect(inlined(await sharePage(a.agent, mine.body.id), PNG_A)).toBe(true);
+    const minePdf = await t.app.inject({ method: 'GET', url: `/api/org/reports/${mine.body.id}/pdf`, headers: { cookie: a.agent.cookie! } });
+    expect(hasImage(minePdf.rawPayload)).toBe(true);
+  });
+
+  it('the migration keeps the logos reports named that their own organisation uploaded, and drops any other', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'byline-logos-'));
+    const before = path.join(dir, 'before');
+    cpSync(migrationsDir, before, { recursive: true });
+    const journalPath = path.join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    const at = journal.entries.findIndex((e) => e.tag.endsWith('_report_logos'));
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+    const pglite = await createPglite();
+    try {
+      const pdb = drizzle(pglite);
+      await migrate(pdb, { migrationsFolder: before });
+      const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      const file = (c: string, ext = 'png') => `${c.repeat(32)}.${ext}`;
+      await pglite.exec(`
+        INSERT INTO organisations (id, name, approved) VALUES ('${id(1)}', 'A', true), ('${id(2)}', 'B', true);
+        INSERT INTO users (id, email, password, role, name, approved, organisation_id, org_role) VALUES
+          ('${id(11)}', 'a@example.com', 'x', 'brand', 'Ann', true, '${id(1)}', 'owner'),
+          ('${id(12)}', 'b@example.com', 'x', 'brand', 'Bob', true, '${id(2)}', 'owner'),
+          ('${id(13)}', 'admin@example.com', 'x', 'admin', 'Ada', true, NULL, NULL);
+        INSERT INTO uploads (name, owner_id, kind, bytes) VALUES
+          ('${file('a')}', '${id(11)}', 'image', 10), ('${file('b')}', '${id(13)}', 'image', 10),
+          ('${file('c', 'svg')}', '${id(11)}', 'image', 10), ('${file('d')}', '${id(11)}', 'avatar', 10),
+          ('${file('e')}', '${id(11)}', 'image', 10);
+        INSERT INTO reports (id, organisation_id, name, columns, white_label, unsubscribe_key, created_by) VALUES
+          ('${id(21)}', '${id(1)}', 'Own', '{title}', '{"logoFile": "/uploads/${file('a')}", "color": null, "footer": null}', 'k1', '${id(11)}'),
+          ('${id(22)}', '${id(2)}', 'Borrowed', '{title}', '{"logoFile": "/uploads/${file('a')}", "color": null, "footer": null}', 'k2', '${id(12)}'),
+          ('${id(23)}', '${id(1)}', 'Opportunity logo', '{title}', '{"logoFile": "/uploads/${file('b')}", "color": null, "footer": null}', 'k3', '${id(11)}'),
+          ('${id(24)}', '${id(1)}', 'SVG', '{title}', '{"logoFile": "/uploads/${file('c', 'svg')}", "color": "#000000", "footer": null}', 'k4', '${id(11)}'),
+          ('${id(25)}', '${id(1)}', 'Avatar', '{title}', '{"logoFile": "/uploads/${file('d')}", "color": null, "footer": null}', 'k5', '${id(11)}'),
+          ('${id(26)}', '${id(2)}', 'Stolen', '{title}', '{"logoFile": "/uploads/${file('e')}", "color": null, "footer": null}', 'k6', '${id(12)}');
+      `);
+      await migrate(pdb, { migrationsFolder: migrationsDir });
+      const rows = async (text: string) => (await pglite.query<Record<string, unknown>>(text)).rows;
+      expect(await rows('SELECT name, kind, organisation_id FROM uploads ORDER BY name')).toEqual([
+        { name: file('a'), kind: 'report_logo', organisation_id: id(1) },
+        { name: file('b'), kind: 'image', organisation_id: null },
+        { name: file('c', 'svg'), kind: 'image', organisation_id: null },
+        { name: file('d'), kind: 'avatar', organisation_id: null },
+        { name: file('e'), kind: 'image', organisation_id: null },
+      ]);
+      expect(await rows(`SELECT name, white_label->>'logoFile' AS logo, white_label->>'color' AS color FROM reports ORDER BY name`)).toEqual([
+        { name: 'Avatar', logo: null, color: null },
+        { name: 'Borrowed', logo: null, color: null },
+        { name: 'Opportunity logo', logo: null, color: null },
+        { name: 'Own', logo: `/uploads/${file('a')}`, color: null },
+        { name: 'SVG', logo: null, color: '#000000' },
+        { name: 'Stolen', logo: null, color: null },
+      ]);
+    } finally {
+      await pglite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -33,8 +33,9 @@ export const reportRequestSchema = z
       .object({
         logoFile: z
           .string()
-          .regex(/^\/uploads\/[A-Za-z0-9._-]+$/, 'Upload the logo first (POST /api/org/reports/logo)')
-          .nullish(),
+          .regex(/^\/uploads\/[0-9a-f]{32}\.(png|jpg)$/, 'Upload the logo first (POST /api/org/reports/logo)')
+          .nullish()
+          .describe('the `url` POST /api/org/reports/logo answered: a logo this organisation uploaded for its reports'),
         color: z
           .string()
           .regex(/^#[0-9a-fA-F]{6}$/, 'A colour as #RRGGBB')

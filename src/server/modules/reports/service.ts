@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { opportunities, orgClients, payments, placements, publications, reports, shares } from '../../db/schema';
+import { opportunities, orgClients, payments, placements, publications, reports, shares, uploads } from '../../db/schema';
 import type { Member, Scope } from '../../lib/contract';
 import { forbidden, notFound } from '../../lib/errors';
 import { withClaims } from '../../lib/rate-limit';
@@ -22,6 +22,7 @@ import type { Report, ReportRequest, Share } from '../../../shared/schemas/repor
 import type { PublicationCheck } from '../../../shared/publication';
 
 export const REPORT_NOT_FOUND = 'Report not found';
+export const LOGO_NOT_FOUND = 'Logo not found: upload it again';
 export const SHARE_NOT_FOUND = 'This link has expired or was revoked';
 type ReportRow = typeof reports.$inferSelect;
 
@@ -62,6 +63,7 @@ export async function createReport(db: Db, member: Member, input: ReportRequest)
     if (!client) throw notFound('Client not found');
   }
   const wl = input.whiteLabel;
+  if (wl?.logoFile && !(await reportLogoOf(db, member.organisationId, wl.logoFile))) throw notFound(LOGO_NOT_FOUND);
   const [row] = await db
     .insert(reports)
     .values({
@@ -79,6 +81,21 @@ export async function createReport(db: Db, member: Member, input: ReportRequest)
     })
     .returning({ id: reports.id });
   return row;
+}
+
+/**
+ * The stored file of the logo `logoFile` names ("/uploads/<name>"), when it is one this organisation
+ * uploaded for its reports, a PNG or JPEG (issue 57): else null, and no report makes, mails or
+ * shows it (another organisation's logo, an opportunity's, a message's attachment).
+ */
+export async function reportLogoOf(db: Db, organisationId: string, logoFile: string | null | undefined): Promise<string | null> {
+  const name = /^\/uploads\/([0-9a-f]{32}\.(?:png|jpg))$/.exec(logoFile ?? '')?.[1];
+  if (!name) return null;
+  const [row] = await db
+    .select({ name: uploads.name })
+    .from(uploads)
+    .where(and(eq(uploads.name, name), eq(uploads.kind, 'report_logo'), eq(uploads.organisationId, organisationId)));
+  return row?.name ?? null;
 }
 
 /** GET /api/org/reports: the organisation's, newest first (a member limited to clients: theirs). */
