@@ -789,6 +789,15 @@ export const MUTANTS: Mutant[] = [
   { name: 'security 57: the migration makes any logo a report named its report logo', file: 'drizzle/0038_report_logos.sql', migration: true,
     find: ' AND w."organisation_id" = r."organisation_id"', replace: '',
     tests: [T.security57], grep: 'the migration keeps the logos' },
+  { name: 'security 57: the metrics import reads a file of any number of rows (the cap off by one: 50,001 read)', file: 'src/server/modules/outlets/metrics-import.ts',
+    find: '  if (records.length - 1 > IMPORT_MAX_ROWS)', replace: '  if (records.length - 1 > IMPORT_MAX_ROWS + 1)',
+    tests: [T.security57], grep: '50,000 rows' },
+  { name: 'security 57: the metrics import refuses exactly 50,000 rows (> becomes >=)', file: 'src/server/modules/outlets/metrics-import.ts',
+    find: '  if (records.length - 1 > IMPORT_MAX_ROWS)', replace: '  if (records.length - 1 >= IMPORT_MAX_ROWS)',
+    tests: [T.security57], grep: '50,000 rows' },
+  { name: "security 57: the metrics import's 400 keyed by \"line N\" again, not the dry run's list", file: 'src/server/modules/outlets/routes.ts',
+    find: '              errors: result.errors,', replace: '              errors: Object.fromEntries(result.errors.map((e) => [`line ${e.line}`, e.message])),',
+    tests: ['tests/api/outlets.test.ts'], grep: 'refused whole' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

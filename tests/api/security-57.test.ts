@@ -12,7 +12,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPglite } from '../../src/server/db/pglite';
 import { migrationsDir } from '../../src/server/paths';
-import { auditEntries, briefTemplates, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
+import { auditEntries, briefTemplates, outletMetrics, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { kinds, PASSWORD, signedIn, uniqueEmail } from '../support/factories';
@@ -371,5 +371,34 @@ describe('a white-label report’s logo is one its organisation uploaded for rep
       await pglite.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 180_000);
+});
+
+describe('the metrics import: at most 50,000 rows (issue 57)', () => {
+  const ahrefs = (rows: number, prefix: string) =>
+    Buffer.from(['Target,Domain Rating', ...Array.from({ length: rows }, (_, i) => `${prefix}${i}.example,${i % 100}`)].join('\n'));
+  const importAs = (agent: Agent, file: Buffer, dryRun: boolean) =>
+    agent.upload(`/api/admin/outlets/metrics/import?source=ahrefs${dryRun ? '&dryRun=1' : ''}`, 'file', file, 'export.csv', 'text/csv');
+
+  it('a file of 50,001 rows (well under 10 MB) is refused whole with 413, dry run or not; 50,000 are read', async () => {
+    const { agent: admin } = await signedIn(t.app, t.db, kinds.admin);
+    const known = await createOpportunity(t.db, { title: 'Known', outletName: 'Known', outletUrl: 'https://cap0.example/' });
+    const metricsBefore = await t.db.$count(outletMetrics);
+    const tooMany = ahrefs(50_001, 'cap');
+    expect(tooMany.length).toBeLessThan(1024 * 1024);
+    for (const dryRun of [true, false]) {
+      const res = await importAs(admin, tooMany, dryRun);
+      expect(res.status, res.text.slice(0, 300)).toBe(413);
+      const message = 'This file has more than 50,000 rows: split it into files of at most 50,000 rows and import each';
+      expect(res.body).toEqual({ message, errors: { file: message } });
+    }
+    expect(await t.db.$count(outletMetrics)).toBe(metricsBefore);
+
+    // exactly 50,000: read, and its one known outlet changes
+    const res = await importAs(admin, ahrefs(50_000, 'cap'), false);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(res.body).toMatchObject({ applied: true, rows: 50_000, errors: [] });
+    expect(res.body.changes).toEqual([expect.objectContaining({ host: 'cap0.example', outletId: known.outletId, metric: 'dr', to: 0 })]);
+    expect(res.body.unmatched).toHaveLength(49_999);
   }, 180_000);
 });
