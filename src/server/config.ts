@@ -131,6 +131,10 @@ export const configSchema = z.object({
   /** Files uploaded per user, and their total size. */
   LIMIT_UPLOADS: limit.prefault('100/1d'),
   LIMIT_UPLOAD_BYTES: limit.prefault('200MB/1d'),
+  /** Invitation e-mails (invitations and their resends) an organisation sends. */
+  LIMIT_INVITATION_MAILS: limit.prefault('30/1h'),
+  /** Recipients an organisation adds to its scheduled reports (each a mail to an outside address). */
+  LIMIT_REPORT_RECIPIENTS: limit.prefault('50/1h'),
   // Publication checks (modules/placements, outbound/): the live article's page, fetched and watched.
   /**
    * Hosts, IPs or CIDRs the link checker may reach although they are not public (tests, intranets):

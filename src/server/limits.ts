@@ -19,6 +19,9 @@ export interface Limits {
   messages: Limit;
   uploads: Limit;
   uploadBytes: Limit;
+  /** per organisation: what it can make Byline mail to addresses it types (issue 57) */
+  invitationMails: Limit;
+  reportRecipients: Limit;
 }
 
 const cache = new WeakMap<Config, Limits>();
@@ -84,6 +87,16 @@ export function limitsFor(config: Config): Limits {
       bucket: 'upload-bytes',
       ...config.LIMIT_UPLOAD_BYTES,
       message: (when) => `You have uploaded too much today. Please try again ${when}.`,
+    },
+    invitationMails: {
+      bucket: 'invitation-mail',
+      ...config.LIMIT_INVITATION_MAILS,
+      message: (when) => `Your organisation has sent too many invitations. Please try again ${when}.`,
+    },
+    reportRecipients: {
+      bucket: 'report-recipient',
+      ...config.LIMIT_REPORT_RECIPIENTS,
+      message: (when) => `Your organisation has added too many report recipients. Please try again ${when}.`,
     },
   };
   cache.set(config, limits);

@@ -68,6 +68,18 @@ export const hidesAmounts = (role: OrgRole | null | undefined, clientIds: readon
 /** The refusal of a route that shows money, to a client reviewer. */
 export const AMOUNTS_REFUSAL = 'Your access is limited to reviewing your articles';
 
+/**
+ * Who may set a member's monthly cap and approval threshold (issue 57): an owner or admin, never
+ * their own (a limit is set by someone above the member), never the owner's, and an admin's only
+ * the owner. Null: allowed; else why not, in the words of the 403.
+ */
+export function limitsRefusal(by: { role: OrgRole; self: boolean }, targetRole: OrgRole): string | null {
+  if (by.self) return 'You cannot change your own limits';
+  if (targetRole === 'owner') return 'The owner’s limits cannot be changed';
+  if (targetRole === 'admin' && by.role !== 'owner') return 'Only the owner can change an admin’s limits';
+  return null;
+}
+
 /** How many clients an organisation may have. */
 export const MAX_CLIENTS = 200;
 

@@ -315,26 +315,25 @@ describe('metrics from the SEO tools’ exports', () => {
     const bad = await importFile('ahrefs', 'ahrefs-bad.csv');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('2 rows could not be used: nothing was imported');
-    expect(bad.body.errors).toEqual({
-      'line 3': '"not a website" is not a website address',
-      'line 4': 'Domain Rating must be a number from 0 to 100, not "high"',
-    });
-    expect(bad.body.result.errors).toEqual([
+    // the rows by line in the dry run's shape (issue 57), and the whole result
+    const rows = [
       { line: 3, message: '"not a website" is not a website address' },
       { line: 4, message: 'Domain Rating must be a number from 0 to 100, not "high"' },
-    ]);
+    ];
+    expect(bad.body.errors).toEqual(rows);
+    expect(bad.body.result.errors).toEqual(rows);
     // the good row would have changed something: it was not applied either
     expect(bad.body.result.changes).toHaveLength(3);
     const moz = await importFile('moz', 'moz-bad.csv');
     expect(moz.status).toBe(400);
-    expect(moz.body.errors).toEqual({ 'line 2': 'Domain Authority must be a number from 0 to 100, not "140"' });
+    expect(moz.body.errors).toEqual([{ line: 2, message: 'Domain Authority must be a number from 0 to 100, not "140"' }]);
     const semrush = await importFile('semrush', 'semrush-bad.csv');
     expect(semrush.status).toBe(400);
-    expect(semrush.body.errors).toEqual({ 'line 2': '"someday" is not a date on or before today' });
+    expect(semrush.body.errors).toEqual([{ line: 2, message: '"someday" is not a date on or before today' }]);
     // a dry run of a bad file shows the errors with a 200
     const dry = await importFile('ahrefs', 'ahrefs-bad.csv', true);
     expect(dry.status).toBe(200);
-    expect(dry.body.errors).toHaveLength(2);
+    expect(dry.body.errors).toEqual(rows);
     // another tool's file, or no file
     const wrong = await importFile('moz', 'ahrefs.csv');
     expect(wrong.status).toBe(400);

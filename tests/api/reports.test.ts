@@ -113,7 +113,7 @@ describe('reports', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const text = csv.text;
-    expect(text.split('\n')[0]).toBe('Outlet,Article,Client,Status,Live URL,Link status');
+    expect(text.split('\r\n')[0]).toBe('Outlet,Article,Client,Status,Live URL,Link status');
     expect(text).toContain(
       'The Daily Ledger,Acme rebuilt its kitchens,Acme Foods,Published,https://dailyledger.example.com/acme-kitchens,Live',
     );
@@ -164,7 +164,7 @@ describe('reports', () => {
     await t.db.update(reports).set({ showPrices: false }).where(eq(reports.id, id));
 
     const csv = (await owner.agent.get(`/api/org/reports/${id}/csv`)).text;
-    expect(csv.split('\n')[0]).toBe('Article');
+    expect(csv.split('\r\n')[0]).toBe('Article');
     expect(csv).toContain('Acme stored story');
     expect(csv).not.toContain('4,321');
     const pdf = await pdfText((await download(owner, `/api/org/reports/${id}/pdf`)).bytes);

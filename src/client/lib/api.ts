@@ -16,8 +16,10 @@ const OFFLINE_MESSAGE = "You're offline. Check your connection and try again.";
 async function toError(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { message?: string; errors?: Record<string, string> };
-    if (body && typeof body.message === 'string') return new ApiError(res.status, body.message, body.errors, body);
+    const body = JSON.parse(text) as { message?: string; errors?: unknown };
+    // `errors` by field; a list (the metrics import's rows by line) is read from `body`
+    const byField = typeof body?.errors === 'object' && body.errors !== null && !Array.isArray(body.errors) ? (body.errors as Record<string, string>) : undefined;
+    if (body && typeof body.message === 'string') return new ApiError(res.status, body.message, byField, body);
   } catch {
     // not JSON: fall through to the spec's "status: body" form
   }

@@ -670,7 +670,10 @@ export const uploads = pgTable(
   {
     name: text('name').primaryKey(),
     ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
-    kind: text('kind', { enum: ['avatar', 'image', 'document'] }).notNull(),
+    /** `report_logo`: a white-label report's logo (PNG or JPEG), which only its organisation's reports show (issue 57) */
+    kind: text('kind', { enum: ['avatar', 'image', 'document', 'report_logo'] }).notNull(),
+    /** the organisation a report logo was uploaded for */
+    organisationId: uuid('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
   },

@@ -78,6 +78,21 @@ export async function claimLimits(db: Db, claims: Claim[], now: Date = new Date(
 
 const lockKey = (c: Claim) => `${c.limit.bucket}\n${c.subject}`;
 
+/**
+ * Does `work` with `claims` counted first (refused with 429 before it starts when one is used up),
+ * and gives them back when the work is refused after all: only what was done counts (issue 57: an
+ * invitation to an address that is already a member's mails nothing).
+ */
+export async function withClaims<T>(db: Db, claims: Claim[], work: () => Promise<T>): Promise<T> {
+  const claimed = await claimLimits(db, claims);
+  try {
+    return await work();
+  } catch (err) {
+    await releaseClaims(db, claimed);
+    throw err;
+  }
+}
+
 /** Gives counted events back (the request did not count after all). */
 export async function releaseClaims(db: Pick<Db, 'delete'>, ids: number[]): Promise<void> {
   if (ids.length) await db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids));

@@ -25,7 +25,7 @@ export async function storeUpload(
   files: FileStore,
   limits: Limits,
   uploader: { id: string; role: string },
-  file: { source: FileSource; ext: string; mime: string; kind: UploadKind },
+  file: { source: FileSource; ext: string; mime: string; kind: UploadKind; organisationId?: string },
 ): Promise<string> {
   let claimed: number[] = [];
   if (uploader.role !== 'admin') {
@@ -35,7 +35,7 @@ export async function storeUpload(
     ]);
   }
   const name = generatedName(file.ext);
-  await db.insert(uploads).values({ name, ownerId: uploader.id, kind: file.kind, bytes: file.source.size });
+  await db.insert(uploads).values({ name, ownerId: uploader.id, kind: file.kind, bytes: file.source.size, organisationId: file.organisationId ?? null });
   try {
     await files.put(name, file.source, file.mime);
   } catch (err) {

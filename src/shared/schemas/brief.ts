@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EDIT_FEEDBACK_MAX } from '../constants';
+import { nameSchema } from './one-line';
 import { ARTICLE_TABS, PROJECT_TABS } from '../enums';
 import {
   NAME_MAX,
@@ -292,7 +293,7 @@ export const briefCopyAnswerSchema = z.object({ copied: z.array(z.guid()), skipp
  * it is saved from (without one, the organisation's own; issue 57).
  */
 export const briefTemplateSchema = z.object({
-  name: z.string({ error: 'Name the template' }).trim().min(1, 'Name the template').max(100, 'At most 100 characters'),
+  name: nameSchema('Name the template', 100, 'At most 100 characters'),
   paymentId: z
     .string({ error: 'Payment not found' })
     .optional()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, INVITABLE_ROLES, MAX_CLIENT_WEBSITES, MAX_CLIENTS, ORG_ROLES, PURCHASE_REQUEST_VIEW_STATUSES } from '../org';
+import { nameSchema } from './one-line';
 import { websiteSchema } from './profile';
 import { count, decimal, id, timestamp } from './responses/common';
 
@@ -37,11 +38,7 @@ export const memberChangeSchema = z
   .refine((v) => v.role !== undefined || v.clientIds !== undefined, 'Send a role or clients');
 export type MemberChange = z.infer<typeof memberChangeSchema>;
 
-const clientName = z
-  .string({ error: 'Client name is required' })
-  .trim()
-  .min(1, 'Client name is required')
-  .max(120, 'Client name must be at most 120 characters');
+const clientName = nameSchema('Client name is required', 120, 'Client name must be at most 120 characters');
 
 /**
  * A client's websites (issue 57): each as the profile's website is taken (a bare domain gets
@@ -86,7 +83,7 @@ export const transferOwnershipSchema = z.object({ userId: id.describe('the membe
 
 /** POST /api/invitations/{token}/accept: the name, for an account that has none yet. */
 export const acceptInvitationSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(120, 'Name must be at most 120 characters').optional(),
+  name: nameSchema('Name is required', 120, 'Name must be at most 120 characters').optional(),
 });
 
 /** GET /api/org */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IMPORT_SOURCES, OUTLET_METRICS } from '../outlets';
 import { outletMetricValueSchema } from './responses/outlet-metric';
 import { brandOpportunitySchema } from './responses/opportunity';
-import { id, timestamp } from './responses/common';
+import { errorSchema, id, timestamp } from './responses/common';
 
 const share = z.number().min(0).max(1).nullable();
 
@@ -63,7 +63,21 @@ export const metricsImportResultSchema = z
   })
   .meta({ id: 'MetricsImportResult' });
 
+/**
+ * POST …/metrics/import's 400 for a file with rows that cannot be used: every such row by line, in
+ * the dry run's shape (issue 57), and the whole result; nothing was applied.
+ */
+export const metricsImportRefusalSchema = z
+  .object({
+    message: z.string().describe('how many rows could not be used'),
+    errors: metricsImportResultSchema.shape.errors.describe('each row that cannot be used, by line, as a dry run lists them'),
+    result: metricsImportResultSchema,
+  })
+  .meta({ id: 'MetricsImportRefusal' });
+
 export type { OutletMetricValue } from './responses/outlet-metric';
 export type OutletRecord = z.infer<typeof outletRecordSchema>;
 export type OutletDetail = z.infer<typeof outletDetailSchema>;
 export type MetricsImportResult = z.infer<typeof metricsImportResultSchema>;
+/** What the import's 400 answers: the rows that cannot be used, or another refusal (the file, the query). */
+export const metricsImport400Schema = z.union([metricsImportRefusalSchema, errorSchema]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from './one-line';
 
 /** http(s) URL; other schemes (javascript:, data:) are refused. */
 export function isHttpUrl(value: string): boolean {
@@ -20,12 +21,9 @@ const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*(?::\
  */
 export const withHttps = (value: string): string => (BARE_DOMAIN.test(value) ? `https://${value}` : value);
 
-const name = z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(120, 'Name must be at most 120 characters');
-const brandName = z
-  .string({ error: 'Company name is required' })
-  .trim()
-  .min(1, 'Company name is required')
-  .max(120, 'Company name must be at most 120 characters');
+const name = nameSchema('Name is required', 120, 'Name must be at most 120 characters');
+/** The company's name: the organisation's. */
+const brandName = nameSchema('Company name is required', 120, 'Company name must be at most 120 characters');
 /** A website as the profile takes it (and a client's each of its websites, issue 57). */
 export const websiteSchema = z
   .string({ error: 'Website is required' })

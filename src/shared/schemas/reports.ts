@@ -8,6 +8,7 @@ import {
   SHARE_DAYS_DEFAULT,
   SHARE_DAYS_MAX,
 } from '../reports';
+import { nameSchema } from './one-line';
 import { id, timestamp } from './responses/common';
 
 const day = z
@@ -18,7 +19,7 @@ const day = z
 /** POST /api/org/reports. */
 export const reportRequestSchema = z
   .object({
-    name: z.string().trim().min(1, 'Give the report a name').max(120, 'At most 120 characters'),
+    name: nameSchema('Give the report a name', 120, 'At most 120 characters'),
     clientId: id.nullish().describe('only this client’s placements'),
     from: day.nullish().describe('ordered on or after this day (UTC)'),
     to: day.nullish().describe('ordered on or before this day (UTC)'),
@@ -32,8 +33,9 @@ export const reportRequestSchema = z
       .object({
         logoFile: z
           .string()
-          .regex(/^\/uploads\/[A-Za-z0-9._-]+$/, 'Upload the logo first (POST /api/org/reports/logo)')
-          .nullish(),
+          .regex(/^\/uploads\/[0-9a-f]{32}\.(png|jpg)$/, 'Upload the logo first (POST /api/org/reports/logo)')
+          .nullish()
+          .describe('the `url` POST /api/org/reports/logo answered: a logo this organisation uploaded for its reports'),
         color: z
           .string()
           .regex(/^#[0-9a-fA-F]{6}$/, 'A colour as #RRGGBB')

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { opportunities, organisations, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { preparedVariants } from '../../db/statement';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../shared/billing';
+import { csvRows } from '../../../shared/csv';
 import type { PaymentStatus } from '../../../shared/payment';
 
 export interface ExportFilter {
@@ -119,23 +119,19 @@ async function* exportBatches(db: Db, filter: ExportFilter): AsyncGenerator<Row[
   }
 }
 
-const ENCODING = { escape_formulas: true, record_delimiter: 'windows' } as const;
-
-/** The header row, then each batch encoded by csv-stringify as one chunk of the response. */
+/** The header row, then each batch as one chunk of the response. */
 async function* csvChunks(db: Db, filter: ExportFilter): AsyncGenerator<string> {
-  yield stringify([[...PAYMENTS_EXPORT_COLUMNS]], ENCODING);
+  yield csvRows([PAYMENTS_EXPORT_COLUMNS]);
   for await (const rows of exportBatches(db, filter)) {
-    yield stringify(
-      rows.map((r) => PAYMENTS_EXPORT_COLUMNS.map((c) => r[c] ?? '')),
-      ENCODING,
-    );
+    yield csvRows(rows.map((r) => PAYMENTS_EXPORT_COLUMNS.map((c) => r[c])));
   }
 }
 
 /**
  * GET /api/admin/payments/export.csv: a header row, then one row per payment, streamed (the
  * database is read a batch at a time as fast as the client takes the file, never all at once).
- * Cells that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) are prefixed with `'`.
+ * Cells that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) are prefixed with `'`
+ * (shared/csv.ts, as in every CSV Byline writes).
  */
 export function paymentsCsv(db: Db, filter: ExportFilter): Readable {
   return Readable.from(csvChunks(db, filter), { objectMode: false, highWaterMark: 64 * 1024 });

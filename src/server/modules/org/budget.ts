@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { formatUsd } from '../../../shared/money';
-import { PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestLine, type PurchaseRequestStatus } from '../../../shared/org';
+import { limitsRefusal, PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestLine, type PurchaseRequestStatus } from '../../../shared/org';
 import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
 import { checkouts, opportunities, orders, organisations, orgClients, purchaseRequests, users } from '../../db/schema';
@@ -172,11 +172,14 @@ export async function setMemberLimits(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [target] = await tx
-      .select({ email: users.email, cap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
+      .select({ email: users.email, role: users.orgRole, cap: users.monthlyCapUsd, threshold: users.approvalThresholdUsd })
       .from(users)
       .where(and(eq(users.id, userId), eq(users.organisationId, by.organisationId)))
       .for('no key update');
     if (!target) throw notFound('Member not found');
+    // set by someone above the member: never one's own or the owner's; an admin's by the owner (issue 57)
+    const refused = limitsRefusal({ role: by.role, self: userId === by.userId }, target.role!);
+    if (refused) throw forbidden(refused);
     await tx.update(users).set(limits).where(eq(users.id, userId));
     await recordAudit(tx, {
       organisationId: by.organisationId,

@@ -57,7 +57,7 @@ const tokenParams = z.object({ token: z.string().max(200).describe('the token of
 const GONE = { 410: 'The invitation has expired, was used or was revoked' };
 
 /** The buyer's organisation (decision 033): the member's own view, the team, invitations, the audit log. */
-export const orgModule: Module = async (app, { db }) => {
+export const orgModule: Module = async (app, { db, limits }) => {
   route(
     app,
     'GET',
@@ -154,9 +154,13 @@ export const orgModule: Module = async (app, { db }) => {
       description: `A single-use link to /invite/{token}, valid 7 days. Inviting an address again replaces its open invitation. Roles: ${ORG_ROLES.filter((r) => r !== 'owner').join(', ')}.`,
       body: invitationInputSchema,
       response: { 201: invitationSchema },
-      errors: { 409: 'Already a member here, or of another organisation', 422: 'Owners and admins cannot be limited to clients' },
+      errors: {
+        409: 'Already a member here, or of another organisation',
+        422: 'Owners and admins cannot be limited to clients',
+        429: 'Too many invitation mails from the organisation this hour (LIMIT_INVITATION_MAILS; resends count too); `Retry-After` says when to try again',
+      },
     },
-    async (req, reply) => reply.code(201).send(await invite(db, memberOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await invite(db, limits, memberOf(req), req.body)),
   );
 
   route(
@@ -190,8 +194,9 @@ export const orgModule: Module = async (app, { db }) => {
       summary: 'Send a new link (the old one stops working), valid 7 more days',
       params: invitationParams,
       response: { 200: invitationSchema },
+      errors: { 429: 'Too many invitation mails from the organisation this hour (LIMIT_INVITATION_MAILS; resends count too); `Retry-After` says when to try again' },
     },
-    async (req) => resendInvitation(db, memberOf(req), req.params.id),
+    async (req) => resendInvitation(db, limits, memberOf(req), req.params.id),
   );
 
   route(
@@ -377,9 +382,11 @@ export const orgModule: Module = async (app, { db }) => {
       can: 'manage',
       tags: ['Organisation'],
       summary: 'Set a member’s monthly cap and approval threshold (null: none)',
+      description: 'Never one’s own nor the owner’s; an admin’s only by the owner.',
       params: memberParams,
       body: memberLimitsSchema,
       response: { 204: noContent('Saved') },
+      errors: { 403: 'One’s own limits, the owner’s, or an admin’s set by another admin' },
     },
     async (req, reply) => {
       await setMemberLimits(db, memberOf(req), req.params.userId, req.body);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { csvRows } from '../../../shared/csv';
 import { INVITATION_DAYS, ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
 import type { AdminOrganisation, AuditEntry, AuditQuery, InvitationInput, MemberChange, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
 import { organisationSpent } from './budget';
@@ -7,6 +8,8 @@ import { checkedClientIds } from './clients';
 import type { Db } from '../../db/client';
 import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
+import { withClaims } from '../../lib/rate-limit';
+import type { Limits } from '../../limits';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { hashToken } from '../auth/session';
@@ -227,8 +230,9 @@ const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_
  * POST /api/org/invitations: invites an e-mail with a role, by a single-use link valid
  * INVITATION_DAYS. An open invitation to the same address is replaced (a new link, the new role).
  */
-export async function invite(db: Db, by: Member, input: InvitationInput, now = new Date()): Promise<OrgInvitation> {
-  return db.transaction(async (tx) => {
+export async function invite(db: Db, limits: Limits, by: Member, input: InvitationInput, now = new Date()): Promise<OrgInvitation> {
+  // each invitation mail counts against the organisation's hourly limit, unless refused (issue 57)
+  return withClaims(db, [{ limit: limits.invitationMails, subject: by.organisationId }], () => db.transaction(async (tx) => {
     const [account] = await tx
       .select({ role: users.role, organisationId: users.organisationId })
       .from(users)
@@ -267,7 +271,7 @@ export async function invite(db: Db, by: Member, input: InvitationInput, now = n
     await sendInvitation(tx, by, row, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'member_invited', subject: input.email, details: { role: input.role } }, now);
     return invitationJson(row, now);
-  });
+  }));
 }
 
 async function openInvitation(db: Db | Tx, organisationId: string, id: string) {
@@ -290,8 +294,8 @@ export async function revokeInvitation(db: Db, by: Member, id: string, now = new
 }
 
 /** POST /api/org/invitations/{id}/resend: a new link (the old one stops working) and a new expiry. */
-export async function resendInvitation(db: Db, by: Member, id: string, now = new Date()): Promise<OrgInvitation> {
-  return db.transaction(async (tx) => {
+export async function resendInvitation(db: Db, limits: Limits, by: Member, id: string, now = new Date()): Promise<OrgInvitation> {
+  return withClaims(db, [{ limit: limits.invitationMails, subject: by.organisationId }], () => db.transaction(async (tx) => {
     const row = await openInvitation(tx, by.organisationId, id);
     const token = newToken();
     const [updated] = await tx
@@ -302,7 +306,7 @@ export async function resendInvitation(db: Db, by: Member, id: string, now = new
     await sendInvitation(tx, by, updated, token);
     await recordAudit(tx, { organisationId: by.organisationId, actor: by, action: 'invitation_resent', subject: row.email }, now);
     return invitationJson(updated, now);
-  });
+  }));
 }
 
 /** The invitation a link's token names while it can still be accepted, else 410. */
@@ -406,22 +410,11 @@ export async function auditPage(db: Db, organisationId: string, q: AuditQuery, l
   return rows.map(auditJson);
 }
 
-const csvCell = (v: string) => {
-  // a cell a spreadsheet would read as a formula is written as text
-  const text = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
 /** GET /api/org/audit.csv: every entry the filters find, newest first. */
 export async function auditCsv(db: Db, organisationId: string, q: AuditQuery): Promise<string> {
   const rows = await db.select().from(auditEntries).where(auditWhere(organisationId, q)).orderBy(desc(auditEntries.id));
-  const lines = [['At (UTC)', 'Member', 'E-mail', 'Action', 'Subject', 'Details', 'Address'].join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.at.toISOString(), r.actorName ?? '', r.actorEmail, r.action, r.subject, JSON.stringify(r.details), r.address ?? '']
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvRows([
+    ['At (UTC)', 'Member', 'E-mail', 'Action', 'Subject', 'Details', 'Address'],
+    ...rows.map((r) => [r.at.toISOString(), r.actorName, r.actorEmail, r.action, r.subject, JSON.stringify(r.details), r.address]),
+  ]);
 }

@@ -62,7 +62,18 @@ const SCORES: OutletMetric[] = ['da', 'dr', 'spamScore'];
 /** Cells that mean "no value" in the tools' exports. */
 const EMPTY = new Set(['', '-', '—', 'n/a', 'na', 'null', 'none']);
 
-export class ImportFileError extends Error {}
+/** A file refused whole, before any row is read against the outlets: 400, or 413 for too many rows. */
+export class ImportFileError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 413 = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** The data rows one import reads at most (issue 57): an export of 5,000 outlets is a tenth of it. */
+export const IMPORT_MAX_ROWS = 50_000;
 
 interface Row {
   line: number;
@@ -116,11 +127,18 @@ function readExport(
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
+      // the header, the rows allowed and one more, which refuses the file: the rest is never read
+      to: IMPORT_MAX_ROWS + 2,
     }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (err) {
     throw new ImportFileError(`This file could not be read as CSV: ${(err as Error).message}`);
   }
   if (records.length === 0) throw new ImportFileError('The file is empty');
+  if (records.length - 1 > IMPORT_MAX_ROWS)
+    throw new ImportFileError(
+      `This file has more than ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows: split it into files of at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows and import each`,
+      413,
+    );
   const headers = records[0].record.map(norm);
   const find = (names: string[]) => {
     for (const name of names) {

@@ -5,6 +5,7 @@ import { HttpError, notFound } from '../../lib/errors';
 import { readUpload, uploadRoutes } from '../../storage/read-upload';
 import { readFile } from 'node:fs/promises';
 import {
+  metricsImport400Schema,
   metricsImportQuerySchema,
   metricsImportResultSchema,
   outletDetailSchema,
@@ -64,14 +65,16 @@ export const outletsModule: Module = async (app, { db }) => {
         querystring: metricsImportQuerySchema,
         upload: {
           file: {
-            description: 'the CSV (comma, semicolon or tab separated; UTF-8 or UTF-16), at most 10 MB',
+            description: 'the CSV (comma, semicolon or tab separated; UTF-8 or UTF-16), at most 10 MB and 50,000 rows',
             file: true,
           },
         },
         response: { 200: metricsImportResultSchema },
         errors: {
-          400: 'Not an export of that tool, or rows that cannot be used (each with its line): nothing was applied',
-          413: 'The file is larger than 10 MB',
+          400: metricsImport400Schema.describe(
+            'Rows that cannot be used (`errors`: each with its line, as a dry run lists them; `result`: the whole check), or not an export of that tool (`errors.file`): nothing was applied',
+          ),
+          413: 'The file is larger than 10 MB, or has more than 50,000 rows (`errors.file`)',
         },
       },
       async (req) => {
@@ -88,16 +91,15 @@ export const outletsModule: Module = async (app, { db }) => {
           const result = await importMetrics(db, bytes, { source: req.query.source, dryRun, adminId: admin.id });
           if (!dryRun && result.errors.length > 0) {
             const n = result.errors.length;
-            throw new HttpError(
-              400,
-              `${n} ${n === 1 ? 'row' : 'rows'} could not be used: nothing was imported`,
-              Object.fromEntries(result.errors.slice(0, 50).map((e) => [`line ${e.line}`, e.message])),
-              { result },
-            );
+            // the rows by line in the dry run's shape (issue 57), with the whole result
+            throw new HttpError(400, `${n} ${n === 1 ? 'row' : 'rows'} could not be used: nothing was imported`, undefined, {
+              errors: result.errors,
+              result,
+            });
           }
           return result;
         } catch (err) {
-          if (err instanceof ImportFileError) throw new HttpError(400, err.message, { file: err.message });
+          if (err instanceof ImportFileError) throw new HttpError(err.status, err.message, { file: err.message });
           throw err;
         }
       },

@@ -6,7 +6,7 @@ import type { MailAttachments } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { REPORT_STATUS_LABELS } from '../../../shared/reports';
 import { renderReportPdf } from './pdf';
-import { columnsOf, reportCsv, reportLines } from './service';
+import { columnsOf, reportCsv, reportLines, reportLogoOf } from './service';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -22,9 +22,12 @@ export const fileNameOf = (report: Pick<ReportRow, 'name'>, ext: string) =>
       .slice(0, 60) || 'report'
   }.${ext}`;
 
-/** The logo of a white-label report, from the file store ('/uploads/<name>'); null when none or gone. */
-export async function logoOf(files: FileStore, logoFile: string | null | undefined): Promise<Buffer | null> {
-  const name = logoFile?.replace(/^\/uploads\//, '');
+/**
+ * The logo of a white-label report, from the file store: null when it has none, when the file is
+ * gone, or when it is not a logo the report's organisation uploaded for its reports (issue 57).
+ */
+export async function logoOf(db: Db, files: FileStore, report: Pick<ReportRow, 'organisationId' | 'whiteLabel'>): Promise<Buffer | null> {
+  const name = await reportLogoOf(db, report.organisationId, report.whiteLabel?.logoFile);
   if (!name) return null;
   const found = await files.get(name);
   return found ? buffer(found.stream) : null;
@@ -63,7 +66,7 @@ export async function reportDocuments(db: Db, files: FileStore, report: ReportRo
     columns: columnsOf(report),
     lines,
     generatedAt: now,
-    whiteLabel: wl ? { logo: await logoOf(files, wl.logoFile), color: wl.color, footer: wl.footer } : null,
+    whiteLabel: wl ? { logo: await logoOf(db, files, report), color: wl.color, footer: wl.footer } : null,
     author: organisation,
   });
   return { lines, scope, pdf, csv: reportCsv(report, lines), organisation };

@@ -89,12 +89,8 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
             files,
             limits,
             { id: member.userId, role: 'brand' },
-            {
-              source: file,
-              ext: image.ext,
-              mime: image.mime,
-              kind: 'image',
-            },
+            // a report logo of this organisation: only its reports may name it (issue 57)
+            { source: file, ext: image.ext, mime: image.mime, kind: 'report_logo', organisationId: member.organisationId },
           );
           return { url: `/uploads/${name}` };
         } finally {
@@ -120,7 +116,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       response: { 201: z.object({ id: z.guid() }) },
       errors: {
         403: 'Prices for a member who does not see them, or a client the member is not limited to',
-        404: 'Client not found',
+        404: 'Client not found, or a logo that is not one this organisation uploaded for its reports',
       },
     },
     async (req, reply) => reply.status(201).send(await createReport(db, memberOf(req), req.body)),
@@ -186,9 +182,12 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       params: reportParams,
       body: reportScheduleSchema,
       response: { 200: reportSchema },
-      errors: { 404: REPORT_NOT_FOUND },
+      errors: {
+        404: REPORT_NOT_FOUND,
+        429: 'The organisation added too many recipients this hour (LIMIT_REPORT_RECIPIENTS: each address a save adds counts, every one when the cadence is set or changed); `Retry-After` says when to try again',
+      },
     },
-    async (req) => setSchedule(db, memberOf(req), req.params.id, req.body),
+    async (req) => setSchedule(db, limits, memberOf(req), req.params.id, req.body),
   );
 
   // ---- share links ----
@@ -303,7 +302,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         const [report] = await db.select().from(reports).where(eq(reports.id, share.reportId));
         if (!report) return html(reply, 404, await shareHtml({ kind: 'gone' }));
         const docs = await reportContent(db, report);
-        const logo = report.whiteLabel ? await logoOf(files, report.whiteLabel.logoFile) : null;
+        const logo = report.whiteLabel ? await logoOf(db, files, report) : null;
         return html(reply, 200, await shareHtml({ kind: 'report', report, docs, logo }));
       }
       const proof = await placementProof(db, share.placementId!);

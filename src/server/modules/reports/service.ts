@@ -1,12 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../db/client';
-import { opportunities, orgClients, payments, placements, publications, reports, shares } from '../../db/schema';
+import { opportunities, orgClients, payments, placements, publications, reports, shares, uploads } from '../../db/schema';
 import type { Member, Scope } from '../../lib/contract';
 import { forbidden, notFound } from '../../lib/errors';
+import { withClaims } from '../../lib/rate-limit';
+import type { Limits } from '../../limits';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { DAY_MS } from '../../../shared/constants';
+import { csvRows } from '../../../shared/csv';
 import { formatUsd } from '../../../shared/money';
 import { hidesAmounts } from '../../../shared/org';
 import {
@@ -20,6 +22,7 @@ import type { Report, ReportRequest, Share } from '../../../shared/schemas/repor
 import type { PublicationCheck } from '../../../shared/publication';
 
 export const REPORT_NOT_FOUND = 'Report not found';
+export const LOGO_NOT_FOUND = 'Logo not found: upload it again';
 export const SHARE_NOT_FOUND = 'This link has expired or was revoked';
 type ReportRow = typeof reports.$inferSelect;
 
@@ -60,6 +63,7 @@ export async function createReport(db: Db, member: Member, input: ReportRequest)
     if (!client) throw notFound('Client not found');
   }
   const wl = input.whiteLabel;
+  if (wl?.logoFile && !(await reportLogoOf(db, member.organisationId, wl.logoFile))) throw notFound(LOGO_NOT_FOUND);
   const [row] = await db
     .insert(reports)
     .values({
@@ -77,6 +81,21 @@ export async function createReport(db: Db, member: Member, input: ReportRequest)
     })
     .returning({ id: reports.id });
   return row;
+}
+
+/**
+ * The stored file of the logo `logoFile` names ("/uploads/<name>"), when it is one this organisation
+ * uploaded for its reports, a PNG or JPEG (issue 57): else null, and no report makes, mails or
+ * shows it (another organisation's logo, an opportunity's, a message's attachment).
+ */
+export async function reportLogoOf(db: Db, organisationId: string, logoFile: string | null | undefined): Promise<string | null> {
+  const name = /^\/uploads\/([0-9a-f]{32}\.(?:png|jpg))$/.exec(logoFile ?? '')?.[1];
+  if (!name) return null;
+  const [row] = await db
+    .select({ name: uploads.name })
+    .from(uploads)
+    .where(and(eq(uploads.name, name), eq(uploads.kind, 'report_logo'), eq(uploads.organisationId, organisationId)));
+  return row?.name ?? null;
 }
 
 /** GET /api/org/reports: the organisation's, newest first (a member limited to clients: theirs). */
@@ -194,7 +213,7 @@ export const columnsOf = (report: ReportRow) =>
 /** GET /api/org/reports/{id}/csv: a header of the chosen columns' names, a line per placement. */
 export function reportCsv(report: ReportRow, lines: ReportLine[]): string {
   const columns = columnsOf(report);
-  return stringify([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
+  return csvRows([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
 }
 
 /** What changed matters for a scheduled report: its lines and columns, less the time of the last check. */
@@ -205,25 +224,41 @@ function reportDigest(report: ReportRow, lines: ReportLine[]): string {
     .digest('hex');
 }
 
-/** PUT /api/org/reports/{id}/schedule */
+/**
+ * The mails a schedule's save lets the job send to new addresses (issue 57): every recipient when
+ * the cadence is set or changed (the first report goes out at the job's next run), else the ones
+ * added; none when it stops.
+ */
+function recipientsMailed(before: Pick<ReportRow, 'cadence' | 'recipients'>, cadence: ReportCadence | null, recipients: string[]): number {
+  if (!cadence) return 0;
+  if (cadence !== before.cadence) return recipients.length;
+  return recipients.filter((r) => !before.recipients.includes(r)).length;
+}
+
+/** PUT /api/org/reports/{id}/schedule: the addresses it adds count against the organisation's hourly limit. */
 export async function setSchedule(
   db: Db,
+  limits: Limits,
   member: Member,
   id: string,
   input: { cadence: ReportCadence | null; recipients: string[] },
 ): Promise<Report> {
   const report = await reportOf(db, member, id);
   const recipients = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
-  const [row] = await db
-    .update(reports)
-    .set({
-      cadence: input.cadence,
-      recipients: input.cadence ? recipients : [],
-      // a new schedule sends its first report at the job's next run
-      ...(input.cadence !== report.cadence ? { lastPeriod: null } : {}),
-    })
-    .where(eq(reports.id, report.id))
-    .returning();
+  const mailed = recipientsMailed(report, input.cadence, recipients);
+  const claims = mailed > 0 ? [{ limit: limits.reportRecipients, subject: member.organisationId, weight: mailed }] : [];
+  const [row] = await withClaims(db, claims, () =>
+    db
+      .update(reports)
+      .set({
+        cadence: input.cadence,
+        recipients: input.cadence ? recipients : [],
+        // a new schedule sends its first report at the job's next run
+        ...(input.cadence !== report.cadence ? { lastPeriod: null } : {}),
+      })
+      .where(eq(reports.id, report.id))
+      .returning(),
+  );
   const [client] = row.clientId
     ? await db.select({ name: orgClients.name }).from(orgClients).where(eq(orgClients.id, row.clientId))
     : [];

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { formatUsd } from '@shared/money';
-import { ORG_ROLE_LABELS, roleCan, type OrgRole } from '@shared/org';
+import { limitsRefusal, ORG_ROLE_LABELS, roleCan, type OrgRole } from '@shared/org';
 import type { OrgMember } from '@shared/schemas/org';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -31,10 +31,10 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
   // the role the select shows; null where it is not to be changed here
   const editable = !me && member.role !== 'owner' && roleCan(myRole, 'manage') ? member.role : null;
   const canTransfer = !me && roleCan(myRole, 'own');
-  // the owner and admins set anyone's limits, their own too (a cap on oneself is a choice)
-  const canLimit = roleCan(myRole, 'manage');
+  // the owner and admins set the limits of those below them: never their own or the owner's (issue 57)
+  const canLimit = roleCan(myRole, 'manage') && limitsRefusal({ role: myRole, self: me }, member.role) === null;
   // owners and admins see every client; the others may be limited to some (decision 035)
-  const canChooseClients = canLimit && clients.length > 0 && member.role !== 'owner' && member.role !== 'admin';
+  const canChooseClients = roleCan(myRole, 'manage') && clients.length > 0 && member.role !== 'owner' && member.role !== 'admin';
   const clientNames = member.clientIds?.map((id) => clients.find((c) => c.id === id)?.name).filter(Boolean);
   const limits = [
     member.monthlyCapUsd !== null && `Cap ${formatUsd(member.monthlyCapUsd)}/month`,

@@ -37,12 +37,13 @@ interface Failure {
 }
 
 function failureOf(err: unknown): Failure {
-  const reasons =
-    err instanceof ApiError && err.errors
-      ? Object.entries(err.errors)
-          // a refused file's single reason is its message again
-          .filter(([, text]) => text !== err.message)
-          .map(([key, text]) => (/^line \d+$/.test(key) ? `Line ${key.slice(5)}: ${text}` : text))
+  const rows = err instanceof ApiError ? err.body?.errors : undefined;
+  const reasons = Array.isArray(rows)
+    ? // rows that cannot be used, by line (the dry run's shape)
+      (rows as MetricsImportResult['errors']).map((e) => `Line ${e.line}: ${e.message}`)
+    : err instanceof ApiError && err.errors
+      ? // a refused file's single reason is its message again
+        Object.values(err.errors).filter((text) => text !== err.message)
       : [];
   return { message: errorMessage(err, 'The file could not be imported. Please try again.'), reasons };
 }
@@ -92,8 +93,8 @@ export function MetricsImportPage() {
       {
         onSuccess: (result) => setChecked({ source, file, result }),
         onError: (err) => {
-          // the wrong tool or not an export: said on the file it is about
-          if (err instanceof ApiError && err.status === 400 && err.errors?.file) setErrors({ file: err.errors.file });
+          // the wrong tool, not an export, too many rows: said on the file it is about
+          if (err instanceof ApiError && (err.status === 400 || err.status === 413) && err.errors?.file) setErrors({ file: err.errors.file });
           else setFailure(failureOf(err));
         },
       },
@@ -161,7 +162,7 @@ export function MetricsImportPage() {
           id={`${id}-file`}
           label="CSV file"
           error={errors.file}
-          hint="Comma, semicolon or tab separated, at most 10 MB. Values are as of the file’s date column, or today when it has none."
+          hint="Comma, semicolon or tab separated, at most 10 MB and 50,000 rows. Values are as of the file’s date column, or today when it has none."
         >
           <input
             id={`${id}-file`}

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { CheckCheck, Download, MessageSquare, X } from 'lucide-react';
+import { csvRows } from '@shared/csv';
 import { placementStatus } from '@shared/payment';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
@@ -20,12 +21,6 @@ import { messagesUrl } from '../../api/get-messages';
 
 type Outcome = { title: string; lines: string[] } | null;
 
-/** A CSV cell: quoted when it holds a comma, a quote or a line break; formulas neutralised. */
-const cell = (v: string) => {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 function exportCsv(items: BrandPlacementItem[], withAmounts: boolean) {
   const head = ['outlet', 'title', 'status', ...(withAmounts ? ['amount_usd'] : []), 'client', 'live_url'];
   const rows = items.map((a) => [
@@ -36,7 +31,8 @@ function exportCsv(items: BrandPlacementItem[], withAmounts: boolean) {
     a.client?.name ?? '',
     a.publication?.url ?? '',
   ]);
-  const csv = [head, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  // formulas written as text, like every CSV Byline writes
+  const csv = csvRows([head, ...rows]);
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
