@@ -20,6 +20,7 @@ const every: MailData[] = [
   { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: false },
   { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: true },
   { kind: 'publication_restored', ...placement, liveUrl: 'https://outlet.example/story', forAdmin: false },
+  { kind: 'org_invitation', token: 'tok', organisation: evil, inviter: evil, role: 'buyer', validDays: 7 },
   { kind: 'admin_publication_refunded', ...placement, brand: evil, amount: '10.00', reason: 'not_restored' },
 ];
 
@@ -27,6 +28,8 @@ describe('mail templates', () => {
   it.each(every.map((d) => [d.kind, d] as const))('%s: subject, both parts, one link to the portal, user text escaped in HTML', (_, data) => {
     const m = renderMail(data, 'https://portal.example/');
     expect(m.subject).toMatch(/ - Byline$/);
+    // the portal's name once: "… on Byline - Byline" read as a typo (issue 57)
+    expect(m.subject.match(/Byline/g)).toHaveLength(1);
     expect(m.text).toMatch(/https:\/\/portal\.example\/[a-z]/);
     expect(m.text).toContain('Byline');
     expect(m.html).toContain('Byline');

@@ -279,7 +279,7 @@ function draftFor(d: MailData): Draft {
       };
     case 'org_invitation':
       return {
-        subject: `${d.inviter} invited you to ${d.organisation} on ${PORTAL_NAME}`,
+        subject: `${d.inviter} invited you to join ${d.organisation}`,
         paragraphs: [
           `${d.inviter} invited you to join ${d.organisation} on ${PORTAL_NAME} as ${d.role}.`,
           `Sign up or sign in with this e-mail address, then accept. The link works once and expires in ${d.validDays} days.`,
