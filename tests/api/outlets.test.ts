@@ -494,6 +494,7 @@ describe('Byline’s record of an outlet', () => {
     expect(page.body.record).toEqual({
       delivered: 5,
       onTimeRate: 0.75,
+      onTime: { n: 3, m: 4 },
       medianDaysToPublish: 10,
       survival30: 1,
       survival90: 0.5,

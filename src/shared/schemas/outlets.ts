@@ -11,6 +11,9 @@ const outletRecordSchema = z
   .object({
     delivered: z.number().int().min(0).describe('placements published'),
     onTimeRate: share.describe('of those with a turnaround in days, the share published within it; null: none'),
+    onTime: z
+      .object({ n: z.number().int().min(0), m: z.number().int().min(0) })
+      .describe('of `m` placements published with a turnaround in days, `n` were published within it'),
     medianDaysToPublish: z.number().nullable().describe('from payment to publication; null: none published'),
     survival30: share.describe('of the live links published 30+ days ago, the share still live at day 30'),
     survival90: share.describe('of the live links published 90+ days ago, the share still live at day 90'),
