@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMPORT_SOURCES, OUTLET_METRICS } from '../outlets';
+import { IMPORT_SOURCES, METRIC_STALE_DAYS, OUTLET_METRICS } from '../outlets';
 import { outletMetricValueSchema } from './responses/outlet-metric';
 import { brandOpportunitySchema } from './responses/opportunity';
 import { id, timestamp } from './responses/common';
@@ -59,6 +59,7 @@ export const metricsImportResultSchema = z
         from: z.number().nullable().describe('the latest value from this source before; null: none'),
         to: z.number(),
         asOf: timestamp,
+        stale: z.boolean().describe(`dated more than ${METRIC_STALE_DAYS} days ago: shown as stale once imported`),
       }),
     ),
     unmatched: z.array(z.string()).describe('hosts in the file that are no outlet of Byline’s'),
