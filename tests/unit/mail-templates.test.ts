@@ -38,6 +38,23 @@ describe('mail templates', () => {
     if (data.kind !== 'password_reset') expect(m.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
   });
 
+  it('a brand\'s receipts carry no processor id; the admins\' mails do', () => {
+    const ref = 'pi_3Processor0Id';
+    const brand = [
+      renderMail({ kind: 'payment_received', ...placement, amount: '10.00', paidAt: '2026-01-31T23:30:00Z', providerRef: ref, guaranteeDate: '2026-05-01T23:30:00Z', invoiceNumber: 'BYL-2026-000001' }, 'https://p.example'),
+      renderMail(
+        { kind: 'order_received', orderId: 'o1', paymentId: placement.paymentId, lines: [{ title: 't', outlet: 'o', amount: '10.00' }], amount: '10.00', paidAt: '2026-01-31T23:30:00Z', providerRef: ref, guaranteeDate: '2026-05-01T23:30:00Z' },
+        'https://p.example',
+      ),
+    ];
+    for (const m of brand) {
+      expect(m.text).not.toContain(ref);
+      expect(m.html).not.toContain(ref);
+    }
+    expect(brand[0].text).toContain('Invoice: BYL-2026-000001 (attached)');
+    expect(renderMail({ kind: 'admin_new_placement', ...placement, brand: 'B', brandEmail: 'a@b.co', amount: '10.00', providerRef: ref }, 'https://p.example').text).toContain(ref);
+  });
+
   it('receipt dates are UTC calendar dates; refund mails say why', () => {
     const receipt = renderMail(every[2], 'https://p.example');
     expect(receipt.text).toContain('Date: January 31, 2026');

@@ -156,7 +156,7 @@ function draftFor(d: MailData): Draft {
           ['Placement', d.title],
           ['Amount', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
-          ['Payment reference', d.providerRef],
+          // no provider reference: a brand's is its invoice's number (issue 57)
           ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
@@ -341,7 +341,6 @@ function draftFor(d: MailData): Draft {
           ...d.lines.map((l): [string, string] => [l.outlet, `${l.title}: ${formatUsd(l.amount)}`]),
           ['Total', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
-          ['Payment reference', d.providerRef],
           ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
