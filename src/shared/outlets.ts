@@ -14,6 +14,13 @@ export type MetricSource = (typeof METRIC_SOURCES)[number];
 export const IMPORT_SOURCES = ['ahrefs', 'moz', 'semrush'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
+/**
+ * Fewer placements published than this, and an outlet's on-time share is not shown as a percentage
+ * on its card: "100% on time" from one placement promised a record it does not have (issue 57). Its
+ * page says "n of m" whatever the number.
+ */
+export const ON_TIME_MIN_PLACEMENTS = 5;
+
 /** A value older than this is shown as stale, and not "fresh" in search. */
 export const METRIC_STALE_DAYS = 180;
 

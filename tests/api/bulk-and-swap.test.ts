@@ -89,16 +89,16 @@ describe('one brief for many', () => {
     ok(await brand.agent.post(`/api/brand/brief/${first}`, { part1Json: PART1 }), 'draft');
     expect((await brand.agent.post(`/api/brand/brief/${first}/copy`, {})).status).toBe(409);
     ok(await brand.agent.post(`/api/brand/brief/${first}/submit`, { part1Json: PART1, part2Json: PART2 }), 'submit');
-    // the third has its own draft: kept
+    // the third has its own draft: kept, and said so (not left out of the count unsaid; issue 57)
     ok(await brand.agent.post(`/api/brand/brief/${third}`, { part1Json: { personOrBrandName: 'Its own' } }), 'own draft');
     const all = ok(await brand.agent.post(`/api/brand/brief/${first}/copy`, {}), 'copy');
     expect(all.copied.sort()).toEqual([second, fourth].sort());
-    expect(all.skipped).toEqual([]);
+    expect(all.skipped).toEqual([{ paymentId: third, reason: 'It has a draft brief of its own, not submitted yet, which is kept' }]);
     const chosen = ok(await brand.agent.post(`/api/brand/brief/${first}/copy`, { paymentIds: [third, second] }), 'copy chosen');
     expect(chosen).toEqual({
       copied: [],
       skipped: [
-        { paymentId: third, reason: 'It has a brief of its own, which is kept' },
+        { paymentId: third, reason: 'It has a draft brief of its own, not submitted yet, which is kept' },
         { paymentId: second, reason: 'It has a brief of its own, which is kept' },
       ],
     });

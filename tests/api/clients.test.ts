@@ -146,6 +146,29 @@ describe('clients', () => {
     expect((await admin.agent.get('/api/admin/payments/export.csv?clientId=nope')).status).toBe(400);
     expect((await admin.agent.get(`/api/admin/organisations/${NOBODY}`)).status).toBe(404);
     expect((await owner.agent.get(`/api/admin/organisations/${owner.user.organisationId}`)).status).toBe(403);
+
+    // the admins' list of organisations (issue 57), found by the owner's e-mail or the name
+    const found = ok(await admin.agent.get(`/api/admin/organisations?q=${encodeURIComponent(owner.user.email)}`), 'admin orgs');
+    expect(found).toEqual([
+      {
+        id: owner.user.organisationId,
+        name: org.name,
+        approved: true,
+        createdAt: org.createdAt,
+        owner: { name: owner.user.name, email: owner.user.email },
+        memberCount: 1,
+        clientCount: 2,
+        placements: 3,
+      },
+    ]);
+    const byName = ok(await admin.agent.get(`/api/admin/organisations?q=${encodeURIComponent(org.name)}`), 'by name') as { id: string }[];
+    expect(byName.map((o) => o.id)).toContain(owner.user.organisationId);
+    expect(ok(await admin.agent.get('/api/admin/organisations?q=%25%25nothing-like-this'), 'none')).toEqual([]);
+    // a page at a time, newest first
+    const first = await admin.agent.get('/api/admin/organisations?limit=1');
+    expect(first.body).toHaveLength(1);
+    expect(first.headers.link).toMatch(/rel="next"/);
+    expect((await owner.agent.get('/api/admin/organisations')).status).toBe(403);
   });
 
   it('a client’s cap refuses a purchase for it over the cap, and only for it', async () => {

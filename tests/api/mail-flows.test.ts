@@ -120,9 +120,12 @@ describe("a placement's life", () => {
     expectMail(receipt, {
       subject: 'Payment received: Robots <at> home',
       path: `/brand/brief/${paymentId}`,
-      text: ['Outlet: Ledger & Sons', 'Placement: Robots <at> home', 'Amount: $1,250.50', `Date: ${paidOn}`, `Payment reference: ${payment.stripePaymentId}`, `Refund guarantee until: ${guarantee}`],
-      html: ['Ledger &amp; Sons', 'Robots &lt;at&gt; home', '$1,250.50', payment.stripePaymentId],
+      text: ['Outlet: Ledger & Sons', 'Placement: Robots <at> home', 'Amount: $1,250.50', `Date: ${paidOn}`, `Refund guarantee until: ${guarantee}`],
+      html: ['Ledger &amp; Sons', 'Robots &lt;at&gt; home', '$1,250.50'],
     });
+    // the provider's id of the charge is the team's, not the brand's (issue 57)
+    expect(receipt!.text).not.toContain(payment.stripePaymentId);
+    expect(receipt!.html).not.toContain(payment.stripePaymentId);
     for (const mails of await adminMails(marks)) {
       expect(mails).toHaveLength(1);
       expectMail(mails[0], { subject: 'New paid placement: Robots <at> home', path: '/admin/projects', text: ['Bolt <Robotics> has paid $1,250.50', user.email], html: ['Bolt &lt;Robotics&gt;'] });

@@ -226,6 +226,21 @@ describe('metrics from the SEO tools’ exports', () => {
     expect((await metricsOf(tech)).map((m) => m.value)).toEqual(['72.00', '1250000.00', '12600.00']);
   });
 
+  it('the dry run flags a value dated past the stale line as stale, before it is applied', async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+    const csv = [
+      'Domain;Authority Score;Organic Traffic;Referring Domains;Date',
+      `fintechwire.example.net;21;5000;300;${day(200)}`,
+      `greenpost.example.org;48;92000;3310;${day(1)}`,
+    ].join('\n');
+    const dry = await admin.upload('/api/admin/outlets/metrics/import?source=semrush&dryRun=1', 'file', Buffer.from(csv), 'semrush.csv', 'text/csv');
+    expect(dry.status, dry.text).toBe(200);
+    const staleOf = (host: string) =>
+      [...new Set(dry.body.changes.filter((c: { host: string }) => c.host === host).map((c: { stale: boolean }) => c.stale))];
+    expect(staleOf('fintechwire.example.net')).toEqual([true]);
+    expect(staleOf('greenpost.example.org')).toEqual([false]);
+  });
+
   it('Moz and Semrush exports: their own columns, percent spam scores, the export’s own date', async () => {
     const moz = await importFile('moz', 'moz.csv');
     expect(moz.status).toBe(200);
@@ -493,6 +508,7 @@ describe('Byline’s record of an outlet', () => {
     expect(page.body.record).toEqual({
       delivered: 5,
       onTimeRate: 0.75,
+      onTime: { n: 3, m: 4 },
       medianDaysToPublish: 10,
       survival30: 1,
       survival90: 0.5,

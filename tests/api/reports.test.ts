@@ -274,6 +274,48 @@ describe('share links', () => {
     expect((await signedOut().get(new URL(soon.url).pathname)).status).toBe(404);
   });
 
+  it('an active link is listed with its URL to copy again, only to members who may make links, never one with prices to a client reviewer', async () => {
+    const { owner, acme } = await agency();
+    await buyFor(owner, acme.id, 'Acme copied story');
+    const plain = ok(await owner.agent.post('/api/org/reports', { name: 'Plain', clientId: acme.id, columns: ['title'] }), 'plain') as { id: string };
+    const priced = ok(
+      await owner.agent.post('/api/org/reports', { name: 'Priced', clientId: acme.id, columns: ['title', 'price'], showPrices: true }),
+      'priced',
+    ) as { id: string };
+    const plainLink = ok(await owner.agent.post(`/api/org/reports/${plain.id}/shares`, {}), 'share') as { id: string; url: string };
+    const pricedLink = ok(await owner.agent.post(`/api/org/reports/${priced.id}/shares`, {}), 'share') as { id: string; url: string };
+    const listOf = async (who: Signed) =>
+      new Map((ok(await who.agent.get('/api/org/shares'), 'shares') as { id: string; url: string | null }[]).map((s) => [s.id, s.url]));
+
+    // the owner: both, the same URL the link was made with (and it still opens)
+    let list = await listOf(owner);
+    expect(list.get(plainLink.id)).toBe(plainLink.url);
+    expect(list.get(pricedLink.id)).toBe(pricedLink.url);
+    expect((await signedOut().get(new URL(list.get(plainLink.id)!).pathname)).status).toBe(200);
+
+    // a viewer may not make links: none to copy
+    const member = (orgRole: 'viewer' | 'reviewer', clientIds: string[] | null) =>
+      signedIn(t.app, t.db, { ...kinds.approvedBrand, organisationId: owner.user.organisationId!, orgRole, clientIds });
+    const viewer = await member('viewer', null);
+    list = await listOf(viewer);
+    expect(list.get(plainLink.id)).toBeNull();
+    expect(list.get(pricedLink.id)).toBeNull();
+    // a client reviewer: the link without prices, not the one with them
+    const reviewer = await member('reviewer', [acme.id]);
+    list = await listOf(reviewer);
+    expect(list.get(plainLink.id)).toBe(plainLink.url);
+    expect(list.get(pricedLink.id)).toBeNull();
+
+    // revoked: no URL, and the token is no longer kept; expired: no URL
+    expect((await owner.agent.delete(`/api/org/shares/${plainLink.id}`)).status).toBe(204);
+    const [revoked] = await t.db.select().from(shares).where(eq(shares.id, plainLink.id));
+    expect(revoked.token).toBeNull();
+    await t.db.update(shares).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(shares.id, pricedLink.id));
+    list = await listOf(owner);
+    expect(list.get(plainLink.id)).toBeNull();
+    expect(list.get(pricedLink.id)).toBeNull();
+  });
+
   it('a placement’s proof: live URL, link status and check history, no price; only its organisation shares it', async () => {
     const { owner } = await agency();
     const paid = await buyFor(owner, null, 'Proof story');

@@ -360,6 +360,7 @@ const ROWS: Row[] = [
   { route: 'PATCH /api/org/clients/:id', send: (a) => a.patch(`/api/org/clients/${NOBODY}`, { name: 'Renamed' }), expect: approvedBrands(404) },
   { route: 'GET /api/org/clients/:id/billing', send: (a) => a.get(`/api/org/clients/${NOBODY}/billing`), expect: approvedBrands(404) },
   { route: 'PUT /api/org/clients/:id/billing', send: (a) => a.put(`/api/org/clients/${NOBODY}/billing`, { legalName: 'Client Ltd', addressLine1: '1 Road', city: 'Paris', country: 'FR' }), expect: approvedBrands(404) },
+  { route: 'GET /api/admin/organisations', send: (a) => a.get('/api/admin/organisations'), expect: adminOnly(200) },
   { route: 'GET /api/admin/organisations/:id', send: (a) => a.get(`/api/admin/organisations/${NOBODY}`), expect: adminOnly(404) },
   { route: 'GET /api/brand/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/brand/payments/${c.paymentId}/invoice`), expect: ownerOnly(200) },
   { route: 'GET /api/admin/payments/:paymentId/invoice', send: (a, c) => a.get(`/api/admin/payments/${c.paymentId}/invoice`), expect: adminOnly(200) },

@@ -24,6 +24,9 @@ describe('GET /api/terms', () => {
       expect(res.body.markdown).toMatch(/^# Terms of Service/);
       expect(res.body.markdown).toContain('90 days');
       expect(res.body.markdown).toContain('escrow');
+      // the brand's page: no note to the operator, and the cart's one payment for several (issue 57)
+      expect(res.body.markdown).not.toMatch(/TERMS_FILE|Operators of a Byline/);
+      expect(res.body.markdown).toContain('several at once from your cart in a single card payment');
       const brand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
       expect((await brand.get('/api/terms')).body).toEqual(res.body);
     } finally {

@@ -107,10 +107,31 @@ test('[ADMIN] opens a brand’s organisation from Payments: members, clients and
   await expectNoSeriousViolations(page);
   if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/organisation-390.png`, fullPage: true });
 
-  // back to Payments by the page's own link
+  // to every organisation by the page's own link; the sidebar has it too (issue 57), and a search finds this one
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByRole('link', { name: 'Back to Payments' }).click();
-  await expect(page).toHaveURL(/\/admin\/payments$/);
+  await page.getByRole('link', { name: 'All organisations' }).click();
+  await expect(page).toHaveURL(/\/admin\/organisations$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Organisations');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Organisations' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Invite codes' })).toHaveAttribute('href', '/admin/invite-codes');
+  await page.getByRole('searchbox').fill(email);
+  await page.getByRole('searchbox').press('Enter');
+  const listed = page.getByTestId('organisation-row');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText(orgName);
+  await expect(listed).toContainText(`Owner Morgan Lee (${email})`);
+  await expect(listed).toContainText('1 member');
+  await expect(listed).toContainText('1 client');
+  await expect(listed).toContainText('2 placements');
+  await expectNoSeriousViolations(page);
+  if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/organisations-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(page);
+  if (SHOTS_DIR) await page.screenshot({ path: `${SHOTS_DIR}/organisations-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await listed.getByRole('link', { name: orgName }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(orgName);
 
   // an id of no organisation, and something that is not an id
   for (const bad of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {

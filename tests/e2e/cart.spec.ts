@@ -5,7 +5,8 @@ import { PASSWORD, adminPage, api, brandAs, buy, expectNoHorizontalOverflow, inv
 /*
  * The cart (issue 46) in a real browser: a brand fills its cart from the catalogue (a card's
  * button, the claim dialog, "Add all" on a search), one line sells out and another's price
- * changes meanwhile, the cart says so, checkout asks to confirm the new total, the test checkout
+ * changes meanwhile, the cart says so and checking out accepts the new total (asked again only for a
+ * price that changed after the cart was shown), the test checkout
  * lists the lines, and the paid order, its invoice and its placements show up.
  */
 
@@ -127,19 +128,15 @@ test('[BRAND][CART] twelve opportunities into the cart, one sold out and one rep
   await expect(lineD).toHaveCount(0);
   await expect(navCount).toHaveText('11');
 
-  // ---- checkout: the new price is shown and confirmed ----
+  // ---- checkout: the new price is on screen, so checking out is its one confirmation (issue 57) ----
+  await expect(page.getByTestId('cart-prices-changed')).toHaveText(
+    'Some prices changed since you added them: checking out accepts the new total shown here.',
+  );
   await page.getByRole('checkbox', { name: /Swap automatically/ }).click();
   await page.getByRole('checkbox', { name: /I agree to the terms/ }).click();
-  await page.getByRole('button', { name: 'Check out' }).click();
-  const changes = page.getByTestId('price-changes');
-  await expect(changes).toContainText('Prices changed since you added this opportunity: the total is now $7,550.00.');
-  await expect(changes.getByTestId('price-change')).toHaveCount(1);
-  await expect(changes.getByTestId('price-change')).toContainText(`${outlet('E')}: Story E for the cart`);
-  await expect(changes.getByTestId('price-change')).toContainText('$500.00');
-  await expect(changes.getByTestId('price-change')).toContainText('$650.00');
-  await expect(changes.getByTestId('price-changes-total')).toHaveText('$7,550.00');
   await shots(page, 'cart-price-change');
-  await page.getByRole('button', { name: 'Confirm new total $7,550.00' }).click();
+  await page.getByRole('button', { name: 'Check out at $7,550.00' }).click();
+  await expect(page.getByTestId('price-changes')).toHaveCount(0);
 
   // ---- the test checkout lists the eleven lines ----
   await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_-]+$/);
@@ -218,6 +215,44 @@ test('[BRAND][CART] twelve opportunities into the cart, one sold out and one rep
     const res = await api(admin, 'PATCH', `/api/admin/opportunities/${id}`, { ...body, deadlineDate: day(-1) });
     expect(res.status(), await res.text()).toBe(200);
   }
+  await close();
+});
+
+test('[BRAND][CART] a price changed after the cart was shown is refused at checkout, listed, and confirmed once', async ({ page, browser }) => {
+  const t = `zq${randomBytes(4).toString('hex')}`;
+  const { admin, close } = await adminPage(browser);
+  const body = {
+    outletName: `Reprice Outlet ${t}`,
+    title: 'Story repriced while in the cart',
+    description: 'A placement repriced while the brand looks at its cart.',
+    type: ['editorial_feature'],
+    priceUsd: '300.00',
+    maxSlots: 2,
+  };
+  const res = await api(admin, 'POST', '/api/admin/opportunities', body);
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto('/auth');
+  await brandAs(page, 'approved');
+  expect((await api(page, 'PUT', `/api/cart/lines/${id}`)).status()).toBe(200);
+  await page.goto('/brand/cart');
+  await expect(page.getByTestId('cart-total')).toHaveText('$300.00');
+  await expect(page.getByTestId('cart-prices-changed')).toHaveCount(0);
+  // repriced while the page is open: the total on screen is no longer the price
+  const repriced = await api(admin, 'PATCH', `/api/admin/opportunities/${id}`, { ...body, priceUsd: '340.00' });
+  expect(repriced.status(), await repriced.text()).toBe(200);
+  await page.getByRole('checkbox', { name: /I agree to the terms/ }).click();
+  await page.getByRole('button', { name: 'Check out', exact: true }).click();
+  const changes = page.getByTestId('price-changes');
+  await expect(changes).toContainText('Prices changed since you added this opportunity: the total is now $340.00.');
+  await expect(changes.getByTestId('price-change')).toContainText('$300.00');
+  await expect(changes.getByTestId('price-change')).toContainText('$340.00');
+  await expect(changes.getByTestId('price-changes-total')).toHaveText('$340.00');
+  await page.getByRole('button', { name: 'Confirm new total $340.00' }).click();
+  await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_-]+$/);
+  await expect(page.getByTestId('checkout-amount')).toHaveText('$340.00');
+  // closed again: the unfiltered list other journeys read stays as it was
+  expect((await api(admin, 'PATCH', `/api/admin/opportunities/${id}`, { ...body, priceUsd: '340.00', deadlineDate: day(-1) })).status()).toBe(200);
   await close();
 });
 

@@ -110,6 +110,9 @@ test('[BRAND] opens a placement from My Articles: its brief, the draft approved 
   await expect(money.getByTestId('money-amount')).toHaveText('$1,250.00');
   await expect(money.getByRole('link', { name: 'Invoice' })).toHaveAttribute('href', `/api/brand/payments/${paymentId}/invoice`);
   await expect(money.getByRole('link', { name: 'Credit note' })).toHaveCount(0);
+  // no processor id for the brand: its reference is the invoice (issue 57)
+  await expect(money.getByTestId('money-provider-ref')).toHaveCount(0);
+  await expect(money).not.toContainText(/\b(pi|cs)_/);
   await expect(page.getByTestId('publication-section')).toContainText('Not published yet');
 
   // the draft the message would point at: ready for review, and approved from here

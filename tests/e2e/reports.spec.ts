@@ -250,6 +250,11 @@ test('[BRAND][REPORTS] a white-label report for one client: PDF, a share link op
   await expect(link.getByTestId('share-views')).toHaveText('1 view');
   await expect(link).toContainText(`Expires ${inDays(30)}`);
   await expect(link).toContainText('last opened');
+  // the active link copied again, the same URL (issue 57)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await link.getByTestId('share-copy').click();
+  await expect(toast(page, 'Link copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   await axe(page, 'reports-page');
   await shots(page, 'reports-page');
 
@@ -261,6 +266,7 @@ test('[BRAND][REPORTS] a white-label report for one client: PDF, a share link op
   await expect(toast(page, 'Link revoked')).toBeVisible();
   await expect(link.getByTestId('share-status')).toHaveText('Revoked');
   await expect(link.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
+  await expect(link.getByTestId('share-copy')).toHaveCount(0);
   const gone = await visitor.reload();
   expect(gone?.status()).toBe(404);
   await expect(visitor.getByRole('heading', { name: 'This link is not available' })).toBeVisible();

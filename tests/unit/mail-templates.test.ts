@@ -20,6 +20,7 @@ const every: MailData[] = [
   { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: false },
   { kind: 'publication_issue', ...placement, liveUrl: 'https://outlet.example/story', reason: evil, restoreBy: '2026-03-10T12:00:00Z', forAdmin: true },
   { kind: 'publication_restored', ...placement, liveUrl: 'https://outlet.example/story', forAdmin: false },
+  { kind: 'org_invitation', token: 'tok', organisation: evil, inviter: evil, role: 'buyer', validDays: 7 },
   { kind: 'admin_publication_refunded', ...placement, brand: evil, amount: '10.00', reason: 'not_restored' },
 ];
 
@@ -27,12 +28,31 @@ describe('mail templates', () => {
   it.each(every.map((d) => [d.kind, d] as const))('%s: subject, both parts, one link to the portal, user text escaped in HTML', (_, data) => {
     const m = renderMail(data, 'https://portal.example/');
     expect(m.subject).toMatch(/ - Byline$/);
+    // the portal's name once: "… on Byline - Byline" read as a typo (issue 57)
+    expect(m.subject.match(/Byline/g)).toHaveLength(1);
     expect(m.text).toMatch(/https:\/\/portal\.example\/[a-z]/);
     expect(m.text).toContain('Byline');
     expect(m.html).toContain('Byline');
     expect(m.html).not.toContain('<img');
     expect(m.html).not.toContain('"quotes"');
     if (data.kind !== 'password_reset') expect(m.html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
+  });
+
+  it('a brand\'s receipts carry no processor id; the admins\' mails do', () => {
+    const ref = 'pi_3Processor0Id';
+    const brand = [
+      renderMail({ kind: 'payment_received', ...placement, amount: '10.00', paidAt: '2026-01-31T23:30:00Z', providerRef: ref, guaranteeDate: '2026-05-01T23:30:00Z', invoiceNumber: 'BYL-2026-000001' }, 'https://p.example'),
+      renderMail(
+        { kind: 'order_received', orderId: 'o1', paymentId: placement.paymentId, lines: [{ title: 't', outlet: 'o', amount: '10.00' }], amount: '10.00', paidAt: '2026-01-31T23:30:00Z', providerRef: ref, guaranteeDate: '2026-05-01T23:30:00Z' },
+        'https://p.example',
+      ),
+    ];
+    for (const m of brand) {
+      expect(m.text).not.toContain(ref);
+      expect(m.html).not.toContain(ref);
+    }
+    expect(brand[0].text).toContain('Invoice: BYL-2026-000001 (attached)');
+    expect(renderMail({ kind: 'admin_new_placement', ...placement, brand: 'B', brandEmail: 'a@b.co', amount: '10.00', providerRef: ref }, 'https://p.example').text).toContain(ref);
   });
 
   it('receipt dates are UTC calendar dates; refund mails say why', () => {

@@ -65,6 +65,10 @@ const OrganisationPage = page(
   () => import('@/features/admin-organisations/pages/organisation-page'),
   'OrganisationPage',
 );
+const OrganisationsPage = page(
+  () => import('@/features/admin-organisations/pages/organisations-page'),
+  'OrganisationsPage',
+);
 const TeamPage = page(() => import('@/features/org/pages/team-page'), 'TeamPage');
 const ClientsPage = page(() => import('@/features/org/pages/clients-page'), 'ClientsPage');
 const AuditLogPage = page(() => import('@/features/org/pages/audit-log-page'), 'AuditLogPage');
@@ -313,6 +317,11 @@ export function AppRouter() {
         <Route path="/admin/invite-codes">
           <ProtectedRoute role="admin">
             <InviteCodesPage />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/organisations">
+          <ProtectedRoute role="admin">
+            <OrganisationsPage />
           </ProtectedRoute>
         </Route>
         <Route path="/admin/organisations/:id">

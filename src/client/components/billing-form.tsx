@@ -1,7 +1,8 @@
 import { useForm, type FieldPath } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { billingDetailsSchema, COUNTRY_CODES, countryName, type BillingDetails } from '@shared/billing';
+import { billingDetailsSchema, type BillingDetails } from '@shared/billing';
+import { COUNTRY_OPTIONS } from '@shared/countries';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -30,11 +31,6 @@ const formValues = (b: BillingDetails): Values => ({
   taxId: b.taxId ?? '',
   email: b.email,
 });
-
-/** Countries by their English name, as the invoice prints them. */
-const COUNTRIES = COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
-  a.name.localeCompare(b.name),
-);
 
 /**
  * The billing details' form (the organisation's in the profile, a client's on the Clients page):
@@ -98,9 +94,9 @@ export function BillingForm({
           {...form.register('country')}
         >
           <option value="">Choose a country</option>
-          {COUNTRIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
+          {COUNTRY_OPTIONS.map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
             </option>
           ))}
         </select>

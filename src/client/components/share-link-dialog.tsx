@@ -21,7 +21,7 @@ import { queryClient } from '@/lib/query-client';
 
 /** The organisation's share links (GET /api/org/shares), read by the Reports page. */
 export const sharesKey = ['/api/org/shares'];
-export type ShareLink = Omit<Share, 'url'>;
+export type ShareLink = Share;
 
 type Created = { id: string; url: string; expiresAt: string };
 

@@ -1221,6 +1221,8 @@ export const shares = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     tokenHash: text('token_hash').notNull(),
+    /** the token itself, so members can copy the link again while it is active (issue 57); cleared on revoke */
+    token: text('token'),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),

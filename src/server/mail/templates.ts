@@ -156,7 +156,7 @@ function draftFor(d: MailData): Draft {
           ['Placement', d.title],
           ['Amount', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
-          ['Payment reference', d.providerRef],
+          // no provider reference: a brand's is its invoice's number (issue 57)
           ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
@@ -279,7 +279,7 @@ function draftFor(d: MailData): Draft {
       };
     case 'org_invitation':
       return {
-        subject: `${d.inviter} invited you to ${d.organisation} on ${PORTAL_NAME}`,
+        subject: `${d.inviter} invited you to join ${d.organisation}`,
         paragraphs: [
           `${d.inviter} invited you to join ${d.organisation} on ${PORTAL_NAME} as ${d.role}.`,
           `Sign up or sign in with this e-mail address, then accept. The link works once and expires in ${d.validDays} days.`,
@@ -341,7 +341,6 @@ function draftFor(d: MailData): Draft {
           ...d.lines.map((l): [string, string] => [l.outlet, `${l.title}: ${formatUsd(l.amount)}`]),
           ['Total', formatUsd(d.amount)],
           ['Date', formatDate(d.paidAt)],
-          ['Payment reference', d.providerRef],
           ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],

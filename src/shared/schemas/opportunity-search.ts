@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { fromCents, toCents } from '../money';
 import { OPPORTUNITY_TYPES } from '../opportunity';
 import { SEARCH_TEXT_MAX } from '../constants';
-import { LINK_TYPES, OPPORTUNITY_SEARCH_PARAMS, OPPORTUNITY_SORTS, TOPICS, isCountry, isLanguage } from '../catalogue';
+import { LINK_TYPES, OPPORTUNITY_SEARCH_PARAMS, OPPORTUNITY_SORTS, TOPICS, isLanguage } from '../catalogue';
+import { isCountry } from '../countries';
 
 /**
  * The brands' catalogue search: GET /api/opportunities with any of these parameters answers one

@@ -11,7 +11,8 @@ import {
 import { isHttpUrl, withHttps } from './profile';
 import { adminSearchQuery } from './admin-search';
 import { baseVersionSchema } from './version';
-import { LINK_TYPES, TOPICS, isCountry, isLanguage, type LinkType, type Topic } from '../catalogue';
+import { LINK_TYPES, TOPICS, isLanguage, type LinkType, type Topic } from '../catalogue';
+import { isCountry } from '../countries';
 
 /**
  * Creating and editing an opportunity (spec §5 "Opportunity", "Examples").

@@ -116,6 +116,21 @@ export const adminOrganisationSchema = z
   .meta({ id: 'AdminOrganisation' });
 export type AdminOrganisation = z.infer<typeof adminOrganisationSchema>;
 
+/** GET /api/admin/organisations item: one organisation in the admins' list (issue 57). */
+export const adminOrganisationItemSchema = z
+  .object({
+    id,
+    name: z.string(),
+    approved: z.boolean(),
+    createdAt: timestamp,
+    owner: z.object({ name: z.string().nullable(), email: z.string() }).nullable(),
+    memberCount: count,
+    clientCount: count,
+    placements: count.describe('placements bought, refunded ones included'),
+  })
+  .meta({ id: 'AdminOrganisationItem' });
+export type AdminOrganisationItem = z.infer<typeof adminOrganisationItemSchema>;
+
 /** GET /api/org/members item */
 export const memberSchema = z
   .object({

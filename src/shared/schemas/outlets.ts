@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IMPORT_SOURCES, OUTLET_METRICS } from '../outlets';
+import { IMPORT_SOURCES, METRIC_STALE_DAYS, OUTLET_METRICS } from '../outlets';
 import { outletMetricValueSchema } from './responses/outlet-metric';
 import { brandOpportunitySchema } from './responses/opportunity';
 import { errorSchema, id, timestamp } from './responses/common';
@@ -11,6 +11,9 @@ const outletRecordSchema = z
   .object({
     delivered: z.number().int().min(0).describe('placements published'),
     onTimeRate: share.describe('of those with a turnaround in days, the share published within it; null: none'),
+    onTime: z
+      .object({ n: z.number().int().min(0), m: z.number().int().min(0) })
+      .describe('of `m` placements published with a turnaround in days, `n` were published within it'),
     medianDaysToPublish: z.number().nullable().describe('from payment to publication; null: none published'),
     survival30: share.describe('of the live links published 30+ days ago, the share still live at day 30'),
     survival90: share.describe('of the live links published 90+ days ago, the share still live at day 90'),
@@ -56,6 +59,7 @@ export const metricsImportResultSchema = z
         from: z.number().nullable().describe('the latest value from this source before; null: none'),
         to: z.number(),
         asOf: timestamp,
+        stale: z.boolean().describe(`dated more than ${METRIC_STALE_DAYS} days ago: shown as stale once imported`),
       }),
     ),
     unmatched: z.array(z.string()).describe('hosts in the file that are no outlet of Byline’s'),

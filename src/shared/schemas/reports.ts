@@ -95,7 +95,10 @@ export type Report = z.infer<typeof reportSchema>;
 export const shareSchema = z
   .object({
     id,
-    url: z.string().describe('opens signed out until it expires or is revoked'),
+    url: z
+      .string()
+      .nullable()
+      .describe('opens signed out until it expires or is revoked; given while active, to a member who may make links (null otherwise)'),
     kind: z.enum(['report', 'placement']),
     subject: z.string().describe('the report’s name, or the placement’s outlet and title'),
     expiresAt: timestamp,

@@ -16,6 +16,7 @@ import {
   ScrollText,
   ShieldCheck,
   ShoppingCart,
+  Ticket,
   UserCheck,
   Users,
   Wallet,
@@ -56,6 +57,9 @@ const ADMIN_NAV = [
   { href: '/admin/disputes', label: 'Disputes', icon: <Scale /> },
   { href: '/admin/outlets/import', label: 'Outlet metrics', icon: <BarChart3 /> },
   { href: '/admin/approvals', label: 'Approvals', icon: <UserCheck /> },
+  // issue 57: reached before only through a payment's link (organisations) or the user menu (codes)
+  { href: '/admin/organisations', label: 'Organisations', icon: <Building2 /> },
+  { href: '/admin/invite-codes', label: 'Invite codes', icon: <Ticket /> },
 ];
 const REPORTS_NAV = { href: '/brand/reports', label: 'Reports', icon: <FileBarChart /> };
 const BRAND_NAV = [

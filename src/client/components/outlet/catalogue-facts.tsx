@@ -1,4 +1,5 @@
-import { COUNTRIES, LANGUAGES, LINK_TYPE_LABELS, TOPIC_LABELS, type Topic } from '@shared/catalogue';
+import { COUNTRIES } from '@shared/countries';
+import { LANGUAGES, LINK_TYPE_LABELS, TOPIC_LABELS, type Topic } from '@shared/catalogue';
 import type { BrandOpportunity } from '@shared/opportunity';
 import { cn } from '@/lib/utils';
 

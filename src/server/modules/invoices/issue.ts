@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../mail/outbox';
 import { billingDetails, clientBillingDetails, documentCounters, opportunities, orders, orgClients, paymentRefunds, payments, taxDocuments, users } from '../../db/schema';
-import { countryName, euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
+import { countryName } from '../../../shared/countries';
+import { euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
 import { toCents } from '../../../shared/money';
 

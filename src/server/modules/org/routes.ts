@@ -18,6 +18,7 @@ import {
   declineSchema,
   clientSchema,
   adminOrganisationSchema,
+  adminOrganisationItemSchema,
   clientInputSchema,
   clientChangeSchema,
 } from '../../../shared/schemas/org';
@@ -27,10 +28,13 @@ import { addClient, changeClient, clientBilling, CLIENT_NOT_FOUND, listClients, 
 import { decidePurchase, listPurchaseRequests, PURCHASE_REQUEST_NOT_FOUND, setBudget, setMemberLimits, spendOf } from './budget';
 import { ORG_ROLES } from '../../../shared/org';
 import type { Module } from '../../deps';
+import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
+import { pageFrom, sendPage } from '../../lib/paging';
 import { fileAnswer, idIn, memberOf, noContent, orgOf, route, userOf } from '../../lib/contract';
 import {
   acceptInvitation,
   adminOrganisation,
+  adminOrganisations,
   ORGANISATION_NOT_FOUND,
   auditCsv,
   auditPage,
@@ -231,7 +235,31 @@ export const orgModule: Module = async (app, { db, limits }) => {
     async (req) => acceptInvitation(db, userOf(req), req.params.token, req.body, req.ip),
   );
 
-  // the editorial team's view of an organisation
+  // the editorial team's view of the organisations
+  route(
+    app,
+    'GET',
+    '/api/admin/organisations',
+    {
+      access: 'admin',
+      tags: ['Organisation'],
+      paged: true,
+      summary: 'Every organisation, newest first: its owner, members, clients and placements',
+      description: '`q`: a piece of the organisation’s name, or of a member’s name, brand name or e-mail.',
+      querystring: adminSearchQuerySchema,
+      response: { 200: z.array(adminOrganisationItemSchema) },
+    },
+    async (req, reply) => {
+      const page = pageFrom(req.query);
+      const rows = await adminOrganisations(db, page, req.query.q);
+      return sendPage(req, reply, page, rows, ({ cursorAt: _c, ownerName, ownerEmail, createdAt, ...r }) => ({
+        ...r,
+        createdAt: createdAt.toISOString(),
+        owner: ownerEmail ? { name: ownerName, email: ownerEmail } : null,
+      }));
+    },
+  );
+
   route(
     app,
     'GET',

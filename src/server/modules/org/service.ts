@@ -13,6 +13,8 @@ import type { Limits } from '../../limits';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { hashToken } from '../auth/session';
+import { brandMatches, likeLiteral } from '../../db/brand-search';
+import { after, cursorAt, type Page } from '../../lib/paging';
 import type { SessionUser } from '../auth/users';
 import { recordAudit } from './audit';
 
@@ -34,6 +36,38 @@ export async function orgOfMember(db: Db, member: Member): Promise<Org> {
   const [org] = await db.select().from(organisations).where(eq(organisations.id, member.organisationId));
   const [members] = await db.select({ n: count() }).from(users).where(eq(users.organisationId, member.organisationId));
   return { id: org.id, name: org.name, approved: org.approved, role: member.role, clientIds: member.clientIds, memberCount: members.n };
+}
+
+/**
+ * GET /api/admin/organisations: every organisation, newest first, a page at a time; `q` a piece of
+ * its name or of a member's name, brand name or e-mail (issue 57: admins reached an organisation
+ * only through one of its payments).
+ */
+export function adminOrganisations(db: Db, page: Page, q?: string) {
+  // written out: inside a subquery drizzle names columns without their table, so "id" would be the member's
+  const owner = (column: 'name' | 'email') =>
+    sql<string | null>`(SELECT u.${sql.raw(column)} FROM users u WHERE u.organisation_id = organisations.id AND u.org_role = 'owner' LIMIT 1)`;
+  const found =
+    q === undefined
+      ? undefined
+      : sql`(organisations.name ILIKE ('%' || ${likeLiteral(q)}::text || '%') OR EXISTS (SELECT 1 FROM users WHERE users.organisation_id = organisations.id AND ${brandMatches(likeLiteral(q))}))`;
+  return db
+    .select({
+      id: organisations.id,
+      name: organisations.name,
+      approved: organisations.approved,
+      createdAt: organisations.createdAt,
+      cursorAt: cursorAt(organisations.createdAt),
+      ownerName: owner('name'),
+      ownerEmail: owner('email'),
+      memberCount: sql<number>`(SELECT count(*)::int FROM users u WHERE u.organisation_id = organisations.id)`,
+      clientCount: sql<number>`(SELECT count(*)::int FROM org_clients c WHERE c.organisation_id = organisations.id)`,
+      placements: sql<number>`(SELECT count(*)::int FROM payments p WHERE p.organisation_id = organisations.id)`,
+    })
+    .from(organisations)
+    .where(and(found, after(organisations.createdAt, organisations.id, page.cursor)))
+    .orderBy(desc(organisations.createdAt), desc(organisations.id))
+    .limit(page.limit + 1);
 }
 
 /** GET /api/admin/organisations/{id}: the organisation, its members, clients and spend. */

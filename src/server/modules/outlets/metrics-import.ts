@@ -3,7 +3,8 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { outletMetrics, outlets } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
-import { outletHost, type ImportSource, type OutletMetric } from '../../../shared/outlets';
+import { DAY_MS } from '../../../shared/constants';
+import { METRIC_STALE_DAYS, outletHost, type ImportSource, type OutletMetric } from '../../../shared/outlets';
 import type { MetricsImportResult } from '../../../shared/schemas/outlets';
 
 /**
@@ -255,6 +256,9 @@ export async function importMetrics(
       : [];
     const latestOf = new Map(latest.map((l) => [`${l.outletId} ${l.metric}`, l]));
 
+    // a value dated further back than METRIC_STALE_DAYS arrives stale: said on its change, so the
+    // dry run shows it before it is applied (issue 57), as the outlet's page would after
+    const staleBefore = startOfUtcDay(now).getTime() - METRIC_STALE_DAYS * DAY_MS;
     const changes: MetricsImportResult['changes'] = [];
     const unmatched: string[] = [];
     for (const row of rows) {
@@ -277,6 +281,7 @@ export async function importMetrics(
           from,
           to: value,
           asOf: row.asOf.toISOString(),
+          stale: row.asOf.getTime() < staleBefore,
         });
       }
     }

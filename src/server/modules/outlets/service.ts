@@ -53,6 +53,7 @@ const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) *
  * - delivered: placements published (with or without a live link);
  * - onTimeRate: of those whose opportunity states a turnaround in days, the share published within
  *   it of payment (these two by `outlet_delivery()`, drizzle/0035, which the cards' copy is kept by);
+ *   onTime: the same as counts, "n of m" (issue 57: "100% on time" read as a record from one placement);
  * - medianDaysToPublish: from payment to publication, in days (one decimal);
  * - survival30 / survival90: of the live links published at least 30 (90) days ago, the share still
  *   live that many days on: no publication case was open then, nor had one ended in a refund;
@@ -87,6 +88,8 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
     )
     SELECT
       r.delivered, r.on_time_rate,
+      (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL) AS timed,
+      (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL AND published_at <= paid_at + make_interval(days => tat_days)) AS on_time,
       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - paid_at) / 86400)
         FROM delivered) AS median_days,
       (SELECT count(*)::int FROM survival WHERE days = 30) AS eligible30,
@@ -105,6 +108,7 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
   return {
     delivered: n('delivered'),
     onTimeRate: r.on_time_rate == null ? null : Number(r.on_time_rate),
+    onTime: { n: n('on_time'), m: n('timed') },
     medianDaysToPublish: r.median_days == null ? null : Math.round(Number(r.median_days) * 10) / 10,
     survival30: rate(n('live30'), n('eligible30')),
     survival90: rate(n('live90'), n('eligible90')),

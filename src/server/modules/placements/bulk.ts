@@ -17,6 +17,8 @@ import { submitBrief } from './brief';
 
 type Skipped = { paymentId: string; reason: string };
 
+const DRAFT_KEPT = 'It has a draft brief of its own, not submitted yet, which is kept';
+
 /** The member may reach this placement: its organisation's, and one of its clients' when it is limited. */
 const reachable = (member: Member) =>
   and(
@@ -66,20 +68,23 @@ export async function copyBrief(db: Db, member: Member, paymentId: string, chose
   if (!source.submittedAt || !source.part1Json || !source.part2Json) throw conflict('Submit this brief before copying it');
   if (!source.orderId) throw conflict('This placement was bought on its own: there is no order to copy its brief to');
   const siblings = await db
-    .select({ id: placements.id, hasBrief: isNotNull(briefs.id).mapWith(Boolean) })
+    .select({ id: placements.id, hasBrief: isNotNull(briefs.id).mapWith(Boolean), submitted: isNotNull(briefs.submittedAt).mapWith(Boolean) })
     .from(placements)
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .leftJoin(briefs, eq(briefs.placementId, placements.id))
     .where(and(eq(payments.orderId, source.orderId), reachable(member)))
     .orderBy(asc(placements.id));
   const byId = new Map(siblings.map((s) => [s.id, s]));
-  const targets = chosen ?? siblings.filter((s) => s.id !== paymentId && !s.hasBrief).map((s) => s.id);
+  // every one without a submitted brief: one with a draft of its own is listed as kept, not left out
+  // unsaid (the count said "copied to 2" of the three the brand saw as "Brief pending"; issue 57)
+  const targets = chosen ?? siblings.filter((s) => s.id !== paymentId && !s.submitted).map((s) => s.id);
   const copied: string[] = [];
   const skipped: Skipped[] = [];
   for (const id of targets) {
     const target = byId.get(id);
     if (id === paymentId) skipped.push({ paymentId: id, reason: 'This is the brief being copied' });
     else if (!target) skipped.push({ paymentId: id, reason: 'Not a placement of the same order' });
+    else if (target.hasBrief && !target.submitted) skipped.push({ paymentId: id, reason: DRAFT_KEPT });
     else if (target.hasBrief) skipped.push({ paymentId: id, reason: 'It has a brief of its own, which is kept' });
     else {
       try {

@@ -255,9 +255,11 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       clientReview: true,
       tags: ['Reports'],
       summary: 'The organisation’s share links, with how often each was opened',
-      response: { 200: z.array(shareSchema.omit({ url: true })) },
+      description:
+        'An active link carries its `url`, to copy again, for a member whose role may make links (a link to a report with prices: only for a member who may see amounts); otherwise `url` is null.',
+      response: { 200: z.array(shareSchema) },
     },
-    async (req) => listShares(db, scopeOf(req)),
+    async (req) => listShares(db, memberOf(req), scopeOf(req), baseUrl),
   );
 
   route(

@@ -10,7 +10,7 @@ import { enqueueMail, type Tx } from '../../mail/outbox';
 import { DAY_MS } from '../../../shared/constants';
 import { csvRows } from '../../../shared/csv';
 import { formatUsd } from '../../../shared/money';
-import { hidesAmounts } from '../../../shared/org';
+import { hidesAmounts, roleCan } from '../../../shared/org';
 import {
   LINK_STATUS_LABELS,
   REPORT_COLUMN_LABELS,
@@ -373,6 +373,7 @@ export async function createShare(
     .insert(shares)
     .values({
       tokenHash: hashShareToken(token),
+      token,
       organisationId: member.organisationId,
       reportId: 'reportId' in subject ? subject.reportId : null,
       placementId: 'placementId' in subject ? subject.placementId : null,
@@ -392,10 +393,16 @@ function sharesOf(scope: Scope) {
   );
 }
 
-/** GET /api/org/shares: the organisation's links, newest first, with their views. */
-export async function listShares(db: Db, scope: Scope): Promise<Omit<Share, 'url'>[]> {
+/**
+ * GET /api/org/shares: the organisation's links, newest first, with their views; an active link's
+ * URL to copy again (issue 57) for a member who may make links, and never one that shows prices to
+ * a member who may not see amounts.
+ */
+export async function listShares(db: Db, member: Member, scope: Scope, baseUrl: string, now: Date = new Date()): Promise<Share[]> {
+  const mayCopy = roleCan(member.role, 'work');
+  const hides = hidesAmounts(member.role, member.clientIds);
   const rows = await db
-    .select({ s: shares, reportName: reports.name, outlet: opportunities.outletName, title: opportunities.title })
+    .select({ s: shares, reportName: reports.name, showPrices: reports.showPrices, outlet: opportunities.outletName, title: opportunities.title })
     .from(shares)
     .leftJoin(reports, eq(reports.id, shares.reportId))
     .leftJoin(placements, eq(placements.id, shares.placementId))
@@ -403,8 +410,12 @@ export async function listShares(db: Db, scope: Scope): Promise<Omit<Share, 'url
     .where(sharesOf(scope))
     .orderBy(desc(shares.createdAt))
     .limit(500);
-  return rows.map(({ s, reportName, outlet, title }) => ({
+  return rows.map(({ s, reportName, showPrices, outlet, title }) => ({
     id: s.id,
+    url:
+      mayCopy && s.token && !s.revokedAt && s.expiresAt > now && !(hides && showPrices)
+        ? `${baseUrl.replace(/\/$/, '')}/share/${s.token}`
+        : null,
     kind: s.reportId ? ('report' as const) : ('placement' as const),
     subject: s.reportId ? reportName! : `${outlet} — ${title}`,
     expiresAt: s.expiresAt.toISOString(),
@@ -426,7 +437,7 @@ export async function revokeShare(db: Db, scope: Scope, id: string, now: Date = 
   if (!mine) throw notFound('Link not found');
   await db
     .update(shares)
-    .set({ revokedAt: now })
+    .set({ revokedAt: now, token: null })
     .where(and(eq(shares.id, id), isNull(shares.revokedAt)));
 }
 

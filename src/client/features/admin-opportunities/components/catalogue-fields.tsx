@@ -1,5 +1,6 @@
 import { Controller, type UseFormReturn } from 'react-hook-form';
-import { COUNTRIES, LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
+import { COUNTRY_OPTIONS } from '@shared/countries';
+import { LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
 import type { OpportunityFormValues, OpportunityRequest } from '@shared/schemas/opportunity';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form-field';
@@ -8,7 +9,6 @@ import { NativeSelect } from './native-select';
 
 /** Code → name lists in the order a reader looks for them: by name. */
 const byName = (names: Record<string, string>) => Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b, 'en'));
-const COUNTRY_OPTIONS = byName(COUNTRIES);
 const LANGUAGE_OPTIONS = byName(LANGUAGES);
 const NOT_SPECIFIED = 'Not specified';
 

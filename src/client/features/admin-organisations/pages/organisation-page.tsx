@@ -163,8 +163,8 @@ export function OrganisationPage() {
   return (
     <div className="space-y-6">
       <Button asChild variant="ghost" size="sm" className="-ml-2">
-        <Link href="/admin/payments">
-          <ArrowLeft /> Back to Payments
+        <Link href="/admin/organisations">
+          <ArrowLeft /> All organisations
         </Link>
       </Button>
       {query.isLoading ? (

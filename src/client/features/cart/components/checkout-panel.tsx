@@ -129,8 +129,8 @@ export function CheckoutPanel({
           )}
         </dl>
         {changed && !prices && (
-          <p className={`${NOTE} border-amber-300 bg-amber-50 text-amber-950`}>
-            Some prices changed since you added them. You confirm the new total when you check out.
+          <p className={`${NOTE} border-amber-300 bg-amber-50 text-amber-950`} data-testid="cart-prices-changed">
+            Some prices changed since you added them: checking out accepts the new total shown here.
           </p>
         )}
         {overBudget && (
@@ -247,10 +247,19 @@ export function CheckoutPanel({
           <Button
             size="lg"
             className="w-full"
-            onClick={() => submit()}
+            // the new prices are on screen: pressing it is the confirmation, sent with the total
+            // shown (one confirmation, not a second step; a price changed again since is still refused)
+            onClick={() => submit(changed ? fromCents(totals.nowCents) : undefined)}
             disabled={busy || !agreed || totals.count === 0 || totals.unavailable > 0}
           >
-            <Lock aria-hidden /> {busy ? 'Processing...' : cart.needsApproval ? 'Ask for approval' : 'Check out'}
+            <Lock aria-hidden />{' '}
+            {busy
+              ? 'Processing...'
+              : cart.needsApproval
+                ? 'Ask for approval'
+                : changed
+                  ? `Check out at ${formatUsd(fromCents(totals.nowCents))}`
+                  : 'Check out'}
           </Button>
         )}
         {!agreed && <p className="text-center text-xs text-muted-foreground">Tick the terms above to check out.</p>}

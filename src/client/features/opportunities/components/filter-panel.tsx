@@ -1,6 +1,7 @@
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
-import { COUNTRIES, LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
+import { COUNTRY_OPTIONS } from '@shared/countries';
+import { LANGUAGES, LINK_TYPES, LINK_TYPE_LABELS, TOPICS, TOPIC_LABELS } from '@shared/catalogue';
 import { METRIC_STALE_DAYS } from '@shared/outlets';
 import { parseSearch } from '../search/parse-search';
 import { searchString, type SearchState } from '../search/search-state';
@@ -24,7 +25,6 @@ const PAIRS: Partial<Record<NumberParam, { other: NumberParam; message: string }
 };
 
 const byName = (names: Record<string, string>) => Object.entries(names).sort(([, a], [, b]) => a.localeCompare(b));
-const COUNTRY_OPTIONS = byName(COUNTRIES);
 const LANGUAGE_OPTIONS = byName(LANGUAGES);
 
 /**

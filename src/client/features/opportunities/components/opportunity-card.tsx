@@ -3,7 +3,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { CalendarClock, Clock, Info, TrendingUp } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunityItem } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
-import { SOURCE_LABELS } from '@shared/outlets';
+import { ON_TIME_MIN_PLACEMENTS, SOURCE_LABELS } from '@shared/outlets';
 import { Badge } from '@/components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { TopicChips, outletFacts } from '@/components/outlet/catalogue-facts';
@@ -72,16 +72,45 @@ function OutletRecordLines({ outlet }: { outlet: BrandOpportunityItem['outlet'] 
       {outlet.delivered > 0 && (
         <p className="font-medium text-foreground" data-testid="card-outlet-record">
           Delivered {outlet.delivered}
-          {outlet.onTimeRate !== null && ` · ${formatShare(outlet.onTimeRate)} on time`}
+          {/* a share of a handful is no record: below the minimum the outlet's page gives the count */}
+          {outlet.onTimeRate !== null &&
+            outlet.delivered >= ON_TIME_MIN_PLACEMENTS &&
+            ` · ${formatShare(outlet.onTimeRate)} on time`}
         </p>
       )}
       {score && (
-        <p data-testid="card-outlet-score">
-          {score.name === 'dr' ? 'DR' : 'DA'} {score.value} ({SOURCE_LABELS[score.source]},{' '}
-          {formatMetricDay(score.asOf)})
+        <p className="flex items-center gap-0.5" data-testid="card-outlet-score">
+          <span>
+            {score.name === 'dr' ? 'DR' : 'DA'} {score.value} ({SOURCE_LABELS[score.source]},{' '}
+            {formatMetricDay(score.asOf)})
+          </span>
+          <ScoreHint />
         </p>
       )}
     </div>
+  );
+}
+
+/** What DR and DA are, beside a card's score (issue 57: the two sat side by side unexplained). */
+const SCORE_HINT =
+  'DR (Domain Rating, by Ahrefs) and DA (Domain Authority, by Moz; the one the listing states) both rate a website from 1 to 100, each on its own scale: compare DR with DR and DA with DA.';
+
+function ScoreHint() {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <button
+          type="button"
+          className="relative z-10 -my-1 inline-flex size-6 cursor-help items-center justify-center rounded-full hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          aria-label="About DR and DA"
+          onClick={(e) => e.stopPropagation()}
+          data-testid="score-hint"
+        >
+          <CardIcon name="info" className="size-3.5" />
+        </button>
+      </TooltipTrigger>
+      <TooltipContent>{SCORE_HINT}</TooltipContent>
+    </Tooltip>
   );
 }
 

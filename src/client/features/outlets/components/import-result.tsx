@@ -1,9 +1,10 @@
 import * as React from 'react';
 import { Link } from 'wouter';
 import { AlertTriangle, ArrowRight, CheckCircle2 } from 'lucide-react';
-import { METRIC_LABELS } from '@shared/outlets';
+import { METRIC_LABELS, METRIC_STALE_DAYS } from '@shared/outlets';
 import type { MetricsImportResult } from '@shared/schemas/outlets';
 import { formatMetricDay, formatMetricValue, plural } from '@/components/outlet/outlet-text';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 
 /** How many rows of a long list show before "Show all" (an export of 5,000 hosts has 15,000 changes). */
@@ -24,8 +25,9 @@ function useShowAll<T>(items: T[]) {
 
 /** "3 changes, 1 host not on Byline, 0 rows with problems": what the file holds, in one line. */
 function importSummary(r: MetricsImportResult): string {
+  const stale = r.changes.filter((c) => c.stale).length;
   return [
-    plural(r.changes.length, 'change', 'changes'),
+    `${plural(r.changes.length, 'change', 'changes')}${stale ? ` (${stale.toLocaleString('en-US')} stale)` : ''}`,
     plural(r.unmatched.length, 'host not on Byline', 'hosts not on Byline'),
     plural(r.errors.length, 'row with problems', 'rows with problems'),
   ].join(', ');
@@ -42,6 +44,12 @@ function Changes({ changes }: { changes: MetricsImportResult['changes'] }) {
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold">Changes</h3>
+      {changes.some((c) => c.stale) && (
+        <p className="text-sm text-muted-foreground" data-testid="import-stale-note">
+          Values marked Stale are dated more than {METRIC_STALE_DAYS} days ago: they show as stale on the outlets’ pages
+          and do not count as fresh metrics in the catalogue’s search.
+        </p>
+      )}
       {/*
         A table on a wide screen, scrolling sideways inside its border when the window is narrower
         than it; stacked cards on a phone. The roles keep it a table to screen readers whatever its
@@ -104,6 +112,11 @@ function Changes({ changes }: { changes: MetricsImportResult['changes'] }) {
                   className={`${CELL} whitespace-nowrap tabular-nums max-sm:col-start-2 max-sm:row-start-2 max-sm:text-right max-sm:text-xs max-sm:text-muted-foreground`}
                 >
                   {formatMetricDay(c.asOf)}
+                  {c.stale && (
+                    <Badge variant="warning" className="ml-1.5" data-testid="import-change-stale">
+                      Stale
+                    </Badge>
+                  )}
                 </td>
               </tr>
             ))}

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, BarChart3, ExternalLink, Newspaper, ShieldCheck } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
-import { METRIC_LABELS, METRIC_STALE_DAYS, SOURCE_LABELS } from '@shared/outlets';
+import { METRIC_LABELS, METRIC_STALE_DAYS, ON_TIME_MIN_PLACEMENTS, SOURCE_LABELS } from '@shared/outlets';
 import type { OutletDetail, OutletMetricValue, OutletRecord } from '@shared/schemas/outlets';
 import { TopicChips, knownTopics, outletFacts } from '@/components/outlet/catalogue-facts';
 import { OutletLogo } from '@/components/outlet/outlet-logo';
@@ -113,7 +113,7 @@ function OutletMetrics({ metrics }: { metrics: OutletMetricValue[] }) {
     <PageSection
       title="Metrics"
       icon={<BarChart3 />}
-      description="The latest value each tool reported, with the day it was true on."
+      description="The latest value each tool reported, with the day it was true on. Domain Rating (Ahrefs) and Domain Authority (Moz, and the one the listing states) both rate a website from 1 to 100, each on its own scale: compare them tool by tool."
       testId="outlet-metrics"
     >
       {sorted.length === 0 ? (
@@ -137,7 +137,15 @@ const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 function OutletRecordSection({ record: r }: { record: OutletRecord }) {
   const rows: { label: string; value: string; testId: string }[] = [
     { label: 'Delivered', value: String(r.delivered), testId: 'record-delivered' },
-    { label: 'On time', value: formatShare(r.onTimeRate), testId: 'record-on-time' },
+    // the count always, the share only once there are enough to make one (issue 57)
+    {
+      label: 'On time',
+      value:
+        r.onTime.m === 0
+          ? '—'
+          : `${r.onTime.n} of ${r.onTime.m}${r.onTime.m >= ON_TIME_MIN_PLACEMENTS ? ` (${formatShare(r.onTimeRate)})` : ''}`,
+      testId: 'record-on-time',
+    },
     {
       label: 'Median days to publish',
       value: r.medianDaysToPublish === null ? '—' : days(r.medianDaysToPublish),

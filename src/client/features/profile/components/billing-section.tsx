@@ -1,5 +1,6 @@
 import * as React from 'react';
-import { countryName, type BillingDetails } from '@shared/billing';
+import type { BillingDetails } from '@shared/billing';
+import { countryName } from '@shared/countries';
 import { BillingForm, type BillingFormOutput } from '@/components/billing-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { Link2 } from 'lucide-react';
+import { Check, Copy, Link2 } from 'lucide-react';
 import type { ShareLink } from '@/components/share-link-dialog';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { QueryError } from '@/components/query-error';
@@ -22,6 +22,27 @@ const STATE_BADGE = {
   expired: { label: 'Expired', variant: 'secondary' },
   revoked: { label: 'Revoked', variant: 'destructive' },
 } as const;
+
+/** An active link copied again (issue 57): to send it to someone else without making another. */
+function CopyLinkButton({ url, subject }: { url: string; subject: string }) {
+  const [copied, setCopied] = React.useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+      toast({ title: 'Link copied', description: 'The link is on your clipboard.' });
+    } catch {
+      // no clipboard (an insecure page, a refused permission): the link, to copy by hand
+      toast({ title: 'Copy failed', description: `Copy the link yourself: ${url}`, variant: 'destructive' });
+    }
+  };
+  return (
+    <Button variant="outline" size="sm" onClick={() => void copy()} data-testid="share-copy">
+      {copied ? <Check aria-hidden /> : <Copy aria-hidden />} {copied ? 'Copied' : 'Copy link'}
+      <span className="sr-only"> to {subject}</span>
+    </Button>
+  );
+}
 
 function ShareRow({ share: s, canWork, now }: { share: ShareLink; canWork: boolean; now: number }) {
   const [confirming, setConfirming] = React.useState(false);
@@ -71,9 +92,12 @@ function ShareRow({ share: s, canWork, now }: { share: ShareLink; canWork: boole
         </p>
       </div>
       {canWork && state === 'active' && (
-        <Button variant="outline" size="sm" className="self-start sm:self-auto" onClick={() => setConfirming(true)}>
-          Revoke
-        </Button>
+        <div className="flex shrink-0 gap-2 self-start sm:self-auto">
+          {s.url && <CopyLinkButton url={s.url} subject={s.subject} />}
+          <Button variant="outline" size="sm" onClick={() => setConfirming(true)}>
+            Revoke<span className="sr-only"> the link to {s.subject}</span>
+          </Button>
+        </div>
       )}
       <ConfirmDialog
         open={confirming}

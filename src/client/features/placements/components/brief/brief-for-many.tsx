@@ -57,8 +57,9 @@ export function UseBriefForDialog({
           return `${line ? `${line.outletName}: ${line.title}` : 'A placement'} – ${s.reason}`;
         });
         toast({
+          // of how many: a placement kept out (its own draft or brief) is counted and named below
           title: res.copied.length
-            ? `Brief copied to ${res.copied.length} placement${res.copied.length === 1 ? '' : 's'}`
+            ? `Brief copied to ${res.copied.length}${skipped.length ? ` of ${res.copied.length + skipped.length}` : ''} placement${res.copied.length + skipped.length === 1 ? '' : 's'}`
             : 'No brief was copied',
           description: skipped.length
             ? skipped.join('\n')

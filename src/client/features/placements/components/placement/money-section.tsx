@@ -3,7 +3,7 @@ import { Download, Wallet } from 'lucide-react';
 import { GUARANTEE_DAYS } from '@shared/constants';
 import { formatUsd, fromCents, toCents } from '@shared/money';
 import type { MessageSide } from '@shared/messages';
-import { PARTLY_REFUNDED, isPartlyRefunded, leftToRefund, shortPaymentId, type PaymentStatus } from '@shared/payment';
+import { PARTLY_REFUNDED, isPartlyRefunded, leftToRefund, type PaymentStatus } from '@shared/payment';
 import type { PlacementPayment } from '@shared/schemas/brief';
 import { DocumentLinks } from '@/components/document-links';
 import { PartlyRefundedBadge } from '@/components/placement-status';
@@ -82,7 +82,7 @@ function CreditNotes({ side, paymentId }: { side: MessageSide; paymentId: string
 
 /**
  * The money of the placement: the amount and its state in words (held in escrow, released,
- * refunded, in part or in full), when it was paid and the provider's reference, what was refunded
+ * refunded, in part or in full), when it was paid (and, for the team, the provider's reference), what was refunded
  * and its credit notes, and the invoice. The editorial team can refund it from here as from
  * Payments and Placements.
  */
@@ -118,10 +118,16 @@ export function MoneySection({
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Paid</dt>
         <dd>{day(p.createdAt)}</dd>
-        <dt className="text-muted-foreground">Payment</dt>
-        <dd className="font-mono text-xs leading-5 break-all" title={p.stripePaymentId}>
-          {side === 'brand' ? shortPaymentId(p.stripePaymentId) : p.stripePaymentId}
-        </dd>
+        {/* the provider's reference is the team's, to find the charge in the provider's dashboard: a
+            brand refers to its invoice (issue 57; Payment History keeps the spec's 20 characters) */}
+        {side === 'admin' && (
+          <>
+            <dt className="text-muted-foreground">Payment</dt>
+            <dd className="font-mono text-xs leading-5 break-all" data-testid="money-provider-ref">
+              {p.stripePaymentId}
+            </dd>
+          </>
+        )}
         {refunded && (
           <>
             <dt className="text-muted-foreground">Refunds</dt>
