@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { CheckCheck, Download, MessageSquare, X } from 'lucide-react';
 import { placementStatus } from '@shared/payment';
-import type { BrandPlacementItem } from '@shared/schemas/brief';
+import { withAmounts, type BrandPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -26,13 +26,16 @@ const cell = (v: string) => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-function exportCsv(items: BrandPlacementItem[], withAmounts: boolean) {
-  const head = ['outlet', 'title', 'status', ...(withAmounts ? ['amount_usd'] : []), 'client', 'live_url'];
-  const rows = items.map((a) => [
+function exportCsv(items: BrandPlacementItem[], showAmounts: boolean) {
+  // a client reviewer's items carry no amount (decision 035): no amount column then
+  const amounts = showAmounts ? items.map((a) => withAmounts(a)?.payment.amount) : [];
+  const priced = showAmounts && amounts.every((v) => v !== undefined);
+  const head = ['outlet', 'title', 'status', ...(priced ? ['amount_usd'] : []), 'client', 'live_url'];
+  const rows = items.map((a, i) => [
     a.outletName,
     a.title,
     placementStatus(a.payment),
-    ...(withAmounts ? [a.payment.amount] : []),
+    ...(priced ? [amounts[i]!] : []),
     a.client?.name ?? '',
     a.publication?.url ?? '',
   ]);
