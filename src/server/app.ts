@@ -15,6 +15,7 @@ import { securityHeaders } from './lib/security-headers';
 import { registerMetrics } from './ops/metrics';
 import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
+import { redactAmounts } from './lib/amounts';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
 import { HttpError, notFound } from './lib/errors';
 import { DISPUTE_NOT_FOUND, PAYMENT_NOT_FOUND, disputeInClients, placementInClients } from './db/payment-access';
@@ -95,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   await app.register(cookie);
+  // a client reviewer's JSON answers without amounts (decision 035), before they are compressed
+  redactAmounts(app);
   compressJson(app);
   // every route's contract (lib/contract.ts): its input checked, its JSON answers checked on the
   // way out, and the API's documentation made from the routes themselves (so before any route)

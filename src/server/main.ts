@@ -106,8 +106,8 @@ async function main() {
     from: config.MAIL_FROM,
     baseUrl: publicUrl(config),
     testMode: payments.name === 'test',
-    // a receipt's invoice, a scheduled report's PDF and CSV
-    attachments: async (db, data) => [...(await receipts(db, data)), ...(await reports(db, data))],
+    // a receipt's invoice, a scheduled report's PDF and CSV (as the recipient may read them)
+    attachments: async (db, data, reader) => [...(await receipts(db, data, reader)), ...(await reports(db, data, reader))],
   });
 
   worker.attach(jobs.boss);

@@ -68,8 +68,10 @@ interface RefundedMoney {
 /**
  * Part of the payment went back, not all of it (issue 47): a part refund of a held or released
  * payment, or a cancellation granted with a part refund (refunded, the rest kept). In cents.
+ * Without the amounts (a client reviewer's answer, decision 035) nothing says so: false.
  */
-export function isPartlyRefunded(p: RefundedMoney): boolean {
+export function isPartlyRefunded(p: Partial<RefundedMoney>): boolean {
+  if (p.amount === undefined || p.refundedAmount === undefined) return false;
   const refunded = toCents(p.refundedAmount);
   return refunded > 0 && refunded < toCents(p.amount);
 }
@@ -88,7 +90,7 @@ export const PARTLY_REFUNDED = 'Partially refunded';
  */
 export type PlacementStatus = 'Pending' | 'Needs Review' | typeof AWAITING_PUBLICATION | 'Released' | 'Refunded' | typeof PARTLY_REFUNDED;
 
-export function placementStatus(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus } & RefundedMoney): PlacementStatus {
+export function placementStatus(p: { status: PaymentStatus; draftReviewStatus: DraftReviewStatus } & Partial<RefundedMoney>): PlacementStatus {
   if (p.status === 'released') return 'Released';
   if (p.status === 'refunded') return isPartlyRefunded(p) ? PARTLY_REFUNDED : 'Refunded';
   if (p.draftReviewStatus === 'approved') return AWAITING_PUBLICATION;

@@ -102,3 +102,40 @@ describe('mail templates', () => {
     expect(live.html).not.toContain('Test mode');
   });
 });
+
+describe('mail to a member who may not see amounts (issue 57)', () => {
+  const sum = '$9,876.54';
+  const amount = '9876.54';
+  const brandMails: MailData[] = [
+    { kind: 'payment_received', ...placement, amount, paidAt: '2026-01-31T23:30:00Z', providerRef: 'pi_1', guaranteeDate: '2026-05-01T23:30:00Z', invoiceNumber: 'BYL-2026-000001' },
+    { kind: 'order_received', orderId: placement.paymentId, paymentId: placement.paymentId, lines: [{ title: 'A', outlet: 'B', amount }], amount, paidAt: '2026-01-31T23:30:00Z', providerRef: 'pi_1', guaranteeDate: '2026-05-01T23:30:00Z', invoiceNumber: 'BYL-2026-000002' },
+    { kind: 'published', ...placement, amount, liveUrl: 'https://outlet.example/story' },
+    { kind: 'refund_issued', ...placement, amount, reason: 'swap' },
+    { kind: 'refund_issued', ...placement, amount, reason: 'cancelled', partial: true, note: 'Half written' },
+    { kind: 'purchase_request', requester: 'Ann', title: 'A', outlet: 'B', amount },
+    { kind: 'purchase_decided', approved: true, reason: null, title: 'A', outlet: 'B', amount, approver: 'Bo' },
+    { kind: 'terms_update', ...placement, headline: `Your dispute was resolved: ${sum} refunded`, headlineWithoutAmount: 'Your dispute was resolved: refunded in part', detail: null, forAdmin: false },
+    // queued before the words without the amount existed
+    { kind: 'terms_update', ...placement, headline: `You were offered ${sum} back: accept or escalate by 2026-02-01`, detail: null, forAdmin: false },
+  ];
+
+  it.each(brandMails.map((d, i) => [`${d.kind} ${i}`, d] as const))('%s: the amount for a buyer, none for a client reviewer', (_, data) => {
+    const buyer = renderMail(data, 'https://p.example');
+    expect(`${buyer.subject}\n${buyer.text}\n${buyer.html}`).toContain(sum);
+    const reviewer = renderMail(data, 'https://p.example', { reader: { seesAmounts: false } });
+    const all = `${reviewer.subject}\n${reviewer.text}\n${reviewer.html}`;
+    expect(all).not.toMatch(/\$\s?\d/);
+    expect(all).not.toContain('9876');
+    // no invoice said to be attached, no link to a page the reviewer may not open
+    expect(all).not.toContain('(attached)');
+    expect(all).not.toMatch(/\/brand\/(payments|orders)/);
+  });
+
+  it('says what happened in words instead', () => {
+    const as = { reader: { seesAmounts: false } };
+    expect(renderMail(brandMails[3], 'https://p.example', as).text).toContain(`"${evil}" at ${evil} was refunded.`);
+    expect(renderMail(brandMails[4], 'https://p.example', as).text).toContain('We have refunded part of what was paid for');
+    expect(renderMail(brandMails[7], 'https://p.example', as).subject).toBe(`Your dispute was resolved: refunded in part: ${evil} - Byline`);
+    expect(renderMail(brandMails[8], 'https://p.example', as).subject).toBe(`You were offered an amount back: accept or escalate by 2026-02-01: ${evil} - Byline`);
+  });
+});

@@ -21,9 +21,10 @@ export function PlacementStatusBadge({ status, testId }: { status: PlacementStat
 
 /**
  * "Partially refunded" beside the status of a payment still held or released of which a part went
- * back (issue 47). A refunded one says it in its status instead (`placementStatus`), so nothing here.
+ * back (issue 47). A refunded one says it in its status instead (`placementStatus`), so nothing here;
+ * nor for a payment read without its amounts (a client reviewer's, decision 035).
  */
-export function PartlyRefundedBadge({ payment }: { payment: { status: string; amount: string; refundedAmount: string } }) {
+export function PartlyRefundedBadge({ payment }: { payment: { status: string; amount?: string; refundedAmount?: string } }) {
   if (payment.status === 'refunded' || !isPartlyRefunded(payment)) return null;
   return (
     <Badge variant={VARIANT[PARTLY_REFUNDED]} data-testid="partly-refunded">

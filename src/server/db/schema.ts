@@ -1233,6 +1233,11 @@ export const shares = pgTable(
     views: integer('views').notNull().default(0),
     lastViewedAt: timestamp('last_viewed_at', { withTimezone: true, mode: 'date' }),
     createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /**
+     * made by a member who sees no amounts (a client reviewer, decision 035): the page never shows a
+     * price, whatever the report says and whatever that member's role becomes (issue 57)
+     */
+    withoutPrices: boolean('without_prices').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -208,10 +208,18 @@ export async function notifyPublicationRestored(tx: Tx, paymentId: string, liveU
  * A step of the fair terms (issue 47): an extra revision or a cancellation asked for (to the
  * admins) or answered (to the brand), in the change's transaction.
  */
-export async function notifyTermsUpdate(tx: Tx, paymentId: string, to: 'brand' | 'admins', headline: string, detail: string | null = null) {
+export async function notifyTermsUpdate(
+  tx: Tx,
+  paymentId: string,
+  to: 'brand' | 'admins',
+  /** with the words for a reader who sees no amounts, when the headline names one (issue 57) */
+  headline: string | { text: string; withoutAmount: string },
+  detail: string | null = null,
+) {
   const p = await placement(tx, paymentId);
   if (!p) return;
-  const data = { kind: 'terms_update' as const, paymentId: p.paymentId, outlet: p.outlet, title: p.title, headline, detail, forAdmin: to === 'admins' };
+  const words = typeof headline === 'string' ? { headline } : { headline: headline.text, headlineWithoutAmount: headline.withoutAmount };
+  const data = { kind: 'terms_update' as const, paymentId: p.paymentId, outlet: p.outlet, title: p.title, ...words, detail, forAdmin: to === 'admins' };
   if (to === 'admins') await enqueueAdminMail(tx, data);
   else await enqueueMail(tx, { userId: p.brandId }, data);
 }

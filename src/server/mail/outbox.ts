@@ -3,7 +3,8 @@ import type { Db } from '../db/client';
 import { mailOutbox, users } from '../db/schema';
 import type { Mailer } from './mailer';
 import { countEvent } from '../ops/events';
-import { OPTIONAL_KINDS, renderMail, type MailData } from './templates';
+import { hidesAmounts } from '../../shared/org';
+import { OPTIONAL_KINDS, renderMail, type MailData, type MailReader } from './templates';
 
 /** A database handle or a transaction (`tx` inside db.transaction): both run the same queries. */
 export type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'execute'>;
@@ -61,9 +62,22 @@ interface MailAttachment {
 
 /**
  * The files a mail carries, found when it is sent (the receipt's invoice: modules/invoices
- * `receiptAttachments`). Given by whoever delivers, as mail/ knows no module.
+ * `receiptAttachments`), as its reader may read them. Given by whoever delivers, as mail/ knows no module.
  */
-export type MailAttachments = (db: Db, data: MailData) => Promise<MailAttachment[]>;
+export type MailAttachments = (db: Db, data: MailData, reader: MailReader) => Promise<MailAttachment[]>;
+
+/**
+ * Who an address is, when its mail is sent (issue 57: decided by who receives, not by who queued
+ * it): a member who may not see amounts (a client reviewer, decision 035) reads none, even in a
+ * mail queued before its role changed; anyone else (a member, an admin, an outside address) does.
+ */
+export async function mailReaderOf(db: Pick<Db, 'select'>, address: string): Promise<MailReader> {
+  const [user] = await db
+    .select({ role: users.role, orgRole: users.orgRole, clientIds: users.clientIds })
+    .from(users)
+    .where(eq(users.email, address.trim().toLowerCase()));
+  return { seesAmounts: !(user?.role === 'brand' && hidesAmounts(user.orgRole, user.clientIds)) };
+}
 
 export interface DeliveryOptions {
   mailer: Mailer;
@@ -84,13 +98,14 @@ export async function deliverMail(db: Db, opts: DeliveryOptions, mailId: string)
   const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
   if (!row || row.status !== 'pending') return 'skipped';
   const data = row.data as unknown as MailData;
-  const rendered = renderMail(data, opts.baseUrl, { testMode: opts.testMode });
+  const reader = await mailReaderOf(db, row.toAddress);
+  const rendered = renderMail(data, opts.baseUrl, { testMode: opts.testMode, reader });
   await db
     .update(mailOutbox)
     .set({ attempts: sql`${mailOutbox.attempts} + 1`, subject: rendered.subject })
     .where(eq(mailOutbox.id, row.id));
   try {
-    const attachments = await opts.attachments(db, data);
+    const attachments = await opts.attachments(db, data, reader);
     await opts.mailer.send({ id: row.id, from: opts.from, to: row.toAddress, ...rendered, attachments });
   } catch (err) {
     countEvent('mail-failed');

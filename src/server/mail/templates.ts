@@ -42,7 +42,8 @@ export type MailData =
     }
   | (Placement & { kind: 'placement_declined'; reason: string; swapBy: string })
   // the fair terms (issue 47): an extra revision or a cancellation, asked for or answered
-  | (Placement & { kind: 'terms_update'; headline: string; detail: string | null; forAdmin: boolean })
+  // `headlineWithoutAmount`: the headline for a member who sees no amounts, when the headline names one (issue 57)
+  | (Placement & { kind: 'terms_update'; headline: string; headlineWithoutAmount?: string; detail: string | null; forAdmin: boolean })
   | (Placement & { kind: 'draft_ready' })
   | (Placement & { kind: 'edits_complete' })
   | (Placement & { kind: 'brief_reminder'; paidAt: string })
@@ -118,8 +119,23 @@ interface Draft {
   action: { label: string; path: string };
 }
 
-function draftFor(d: MailData): Draft {
+/**
+ * Who a mail reaches, found when it is sent (issue 57): a member who may not see amounts (a client
+ * reviewer, decision 035) gets every mail without them, whatever the mail was queued for.
+ */
+export interface MailReader {
+  seesAmounts: boolean;
+}
+const EVERYONE: MailReader = { seesAmounts: true };
+
+/** A sum written in a text ("$1,234.50"): what an older queued headline may hold. */
+const MONEY_IN_TEXT = /-?\$[\d,]+(?:\.\d{2})?/g;
+
+function draftFor(d: MailData, reader: MailReader): Draft {
   const placement = (p: Placement) => `"${p.title}" at ${p.outlet}`;
+  const amounts = reader.seesAmounts;
+  /** a fact, only for a reader who sees amounts */
+  const money = (fact: [string, string]): [string, string][] => (amounts ? [fact] : []);
   switch (d.kind) {
     case 'signup_received':
       return {
@@ -154,23 +170,26 @@ function draftFor(d: MailData): Draft {
         facts: [
           ['Outlet', d.outlet],
           ['Placement', d.title],
-          ['Amount', formatUsd(d.amount)],
+          ...money(['Amount', formatUsd(d.amount)]),
           ['Date', formatDate(d.paidAt)],
           // no provider reference: a brand's is its invoice's number (issue 57)
-          ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
+          // the invoice is all amounts: not attached for a reader who sees none (invoices/service.ts)
+          ...(d.invoiceNumber && amounts ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
         action: { label: 'Fill in your brief', path: `/brand/brief/${d.paymentId}` },
       };
-    case 'terms_update':
+    case 'terms_update': {
+      const headline = amounts ? d.headline : (d.headlineWithoutAmount ?? d.headline.replace(MONEY_IN_TEXT, 'an amount'));
       return {
-        subject: `${d.headline}: ${d.title}`,
-        paragraphs: [`${d.headline} for ${placement(d)}.`],
+        subject: `${headline}: ${d.title}`,
+        paragraphs: [`${headline} for ${placement(d)}.`],
         ...(d.detail ? { quote: d.detail } : {}),
         action: d.forAdmin
           ? { label: 'Open the project', path: `/admin/projects/${d.paymentId}` }
           : { label: 'Open the placement', path: `/brand/my-articles/${d.paymentId}` },
       };
+    }
     case 'placement_declined':
       return {
         subject: `The outlet declined your placement: ${d.title}`,
@@ -226,7 +245,7 @@ function draftFor(d: MailData): Draft {
         paragraphs: [
           `${placement(d)} has been published.`,
           ...(d.liveUrl ? [`Read it here: ${d.liveUrl}`] : []),
-          `The payment of ${formatUsd(d.amount)} held in escrow has been released.`,
+          ...(amounts ? [`The payment of ${formatUsd(d.amount)} held in escrow has been released.`] : []),
           ...(d.guaranteeDate ? [`We check the article regularly until ${formatDate(d.guaranteeDate)}: if it is removed and not restored, you are refunded in full.`] : []),
         ],
         ...(d.checks?.length ? { facts: d.checks.map((c): [string, string] => ['Checked', c]) } : {}),
@@ -251,23 +270,28 @@ function draftFor(d: MailData): Draft {
         facts: [['Live article', d.liveUrl]],
         action: d.forAdmin ? { label: 'Open placements', path: '/admin/placements' } : { label: 'See your article', path: '/brand/my-articles' },
       };
-    case 'refund_issued':
+    case 'refund_issued': {
+      const what = amounts ? formatUsd(d.amount) : 'a payment';
       return {
         subject: `Refund issued: ${d.title}`,
         paragraphs: d.partial
           ? [
-              `We have refunded ${formatUsd(d.amount)}, part of what you paid, for ${placement(d)}.`,
+              amounts
+                ? `We have refunded ${what}, part of what you paid, for ${placement(d)}.`
+                : `We have refunded part of what was paid for ${placement(d)}.`,
               ...(d.note ? [`Our team's reason: ${d.note}`] : []),
-              'It can take 5-10 business days to appear on your statement.',
+              ...(amounts ? ['It can take 5-10 business days to appear on your statement.'] : []),
             ]
-          : [`We have refunded ${formatUsd(d.amount)} for ${placement(d)}.`, REFUND_WHY[d.reason], 'It can take 5-10 business days to appear on your statement.'],
-        facts: [
-          ['Outlet', d.outlet],
-          ['Placement', d.title],
-          ['Amount refunded', formatUsd(d.amount)],
-        ],
-        action: { label: 'See your payments', path: '/brand/payments' },
+          : amounts
+            ? [`We have refunded ${what} for ${placement(d)}.`, REFUND_WHY[d.reason], 'It can take 5-10 business days to appear on your statement.']
+            : [`${placement(d)} was refunded.`, REFUND_WHY[d.reason]],
+        facts: [['Outlet', d.outlet], ['Placement', d.title], ...money(['Amount refunded', formatUsd(d.amount)])],
+        // Payment History is not open to a reader who sees no amounts: the placement's page is
+        action: amounts
+          ? { label: 'See your payments', path: '/brand/payments' }
+          : { label: 'Open the placement', path: `/brand/my-articles/${d.paymentId}` },
       };
+    }
     case 'password_reset':
       return {
         subject: 'Reset your password',
@@ -288,20 +312,20 @@ function draftFor(d: MailData): Draft {
       };
     case 'purchase_request':
       return {
-        subject: `Approval needed: ${formatUsd(d.amount)} for ${d.outlet}`,
-        paragraphs: [`${d.requester} asks to buy ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}, above their approval threshold.`],
-        facts: [
-          ['Outlet', d.outlet],
-          ['Placement', d.title],
-          ['Amount', formatUsd(d.amount)],
+        subject: amounts ? `Approval needed: ${formatUsd(d.amount)} for ${d.outlet}` : `Approval needed: ${d.outlet}`,
+        paragraphs: [
+          amounts
+            ? `${d.requester} asks to buy ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}, above their approval threshold.`
+            : `${d.requester} asks to buy ${d.title} at ${d.outlet}, above their approval threshold.`,
         ],
+        facts: [['Outlet', d.outlet], ['Placement', d.title], ...money(['Amount', formatUsd(d.amount)])],
         action: { label: 'Review purchase requests', path: '/brand/requests' },
       };
     case 'purchase_decided':
       return {
         subject: d.approved ? `Approved: ${d.title}` : `Declined: ${d.title}`,
         paragraphs: d.approved
-          ? [`${d.approver} approved your purchase of ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}. You can pay it now.`]
+          ? [`${d.approver} approved your purchase of ${d.title} at ${d.outlet}${amounts ? ` for ${formatUsd(d.amount)}` : ''}. You can pay it now.`]
           : [`${d.approver} declined your purchase of ${d.title} at ${d.outlet}.`, `Why: ${d.reason ?? ''}`],
         action: { label: d.approved ? 'Pay the approved purchase' : 'See your requests', path: '/brand/requests' },
       };
@@ -338,13 +362,14 @@ function draftFor(d: MailData): Draft {
           'Next step: tell the editorial team about your story in each brief. After the first, you can copy it to the others.',
         ],
         facts: [
-          ...d.lines.map((l): [string, string] => [l.outlet, `${l.title}: ${formatUsd(l.amount)}`]),
-          ['Total', formatUsd(d.amount)],
+          ...d.lines.map((l): [string, string] => [l.outlet, amounts ? `${l.title}: ${formatUsd(l.amount)}` : l.title]),
+          ...money(['Total', formatUsd(d.amount)]),
           ['Date', formatDate(d.paidAt)],
-          ...(d.invoiceNumber ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
+          ...(d.invoiceNumber && amounts ? ([['Invoice', `${d.invoiceNumber} (attached)`]] as [string, string][]) : []),
           ['Refund guarantee until', formatDate(d.guaranteeDate)],
         ],
-        action: { label: 'Open the order', path: `/brand/orders/${d.orderId}` },
+        // an order's page shows its amounts: My Articles for a reader who sees none
+        action: amounts ? { label: 'Open the order', path: `/brand/orders/${d.orderId}` } : { label: 'Open My Articles', path: '/brand/my-articles' },
       };
     case 'admin_new_order':
       return {
@@ -416,9 +441,12 @@ function draftFor(d: MailData): Draft {
   }
 }
 
-/** Subject, plain text and HTML of one mail. Every value from users is escaped in the HTML. */
-export function renderMail(data: MailData, baseUrl: string, opts: { testMode?: boolean } = {}): RenderedMail {
-  const d = draftFor(data);
+/**
+ * Subject, plain text and HTML of one mail, for its reader (by default one who sees amounts). Every
+ * value from users is escaped in the HTML.
+ */
+export function renderMail(data: MailData, baseUrl: string, opts: { testMode?: boolean; reader?: MailReader } = {}): RenderedMail {
+  const d = draftFor(data, opts.reader ?? EVERYONE);
   const testNotice = opts.testMode ? `${TEST_MODE_NOTICE}: no card was charged and no money moves.` : null;
   const link = `${baseUrl.replace(/\/$/, '')}${d.action.path}`;
   const subject = `${d.subject} - ${PORTAL_NAME}`;

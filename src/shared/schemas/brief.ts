@@ -25,6 +25,7 @@ import type {
   savedBriefSchema,
   uploadedDocumentSchema,
 } from './responses/placement';
+import type { Cancellation } from './fair-terms';
 import { adminSearchQuery } from './admin-search';
 import { isHttpUrl, withHttps } from './profile';
 
@@ -230,8 +231,24 @@ export type BriefConflictBody = z.infer<typeof briefConflictSchema>;
 export type SavedBrief = z.infer<typeof savedBriefSchema>;
 /** The payment members a project card needs. */
 export type PlacementPayment = z.infer<typeof placementPaymentSchema>;
-/** GET /api/brand/my-articles item (spec §3). */
+/** GET /api/brand/my-articles item (spec §3); a client reviewer's without its amounts (decision 035). */
 export type BrandPlacementItem = z.infer<typeof brandPlacementItemSchema>;
+/**
+ * A brand's placement with its amounts, as every member but a client reviewer reads it (and as the
+ * database builds it): what the money, cancellation and dispute sections take.
+ */
+export type BuyersPlacementItem = Omit<BrandPlacementItem, 'priceUsd' | 'payment' | 'cancellation'> & {
+  priceUsd: string;
+  payment: PlacementPayment;
+  cancellation: Cancellation | null;
+};
+/** The placement with its amounts, or null when its answer carries none (a client reviewer's). */
+export function withAmounts(a: BrandPlacementItem): BuyersPlacementItem | null {
+  const { priceUsd, payment, cancellation } = a;
+  if (priceUsd === undefined || payment.amount === undefined || payment.refundedAmount === undefined) return null;
+  if (cancellation && cancellation.amountUsd === undefined) return null;
+  return a as BuyersPlacementItem;
+}
 /** GET /api/admin/projects item (spec §3). */
 export type AdminPlacementItem = z.infer<typeof adminPlacementItemSchema>;
 /** POST /api/upload/document */

@@ -279,9 +279,12 @@ async function resolve(
     { resolution, amount: money.cents ? fromCents(money.cents) : null, reason: why },
     now,
   );
-  const headline: Record<DisputeResolution, string> = {
+  const headline: Record<DisputeResolution, string | { text: string; withoutAmount: string }> = {
     refunded_full: 'Your dispute was resolved: refunded in full',
-    refunded_partial: `Your dispute was resolved: ${formatUsd(fromCents(money.cents))} refunded`,
+    refunded_partial: {
+      text: `Your dispute was resolved: ${formatUsd(fromCents(money.cents))} refunded`,
+      withoutAmount: 'Your dispute was resolved: refunded in part',
+    },
     corrected: 'Your dispute was resolved: the article will be corrected',
     restored: 'Your dispute was resolved: the article was restored',
     rejected: 'Your dispute was resolved: rejected',
@@ -383,11 +386,12 @@ export function answerDispute(
         : offerAmount
           ? `You were offered ${formatUsd(offerAmount)} back`
           : 'You were offered a correction';
+    const by = `: accept or escalate by ${escalateBy.toISOString().slice(0, 10)}`;
     await notifyTermsUpdate(
       tx,
       d.placementId,
       'brand',
-      `${what}: accept or escalate by ${escalateBy.toISOString().slice(0, 10)}`,
+      offerAmount ? { text: `${what}${by}`, withoutAmount: `You were offered a part refund${by}` } : `${what}${by}`,
       answer.reason ?? null,
     );
   });

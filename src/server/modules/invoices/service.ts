@@ -184,10 +184,12 @@ async function storedDocumentPdf(db: Db, paymentId: string, kind: TaxDocumentKin
  * issued in the fulfilment, rendered when the mail is sent (`render`: INVOICE_FALLBACK_FONT).
  */
 export function receiptAttachments(render?: RenderOptions): MailAttachments {
-  return async (db, data) => {
+  return async (db, data, reader) => {
     // typeof: the mail's data was stored as JSON, by whatever version of the code queued it
     const receipt = data.kind === 'payment_received' || data.kind === 'order_received';
     if (!receipt || typeof data.invoiceNumber !== 'string' || typeof data.paymentId !== 'string') return [];
+    // an invoice is all amounts: none for a reader who may not see them (issue 57)
+    if (!reader.seesAmounts) return [];
     const file = await storedDocumentPdf(db, data.paymentId, 'invoice', render);
     return file ? [{ filename: file.fileName, content: file.pdf, contentType: 'application/pdf' }] : [];
   };

@@ -18,13 +18,12 @@ import {
   articleTabCountsSchema,
   briefResponseSchema,
   brandPlacementItemSchema,
-  placementPaymentSchema,
+  brandPlacementPaymentSchema,
   savedBriefSchema,
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, noContent, orgOf, route, scopeOf, type Member } from '../../lib/contract';
-import { hidesAmounts } from '../../../shared/org';
+import { idIn, memberOf, noContent, orgOf, route, scopeOf } from '../../lib/contract';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
@@ -47,19 +46,6 @@ const briefConflict = z
   .describe(
     'Changed in another window since it was read (the body carries the `current` brief), or approved, published or refunded',
   );
-
-/**
- * My Articles as a client reviewer sees it (decision 035): without the opportunity's price and the
- * payment's amount. Everyone else gets the database's JSON as it is.
- */
-function amountsFor<R extends { json: string }>(member: Member, rows: R[]): R[] {
-  if (!hidesAmounts(member.role, member.clientIds)) return rows;
-  return rows.map((row) => {
-    const { priceUsd: _price, payment, ...rest } = JSON.parse(row.json) as { priceUsd: string; payment: { amount: string } };
-    const { amount: _amount, ...paymentWithoutAmount } = payment;
-    return { ...row, json: JSON.stringify({ ...rest, payment: paymentWithoutAmount }) };
-  });
-}
 
 const REVIEW_CONFLICT =
   'There is no draft to review yet, it was approved already, or the placement is published or refunded';
@@ -84,7 +70,8 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       const { tab, paymentId, opportunityId, clientId } = req.query;
       const page = pageFrom(req.query);
       const rows = await myArticles(db, scopeOf(req, clientId), { tab, paymentId, opportunityId }, page);
-      return sendJsonPage(req, reply, page, amountsFor(memberOf(req), rows));
+      // a client reviewer's copy loses its amounts on the way out (lib/amounts.ts)
+      return sendJsonPage(req, reply, page, rows);
     },
   );
 
@@ -118,8 +105,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: brandPlacementItemSchema },
     },
     async (req, reply) => {
-      const [row] = amountsFor(memberOf(req), [{ json: await myArticle(db, scopeOf(req), req.params.paymentId) }]);
-      return sendJsonItem(reply, row.json);
+      return sendJsonItem(reply, await myArticle(db, scopeOf(req), req.params.paymentId));
     },
   );
 
@@ -234,7 +220,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       spec: true,
       summary: 'Approve the draft',
       params: paymentParams,
-      response: { 200: placementPaymentSchema },
+      response: { 200: brandPlacementPaymentSchema },
       errors: { 409: REVIEW_CONFLICT },
     },
     async (req) => approveDraft(db, memberOf(req), req.params.paymentId),
@@ -255,7 +241,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       description: `Each placement includes \`revisions.included\` requests (REVISIONS_INCLUDED when bought, default ${REVISIONS_INCLUDED_DEFAULT}). Beyond them a request needs \`feedback\` and a \`reason\` tied to the brief, and answers 202: it awaits the editorial team, who accept it (the round opens) or decline it with a reason.`,
       params: paymentParams,
       body: editRequestSchema.extend({ reason: extraRevisionReasonSchema.optional() }),
-      response: { 200: placementPaymentSchema, 202: z.object({ revisions: revisionsSchema }) },
+      response: { 200: brandPlacementPaymentSchema, 202: z.object({ revisions: revisionsSchema }) },
       errors: { 400: EXTRA_REVISION_REASON_REQUIRED, 409: REVIEW_CONFLICT },
     },
     async (req, reply) => {

@@ -1,4 +1,4 @@
-import type { AdminPlacementItem, BriefPart1, BriefPart2, BrandPlacementItem, PlacementPayment } from '../../../shared/schemas/brief';
+import type { AdminPlacementItem, BriefPart1, BriefPart2, BuyersPlacementItem, PlacementPayment } from '../../../shared/schemas/brief';
 import { sql } from 'drizzle-orm';
 import { as, item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import {
@@ -241,7 +241,8 @@ export const livePlacementItem = item({
 // the definitions answer exactly the API's shapes (src/shared/schemas/brief.ts, src/shared/publication.ts)
 const _itemTypesMatch: [
   Same<ItemOf<typeof placementPaymentItem>, PlacementPayment>,
-  Same<ItemOf<typeof brandPlacementItem>, BrandPlacementItem>,
+  // with its amounts: a client reviewer's copy loses them on the way out (lib/amounts.ts)
+  Same<ItemOf<typeof brandPlacementItem>, BuyersPlacementItem>,
   Same<ItemOf<typeof adminPlacementItem>, AdminPlacementItem>,
   Same<ItemOf<typeof publicationItem>, Publication>,
   Same<ItemOf<typeof livePlacementItem>, LivePlacementItem>,

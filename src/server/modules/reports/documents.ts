@@ -6,7 +6,7 @@ import type { MailAttachments } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { REPORT_STATUS_LABELS } from '../../../shared/reports';
 import { renderReportPdf } from './pdf';
-import { columnsOf, reportCsv, reportLines, reportLogoOf } from './service';
+import { columnsOf, reportCsv, reportLines, reportLogoOf, type Reader } from './service';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -56,29 +56,30 @@ export async function reportContent(db: Db, report: ReportRow) {
   return { lines, scope, organisation: org?.name ?? '' };
 }
 
-/** The report's lines and both of its documents, as they are now. */
-export async function reportDocuments(db: Db, files: FileStore, report: ReportRow, now: Date = new Date()) {
+/** The report's lines and both of its documents, as they are now, as `reader` may read them. */
+export async function reportDocuments(db: Db, files: FileStore, report: ReportRow, reader: Reader, now: Date = new Date()) {
   const { lines, scope, organisation } = await reportContent(db, report);
   const wl = report.whiteLabel;
   const pdf = await renderReportPdf({
     name: report.name,
     scope,
-    columns: columnsOf(report),
+    columns: columnsOf(report, reader),
     lines,
     generatedAt: now,
     whiteLabel: wl ? { logo: await logoOf(db, files, report), color: wl.color, footer: wl.footer } : null,
     author: organisation,
   });
-  return { lines, scope, pdf, csv: reportCsv(report, lines), organisation };
+  return { lines, scope, pdf, csv: reportCsv(report, lines, reader), organisation };
 }
 
-/** A scheduled report's mail carries the report as PDF and CSV, made when it is sent. */
+/** A scheduled report's mail carries the report as PDF and CSV, made when it is sent, for its recipient. */
 export function reportAttachments(files: FileStore): MailAttachments {
-  return async (db, data) => {
+  return async (db, data, reader) => {
     if (data.kind !== 'scheduled_report' || typeof data.reportId !== 'string') return [];
     const [report] = await db.select().from(reports).where(eq(reports.id, data.reportId));
     if (!report) return [];
-    const docs = await reportDocuments(db, files, report);
+    // without prices for a recipient who may not see amounts (a client reviewer), whoever scheduled it
+    const docs = await reportDocuments(db, files, report, reader);
     return [
       { filename: fileNameOf(report, 'pdf'), content: docs.pdf, contentType: 'application/pdf' },
       {

@@ -28,8 +28,10 @@ import {
   openShare,
   REPORT_NOT_FOUND,
   reportCsv,
+  readerOf,
   reportOf,
   revokeShare,
+  shareReader,
   setSchedule,
   SHARE_NOT_FOUND,
   unsubscribe,
@@ -154,13 +156,16 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         errors: { 404: REPORT_NOT_FOUND },
       },
       async (req, reply) => {
-        const report = await reportOf(db, memberOf(req), req.params.id);
+        const member = memberOf(req);
+        const report = await reportOf(db, member, req.params.id);
+        // prices by who asks: never to a member who may not see amounts, whoever made the report
+        const reader = readerOf(member);
         if (format === 'csv') {
           // the lines only: no PDF to render for it
           const { lines } = await reportContent(db, report);
-          return sendFile(reply, 'text/csv; charset=utf-8', fileNameOf(report, 'csv'), reportCsv(report, lines));
+          return sendFile(reply, 'text/csv; charset=utf-8', fileNameOf(report, 'csv'), reportCsv(report, lines, reader));
         }
-        const docs = await reportDocuments(db, files, report);
+        const docs = await reportDocuments(db, files, report, reader);
         return sendFile(reply, 'application/pdf', fileNameOf(report, 'pdf'), docs.pdf);
       },
     );
@@ -178,11 +183,13 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       tags: ['Reports'],
       summary: 'Send the report weekly or monthly (null: stop)',
       description:
-        'To up to 20 addresses, each with a link to stop receiving it. A period’s report is sent once, at the first run of the job in that period (ISO weeks, calendar months, UTC), and only when its placements changed since the last one sent.',
+        'To up to 20 addresses, each with a link to stop receiving it. A period’s report is sent once, at the first run of the job in that period (ISO weeks, calendar months, UTC), and only when its placements changed since the last one sent. Each recipient gets it as it may read it: a member who sees no amounts (a client reviewer) without prices; a member limited to other clients not at all. A client reviewer schedules it to the organisation’s members only.',
       params: reportParams,
       body: reportScheduleSchema,
       response: { 200: reportSchema },
       errors: {
+        400: 'A recipient is a member limited to other clients',
+        403: 'A client reviewer names an address outside the organisation’s members',
         404: REPORT_NOT_FOUND,
         429: 'The organisation added too many recipients this hour (LIMIT_REPORT_RECIPIENTS: each address a save adds counts, every one when the cadence is set or changed); `Retry-After` says when to try again',
       },
@@ -305,7 +312,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         if (!report) return html(reply, 404, await shareHtml({ kind: 'gone' }));
         const docs = await reportContent(db, report);
         const logo = report.whiteLabel ? await logoOf(db, files, report) : null;
-        return html(reply, 200, await shareHtml({ kind: 'report', report, docs, logo }));
+        return html(reply, 200, await shareHtml({ kind: 'report', report, docs, logo, reader: await shareReader(db, share) }));
       }
       const proof = await placementProof(db, share.placementId!);
       if (!proof) return html(reply, 404, await shareHtml({ kind: 'gone' }));

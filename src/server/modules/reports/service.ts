@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { opportunities, orgClients, payments, placements, publications, reports, shares, uploads } from '../../db/schema';
+import { opportunities, orgClients, payments, placements, publications, reports, shares, uploads, users } from '../../db/schema';
 import type { Member, Scope } from '../../lib/contract';
-import { forbidden, notFound } from '../../lib/errors';
+import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { withClaims } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
 import { enqueueMail, type Tx } from '../../mail/outbox';
@@ -206,19 +206,31 @@ export function cell(line: ReportLine, column: ReportColumn): string {
   return v;
 }
 
-/** The columns printed: the chosen ones, never the price without `show_prices`. */
-export const columnsOf = (report: ReportRow) =>
-  (report.columns as ReportColumn[]).filter((c) => c !== 'price' || report.showPrices);
+/**
+ * Who a report is read by, decided when it is read (issue 57): prices only for someone who may see
+ * amounts. A member who may not (a client reviewer, decision 035) gets every report without them,
+ * whoever made it and whatever its `show_prices` says; so do the pages of links such a member made.
+ */
+export interface Reader {
+  seesAmounts: boolean;
+}
+export const readerOf = (member: Pick<Member, 'role' | 'clientIds'>): Reader => ({ seesAmounts: !hidesAmounts(member.role, member.clientIds) });
+/** Someone outside the organisation (a scheduled report's address): the report as its makers set it. */
+export const OUTSIDE_READER: Reader = { seesAmounts: true };
+
+/** The columns printed: the chosen ones, never the price without `show_prices`, nor to a reader who sees no amounts. */
+export const columnsOf = (report: ReportRow, reader: Reader) =>
+  (report.columns as ReportColumn[]).filter((c) => c !== 'price' || (report.showPrices && reader.seesAmounts));
 
 /** GET /api/org/reports/{id}/csv: a header of the chosen columns' names, a line per placement. */
-export function reportCsv(report: ReportRow, lines: ReportLine[]): string {
-  const columns = columnsOf(report);
+export function reportCsv(report: ReportRow, lines: ReportLine[], reader: Reader): string {
+  const columns = columnsOf(report, reader);
   return csvRows([columns.map((c) => REPORT_COLUMN_LABELS[c]), ...lines.map((l) => columns.map((c) => cell(l, c)))]);
 }
 
 /** What changed matters for a scheduled report: its lines and columns, less the time of the last check. */
 function reportDigest(report: ReportRow, lines: ReportLine[]): string {
-  const columns = columnsOf(report).filter((c) => c !== 'lastChecked');
+  const columns = columnsOf(report, OUTSIDE_READER).filter((c) => c !== 'lastChecked');
   return createHash('sha256')
     .update(JSON.stringify(lines.map((l) => columns.map((c) => cell(l, c)))))
     .digest('hex');
@@ -245,6 +257,7 @@ export async function setSchedule(
 ): Promise<Report> {
   const report = await reportOf(db, member, id);
   const recipients = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
+  if (input.cadence) await checkRecipients(db, member, report, recipients);
   const mailed = recipientsMailed(report, input.cadence, recipients);
   const claims = mailed > 0 ? [{ limit: limits.reportRecipients, subject: member.organisationId, weight: mailed }] : [];
   const [row] = await withClaims(db, claims, () =>
@@ -263,6 +276,39 @@ export async function setSchedule(
     ? await db.select({ name: orgClients.name }).from(orgClients).where(eq(orgClients.id, row.clientId))
     : [];
   return toReport(row, client?.name ?? null);
+}
+
+/** The organisation's members among these addresses, with the clients each is limited to. */
+async function membersAmong(db: Pick<Db, 'select'>, organisationId: string, emails: string[]) {
+  if (!emails.length) return [];
+  return db
+    .select({ email: users.email, clientIds: users.clientIds })
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), inArray(users.email, emails)));
+}
+
+/** A member limited to clients sees a report only when it is of one of them (decision 035). */
+const seesReport = (report: Pick<ReportRow, 'clientId'>, clientIds: string[] | null) =>
+  clientIds === null || (report.clientId !== null && clientIds.includes(report.clientId));
+
+/**
+ * Who a schedule may mail (issue 57): never a member limited to other clients; and a member who may
+ * not see amounts (a client reviewer) mails only the organisation's members, never an outside address.
+ */
+async function checkRecipients(db: Db, member: Member, report: ReportRow, recipients: string[]) {
+  const members = await membersAmong(db, member.organisationId, recipients);
+  const blind = members.filter((m) => !seesReport(report, m.clientIds));
+  if (blind.length) {
+    const message = `${blind.map((m) => m.email).join(', ')} cannot receive this report: ${blind.length === 1 ? 'that member sees' : 'those members see'} only other clients’ placements`;
+    throw badRequest(message, { recipients: message });
+  }
+  if (readerOf(member).seesAmounts) return;
+  const known = new Set(members.map((m) => m.email));
+  const outside = recipients.filter((r) => !known.has(r));
+  if (outside.length)
+    throw forbidden(
+      `You can send this report only to members of your organisation: ${outside.join(', ')} ${outside.length === 1 ? 'is not one' : 'are not'}`,
+    );
 }
 
 // ---- unsubscribing from a scheduled report ----
@@ -332,7 +378,14 @@ export async function runScheduledReports(db: Db, now: Date = new Date()): Promi
       const lines = await reportLines(tx as unknown as Db, report);
       const digest = reportDigest(report, lines);
       if (digest === report.lastDigest || report.recipients.length === 0) return;
+      // a member limited to other clients, as it is now, is not sent this client's report
+      const blind = new Set(
+        (await membersAmong(tx as unknown as Db, report.organisationId, report.recipients))
+          .filter((m) => !seesReport(report, m.clientIds))
+          .map((m) => m.email),
+      );
       for (const email of report.recipients) {
+        if (blind.has(email)) continue;
         await enqueueMail(
           tx as Tx,
           { email },
@@ -379,6 +432,8 @@ export async function createShare(
       placementId: 'placementId' in subject ? subject.placementId : null,
       expiresAt,
       createdBy: member.userId,
+      // its page never shows a price, whatever the role of its maker becomes
+      withoutPrices: !readerOf(member).seesAmounts,
     })
     .returning({ id: shares.id });
   return { id: row.id, url: `${baseUrl.replace(/\/$/, '')}/share/${token}`, expiresAt: expiresAt.toISOString() };
@@ -439,6 +494,21 @@ export async function revokeShare(db: Db, scope: Scope, id: string, now: Date = 
     .update(shares)
     .set({ revokedAt: now, token: null })
     .where(and(eq(shares.id, id), isNull(shares.revokedAt)));
+}
+
+/**
+ * Who a report's link is read as: the member who made it, as that member may read it now, and
+ * never with prices when it was made by one who saw none (issue 57). The page reaches whoever the
+ * maker gave the link to: a client reviewer's link is read by its client's people.
+ */
+export async function shareReader(db: Db, share: Pick<typeof shares.$inferSelect, 'withoutPrices' | 'createdBy'>): Promise<Reader> {
+  if (share.withoutPrices) return { seesAmounts: false };
+  if (!share.createdBy) return OUTSIDE_READER;
+  const [maker] = await db
+    .select({ role: users.orgRole, clientIds: users.clientIds })
+    .from(users)
+    .where(eq(users.id, share.createdBy));
+  return maker?.role ? readerOf({ role: maker.role, clientIds: maker.clientIds }) : OUTSIDE_READER;
 }
 
 /** The share a token opens (counting the view), or null: unknown, revoked or expired. */

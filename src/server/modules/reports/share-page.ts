@@ -1,7 +1,7 @@
 import type { reports } from '../../db/schema';
 import { REPORT_COLUMN_LABELS } from '../../../shared/reports';
 import type { PlacementProof } from './proof';
-import { cell, columnsOf, type ReportLine } from './service';
+import { cell, columnsOf, type Reader, type ReportLine } from './service';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -61,6 +61,8 @@ type ShareView =
       report: ReportRow;
       docs: { lines: ReportLine[]; scope: string; organisation: string };
       logo: Buffer | null;
+      /** who the link's page is for: as the member who made the link may read it (service.ts `shareReader`) */
+      reader: Reader;
     }
   | { kind: 'placement'; proof: PlacementProof };
 
@@ -93,16 +95,17 @@ ${checks ? `<div class="scroll"><table><thead><tr><th>Checked</th><th>Result</th
       footer: 'Shared from Byline. The live article is checked automatically.',
     });
   }
-  return reportPage(view.report, view.docs, view.logo);
+  return reportPage(view.report, view.docs, view.logo, view.reader);
 }
 
 function reportPage(
   report: ReportRow,
   docs: { lines: ReportLine[]; scope: string; organisation: string },
   logoBytes: Buffer | null,
+  reader: Reader,
 ) {
   const wl = report.whiteLabel;
-  const columns = columnsOf(report);
+  const columns = columnsOf(report, reader);
   // inline: the page loads nothing from anywhere (a PNG starts with 0x89, else it was checked as JPEG)
   const logo = logoBytes
     ? `data:${logoBytes[0] === 0x89 ? 'image/png' : 'image/jpeg'};base64,${logoBytes.toString('base64')}`

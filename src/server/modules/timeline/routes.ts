@@ -4,8 +4,7 @@ import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { timelineEntrySchema } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { idIn, memberOf, orgOf, route, type Access } from '../../lib/contract';
-import { hidesAmounts } from '../../../shared/org';
+import { idIn, orgOf, route, type Access } from '../../lib/contract';
 import { sendJsonRows } from '../../lib/paging';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 
@@ -50,13 +49,6 @@ const SIDES: { prefix: string; access: Access; orgOf: (req: FastifyRequest) => s
   { prefix: '/api/admin', access: 'admin', orgOf: () => undefined },
 ];
 
-/** A timeline entry's JSON without the amount its details may carry (paid, released, refunded). */
-function withoutAmount(json: string): string {
-  const entry = JSON.parse(json) as { details: Record<string, unknown> };
-  const { amount: _amount, ...details } = entry.details;
-  return JSON.stringify({ ...entry, details });
-}
-
 /** A placement's timeline, oldest first: the brand its own, admins every one (issue 19). */
 export const timelineModule: Module = async (app, { db }) => {
   for (const { prefix, access, orgOf: organisationOf } of SIDES) {
@@ -89,11 +81,7 @@ export const timelineModule: Module = async (app, { db }) => {
           void reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
         }
         // the entries' JSON is the database's: joined into the array, not parsed and written again;
-        // a client reviewer's copy drops the amounts of payment entries (decision 035)
-        const member = access === 'brand' ? memberOf(req) : null;
-        if (member && hidesAmounts(member.role, member.clientIds)) {
-          return sendJsonRows(reply, rows.map((row) => ({ ...row, json: withoutAmount(row.json) })), entries.length);
-        }
+        // a client reviewer's copy loses the amounts of payment entries on the way out (lib/amounts.ts)
         return sendJsonRows(reply, rows, entries.length);
       },
     );

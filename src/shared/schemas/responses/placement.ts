@@ -66,6 +66,21 @@ export const placementPaymentSchema = z
   })
   .meta({ id: 'PlacementPayment' });
 
+/**
+ * A money field of an answer a client reviewer may get: absent from its copy (decision 035; the
+ * server drops every one on the way out, lib/amounts.ts), so a screen never takes it for granted.
+ */
+const forBuyers = <T extends z.ZodType>(field: T, what: string) =>
+  field.optional().describe(`${what}; absent for a client reviewer, who sees no amount (decision 035)`);
+
+/** The payment members of a brand's placement: its amounts absent for a client reviewer. */
+export const brandPlacementPaymentSchema = placementPaymentSchema
+  .extend({
+    amount: forBuyers(decimal, 'what was charged'),
+    refundedAmount: forBuyers(decimal, 'given back so far: the whole amount once refunded, else the parts refunded (issue 47)'),
+  })
+  .meta({ id: 'BrandPlacementPayment' });
+
 /** The opportunity members of a placement card. */
 const card = {
   id,
@@ -80,6 +95,8 @@ const card = {
 export const brandPlacementItemSchema = z
   .object({
     ...card,
+    priceUsd: forBuyers(decimal, 'the opportunity’s price'),
+    payment: brandPlacementPaymentSchema,
     brief: z
       .object({ submittedAt: timestamp.nullable() })
       .nullable()
@@ -91,7 +108,10 @@ export const brandPlacementItemSchema = z
     declined: declinedSchema.nullable().describe('declined by the outlet: choose an alternative by `swapBy`'),
     writingStartedAt: timestamp.nullable().describe('when the editorial team started writing (issue 47): from then cancelling is a request'),
     revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
-    cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
+    cancellation: cancellationSchema
+      .extend({ amountUsd: forBuyers(decimal.nullable(), 'what was refunded') })
+      .nullable()
+      .describe('the latest cancellation asked for (issue 47), null when none'),
     dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
   })
   .meta({ id: 'BrandPlacementItem' });

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { useReviewOnly } from '@/lib/org';
 import { useBrandPlacement } from '../api/get-placement';
 import { placementStatus } from '@shared/payment';
+import { withAmounts } from '@shared/schemas/brief';
 import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { BrandBriefSection, BrandDraftSection, BrandPublicationSection } from '../components/placement/brand-sections';
 import { MoneySection } from '../components/placement/money-section';
@@ -29,13 +30,15 @@ export function BrandPlacementPage() {
     <PlacementFrame key={paymentId} side="brand" paymentId={paymentId} query={query}>
       {(a) => {
         const status = placementStatus(a.payment);
+        // the money, a cancellation and disputes: for those who see amounts (a client reviewer's answer has none)
+        const bought = reviewOnly ? null : withAmounts(a);
         const firstType = a.type[0];
         return {
           header: (
             <PlacementHeader
               title={a.title}
               outletName={a.outletName}
-              amount={reviewOnly ? undefined : a.payment.amount}
+              amount={bought?.payment.amount}
               badges={
                 <>
                   {firstType && isOpportunityType(firstType) && <Badge variant="secondary">{OPPORTUNITY_TYPE_LABELS[firstType]}</Badge>}
@@ -53,10 +56,10 @@ export function BrandPlacementPage() {
               <SwapSection article={a} />
               <BrandDraftSection article={a} />
               <BrandPublicationSection article={a} />
-              {!reviewOnly && <MoneySection side="brand" payment={a.payment} title={a.title} />}
-              {!reviewOnly && <BrandCancellationSection article={a} />}
+              {bought && <MoneySection side="brand" payment={bought.payment} title={a.title} />}
+              {bought && <BrandCancellationSection article={bought} />}
               {/* a client reviewer reads no amounts: the API refuses it a dispute (decision 035) */}
-              {!reviewOnly && <BrandDisputeSection article={a} />}
+              {bought && <BrandDisputeSection article={bought} />}
             </>
           ),
         };

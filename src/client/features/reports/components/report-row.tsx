@@ -6,6 +6,7 @@ import type { Report } from '@shared/schemas/reports';
 import { ShareLinkDialog } from '@/components/share-link-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { useReviewOnly } from '@/lib/org';
 import { ScheduleDialog } from './schedule-dialog';
 
 const day = (d: string) => format(new Date(`${d}T00:00:00`), 'MMM d, yyyy');
@@ -31,6 +32,10 @@ function scheduleOf(r: Report): string {
 export function ReportRow({ report: r, canWork }: { report: Report; canWork: boolean }) {
   const [sharing, setSharing] = React.useState(false);
   const [scheduling, setScheduling] = React.useState(false);
+  // a client reviewer gets every report without prices, whoever made it (decision 035)
+  const reviewOnly = useReviewOnly() === true;
+  const prices = r.showPrices && !reviewOnly;
+  const columns = r.columns.filter((c) => c !== 'price' || prices);
   return (
     <li
       className="flex flex-col gap-3 px-4 py-4 sm:px-6 lg:flex-row lg:items-center lg:justify-between"
@@ -40,14 +45,14 @@ export function ReportRow({ report: r, canWork }: { report: Report; canWork: boo
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-medium wrap-anywhere">{r.name}</h3>
           {r.whiteLabel && <Badge variant="info">White label</Badge>}
-          {r.showPrices && <Badge variant="warning">Shows prices</Badge>}
+          {prices && <Badge variant="warning">Shows prices</Badge>}
         </div>
         <p className="text-sm text-muted-foreground" data-testid="report-filters">
           {filtersOf(r)}
         </p>
         <p className="text-sm text-muted-foreground wrap-anywhere" data-testid="report-columns-summary">
           <span className="sr-only">Columns: </span>
-          {r.columns.map((c) => REPORT_COLUMN_LABELS[c]).join(', ')}
+          {columns.map((c) => REPORT_COLUMN_LABELS[c]).join(', ')}
         </p>
         <p className="flex items-center gap-1.5 text-sm" data-testid="report-schedule">
           <CalendarClock className="size-4 shrink-0 text-muted-foreground" aria-hidden />

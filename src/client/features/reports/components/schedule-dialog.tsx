@@ -15,6 +15,7 @@ import { Textarea } from '@/components/ui/input';
 import { RadioChoices } from '@/components/ui/radio-choices';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
+import { useReviewOnly } from '@/lib/org';
 import { useSetSchedule } from '../api/reports';
 
 type Choice = ReportCadence | 'off';
@@ -43,7 +44,7 @@ function recipientsError(err: unknown, addresses: string[]): string {
   return errorMessage(err, 'Failed to save the schedule');
 }
 
-function ScheduleForm({ report, onClose }: { report: Report; onClose: () => void }) {
+function ScheduleForm({ report, onClose, membersOnly }: { report: Report; onClose: () => void; membersOnly: boolean }) {
   const [cadence, setCadence] = React.useState<Choice>(report.cadence ?? 'off');
   const [text, setText] = React.useState(report.recipients.join('\n'));
   const [error, setError] = React.useState<string | undefined>();
@@ -107,6 +108,7 @@ function ScheduleForm({ report, onClose }: { report: Report; onClose: () => void
             data-testid="recipients-count"
           >
             {addresses.length} of {REPORT_RECIPIENTS_MAX} recipients · one e-mail address a line
+            {membersOnly && ' · members of your organisation only'}
           </p>
         </FormField>
       )}
@@ -141,14 +143,20 @@ export function ScheduleDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  // a client reviewer mails its organisation's members only (the server refuses other addresses)
+  const membersOnly = useReviewOnly() === true;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent data-testid="schedule-dialog">
         <DialogHeader>
           <DialogTitle>Schedule {report.name}</DialogTitle>
-          <DialogDescription>The report by e-mail, to the people you name.</DialogDescription>
+          <DialogDescription>
+            {membersOnly
+              ? 'The report by e-mail, without prices, to members of your organisation you name.'
+              : 'The report by e-mail, to the people you name.'}
+          </DialogDescription>
         </DialogHeader>
-        <ScheduleForm report={report} onClose={() => onOpenChange(false)} />
+        <ScheduleForm report={report} membersOnly={membersOnly} onClose={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
   );

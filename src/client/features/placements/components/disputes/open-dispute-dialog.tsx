@@ -4,7 +4,7 @@ import { DOCUMENT_MAX_BYTES } from '@shared/constants';
 import { LINK_DISPUTE_REASONS, type DisputeOutcome, type DisputeReason } from '@shared/enums';
 import { formatUsd, fromCents } from '@shared/money';
 import { leftToRefund } from '@shared/payment';
-import type { BrandPlacementItem } from '@shared/schemas/brief';
+import type { BuyersPlacementItem } from '@shared/schemas/brief';
 import { DISPUTE_TEXT_MAX, disputeRequestSchema } from '@shared/schemas/fair-terms';
 import { Button } from '@/components/ui/button';
 import {
@@ -59,7 +59,7 @@ export function OpenDisputeDialog({
   open,
   onOpenChange,
 }: {
-  article: BrandPlacementItem;
+  article: BuyersPlacementItem;
   windows: { content: boolean; link: boolean };
   open: boolean;
   onOpenChange: (open: boolean) => void;

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { AlertTriangle, CheckCircle2, Clock, Hourglass, Scale, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
-import type { BrandPlacementItem } from '@shared/schemas/brief';
+import { withAmounts, type BrandPlacementItem } from '@shared/schemas/brief';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -46,8 +46,9 @@ export interface ArticleSelection {
 }
 
 export function ArticleCard({ article: a, selection }: { article: BrandPlacementItem; selection?: ArticleSelection }) {
-  // a client reviewer's answer carries no amount (decision 035)
+  // a client reviewer's answer carries no amount (decision 035): nothing of money is shown without them
   const reviewOnly = useReviewOnly() === true;
+  const money = reviewOnly ? null : withAmounts(a);
   const status = placementStatus(a.payment);
   const firstType = a.type[0];
   const submitted = Boolean(a.brief?.submittedAt);
@@ -90,9 +91,7 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
               )}
             </div>
           </div>
-          {!reviewOnly && (
-            <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(a.payment.amount)}</p>
-          )}
+          {money && <p className="text-lg font-semibold tabular-nums sm:text-right">{formatUsd(money.payment.amount)}</p>}
         </div>
 
         <div className="flex flex-col gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
@@ -103,11 +102,11 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                 data-testid="refunded-note"
               >
                 <Undo2 className="size-4" />{' '}
-                {reviewOnly
+                {!money
                   ? status
-                  : isPartlyRefunded(a.payment)
-                    ? `Partially refunded – ${formatUsd(a.payment.refundedAmount)} of ${formatUsd(a.payment.amount)} returned`
-                    : `Refunded – ${formatUsd(a.payment.amount)} returned`}
+                  : isPartlyRefunded(money.payment)
+                    ? `Partially refunded – ${formatUsd(money.payment.refundedAmount)} of ${formatUsd(money.payment.amount)} returned`
+                    : `Refunded – ${formatUsd(money.payment.amount)} returned`}
               </span>
             ) : submitted ? (
               <span className="inline-flex items-center gap-1.5 font-medium text-emerald-700">

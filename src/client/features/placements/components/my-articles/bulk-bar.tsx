@@ -2,7 +2,7 @@ import * as React from 'react';
 import { CheckCheck, Download, MessageSquare, X } from 'lucide-react';
 import { csvRows } from '@shared/csv';
 import { placementStatus } from '@shared/payment';
-import type { BrandPlacementItem } from '@shared/schemas/brief';
+import { withAmounts, type BrandPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -21,13 +21,16 @@ import { messagesUrl } from '../../api/get-messages';
 
 type Outcome = { title: string; lines: string[] } | null;
 
-function exportCsv(items: BrandPlacementItem[], withAmounts: boolean) {
-  const head = ['outlet', 'title', 'status', ...(withAmounts ? ['amount_usd'] : []), 'client', 'live_url'];
-  const rows = items.map((a) => [
+function exportCsv(items: BrandPlacementItem[], showAmounts: boolean) {
+  // a client reviewer's items carry no amount (decision 035): no amount column then
+  const amounts = showAmounts ? items.map((a) => withAmounts(a)?.payment.amount) : [];
+  const priced = showAmounts && amounts.every((v) => v !== undefined);
+  const head = ['outlet', 'title', 'status', ...(priced ? ['amount_usd'] : []), 'client', 'live_url'];
+  const rows = items.map((a, i) => [
     a.outletName,
     a.title,
     placementStatus(a.payment),
-    ...(withAmounts ? [a.payment.amount] : []),
+    ...(priced ? [amounts[i]!] : []),
     a.client?.name ?? '',
     a.publication?.url ?? '',
   ]);

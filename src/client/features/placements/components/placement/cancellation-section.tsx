@@ -5,7 +5,7 @@ import { formatUsd, fromCents } from '@shared/money';
 import type { MessageSide } from '@shared/messages';
 import { roleCan } from '@shared/org';
 import { leftToRefund } from '@shared/payment';
-import type { AdminPlacementItem, BrandPlacementItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem, BuyersPlacementItem } from '@shared/schemas/brief';
 import { ANSWER_REASON_MAX, type Cancellation } from '@shared/schemas/fair-terms';
 import { Button } from '@/components/ui/button';
 import {
@@ -109,7 +109,7 @@ function CancelDialog({
   open,
   onOpenChange,
 }: {
-  article: BrandPlacementItem;
+  article: BuyersPlacementItem;
   started: boolean;
   responseDays: number | undefined;
   open: boolean;
@@ -203,7 +203,7 @@ function CancelDialog({
  * The brand's cancellation (issue 47): the latest request's state, and "Cancel placement" while the
  * placement is in progress with none open, for a member who may buy (the server's `can: 'buy'`).
  */
-export function BrandCancellationSection({ article: a }: { article: BrandPlacementItem }) {
+export function BrandCancellationSection({ article: a }: { article: BuyersPlacementItem }) {
   const [open, setOpen] = React.useState(false);
   const role = useOrg().data?.role;
   const rules = useTerms().data?.rules;

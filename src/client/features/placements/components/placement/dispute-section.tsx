@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { Scale } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
 import { roleCan } from '@shared/org';
-import type { AdminPlacementItem, BrandPlacementItem } from '@shared/schemas/brief';
+import type { AdminPlacementItem, BuyersPlacementItem } from '@shared/schemas/brief';
 import type { DisputeRef } from '@shared/schemas/fair-terms';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -50,7 +50,7 @@ function DisputeLine({ d, side }: { d: DisputeRef; side: MessageSide }) {
  * member who may work on it (the server's `can: 'work'`). An unresolved dispute is shown, with its
  * page, instead of a new one.
  */
-export function BrandDisputeSection({ article: a }: { article: BrandPlacementItem }) {
+export function BrandDisputeSection({ article: a }: { article: BuyersPlacementItem }) {
   const [open, setOpen] = React.useState(false);
   const role = useOrg().data?.role;
   const rules = useTerms().data?.rules;

@@ -93,7 +93,8 @@ export interface CopiedBrief {
   title: string;
   outletName: string;
   type: string[];
-  priceUsd: string;
+  /** absent from a client reviewer's copy (decision 035): then no price line */
+  priceUsd?: string;
   user?: AdminPlacementItem['user'];
   brief: { part1Json: BriefPart1; part2Json: BriefPart2; submittedAt: string | null } | null;
 }
@@ -107,7 +108,7 @@ export function briefToText(item: CopiedBrief): string {
     `Outlet: ${item.outletName}`,
     `Type: ${typeLabel(item.type)}`,
     ...(item.user ? [`Brand: ${brandOf(item.user)} <${item.user.email}>`] : []),
-    `Price: ${formatUsd(item.priceUsd)}`,
+    ...(item.priceUsd !== undefined ? [`Price: ${formatUsd(item.priceUsd)}`] : []),
     ...(brief?.submittedAt ? [`Submitted: ${brief.submittedAt.slice(0, 10)}`] : []),
   ].join('\n');
   if (!brief) return `${header}\n\nThe brand has not submitted the brief yet.\n`;

@@ -1,0 +1,1 @@
+ALTER TABLE "shares" ADD COLUMN "without_prices" boolean DEFAULT false NOT NULL;
