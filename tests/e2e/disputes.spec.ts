@@ -321,13 +321,13 @@ test('[BRAND][ADMIN][DISPUTES] a rejected dispute escalated: the admin who answe
   const confirm = page.getByTestId('confirm-dialog');
   await expect(confirm.getByRole('heading', { name: 'Escalate this dispute?' })).toBeVisible();
   await expect(confirm).toContainText(
-    'Another admin, one who neither published your placement nor answered your dispute, decides it within 10 days, with a written reason.',
+    'Another member of the editorial team, one who neither published your placement nor answered your dispute, decides it within 10 days, with a written reason.',
   );
   await axe(page, 'escalate confirmation');
   await shots(page, 'brand-dispute-escalate', { fullPage: false });
   await confirm.getByRole('button', { name: 'Escalate' }).click();
   const decideBy = inDays(10);
-  await expect(toast(page, 'Dispute escalated')).toContainText(`Another admin decides by ${decideBy}.`);
+  await expect(toast(page, 'Dispute escalated')).toContainText(`Another member of the editorial team decides by ${decideBy}.`);
   await expect(page.getByTestId('dispute-status')).toHaveText('Escalated');
   await expect(page.getByTestId('deadline-decide-by')).toHaveText(decideBy);
   await expect(page.getByRole('button', { name: 'Escalate' })).toHaveCount(0);
