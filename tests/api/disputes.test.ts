@@ -173,8 +173,8 @@ describe('a content dispute', () => {
     // issue 57: the page says so before the click: who may decide it, not the admin who answered
     const asAnswerer = ok(await admin.agent.get(`/api/admin/disputes/${opened.body.id}`), 'detail');
     expect(asAnswerer.deciders.you).toBe(false);
-    expect(asAnswerer.deciders.names).toContain('Second Admin');
-    expect(asAnswerer.deciders.names).not.toContain('First Admin');
+    expect(asAnswerer.deciders.names).toContain(`Second Admin (${second.user.email})`);
+    expect(asAnswerer.deciders.names).not.toContain(`First Admin (${admin.user.email})`);
     expect(ok(await second.agent.get(`/api/admin/disputes/${opened.body.id}`), 'detail').deciders.you).toBe(true);
     // the brand's view names no admin
     expect(ok(await brand.agent.get(`/api/brand/disputes/${opened.body.id}`), 'brand detail')).not.toHaveProperty('deciders');

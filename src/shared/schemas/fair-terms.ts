@@ -256,7 +256,7 @@ export const disputeDetailSchema = disputeSchema
     deciders: z
       .object({
         you: z.boolean().describe('the signed-in admin may decide it'),
-        names: z.array(z.string()).describe('the admins who may decide it: neither released its placement nor answered it'),
+        names: z.array(z.string()).describe('the admins who may decide it (neither released its placement nor answered it): name (e-mail)'),
       })
       .optional()
       .describe('an escalated dispute, for an admin only: who may decide it (none: nobody can before the deadline grants it)'),

@@ -672,7 +672,8 @@ async function decidersOf(db: Db, d: DisputeRow, adminId: string): Promise<NonNu
     .where(eq(users.role, 'admin'))
     .orderBy(asc(users.name), asc(users.email));
   const may = admins.filter((a) => !excluded.has(a.id));
-  return { you: may.some((a) => a.id === adminId), names: may.map((a) => a.name?.trim() || a.email) };
+  // the e-mail beside the name: two admins may share one ("Admin", made at start)
+  return { you: may.some((a) => a.id === adminId), names: may.map((a) => (a.name?.trim() ? `${a.name.trim()} (${a.email})` : a.email)) };
 }
 
 /** GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement, the checks since it opened. */
