@@ -123,6 +123,8 @@ export const opportunitiesModule: Module = async (app, deps) => {
     '/api/brand/saved/:id',
     {
       access: 'brand',
+      // saving is not buying (issue 57): a reviewer shortlists for the buyers; a viewer only reads
+      can: 'work',
       tags: ['Catalogue'],
       summary: 'Save an opportunity to the shortlist',
       params: opportunityParams,
@@ -140,6 +142,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
     '/api/brand/saved/:id',
     {
       access: 'brand',
+      can: 'work',
       tags: ['Catalogue'],
       summary: 'Remove an opportunity from the shortlist',
       params: opportunityParams,
