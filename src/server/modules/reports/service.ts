@@ -10,7 +10,7 @@ import { DAY_MS } from '../../../shared/constants';
 import { formatUsd } from '../../../shared/money';
 import { hidesAmounts } from '../../../shared/org';
 import {
-  LINK_STATUS_LABELS,
+  linkStatusOf,
   REPORT_COLUMN_LABELS,
   REPORT_STATUS_LABELS,
   type ReportCadence,
@@ -18,6 +18,7 @@ import {
 } from '../../../shared/reports';
 import type { Report, ReportRequest, Share } from '../../../shared/schemas/reports';
 import type { PublicationCheck } from '../../../shared/publication';
+import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 export const SHARE_NOT_FOUND = 'This link has expired or was revoked';
@@ -139,7 +140,9 @@ export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine
       liveUrl: publications.url,
       health: publications.health,
       lastCheck: publications.lastCheck,
+      accepted: publications.acceptedProblems,
       price: payments.amount,
+      refunded: payments.refundedAmount,
     })
     .from(payments)
     .innerJoin(placements, eq(placements.paymentId, payments.id))
@@ -164,11 +167,12 @@ export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine
     outlet: r.outlet,
     title: r.title,
     client: r.client,
-    status: REPORT_STATUS_LABELS[r.state],
+    // a cancellation granted with a part refund is refunded, the rest kept: it says so (issue 57)
+    status: r.state === 'refunded' && isPartlyRefunded({ amount: r.price, refundedAmount: r.refunded }) ? PARTLY_REFUNDED : REPORT_STATUS_LABELS[r.state],
     orderedAt: r.orderedAt,
     publishedAt: r.publishedAt,
     liveUrl: r.liveUrl,
-    linkStatus: r.health ? LINK_STATUS_LABELS[r.health] : null,
+    linkStatus: r.health ? linkStatusOf(r.health, r.lastCheck as PublicationCheck | null, r.accepted ?? []) : null,
     lastChecked: (r.lastCheck as PublicationCheck | null)?.checkedAt
       ? new Date((r.lastCheck as PublicationCheck).checkedAt)
       : null,

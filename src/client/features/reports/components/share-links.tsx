@@ -72,7 +72,7 @@ function ShareRow({ share: s, canWork, now }: { share: ShareLink; canWork: boole
       </div>
       {canWork && state === 'active' && (
         <Button variant="outline" size="sm" className="self-start sm:self-auto" onClick={() => setConfirming(true)}>
-          Revoke
+          Revoke<span className="sr-only"> the link to {s.subject}</span>
         </Button>
       )}
       <ConfirmDialog
