@@ -23,15 +23,15 @@ export const ORG_ROLE_DESCRIPTIONS: Record<OrgRole, string> = {
   owner: 'Everything, including billing details, members and transferring ownership',
   admin: 'Members (except the owner), and everything a buyer does',
   buyer: 'Search, shortlist, buy, briefs, messages and draft review',
-  reviewer: 'Briefs, messages and draft review; no buying',
+  reviewer: 'Briefs, messages, draft review and the shortlist; no buying',
   viewer: 'Read only',
 };
 
 /**
  * What a route asks of a member:
  * - `read`: see the organisation's placements, payments and catalogue (every role);
- * - `work`: briefs, messages, draft review (not viewers);
- * - `buy`: checkouts and the shortlist (owner, admin, buyer);
+ * - `work`: briefs, messages, draft review, saving to the shortlist (not viewers);
+ * - `buy`: the cart and checkouts (owner, admin, buyer);
  * - `manage`: members and invitations (owner, admin);
  * - `own`: billing details and transferring ownership (owner).
  */
@@ -47,6 +47,16 @@ const GRANTS: Record<OrgRole, readonly Capability[]> = {
 
 export const roleCan = (role: OrgRole | null | undefined, capability: Capability): boolean =>
   role != null && GRANTS[role].includes(capability);
+
+/**
+ * What a member who cannot buy does in the catalogue, said once at its top (issue 57): saving to
+ * the shortlist is work, not buying.
+ */
+export const CATALOGUE_ROLE_NOTES: Partial<Record<OrgRole, string>> = {
+  reviewer:
+    'Your role is Reviewer: you can browse and save opportunities to your organisation’s shortlist; an owner, admin or buyer buys them.',
+  viewer: 'Your role is Viewer: you can browse the catalogue and the shortlist; saving and buying are for the other roles.',
+};
 
 /** The refusal of a capability a role lacks, in the member's words. */
 export const CAPABILITY_REFUSALS: Record<Capability, string> = {

@@ -28,7 +28,7 @@ export function fairRulesMarkdown(r: FairRules): string {
     '### Disputes',
     `- You can dispute a placement's content from its first draft until ${days(r.disputeDays)} after it is published, and its live link at any time during the publication check (${days(r.publicationGuaranteeDays)}). Say what is wrong, what you ask for (a full refund, a part refund or a correction), and attach evidence.`,
     `- The editorial team answers within ${days(r.responseDays)}: it accepts, offers a part refund or a correction, or rejects with a written reason. If it does not answer in time, you get what you asked for, automatically.`,
-    `- You accept an offer or escalate within ${days(r.escalateDays)}. An escalation is decided within ${days(r.decideDays)}, with a written reason, by an admin who neither published your placement nor answered your dispute. If it is not decided in time, you get what you asked for.`,
+    `- You accept an offer or escalate within ${days(r.escalateDays)}. An escalation is decided within ${days(r.decideDays)}, with a written reason, by a member of the editorial team who neither published your placement nor answered your dispute. If it is not decided in time, you get what you asked for.`,
     '- A dispute about the live link is decided by our own checks: when two checks at least an hour apart confirm the problem, the outlet must restore the article in time or you are refunded in full; the checks are shown as evidence.',
     '',
     '### Refunds',

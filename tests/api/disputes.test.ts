@@ -170,6 +170,14 @@ describe('a content dispute', () => {
     });
     expect(refused.status).toBe(403);
     expect((await row(opened.body.id)).status).toBe('escalated');
+    // issue 57: the page says so before the click: who may decide it, not the admin who answered
+    const asAnswerer = ok(await admin.agent.get(`/api/admin/disputes/${opened.body.id}`), 'detail');
+    expect(asAnswerer.deciders.you).toBe(false);
+    expect(asAnswerer.deciders.names).toContain(`Second Admin (${second.user.email})`);
+    expect(asAnswerer.deciders.names).not.toContain(`First Admin (${admin.user.email})`);
+    expect(ok(await second.agent.get(`/api/admin/disputes/${opened.body.id}`), 'detail').deciders.you).toBe(true);
+    // the brand's view names no admin
+    expect(ok(await brand.agent.get(`/api/brand/disputes/${opened.body.id}`), 'brand detail')).not.toHaveProperty('deciders');
     const decided = ok(
       await second.agent.post(`/api/admin/disputes/${opened.body.id}/decide`, {
         outcome: 'refund_partial',
@@ -414,6 +422,9 @@ describe('a link dispute', () => {
       'open',
     );
     expect(d).toMatchObject({ kind: 'link', status: 'open', respondBy: null });
+    // issue 57: the dispute's page shows the check it waits for, asked for at once
+    const waiting = ok(await brand.agent.get(`/api/brand/disputes/${d.id}`), 'detail');
+    expect(new Date(waiting.nextCheckAt).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     // the checks decide it: the team may grant it, not reject it
     const rejected = await admin.agent.post(`/api/admin/disputes/${d.id}/answer`, { action: 'reject', reason: 'Looks fine to us' });
     expect(rejected.status).toBe(409);

@@ -7,7 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, placements, publications, reports, shares } from '../../src/server/db/schema';
+import { mailOutbox, payments, placements, publications, reports, shares } from '../../src/server/db/schema';
 import { runScheduledReports, periodOf } from '../../src/server/modules/reports/service';
 import { DAY_MS } from '../../src/shared/constants';
 import { Agent, createTestApp, type Res, type TestApp } from '../support/app';
@@ -177,6 +177,50 @@ describe('reports', () => {
     expect(page.text).toContain('Acme stored story');
     expect(page.text).not.toContain('4,321');
     expect(page.text).not.toContain('Price');
+  });
+
+  it('issue 57: prices need the price column; a part refund reads so; the link status is the latest check’s', async () => {
+    const { owner, acme } = await agency();
+    const withoutColumn = await owner.agent.post('/api/org/reports', { name: 'Priced', columns: ['title'], showPrices: true });
+    expect(withoutColumn.status).toBe(400);
+    expect(withoutColumn.body.errors).toEqual({ columns: 'Add the price column to show prices' });
+
+    const cancelled = await buyFor(owner, acme.id, 'Acme cancelled in part', '500.00');
+    const whole = await buyFor(owner, acme.id, 'Acme refunded in full', '300.00');
+    const live = await buyFor(owner, acme.id, 'Acme goes live', '200.00');
+    // a cancellation granted with a part refund, and a full refund
+    await t.db.update(placements).set({ state: 'refunded' }).where(eq(placements.id, cancelled));
+    await t.db.update(payments).set({ status: 'refunded', refundedAmount: '120.00' }).where(eq(payments.id, cancelled));
+    await t.db.update(placements).set({ state: 'refunded' }).where(eq(placements.id, whole));
+    await t.db.update(payments).set({ status: 'refunded', refundedAmount: '300.00' }).where(eq(payments.id, whole));
+    // published, its health still "ok" but its latest check failed (a first failure, not confirmed yet)
+    await publish(live, 'https://dailyledger.example.com/acme-live');
+    const failed = {
+      result: 'fail' as const,
+      checkedAt: new Date().toISOString(),
+      httpStatus: 404,
+      finalUrl: null,
+      indexable: null,
+      link: { found: false, rel: null },
+      title: null,
+      problems: [{ code: 'http_error' as const, message: 'The page answers 404' }],
+    };
+    await t.db.update(publications).set({ lastCheck: failed }).where(eq(publications.placementId, live));
+
+    const { id } = ok(
+      await owner.agent.post('/api/org/reports', { name: 'Acme', clientId: acme.id, columns: ['title', 'status', 'linkStatus'] }),
+      'report',
+    ) as { id: string };
+    const csv = (await owner.agent.get(`/api/org/reports/${id}/csv`)).text;
+    expect(csv).toContain('Acme cancelled in part,Partially refunded,');
+    expect(csv).toContain('Acme refunded in full,Refunded,');
+    expect(csv).toContain('Acme goes live,Published,Problem found');
+    // passing again, with a warning accepted by the team: live with a warning
+    await t.db
+      .update(publications)
+      .set({ lastCheck: { ...failed, result: 'pass', httpStatus: 200, problems: [] }, acceptedProblems: ['rel_mismatch'] })
+      .where(eq(publications.placementId, live));
+    expect((await owner.agent.get(`/api/org/reports/${id}/csv`)).text).toContain('Acme goes live,Published,"Live, with a warning"');
   });
 
   it('a client reviewer reports on its client, never with prices', async () => {

@@ -185,7 +185,7 @@ test('[BRAND][ADMIN][REVISIONS] two included rounds, an extra one declined, then
   await shots(page, 'money-part-refunded');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    note.getByRole('link', { name: `Download credit note ${number}` }).click(),
+    note.getByRole('link', { name: `Credit note ${number} PDF`, exact: true }).click(),
   ]);
   const text = await pdfText(readFileSync((await download.path())!));
   expect(text).toContain(number);

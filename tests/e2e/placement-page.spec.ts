@@ -165,7 +165,7 @@ test('[ADMIN] opens a placement from Projects: attaches the draft, marks the edi
   await card.getByRole('link', { name: 'Messages' }).click(LOADED);
   await expect(page).toHaveURL(new RegExp(`/admin/projects/${paymentId}$`));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title, LOADED);
-  await expect(page.getByTestId('project-state')).toHaveText('Awaiting Brief');
+  await expect(page.getByTestId('project-state')).toHaveText('Brief in – draft to write');
   await expect(page.getByTestId('placement-brand')).toHaveText('Jordan Goods');
 
   // the brief: open, hidden and shown again, copied with its brand

@@ -50,10 +50,21 @@ export const cartSchema = z
     maxLines: z.number().int(),
     budgetLeftUsd: decimal.nullable().describe('what the tightest of the organisation’s and the member’s monthly caps leaves; null without a cap'),
     needsApproval: z.boolean().describe('the total is above the member’s approval threshold'),
+    clientBudgetLeftUsd: z
+      .record(z.string(), decimal)
+      .describe('for each capped client the member may buy for, by its id: what the tightest of its cap, the organisation’s and the member’s leaves (issue 57); a client absent has no cap of its own (`budgetLeftUsd` applies)'),
+    approvalRequested: z
+      .object({ id, createdAt: timestamp })
+      .nullable()
+      .describe('the member’s purchase request for exactly these lines still waiting for an answer (checking out again is refused with 409)'),
     skipped: z
       .array(z.object({ opportunityId: id, title: z.string(), reason: z.string() }))
       .optional()
       .describe('(order again) the opportunities not put back, and why'),
+    reorder: z
+      .object({ clientId: id.nullable(), autoSwap: z.boolean() })
+      .optional()
+      .describe('(order again) the client and options of the order put back: the checkout starts from them'),
   })
   .meta({ id: 'Cart' });
 export type Cart = z.infer<typeof cartSchema>;
@@ -68,6 +79,8 @@ const orderLineSchema = z.object({
   amountUsd: decimal,
   status: z.enum(PAYMENT_STATUSES),
   refundedUsd: decimal,
+  briefSubmitted: z.boolean().describe('its brief is submitted (issue 57)'),
+  disputeOpen: z.boolean().describe('a dispute of it is not resolved yet (issue 57)'),
 });
 
 export const orderSchema = z
@@ -86,11 +99,16 @@ export const orderSchema = z
     lines: z.array(orderLineSchema),
     invoiceId: id.nullable().describe('the order’s one invoice (each line’s invoice route answers it)'),
     invoiceNumber: z.string().nullable(),
+    briefsToWrite: z.number().int().describe('placements held in escrow whose brief is not submitted yet: the order’s next step (issue 57)'),
+    openDisputes: z.number().int().describe('placements with a dispute not resolved yet'),
   })
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;
 
-export const orderSummarySchema = orderSchema.omit({ lines: true }).extend({ lineCount: z.number().int() }).meta({ id: 'OrderSummary' });
+export const orderSummarySchema = orderSchema
+  .omit({ lines: true, briefsToWrite: true })
+  .extend({ lineCount: z.number().int() })
+  .meta({ id: 'OrderSummary' });
 
 /** POST /api/admin/payments/{id}/decline */
 export const declineRequestSchema = z.object({

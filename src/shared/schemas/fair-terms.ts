@@ -250,6 +250,16 @@ export const disputeDetailSchema = disputeSchema
         checkedAt: timestamp,
       }),
     ),
+    nextCheckAt: timestamp
+      .nullable()
+      .describe('a link dispute still open: when Byline next checks the live article (due now when past); null when no check is pending'),
+    deciders: z
+      .object({
+        you: z.boolean().describe('the signed-in admin may decide it'),
+        names: z.array(z.string()).describe('the admins who may decide it (neither released its placement nor answered it): name (e-mail)'),
+      })
+      .optional()
+      .describe('an escalated dispute, for an admin only: who may decide it (none: nobody can before the deadline grants it)'),
   })
   .meta({ id: 'DisputeDetail' });
 export type DisputeDetail = z.infer<typeof disputeDetailSchema>;

@@ -28,7 +28,7 @@ export const reportRequestSchema = z
       .array(z.enum(REPORT_COLUMNS, { error: `Columns are ${REPORT_COLUMNS.join(', ')}` }))
       .min(1, 'Choose at least one column')
       .refine((c) => new Set(c).size === c.length, 'A column is chosen twice'),
-    showPrices: z.boolean().default(false).describe('off by default: without it the price column is refused'),
+    showPrices: z.boolean().default(false).describe('off by default: without it the price column is refused, and with it the price column is needed'),
     whiteLabel: z
       .object({
         logoFile: z
@@ -48,6 +48,9 @@ export const reportRequestSchema = z
   .superRefine((r, ctx) => {
     if (r.columns.includes('price') && !r.showPrices)
       ctx.addIssue({ code: 'custom', path: ['columns'], message: 'Turn on prices to show the price column' });
+    // prices shown with no price column would show none (issue 57): the two go together
+    if (r.showPrices && !r.columns.includes('price'))
+      ctx.addIssue({ code: 'custom', path: ['columns'], message: 'Add the price column to show prices' });
     if (r.from && r.to && r.from > r.to)
       ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end is before the start' });
   });

@@ -195,7 +195,7 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
       response: { 200: disputeDetailSchema },
       errors: { 404: DISPUTE_NOT_FOUND },
     },
-    async (req) => disputeDetail(db, req.params.id, null),
+    async (req) => disputeDetail(db, req.params.id, null, userOf(req).id),
   );
 
   route(

@@ -664,8 +664,24 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
   return { cents: 0 };
 }
 
+/**
+ * The admins who may decide an escalated dispute (all but those `conflicted`), by name, and whether
+ * `adminId` is one of them (issue 57: the page says who may, and warns when nobody can).
+ */
+async function decidersOf(db: Db, d: DisputeRow, adminId: string): Promise<NonNullable<DisputeDetail['deciders']>> {
+  const excluded = await conflicted(db, d);
+  const admins = await db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.role, 'admin'))
+    .orderBy(asc(users.name), asc(users.email));
+  const may = admins.filter((a) => !excluded.has(a.id));
+  // the e-mail beside the name: two admins may share one ("Admin", made at start)
+  return { you: may.some((a) => a.id === adminId), names: may.map((a) => (a.name?.trim() ? `${a.name.trim()} (${a.email})` : a.email)) };
+}
+
 /** GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement, the checks since it opened. */
-export async function disputeDetail(db: Db, disputeId: string, scope: Scope | null): Promise<DisputeDetail> {
+export async function disputeDetail(db: Db, disputeId: string, scope: Scope | null, adminId?: string): Promise<DisputeDetail> {
   const [row] = await db
     .select({
       d: disputes,
@@ -700,6 +716,12 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     )
     .orderBy(desc(publicationChecks.checkedAt))
     .limit(20);
+  // a link dispute waits on Byline's next check of the live article (opening it asked for one now)
+  const [pending] =
+    row.d.kind === 'link' && row.d.status === 'open'
+      ? await db.select({ at: publications.nextCheckAt }).from(publications).where(eq(publications.placementId, row.d.placementId))
+      : [];
+  const deciders = adminId && row.d.status === 'escalated' ? await decidersOf(db, row.d, adminId) : undefined;
   return {
     ...disputeJson(row.d),
     title: row.title,
@@ -713,6 +735,8 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
       problems: (c.check.problems ?? []).map((p) => p.message),
       checkedAt: c.checkedAt.toISOString(),
     })),
+    nextCheckAt: pending?.at?.toISOString() ?? null,
+    ...(deciders ? { deciders } : {}),
   };
 }
 

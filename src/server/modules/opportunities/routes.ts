@@ -124,6 +124,8 @@ export const opportunitiesModule: Module = async (app, deps) => {
     {
       access: 'brand',
       actsOn: { own: 'an opportunity the member saved: its own list' },
+      // saving is not buying (issue 57): a reviewer shortlists for the buyers; a viewer only reads
+      can: 'work',
       tags: ['Catalogue'],
       summary: 'Save an opportunity to the shortlist',
       params: opportunityParams,
@@ -142,6 +144,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
     {
       access: 'brand',
       actsOn: { own: 'an opportunity the member saved: its own list' },
+      can: 'work',
       tags: ['Catalogue'],
       summary: 'Remove an opportunity from the shortlist',
       params: opportunityParams,

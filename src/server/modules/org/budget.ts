@@ -125,6 +125,29 @@ export async function clientsSpent(db: Db, organisationId: string, now = new Dat
 }
 
 /**
+ * What is left this month of each capped client a member may buy for (`clientIds` null: every
+ * client of the organisation), by the same rule as `totals`: its cap less what its payments of the
+ * month kept and what its open checkouts hold. Clients without a cap are absent.
+ */
+export async function clientsLeft(db: Db | Tx, organisationId: string, clientIds: readonly string[] | null, now = new Date()): Promise<Map<string, string>> {
+  if (clientIds && clientIds.length === 0) return new Map();
+  const { start, end } = monthOf(now);
+  const only = clientIds ? sql`AND c.id IN ${clientIds}` : sql``;
+  const result = await db.execute(sql`
+    SELECT c.id AS "clientId",
+      (c.monthly_cap_usd
+        - (SELECT coalesce(sum(amount - refunded_amount), 0) FROM payments
+            WHERE organisation_id = ${organisationId} AND client_id = c.id AND ${spent}
+              AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz)
+        - (SELECT coalesce(sum(amount), 0) FROM checkouts
+            WHERE organisation_id = ${organisationId} AND client_id = c.id AND status = 'open'
+              AND expires_at > ${now.toISOString()}::timestamptz))::numeric(14, 2)::text AS "left"
+    FROM ${orgClients} c
+    WHERE c.organisation_id = ${organisationId} AND c.monthly_cap_usd IS NOT NULL ${only}`);
+  return new Map((result as unknown as { rows: { clientId: string; left: string }[] }).rows.map((r) => [r.clientId, r.left]));
+}
+
+/**
  * In the checkout's transaction, before its slot is taken: locks the organisation's row (so that
  * concurrent checkouts of its members are counted one after the other) and refuses with 422 a
  * purchase of `amount` over the organisation's cap or the member's own.
@@ -284,6 +307,15 @@ export async function requestPurchase(
   lines: PurchaseRequestLine[] | null = null,
 ) {
   return db.transaction(async (tx) => {
+    // one request per purchase (issue 57): a second click or tab is refused while the first waits;
+    // the requester's row is locked so that two at once are counted one after the other
+    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${member.userId} FOR UPDATE`);
+    const waiting = await pendingRequestFor(tx, member, lines ? lines.map((l) => l.opportunityId) : [opportunity.id], lines !== null, now);
+    if (waiting) {
+      throw conflict(
+        `You already asked for approval of ${lines ? 'this cart' : 'this purchase'}: an owner or admin answers it in Purchase requests.`,
+      );
+    }
     const [row] = await tx
       .insert(purchaseRequests)
       .values({
@@ -315,6 +347,37 @@ export async function requestPurchase(
       purchaseRequest: { id: row.id, status: 'pending' as const, opportunityId: opportunity.id, amountUsd: row.amount, expiresAt: row.expiresAt.toISOString() },
     };
   });
+}
+
+/**
+ * The member's request still waiting for an answer for exactly these opportunities: a cart's
+ * (`cart`: its lines, in any order) or one opportunity's; null when there is none.
+ */
+export async function pendingRequestFor(
+  db: Db | Tx,
+  member: Pick<Member, 'organisationId' | 'userId'>,
+  opportunityIds: readonly string[],
+  cart: boolean,
+  now = new Date(),
+): Promise<{ id: string; createdAt: Date } | null> {
+  if (opportunityIds.length === 0) return null;
+  const rows = await db
+    .select({ id: purchaseRequests.id, createdAt: purchaseRequests.createdAt, opportunityId: purchaseRequests.opportunityId, lines: purchaseRequests.lines })
+    .from(purchaseRequests)
+    .where(
+      and(
+        eq(purchaseRequests.organisationId, member.organisationId),
+        eq(purchaseRequests.requestedBy, member.userId),
+        eq(purchaseRequests.status, 'pending'),
+        sql`${purchaseRequests.expiresAt} > ${now.toISOString()}::timestamptz`,
+        cart ? sql`${purchaseRequests.lines} IS NOT NULL` : sql`${purchaseRequests.lines} IS NULL`,
+        cart ? undefined : eq(purchaseRequests.opportunityId, opportunityIds[0]),
+      ),
+    )
+    .orderBy(desc(purchaseRequests.createdAt));
+  const wanted = [...new Set(opportunityIds)].sort().join(',');
+  const same = rows.find((r) => !cart || [...new Set((r.lines ?? []).map((l) => l.opportunityId))].sort().join(',') === wanted);
+  return same ? { id: same.id, createdAt: same.createdAt } : null;
 }
 
 /** POST /api/org/purchase-requests/{id}/approve | decline: by an approver other than the requester. */

@@ -175,8 +175,8 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     },
     async (req) => {
       const member = memberOf(req);
-      const skipped = await reorder(db, member, scopeOf(req), req.params.id);
-      return { ...(await cartOf(db, member)), skipped };
+      const again = await reorder(db, member, scopeOf(req), req.params.id);
+      return { ...(await cartOf(db, member)), ...again };
     },
   );
 

@@ -6,7 +6,7 @@ import type { Member } from '../../lib/contract';
 import { startOfUtcDay } from '../../lib/dates';
 import { fromCents, toCents } from '../../../shared/money';
 import { CART_MAX_LINES, CART_UNAVAILABLE, type Cart } from '../../../shared/schemas/cart';
-import { spendOf } from '../org/budget';
+import { clientsLeft, pendingRequestFor, spendOf } from '../org/budget';
 import type { Tx } from './slots';
 
 /**
@@ -55,16 +55,25 @@ const cartTotalCents = (lines: Pick<CartLine, 'priceUsd'>[]) => lines.reduce((su
 
 /** GET /api/cart: the lines, their total, the budget left and whether the total needs approval. */
 export async function cartOf(db: Db, member: Member, now: Date = new Date()): Promise<Cart> {
-  const [lines, spend] = await Promise.all([cartLinesOf(db, member.userId, now), spendOf(db, member, now)]);
+  const [lines, spend, clients] = await Promise.all([
+    cartLinesOf(db, member.userId, now),
+    spendOf(db, member, now),
+    clientsLeft(db, member.organisationId, member.clientIds, now),
+  ]);
   const threshold = spend.member.approvalThresholdUsd;
   const total = cartTotalCents(lines);
   const lefts = [spend.leftUsd, spend.member.leftUsd].filter((v): v is string => v !== null).map(toCents);
+  // the tightest cap, never below nothing (a cap lowered, refunds)
+  const tightest = (more: number[]) => fromCents(Math.max(0, Math.min(...more)));
+  const requested = await pendingRequestFor(db, member, lines.map((l) => l.opportunityId), true, now);
   return {
     lines,
     totalUsd: fromCents(total),
     maxLines: CART_MAX_LINES,
-    budgetLeftUsd: lefts.length ? fromCents(Math.max(0, Math.min(...lefts))) : null,
+    budgetLeftUsd: lefts.length ? tightest(lefts) : null,
     needsApproval: threshold !== null && total > toCents(threshold),
+    clientBudgetLeftUsd: Object.fromEntries([...clients].map(([id, left]) => [id, tightest([...lefts, toCents(left)])])),
+    approvalRequested: requested ? { id: requested.id, createdAt: requested.createdAt.toISOString() } : null,
   };
 }
 

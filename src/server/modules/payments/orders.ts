@@ -2,7 +2,7 @@ import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { cartLines, checkouts, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
+import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
 import { HttpError, conflict, notFound } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
@@ -447,6 +447,9 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
       amountUsd: sql<string>`${payments.amount}::text`,
       partlyRefundedUsd: sql<string>`${payments.refundedAmount}::text`,
       status: payments.status,
+      // issue 57: what the order waits on, said on its page
+      briefSubmitted: sql<boolean>`EXISTS (SELECT 1 FROM ${briefs} WHERE ${briefs.placementId} = ${payments.id} AND ${briefs.submittedAt} IS NOT NULL)`,
+      disputeOpen: sql<boolean>`EXISTS (SELECT 1 FROM ${disputes} WHERE ${disputes.placementId} = ${payments.id} AND ${disputes.status} <> 'resolved')`,
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
@@ -462,7 +465,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
           .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
           .where(eq(checkouts.orderId, o.order.id))
           .orderBy(asc(opportunities.outletName), asc(checkouts.id))
-      ).map((l) => ({ paymentId: l.id, opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, amountUsd: l.amount, status: 'paid' as const, refundedUsd: '0.00' }));
+      ).map((l) => ({ paymentId: l.id, opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, amountUsd: l.amount, status: 'paid' as const, refundedUsd: '0.00', briefSubmitted: false, disputeOpen: false }));
   // what each line still holds or released: its amount less the parts refunded
   const sum = (pick: (l: (typeof lines)[number]) => boolean) =>
     fromCents(lines.filter(pick).reduce((s, l) => s + toCents(l.amountUsd) - (l.status === 'refunded' ? 0 : toCents(l.refundedUsd)), 0));
@@ -482,6 +485,9 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     lines,
     invoiceId: o.invoiceId,
     invoiceNumber: o.invoiceNumber,
+    // a brief is written for a placement still held in escrow (not for one refunded or published)
+    briefsToWrite: paid.length ? lines.filter((l) => l.status === 'paid' && !l.briefSubmitted).length : 0,
+    openDisputes: lines.filter((l) => l.disputeOpen).length,
   };
 }
 
@@ -512,6 +518,7 @@ export async function ordersOf(db: Db, scope: Scope) {
       refundedUsd: money('refunded'),
       releasedUsd: money('released'),
       heldUsd: money('paid'),
+      openDisputes: sql<number>`count(*) FILTER (WHERE EXISTS (SELECT 1 FROM ${disputes} WHERE ${disputes.placementId} = ${payments.id} AND ${disputes.status} <> 'resolved'))::int`,
     })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
@@ -533,11 +540,13 @@ export async function ordersOf(db: Db, scope: Scope) {
 /** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart, those unavailable said. */
 export async function reorder(db: Db, member: Member, scope: Scope, orderId: string, now: Date = new Date()) {
   const order = await orderOf(db, scope, orderId);
-  return addAllToCart(
+  const skipped = await addAllToCart(
     db,
     member,
     order.lines.map((l) => l.opportunityId),
     now,
   );
+  // the order's client and options come back with its lines (issue 57): the checkout starts from them
+  return { skipped, reorder: { clientId: order.client?.id ?? null, autoSwap: order.autoSwap } };
 }
 

@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities, payments, publicationChecks, publications } from '../../db/schema';
-import { LINK_STATUS_LABELS } from '../../../shared/reports';
+import { linkStatusOf } from '../../../shared/reports';
 import type { PublicationCheck } from '../../../shared/publication';
 
 /** A placement's proof of publication, as a share link shows it: no price, no conversation. */
@@ -43,7 +43,8 @@ export async function placementProof(db: Db, placementId: string): Promise<Place
     outlet: row.outlet,
     title: row.title,
     liveUrl: row.pub?.url ?? null,
-    linkStatus: row.pub ? LINK_STATUS_LABELS[row.pub.health] : 'Not published yet',
+    // the latest check's, as the report says it (issue 57)
+    linkStatus: row.pub ? linkStatusOf(row.pub.health, row.pub.lastCheck ?? null, row.pub.acceptedProblems) : 'Not published yet',
     publishedAt: row.pub?.publishedAt ?? null,
     guaranteeEndsAt: row.pub?.guaranteeEndsAt ?? null,
     checks: checks.map((c) => {

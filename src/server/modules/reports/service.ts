@@ -12,7 +12,7 @@ import { csvRows } from '../../../shared/csv';
 import { formatUsd } from '../../../shared/money';
 import { hidesAmounts, roleCan } from '../../../shared/org';
 import {
-  LINK_STATUS_LABELS,
+  linkStatusOf,
   REPORT_COLUMN_LABELS,
   REPORT_STATUS_LABELS,
   type ReportCadence,
@@ -20,6 +20,7 @@ import {
 } from '../../../shared/reports';
 import type { Report, ReportRequest, Share } from '../../../shared/schemas/reports';
 import type { PublicationCheck } from '../../../shared/publication';
+import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 export const LOGO_NOT_FOUND = 'Logo not found: upload it again';
@@ -158,7 +159,9 @@ export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine
       liveUrl: publications.url,
       health: publications.health,
       lastCheck: publications.lastCheck,
+      accepted: publications.acceptedProblems,
       price: payments.amount,
+      refunded: payments.refundedAmount,
     })
     .from(payments)
     .innerJoin(placements, eq(placements.paymentId, payments.id))
@@ -183,11 +186,12 @@ export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine
     outlet: r.outlet,
     title: r.title,
     client: r.client,
-    status: REPORT_STATUS_LABELS[r.state],
+    // a cancellation granted with a part refund is refunded, the rest kept: it says so (issue 57)
+    status: r.state === 'refunded' && isPartlyRefunded({ amount: r.price, refundedAmount: r.refunded }) ? PARTLY_REFUNDED : REPORT_STATUS_LABELS[r.state],
     orderedAt: r.orderedAt,
     publishedAt: r.publishedAt,
     liveUrl: r.liveUrl,
-    linkStatus: r.health ? LINK_STATUS_LABELS[r.health] : null,
+    linkStatus: r.health ? linkStatusOf(r.health, r.lastCheck as PublicationCheck | null, r.accepted ?? []) : null,
     lastChecked: (r.lastCheck as PublicationCheck | null)?.checkedAt
       ? new Date((r.lastCheck as PublicationCheck).checkedAt)
       : null,

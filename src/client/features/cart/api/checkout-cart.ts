@@ -51,7 +51,11 @@ export function useCheckoutCart() {
   return useMutation({
     mutationFn: (body: CartCheckout) => apiRequest<CartCheckoutAnswer>('POST', '/api/cart/checkout', body),
     onSuccess: (answer) => {
-      if ('purchaseRequest' in answer) void queryClient.invalidateQueries({ queryKey: requestsKey });
+      if ('purchaseRequest' in answer) {
+        void queryClient.invalidateQueries({ queryKey: requestsKey });
+        // the cart now says its request waits for an answer (`approvalRequested`)
+        void queryClient.invalidateQueries({ queryKey: cartKey });
+      }
     },
     onError: () => queryClient.invalidateQueries({ queryKey: cartKey }),
   });

@@ -3,11 +3,14 @@ import type { Cart } from '@shared/schemas/cart';
 import { apiRequest } from '@/lib/api';
 import { setCart } from '@/lib/cart';
 
-/** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart; `skipped` says which could not be, and why. */
+/**
+ * POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart; `skipped` says
+ * which could not be, and why; `reorder` the order's client and options, which the cart page starts from.
+ */
 export function useReorder() {
   return useMutation({
     mutationFn: (orderId: string) =>
       apiRequest<Cart>('POST', `/api/brand/orders/${encodeURIComponent(orderId)}/reorder`),
-    onSuccess: ({ skipped: _skipped, ...cart }) => setCart(cart),
+    onSuccess: ({ skipped: _skipped, reorder: _reorder, ...cart }) => setCart(cart),
   });
 }

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Link } from 'wouter';
+import { format } from 'date-fns';
 import { Lock } from 'lucide-react';
 import { formatUsd, fromCents, toCents } from '@shared/money';
 import type { Cart } from '@shared/schemas/cart';
@@ -64,28 +65,38 @@ export function CheckoutPanel({
   cart,
   refusal,
   setRefusal,
+  initial,
 }: {
   cart: Cart;
   refusal: CheckoutRefusal | null;
   setRefusal: (r: CheckoutRefusal | null) => void;
+  /** "Order again": the order's client and options, chosen to start with */
+  initial?: { clientId: string | null; autoSwap: boolean } | null;
 }) {
   const org = useOrg().data;
   const clients = useClients().data ?? [];
   const limited = Boolean(org?.clientIds);
-  const [chosenClient, setChosenClient] = React.useState<string | null>(null);
-  // a member limited to clients buys for one of them: the first until another is chosen
-  const clientId = chosenClient ?? (limited ? (clients[0]?.id ?? '') : '');
-  const [autoSwap, setAutoSwap] = React.useState(false);
+  const [chosenClient, setChosenClient] = React.useState<string | null>(initial?.clientId ?? null);
+  // a member limited to clients buys for one of them: the first until another is chosen; a client
+  // no longer listed (removed, or out of the member's reach) is not kept
+  const known = chosenClient === '' || clients.some((c) => c.id === chosenClient);
+  const clientId = (known ? chosenClient : null) ?? (limited ? (clients[0]?.id ?? '') : '');
+  const [autoSwap, setAutoSwap] = React.useState(initial?.autoSwap ?? false);
   const [agreed, setAgreed] = React.useState(false);
   const [redirecting, setRedirecting] = React.useState(false);
   // above the approval threshold: the cart was sent to an owner or admin
-  const [requested, setRequested] = React.useState(false);
+  // (the lines it was for: a cart changed since asks again)
+  const [requested, setRequested] = React.useState<string | null>(null);
+  const signature = cart.lines.map((l) => l.opportunityId).sort().join(',');
   const checkout = useCheckoutCart();
   const busy = checkout.isPending || redirecting;
 
   const totals = cartTotals(cart);
   const changed = totals.nowCents !== totals.addedCents;
-  const budgetLeft = cart.budgetLeftUsd;
+  // the chosen client's cap counts too (issue 57): the lowest of what is left
+  const budgetLeft = (clientId && cart.clientBudgetLeftUsd[clientId]) || cart.budgetLeftUsd;
+  const asked = requested === signature || cart.approvalRequested !== null;
+  const cappedClient = clientId && cart.clientBudgetLeftUsd[clientId] ? clients.find((c) => c.id === clientId) : undefined;
   const overBudget = budgetLeft !== null && totals.nowCents > toCents(budgetLeft);
   const prices = refusal?.kind === 'prices' ? refusal : null;
 
@@ -95,7 +106,7 @@ export function CheckoutPanel({
       { ...(confirmTotalUsd ? { confirmTotalUsd } : {}), ...(clientId ? { clientId } : {}), autoSwap },
       {
         onSuccess: (answer) => {
-          if ('purchaseRequest' in answer) return setRequested(true);
+          if ('purchaseRequest' in answer) return setRequested(signature);
           setRedirecting(true);
           window.location.assign(answer.url);
         },
@@ -123,7 +134,10 @@ export function CheckoutPanel({
             {formatUsd(fromCents(totals.nowCents))}
           </Row>
           {budgetLeft !== null && (
-            <Row label="Budget left this month" testId="cart-budget-left">
+            <Row
+              label={cappedClient ? `Budget left this month for ${cappedClient.name}` : 'Budget left this month'}
+              testId="cart-budget-left"
+            >
               {formatUsd(budgetLeft)}
             </Row>
           )}
@@ -138,15 +152,18 @@ export function CheckoutPanel({
             This total is more than what is left of your budget this month.
           </p>
         )}
-        {cart.needsApproval && !requested && (
+        {cart.needsApproval && !asked && (
           <p className={`${NOTE} border-amber-300 bg-amber-50 text-amber-950`} data-testid="cart-needs-approval">
             This total is above your approval threshold: checking out sends the cart to an owner or admin of your
             organisation. Once approved, you pay it from Purchase requests.
           </p>
         )}
-        {requested && (
+        {asked && (
           <p role="status" className={`${NOTE} border-emerald-200 bg-emerald-50 text-emerald-900`} data-testid="cart-requested">
-            Sent for approval. You will get an e-mail when it is decided; then pay it from{' '}
+            {cart.approvalRequested
+              ? `Sent for approval on ${format(new Date(cart.approvalRequested.createdAt), 'MMM d, yyyy')}.`
+              : 'Sent for approval.'}{' '}
+            You will get an e-mail when it is decided; then pay it from{' '}
             <Link href="/brand/requests" className="font-medium underline">
               Purchase requests
             </Link>
@@ -250,19 +267,24 @@ export function CheckoutPanel({
             // the new prices are on screen: pressing it is the confirmation, sent with the total
             // shown (one confirmation, not a second step; a price changed again since is still refused)
             onClick={() => submit(changed ? fromCents(totals.nowCents) : undefined)}
-            disabled={busy || !agreed || totals.count === 0 || totals.unavailable > 0}
+            disabled={busy || !agreed || totals.count === 0 || totals.unavailable > 0 || (cart.needsApproval && asked)}
+            data-testid="cart-checkout"
           >
             <Lock aria-hidden />{' '}
             {busy
               ? 'Processing...'
               : cart.needsApproval
-                ? 'Ask for approval'
+                ? asked
+                  ? 'Approval requested'
+                  : 'Ask for approval'
                 : changed
                   ? `Check out at ${formatUsd(fromCents(totals.nowCents))}`
                   : 'Check out'}
           </Button>
         )}
-        {!agreed && <p className="text-center text-xs text-muted-foreground">Tick the terms above to check out.</p>}
+        {!agreed && !(cart.needsApproval && asked) && (
+          <p className="text-center text-xs text-muted-foreground">Tick the terms above to check out.</p>
+        )}
         <p className="text-center text-xs text-muted-foreground">
           One payment and one invoice; each placement is held in escrow until it is published.
         </p>

@@ -21,13 +21,17 @@ export function LineStatusBadge({ status }: { status: PaymentStatus }) {
   );
 }
 
-type Money = Pick<Order, 'status' | 'paidUsd' | 'heldUsd' | 'releasedUsd' | 'refundedUsd'>;
+type Money = Pick<Order, 'status' | 'paidUsd' | 'heldUsd' | 'releasedUsd' | 'refundedUsd' | 'openDisputes'>;
 
-/** Where an order's money stands, in one word: awaiting payment, in escrow, released, refunded, or between. */
-function orderState(o: Money): [string, Variant] {
+/**
+ * Where an order stands, in one word: awaiting payment, in escrow, released, refunded, or between;
+ * an order with a dispute not resolved is not done, whatever its money (issue 57).
+ */
+export function orderState(o: Money): [string, Variant] {
   if (o.status === 'open') return ['Awaiting payment', 'warning'];
   if (o.status === 'expired') return ['Expired', 'outline'];
   if (o.status === 'cancelled') return ['Cancelled', 'outline'];
+  if (o.openDisputes > 0) return [o.openDisputes === 1 ? 'Dispute open' : `${o.openDisputes} disputes open`, 'warning'];
   const [held, released, refunded] = [o.heldUsd, o.releasedUsd, o.refundedUsd].map(toCents);
   if (released === 0 && refunded === 0) return ['In escrow', 'info'];
   if (held > 0) return ['In progress', 'info'];

@@ -30,6 +30,15 @@ function readSkipped(): Skipped | null {
   return Array.isArray(skipped) ? (skipped as Skipped) : null;
 }
 
+type Reordered = NonNullable<Cart['reorder']>;
+
+/** The client and options of the order "Order again" put back (in the history entry's state too). */
+function readReorder(): Reordered | null {
+  const state: unknown = window.history.state;
+  const r = state && typeof state === 'object' && 'reorder' in state ? (state as { reorder: unknown }).reorder : null;
+  return r && typeof r === 'object' && 'autoSwap' in r ? (r as Reordered) : null;
+}
+
 function ReorderNotice({ skipped, onDismiss }: { skipped: Skipped; onDismiss: () => void }) {
   return (
     <div
@@ -168,11 +177,12 @@ export function CartPage() {
   const cart = useCart(canBuy === true, { fresh: true });
   const [refusal, setRefusal] = React.useState<CheckoutRefusal | null>(null);
   const [skipped, setSkipped] = React.useState(readSkipped);
+  const [reorder] = React.useState(readReorder);
   const flagged = React.useMemo(() => new Set(refusal?.kind === 'soldOut' ? refusal.ids : []), [refusal]);
   const dismissSkipped = () => {
     setSkipped(null);
-    // a reload does not say it again
-    window.history.replaceState(null, '');
+    // a reload does not say it again (the order's client and options stay)
+    window.history.replaceState(reorder ? { reorder } : null, '');
   };
 
   return (
@@ -206,7 +216,7 @@ export function CartPage() {
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
           <TotalBar cart={cart.data} />
           <CartLines cart={cart.data} flagged={flagged} onChanged={() => setRefusal(null)} />
-          <CheckoutPanel cart={cart.data} refusal={refusal} setRefusal={setRefusal} />
+          <CheckoutPanel cart={cart.data} refusal={refusal} setRefusal={setRefusal} initial={reorder} />
         </div>
       )}
     </div>

@@ -1,9 +1,11 @@
 import { Link, useLocation, useParams } from 'wouter';
 import { format } from 'date-fns';
-import { ArrowLeft, FileText, PackageX, RotateCcw } from 'lucide-react';
+import { ArrowLeft, FileText, PackageX, PenLine, RotateCcw } from 'lucide-react';
 import { formatUsd, toCents } from '@shared/money';
+import { roleCan } from '@shared/org';
 import type { Order } from '@shared/schemas/cart';
 import { QueryError } from '@/components/query-error';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -11,6 +13,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useCanBuy } from '@/lib/cart';
+import { useOrg } from '@/lib/org';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useOrder } from '../api/get-order';
 import { useReorder } from '../api/reorder';
@@ -30,7 +33,39 @@ function Money({ label, amount, testId }: { label: string; amount: string; testI
   );
 }
 
-function OrderLine({ line, paid }: { line: Order['lines'][number]; paid: boolean }) {
+/** The order's next step (issue 57): the briefs its placements wait for, each a link to write it. */
+function NextStep({ order, canWork }: { order: Order; canWork: boolean }) {
+  const due = order.lines.filter((l) => l.status === 'paid' && !l.briefSubmitted);
+  if (due.length === 0) return null;
+  const n = due.length;
+  return (
+    <div
+      role="status"
+      className="flex flex-col gap-3 rounded-xl border border-sky-200 bg-sky-50 px-4 py-3 text-sky-950 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="order-next-step"
+    >
+      <div className="space-y-0.5">
+        <p className="flex items-center gap-2 font-semibold">
+          <PenLine className="size-4 shrink-0" aria-hidden /> {n === 1 ? '1 brief to write' : `${n} briefs to write`}
+        </p>
+        <p className="text-sm">
+          {canWork
+            ? 'The editorial team starts writing once a placement’s brief is in.'
+            : 'The editorial team starts writing once a placement’s brief is in: a member who works on briefs writes them.'}
+        </p>
+      </div>
+      {canWork && (
+        <Button asChild size="sm" className="shrink-0">
+          <Link href={`/brand/brief/${due[0].paymentId}`} data-testid="order-next-brief">
+            {n === 1 ? 'Write the brief' : 'Write the first brief'}
+          </Link>
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function OrderLine({ line, paid, canWork }: { line: Order['lines'][number]; paid: boolean; canWork: boolean }) {
   return (
     <li className="flex gap-3 px-4 py-4 sm:px-6" data-testid="order-line">
       <div className="min-w-0 flex-1 space-y-1">
@@ -49,6 +84,22 @@ function OrderLine({ line, paid }: { line: Order['lines'][number]; paid: boolean
         {paid && (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <LineStatusBadge status={line.status} />
+            {line.disputeOpen && (
+              <Badge variant="warning" data-testid="order-line-dispute">
+                Dispute open
+              </Badge>
+            )}
+            {line.status === 'paid' && !line.briefSubmitted && (
+              canWork ? (
+                <Link href={`/brand/brief/${line.paymentId}`} className={DOC_LINK} data-testid="order-line-brief">
+                  <PenLine className="size-3.5" aria-hidden /> Write the brief<span className="sr-only">: {line.title}</span>
+                </Link>
+              ) : (
+                <span className="text-xs text-muted-foreground" data-testid="order-line-brief">
+                  Brief to write
+                </span>
+              )
+            )}
             {line.status === 'refunded' && (
               <a
                 href={`/api/brand/payments/${line.paymentId}/credit-note`}
@@ -90,7 +141,8 @@ function ReorderButton({ orderId }: { orderId: string }) {
                 ? `${skipped.length} could not be put back: see why in your cart.`
                 : `Your cart holds ${added} ${added === 1 ? 'opportunity' : 'opportunities'}.`,
             });
-            navigate('/brand/cart', { state: { skipped } });
+            // the order's client and options go with it: the cart's checkout starts from them
+            navigate('/brand/cart', { state: { skipped, reorder: cart.reorder ?? null } });
           },
           onError: (err) =>
             toast({
@@ -116,6 +168,8 @@ export function OrderPage() {
   const { id = '' } = useParams<{ id: string }>();
   const order = useOrder(id);
   const canBuy = useCanBuy() === true;
+  const role = useOrg().data?.role;
+  const canWork = roleCan(role, 'work');
   const missing = order.error instanceof ApiError && order.error.status === 404;
   const o = order.data;
   const paid = o?.status === 'completed';
@@ -172,6 +226,7 @@ export function OrderPage() {
               {canBuy && paid && <ReorderButton orderId={o.id} />}
             </div>
           </div>
+          {paid && <NextStep order={o} canWork={canWork} />}
           {paid && (
             <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
               <Money label="Paid" amount={o.paidUsd} testId="order-paid" />
@@ -186,7 +241,7 @@ export function OrderPage() {
             </CardHeader>
             <ul className="divide-y border-t">
               {o.lines.map((line) => (
-                <OrderLine key={line.paymentId} line={line} paid={paid} />
+                <OrderLine key={line.paymentId} line={line} paid={paid} canWork={canWork} />
               ))}
             </ul>
             <CardContent className="flex justify-between gap-4 border-t pt-4 font-semibold">

@@ -60,7 +60,7 @@ function Metric({ label, value, hint }: { label: string; value: React.ReactNode;
   );
 }
 
-function ReviewStep({ o, outletLink }: { o: BrandOpportunityItem; outletLink: boolean }) {
+function ReviewStep({ o, outletLink, canSave }: { o: BrandOpportunityItem; outletLink: boolean; canSave: boolean }) {
   const facts = outletFacts(o);
   return (
     <div className="space-y-5">
@@ -98,7 +98,7 @@ function ReviewStep({ o, outletLink }: { o: BrandOpportunityItem; outletLink: bo
             </Link>
           )}
         </div>
-        <SaveButton opportunity={o} />
+        {canSave && <SaveButton opportunity={o} />}
       </div>
       <div className="space-y-2">
         <h3 className="text-lg font-semibold leading-snug">{o.title}</h3>
@@ -370,7 +370,7 @@ export function ClaimDialog({
                 Sold out: this opportunity can no longer be bought. It stays in your saved list until you remove it.
               </p>
             )}
-            {step === 1 ? <ReviewStep o={opportunity} outletLink={outletLink} /> : <NextStep o={opportunity} />}
+            {step === 1 ? <ReviewStep o={opportunity} outletLink={outletLink} canSave={role === undefined || roleCan(role, 'work')} /> : <NextStep o={opportunity} />}
             {/* kept in view while the steps scroll: on a phone the box and "Pay" show without scrolling */}
             <div className="sticky -bottom-6 z-10 -mx-6 -mb-6 space-y-4 border-t bg-card px-6 py-4">
               {/* the budget and the need for approval stay in view beside the button they change */}
@@ -389,6 +389,22 @@ export function ClaimDialog({
                 >
                   {refusal}
                 </p>
+              )}
+              {step === 1 && (
+                <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1" data-testid="claim-price">
+                  <p className="text-sm">
+                    <span className="text-muted-foreground">Price </span>
+                    <span className="text-lg font-semibold tabular-nums">{formatUsd(opportunity.priceUsd)}</span>
+                    <span className="text-muted-foreground"> · one-time, held in escrow</span>
+                  </p>
+                  {!cannotBuy && !opportunity.soldOut && (
+                    <p className="text-xs text-muted-foreground" data-testid="claim-next-hint">
+                      {inCart !== undefined
+                        ? 'Next buys this one on its own; add it to your cart to buy several with one payment.'
+                        : 'Next buys this one on its own.'}
+                    </p>
+                  )}
+                </div>
               )}
               {step === 1 && cannotBuy && (
                 <p className="text-sm text-muted-foreground" data-testid="claim-cannot-buy">

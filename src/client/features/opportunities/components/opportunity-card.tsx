@@ -118,9 +118,12 @@ export const OpportunityCard = React.memo(function OpportunityCard({
   opportunity: o,
   onOpen,
   inCart,
+  canSave = true,
 }: {
   opportunity: BrandOpportunityItem;
   onOpen: (o: BrandOpportunityItem) => void;
+  /** the member's role may save to the shortlist (not a viewer's) */
+  canSave?: boolean;
   /** whether it is in the member's cart; undefined: no cart (the member cannot buy, or it loads) */
   inCart?: boolean;
 }) {
@@ -176,7 +179,7 @@ export const OpportunityCard = React.memo(function OpportunityCard({
           {facts.length > 0 && <p className="break-words text-xs text-muted-foreground">{facts.join(' · ')}</p>}
           <OutletRecordLines outlet={o.outlet} />
         </div>
-        <SaveButton opportunity={o} className="absolute right-4 top-4 h-7 px-2.5" />
+        {canSave && <SaveButton opportunity={o} className="absolute right-4 top-4 h-7 px-2.5" />}
       </div>
       <div className="flex flex-wrap gap-2 text-xs">
         {o.deadlineDate && (

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Newspaper, SearchX } from 'lucide-react';
+import { CATALOGUE_ROLE_NOTES, roleCan } from '@shared/org';
 import {
   OPPORTUNITY_TYPES,
   OPPORTUNITY_TYPE_DESCRIPTIONS,
@@ -15,6 +16,7 @@ import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
 import { useCanBuy, useCart } from '@/lib/cart';
+import { useOrg } from '@/lib/org';
 import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { countText } from '../api/search-count';
 import { useOpportunitySearch } from '../api/search-opportunities';
@@ -77,6 +79,10 @@ export function OpportunitiesPage() {
   const inCart = React.useMemo(() => new Set(cart?.lines.map((l) => l.opportunityId)), [cart]);
   // the buttons show as soon as the role is known (the cards keep their size when the cart arrives)
   const cartShown = canBuy;
+  // saving is not buying: reviewers save too; viewers only read (issue 57)
+  const role = useOrg().data?.role;
+  const canSave = role === undefined || roleCan(role, 'work');
+  const roleNote = role ? CATALOGUE_ROLE_NOTES[role] : undefined;
 
   return (
     <div className="space-y-6">
@@ -84,6 +90,11 @@ export function OpportunitiesPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Welcome, {firstName}</h1>
         <p className="text-muted-foreground">Here's some opportunities that are currently available for you below</p>
       </div>
+      {roleNote && (
+        <p className="rounded-lg border bg-muted/40 px-4 py-3 text-sm" data-testid="catalogue-role-note">
+          {roleNote}
+        </p>
+      )}
       <Tabs
         onPointerOver={preloadSearchReader}
         onFocus={preloadSearchReader}
@@ -194,6 +205,7 @@ export function OpportunitiesPage() {
                   opportunity={o}
                   onOpen={setSelected}
                   inCart={cartShown ? inCart.has(o.id) : undefined}
+                  canSave={canSave}
                 />
               ))}
             </div>

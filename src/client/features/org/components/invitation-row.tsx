@@ -36,9 +36,11 @@ export function InvitationRow({ invitation }: { invitation: OrgInvitation }) {
       <div className="flex gap-2">
         <Button variant="outline" size="sm" onClick={onResend} disabled={resend.isPending || revoke.isPending}>
           {resend.isPending ? 'Resending...' : 'Resend'}
+          <span className="sr-only"> the invitation to {invitation.email}</span>
         </Button>
         <Button variant="outline" size="sm" onClick={onRevoke} disabled={resend.isPending || revoke.isPending}>
           {revoke.isPending ? 'Revoking...' : 'Revoke'}
+          <span className="sr-only"> the invitation to {invitation.email}</span>
         </Button>
       </div>
     </li>

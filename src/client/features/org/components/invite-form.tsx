@@ -67,7 +67,11 @@ export function InviteForm() {
       <CardHeader>
         <CardTitle className="text-base">Invite member</CardTitle>
         <CardDescription>
-          They get a link by e-mail, valid for 7 days, to join with the role you choose.
+          They get a link by e-mail, valid for 7 days, to join with the role you choose.{' '}
+          <span data-testid="invite-owner-note">
+            Owners are not invited: an organisation has one, and the owner hands it on to a member with Transfer
+            ownership.
+          </span>
         </CardDescription>
       </CardHeader>
       <CardContent>

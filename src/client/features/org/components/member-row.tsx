@@ -114,12 +114,13 @@ export function MemberRow({ member, me, myRole }: { member: OrgMember; me: boole
           )}
           {canTransfer && (
             <Button variant="outline" size="sm" onClick={() => setConfirming('transfer')}>
-              Transfer ownership
+              Transfer ownership<span className="sr-only"> to {name}</span>
             </Button>
           )}
+          {/* every row has one: its name says whom it removes (issue 57) */}
           {editable && (
             <Button variant="outline" size="sm" onClick={() => setConfirming('remove')}>
-              Remove
+              Remove<span className="sr-only"> {name}</span>
             </Button>
           )}
         </div>

@@ -1,5 +1,5 @@
 import { useParams } from 'wouter';
-import { Mail, UserRound } from 'lucide-react';
+import { Building2, Mail, UserRound } from 'lucide-react';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '@shared/payment';
 import type { ProjectTab } from '@shared/schemas/brief';
 import { PartlyRefundedBadge } from '@/components/placement-status';
@@ -22,6 +22,9 @@ const TAB_BADGE: Record<ProjectTab, { label: string; variant: 'warning' | 'info'
   refunded: { label: 'Refunded', variant: 'destructive' },
 };
 
+// the words of its card in Projects
+const AWAITING_DRAFT = { label: 'Brief in – draft to write', variant: 'info' } as const;
+
 /**
  * /admin/projects/{paymentId}: the placement's home for the editorial team. The brief, the draft
  * (attach, edit, mark edits complete, publish), the live article and its checks, the money, then
@@ -33,7 +36,10 @@ export function AdminPlacementPage() {
   return (
     <PlacementFrame key={paymentId} side="admin" paymentId={paymentId} query={query}>
       {(item) => {
-        const tab = TAB_BADGE[projectTabOf(item.payment)];
+        const tabKey = projectTabOf(item.payment);
+        // the Projects tab "Awaiting Brief" holds a placement until its draft is attached: once the
+        // brief is in, the page says what it waits for now (issue 57)
+        const tab = tabKey === 'awaiting' && item.brief ? AWAITING_DRAFT : TAB_BADGE[tabKey];
         // a cancellation granted with a part refund: refunded, the rest kept (issue 47)
         const tabLabel = item.payment.status === 'refunded' && isPartlyRefunded(item.payment) ? PARTLY_REFUNDED : tab.label;
         const brand = brandOf(item.user);
@@ -69,6 +75,15 @@ export function AdminPlacementPage() {
                   <Mail className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                   <span className="min-w-0 break-all">{item.user.email}</span>
                 </a>
+                {/* an agency's placement is for one of its clients: whose article it is (issue 57) */}
+                {item.client && (
+                  <span className="flex min-w-0 items-center gap-1.5">
+                    <Building2 className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+                    <span className="min-w-0 break-words" data-testid="placement-client">
+                      For client {item.client.name}
+                    </span>
+                  </span>
+                )}
               </p>
             </PlacementHeader>
           ),

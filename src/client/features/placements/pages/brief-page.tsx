@@ -17,7 +17,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useArticle, useBrief } from '../api/get-brief';
 import { useSubmitBrief } from '../api/save-brief';
-import { PART1_FIELDS, PART2_FIELDS } from '../components/brief/brief-fields';
+import { briefIntro, part1Questions, part2Questions } from '../components/brief/brief-questions';
 import { splitParts, type BriefValues } from '../components/brief/brief-merge';
 import { FieldList } from '../components/brief/field-list';
 import { MergeDialog } from '../components/brief/merge-dialog';
@@ -41,6 +41,12 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
   // text an earlier visit left unsaved (a session that ended) comes back, merged with the server's copy
   const [start] = React.useState(() => briefStart(paymentId, initial, !articleLocked));
   const parts = splitParts(start.values);
+  // the questions fitting what was bought (issue 57), chosen once: a field typed into stays
+  const [questions] = React.useState(() => ({
+    part1: part1Questions(article?.type ?? [], parts.part1Json),
+    part2: part2Questions(article?.type ?? []),
+    intro: briefIntro(article?.type ?? []),
+  }));
   const form1 = useForm({ resolver: zodResolver(briefPart1Schema), defaultValues: parts.part1Json });
   const form2 = useForm({ resolver: zodResolver(briefPart2Schema), defaultValues: parts.part2Json });
   const { getValues: values1, reset: reset1 } = form1;
@@ -197,11 +203,11 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
         <Card key="part1">
           <CardHeader>
             <CardTitle className="text-lg">About You / Your Brand</CardTitle>
-            <CardDescription>Tell the journalist who you are and what makes your story worth telling.</CardDescription>
+            <CardDescription data-testid="brief-intro">{questions.intro}</CardDescription>
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={readOnly ? (e) => (e.preventDefault(), setStep(2)) : onNext} {...autosaveEvents} className="space-y-6">
-              <FieldList idPrefix="brief" fields={PART1_FIELDS} register={form1.register} control={form1.control} errors={form1.formState.errors} readOnly={readOnly} />
+              <FieldList idPrefix="brief" fields={questions.part1} register={form1.register} control={form1.control} errors={form1.formState.errors} readOnly={readOnly} />
               <div className="flex justify-end">
                 <Button type="submit" disabled={moving} className="w-full sm:w-auto">
                   Next: Article Guidelines
@@ -218,7 +224,7 @@ function BriefForm({ paymentId, initial, article }: { paymentId: string; initial
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={readOnly ? (e) => e.preventDefault() : onSubmit} {...autosaveEvents} className="space-y-6">
-              <FieldList idPrefix="brief" fields={PART2_FIELDS} register={form2.register} control={form2.control} errors={form2.formState.errors} readOnly={readOnly} />
+              <FieldList idPrefix="brief" fields={questions.part2} register={form2.register} control={form2.control} errors={form2.formState.errors} readOnly={readOnly} />
               <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
                 <Button
                   type="button"

@@ -14,6 +14,7 @@ import { ArticleCard } from '../components/my-articles/article-card';
 import type { ArticleTab } from '../components/my-articles/article-status';
 import { QueryError } from '@/components/query-error';
 import { ClientFilter, useClientParam } from '@/components/client-filter';
+import { useCanBuy } from '@/lib/cart';
 import { useReviewOnly } from '@/lib/org';
 import { BulkBar } from '../components/my-articles/bulk-bar';
 
@@ -51,6 +52,11 @@ const TABS: { value: ArticleTab; label: string; title: string; empty: string; ic
   },
 ];
 
+/** An agency's client reviews what the agency buys for it: its empty tabs say so, not "claim". */
+const REVIEW_ONLY_EMPTY: Partial<Record<ArticleTab, string>> = {
+  pending: 'No articles are waiting for a brief. Each article your agency buys for you appears here first.',
+};
+
 /** The next step of an empty tab: buying a placement is what fills every tab. */
 function BrowseOpportunities() {
   return (
@@ -60,8 +66,44 @@ function BrowseOpportunities() {
   );
 }
 
+/**
+ * An empty tab's next step, for what the member can do (issue 57): buying fills every tab, for a
+ * member who buys; one who does not (a reviewer, a viewer, an agency's client) is shown the tab that
+ * has articles, if any.
+ */
+function EmptyTabNext({
+  tab,
+  counts,
+  onTab,
+}: {
+  tab: ArticleTab;
+  counts: ArticleTabCounts;
+  onTab: (tab: ArticleTab) => void;
+}) {
+  const canBuy = useCanBuy();
+  if (canBuy === undefined) return null;
+  if (canBuy) return <BrowseOpportunities />;
+  const other = TABS.find((t) => t.value !== tab && counts[t.value] > 0);
+  if (!other) return null;
+  return (
+    <Button size="sm" variant="outline" onClick={() => onTab(other.value)} data-testid="empty-tab-next">
+      Show {other.label} ({counts[other.value]})
+    </Button>
+  );
+}
+
 /** One tab's purchases, page by page, newest first (the server's order); tick several to act on them at once. */
-function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientId: string | null }) {
+function ArticleTabList({
+  tab,
+  clientId,
+  counts,
+  onTab,
+}: {
+  tab: (typeof TABS)[number];
+  clientId: string | null;
+  counts: ArticleTabCounts;
+  onTab: (tab: ArticleTab) => void;
+}) {
   const list = useMyArticlesTab(tab.value, clientId);
   const reviewOnly = useReviewOnly() === true;
   const [ticked, setTicked] = React.useState<ReadonlySet<string>>(new Set());
@@ -83,8 +125,12 @@ function ArticleTabList({ tab, clientId }: { tab: (typeof TABS)[number]; clientI
     <div className="grid grid-cols-1 gap-4">
       {bar}
       {items.length === 0 ? (
-        <EmptyState icon={tab.icon} title={tab.title} description={tab.empty}>
-          <BrowseOpportunities />
+        <EmptyState
+          icon={tab.icon}
+          title={tab.title}
+          description={reviewOnly ? (REVIEW_ONLY_EMPTY[tab.value] ?? tab.empty) : tab.empty}
+        >
+          <EmptyTabNext tab={tab.value} counts={counts} onTab={onTab} />
         </EmptyState>
       ) : (
         <>
@@ -150,7 +196,7 @@ function ArticleTabs({ counts, clientId }: { counts: ArticleTabCounts; clientId:
       </TabsList>
       {TABS.map((t) => (
         <TabsContent key={t.value} value={t.value}>
-          <ArticleTabList tab={t} clientId={clientId} />
+          <ArticleTabList tab={t} clientId={clientId} counts={counts} onTab={setTab} />
         </TabsContent>
       ))}
     </Tabs>

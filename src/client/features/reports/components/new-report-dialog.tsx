@@ -196,10 +196,11 @@ function NewReportForm({ onClose }: { onClose: () => void }) {
       return next;
     });
   };
+  // prices and the price column go together (issue 57): turning prices on adds the column
   const changePrices = (on: boolean) => {
     setShowPrices(on);
     clear('columns');
-    if (!on) toggle('price', false);
+    toggle('price', on);
   };
 
   const submit = (e: React.FormEvent) => {
@@ -327,7 +328,8 @@ function NewReportForm({ onClose }: { onClose: () => void }) {
                   id={`report-column-${c}`}
                   checked={columns.has(c)}
                   disabled={disabled}
-                  onCheckedChange={(v) => toggle(c, v === true)}
+                  // the price column off is prices off: one choice, not two that can disagree
+                  onCheckedChange={(v) => (c === 'price' ? changePrices(v === true) : toggle(c, v === true))}
                 />
                 <Label htmlFor={`report-column-${c}`} className={disabled ? 'text-muted-foreground' : undefined}>
                   {REPORT_COLUMN_LABELS[c]}

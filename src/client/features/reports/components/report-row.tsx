@@ -45,7 +45,8 @@ export function ReportRow({ report: r, canWork }: { report: Report; canWork: boo
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-medium wrap-anywhere">{r.name}</h3>
           {r.whiteLabel && <Badge variant="info">White label</Badge>}
-          {prices && <Badge variant="warning">Shows prices</Badge>}
+          {/* a report stored with prices on but no price column prints none (issue 57) */}
+          {prices && r.columns.includes('price') && <Badge variant="warning">Shows prices</Badge>}
         </div>
         <p className="text-sm text-muted-foreground" data-testid="report-filters">
           {filtersOf(r)}

@@ -1,4 +1,5 @@
-import { BRIEF_TEXT_MAX, type BriefPart1Field, type BriefPart2Field, type OlderBriefPart1, type OlderBriefPart2 } from '@shared/schemas/brief';
+// Relative imports on purpose: the unit tests (brief-questions) run without the client's path aliases.
+import { BRIEF_TEXT_MAX, type BriefPart1Field, type BriefPart2Field, type OlderBriefPart1, type OlderBriefPart2 } from '../../../../../shared/schemas/brief';
 
 export interface FieldDef<K extends string> {
   name: K;
@@ -10,6 +11,8 @@ export interface FieldDef<K extends string> {
   short?: boolean;
   max: number;
   rows?: number;
+  /** the message of a required field left empty, in this wording's words (the schema's otherwise) */
+  requiredMessage?: string;
 }
 
 /** Part 1 "About You / Your Brand" (the current form). Limits match the shared schema. */

@@ -56,7 +56,9 @@ export function FieldList<K extends string, F extends FieldValues>({
       {fields.map((f) => {
         const id = `${idPrefix}-${f.name}`;
         const name = (namePrefix ? `${namePrefix}.${f.name}` : f.name) as Path<F>;
-        const error = errors[f.name]?.message;
+        const message = errors[f.name]?.message;
+        // a field worded for the content bought says its own words when left empty
+        const error = message && f.requiredMessage ? f.requiredMessage : message;
         const common = {
           id,
           maxLength: f.max,

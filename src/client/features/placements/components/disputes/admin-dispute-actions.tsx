@@ -399,12 +399,41 @@ export function AdminDisputeActions({ d }: { d: DisputeDetail }) {
     );
   }
   if (d.status === 'escalated') {
+    const deciders = d.deciders;
+    const names = deciders?.names ?? [];
+    const others = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
     return (
       <>
-        <Button size="sm" onClick={() => setDeciding(true)}>
-          <Gavel /> Decide
-        </Button>
-        <DecideDisputeDialog d={d} open={deciding} onOpenChange={setDeciding} />
+        {deciders && names.length === 0 ? (
+          <p
+            role="alert"
+            className="w-full rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+            data-testid="no-decider"
+          >
+            No admin may decide this dispute: every admin released this placement or answered the dispute. Add an
+            admin who did neither
+            {d.decideBy ? `, or on ${disputeDay(d.decideBy)} the brand gets what it asked for` : ''}.
+          </p>
+        ) : deciders && !deciders.you ? (
+          <p className="w-full text-sm text-muted-foreground" data-testid="deciders">
+            You released this placement or answered the dispute, so you may not decide it: {others}{' '}
+            {names.length === 1 ? 'may' : 'may each'}.
+          </p>
+        ) : (
+          deciders && (
+            <p className="w-full text-sm text-muted-foreground" data-testid="deciders">
+              May decide it: {others}.
+            </p>
+          )
+        )}
+        {(!deciders || deciders.you) && (
+          <>
+            <Button size="sm" onClick={() => setDeciding(true)}>
+              <Gavel /> Decide
+            </Button>
+            <DecideDisputeDialog d={d} open={deciding} onOpenChange={setDeciding} />
+          </>
+        )}
       </>
     );
   }

@@ -13,7 +13,7 @@ import { useAcceptOffer, useEscalateDispute } from '../../api/disputes';
 
 /**
  * The brand's two moves once the team has answered (issue 47): accept the offer (a part refund or a
- * correction) or escalate to another admin, by `escalateBy`, for a member who may work on it.
+ * correction) or escalate within the editorial team, by `escalateBy`, for a member who may work on it.
  */
 export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
   const role = useOrg().data?.role;
@@ -51,8 +51,8 @@ export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
         toast({
           title: 'Dispute escalated',
           description: done.decideBy
-            ? `Another admin decides by ${new Date(done.decideBy).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}.`
-            : 'Another admin decides it.',
+            ? `Another member of the editorial team decides by ${new Date(done.decideBy).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}.`
+            : 'Another member of the editorial team decides it.',
         });
       },
       onError: failed('Could not escalate the dispute'),
@@ -93,7 +93,7 @@ export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
         open={confirming === 'escalate'}
         onOpenChange={(o) => setConfirming(o ? 'escalate' : null)}
         title="Escalate this dispute?"
-        description={`Another admin, one who neither published your placement nor answered your dispute, decides it ${within}, with a written reason. If it is not decided in time, you get what you asked for.`}
+        description={`Another member of the editorial team, one who neither published your placement nor answered your dispute, decides it ${within}, with a written reason. If it is not decided in time, you get what you asked for.`}
         confirmLabel="Escalate"
         pendingLabel="Escalating…"
         pending={escalate.isPending}

@@ -133,13 +133,13 @@ function consequence(d: DisputeDetail, side: MessageSide): string | null {
   if (d.status === 'offered')
     return d.answer?.action === 'offer'
       ? brand
-        ? 'Accept the offer, or escalate to another admin; if you do neither, the offer stands.'
+        ? 'Accept the offer, or escalate it to another member of the editorial team; if you do neither, the offer stands.'
         : 'The brand accepts or escalates; if it does neither, the offer stands.'
       : brand
-        ? 'Escalate to another admin if you disagree; otherwise the rejection stands.'
+        ? 'Escalate it to another member of the editorial team if you disagree; otherwise the rejection stands.'
         : 'If the brand does not escalate, the rejection stands.';
   if (d.status === 'escalated')
-    return `An admin who neither published this placement nor answered the dispute decides it, with a written reason. Not decided by then, ${brand ? 'you get what you' : 'the brand gets what it'} asked for.`;
+    return `${brand ? 'A member of the editorial team' : 'An admin'} who neither published this placement nor answered the dispute decides it, with a written reason. Not decided by then, ${brand ? 'you get what you' : 'the brand gets what it'} asked for.`;
   return null;
 }
 
@@ -266,10 +266,27 @@ const RESULT: Record<'pass' | 'warning' | 'fail', { label: string; variant: 'suc
   fail: { label: 'Failed', variant: 'destructive' },
 };
 
+/** The check a link dispute waits for (issue 57): due now, or when it is planned. */
+function PendingCheck({ at }: { at: string }) {
+  // the moment the page opened (the dispute is read again as it moves)
+  const [now] = React.useState(() => Date.now());
+  const due = new Date(at).getTime() <= now;
+  return (
+    <div
+      className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-dashed px-3 py-2.5 text-sm"
+      data-testid="pending-check"
+    >
+      <span>{due ? 'Next check: due now' : `Next check: ${disputeMoment(at)}`}</span>
+      <Badge variant="info">Pending</Badge>
+    </div>
+  );
+}
+
 /** Byline's checks of the live article around and since the dispute opened, newest first. */
 function DisputeEvidence({ d }: { d: DisputeDetail }) {
   return (
     <PageSection title="Byline’s checks" icon={<Radar />} testId="dispute-evidence">
+      {d.nextCheckAt && <PendingCheck at={d.nextCheckAt} />}
       {d.evidence.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="no-evidence">
           {d.kind === 'link'

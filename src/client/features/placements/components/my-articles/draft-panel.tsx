@@ -105,14 +105,25 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
           <FileText className="size-4 shrink-0 text-sky-700" />
           {revising
             ? 'Edits requested – the team is revising'
-            : reviewable
+            : reviewable && extraPending
+              ? 'Extra revision asked – awaiting the editorial team'
+              : reviewable
               ? 'Draft Ready for Review'
               : p.draftReviewStatus === 'approved'
                 ? 'Approved draft'
                 : 'Draft'}
         </h3>
         <div className="flex flex-wrap gap-1.5">
-          <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]}>{REVIEW_LABELS[p.draftReviewStatus]}</Badge>
+          {/* one state at a time (issue 57): an extra revision waits on the team, not on the brand's review */}
+          {reviewable && extraPending ? (
+            <Badge variant="warning" data-testid="draft-review-badge">
+              Extra revision asked
+            </Badge>
+          ) : (
+            <Badge variant={REVIEW_VARIANT[p.draftReviewStatus]} data-testid="draft-review-badge">
+              {REVIEW_LABELS[p.draftReviewStatus]}
+            </Badge>
+          )}
           <Badge variant="outline">{p.draftDocumentUrl ? 'Online document' : 'File'}</Badge>
           <RevisionBadge revisions={article.revisions} />
         </div>
@@ -150,6 +161,11 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
       {reviewable && (
         <div className="space-y-2">
           {revising && <p className="text-sm text-muted-foreground">You can still approve the current version as it is, or add to your request.</p>}
+          {extraPending && !revising && (
+            <p className="text-sm text-muted-foreground">
+              Meanwhile you can approve the draft as it is; a further edit request waits for the team’s answer.
+            </p>
+          )}
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button variant="outline" onClick={() => setEditing(true)} disabled={approve.isPending || extraPending}>
               Request Edits

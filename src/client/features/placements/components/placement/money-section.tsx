@@ -67,7 +67,8 @@ function CreditNotes({ side, paymentId }: { side: MessageSide; paymentId: string
                 href={`/api/${side}/payments/${paymentId}/credit-notes/${n.id}`}
                 download
                 className="inline-flex min-h-6 items-center gap-1 rounded-sm text-xs font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                aria-label={`Download credit note ${n.number}`}
+                // a distinct name, with the word shown (axe: link-name, label-content-name-mismatch)
+                aria-label={`Credit note ${n.number} PDF`}
               >
                 <Download className="size-3.5" aria-hidden="true" />
                 PDF

@@ -12,6 +12,8 @@ const REVIEW_BADGE: Partial<Record<DraftReviewStatus, { label: string; variant: 
   edits_complete: { label: 'Edits complete - awaiting brand re-review', variant: 'secondary' },
 };
 
+const EXTRA_PENDING = { label: 'Extra revision asked – your answer', variant: 'warning' } as const;
+
 /** Open Document (a link, new tab) or Download File (the private draft, served as an attachment). */
 export function DocumentLink({ payment }: { payment: PlacementPayment }) {
   if (payment.draftDocumentUrl) {
@@ -39,7 +41,9 @@ const draftKind = (p: PlacementPayment) => (p.draftDocumentUrl ? 'Google Docs li
 
 /** Pending Review: where the draft stands with the brand, the edit rounds, the document, and what the admin can do next. */
 export function DraftPanel({ payment, revisions, actions }: { payment: PlacementPayment; revisions: Revisions; actions: React.ReactNode }) {
-  const badge = REVIEW_BADGE[payment.draftReviewStatus];
+  // an extra revision the brand asked for waits on the team's answer, not on the brand (issue 57)
+  const extraPending = revisions.request?.status === 'pending' && payment.draftReviewStatus !== 'edits_requested';
+  const badge = extraPending ? EXTRA_PENDING : REVIEW_BADGE[payment.draftReviewStatus];
   const editsRequested = payment.draftReviewStatus === 'edits_requested';
   return (
     <div className="space-y-3 rounded-lg border border-sky-200 bg-sky-50/60 p-4" data-testid="draft-panel">
@@ -48,7 +52,11 @@ export function DraftPanel({ payment, revisions, actions }: { payment: Placement
           <FileText className="size-4 text-sky-700" /> Draft Document Attached
         </p>
         <div className="flex flex-wrap gap-1.5">
-          {badge && <Badge variant={badge.variant}>{badge.label}</Badge>}
+          {badge && (
+            <Badge variant={badge.variant} data-testid="draft-review-badge">
+              {badge.label}
+            </Badge>
+          )}
           <RevisionBadge revisions={revisions} />
         </div>
       </div>

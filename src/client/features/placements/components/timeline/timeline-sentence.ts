@@ -92,7 +92,7 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       return { sentence, quote: str(d.reason) ?? undefined };
     }
     case 'dispute_escalated':
-      return { sentence: 'Dispute escalated to another admin' };
+      return { sentence: 'Dispute escalated within the editorial team' };
     case 'dispute_resolved': {
       const amount = money(d.amount);
       const resolution = str(d.resolution);
