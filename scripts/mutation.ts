@@ -798,6 +798,26 @@ export const MUTANTS: Mutant[] = [
   { name: "security 57: the metrics import's 400 keyed by \"line N\" again, not the dry run's list", file: 'src/server/modules/outlets/routes.ts',
     find: '              errors: result.errors,', replace: '              errors: Object.fromEntries(result.errors.map((e) => [`line ${e.line}`, e.message])),',
     tests: ['tests/api/outlets.test.ts'], grep: 'refused whole' },
+  // ---- issue 57: what a new agency team met (invitation sign-up, bulk approval, the audit log) ----
+  { name: 'team 57: profile completion ignores an open invitation (a second organisation, the invitation never accepted)', file: 'src/server/modules/profile/service.ts',
+    find: '  if (invitation) throw conflict(invitedRefusal(invitation));\n', replace: '',
+    tests: [T.org], grep: 'issue 57' },
+  { name: 'team 57: a revoked invitation still holds the address (its company form refused)', file: 'src/server/modules/profile/service.ts',
+    find: 'isNull(orgInvitations.acceptedAt), isNull(orgInvitations.revokedAt), gt(', replace: 'isNull(orgInvitations.acceptedAt), gt(',
+    tests: [T.org], grep: 'issue 57' },
+  { name: 'team 57: a removal not recorded (the removed member signs in to the company form, untold)', file: ORG + 'service.ts',
+    find: '{ removedFrom: by.organisationId, removedAt: new Date() }', replace: '{ removedFrom: null, removedAt: null }',
+    tests: [T.org], grep: 'issue 57' },
+  { name: 'team 57: joining again leaves the old removal on record', file: ORG + 'service.ts',
+    find: '        approved: user.approved || organisationApproved,\n        removedFrom: null,\n        removedAt: null,\n',
+    replace: '        approved: user.approved || organisationApproved,\n',
+    tests: [T.org], grep: 'issue 57' },
+  { name: "team 57: the approval queue's same-domain warning names the brand's own organisation", file: 'src/server/modules/approvals/service.ts',
+    find: '      AND m.organisation_id IS DISTINCT FROM "users".organisation_id\n', replace: '',
+    tests: [T.org], grep: 'issue 57' },
+  { name: "team 57: the approval queue warns of every gmail.com organisation", file: 'src/server/modules/approvals/service.ts',
+    find: "  'gmail.com', 'googlemail.com',", replace: "  'googlemail.com',",
+    tests: [T.org], grep: 'issue 57' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

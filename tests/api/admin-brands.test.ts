@@ -32,7 +32,7 @@ describe('GET /api/admin/pending-brands', () => {
     for (const absent of [unnamed, approved, otherAdmin]) expect(ids).not.toContain(absent.id);
 
     const item = res.body.find((b: { id: string }) => b.id === pending.id);
-    expect(Object.keys(item).sort()).toEqual(['brandName', 'createdAt', 'email', 'id', 'name', 'website']);
+    expect(Object.keys(item).sort()).toEqual(['brandName', 'createdAt', 'email', 'id', 'name', 'sameDomain', 'website']);
     expect(item).toEqual({
       id: pending.id,
       name: 'Pat Pending',
@@ -40,6 +40,8 @@ describe('GET /api/admin/pending-brands', () => {
       brandName: 'Pending Co',
       website: 'https://pending.example.com',
       createdAt: pending.createdAt.toISOString(),
+      // every test account is at example.com: the warning names the others' organisations
+      sameDomain: expect.any(Array),
     });
     expect(res.text).not.toMatch(/password|argon2/i);
   });

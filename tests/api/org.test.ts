@@ -16,7 +16,7 @@ import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
 import type { DbHandle } from '../../src/server/db/client';
 import { createPglite } from '../../src/server/db/pglite';
-import { auditEntries, mailOutbox, orgInvitations, sessions, users } from '../../src/server/db/schema';
+import { auditEntries, mailOutbox, organisations, orgInvitations, sessions, users } from '../../src/server/db/schema';
 import { migrationsDir } from '../../src/server/paths';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { CAPABILITY_REFUSALS, ORG_ROLES, roleCan, type Capability, type OrgRole } from '../../src/shared/org';
@@ -288,6 +288,105 @@ describe('invitations', () => {
     expect(res.body.message).toBe(`This invitation is for ${email}; sign in with that address to accept it`);
     // still usable by the right person
     expect((await new Agent(t.app).get(`/api/invitations/${token}`)).status).toBe(200);
+  });
+});
+
+describe('an invited address joins by its invitation, never as a second organisation (issue 57)', () => {
+  const COMPANY = { name: 'Ivy Second', brandName: 'Second Co', website: 'https://second.example.com' };
+
+  it('profile completion is refused while an invitation is open: 409 naming it, nothing made; accepting still works', async () => {
+    const { orgId, members } = await team();
+    const email = uniqueEmail('invited');
+    ok(await members.owner.agent.post('/api/org/invitations', { email, role: 'buyer' }), 'invite');
+    const token = await mailedToken(email);
+    const invitee = await signUp(email);
+    expect(ok(await invitee.get('/api/user/onboarding'), 'onboarding')).toEqual({ invitation: { organisationName: 'Test Brand', role: 'buyer' }, removedFrom: null });
+
+    const refused = await invitee.patch('/api/user/profile', COMPANY);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.message).toBe(
+      'Test Brand invited you to join as buyer. Open the link in the invitation e-mail to join: it asks only for your name. To set up a company of your own instead, ask Test Brand to revoke the invitation.',
+    );
+    // with an invite code too: nothing saved, no organisation made
+    expect((await invitee.patch('/api/user/profile', { ...COMPANY, inviteCode: 'BYLINE-DEMO' })).status).toBe(409);
+    const [row] = await db().select().from(users).where(eq(users.email, email));
+    expect(row).toMatchObject({ name: null, organisationId: null, orgRole: null, approved: false });
+    expect(await db().$count(organisations, eq(organisations.name, 'Second Co'))).toBe(0);
+
+    // the invitation is still the way in
+    expect(ok(await invitee.post(`/api/invitations/${token}/accept`, { name: 'Ivy Invitee' }), 'accept')).toEqual({ organisationId: orgId, role: 'buyer' });
+    expect(ok(await invitee.get('/api/user/onboarding'), 'after')).toEqual({ invitation: null, removedFrom: null });
+  });
+
+  it('a revoked or expired invitation no longer holds the address: the company form works', async () => {
+    const { members } = await team();
+    for (const end of ['revoked', 'expired'] as const) {
+      const email = uniqueEmail(end);
+      const inv = ok(await members.owner.agent.post('/api/org/invitations', { email, role: 'viewer' }), 'invite');
+      if (end === 'revoked') expect((await members.owner.agent.request('DELETE', `/api/org/invitations/${inv.id}`)).status).toBe(204);
+      else await db().update(orgInvitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(orgInvitations.id, inv.id));
+      const account = await signUp(email);
+      expect(ok(await account.get('/api/user/onboarding'), end).invitation).toBeNull();
+      const done = await account.patch('/api/user/profile', COMPANY);
+      expect(done.status, `${end}: ${done.text}`).toBe(200);
+      const [made] = await db().select({ orgRole: users.orgRole, organisationId: users.organisationId }).from(users).where(eq(users.email, email));
+      expect(made.orgRole).toBe('owner');
+      expect(made.organisationId).not.toBeNull();
+    }
+  });
+
+  it('a removed member signing in is told which organisation removed them and when; leaving oneself or joining again says nothing', async () => {
+    const { members } = await team();
+    const before = Date.now();
+    expect((await members.admin.agent.request('DELETE', `/api/org/members/${members.buyer.user.id}`)).status).toBe(204);
+    const back = new Agent(t.app);
+    ok(await back.post('/api/login', { email: members.buyer.user.email, password: PASSWORD }), 'login');
+    const told = ok(await back.get('/api/user/onboarding'), 'onboarding');
+    expect(told).toMatchObject({ invitation: null, removedFrom: { organisationName: 'Test Brand' } });
+    expect(Date.parse(told.removedFrom.at)).toBeGreaterThanOrEqual(before - 1000);
+    // a company of its own puts it behind them
+    ok(await back.patch('/api/user/profile', { name: 'Buyer Again', brandName: 'Own Co', website: 'https://own.example.com' }), 'own company');
+    expect(ok(await back.get('/api/user/onboarding'), 'own')).toEqual({ invitation: null, removedFrom: null });
+    const [row] = await db().select({ removedFrom: users.removedFrom, removedAt: users.removedAt }).from(users).where(eq(users.id, members.buyer.user.id));
+    expect(row).toEqual({ removedFrom: null, removedAt: null });
+
+    // re-invited and joined: nothing to tell either
+    expect((await members.owner.agent.request('DELETE', `/api/org/members/${members.reviewer.user.id}`)).status).toBe(204);
+    ok(await members.owner.agent.post('/api/org/invitations', { email: members.reviewer.user.email, role: 'reviewer' }), 're-invite');
+    const reviewer = new Agent(t.app);
+    ok(await reviewer.post('/api/login', { email: members.reviewer.user.email, password: PASSWORD }), 'login');
+    expect(ok(await reviewer.get('/api/user/onboarding'), 'invited again')).toMatchObject({
+      invitation: { organisationName: 'Test Brand', role: 'reviewer' },
+      removedFrom: { organisationName: 'Test Brand' },
+    });
+    ok(await reviewer.post(`/api/invitations/${await mailedToken(members.reviewer.user.email)}/accept`, { name: 'Back Again' }), 'accept');
+    expect(ok(await reviewer.get('/api/user/onboarding'), 'joined')).toEqual({ invitation: null, removedFrom: null });
+    const [joined] = await db().select({ removedFrom: users.removedFrom, removedAt: users.removedAt }).from(users).where(eq(users.id, members.reviewer.user.id));
+    expect(joined).toEqual({ removedFrom: null, removedAt: null });
+
+    // a member who leaves by themselves is not told they were removed
+    expect((await members.admin.agent.request('DELETE', `/api/org/members/${members.admin.user.id}`)).status).toBe(204);
+    const left = new Agent(t.app);
+    ok(await left.post('/api/login', { email: members.admin.user.email, password: PASSWORD }), 'login');
+    expect(ok(await left.get('/api/user/onboarding'), 'left')).toEqual({ invitation: null, removedFrom: null });
+  });
+
+  it('the approval queue names the other organisations at a pending brand’s e-mail domain (public mail domains aside)', async () => {
+    const admin = await signedIn(t.app, db(), kinds.admin);
+    const domain = `acme-${Date.now().toString(36)}.example`;
+    const first = await signedIn(t.app, db(), { ...kinds.approvedBrand, email: `owner@${domain}`, brandName: 'Acme First' });
+    const pending = async (email: string) => {
+      const agent = await signUp(email);
+      ok(await agent.patch('/api/user/profile', { name: 'Second Person', brandName: 'Acme Second', website: 'https://acme.example.com' }), 'complete');
+      const list = ok(await admin.agent.get(`/api/admin/pending-brands?q=${encodeURIComponent(email)}`), 'queue') as { email: string; sameDomain: unknown }[];
+      return list.find((b) => b.email === email)!.sameDomain;
+    };
+    expect(await pending(`second@${domain}`)).toEqual([{ id: first.user.organisationId, name: 'Acme First' }]);
+    // the same domain, but a public mail provider's: no warning
+    await signedIn(t.app, db(), { ...kinds.approvedBrand, email: `${uniqueEmail('first').split('@')[0]}@gmail.com` });
+    expect(await pending(`${uniqueEmail('second').split('@')[0]}@gmail.com`)).toEqual([]);
+    // a domain nobody else has: none; and a pending organisation's own members are not "another"
+    expect(await pending(`solo@only-${Date.now().toString(36)}.example`)).toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@ export const uniqueEmail = (prefix = 'brand') => `${prefix}-${randomBytes(4).toS
 const baseUrl = () => test.info().project.use.baseURL ?? `http://localhost:${process.env.E2E_PORT ?? 5174}`;
 
 /** Calls the API from the page's own cookie jar, as the page itself would. */
-export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, data?: unknown) {
+export async function api(page: Page, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, data?: unknown) {
   const base = baseUrl();
   return page.request.fetch(base + url, { method, data, headers: { origin: base } });
 }

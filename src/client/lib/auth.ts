@@ -52,6 +52,18 @@ export function signInPath(next: string, sessionEnded = false): string {
 }
 
 /**
+ * The sign-up tab of the sign-in page for an invitation (issue 57): the invited address filled in
+ * and fixed, and the invitation's page (`next`) again once the account exists.
+ */
+export function invitedSignUpPath(next: string, email: string, tab: 'signup' | 'login' = 'signup'): string {
+  const params = new URLSearchParams({ tab, email, next });
+  return `/auth?${params.toString()}`;
+}
+
+/** An invitation's page (`/invite/{token}`): where `invitedSignUpPath` comes back to. */
+export const isInvitationPath = (path: string | null): path is string => Boolean(path && /^\/invite\/[^/?#]+$/.test(path));
+
+/**
  * A signed-in user's call answered 401: the sign-in session ended (expired, signed out elsewhere).
  * Nothing of the user may stay on screen (the sidebar's name and balance come from the cache), and
  * the user is sent to sign in, then back to the page they were on. Pages keep unsaved text themselves.

@@ -86,10 +86,16 @@ export const users = pgTable(
     // the organisation's clients this member is limited to (null: all of them, and what is bought
     // for none); a reviewer limited to clients never sees an amount (decision 035)
     clientIds: uuid('client_ids').array(),
+    // the organisation an owner or admin last removed this login from, and when (issue 57): signing
+    // in again tells them so; cleared when they join or set up an organisation
+    removedFrom: uuid('removed_from').references((): AnyPgColumn => organisations.id, { onDelete: 'set null' }),
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('users_email_unique').on(t.email),
+    // the approval queue's warning: another organisation with a member at the same e-mail domain
+    index('users_email_domain_idx').on(sql`split_part(${t.email}, '@', 2)`),
     // exactly one owner per organisation (the other half: ownership moves in one transaction)
     uniqueIndex('users_one_owner_per_org').on(t.organisationId).where(sql`org_role = 'owner'`),
     index('users_organisation_idx').on(t.organisationId),
@@ -967,6 +973,8 @@ export const orgInvitations = pgTable(
     uniqueIndex('org_invitations_open_unique')
       .on(t.organisationId, t.email)
       .where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
+    // profile completion asks whether the address has an open invitation (issue 57)
+    index('org_invitations_open_email_idx').on(t.email).where(sql`accepted_at IS NULL AND revoked_at IS NULL`),
     check('org_invitations_not_owner', sql`role <> 'owner'`),
   ],
 );

@@ -185,13 +185,15 @@ const sameClients = (a: string[] | null, b: string[] | null) =>
  * DELETE /api/org/members/{userId}: the member leaves the organisation (also themselves); their
  * sign-in sessions end at once. What they bought stays with the organisation. The account is left
  * as a new one is: signing in again leads to profile completion (a new organisation, for approval)
- * or to another invitation.
+ * or to another invitation, and is told first which organisation removed it (`users.removed_from`).
  */
 export async function removeMember(db: Db, by: Member, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const target = await memberRow(tx, by.organisationId, userId);
     if (target.orgRole === 'owner') throw forbidden('The owner cannot be removed; transfer ownership first');
-    await tx.update(users).set({ organisationId: null, orgRole: null, name: null, approved: false }).where(eq(users.id, userId));
+    // removed by someone else, signing in again says from where (issue 57); leaving oneself does not
+    const removal = userId === by.userId ? { removedFrom: null, removedAt: null } : { removedFrom: by.organisationId, removedAt: new Date() };
+    await tx.update(users).set({ organisationId: null, orgRole: null, name: null, approved: false, ...removal }).where(eq(users.id, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await recordAudit(tx, {
       organisationId: by.organisationId,
@@ -267,10 +269,13 @@ const expiryFrom = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_
 export async function invite(db: Db, limits: Limits, by: Member, input: InvitationInput, now = new Date()): Promise<OrgInvitation> {
   // each invitation mail counts against the organisation's hourly limit, unless refused (issue 57)
   return withClaims(db, [{ limit: limits.invitationMails, subject: by.organisationId }], () => db.transaction(async (tx) => {
+    // locked: a profile completion of this address meanwhile (profile/service.ts) waits, then sees
+    // this invitation; or this waits for it and sees its organisation
     const [account] = await tx
       .select({ role: users.role, organisationId: users.organisationId })
       .from(users)
-      .where(eq(users.email, input.email));
+      .where(eq(users.email, input.email))
+      .for('no key update');
     if (account?.organisationId === by.organisationId) throw conflict('This person is already a member of your organisation');
     if (account?.role === 'admin') throw conflict('This e-mail address belongs to a Byline editor’s account');
     if (account?.organisationId) {
@@ -384,6 +389,8 @@ export async function acceptInvitation(db: Db, user: SessionUser, token: string,
         orgRole: role,
         clientIds: invitation.clientIds,
         approved: user.approved || organisationApproved,
+        removedFrom: null,
+        removedAt: null,
       })
       .where(eq(users.id, user.id));
     await tx.update(orgInvitations).set({ acceptedAt: now, acceptedBy: user.id }).where(eq(orgInvitations.id, invitation.id));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AVATAR_MAX_BYTES } from '../../../shared/constants';
 import { avatarProfileSchema, completeProfileSchema, editProfileSchema, emailPreferenceSchema } from '../../../shared/schemas/profile';
-import { profileAnswerSchema, userAnswerSchema } from '../../../shared/schemas/responses/account';
+import { onboardingSchema, profileAnswerSchema, userAnswerSchema } from '../../../shared/schemas/responses/account';
 import { urlAnswerSchema } from '../../../shared/schemas/responses/common';
 import { baseVersionSchema } from '../../../shared/schemas/version';
 import type { Module, ModuleDeps } from '../../deps';
@@ -12,7 +12,7 @@ import { detectImage } from '../../storage/file-type';
 import { readUpload, uploadRoutes } from '../../storage/read-upload';
 import { storeUpload } from '../../storage/uploads';
 import { toPublicUser, type SessionUser } from '../auth/users';
-import { completeBrandProfile, editProfile, setAvatar, setEmailNotifications } from './service';
+import { completeBrandProfile, editProfile, onboardingOf, setAvatar, setEmailNotifications } from './service';
 
 type Body = Record<string, unknown>;
 type Answer = ReturnType<typeof toPublicUser> & { autoApproved: boolean };
@@ -82,8 +82,11 @@ export const profileModule: Module = async (app, deps) => {
       response: { 200: profileAnswerSchema },
       errors: {
         409: z
-          .object({ message: z.string(), current: userAnswerSchema })
-          .describe('An edit based on an older copy of the profile (the body carries the `current` user)'),
+          .union([
+            z.object({ message: z.string(), current: userAnswerSchema }).describe('An edit based on an older copy of the profile (the body carries the `current` user)'),
+            z.object({ message: z.string() }).describe('A completion while an organisation’s invitation to this address is open: join by its link'),
+          ])
+          .describe('An edit based on an older copy of the profile; or a completion while an organisation’s invitation to this address is open'),
         403: 'An admin setting the e-mail preference (only brands have one); or not sent from Byline’s own pages (the `Origin` check)',
         429: 'Too many invite code attempts',
       },
@@ -93,6 +96,21 @@ export const profileModule: Module = async (app, deps) => {
       const body: unknown = req.body;
       return handlers[changeOf(user, membersOf(body))](deps, user, body);
     },
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/user/onboarding',
+    {
+      access: 'user',
+      tags: ['Account'],
+      summary: 'What an account in no organisation hears before the company form',
+      description:
+        'An organisation’s open invitation to the account’s address (profile completion is refused while it is open: the invitation’s link joins it), and the organisation an owner or admin removed the account from. Both null for an account in an organisation, and for admins.',
+      response: { 200: onboardingSchema },
+    },
+    async (req) => onboardingOf(deps.db, userOf(req)),
   );
 
   uploadRoutes(app, (uploads) =>

@@ -1,9 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
 import type { CompleteProfileInput, EditProfileInput } from '../../../shared/schemas/profile';
 import type { Db } from '../../db/client';
-import { inviteCodes, organisations, users } from '../../db/schema';
+import type { Tx } from '../../mail/outbox';
+import { inviteCodes, organisations, orgInvitations, users } from '../../db/schema';
 import { recordAudit } from '../org/audit';
-import { badRequest } from '../../lib/errors';
+import { badRequest, conflict } from '../../lib/errors';
 import { claimLimits } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
 import { profileVersion, toPublicUser, type SessionUser, type UserRow } from '../auth/users';
@@ -11,6 +13,49 @@ import { staleCopy } from '../../lib/version';
 import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 
 const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
+
+/** An organisation's open invitation to this address (the newest), while it can be accepted. */
+export async function openInvitationFor(db: Db | Tx, email: string, now = new Date()) {
+  const [row] = await db
+    .select({ organisationName: organisations.name, role: orgInvitations.role })
+    .from(orgInvitations)
+    .innerJoin(organisations, eq(organisations.id, orgInvitations.organisationId))
+    .where(and(eq(orgInvitations.email, email), isNull(orgInvitations.acceptedAt), isNull(orgInvitations.revokedAt), gt(orgInvitations.expiresAt, now)))
+    .orderBy(desc(orgInvitations.createdAt))
+    .limit(1);
+  return row ? { organisationName: row.organisationName, role: row.role as Exclude<OrgRole, 'owner'> } : null;
+}
+
+/** Why profile completion refuses an address an organisation has invited (issue 57). */
+const invitedRefusal = (invitation: { organisationName: string; role: OrgRole }) =>
+  `${invitation.organisationName} invited you to join as ${ORG_ROLE_LABELS[invitation.role].toLowerCase()}. Open the link in the invitation e-mail to join: it asks only for your name. To set up a company of your own instead, ask ${invitation.organisationName} to revoke the invitation.`;
+
+/** 409 for an address an organisation has invited: it joins by the invitation's link. */
+async function refuseIfInvited(db: Db | Tx, email: string) {
+  const invitation = await openInvitationFor(db, email);
+  if (invitation) throw conflict(invitedRefusal(invitation));
+}
+
+/**
+ * GET /api/user/onboarding: what a signed-in account without an organisation should hear before
+ * the company form: an organisation's open invitation to its address, and the organisation it was
+ * removed from (issue 57).
+ */
+export async function onboardingOf(db: Db, user: SessionUser, now = new Date()) {
+  if (user.role !== 'brand' || user.organisationId) return { invitation: null, removedFrom: null };
+  const [invitation, [removal]] = await Promise.all([
+    openInvitationFor(db, user.email, now),
+    db
+      .select({ organisationName: organisations.name, at: users.removedAt })
+      .from(users)
+      .innerJoin(organisations, eq(organisations.id, users.removedFrom))
+      .where(eq(users.id, user.id)),
+  ]);
+  return {
+    invitation,
+    removedFrom: removal?.at ? { organisationName: removal.organisationName, at: removal.at.toISOString() } : null,
+  };
+}
 
 /**
  * Saves the brand's profile. A valid active invite code approves the brand at once; an unknown
@@ -23,6 +68,8 @@ export async function completeBrandProfile(
   limits: Limits,
   address: string | null = null,
 ): Promise<{ user: UserRow; autoApproved: boolean }> {
+  // an invited address is refused before an invite code is tried (and again under the lock below)
+  if (!user.organisationId) await refuseIfInvited(db, user.email);
   const code = input.inviteCode?.trim().toUpperCase();
   let autoApproved = false;
   if (code && !user.approved) {
@@ -41,6 +88,12 @@ export async function completeBrandProfile(
     // one by invitation already has it
     let organisation: { organisationId: string; orgRole: 'owner' } | undefined;
     if (!user.organisationId) {
+      // an address an organisation invited joins it by the invitation's link; a company of its own
+      // here would be a second organisation, and the invitation could never be accepted (issue 57).
+      // The account's row is locked first: an invitation being sent meanwhile (org/service.ts
+      // `invite` locks it too) either is seen here or sees the organisation made here.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
+      await refuseIfInvited(tx, user.email);
       const [org] = await tx
         .insert(organisations)
         .values({ name: input.brandName, approved: autoApproved || user.approved })
@@ -57,6 +110,8 @@ export async function completeBrandProfile(
         website: input.website,
         ...(autoApproved ? { approved: true } : {}),
         ...organisation,
+        // a company of its own: the removal is behind it
+        ...(organisation ? { removedFrom: null, removedAt: null } : {}),
       })
       .where(eq(users.id, user.id))
       .returning();

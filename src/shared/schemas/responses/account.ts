@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVITABLE_ROLES } from '../../org';
 import { id, timestamp, version } from './common';
 
 /** The user as the API returns it: never the password hash (the type `PublicUser`). */
@@ -25,6 +26,25 @@ export const profileAnswerSchema = userAnswerSchema
   .extend({ autoApproved: z.boolean().describe('true when the completion’s invite code approved the brand') })
   .meta({ id: 'ProfileAnswer' });
 
+/**
+ * GET /api/user/onboarding: what a signed-in account in no organisation hears before the company
+ * form (issue 57): an organisation's open invitation to its address (joined by the e-mail's link),
+ * and the organisation that removed it.
+ */
+export const onboardingSchema = z
+  .object({
+    invitation: z
+      .object({ organisationName: z.string(), role: z.enum(INVITABLE_ROLES) })
+      .nullable()
+      .describe('an open invitation to this address: profile completion is refused while it is open'),
+    removedFrom: z
+      .object({ organisationName: z.string(), at: timestamp })
+      .nullable()
+      .describe('the organisation an owner or admin removed this account from, and when'),
+  })
+  .meta({ id: 'Onboarding' });
+export type Onboarding = z.infer<typeof onboardingSchema>;
+
 /** GET /api/admin/pending-brands item. */
 export const pendingBrandSchema = z
   .object({
@@ -34,6 +54,11 @@ export const pendingBrandSchema = z
     brandName: z.string().nullable(),
     website: z.string().nullable(),
     createdAt: timestamp,
+    sameDomain: z
+      .array(z.object({ id, name: z.string() }))
+      .describe(
+        'other organisations with a member at this e-mail’s domain (public mail domains aside), at most 5: a second organisation of the same company, whose person should rather be invited to it (issue 57)',
+      ),
   })
   .meta({ id: 'PendingBrand' });
 

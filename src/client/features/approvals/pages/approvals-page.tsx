@@ -1,5 +1,7 @@
+import * as React from 'react';
 import { format } from 'date-fns';
-import { CalendarDays, CheckCircle2, ExternalLink, Mail } from 'lucide-react';
+import { Link } from 'wouter';
+import { AlertTriangle, CalendarDays, CheckCircle2, ExternalLink, Mail } from 'lucide-react';
 import type { PendingBrand } from '@shared/schemas/invite-code';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -12,6 +14,32 @@ import { LoadMore } from '@/components/ui/load-more';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { QueryError } from '@/components/query-error';
+
+/**
+ * Another organisation has a member at this brand's e-mail domain (issue 57): perhaps a second
+ * organisation of one company, whose person should have been invited to the first instead.
+ */
+function SameDomainWarning({ brand }: { brand: PendingBrand }) {
+  const domain = brand.email.split('@')[1] ?? '';
+  const many = brand.sameDomain.length > 1;
+  return (
+    <div className="flex gap-2 rounded-md border border-amber-200 bg-amber-50 p-2.5 text-sm text-amber-900" role="note" data-testid="same-domain-warning">
+      <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+      <p className="min-w-0 wrap-anywhere">
+        {many ? 'Organisations' : 'An organisation'} with members at @{domain} already {many ? 'exist' : 'exists'}:{' '}
+        {brand.sameDomain.map((o, i) => (
+          <React.Fragment key={o.id}>
+            {i > 0 && ', '}
+            <Link href={`/admin/organisations/${o.id}`} className="font-medium underline underline-offset-2">
+              {o.name}
+            </Link>
+          </React.Fragment>
+        ))}
+        . If this person works there, they should be invited to it rather than start a second organisation.
+      </p>
+    </div>
+  );
+}
 
 function BrandRow({ brand }: { brand: PendingBrand }) {
   const approve = useApproveBrand();
@@ -42,6 +70,7 @@ function BrandRow({ brand }: { brand: PendingBrand }) {
               <CalendarDays className="size-3.5" /> Joined {format(new Date(brand.createdAt), 'MMM d, yyyy')}
             </span>
           </div>
+          {brand.sameDomain.length > 0 && <SameDomainWarning brand={brand} />}
         </div>
         <Button onClick={onApprove} disabled={approve.isPending} className="shrink-0">
           {approve.isPending ? 'Approving...' : 'Approve'}

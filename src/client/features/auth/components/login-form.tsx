@@ -7,11 +7,12 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { useLogin } from '../api/login';
 
-export function LoginForm({ onSwitch }: { onSwitch: () => void }) {
+/** Sign in; `email` fills the address in (an invitation's, issue 57). */
+export function LoginForm({ onSwitch, email = null }: { onSwitch: () => void; email?: string | null }) {
   const login = useLogin();
   const form = useForm<LoginInput>({
     resolver: lazyZodResolver(() => import('@shared/schemas/auth').then((m) => m.loginSchema)),
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: email ?? '', password: '' },
   });
   const { errors } = form.formState;
   return (

@@ -8,26 +8,42 @@ import { Input } from '@/components/ui/input';
 import { TermsLink } from '@/components/terms-link';
 import { useRegister } from '../api/register';
 
-export function SignUpForm({ onSwitch }: { onSwitch: () => void }) {
+/**
+ * A new brand account. From an invitation (issue 57) the invited address is filled in and fixed
+ * (`fixedEmail`: accepting needs that address), and `next`, the invitation, follows the sign-up
+ * instead of the company form.
+ */
+export function SignUpForm({ onSwitch, fixedEmail = null, next = null }: { onSwitch: () => void; fixedEmail?: string | null; next?: string | null }) {
   const register = useRegister();
   const [, navigate] = useLocation();
   const form = useForm<SignUpFormInput>({
     resolver: lazyZodResolver(() => import('@shared/schemas/auth').then((m) => m.signUpFormSchema)),
-    defaultValues: { email: '', password: '', confirmPassword: '' },
+    defaultValues: { email: fixedEmail ?? '', password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
   const submit = form.handleSubmit(({ email, password }) =>
-    register.mutate({ email, password }, { onSuccess: () => navigate('/complete-profile') }),
+    register.mutate(
+      { email: fixedEmail ?? email, password },
+      { onSuccess: () => navigate(next ?? '/complete-profile', { replace: Boolean(next) }) },
+    ),
   );
   return (
     <form className="space-y-4" noValidate onSubmit={submit}>
-      <FormField id="signup-email" label="Email" error={errors.email?.message}>
+      <FormField
+        id="signup-email"
+        label="Email"
+        error={errors.email?.message}
+        hint={fixedEmail ? 'The address you were invited with: the invitation can be accepted only with it.' : undefined}
+      >
         <Input
           id="signup-email"
           type="email"
           autoComplete="email"
           placeholder="you@company.com"
           aria-invalid={!!errors.email}
+          readOnly={Boolean(fixedEmail)}
+          aria-readonly={fixedEmail ? true : undefined}
+          className={fixedEmail ? 'bg-muted text-muted-foreground' : undefined}
           {...form.register('email')}
         />
       </FormField>

@@ -6,7 +6,7 @@ import { homeFor } from '@shared/user';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { SESSION_ENDED_PARAM, safeNextPath, useUser } from '@/lib/auth';
+import { SESSION_ENDED_PARAM, isInvitationPath, safeNextPath, useUser } from '@/lib/auth';
 import { Logo } from '@/components/ui/logo';
 import { dismissAuthFailure } from '../api/failure-toast';
 import { LoginForm } from '../components/login-form';
@@ -20,17 +20,20 @@ const POINTS = [
 
 export function AuthPage() {
   const { data: user, isLoading } = useUser();
-  const [tab, setTab] = React.useState('login');
+  const params = new URLSearchParams(useSearch());
+  const next = safeNextPath(params.get('next'));
+  // from an invitation (issue 57): its address, fixed on the sign-up tab, and back to it afterwards
+  const invited = isInvitationPath(next) ? params.get('email') : null;
+  const [tab, setTab] = React.useState(params.get('tab') === 'signup' ? 'signup' : 'login');
   // a failed sign-in's toast does not belong over the sign-up form (nor the other way round)
   const switchTo = (next: string) => {
     dismissAuthFailure();
     setTab(next);
   };
-  const params = new URLSearchParams(useSearch());
   const sessionEnded = params.get(SESSION_ENDED_PARAM) === 'ended';
   if (isLoading) return <FullScreenSpinner />;
   // back to the page that asked for sign-in (its guard still sends an unfinished profile to onboarding)
-  if (user) return <Redirect to={safeNextPath(params.get('next')) ?? homeFor(user)} replace />;
+  if (user) return <Redirect to={next ?? homeFor(user)} replace />;
   return (
     <main className="grid min-h-page lg:grid-cols-2">
       <section className="hidden flex-col justify-between bg-gradient-to-br from-indigo-600 via-indigo-700 to-violet-800 p-12 text-white lg:flex">
@@ -62,7 +65,9 @@ export function AuthPage() {
             <CardTitle as="h1" className="text-2xl">
               Welcome to Byline
             </CardTitle>
-            <CardDescription>Sign in to your account or create a new brand account.</CardDescription>
+            <CardDescription className="wrap-anywhere">
+              {invited ? `To accept your invitation, create an account with ${invited} or sign in with it.` : 'Sign in to your account or create a new brand account.'}
+            </CardDescription>
           </CardHeader>
           <CardContent className="space-y-4">
             {sessionEnded && (
@@ -77,10 +82,10 @@ export function AuthPage() {
                 <TabsTrigger value="signup">Sign Up</TabsTrigger>
               </TabsList>
               <TabsContent value="login">
-                <LoginForm onSwitch={() => switchTo('signup')} />
+                <LoginForm email={invited} onSwitch={() => switchTo('signup')} />
               </TabsContent>
               <TabsContent value="signup">
-                <SignUpForm onSwitch={() => switchTo('login')} />
+                <SignUpForm fixedEmail={invited} next={next} onSwitch={() => switchTo('login')} />
               </TabsContent>
             </Tabs>
           </CardContent>

@@ -13,7 +13,7 @@ import { Logo } from '@/components/ui/logo';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
-import { fetchUser, signInPath, userQueryKey, useUser } from '@/lib/auth';
+import { fetchUser, invitedSignUpPath, userQueryKey, useUser } from '@/lib/auth';
 import { forgetInvite, rememberInvite } from '@/lib/pending-invite';
 import { queryClient } from '@/lib/query-client';
 import { useLogout } from '@/lib/use-logout';
@@ -108,10 +108,12 @@ export function InvitationPage() {
   const signedOut = !isLoading && !user;
   const gone = preview.error instanceof ApiError && preview.error.status === 410;
 
-  // the sign-up that follows passes through profile completion, which points back here
+  // the sign-up comes back here by itself; should the account reach profile completion meanwhile (a
+  // sign-in elsewhere, a reload), that sends it back here too
+  const invitedEmail = preview.data?.email;
   React.useEffect(() => {
-    if (signedOut && preview.data) rememberInvite(token);
-  }, [signedOut, preview.data, token]);
+    if (signedOut && invitedEmail) rememberInvite(token, invitedEmail);
+  }, [signedOut, invitedEmail, token]);
   React.useEffect(() => {
     if (gone) forgetInvite();
   }, [gone]);
@@ -154,10 +156,10 @@ export function InvitationPage() {
           </p>
           <div className="flex flex-col gap-2 sm:flex-row">
             <Button asChild className="flex-1">
-              <Link href={signInPath(here)}>Sign up</Link>
+              <Link href={invitedSignUpPath(here, email)}>Sign up</Link>
             </Button>
             <Button asChild variant="outline" className="flex-1">
-              <Link href={signInPath(here)}>Sign in</Link>
+              <Link href={invitedSignUpPath(here, email, 'login')}>Sign in</Link>
             </Button>
           </div>
         </>
@@ -172,7 +174,7 @@ export function InvitationPage() {
             className="w-full"
             onClick={() => {
               // after signing in with the invited address, profile completion points back here
-              rememberInvite(token);
+              rememberInvite(token, email);
               logout.mutate();
             }}
             disabled={logout.isPending}

@@ -1,18 +1,23 @@
+import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useLocation } from 'wouter';
-import { MailOpen, Sparkles } from 'lucide-react';
+import { Redirect, useLocation } from 'wouter';
+import { MailOpen, Sparkles, UserX } from 'lucide-react';
+import { ORG_ROLE_LABELS } from '@shared/org';
+import type { Onboarding } from '@shared/schemas/responses/account';
 import { completeProfileSchema, type CompleteProfileInput } from '@shared/schemas/profile';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { FullScreenSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, errorMessage } from '@/lib/api';
 import { useUser } from '@/lib/auth';
 import { pendingInvite } from '@/lib/pending-invite';
 import { useLogout } from '@/lib/use-logout';
 import { useCompleteProfile } from '../api/complete-profile';
+import { useOnboarding } from '../api/onboarding';
 
 /** Whose account this is, and the way out for someone who is not them (issue 43). */
 function NotYou() {
@@ -40,25 +45,102 @@ function NotYou() {
   );
 }
 
-/** An invitation link opened before signing up (decision 033): joining asks only for the name, not the company. */
-function PendingInvite() {
-  const token = pendingInvite();
-  if (!token) return null;
+const joinedOn = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+
+/**
+ * An organisation invited this address (issue 57): it joins by the e-mail's link, which proves the
+ * address; a company of its own would be a second organisation (the server refuses it).
+ */
+function InvitedNotice({ invitation }: { invitation: NonNullable<Onboarding['invitation']> }) {
+  const org = invitation.organisationName;
   return (
-    <div className="mb-4 flex gap-3 rounded-md border border-primary/30 bg-primary/5 p-3 text-sm" role="note" data-testid="pending-invite">
-      <MailOpen className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+    <div className="space-y-3 text-sm" data-testid="invited-notice">
       <p>
-        You were invited to join an organisation.{' '}
-        <Link href={`/invite/${encodeURIComponent(token)}`} className="font-medium text-primary hover:underline">
-          Accept the invitation
-        </Link>{' '}
-        instead: it asks only for your name.
+        <span className="font-medium wrap-anywhere">{org}</span> invited you to join as {ORG_ROLE_LABELS[invitation.role].toLowerCase()}. Open the
+        link in the invitation e-mail to join: it asks only for your name.
+      </p>
+      <p className="text-muted-foreground">
+        Can’t find the e-mail, or has the link expired? Ask <span className="wrap-anywhere">{org}</span> to send the invitation again. To set up a
+        company of your own instead, ask them to revoke it.
       </p>
     </div>
   );
 }
 
+/** An owner or admin removed this account from its organisation (issue 57): said before anything else is offered. */
+function RemovedNotice({ removedFrom, onOwnCompany }: { removedFrom: NonNullable<Onboarding['removedFrom']>; onOwnCompany: () => void }) {
+  const org = removedFrom.organisationName;
+  return (
+    <div className="space-y-4 text-sm" data-testid="removed-notice">
+      <p role="status">
+        An owner or admin of <span className="font-medium wrap-anywhere">{org}</span> removed you from its team on {joinedOn.format(new Date(removedFrom.at))}.
+        What you did there stays with <span className="wrap-anywhere">{org}</span>.
+      </p>
+      <p className="text-muted-foreground">
+        If this is a mistake, ask them for a new invitation and open its link to join again.
+      </p>
+      <Button variant="outline" className="w-full" onClick={onOwnCompany}>
+        Set up a company of my own
+      </Button>
+    </div>
+  );
+}
+
+function Onboarded({ icon, title, description, children }: { icon: React.ReactNode; title: string; description: string; children: React.ReactNode }) {
+  return (
+    <main className="flex min-h-page items-center justify-center bg-gradient-to-b from-primary/5 to-background p-4">
+      <Card className="w-full max-w-lg">
+        <CardHeader>
+          <div className="mb-2 flex size-10 items-center justify-center rounded-full bg-primary/10 text-primary">{icon}</div>
+          <CardTitle as="h1" className="text-2xl wrap-anywhere">
+            {title}
+          </CardTitle>
+          <CardDescription>{description}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {children}
+          <div className="mt-4 border-t pt-4">
+            <NotYou />
+          </div>
+        </CardContent>
+      </Card>
+    </main>
+  );
+}
+
+/**
+ * "Almost there": the company form of a new account (spec §2). An invited account never sees it
+ * (issue 57): an invitation opened in this browser is where it goes back to, one known to the server
+ * is pointed out instead of the form; a removed member is told so first.
+ */
 export function CompleteProfilePage() {
+  const { data: user } = useUser();
+  const onboarding = useOnboarding();
+  const [ownCompany, setOwnCompany] = React.useState(false);
+  const pending = pendingInvite();
+  if (pending && (pending.email === null || pending.email === user?.email)) {
+    return <Redirect to={`/invite/${encodeURIComponent(pending.token)}`} replace />;
+  }
+  if (onboarding.isLoading) return <FullScreenSpinner />;
+  const { invitation = null, removedFrom = null } = onboarding.data ?? {};
+  if (invitation) {
+    return (
+      <Onboarded icon={<MailOpen className="size-5" />} title="You’re invited" description="Join your team with the link in your invitation e-mail.">
+        <InvitedNotice invitation={invitation} />
+      </Onboarded>
+    );
+  }
+  if (removedFrom && !ownCompany) {
+    return (
+      <Onboarded icon={<UserX className="size-5" />} title={`You were removed from ${removedFrom.organisationName}`} description="You are no longer a member of this organisation.">
+        <RemovedNotice removedFrom={removedFrom} onOwnCompany={() => setOwnCompany(true)} />
+      </Onboarded>
+    );
+  }
+  return <CompanyForm onInvited={() => void onboarding.refetch()} />;
+}
+
+function CompanyForm({ onInvited }: { onInvited: () => void }) {
   const [, navigate] = useLocation();
   const complete = useCompleteProfile();
   const form = useForm<CompleteProfileInput>({
@@ -81,6 +163,8 @@ export function CompleteProfilePage() {
             }
           }
           toast({ description: errorMessage(err, 'Failed to update profile'), variant: 'destructive' });
+          // invited meanwhile: the invitation replaces the form
+          if (err instanceof ApiError && err.status === 409) onInvited();
         },
       },
     );
@@ -99,7 +183,6 @@ export function CompleteProfilePage() {
           <CardDescription>Tell us about you and your company to finish setting up your account.</CardDescription>
         </CardHeader>
         <CardContent>
-          <PendingInvite />
           <form className="space-y-4" noValidate onSubmit={submit}>
             <FormField id="name" label="Full name" error={errors.name?.message}>
               <Input id="name" autoComplete="name" placeholder="Jane Cooper" aria-invalid={!!errors.name} {...form.register('name')} />
