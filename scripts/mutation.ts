@@ -798,6 +798,18 @@ export const MUTANTS: Mutant[] = [
   { name: "security 57: the metrics import's 400 keyed by \"line N\" again, not the dry run's list", file: 'src/server/modules/outlets/routes.ts',
     find: '              errors: result.errors,', replace: '              errors: Object.fromEntries(result.errors.map((e) => [`line ${e.line}`, e.message])),',
     tests: ['tests/api/outlets.test.ts'], grep: 'refused whole' },
+  { name: 'security 57: a release without a live URL recorded as any other (nothing said it went without)', file: PL + 'release.ts',
+    find: "request.liveUrl === undefined ? ['live_url', ", replace: "false ? ['live_url', ",
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: "security 57: a release without a live URL says nothing of the brand's approval it went without", file: PL + 'release.ts',
+    find: "...(work.draftReviewStatus !== 'approved' ? (['approval'] as const) : [])", replace: '',
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: a release without a live URL left out of the audit log', file: PL + 'release.ts',
+    find: '    if (without.length && actor.type === \'admin\') {', replace: '    if (without.length && actor.type === \'system\') {',
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: Admin Payments does not say what a release went without', file: P + 'service.ts',
+    find: '  sql: sql`coalesce(${publications.releasedWithout}, \'{}\'::text[])`,', replace: '  sql: sql`\'{}\'::text[]`,',
+    tests: [T.security57], grep: 'spec’s call' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them
