@@ -810,6 +810,10 @@ export const MUTANTS: Mutant[] = [
   { name: 'security 57: Admin Payments does not say what a release went without', file: P + 'service.ts',
     find: '  sql: sql`coalesce(${publications.releasedWithout}, \'{}\'::text[])`,', replace: '  sql: sql`\'{}\'::text[]`,',
     tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: GET /api/org refuses the owner of an organisation not approved yet (403 "awaiting approval")', file: ORG + 'routes.ts',
+    find: "      access: 'any-brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
+    replace: "      access: 'brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
+    tests: [T.security57], grep: 'before the organisation is approved' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

@@ -454,3 +454,33 @@ describe('a release by the spec’s call, without a live URL, is on the record (
   });
 });
 
+describe('GET /api/org before the organisation is approved (issue 57)', () => {
+  it('its owner reads it with approved: false; every other organisation route waits for the approval', async () => {
+    const pending = await signedIn(t.app, t.db, { ...kinds.pendingBrand, brandName: 'Waiting Co' });
+    const res = await pending.agent.get('/api/org');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ id: pending.user.organisationId, name: 'Waiting Co', approved: false, role: 'owner', clientIds: null, memberCount: 1 });
+    for (const url of ['/api/org/members', '/api/org/clients', '/api/org/spend', '/api/org/audit', '/api/org/reports']) {
+      const refused = await pending.agent.get(url);
+      expect(refused.status, url).toBe(403);
+      expect(refused.body.message).toBe('Your account is awaiting approval');
+    }
+    expect((await pending.agent.post('/api/org/invitations', { email: uniqueEmail(), role: 'viewer' })).status).toBe(403);
+
+    // a brand that has not completed its profile has no organisation yet
+    const unnamed = await signedIn(t.app, t.db, kinds.unnamedBrand);
+    const none = await unnamed.agent.get('/api/org');
+    expect(none.status).toBe(403);
+    expect(none.body.message).toBe('Please complete your profile first');
+    // admins have none either; visitors are asked to sign in
+    expect((await (await signedIn(t.app, t.db, kinds.admin)).agent.get('/api/org')).status).toBe(403);
+    expect((await new Agent(t.app).get('/api/org')).status).toBe(401);
+
+    // once the editorial team approves it
+    const admin = await signedIn(t.app, t.db, kinds.admin);
+    const approved = await admin.agent.post(`/api/admin/approve-brand/${pending.user.id}`);
+    expect(approved.status, approved.text).toBeLessThan(300);
+    expect((await pending.agent.get('/api/org')).body).toMatchObject({ approved: true, name: 'Waiting Co' });
+    expect((await pending.agent.get('/api/org/members')).status).toBe(200);
+  });
+});
