@@ -818,6 +818,22 @@ export const MUTANTS: Mutant[] = [
   { name: "team 57: the approval queue warns of every gmail.com organisation", file: 'src/server/modules/approvals/service.ts',
     find: "  'gmail.com', 'googlemail.com',", replace: "  'googlemail.com',",
     tests: [T.org], grep: 'issue 57' },
+  { name: 'security 57: a release without a live URL recorded as any other (nothing said it went without)', file: PL + 'release.ts',
+    find: "request.liveUrl === undefined ? ['live_url', ", replace: "false ? ['live_url', ",
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: "security 57: a release without a live URL says nothing of the brand's approval it went without", file: PL + 'release.ts',
+    find: "...(work.draftReviewStatus !== 'approved' ? (['approval'] as const) : [])", replace: '',
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: a release without a live URL left out of the audit log', file: PL + 'release.ts',
+    find: '    if (without.length && actor.type === \'admin\') {', replace: '    if (without.length && actor.type === \'system\') {',
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: Admin Payments does not say what a release went without', file: P + 'service.ts',
+    find: '  sql: sql`coalesce(${publications.releasedWithout}, \'{}\'::text[])`,', replace: '  sql: sql`\'{}\'::text[]`,',
+    tests: [T.security57], grep: 'spec’s call' },
+  { name: 'security 57: GET /api/org refuses the owner of an organisation not approved yet (403 "awaiting approval")', file: ORG + 'routes.ts',
+    find: "      access: 'any-brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
+    replace: "      access: 'brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
+    tests: [T.security57], grep: 'before the organisation is approved' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

@@ -44,6 +44,13 @@ export type OpportunityStatus = (typeof OPPORTUNITY_STATUSES)[number];
 // Publication (publication.ts)
 export const PUBLICATION_HEALTHS = ['unverified', 'ok', 'warning', 'issue', 'refunded'] as const;
 export type PublicationHealth = (typeof PUBLICATION_HEALTHS)[number];
+/**
+ * What a release went without (issue 57): `live_url`, released by the spec's call with no live URL,
+ * so no page was checked; `approval`, the brand had not approved the draft (a guard a release with
+ * a URL keeps).
+ */
+export const RELEASE_SKIPS = ['live_url', 'approval'] as const;
+export type ReleaseSkip = (typeof RELEASE_SKIPS)[number];
 
 export const CHECK_PROBLEM_CODES = [
   'blocked_address',

@@ -4,6 +4,8 @@
  * (lib/contract.ts `can`) and used by the client only to hide what would be refused.
  */
 
+import { RELEASED_WITHOUT_APPROVAL, RELEASED_WITHOUT_URL } from './publication';
+
 /** A member's role, most powerful first. */
 export const ORG_ROLES = ['owner', 'admin', 'buyer', 'reviewer', 'viewer'] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];
@@ -128,6 +130,9 @@ export const AUDIT_ACTIONS = [
   'client_added',
   'client_changed',
   'placement_swapped',
+  // issue 57: the editorial team released the money by the spec's call, which checks no live page
+  'released_without_live_url',
+  'released_without_approval',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -158,6 +163,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   purchase_declined: 'Purchase declined',
   client_added: 'Client added',
   client_changed: 'Client changed',
+  released_without_live_url: RELEASED_WITHOUT_URL,
+  released_without_approval: RELEASED_WITHOUT_APPROVAL,
 };
 
 /** A purchase request's stored status; a pending one past its expiry reads `expired`. */

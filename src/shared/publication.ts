@@ -15,7 +15,17 @@ import type { CheckProblemCode } from './enums';
 
 // the lists themselves live in the leaf enums.ts, which the response schemas build on
 export { PUBLICATION_HEALTHS } from './enums';
-export type { CheckProblemCode, PublicationHealth } from './enums';
+export type { CheckProblemCode, PublicationHealth, ReleaseSkip } from './enums';
+
+/**
+ * A release by the spec's call, which checks no live page (issue 57), in the words of the timeline,
+ * the audit log and the admin's placement page and Payments row.
+ */
+export const RELEASED_WITHOUT_URL = 'Released without a live URL';
+export const RELEASED_WITHOUT_APPROVAL = 'Released without a live URL or the brand’s approval';
+/** What a release went without, said (`releasedWithout` of a publication or a payment); null: nothing. */
+export const releasedWithoutText = (without: readonly string[] | undefined): string | null =>
+  without?.includes('approval') ? RELEASED_WITHOUT_APPROVAL : without?.includes('live_url') ? RELEASED_WITHOUT_URL : null;
 
 /** The kinds of link an outlet may promise. */
 export type { LinkType } from './catalogue';

@@ -243,14 +243,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id) })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
     );
   });
 

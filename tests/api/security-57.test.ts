@@ -12,11 +12,12 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPglite } from '../../src/server/db/pglite';
 import { migrationsDir } from '../../src/server/paths';
-import { auditEntries, briefTemplates, outletMetrics, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
+import { auditEntries, briefTemplates, outletMetrics, publications, mailOutbox, organisations, orgClients, orgInvitations, reports, users } from '../../src/server/db/schema';
 import { ORG_ROLES, type OrgRole } from '../../src/shared/org';
 import { Agent, createTestApp, type TestApp } from '../support/app';
 import { kinds, PASSWORD, signedIn, uniqueEmail } from '../support/factories';
 import { createOpportunity, sessionIdOf } from '../support/payments';
+import { purchase } from '../support/content';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -123,7 +124,7 @@ describe('mail relay limits per organisation and hour (issue 57)', () => {
     expect(await t.db.$count(orgInvitations, eq(orgInvitations.organisationId, orgId))).toBe(21);
     // another organisation has its own hour
     expect((await other.members.owner.agent.post('/api/org/invitations', { email: uniqueEmail('elsewhere'), role: 'viewer' })).status).toBe(201);
-  });
+  }, 120_000);
 
   it('50 scheduled-report recipients an hour: each address a save adds, every one when the cadence is set or changed', async () => {
     const { members } = await team();
@@ -401,4 +402,85 @@ describe('the metrics import: at most 50,000 rows (issue 57)', () => {
     expect(res.body.changes).toEqual([expect.objectContaining({ host: 'cap0.example', outletId: known.outletId, metric: 'dr', to: 0 })]);
     expect(res.body.unmatched).toHaveLength(49_999);
   }, 180_000);
+});
+
+describe('a release by the spec’s call, without a live URL, is on the record (issue 57)', () => {
+  it('keeps the spec’s answer; the publication, the timeline, the audit log and the Admin Payments row say what it went without', async () => {
+    const owner = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const admin = await signedIn(t.app, t.db, { ...kinds.admin, name: 'Eddie Editor' });
+    const orgId = owner.user.organisationId!;
+    const unapproved = await purchase(t.db, owner.user.id, { draftReviewStatus: 'pending_brand_review', draftDocumentUrl: 'https://docs.google.com/document/d/u' });
+    const approved = await purchase(t.db, owner.user.id, { draftReviewStatus: 'approved', draftDocumentUrl: 'https://docs.google.com/document/d/a' });
+
+    // the spec's two calls, each with no body: the money is released as the spec says
+    const first = await admin.agent.post(`/api/admin/payments/${unapproved.id}/release`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ id: unapproved.id, status: 'released' });
+    const second = await admin.agent.patch(`/api/admin/payments/${approved.id}/status`, { status: 'released' });
+    expect(second.status, second.text).toBe(200);
+    expect(second.body).toMatchObject({ id: approved.id, status: 'released' });
+
+    const without = async (id: string) =>
+      (await t.db.select({ w: publications.releasedWithout }).from(publications).where(eq(publications.placementId, id)))[0].w;
+    expect(await without(unapproved.id)).toEqual(['live_url', 'approval']);
+    expect(await without(approved.id)).toEqual(['live_url']);
+
+    // the timeline: the admin's entry says it, on the admin's and the brand's side
+    for (const [agent, side] of [[admin.agent, 'admin'], [owner.agent, 'brand']] as const) {
+      const timeline = await agent.get(`/api/${side}/projects/${unapproved.id}/timeline`);
+      expect(timeline.status, timeline.text).toBe(200);
+      const published = timeline.body.find((e: { kind: string }) => e.kind === 'published');
+      expect(published).toMatchObject({ actor: { type: 'admin' }, details: { url: null, without: ['live_url', 'approval'] } });
+    }
+    const approvedTimeline = (await admin.agent.get(`/api/admin/projects/${approved.id}/timeline`)).body;
+    expect(approvedTimeline.find((e: { kind: string }) => e.kind === 'published').details.without).toEqual(['live_url']);
+
+    // the organisation's audit log: who released which placement without what
+    const audit = await t.db.select().from(auditEntries).where(eq(auditEntries.organisationId, orgId));
+    expect(audit.filter((a) => a.action.startsWith('released_')).map((a) => ({ action: a.action, subject: a.subject, actor: a.actorEmail, name: a.actorName }))).toEqual(
+      expect.arrayContaining([
+        { action: 'released_without_approval', subject: unapproved.id, actor: admin.user.email, name: 'Eddie Editor' },
+        { action: 'released_without_live_url', subject: approved.id, actor: admin.user.email, name: 'Eddie Editor' },
+      ]),
+    );
+    const listed = await owner.agent.get('/api/org/audit?action=released_without_approval');
+    expect(listed.body).toEqual([expect.objectContaining({ action: 'released_without_approval', subject: unapproved.id })]);
+
+    // the admin's views: the placement's page and the Admin Payments row
+    const page = await admin.agent.get(`/api/admin/projects/${unapproved.id}`);
+    expect(page.body.publication).toMatchObject({ url: null, releasedWithout: ['live_url', 'approval'] });
+    const rows = (await admin.agent.get(`/api/admin/payments?q=${encodeURIComponent(owner.user.email)}`)).body as { id: string; releasedWithout: string[] }[];
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.releasedWithout]))).toEqual({ [unapproved.id]: ['live_url', 'approval'], [approved.id]: ['live_url'] });
+  });
+});
+
+describe('GET /api/org before the organisation is approved (issue 57)', () => {
+  it('its owner reads it with approved: false; every other organisation route waits for the approval', async () => {
+    const pending = await signedIn(t.app, t.db, { ...kinds.pendingBrand, brandName: 'Waiting Co' });
+    const res = await pending.agent.get('/api/org');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ id: pending.user.organisationId, name: 'Waiting Co', approved: false, role: 'owner', clientIds: null, memberCount: 1 });
+    for (const url of ['/api/org/members', '/api/org/clients', '/api/org/spend', '/api/org/audit', '/api/org/reports']) {
+      const refused = await pending.agent.get(url);
+      expect(refused.status, url).toBe(403);
+      expect(refused.body.message).toBe('Your account is awaiting approval');
+    }
+    expect((await pending.agent.post('/api/org/invitations', { email: uniqueEmail(), role: 'viewer' })).status).toBe(403);
+
+    // a brand that has not completed its profile has no organisation yet
+    const unnamed = await signedIn(t.app, t.db, kinds.unnamedBrand);
+    const none = await unnamed.agent.get('/api/org');
+    expect(none.status).toBe(403);
+    expect(none.body.message).toBe('Please complete your profile first');
+    // admins have none either; visitors are asked to sign in
+    expect((await (await signedIn(t.app, t.db, kinds.admin)).agent.get('/api/org')).status).toBe(403);
+    expect((await new Agent(t.app).get('/api/org')).status).toBe(401);
+
+    // once the editorial team approves it
+    const admin = await signedIn(t.app, t.db, kinds.admin);
+    const approved = await admin.agent.post(`/api/admin/approve-brand/${pending.user.id}`);
+    expect(approved.status, approved.text).toBeLessThan(300);
+    expect((await pending.agent.get('/api/org')).body).toMatchObject({ approved: true, name: 'Waiting Co' });
+    expect((await pending.agent.get('/api/org/members')).status).toBe(200);
+  });
 });

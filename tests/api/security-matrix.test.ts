@@ -326,7 +326,8 @@ const ROWS: Row[] = [
     expect: { ...all(200), visitor: 401, admin: 403, unnamedBrand: 403 },
   },
   // the organisation (decision 033): each approved brand its own; another's member or invitation is a 404
-  { route: 'GET /api/org', send: (a) => a.get('/api/org'), expect: approvedBrands(200) },
+  // a brand awaiting approval reads where its organisation stands (issue 57)
+  { route: 'GET /api/org', send: (a) => a.get('/api/org'), expect: { ...approvedBrands(200), pendingBrand: 200 } },
   { route: 'GET /api/org/members', send: (a) => a.get('/api/org/members'), expect: approvedBrands(200) },
   { route: 'PATCH /api/org/members/:userId', send: (a) => a.patch(`/api/org/members/${NOBODY}`, { role: 'viewer' }), expect: approvedBrands(404) },
   { route: 'DELETE /api/org/members/:userId', send: (a) => a.delete(`/api/org/members/${NOBODY}`), expect: approvedBrands(404) },

@@ -10,8 +10,9 @@ import { queryClient } from './query-client';
  */
 
 /**
- * GET /api/org: the signed-in member's organisation and role. Only an approved brand is a member
- * (the server answers 403 to the others), so the caller says when to ask.
+ * GET /api/org: the signed-in member's organisation and role, `approved: false` while it waits for
+ * the editorial team (the pending page says so). A brand without a completed profile has none (403),
+ * so the caller says when to ask.
  */
 export const useOrg = (enabled = true) => useQuery({ queryKey: ['/api/org'], queryFn: () => apiGet<Org>('/api/org'), enabled });
 

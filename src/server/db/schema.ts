@@ -32,6 +32,7 @@ import {
   DISPUTE_REASONS,
   DISPUTE_RESOLUTIONS,
   DISPUTE_STATUSES,
+  RELEASE_SKIPS,
   REVISION_REQUEST_STATUSES,
 } from '../../shared/enums';
 import { MESSAGE_SIDES } from '../../shared/messages';
@@ -700,6 +701,8 @@ export const publications = pgTable(
     url: text('url'),
     health: text('health', { enum: PUBLICATION_HEALTHS }).notNull().default('unverified'),
     overrideReason: text('override_reason'),
+    // what the release went without: its live URL, the brand's approval (issue 57; RELEASE_SKIPS)
+    releasedWithout: text('released_without', { enum: RELEASE_SKIPS }).array().notNull().default(sql`'{}'::text[]`),
     // problem codes the admin accepted with the override: a later check failing only on these passes
     acceptedProblems: text('accepted_problems').array().notNull().default(sql`'{}'::text[]`),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull(),

@@ -91,7 +91,7 @@ export const orgSchema = z
   .object({
     id,
     name: z.string(),
-    approved: z.boolean(),
+    approved: z.boolean().describe('false until the editorial team approves the organisation (its other routes answer 403 until then)'),
     role: z.enum(ORG_ROLES).describe('the signed-in member’s role'),
     clientIds: z.array(id).nullable().describe('the clients the member is limited to; null: all'),
     memberCount: count,

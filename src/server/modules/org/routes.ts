@@ -30,6 +30,7 @@ import { ORG_ROLES } from '../../../shared/org';
 import type { Module } from '../../deps';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { pageFrom, sendPage } from '../../lib/paging';
+import { forbidden } from '../../lib/errors';
 import { fileAnswer, idIn, memberOf, noContent, orgOf, route, userOf } from '../../lib/contract';
 import {
   acceptInvitation,
@@ -59,6 +60,7 @@ const invitationParams = z.object({ id: idIn(INVITATION_NOT_FOUND).describe('the
 // a token is 43 base64url characters; anything else is simply not an invitation (410)
 const tokenParams = z.object({ token: z.string().max(200).describe('the token of the invitation’s link') });
 const GONE = { 410: 'The invitation has expired, was used or was revoked' };
+const NO_ORGANISATION = 'Please complete your profile first';
 
 /** The buyer's organisation (decision 033): the member's own view, the team, invitations, the audit log. */
 export const orgModule: Module = async (app, { db, limits }) => {
@@ -66,8 +68,20 @@ export const orgModule: Module = async (app, { db, limits }) => {
     app,
     'GET',
     '/api/org',
-    { access: 'brand', clientReview: true, tags: ['Organisation'], summary: 'The signed-in member’s organisation and role', response: { 200: orgSchema } },
-    async (req) => orgOfMember(db, memberOf(req)),
+    {
+      // also before the organisation is approved: its owner sees where it stands (`approved`); every
+      // other organisation route waits for the approval (issue 57)
+      access: 'any-brand',
+      tags: ['Organisation'],
+      summary: 'The signed-in member’s organisation and role, approved or not',
+      description: '`approved: false` while the editorial team has not approved the organisation; its other routes answer 403 until then.',
+      response: { 200: orgSchema },
+      errors: { 403: 'A brand that has not completed its profile (no organisation yet)' },
+    },
+    async (req) => {
+      if (!userOf(req).organisationId) throw forbidden(NO_ORGANISATION);
+      return orgOfMember(db, memberOf(req));
+    },
   );
 
   route(

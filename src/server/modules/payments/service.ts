@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, checkouts, opportunities, organisations, orgClients, payments, placements, users } from '../../db/schema';
+import { briefs, checkouts, opportunities, organisations, orgClients, payments, placements, publications, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
@@ -9,7 +9,8 @@ import { inClients } from '../../db/payment-access';
 import type { Scope } from '../../lib/contract';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
-import { item, when, type ItemOf, type Same } from '../../db/item';
+import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
+import type { ReleaseSkip } from '../../../shared/enums';
 
 
 /**
@@ -72,6 +73,13 @@ const brandPaymentItem = item({
   client: clientRef,
 });
 
+/** What its placement's release went without (issue 57): the lists LEFT JOIN its publication. */
+const releasedWithout: Computed<ReleaseSkip[]> = {
+  kind: 'computed',
+  sql: sql`coalesce(${publications.releasedWithout}, '{}'::text[])`,
+  of: (rows) => (rows.publications?.releasedWithout as ReleaseSkip[] | undefined) ?? [],
+};
+
 const adminPaymentItem = item({
   ...paymentDto.fields,
   opportunity: item({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd }),
@@ -79,6 +87,7 @@ const adminPaymentItem = item({
   organisation: organisationRef,
   client: clientRef,
   briefSubmittedAt: briefs.submittedAt,
+  releasedWithout,
 });
 
 // the definitions answer exactly the API's shapes (src/shared/payment.ts)
@@ -145,6 +154,7 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
     JOIN ${organisations} ON ${organisations.id} = ${payments.organisationId}
     LEFT JOIN ${orgClients} ON ${orgClients.id} = ${payments.clientId}
     LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}
+    LEFT JOIN ${publications} ON ${publications.placementId} = ${placements.id}
     WHERE ${and(
       o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
       o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,

@@ -73,6 +73,7 @@ const publicationItem = item({
   verifiedAt: publications.verifiedAt,
   guaranteeEndsAt: publications.guaranteeEndsAt,
   overrideReason: publications.overrideReason,
+  releasedWithout: publications.releasedWithout,
   lastCheck: as<PublicationCheck | null>(publications.lastCheck),
   issue: when(
     publicationCases.id,

@@ -49,7 +49,7 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
    * always was; with {liveUrl, overrideReason?} the live article is checked first.
    */
   const release = (req: FastifyRequest, paymentId: string, request: PublishRequest) =>
-    releasePayment(publication, paymentId, request, new Date(), admin(req));
+    releasePayment(publication, paymentId, request, new Date(), admin(req), req.ip);
 
   route(
     app,

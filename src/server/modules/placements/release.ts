@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { ReleaseSkip } from '../../../shared/enums';
 import type { PaymentDto } from '../../../shared/payment';
 import type { PublicationCheck, PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -6,6 +7,7 @@ import { payments, placements, publications } from '../../db/schema';
 import { conflict, notFound } from '../../lib/errors';
 import { notifyPlacement } from '../../mail/notify';
 import { countEvent } from '../../ops/events';
+import { actorOf, recordAudit } from '../org/audit';
 import { paymentById, toPaymentDto } from '../payments/service';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import type { PageCheckResult } from './page-checker';
@@ -48,6 +50,8 @@ export async function releasePayment(
   request: PublishRequest = {},
   now = new Date(),
   actor: Actor = SYSTEM,
+  /** the admin's address, for the organisation's audit log */
+  address: string | null = null,
 ): Promise<PaymentDto> {
   const { db } = deps;
   const reason = request.overrideReason?.trim() || null;
@@ -74,7 +78,15 @@ export async function releasePayment(
       .set({ status: 'released', releasedAt: now })
       .where(and(eq(payments.topupOf, released.id), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)));
     // the placement is published with its money released, in the same transaction
-    await tx.update(placements).set({ state: 'published' }).where(eq(placements.paymentId, released.id));
+    const [work] = await tx
+      .update(placements)
+      .set({ state: 'published' })
+      .where(eq(placements.paymentId, released.id))
+      .returning({ draftReviewStatus: placements.draftReviewStatus });
+    // the spec's call (no live URL) keeps its answer, but what it skipped is on the record (issue 57):
+    // no page was checked, and the brand may not have approved the draft
+    const without: ReleaseSkip[] =
+      request.liveUrl === undefined ? ['live_url', ...(work.draftReviewStatus !== 'approved' ? (['approval'] as const) : [])] : [];
     const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
     await tx.insert(publications).values({
       placementId: paymentId,
@@ -83,6 +95,7 @@ export async function releasePayment(
       guaranteeEndsAt,
       // the reason given for publishing a draft the brand has not approved is kept even without a link
       overrideReason: reason,
+      releasedWithout: without,
       ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
     });
     if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
@@ -91,8 +104,29 @@ export async function releasePayment(
       checks: check ? checkSummary(check) : [],
       guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
     });
-    await recordEvent(tx, paymentId, 'published', actor, { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason }, now);
+    await recordEvent(
+      tx,
+      paymentId,
+      'published',
+      actor,
+      { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason, ...(without.length ? { without } : {}) },
+      now,
+    );
     await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
+    if (without.length && actor.type === 'admin') {
+      // the organisation's audit log says it too, with the admin who did it (releases are admins')
+      await recordAudit(
+        tx,
+        {
+          organisationId: released.organisationId,
+          actor: { ...(await actorOf(tx, actor.id)), address },
+          action: without.includes('approval') ? 'released_without_approval' : 'released_without_live_url',
+          subject: paymentId,
+          details: reason ? { reason } : {},
+        },
+        now,
+      );
+    }
     return released;
   });
   if (row) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BillingDetails } from '../../billing';
-import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS } from '../../enums';
+import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS, RELEASE_SKIPS } from '../../enums';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, decimal, id, timestamp } from './common';
 
 /** GET /api/payments/checkout/{sessionId}: the built-in checkout page's data. */
@@ -68,6 +68,9 @@ export const adminPaymentItemSchema = paymentSchema
     organisation: organisationRefSchema,
     client: clientRefSchema,
     briefSubmittedAt: timestamp.nullable().describe('when the brand submitted its brief (null: brief pending)'),
+    releasedWithout: z
+      .array(z.enum(RELEASE_SKIPS))
+      .describe('what its placement’s release went without (issue 57): `live_url`, `approval`; empty for any other'),
   })
   .meta({ id: 'AdminPaymentItem' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LINK_TYPES } from '../../catalogue';
-import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS } from '../../enums';
+import { CHECK_PROBLEM_CODES, PUBLICATION_HEALTHS, RELEASE_SKIPS } from '../../enums';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, countsOf, decimal, timestamp } from './common';
 
 /** One check of the live page. */
@@ -39,6 +39,9 @@ export const publicationSchema = z
       .string()
       .nullable()
       .describe('the admin’s reason for publishing although the check found problems'),
+    releasedWithout: z
+      .array(z.enum(RELEASE_SKIPS))
+      .describe('what the release went without (issue 57): `live_url`, released by the spec’s call, no page checked; `approval`, the brand had not approved the draft'),
     lastCheck: publicationCheckResultSchema.nullable(),
     issue: z
       .object({ reason: z.string(), openedAt: timestamp, restoreBy: timestamp, evidence: publicationCheckResultSchema })

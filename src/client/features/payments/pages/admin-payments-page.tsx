@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { formatUsd, toCents } from '@shared/money';
 import { PARTLY_REFUNDED, isPartlyRefunded, type AdminPaymentItem, type PaymentStatus } from '@shared/payment';
 import { PartlyRefundedBadge } from '@/components/placement-status';
+import { ReleasedWithout } from '@/components/publication/released-without';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -89,6 +90,7 @@ function Row({ p }: { p: AdminPaymentItem }) {
             {label}
           </Badge>
           <PartlyRefundedBadge payment={p} />
+          <ReleasedWithout without={p.releasedWithout} />
         </div>
         <div className="w-28 text-right">
           <p className="font-semibold tabular-nums">{formatUsd(p.amount)}</p>

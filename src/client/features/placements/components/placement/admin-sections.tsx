@@ -3,6 +3,7 @@ import { format } from 'date-fns';
 import { CheckCircle2, ChevronDown, ChevronUp, ClipboardList, Clock, Copy, FilePlus2, FileText, Globe, Pencil, ShieldCheck } from 'lucide-react';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { CheckResult, HealthBadge } from '@/components/publication/check-result';
+import { ReleasedWithout } from '@/components/publication/released-without';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ChangeUrlDialog } from '../placements/change-url-dialog';
@@ -154,6 +155,7 @@ export function AdminPublicationSection({ item }: { item: AdminPlacementItem }) 
     <PageSection title="Publication" icon={<Globe />} actions={actions} testId="publication-section">
       <div className="flex flex-wrap items-center gap-2">
         <HealthBadge health={pub.health} />
+        <ReleasedWithout without={pub.releasedWithout} />
         {pub.verifiedAt && !refunded && <span className="text-sm text-muted-foreground">Verified {day(pub.verifiedAt)}</span>}
         {pub.restoredAt && !pub.issue && !refunded && <span className="text-sm text-emerald-700">Restored {day(pub.restoredAt)}</span>}
       </div>

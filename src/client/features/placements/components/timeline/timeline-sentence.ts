@@ -1,5 +1,6 @@
 // Relative imports on purpose: the unit tests run without the client's path aliases.
 import { formatUsd } from '../../../../../shared/money';
+import { releasedWithoutText } from '../../../../../shared/publication';
 import type { TimelineEntry } from '../../../../../shared/timeline';
 
 /** What one timeline line says: a sentence, and maybe a quoted text or a link. */
@@ -120,8 +121,12 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       return { sentence: 'Edits marked complete' };
     case 'approved':
       return { sentence: e.actor.type === 'system' ? 'Draft approved automatically' : 'Draft approved' };
-    case 'published':
+    case 'published': {
+      // the spec's release call checks no page (issue 57): said, with the approval it went without
+      const without = releasedWithoutText(Array.isArray(d.without) ? d.without : []);
+      if (without) return { sentence: without, quote: str(d.overrideReason) ?? undefined };
       return { sentence: 'Published', link: url ?? undefined };
+    }
     case 'released': {
       const amount = money(d.amount);
       return { sentence: amount ? `Payment released (${amount})` : 'Payment released' };
