@@ -76,6 +76,45 @@ export async function buy(page: Page, opportunityId: string) {
 const E2E_PORT = Number(process.env.E2E_PORT ?? 5174);
 const MAIL_DIRS = [E2E_PORT, E2E_PORT + 1].map((port) => path.resolve(`.tmp/e2e-data-${port}/mail`));
 
+/** A mail the server sent, as its reader gets it: subject, both parts, and its files (their bytes). */
+export interface SentMail {
+  subject: string;
+  text: string;
+  html: string;
+  attachments: { filename: string; mimeType: string; content: Buffer }[];
+}
+
+/** Every mail the suite's servers have sent to `to` so far (the .eml files of their DATA_DIRs). */
+export async function mailsTo(to: string): Promise<SentMail[]> {
+  const found: SentMail[] = [];
+  for (const dir of MAIL_DIRS) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((f) => f.endsWith('.eml'));
+    } catch {
+      continue; // that server has sent nothing yet (or does not run)
+    }
+    for (const name of names) {
+      const raw = readFileSync(path.join(dir, name));
+      // the envelope's address is in the file's head: parse only this reader's mails
+      if (!raw.subarray(0, 4096).toString('utf8').toLowerCase().includes(to.toLowerCase())) continue;
+      const mail = await PostalMime.parse(raw);
+      if (!mail.to?.some((a) => a.address?.toLowerCase() === to.toLowerCase())) continue;
+      found.push({
+        subject: mail.subject ?? '',
+        text: mail.text ?? '',
+        html: mail.html ?? '',
+        attachments: mail.attachments.map((a) => ({
+          filename: a.filename ?? '',
+          mimeType: a.mimeType,
+          content: Buffer.from(typeof a.content === 'string' ? a.content : new Uint8Array(a.content)),
+        })),
+      });
+    }
+  }
+  return found;
+}
+
 /** Waits for the invitation mail sent to `to` and returns the token of its /invite link. */
 export async function invitationToken(to: string): Promise<string> {
   let token: string | undefined;

@@ -56,9 +56,9 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
   // after either); once approved it stays readable until publication, when the spec hides the button
   const briefEditable = briefCanChange(a);
   const briefReadable = submitted && a.payment.status === 'paid' && !briefEditable;
-  const awaitingDraft = submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
-  // a refunded purchase has nothing pending: "Brief pending" there read as if work were still due
+  // a refunded purchase has nothing pending: "Brief pending" (or "Awaiting first draft") there read as if work were still due
   const refunded = a.payment.status === 'refunded';
+  const awaitingDraft = !refunded && submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
 
   return (
     <Card data-testid="article-card">
