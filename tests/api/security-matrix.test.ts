@@ -164,6 +164,8 @@ const opportunityBody = () => ({
 const ROWS: Row[] = [
   // account and sessions
   { route: 'GET /api/user', send: (a) => a.get('/api/user'), expect: anyUser(200) },
+  // an account in no organisation hears of its open invitation or its removal (issue 57); any account may ask
+  { route: 'GET /api/user/onboarding', send: (a) => a.get('/api/user/onboarding'), expect: anyUser(200) },
   {
     route: 'POST /api/login',
     send: (a, c) => a.post('/api/login', { email: c.loginEmail, password: PASSWORD }),
