@@ -387,7 +387,7 @@ export const MUTANTS: Mutant[] = [
     replace: 'export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {\n  const key = JSON.stringify([filter, page]);\n  if (!keptProjects.has(key)) keptProjects.set(key, readAdminProjects(db, filter, page));\n  return keptProjects.get(key)!;\n}\nconst keptProjects = new Map<string, Promise<JsonPageRow[]>>();\nfunction readAdminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {',
     tests: ['tests/api/projects.test.ts'], grep: 'read the database' },
   { name: 'placements 44: a release leaves the placement in progress (its money released, its tab not moved)', file: PL + 'release.ts',
-    find: "    await tx.update(placements).set({ state: 'published' }).where(eq(placements.paymentId, released.id));\n", replace: '',
+    find: "      .set({ state: 'published' })\n      .where(eq(placements.paymentId, released.id))", replace: "      .set({ state: 'in_progress' })\n      .where(eq(placements.paymentId, released.id))",
     tests: ['tests/api/placement-split.test.ts'], grep: 'release: paid' },
   { name: 'placements 44: a refund leaves the placement in progress', file: P + 'refunds.ts',
     find: ".set({ state: 'refunded' })", replace: ".set({ state: 'in_progress' })",
