@@ -76,6 +76,7 @@ function Row({ p }: { p: AdminPaymentItem }) {
           <span className="break-all font-mono">{p.stripePaymentId}</span>
           <span>{format(new Date(p.createdAt), 'MMM d, yyyy')}</span>
         </p>
+        <ReleasedWithout without={p.releasedWithout} />
         <DocumentLinks
           base="/api/admin/payments"
           paymentId={p.id}
@@ -90,7 +91,6 @@ function Row({ p }: { p: AdminPaymentItem }) {
             {label}
           </Badge>
           <PartlyRefundedBadge payment={p} />
-          <ReleasedWithout without={p.releasedWithout} />
         </div>
         <div className="w-28 text-right">
           <p className="font-semibold tabular-nums">{formatUsd(p.amount)}</p>
