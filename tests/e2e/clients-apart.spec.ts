@@ -206,7 +206,7 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
   for (const who of ['rita', 'otto'] as const) {
     test(`${who === 'rita' ? 'Acme' : 'Bolt'}’s reviewer: every page opens, only its client’s, no amount anywhere`, async ({ browser }) => {
       // a few seconds a screen; far more on a loaded machine
-      test.setTimeout(600_000);
+      test.setTimeout(900_000);
       const a = agency;
       const me = a[who];
       const mine = who === 'rita' ? (['swapped', 'cancelled', 'partRefunded', 'cancelledLate', 'published'] as const) : (['bolt'] as const);
