@@ -15,7 +15,7 @@ export const CHROMIUM_ARGS = [
 const PG_URL = process.env.TEST_DATABASE_URL;
 const PG_PORT = PORT + 1;
 const PG_DATABASE = `byline_e2e_${PG_PORT}`;
-const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts', 'disputes.spec.ts', 'dispute-deadlines.spec.ts'];
+const ON_BOTH_DATABASES = ['team.spec.ts', 'budgets.spec.ts', 'clients.spec.ts', 'clients-apart.spec.ts', 'cart.spec.ts', 'order-work.spec.ts', 'fair-terms.spec.ts', 'disputes.spec.ts', 'dispute-deadlines.spec.ts'];
 const pgUrl = (base: string) => {
   const url = new URL(base);
   url.pathname = `/${PG_DATABASE}`;

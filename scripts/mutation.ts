@@ -108,6 +108,7 @@ const O = 'src/server/outbound/';
 const ORG = 'src/server/modules/org/';
 const D = 'src/server/modules/disputes/';
 const R = 'src/server/modules/reports/';
+const CA = 'tests/api/client-amounts.test.ts';
 const ONE_CONNECTION = 'PGlite runs one transaction at a time, so the lock has nothing to exclude there';
 
 // prettier-ignore
@@ -834,6 +835,59 @@ export const MUTANTS: Mutant[] = [
     find: "      access: 'any-brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
     replace: "      access: 'brand',\n      tags: ['Organisation'],\n      summary: 'The signed-in member’s organisation and role, approved or not',",
     tests: [T.security57], grep: 'before the organisation is approved' },
+
+  // ---- no amount for a client reviewer (issue 57): decided when read or sent, by who reads ----
+  { name: 'amounts 57: refundedAmount left in a client reviewer\'s answers (My Articles, its page)', file: 'src/server/lib/amounts.ts',
+    find: "  'refundedAmount',\n", replace: '',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'amounts 57: a cancellation\'s amountUsd left in a client reviewer\'s answers', file: 'src/server/lib/amounts.ts',
+    find: "  'amountUsd',\n", replace: '',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'amounts 57: the hook drops nothing (each route to redact its own answers, as before)', file: 'src/server/lib/amounts.ts',
+    find: "if (!readerHidesAmounts(req.user) || typeof payload !== 'string') return done(null, payload);", replace: 'return done(null, payload);',
+    tests: [CA, 'tests/api/clients.test.ts'], grep: 'whoever made it, and only|no answer it gets carries' },
+  { name: 'reports 57: a report another member made with prices read with them by a client reviewer', file: R + 'service.ts',
+    find: "(report.columns as ReportColumn[]).filter((c) => c !== 'price' || (report.showPrices && reader.seesAmounts));", replace: "(report.columns as ReportColumn[]).filter((c) => c !== 'price' || report.showPrices);",
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'reports 57: the files of a report asked for by a client reviewer made for anyone (reports ignore the viewer)', file: R + 'routes.ts',
+    find: '        const reader = readerOf(member);', replace: '        const reader = { seesAmounts: true };',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'reports 57: a link a client reviewer made shows prices once it is promoted (the flag not kept)', file: R + 'service.ts',
+    find: '      withoutPrices: !readerOf(member).seesAmounts,', replace: '      withoutPrices: false,',
+    tests: [CA], grep: 'even once it is promoted' },
+  { name: 'reports 57: a link read as its maker was when it was made (a buyer turned client reviewer still reads prices)', file: R + 'service.ts',
+    find: '  if (!share.createdBy) return OUTSIDE_READER;', replace: '  if (share) return OUTSIDE_READER;',
+    tests: [CA], grep: 'whoever made it, and only|even once it is promoted' },
+  { name: 'reports 57: a client reviewer schedules a report to outside addresses', file: R + 'service.ts',
+    find: '  if (readerOf(member).seesAmounts) return;', replace: '  return;',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'reports 57: a member limited to other clients named as a recipient', file: R + 'service.ts',
+    find: '  const blind = members.filter((m) => !seesReport(report, m.clientIds));', replace: '  const blind: typeof members = [];',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'reports 57: the job mails a member limited to other clients since it was scheduled', file: R + 'service.ts',
+    find: '        if (blind.has(email)) continue;\n', replace: '',
+    tests: [CA], grep: 'since it was scheduled' },
+  { name: 'reports 57: a scheduled report\'s files made for anyone, not their recipient', file: R + 'documents.ts',
+    find: '    const docs = await reportDocuments(db, files, report, reader);', replace: '    const docs = await reportDocuments(db, files, report, { seesAmounts: true });',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'mail 57: a mail rendered as it was queued, not for who receives it now (a buyer turned client reviewer)', file: 'src/server/mail/outbox.ts',
+    find: '  const reader = await mailReaderOf(db, row.toAddress);', replace: '  const reader = { seesAmounts: true };',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'mail 57: a receipt\'s invoice attached for a member who may not see amounts', file: INV + 'service.ts',
+    find: '    if (!reader.seesAmounts) return [];\n', replace: '',
+    tests: [CA], grep: 'whoever made it, and only' },
+  { name: 'mail 57: the publication mail says the amount released to a client reviewer', file: 'src/server/mail/templates.ts',
+    find: '          ...(amounts ? [`The payment of ${formatUsd(d.amount)} held in escrow has been released.`] : []),', replace: '          `The payment of ${formatUsd(d.amount)} held in escrow has been released.`,',
+    tests: ['tests/unit/mail-templates.test.ts'], grep: 'client reviewer' },
+  { name: 'mail 57: a terms update names the amount to a client reviewer', file: 'src/server/mail/templates.ts',
+    find: "      const headline = amounts ? d.headline : (d.headlineWithoutAmount ?? d.headline.replace(MONEY_IN_TEXT, 'an amount'));", replace: '      const headline = d.headline;',
+    tests: ['tests/unit/mail-templates.test.ts'], grep: 'client reviewer' },
+  { name: 'client 57: a payment without its amounts read as money (the client reviewer\'s page crashed)', file: 'src/shared/payment.ts',
+    find: '  if (p.amount === undefined || p.refundedAmount === undefined) return false;\n', replace: '',
+    tests: ['tests/unit/partly-refunded.test.ts'], grep: 'without its amounts' },
+  { name: 'client 57: the brief copied to the clipboard prints a price it does not have', file: 'src/client/features/placements/components/projects/brief-text.ts',
+    find: '    ...(item.priceUsd !== undefined ? [`Price: ${formatUsd(item.priceUsd)}`] : []),', replace: '    `Price: ${formatUsd(item.priceUsd!)}`,',
+    tests: ['tests/unit/partly-refunded.test.ts'], grep: 'clipboard' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

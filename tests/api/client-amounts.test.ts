@@ -11,11 +11,11 @@
  * and every mail it is sent through the SMTP stand-in, with their attachments: no price, no amount,
  * and only its client's placements. The checks can fail: the owner's copies do show the prices.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancellations, users } from '../../src/server/db/schema';
+import { cancellations, mailOutbox, users } from '../../src/server/db/schema';
 import { AMOUNT_KEYS } from '../../src/server/lib/amounts';
 import { smtpMailer } from '../../src/server/mail/mailer';
 import { deliverPending } from '../../src/server/mail/outbox';
@@ -380,5 +380,53 @@ describe('the money fields the hook drops', () => {
     expect([...fields.keys()]).toEqual(expect.arrayContaining(['priceUsd', 'amount', 'refundedAmount']));
     const unnamed = [...fields].filter(([name]) => !AMOUNT_KEYS.has(name)).map(([name, where]) => `${name} (${where})`);
     expect(unnamed).toEqual([]);
+  });
+});
+
+describe('decided when read, by who reads', () => {
+  it('a link a client reviewer made never shows prices, even once it is promoted; a buyer’s link shows none once the buyer is a client reviewer', async () => {
+    const owner = await signedIn(t.app, t.db, { ...kinds.approvedBrand, brandName: 'Westwind Agency' });
+    const orgId = owner.user.organisationId!;
+    const acme = ok(await owner.agent.post('/api/org/clients', { name: 'Acme Foods' }), 'client') as { id: string };
+    const opp = await createOpportunity(t.db, { priceUsd: PRICES.partRefunded, title: 'Acme, priced' });
+    const url = ok(await owner.agent.post('/api/payments/checkout', { opportunityId: opp.id, clientId: acme.id }), 'checkout').url as string;
+    ok(await owner.agent.post(`/api/payments/checkout/${sessionIdOf(url)}/pay`), 'pay');
+    const report = (ok(await owner.agent.post('/api/org/reports', { name: 'Priced', clientId: acme.id, columns: ['title', 'price'], showPrices: true }), 'report') as { id: string }).id;
+    const member = (orgRole: 'buyer' | 'reviewer', clientIds: string[] | null) =>
+      signedIn(t.app, t.db, { ...kinds.approvedBrand, name: `A ${orgRole}`, organisationId: orgId, orgRole, clientIds });
+    const linkOf = async (who: Signed) => (ok(await who.agent.post(`/api/org/reports/${report}/shares`, {}), 'share') as { url: string }).url.replace(/^https?:\/\/[^/]+/, '');
+    const sum = withCommas(PRICES.partRefunded);
+
+    const reviewer = await member('reviewer', [acme.id]);
+    const reviewersLink = await linkOf(reviewer);
+    expect((await page(reviewersLink)).text).not.toContain(sum);
+    // promoted: its link was made for its client's people, and stays without prices
+    ok(await owner.agent.patch(`/api/org/members/${reviewer.user.id}`, { role: 'buyer', clientIds: null }), 'promote');
+    expect((await reviewer.agent.get(`/api/org/reports/${report}/csv`)).text).toContain(sum);
+    expect((await page(reviewersLink)).text).not.toContain(sum);
+
+    const buyer = await member('buyer', [acme.id]);
+    const buyersLink = await linkOf(buyer);
+    expect((await page(buyersLink)).text).toContain(sum);
+    ok(await owner.agent.patch(`/api/org/members/${buyer.user.id}`, { role: 'reviewer', clientIds: [acme.id] }), 'demote');
+    expect((await page(buyersLink)).text).not.toContain(sum);
+  });
+
+  it('a scheduled report is not mailed to a member limited to other clients since it was scheduled', async () => {
+    const owner = await signedIn(t.app, t.db, { ...kinds.approvedBrand, brandName: 'Eastwind Agency' });
+    const orgId = owner.user.organisationId!;
+    const acme = ok(await owner.agent.post('/api/org/clients', { name: 'Acme Foods' }), 'client') as { id: string };
+    const bolt = ok(await owner.agent.post('/api/org/clients', { name: 'Bolt Bikes' }), 'client') as { id: string };
+    const opp = await createOpportunity(t.db, { title: 'Acme, scheduled' });
+    const url = ok(await owner.agent.post('/api/payments/checkout', { opportunityId: opp.id, clientId: acme.id }), 'checkout').url as string;
+    ok(await owner.agent.post(`/api/payments/checkout/${sessionIdOf(url)}/pay`), 'pay');
+    const report = (ok(await owner.agent.post('/api/org/reports', { name: 'Acme weekly', clientId: acme.id, columns: ['title'] }), 'report') as { id: string }).id;
+    const mate = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'A buyer', organisationId: orgId, orgRole: 'buyer', clientIds: null });
+    const outside = uniqueEmail('acme-side');
+    ok(await owner.agent.put(`/api/org/reports/${report}/schedule`, { cadence: 'weekly', recipients: [mate.user.email, outside] }), 'schedule');
+    ok(await owner.agent.patch(`/api/org/members/${mate.user.id}`, { clientIds: [bolt.id] }), 'limit');
+    expect(await runScheduledReports(t.db)).toContain(report);
+    const to = (await t.db.select({ to: mailOutbox.toAddress }).from(mailOutbox).where(sql`${mailOutbox.data}->>'reportId' = ${report}`)).map((m) => m.to);
+    expect(to).toEqual([outside]);
   });
 });

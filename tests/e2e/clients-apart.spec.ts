@@ -15,7 +15,7 @@ import { PASSWORD, adminPage, api, axe, brandAs, invitationToken, mailsTo, shots
 
 const run = randomBytes(3).toString('hex');
 /** The prices and the amounts refunded: three digits or more before the point (no time of day holds one). */
-const PRICES = { swapped: '4321.98', alternative: '3876.54', cancelled: '2222.22', partRefunded: '1500.00', cancelledLate: '987.65', published: '654.32', bolt: '5555.55' };
+const PRICES = { swapped: '4321.98', alternative: '3876.54', cancelled: '2222.22', partRefunded: '1500.00', cancelledLate: '987.65', published: '654.32', bolt: '5555.55', boltFresh: '3141.59' };
 const AMOUNTS = [...Object.values(PRICES), '445.44', '117.35', '1382.65', '123.45', '864.20', '166.66', '5388.89'];
 const withCommas = (v: string) => v.replace(/\B(?=(\d{3})+(?!\d))/, ',');
 
@@ -28,6 +28,10 @@ function moneyIn(text: string): string[] {
 const BRIEF = {
   part1Json: { personOrBrandName: 'Acme Foods', backgroundExperience: 'Acme has baked bread since 1921.' },
   part2Json: { mainGoal: 'Reach grocers', targetAudience: 'Independent grocers', mainMessage: 'Bread that keeps' },
+};
+const BOLT_BRIEF = {
+  part1Json: { personOrBrandName: 'Bolt Bikes', backgroundExperience: 'Bolt has built e-bikes since 2012.' },
+  part2Json: { mainGoal: 'Reach commuters', targetAudience: 'City commuters', mainMessage: 'Ride further' },
 };
 
 /** The first look at a page opened cold: its chunks and first answers take seconds on a busy machine. */
@@ -63,7 +67,7 @@ interface Agency {
   rita: Member; // Acme's reviewer
   otto: Member; // Bolt's reviewer
   ben: Member; // Acme's buyer, then its reviewer
-  placements: Record<'swapped' | 'cancelled' | 'partRefunded' | 'cancelledLate' | 'published' | 'bolt', string>;
+  placements: Record<'swapped' | 'cancelled' | 'partRefunded' | 'cancelledLate' | 'published' | 'bolt' | 'boltFresh', string>;
   titles: Record<string, string>;
   reports: { acme: string; bolt: string };
   templates: { acme: string; bolt: string };
@@ -122,14 +126,15 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
       cancelledLate: await buy(ben.page, opps.cancelledLate, acme.id),
       published: await buy(ben.page, opps.published, acme.id),
       bolt: await buy(owner, opps.bolt, bolt.id),
+      boltFresh: await buy(owner, opps.boltFresh, bolt.id),
     };
     // the buyer becomes Acme's reviewer: the refunds and the publication are mailed to it from now on
     await ok(await api(owner, 'PATCH', `/api/org/members/${await memberId(owner, ben.email)}`, { role: 'reviewer', clientIds: [acme.id] }));
 
     // a brief template of each client (saved from a placement of it)
-    const template = async (paymentId: string, name: string) =>
-      (await ok(await api(owner, 'POST', '/api/brand/brief-templates', { name, paymentId, ...BRIEF }), 201)).name as string;
-    const templates = { acme: await template(p.published, `Acme template ${run}`), bolt: await template(p.bolt, `Bolt template ${run}`) };
+    const template = async (paymentId: string, name: string, brief: typeof BRIEF) =>
+      (await ok(await api(owner, 'POST', '/api/brand/brief-templates', { name, paymentId, ...brief }), 201)).name as string;
+    const templates = { acme: await template(p.published, `Acme template ${run}`, BRIEF), bolt: await template(p.bolt, `Bolt template ${run}`, BOLT_BRIEF) };
 
     // swapped for a cheaper alternative (445.44 back)
     await ok(await api(admin, 'POST', `/api/admin/payments/${p.swapped}/decline`, { reason: 'The outlet refused the topic' }));
@@ -152,7 +157,7 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
     await ok(await api(rita.page, 'POST', `/api/brand/projects/${p.published}/approve`));
     await ok(await api(admin, 'POST', `/api/admin/payments/${p.published}/release`));
     // a draft waiting for Bolt's reviewer
-    await ok(await api(otto.page, 'POST', `/api/brand/brief/${p.bolt}/submit`, BRIEF));
+    await ok(await api(otto.page, 'POST', `/api/brand/brief/${p.bolt}/submit`, BOLT_BRIEF));
     await ok(await api(admin, 'PATCH', `/api/admin/payments/${p.bolt}/status`, { draftDocumentUrl: 'https://docs.example.com/d/bolt' }));
     await close();
 
@@ -206,10 +211,10 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
   for (const who of ['rita', 'otto'] as const) {
     test(`${who === 'rita' ? 'Acme' : 'Bolt'}’s reviewer: every page opens, only its client’s, no amount anywhere`, async ({ browser }) => {
       // a few seconds a screen; far more on a loaded machine
-      test.setTimeout(600_000);
+      test.setTimeout(900_000);
       const a = agency;
       const me = a[who];
-      const mine = who === 'rita' ? (['swapped', 'cancelled', 'partRefunded', 'cancelledLate', 'published'] as const) : (['bolt'] as const);
+      const mine = who === 'rita' ? (['swapped', 'cancelled', 'partRefunded', 'cancelledLate', 'published'] as const) : (['bolt', 'boltFresh'] as const);
       const theirs = who === 'rita' ? (['bolt'] as const) : (['swapped', 'published'] as const);
       const client = who === 'rita' ? a.acme : a.bolt;
       const other = who === 'rita' ? a.bolt : a.acme;
@@ -254,12 +259,13 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
         await expect(page.locator('body')).not.toContainText(a.titles[key]);
       }
 
-      // a brief: only its client's templates are offered
-      const briefOf = who === 'rita' ? a.placements.partRefunded : a.placements.bolt;
+      // a new brief: pre-filled from its client's last one, and only its client's templates offered
+      const briefOf = who === 'rita' ? a.placements.partRefunded : a.placements.boltFresh;
       await screen(page, shot('brief'), async () => {
         await page.goto(`/brand/brief/${briefOf}`);
-        await expect(page.getByLabel('Name (person or brand) to feature')).toBeVisible(opened);
+        await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue(who === 'rita' ? 'Acme Foods' : 'Bolt Bikes', opened);
       }, answers);
+      await expect(page.getByTestId('brief-template').locator('option')).toHaveText(['Choose a template…', a.templates[who === 'rita' ? 'acme' : 'bolt']]);
       const templateAnswers = answers.filter((x) => x.includes('/api/brand/brief-templates'));
       expect(templateAnswers.join('\n')).not.toContain(a.templates[who === 'rita' ? 'bolt' : 'acme']);
       const listed = (await (await api(page, 'GET', '/api/brand/brief-templates')).json()) as { name: string }[];

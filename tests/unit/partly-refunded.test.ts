@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PARTLY_REFUNDED, isPartlyRefunded, leftToRefund, placementStatus } from '../../src/shared/payment';
+import { briefToText } from '../../src/client/features/placements/components/projects/brief-text';
 
 /** Issue 47: a part refund is told apart from a full one, in cents (never a float compare). */
 describe('part refunds', () => {
@@ -26,5 +27,26 @@ describe('part refunds', () => {
     expect(placementStatus({ ...base, status: 'refunded', refundedAmount: '400.00' })).toBe('Refunded');
     // held with a part refunded: still Pending (the badge beside it says the rest)
     expect(placementStatus({ ...base, status: 'paid', refundedAmount: '150.00' })).toBe('Pending');
+  });
+});
+
+/**
+ * Issue 57: a client reviewer's answer carries no amount (decision 035); its screens read the status
+ * of a refunded or part-refunded payment without them, and never throw (the page crashed:
+ * "Couldn't open this page").
+ */
+describe('a payment read without its amounts (a client reviewer’s)', () => {
+  it('has a status, and nothing says a part went back', () => {
+    const draftReviewStatus = 'awaiting_brand_brief' as const;
+    expect(placementStatus({ status: 'refunded', draftReviewStatus })).toBe('Refunded');
+    expect(placementStatus({ status: 'paid', draftReviewStatus })).toBe('Pending');
+    expect(isPartlyRefunded({})).toBe(false);
+    expect(isPartlyRefunded({ refundedAmount: '17.35' })).toBe(false);
+  });
+
+  it('keeps its amounts out of the brief copied to the clipboard', () => {
+    const item = { title: 'T', outletName: 'O', type: ['listicle'], brief: null };
+    expect(briefToText(item)).not.toContain('Price');
+    expect(briefToText({ ...item, priceUsd: '1250.50' })).toContain('Price: $1,250.50');
   });
 });

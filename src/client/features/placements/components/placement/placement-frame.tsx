@@ -83,7 +83,7 @@ export function PlacementFrame<T>({
       ) : !parts && !(query.error instanceof ApiError && query.error.status === 404) ? (
         <QueryError query={query} title="Failed to load this article" />
       ) : !parts ? (
-        <div role="alert" className="rounded-lg border border-destructive/30 bg-red-50 p-4 text-sm text-destructive">
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
           <p className="font-medium">Article not found</p>
           <p>{errorMessage(query.error, 'Please try again.')}</p>
         </div>
