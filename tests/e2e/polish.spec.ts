@@ -49,7 +49,7 @@ test('[TEAM][REPORTS] the Team page shows an invitation accepted elsewhere; a vi
   page,
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await page.goto('/auth');
   await brandAs(page, 'approved');
   const viewer = await memberOf(page, browser, 'viewer', 'Vera Viewer');
@@ -61,10 +61,9 @@ test('[TEAM][REPORTS] the Team page shows an invitation accepted elsewhere; a vi
 
   // accepted in the viewer's browser; the owner goes elsewhere and back, without reloading
   await viewer.accept();
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  await nav.getByRole('link', { name: 'My Articles' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Articles' }).click();
   await expect(page.getByRole('heading', { name: 'My Articles', level: 1 })).toBeVisible();
-  await nav.getByRole('link', { name: 'Team' }).click();
+  await page.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Team' }).click();
   await expect(page.getByTestId('member-row').filter({ hasText: 'Vera Viewer' })).toBeVisible();
   await expect(page.getByTestId('member-row')).toHaveCount(2);
   await expect(page.getByTestId('invitation-row')).toHaveCount(0);
@@ -92,7 +91,7 @@ test('[TEAM][REPORTS] the Team page shows an invitation accepted elsewhere; a vi
 });
 
 test('[REVISIONS] a revision badge beyond the included rounds fits a phone', async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const t = randomBytes(3).toString('hex');
   const title = `Rounds on a phone ${t}`;
   const { admin, close } = await adminPage(browser);
