@@ -54,7 +54,7 @@ test.describe('route guard', () => {
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByTestId('portal-label')).toHaveText('Admin Portal');
     // the demo admin is every journey's editor: a brand's message sent meanwhile shows as an unread count
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Dashboard', /Needs attention/, /^Projects/, 'Payments', 'Placements', 'Disputes', 'Outlet metrics', 'Approvals']);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Dashboard', /Needs attention/, /^Projects/, 'Payments', 'Placements', 'Disputes', 'Outlet metrics', 'Approvals', 'Organisations', 'Invite codes']);
     await expect(page.getByTestId('escrow-card')).toHaveCount(0);
     await page.getByTestId('user-menu').click();
     await expect(page.getByRole('menuitem')).toHaveText(['Profile', 'Invite Codes', 'Log out']);

@@ -3,6 +3,7 @@ import { Redirect } from 'wouter';
 import type { Role } from '@shared/constants';
 import { homeFor, type PublicUser } from '@shared/user';
 import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { signInPath, useUser } from '@/lib/auth';
 import { useReviewOnly } from '@/lib/org';
@@ -32,6 +33,26 @@ export function guardRedirect(user: PublicUser, role?: Role): string | null {
 }
 
 /**
+ * A redirect away from a page the user may not see, said in a toast (issue 57: forbidden pages
+ * sent people elsewhere without a word, which read as a broken link).
+ */
+function RedirectWithNotice({ to, title, description }: { to: string; title: string; description: string }) {
+  const said = React.useRef(false);
+  React.useEffect(() => {
+    if (said.current) return;
+    said.current = true;
+    toast({ title, description });
+  }, [title, description]);
+  return <Redirect to={to} replace />;
+}
+
+/** What a user sent to their own portal is told. */
+const OTHER_PORTAL = {
+  admin: "That page is part of the Brand Portal. You're in the Admin Portal, signed in as the editorial team.",
+  brand: "That page is for Byline's editorial team. Here is your Brand Portal.",
+} as const;
+
+/**
  * Spec §2 route guard: spinner while loading, /auth without a user (which comes back to this page
  * after signing in), onboarding redirects.
  */
@@ -41,6 +62,9 @@ export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: b
   if (isError) return <LoadError retry={() => void refetch()} />;
   if (!user) return <Redirect to={signInPath(window.location.pathname + window.location.search)} replace />;
   const to = guardRedirect(user, role);
+  // the other role's page: said why (the onboarding steps are where the user is anyway)
+  if (to && role && user.role !== role && guardRedirect(user) === null)
+    return <RedirectWithNotice to={to} title="You don't have access to that page" description={OTHER_PORTAL[user.role]} />;
   if (to) return <Redirect to={to} replace />;
   // bare pages (the built-in checkout) stand alone, without the portal's navigation
   return bare ? (
@@ -59,7 +83,14 @@ export function ProtectedRoute({ role, bare, children }: { role?: Role; bare?: b
  */
 export function NotForClientReviewers({ children }: { children: React.ReactNode }) {
   const reviewOnly = useReviewOnly();
-  if (reviewOnly) return <Redirect to="/brand/my-articles" replace />;
+  if (reviewOnly)
+    return (
+      <RedirectWithNotice
+        to="/brand/my-articles"
+        title="You don't have access to that page"
+        description="As a client reviewer you work on your clients' placements here, in My Articles."
+      />
+    );
   return <>{children}</>;
 }
 

@@ -9,11 +9,19 @@ const orgKey = ['/api/org']; // useOrg lives in lib/org
 const membersKey = ['/api/org/members'];
 const invitationsKey = ['/api/org/invitations'];
 
+/*
+ * The team changes in other people's browsers too (an invitation accepted, a member removed by
+ * another admin): the Team page reads both lists again each time it opens, rather than showing the
+ * copy cached when it was first opened (issue 57: a stale Team list). Changes made here invalidate them.
+ */
+
 /** GET /api/org/members: the owner first. */
-export const useMembers = () => useQuery({ queryKey: membersKey, queryFn: () => apiGet<OrgMember[]>('/api/org/members') });
+export const useMembers = () =>
+  useQuery({ queryKey: membersKey, queryFn: () => apiGet<OrgMember[]>('/api/org/members'), refetchOnMount: 'always' });
 
 /** GET /api/org/invitations (owner and admins only): the open ones, newest first. */
-export const useInvitations = () => useQuery({ queryKey: invitationsKey, queryFn: () => apiGet<OrgInvitation[]>('/api/org/invitations') });
+export const useInvitations = () =>
+  useQuery({ queryKey: invitationsKey, queryFn: () => apiGet<OrgInvitation[]>('/api/org/invitations'), refetchOnMount: 'always' });
 
 // the member count (useOrg) and the audit log follow every change of the team
 const refreshTeam = () =>

@@ -137,8 +137,10 @@ export function ShareLinks({ canWork }: { canWork: boolean }) {
         <QueryError query={shares} title="Couldn't load the share links" className="py-8" />
       ) : list.length === 0 ? (
         <p className="flex items-center gap-2 px-6 pb-6 text-sm text-muted-foreground">
-          <Link2 className="size-4 shrink-0" aria-hidden /> No share links yet. Use Share on a report, or Share proof on
-          a published placement.
+          <Link2 className="size-4 shrink-0" aria-hidden />
+          {canWork
+            ? 'No share links yet. Use Share on a report, or Share proof on a published placement.'
+            : 'No share links yet. Links your team makes to reports and proofs appear here.'}
         </p>
       ) : (
         <ul className="divide-y border-t">

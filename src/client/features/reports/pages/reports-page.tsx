@@ -44,11 +44,22 @@ export function ReportsPage() {
       ) : reports.isError ? (
         <QueryError query={reports} title="Couldn't load the reports" />
       ) : list.length === 0 ? (
+        // a viewer cannot make one: told where reports come from, not asked to make one (issue 57)
         <EmptyState
           icon={<FileBarChart />}
           title="No reports yet"
-          description="Make one to download your placements as PDF or CSV, share them by a link or send them on a schedule."
-        />
+          description={
+            canWork
+              ? 'Make one to download your placements as PDF or CSV, share them by a link or send them on a schedule.'
+              : 'Reports your team makes appear here, for you to download as PDF or CSV. As a viewer you read reports but do not make them: ask a teammate for one.'
+          }
+        >
+          {canWork && (
+            <Button variant="outline" onClick={() => setCreating(true)}>
+              <Plus /> New report
+            </Button>
+          )}
+        </EmptyState>
       ) : (
         <Card>
           <CardHeader className="pb-2">

@@ -14,7 +14,8 @@ function revisionLabel({ used, included }: Pick<Revisions, 'used' | 'included'>)
 /** The rounds as a badge, on the draft's panel of both sides (shown once there is a draft). */
 export function RevisionBadge({ revisions }: { revisions: Revisions }) {
   return (
-    <Badge variant="outline" data-testid="revision-count">
+    // wraps like text: "Revision 3 · 1 extra beyond the 2 included" is wider than a phone's panel (issue 57)
+    <Badge variant="outline" className="max-w-full whitespace-normal" data-testid="revision-count">
       {revisionLabel(revisions)}
     </Badge>
   );
