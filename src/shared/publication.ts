@@ -15,7 +15,7 @@ import type { CheckProblemCode } from './enums';
 
 // the lists themselves live in the leaf enums.ts, which the response schemas build on
 export { PUBLICATION_HEALTHS } from './enums';
-export type { CheckProblemCode, PublicationHealth, ReleaseSkip } from './enums';
+export type { CheckProblemCode, PublicationHealth } from './enums';
 
 /**
  * A release by the spec's call, which checks no live page (issue 57), in the words of the timeline,

@@ -39,7 +39,7 @@ export const REPORT_STATUS_LABELS: Record<(typeof REPORT_STATUSES)[number], stri
   refunded: 'Refunded',
 };
 
-export const LINK_STATUS_LABELS: Record<PublicationHealth, string> = {
+const LINK_STATUS_LABELS: Record<PublicationHealth, string> = {
   unverified: 'Not checked yet',
   ok: 'Live',
   warning: 'Live, with a warning',

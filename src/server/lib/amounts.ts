@@ -38,7 +38,7 @@ export const AMOUNT_KEYS: ReadonlySet<string> = new Set([
  * The value without its money fields, at any depth. A field is money by its name and its value (a
  * decimal string, or null for "none yet"): a count that shares a name is kept.
  */
-export function withoutAmounts(value: unknown): unknown {
+function withoutAmounts(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAmounts);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
@@ -50,7 +50,7 @@ export function withoutAmounts(value: unknown): unknown {
 }
 
 /** Whether the signed-in user of a request is a member who may not see amounts (a client reviewer). */
-export const readerHidesAmounts = (user: { orgRole: Parameters<typeof hidesAmounts>[0]; clientIds: string[] | null } | null | undefined) =>
+const readerHidesAmounts = (user: { orgRole: Parameters<typeof hidesAmounts>[0]; clientIds: string[] | null } | null | undefined) =>
   Boolean(user && hidesAmounts(user.orgRole, user.clientIds));
 
 /**

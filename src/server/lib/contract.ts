@@ -151,7 +151,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * dispute (its placement decides), `own` a record of the organisation that belongs to no one
  * placement (a saved opportunity, a template, an order, a report), its service limiting it: why.
  */
-export type ActsOn = { placement: string } | { dispute: string } | { own: string };
+type ActsOn = { placement: string } | { dispute: string } | { own: string };
 
 /** The refusals every route of its kind has. */
 function commonErrors(method: string, c: Contract<unknown, unknown, unknown, Responses>): Record<number, string> {

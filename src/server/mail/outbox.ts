@@ -71,7 +71,7 @@ export type MailAttachments = (db: Db, data: MailData, reader: MailReader) => Pr
  * it): a member who may not see amounts (a client reviewer, decision 035) reads none, even in a
  * mail queued before its role changed; anyone else (a member, an admin, an outside address) does.
  */
-export async function mailReaderOf(db: Pick<Db, 'select'>, address: string): Promise<MailReader> {
+async function mailReaderOf(db: Pick<Db, 'select'>, address: string): Promise<MailReader> {
   const [user] = await db
     .select({ role: users.role, orgRole: users.orgRole, clientIds: users.clientIds })
     .from(users)

@@ -71,7 +71,7 @@ export const metricsImportResultSchema = z
  * POST …/metrics/import's 400 for a file with rows that cannot be used: every such row by line, in
  * the dry run's shape (issue 57), and the whole result; nothing was applied.
  */
-export const metricsImportRefusalSchema = z
+const metricsImportRefusalSchema = z
   .object({
     message: z.string().describe('how many rows could not be used'),
     errors: metricsImportResultSchema.shape.errors.describe('each row that cannot be used, by line, as a dry run lists them'),

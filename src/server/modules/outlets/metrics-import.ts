@@ -74,7 +74,7 @@ export class ImportFileError extends Error {
 }
 
 /** The data rows one import reads at most (issue 57): an export of 5,000 outlets is a tenth of it. */
-export const IMPORT_MAX_ROWS = 50_000;
+const IMPORT_MAX_ROWS = 50_000;
 
 interface Row {
   line: number;

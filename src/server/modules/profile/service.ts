@@ -15,7 +15,7 @@ import { notifyBrandApproved, notifyBrandSignedUp } from '../../mail/notify';
 const INVALID_INVITE_CODE = 'This invite code is not valid or is no longer active';
 
 /** An organisation's open invitation to this address (the newest), while it can be accepted. */
-export async function openInvitationFor(db: Db | Tx, email: string, now = new Date()) {
+async function openInvitationFor(db: Db | Tx, email: string, now = new Date()) {
   const [row] = await db
     .select({ organisationName: organisations.name, role: orgInvitations.role })
     .from(orgInvitations)

@@ -23,7 +23,7 @@ import type { PublicationCheck } from '../../../shared/publication';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
 
 export const REPORT_NOT_FOUND = 'Report not found';
-export const LOGO_NOT_FOUND = 'Logo not found: upload it again';
+const LOGO_NOT_FOUND = 'Logo not found: upload it again';
 export const SHARE_NOT_FOUND = 'This link has expired or was revoked';
 type ReportRow = typeof reports.$inferSelect;
 
@@ -220,7 +220,7 @@ export interface Reader {
 }
 export const readerOf = (member: Pick<Member, 'role' | 'clientIds'>): Reader => ({ seesAmounts: !hidesAmounts(member.role, member.clientIds) });
 /** Someone outside the organisation (a scheduled report's address): the report as its makers set it. */
-export const OUTSIDE_READER: Reader = { seesAmounts: true };
+const OUTSIDE_READER: Reader = { seesAmounts: true };
 
 /** The columns printed: the chosen ones, never the price without `show_prices`, nor to a reader who sees no amounts. */
 export const columnsOf = (report: ReportRow, reader: Reader) =>

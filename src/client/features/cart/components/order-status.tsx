@@ -27,7 +27,7 @@ type Money = Pick<Order, 'status' | 'paidUsd' | 'heldUsd' | 'releasedUsd' | 'ref
  * Where an order stands, in one word: awaiting payment, in escrow, released, refunded, or between;
  * an order with a dispute not resolved is not done, whatever its money (issue 57).
  */
-export function orderState(o: Money): [string, Variant] {
+function orderState(o: Money): [string, Variant] {
   if (o.status === 'open') return ['Awaiting payment', 'warning'];
   if (o.status === 'expired') return ['Expired', 'outline'];
   if (o.status === 'cancelled') return ['Cancelled', 'outline'];

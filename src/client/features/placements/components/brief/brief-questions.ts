@@ -22,7 +22,7 @@ interface TypeQuestions {
 
 const BRAND_BACKGROUND = 'Tell us about your brand is required';
 
-export const BRIEF_QUESTIONS: Record<OpportunityType, TypeQuestions> = {
+const BRIEF_QUESTIONS: Record<OpportunityType, TypeQuestions> = {
   // the spec's questionnaire as it is: an interview
   profile_article: {
     intro: 'Tell the journalist who you are and what makes your story worth telling.',
