@@ -916,6 +916,13 @@ export const MUTANTS: Mutant[] = [
   { name: 'polish 57: the admins\' list counts every member of every organisation', file: 'src/server/modules/org/service.ts',
     find: '(SELECT count(*)::int FROM users u WHERE u.organisation_id = organisations.id)', replace: '(SELECT count(*)::int FROM users u)',
     tests: ['tests/api/clients.test.ts'], grep: 'its invoice is addressed to the client' },
+  // ---- ops: overload.ts (issue 61) ---------------------------------------------------------------
+  { name: 'overload 61: no limit, every request queues behind the busy database', file: 'src/server/ops/overload.ts',
+    find: '    if (inFlight >= max) {', replace: '    if (inFlight >= max && max < 0) {',
+    tests: ['tests/api/overload.test.ts'], grep: 'at once past the limit' },
+  { name: 'overload 61: a hung-up client keeps its slot until its handler ends', file: 'src/server/ops/overload.ts',
+    find: "    reply.raw.once('close', () => {", replace: "    reply.raw.once('finish', () => {",
+    tests: ['tests/api/overload.test.ts'], grep: 'hangs up' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

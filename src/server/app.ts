@@ -18,6 +18,7 @@ import { compressJson } from './lib/compress-json';
 import { redactAmounts } from './lib/amounts';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
 import { HttpError, notFound } from './lib/errors';
+import { registerOverloadGuard } from './ops/overload';
 import { DISPUTE_NOT_FOUND, PAYMENT_NOT_FOUND, disputeInClients, placementInClients } from './db/payment-access';
 import { RateLimitError } from './lib/rate-limit';
 import { FileStoreUnavailableError } from './storage/file-store';
@@ -95,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.headers(headers).header('x-request-id', req.id);
     done();
   });
+  // past MAX_REQUESTS_IN_FLIGHT API requests at once: a fast 503 with Retry-After (ops/overload.ts)
+  registerOverloadGuard(app, config.MAX_REQUESTS_IN_FLIGHT);
   await app.register(cookie);
   // a client reviewer's JSON answers without amounts (decision 035), before they are compressed
   redactAmounts(app);

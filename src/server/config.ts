@@ -61,6 +61,11 @@ export const configSchema = z.object({
    * once only adds switching between them; fewer leave it idle while answers travel.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * API requests one server works on at once; past it, a 503 with `Retry-After: 1` at once rather than
+   * a queue that grows until requests time out (ops/overload.ts). About what the pool answers in 0.1 s.
+   */
+  MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(48),
   // Uploaded files (storage/, decision 020): DATA_DIR/uploads, or an S3-compatible bucket.
   /** `disk` (DATA_DIR/uploads) or `s3`; unset: s3 when S3_BUCKET is set, else disk. */
   FILE_STORE: z.enum(['disk', 's3']).optional(),
