@@ -11,6 +11,7 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const SLOW = [
   'tests/api/fuzz.test.ts',
   'tests/api/production-start.test.ts',
+  'tests/api/roles.test.ts',
   'tests/api/limits.test.ts',
   'tests/api/mail.test.ts',
   'tests/api/load.test.ts',

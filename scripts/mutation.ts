@@ -923,6 +923,14 @@ export const MUTANTS: Mutant[] = [
   { name: 'overload 61: a hung-up client keeps its slot until its handler ends', file: 'src/server/ops/overload.ts',
     find: "    reply.raw.once('close', () => {", replace: "    reply.raw.once('finish', () => {",
     tests: ['tests/api/overload.test.ts'], grep: 'hangs up' },
+  { name: 'roles 61: a BYLINE_ROLE=worker process serves the whole API', file: 'src/server/app.ts',
+    find: "  if (deps.role === 'worker') return app;\n", replace: '',
+    tests: ['tests/api/roles.test.ts'], grep: 'the web process serves and queues',
+    postgresOnly: 'the roles split processes over one PostgreSQL server; the embedded database belongs to one process' },
+  { name: 'roles 61: a BYLINE_ROLE=web process delivers mail itself', file: 'src/server/jobs/mail.ts',
+    find: '  if (opts.work === false) return;\n', replace: '',
+    tests: ['tests/api/roles.test.ts'], grep: 'the web process serves and queues',
+    postgresOnly: 'the roles split processes over one PostgreSQL server; the embedded database belongs to one process' },
 ];
 // ------------------------------------------------------------------------------------------------
 // running them

@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, openApiOptions(config.PUBLIC_URL));
   // the operator's routes: /metrics (before the routes it measures), /healthz, /readyz
   registerMetrics(app, { db, token: config.METRICS_TOKEN, worker: deps.worker });
-  registerHealth(app, { db, worker: deps.worker });
+  registerHealth(app, { db, worker: deps.worker, jobsElsewhere: deps.role === 'web' });
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
@@ -188,6 +188,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checker: deps.checker ?? pageCheckerFor(config),
     invoicing: invoiceSettingsFrom(config, provider),
   };
+  // a job worker (BYLINE_ROLE=worker) answers only the operator's routes above
+  if (deps.role === 'worker') return app;
   for (const module of MODULES) await app.register(module, moduleDeps);
 
   const clientDir = deps.clientDir;

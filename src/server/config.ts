@@ -62,6 +62,12 @@ export const configSchema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /**
+   * What this process runs: `all` (the web server and the background jobs, as `npm start`), `web`
+   * (the API and pages; jobs are only queued) or `worker` (the jobs, plus /healthz, /readyz and
+   * /metrics on PORT), for deployments that scale the two apart (docs/deploy.md).
+   */
+  BYLINE_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  /**
    * API requests one server works on at once; past it, a 503 with `Retry-After: 1` at once rather than
    * a queue that grows until requests time out (ops/overload.ts). About what the pool answers in 0.1 s.
    */

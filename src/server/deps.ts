@@ -24,6 +24,12 @@ export interface AppDeps {
   onRoute?: (route: RouteOptions) => void;
   /** This process's job worker, for /readyz and /metrics (ops/); absent: /readyz says "jobs". */
   worker?: WorkerStatus;
+  /**
+   * BYLINE_ROLE (main.ts): `web` serves the API and pages while the jobs run in other processes
+   * (/readyz does not wait for a worker here); `worker` serves only /healthz, /readyz and /metrics.
+   * Absent: `all`.
+   */
+  role?: 'all' | 'web' | 'worker';
 }
 
 /** What every module is registered with: the app's dependencies, resolved once. */

@@ -26,6 +26,11 @@ async function main() {
   // the refusals come first: a refused start changes nothing in the database
   const refusal = demoAdminEmailRefusal(config);
   if (refusal) throw new Error(refusal);
+  if (config.BYLINE_ROLE !== 'all' && !config.DATABASE_URL) {
+    throw new Error(
+      `Refusing to start: BYLINE_ROLE=${config.BYLINE_ROLE} needs DATABASE_URL. The embedded database belongs to one process: without a PostgreSQL server, run everything in one (BYLINE_ROLE=all).`,
+    );
+  }
   const handle = await openConfiguredDb(config);
   const { db } = handle;
 
@@ -62,9 +67,14 @@ async function main() {
 
   const payments = await paymentProviderFor(config, db);
   const files = await fileStoreFor(config);
+  // BYLINE_ROLE: `all` runs everything here; `web` serves and only queues jobs; `worker` runs the
+  // jobs and answers only /healthz, /readyz and /metrics (docs/deploy.md)
+  const role = config.BYLINE_ROLE;
+  const works = role !== 'web';
   // the job worker, for /readyz and /metrics: attached once it runs
   const worker = new WorkerStatus();
   const app = await buildApp({
+    role,
     db,
     config,
     files,
@@ -88,6 +98,7 @@ async function main() {
       checker: pageCheckerFor(config),
       terms: { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
     },
+    work: works,
     onError: (err) => {
       // while the database is down pg-boss reports every failed poll; its errors carry the whole pg
       // client object, so a lost connection is logged as one short line (pg-boss keeps polling and
@@ -108,9 +119,10 @@ async function main() {
     testMode: payments.name === 'test',
     // a receipt's invoice, a scheduled report's PDF and CSV (as the recipient may read them)
     attachments: async (db, data, reader) => [...(await receipts(db, data, reader)), ...(await reports(db, data, reader))],
+    work: works,
   });
 
-  worker.attach(jobs.boss);
+  if (works) worker.attach(jobs.boss);
 
   // uploads spooled to this machine's temp directory by a process killed mid-request
   const sweepSpools = () =>
@@ -140,7 +152,9 @@ async function main() {
   process.once('SIGINT', shutdown);
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  console.log(`Byline is running at ${publicUrl(config)} (${handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : 'PostgreSQL'})`);
+  const database = handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : 'PostgreSQL';
+  if (role === 'worker') console.log(`Byline's job worker is running (${database}); /healthz, /readyz and /metrics at ${publicUrl(config)}`);
+  else console.log(`Byline is running at ${publicUrl(config)} (${database}${role === 'web' ? '; jobs run in BYLINE_ROLE=worker processes' : ''})`);
 }
 
 main().catch((err) => {

@@ -74,12 +74,20 @@ export async function startJobs(opts: {
   invoicing?: InvoiceSettings;
   onError?: (err: Error) => void;
   pollingIntervalSeconds?: number;
+  /**
+   * false (BYLINE_ROLE=web): this process only queues jobs (mail and message notices, in the
+   * transactions that write them); it runs none, keeps no schedule and supervises nothing.
+   */
+  work?: boolean;
 }): Promise<Jobs> {
   const { handle, provider } = opts;
+  const works = opts.work !== false;
+  // a process that only queues neither supervises the queues nor keeps the cron schedules
+  const role = works ? {} : { supervise: false, schedule: false };
   const boss =
     handle.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite' })
-      : new PgBoss({ connectionString: opts.databaseUrl, max: 4 });
+      ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite', ...role })
+      : new PgBoss({ connectionString: opts.databaseUrl, max: works ? 4 : 2, ...role });
   boss.on('error', (err) => opts.onError?.(err));
   await boss.start();
 
@@ -87,9 +95,18 @@ export async function startJobs(opts: {
   for (const name of Object.values(JOBS)) {
     if (name === JOBS.embeddedMaintenance && !pglite) continue;
     if (!(await boss.getQueue(name))) await boss.createQueue(name);
-    await boss.schedule(name, SCHEDULES[name], null, { tz: 'UTC' });
+    if (works) await boss.schedule(name, SCHEDULES[name], null, { tz: 'UTC' });
   }
   let stopping = false;
+  const stop = (timeoutMs = 10_000) => {
+    stopping = true;
+    stopMessageNoticeJobs();
+    return boss.stop({ graceful: true, timeout: timeoutMs });
+  };
+  if (!works) {
+    await startMessageNoticeJobs(boss, handle.db, { work: false });
+    return { boss, stop };
+  }
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 10 };
   await boss.work(JOBS.expireCheckouts, polling, async () => {
     await expireCheckouts(handle.db, new Date());
@@ -138,14 +155,7 @@ export async function startJobs(opts: {
     });
   }
 
-  await startMessageNoticeJobs(boss, handle.db, Math.min(2, polling.pollingIntervalSeconds));
+  await startMessageNoticeJobs(boss, handle.db, { pollingIntervalSeconds: Math.min(2, polling.pollingIntervalSeconds) });
 
-  return {
-    boss,
-    stop: (timeoutMs = 10_000) => {
-      stopping = true;
-      stopMessageNoticeJobs();
-      return boss.stop({ graceful: true, timeout: timeoutMs });
-    },
-  };
+  return { boss, stop };
 }

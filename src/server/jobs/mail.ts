@@ -20,6 +20,8 @@ export interface MailJobOptions extends DeliveryOptions {
   retryDelayMaxSeconds?: number;
   retryLimit?: number;
   pollingIntervalSeconds?: number;
+  /** false (BYLINE_ROLE=web): mail is queued in its transaction here and delivered by a worker */
+  work?: boolean;
 }
 
 /**
@@ -38,14 +40,14 @@ export async function startMailJobs(boss: PgBoss, opts: MailJobOptions): Promise
   };
   if (!(await boss.getQueue(MAIL_JOBS.send))) await boss.createQueue(MAIL_JOBS.send, { policy: 'exclusive', ...retry });
   if (!(await boss.getQueue(MAIL_JOBS.sweep))) await boss.createQueue(MAIL_JOBS.sweep);
-  await boss.schedule(MAIL_JOBS.sweep, '* * * * *', null, { tz: 'UTC' });
-
   const queue = async (mailId: string, tx?: Tx) => {
     const onTx = tx ? { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {};
     await boss.send(MAIL_JOBS.send, { mailId }, { singletonKey: mailId, ...onTx });
   };
   // from now on enqueueMail puts the job on the caller's transaction
   setDeliveryQueue((tx, mailId) => queue(mailId, tx));
+  if (opts.work === false) return;
+  await boss.schedule(MAIL_JOBS.sweep, '* * * * *', null, { tz: 'UTC' });
 
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 };
   // Up to 20 mails per fetch, and the next fetch at once while fetches come back full: a backlog

@@ -16,7 +16,7 @@ const key = (n: Notice) => `${n.paymentId}:${n.side}`;
  * send is not lost. A notice that finds itself too early (another instance sent one meanwhile)
  * queues itself again for when it is allowed.
  */
-export async function startMessageNoticeJobs(boss: PgBoss, db: Db, pollingIntervalSeconds = 2): Promise<void> {
+export async function startMessageNoticeJobs(boss: PgBoss, db: Db, opts: { pollingIntervalSeconds?: number; work?: boolean } = {}): Promise<void> {
   if (!(await boss.getQueue(MESSAGE_NOTICE_JOB))) {
     await boss.createQueue(MESSAGE_NOTICE_JOB, {
       policy: 'stately',
@@ -31,8 +31,10 @@ export async function startMessageNoticeJobs(boss: PgBoss, db: Db, pollingInterv
     await boss.send(MESSAGE_NOTICE_JOB, { ...notice }, { singletonKey: key(notice), startAfter, ...onTx });
   };
   setNoticeQueue((tx, notice, startAfter) => queue(notice, startAfter, tx));
+  // BYLINE_ROLE=web: queued here, sent by a worker
+  if (opts.work === false) return;
 
-  await boss.work<Notice>(MESSAGE_NOTICE_JOB, { pollingIntervalSeconds }, async ([job]) => {
+  await boss.work<Notice>(MESSAGE_NOTICE_JOB, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async ([job]) => {
     const result = await sendMessageNotice(db, job.data, new Date());
     if ('tooSoon' in result) await queue(job.data, result.tooSoon);
   });

@@ -43,8 +43,9 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
  * been seen applied), shared by probes that arrive together. Their completion lines are not logged
  * at `info` (a load balancer probes every few seconds).
  */
-export function registerHealth(app: FastifyInstance, deps: { db: Db; worker?: WorkerStatus }) {
+export function registerHealth(app: FastifyInstance, deps: { db: Db; worker?: WorkerStatus; jobsElsewhere?: boolean }) {
   const { db, worker } = deps;
+  // BYLINE_ROLE=web: the jobs are other processes' to run, this one is ready without them
   const expected = newestMigrationMillis(migrationsDir);
   // migrations are never taken back: once seen applied, only the connection is checked
   let migrated = false;
@@ -64,7 +65,7 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; worker?: Wo
       // a missing migrations table is "not migrated"; anything about the connection is "database"
       return err instanceof Timeout || isDatabaseUnavailable(err) || migrated ? 'database' : 'migrations';
     }
-    return worker?.running() ? null : 'jobs';
+    return deps.jobsElsewhere || worker?.running() ? null : 'jobs';
   }
 
   const noStore = (reply: { header(k: string, v: string): unknown }) => reply.header('Cache-Control', 'no-store');
