@@ -306,15 +306,16 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   await check(page, 'placement-details', page.getByTestId('message').filter({ hasText: 'Our media kit' }).getByTestId('message-attachment'));
 
   await page.goto(`/brand/brief/${data.fresh}`);
-  const name = page.getByLabel('Name (person or brand) to feature');
+  // the opportunity is a listicle: the brief asks for the entry, worded for it (issue 57)
+  const name = page.getByLabel('Brand or product to list');
   await check(page, 'brief', name);
   // the same field changed in another window: the merge dialog
   await name.fill('From this window');
-  await page.getByLabel('Preferred title').focus();
+  await page.getByLabel('What it is and who it is for').focus();
   await expect(page.getByText('Draft saved')).toBeVisible();
   expect((await api(page, 'POST', `/api/brand/brief/${data.fresh}`, { part1Json: { personOrBrandName: 'From another window' } })).status()).toBe(200);
   await name.fill('From this window, again');
-  await page.getByLabel('Preferred title').focus();
+  await page.getByLabel('What it is and who it is for').focus();
   await check(page, 'brief-merge', page.getByTestId('merge-dialog'));
 
   await page.goto(`/brand/brief?opportunityId=${data.opportunityId}`);
@@ -335,7 +336,7 @@ test('[BRAND] details with a conversation, brief, payments, profile and checkout
   // reports (issue 48): the page, and a new report with its white label on
   await page.goto('/brand/reports');
   await check(page, 'reports', page.getByTestId('share-links'));
-  await page.getByRole('button', { name: 'New report' }).click();
+  await page.getByRole('button', { name: 'New report' }).first().click();
   await dialog(page).getByRole('switch', { name: 'White label' }).click();
   await check(page, 'new-report', dialog(page).getByLabel('Footer'));
   await page.keyboard.press('Escape');

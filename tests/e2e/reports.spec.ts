@@ -134,7 +134,7 @@ test('[BRAND][REPORTS] a white-label report for one client: PDF, a share link op
   await expect(page.getByTestId('share-links')).toContainText('No share links yet');
 
   // ---- New report: the defaults, a server refusal on its field, then the white label ----
-  await page.getByRole('button', { name: 'New report' }).click();
+  await page.getByRole('button', { name: 'New report' }).first().click();
   const dialog = page.getByTestId('new-report-dialog');
   await expect(dialog.getByRole('heading', { name: 'New report' })).toBeVisible();
   const columns = dialog.getByTestId('report-columns');
@@ -355,7 +355,7 @@ test('[BRAND][REPORTS] a client reviewer makes a report of its client without pr
   await reviewer.goto('/brand/my-articles');
   await reviewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
   await expect(reviewer.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
-  await reviewer.getByRole('button', { name: 'New report' }).click();
+  await reviewer.getByRole('button', { name: 'New report' }).first().click();
   const dialog = reviewer.getByTestId('new-report-dialog');
   await expect(dialog.getByRole('heading', { name: 'New report' })).toBeVisible();
   // no prices for a client reviewer, and its own client only
