@@ -136,6 +136,26 @@ describe('the audit log in words', () => {
   });
 });
 
+describe('a purchase request in words', () => {
+  it('titled by what it asked to buy and for which client, the amount and the reason in words', async () => {
+    const { owner, ana } = await agency();
+    const globex = ok(await owner.agent.post('/api/org/clients', { name: 'Globex' }), 'client') as { id: string };
+    expect((await owner.agent.put(`/api/org/members/${ana.user.id}/limits`, { monthlyCapUsd: null, approvalThresholdUsd: '100.00' })).status).toBe(204);
+    const opp = await createOpportunity(t.db, { maxSlots: 5, outletName: 'The Daily Ledger', title: 'Robots at work', priceUsd: '1250.00' });
+    const asked = ok(await ana.agent.post('/api/payments/checkout', { opportunityId: opp.id, clientId: globex.id }), 'ask') as { purchaseRequest: { id: string } };
+    ok(await owner.agent.post(`/api/org/purchase-requests/${asked.purchaseRequest.id}/decline`, { reason: 'Not this month' }), 'decline');
+    const all = ok(await owner.agent.get('/api/org/audit'), 'audit') as AuditEntry[];
+    const title = 'The Daily Ledger · Robots at work · Globex';
+    expect(all.find((e) => e.action === 'purchase_requested')).toMatchObject({ title, actionText: 'Asked for approval to buy', detailsText: '$1,250.00' });
+    expect(all.find((e) => e.action === 'purchase_declined')).toMatchObject({
+      title,
+      actionText: 'Declined the purchase request',
+      detailsText: '$1,250.00. Reason: Not this month',
+    });
+    expect(all.find((e) => e.action === 'limits_changed')).toMatchObject({ title: 'Ana Díaz', actionText: 'Changed Ana Díaz’s limits', detailsText: 'No monthly budget; approval needed above $100.00 (was no approval needed)' });
+  });
+});
+
 describe('the timeline names the member who acted', () => {
   it('on the brand’s and the admins’ views, not the organisation', async () => {
     const { owner, ana } = await agency();

@@ -4,7 +4,7 @@ import { ORG_ROLE_LABELS, ORG_ROLES, type AuditAction, type OrgRole } from '../.
 import { RELEASED_WITHOUT_APPROVAL, RELEASED_WITHOUT_URL } from '../../../shared/publication';
 import type { AuditActor } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
-import { auditEntries, opportunities, orders, orgClients, placements, users } from '../../db/schema';
+import { auditEntries, opportunities, orders, orgClients, placements, purchaseRequests, users } from '../../db/schema';
 
 /**
  * The audit log in words (issue 57): an entry stores codes and ids (`action`, `subject` as a
@@ -60,6 +60,7 @@ interface Lookups {
   people: Map<string, string>;
   clients: Map<string, string>;
   opportunities: Map<string, string>;
+  requests: Map<string, string>;
 }
 
 const isOrder = (r: Row) => r.action === 'paid' && r.details.orderLines !== undefined;
@@ -87,7 +88,10 @@ async function lookups(db: Db, organisationId: string, rows: Row[]): Promise<Loo
   const emails = new Set<string>();
   const clientIds = new Set<string>();
   const opportunityIds = new Set<string>();
+  const requestIds = new Set<string>();
   for (const r of rows) {
+    const request = str(r.details.requestId);
+    if (request && UUID.test(request)) requestIds.add(request);
     if (PLACEMENT_ACTIONS.includes(r.action) && UUID.test(r.subject)) (isOrder(r) ? orderIds : placementIds).add(r.subject);
     if (PERSON_ACTIONS.includes(r.action)) emails.add(r.subject);
     const clients = obj(r.details.clients);
@@ -95,7 +99,7 @@ async function lookups(db: Db, organisationId: string, rows: Row[]): Promise<Loo
     const opp = str(r.details.opportunityId);
     if (opp && UUID.test(opp)) opportunityIds.add(opp);
   }
-  const out: Lookups = { placements: new Map(), orders: new Map(), people: new Map(), clients: new Map(), opportunities: new Map() };
+  const out: Lookups = { placements: new Map(), orders: new Map(), people: new Map(), clients: new Map(), opportunities: new Map(), requests: new Map() };
   if (placementIds.size) {
     const found = await db
       .select({ id: placements.id, outlet: opportunities.outletName, title: opportunities.title, client: orgClients.name })
@@ -134,6 +138,21 @@ async function lookups(db: Db, organisationId: string, rows: Row[]): Promise<Loo
       .where(and(eq(orgClients.organisationId, organisationId), inArray(orgClients.id, [...clientIds])));
     for (const c of found) out.clients.set(c.id, c.name);
   }
+  if (requestIds.size) {
+    // a purchase request as what it asked to buy: "outlet · article · client" (a cart's first line "and N more")
+    const found = await db
+      .select({ id: purchaseRequests.id, lines: purchaseRequests.lines, outlet: opportunities.outletName, title: opportunities.title, client: orgClients.name })
+      .from(purchaseRequests)
+      .innerJoin(opportunities, eq(opportunities.id, purchaseRequests.opportunityId))
+      .leftJoin(orgClients, eq(orgClients.id, purchaseRequests.clientId))
+      .where(and(eq(purchaseRequests.organisationId, organisationId), inArray(purchaseRequests.id, [...requestIds])));
+    for (const r of found) {
+      const first = r.lines?.[0];
+      const more = (r.lines?.length ?? 1) - 1;
+      const what = first ? `${first.outletName} · ${first.title}` : `${r.outlet} · ${r.title}`;
+      out.requests.set(r.id, [more > 0 ? `${what} and ${more} more` : what, r.client].filter(Boolean).join(' · '));
+    }
+  }
   if (opportunityIds.size) {
     const found = await db
       .select({ id: opportunities.id, outlet: opportunities.outletName, title: opportunities.title })
@@ -144,21 +163,23 @@ async function lookups(db: Db, organisationId: string, rows: Row[]): Promise<Loo
   return out;
 }
 
-/** "Changed Ana Díaz's limits": the details of a cap or threshold change, each "X (was Y)". */
+/** "Changed Ana Díaz's limits": what each limit is now, "(was …)" when it changed. */
 function limitChanges(details: Record<string, unknown>): string | null {
   const from = obj(details.from);
   const to = obj(details.to);
   const parts: string[] = [];
-  const one = (key: string, label: string, none: string) => {
+  const one = (key: string, say: (amount: string | null) => string) => {
     if (!(key in to)) return;
-    const now = usd(to[key], none);
-    const was = usd(from[key], none);
+    const words = (v: unknown) => (v === null ? say(null) : usd(v) === null ? null : say(usd(v)));
+    const now = words(to[key]);
+    const was = key in from ? words(from[key]) : null;
     if (now === null) return;
-    parts.push(was !== null && was !== now ? `${label} ${now} (was ${was})` : `${label} ${now}`);
+    parts.push(was !== null && was !== now ? `${now} (was ${was})` : now);
   };
-  one('monthlyCapUsd', 'monthly budget', 'no cap');
-  one('approvalThresholdUsd', 'approval needed above', 'never');
-  return parts.length ? parts.join('; ') : null;
+  one('monthlyCapUsd', (a) => (a === null ? 'no monthly budget' : `a monthly budget of ${a}`));
+  one('approvalThresholdUsd', (a) => (a === null ? 'no approval needed' : `approval needed above ${a}`));
+  const text = parts.join('; ');
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : null;
 }
 
 /** The words of one entry. */
@@ -167,6 +188,8 @@ function words(r: Row, l: Lookups): AuditWords {
   const person = l.people.get(r.subject) ?? r.subject;
   const clientNames = (ids: unknown) => (strings(ids) ?? []).map((id) => l.clients.get(id) ?? 'a client no longer listed');
   const reason = str(d.reason) ? `Reason: ${str(d.reason)}` : null;
+  // a purchase request's subject was stored as "outlet: article"; its row says it with the client
+  const requested = l.requests.get(str(d.requestId) ?? '') ?? r.subject;
   const about = (actionText: string, detailsText: string | null = null): AuditWords => ({ title: person, placementId: null, orderId: null, actionText, detailsText });
   const other = (title: string, actionText: string, detailsText: string | null = null): AuditWords => ({ title, placementId: null, orderId: null, actionText, detailsText });
 
@@ -250,11 +273,11 @@ function words(r: Row, l: Lookups): AuditWords {
       return other('Monthly budget', d.to === null ? 'Removed the monthly budget' : to ? `Set the monthly budget to ${to}` : 'Changed the monthly budget', from ? `Was ${from}` : null);
     }
     case 'purchase_requested':
-      return other(r.subject, 'Asked for approval to buy', usd(d.amountUsd));
+      return other(requested, 'Asked for approval to buy', usd(d.amountUsd));
     case 'purchase_approved':
-      return other(r.subject, 'Approved the purchase request', usd(d.amountUsd));
+      return other(requested, 'Approved the purchase request', usd(d.amountUsd));
     case 'purchase_declined':
-      return other(r.subject, 'Declined the purchase request', [usd(d.amountUsd), reason].filter(Boolean).join('. ') || null);
+      return other(requested, 'Declined the purchase request', [usd(d.amountUsd), reason].filter(Boolean).join('. ') || null);
     case 'client_added': {
       const sites = strings(d.websites);
       return other(r.subject, `Added the client ${r.subject}`, sites?.length ? `Websites: ${sites.join(', ')}` : null);
