@@ -194,7 +194,7 @@ export const auditEntrySchema = z
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /** Whom an audit entry's actor is now: a member, someone no longer one, or Byline's editorial team. */
-export const AUDIT_ACTOR_KINDS = ['member', 'former_member', 'editorial_team'] as const;
+const AUDIT_ACTOR_KINDS = ['member', 'former_member', 'editorial_team'] as const;
 
 /** GET /api/org/audit/actors item: everyone with entries, removed members too (the Member filter). */
 export const auditActorSchema = z
