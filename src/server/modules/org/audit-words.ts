@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { formatUsd } from '../../../shared/money';
-import { ORG_ROLE_LABELS, ORG_ROLES, type AuditAction, type OrgRole } from '../../../shared/org';
+import { AUDIT_ACTION_LABELS, ORG_ROLE_LABELS, ORG_ROLES, type AuditAction, type OrgRole } from '../../../shared/org';
 import { RELEASED_WITHOUT_APPROVAL, RELEASED_WITHOUT_URL } from '../../../shared/publication';
 import type { AuditActor } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
@@ -294,7 +294,8 @@ function words(r: Row, l: Lookups): AuditWords {
       return other(r.subject, `Changed the client ${r.subject}`, parts.length ? parts.join('; ') : null);
     }
     default:
-      return other(r.subject, r.action);
+      // an action without words of its own yet: its label, never its code
+      return other(r.subject, AUDIT_ACTION_LABELS[r.action]);
   }
 }
 
