@@ -464,7 +464,9 @@ describe('the audit log', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.text.trim().split('\r\n')).toHaveLength(2);
-    expect(csv.text).toContain('role_changed');
+    // in words, as on the screen (issue 57), not the code
+    expect(csv.text).toContain('Changed The viewer’s role to Buyer');
+    expect(csv.text).not.toContain('role_changed');
 
     expect((await members.buyer.agent.get('/api/org/audit')).status).toBe(403);
     await expect(db().update(auditEntries).set({ subject: 'rewritten' }).where(eq(auditEntries.organisationId, orgId))).rejects.toThrow();

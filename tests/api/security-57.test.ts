@@ -250,7 +250,7 @@ describe('every CSV guards against formulas (issue 57)', () => {
 
     // the audit log's CSV, through the same helper: the client added is its entry's subject
     const audit = parseCsv((await owner.agent.get('/api/org/audit.csv')).text) as string[][];
-    expect(audit.find((r) => r[3] === 'client_added')?.[4]).toBe(`'${FORMULAS.client}`);
+    expect(audit.find((r) => r[3].startsWith('Added the client'))?.[4]).toBe(`'${FORMULAS.client}`);
     for (const cell of audit.flat()) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 });

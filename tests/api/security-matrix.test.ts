@@ -348,6 +348,7 @@ const ROWS: Row[] = [
   { route: 'POST /api/org/purchase-requests/:id/approve', send: (a) => a.post(`/api/org/purchase-requests/${NOBODY}/approve`), expect: approvedBrands(404) },
   { route: 'POST /api/org/purchase-requests/:id/decline', send: (a) => a.post(`/api/org/purchase-requests/${NOBODY}/decline`, { reason: 'No' }), expect: approvedBrands(404) },
   { route: 'GET /api/org/audit.csv', send: (a) => a.get('/api/org/audit.csv'), expect: approvedBrands(200) },
+  { route: 'GET /api/org/audit/actors', send: (a) => a.get('/api/org/audit/actors'), expect: approvedBrands(200) },
   // the cart and its orders (issue 46)
   { route: 'GET /api/cart', send: (a) => a.get('/api/cart'), expect: approvedBrands(200) },
   { route: 'PUT /api/cart/lines/:opportunityId', send: (a) => a.put(`/api/cart/lines/${NOBODY}`), expect: approvedBrands(404) },

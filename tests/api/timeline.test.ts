@@ -20,7 +20,7 @@ let admin: Agent;
 
 beforeAll(async () => {
   t = await createPaymentsTestApp();
-  const b = await signedIn(t.app, t.db, { ...kinds.approvedBrand, brandName: 'Acme Rockets' });
+  const b = await signedIn(t.app, t.db, { ...kinds.approvedBrand, name: 'Rhea Rocket', brandName: 'Acme Rockets' });
   brand = b.agent;
   brandId = b.user!.id;
   stranger = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
@@ -62,7 +62,7 @@ describe('the timeline of one article, from payment to release', () => {
     const id = await buy();
     const draft = { draftDocumentUrl: 'https://docs.example.com/draft-1' };
     let entries = await timeline(brand, 'brand', id);
-    expect(entries.map((e) => [e.kind, e.actor.type, e.actor.name, e.details])).toEqual([['paid', 'brand', 'Acme Rockets', { amount: '1250.00' }]]);
+    expect(entries.map((e) => [e.kind, e.actor.type, e.actor.name, e.details])).toEqual([['paid', 'brand', 'Rhea Rocket', { amount: '1250.00' }]]);
 
     await step(id, ['brief_saved'], () => brand.post(`/api/brand/brief/${id}`, { part1Json: { name: 'Ann' } }));
     await step(id, [], () => brand.post(`/api/brand/brief/${id}`, { part1Json: { name: 'Ann B' } }));
@@ -77,7 +77,8 @@ describe('the timeline of one article, from payment to release', () => {
     expect(edits2.details).toEqual({ round: 2, feedback: 'Shorter intro, please', revision: 2, included: 2 });
     await step(id, ['edits_completed'], () => admin.post(`/api/admin/projects/${id}/mark-edits-complete`));
     const [approved] = await step(id, ['approved'], () => brand.post(`/api/brand/projects/${id}/approve`));
-    expect(approved.actor).toEqual({ type: 'brand', name: 'Acme Rockets' });
+    // the member who acted, not the organisation's brand name (issue 57)
+    expect(approved.actor).toEqual({ type: 'brand', name: 'Rhea Rocket' });
     // refused changes write nothing
     await step(id, [], async () => {
       const res = await brand.post(`/api/brand/projects/${id}/approve`);
@@ -110,8 +111,8 @@ describe('the timeline of one article, from payment to release', () => {
     expect([...times].sort((a, b) => a - b)).toEqual(times);
 
     // a name changed later does not rewrite history
-    await t.db.update(users).set({ brandName: 'Acme Renamed' }).where(eq(users.id, brandId));
-    expect((await timeline(brand, 'brand', id))[0].actor.name).toBe('Acme Rockets');
+    await t.db.update(users).set({ name: 'Rhea Renamed', brandName: 'Acme Renamed' }).where(eq(users.id, brandId));
+    expect((await timeline(brand, 'brand', id))[0].actor.name).toBe('Rhea Rocket');
   });
 
   it('records a refund with its reason and the admin who made it', async () => {

@@ -150,9 +150,23 @@ test('[CLIENTS] an agency buys for a client; its client reviewer approves the dr
   // the owner reads it all in the audit log
   await page.goto('/brand/audit');
   const entries = page.getByTestId('audit-entry');
-  await expect(entries.filter({ hasText: 'Draft approved' })).toContainText('Rita Client');
-  await expect(entries.filter({ hasText: 'Client added' })).toContainText(client);
-  await expect(entries.filter({ hasText: 'Member joined' })).toContainText(email);
+  // in words (issue 57): the placement as "outlet · article · client", linked to its page
+  const approved = entries.filter({ hasText: 'Approved the draft' });
+  await expect(approved).toContainText('Rita Client');
+  const subject = approved.getByRole('link', { name: `The Grocer Gazette · ${title} · ${client}` });
+  await expect(subject).toHaveAttribute('href', `/brand/my-articles/${paymentId}`);
+  await expect(entries.filter({ hasText: `Added the client ${client}` })).toHaveCount(1);
+  await expect(entries.filter({ hasText: 'Joined as Reviewer' })).toContainText(email);
+  await expect(entries.filter({ hasText: 'Paid for the placement' })).toContainText('$2,345.67');
+  // no raw ids or codes anywhere in the log
+  await expect(page.getByTestId('audit-entry').first()).toBeVisible();
+  const text = await page.locator('table').innerText();
+  expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[a-z]+_[a-z_]+\b/);
+  await axe(page);
+  await shots(page, 'audit-log-words');
+  await subject.click();
+  await expect(page).toHaveURL(new RegExp(`/brand/my-articles/${paymentId}$`));
+  await expect(page.getByTestId('details-title')).toHaveText(title);
   // the invoice is addressed to the client
   const pdf = await api(page, 'GET', `/api/brand/payments/${paymentId}/invoice`);
   expect(pdf.status()).toBe(200);

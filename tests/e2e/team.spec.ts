@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, brandAs, invitationToken, uniqueEmail } from './support';
+import { PASSWORD, api, brandAs, invitationToken, uniqueEmail } from './support';
 
 
 test('[TEAM] the owner invites a buyer, who signs up and joins; the owner makes them a viewer and sees it in the audit log', async ({ page, browser }) => {
@@ -81,17 +81,29 @@ test('[TEAM] the owner invites a buyer, who signs up and joins; the owner makes 
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page).toHaveURL(/\/brand\/audit$/);
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
-  const joined = page.getByTestId('audit-entry').filter({ hasText: 'Member joined' });
+  // in words (issue 57): who did what to whom, no codes
+  const joined = page.getByTestId('audit-entry').filter({ hasText: 'Joined as Buyer' });
   await expect(joined).toContainText('Casey Morgan');
   await expect(joined).toContainText(email);
-  const changed = page.getByTestId('audit-entry').filter({ hasText: 'Role changed' });
+  const changed = page.getByTestId('audit-entry').filter({ hasText: 'Changed Casey Morgan’s role to Viewer' });
   await expect(changed).toContainText('Riley Jordan');
-  await expect(changed).toContainText('Buyer → Viewer');
-  await expect(page.getByTestId('audit-entry').filter({ hasText: 'Member invited' })).toHaveCount(1);
+  await expect(changed).toContainText('Was Buyer');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: "Invited Casey Morgan as Buyer" })).toHaveCount(1);
+  await expect(page.locator('table')).not.toContainText('role_changed');
 
   // the filters live in the URL, and the export carries them
   await page.getByLabel('Action').selectOption('role_changed');
   await expect(page).toHaveURL(/action=role_changed/);
   await expect(page.getByTestId('audit-entry')).toHaveCount(1);
   await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/org/audit.csv?action=role_changed');
+
+  // removed, Casey can still be chosen in the Member filter, and their entries found (issue 57)
+  const members = (await (await api(page, 'GET', '/api/org/members')).json()) as { id: string; email: string }[];
+  const casey = members.find((m) => m.email === email)!;
+  expect((await api(page, 'DELETE', `/api/org/members/${casey.id}`)).status()).toBe(204);
+  await page.goto('/brand/audit');
+  await page.getByLabel('Member').selectOption({ label: 'Casey Morgan (no longer a member)' });
+  await expect(page).toHaveURL(new RegExp(`actor=${casey.id}`));
+  await expect(page.getByTestId('audit-entry')).toHaveCount(1);
+  await expect(page.getByTestId('audit-entry')).toContainText('Joined as Buyer');
 });

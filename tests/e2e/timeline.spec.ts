@@ -53,7 +53,8 @@ test('[BRAND][ADMIN] the timeline tells one article from payment to release', as
     'Edits requested',
     'Edits marked complete',
     'Draft approved',
-    'Published',
+    // the spec's release call, without a live URL, says so (issue 57)
+    'Released without a live URL',
     'Payment released ($980.00)',
   ];
   for (const [page, path] of [
@@ -73,6 +74,10 @@ test('[BRAND][ADMIN] the timeline tells one article from payment to release', as
     }
     // the round's feedback in full, and who did what
     await expect(timeline.getByText('Please add a quote from our CEO.')).toBeVisible();
+    // the member who approved, by name, not the organisation (issue 57), on both sides
+    const approved = timeline.getByTestId('timeline-entry').filter({ hasText: 'Draft approved' });
+    await expect(approved).toContainText('Riley Jordan ·');
+    await expect(timeline).not.toContainText('Jordan Goods');
   }
   await adminCtx.close();
   await brandCtx.close();

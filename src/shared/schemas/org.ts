@@ -183,9 +183,29 @@ export const auditEntrySchema = z
     subject: z.string(),
     details: z.record(z.string(), z.unknown()),
     address: z.string().nullable(),
+    // issue 57: the entry in words (the CSV's columns too); the fields above stay as they were
+    title: z.string().describe('what the entry is about, in words: a placement as “outlet · article · client”, a member by name'),
+    placementId: id.nullable().describe('the placement it is about (its page), or null'),
+    orderId: id.nullable().describe('the order it is about (its page), or null'),
+    actionText: z.string().describe('what was done, in words: “Changed Ana Díaz’s role to Buyer”'),
+    detailsText: z.string().nullable().describe('the details in words (no ids), or null when there are none'),
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** Whom an audit entry's actor is now: a member, someone no longer one, or Byline's editorial team. */
+const AUDIT_ACTOR_KINDS = ['member', 'former_member', 'editorial_team'] as const;
+
+/** GET /api/org/audit/actors item: everyone with entries, removed members too (the Member filter). */
+export const auditActorSchema = z
+  .object({
+    id,
+    name: z.string().nullable(),
+    email: z.string(),
+    kind: z.enum(AUDIT_ACTOR_KINDS),
+  })
+  .meta({ id: 'AuditActor' });
+export type AuditActor = z.infer<typeof auditActorSchema>;
 
 /** A cap or threshold in dollars: a positive amount with at most 2 decimals, or null for none. */
 const capUsd = z

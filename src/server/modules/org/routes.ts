@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   acceptInvitationSchema,
+  auditActorSchema,
   auditEntrySchema,
   auditQuerySchema,
   invitationInputSchema,
@@ -26,6 +27,7 @@ import { billingDetailsSchema } from '../../../shared/billing';
 import { billingDetailsAnswerSchema } from '../../../shared/schemas/responses/payment';
 import { addClient, changeClient, clientBilling, CLIENT_NOT_FOUND, listClients, saveClientBilling } from './clients';
 import { decidePurchase, listPurchaseRequests, PURCHASE_REQUEST_NOT_FOUND, setBudget, setMemberLimits, spendOf } from './budget';
+import { auditActors } from './audit-words';
 import { ORG_ROLES } from '../../../shared/org';
 import type { Module } from '../../deps';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
@@ -511,6 +513,20 @@ export const orgModule: Module = async (app, { db, limits }) => {
       }
       return items;
     },
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/org/audit/actors',
+    {
+      access: 'brand',
+      can: 'manage',
+      tags: ['Organisation'],
+      summary: 'Everyone with entries in the audit log, members first, then those no longer members (the log’s Member filter)',
+      response: { 200: z.array(auditActorSchema) },
+    },
+    async (req) => auditActors(db, orgOf(req)),
   );
 
   route(

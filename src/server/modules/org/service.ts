@@ -17,6 +17,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { after, cursorAt, type Page } from '../../lib/paging';
 import type { SessionUser } from '../auth/users';
 import { recordAudit } from './audit';
+import { auditWords, type AuditWords } from './audit-words';
 
 /**
  * Organisations (decision 033): the members and their roles, invitations, ownership, the audit log.
@@ -421,7 +422,7 @@ function auditWhere(organisationId: string, q: AuditQuery, beforeId?: number): S
   )!;
 }
 
-const auditJson = (r: typeof auditEntries.$inferSelect): AuditEntry => ({
+const auditJson = (r: typeof auditEntries.$inferSelect, words: AuditWords): AuditEntry => ({
   id: String(r.id),
   at: r.at.toISOString(),
   actor: { id: r.actorId, name: r.actorName, email: r.actorEmail },
@@ -429,6 +430,7 @@ const auditJson = (r: typeof auditEntries.$inferSelect): AuditEntry => ({
   subject: r.subject,
   details: r.details,
   address: r.address,
+  ...words,
 });
 
 const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
@@ -448,14 +450,17 @@ export async function auditPage(db: Db, organisationId: string, q: AuditQuery, l
     .where(auditWhere(organisationId, q, beforeId))
     .orderBy(desc(auditEntries.id))
     .limit(limit + 1);
-  return rows.map(auditJson);
+  const words = await auditWords(db, organisationId, rows);
+  return rows.map((r, i) => auditJson(r, words[i]));
 }
 
 /** GET /api/org/audit.csv: every entry the filters find, newest first. */
 export async function auditCsv(db: Db, organisationId: string, q: AuditQuery): Promise<string> {
   const rows = await db.select().from(auditEntries).where(auditWhere(organisationId, q)).orderBy(desc(auditEntries.id));
+  // the same words as the screen (issue 57): no codes, ids or JSON
+  const words = await auditWords(db, organisationId, rows);
   return csvRows([
     ['At (UTC)', 'Member', 'E-mail', 'Action', 'Subject', 'Details', 'Address'],
-    ...rows.map((r) => [r.at.toISOString(), r.actorName, r.actorEmail, r.action, r.subject, JSON.stringify(r.details), r.address]),
+    ...rows.map((r, i) => [r.at.toISOString(), r.actorName, r.actorEmail, words[i].actionText, words[i].title, words[i].detailsText, r.address]),
   ]);
 }

@@ -15,7 +15,7 @@ import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/p
  * data: a change that rolls back takes its entry with it. Rows are never updated or deleted.
  */
 
-/** Who did it: a user (brand or admin, named from the users table as they are called then) or Byline. */
+/** Who did it: a user (a member or an admin, named from the users table as they are called then) or Byline. */
 export type Actor = { type: 'brand' | 'admin'; id: string } | { type: 'system' };
 export const SYSTEM: Actor = { type: 'system' };
 /** What Byline calls itself on a timeline. */
@@ -24,9 +24,10 @@ const SYSTEM_NAME = 'Byline';
 /** Appends one entry. `tx`: the transaction of the change it records. */
 export async function recordEvent(tx: Tx, paymentId: string, kind: TimelineKind, actor: Actor, details: Record<string, unknown> = {}, at?: Date) {
   const actorId = actor.type === 'system' ? null : actor.id;
-  // the brand by its brand name, an admin by name; the e-mail when there is no name
+  // the member who acted by name, not their organisation (issue 57), and an admin by name; the
+  // e-mail when there is no name
   const name = actorId
-    ? sql`coalesce((SELECT coalesce(nullif(${users.brandName}, ''), nullif(${users.name}, ''), ${users.email}) FROM ${users} WHERE ${users.id} = ${actorId}), ${SYSTEM_NAME})`
+    ? sql`coalesce((SELECT coalesce(nullif(${users.name}, ''), ${users.email}) FROM ${users} WHERE ${users.id} = ${actorId}), ${SYSTEM_NAME})`
     : sql`${SYSTEM_NAME}`;
   await tx.insert(placementEvents).values({
     placementId: paymentId,

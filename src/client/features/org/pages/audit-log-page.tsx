@@ -1,8 +1,8 @@
 import { format } from 'date-fns';
 import { Download, ScrollText, ShieldAlert } from 'lucide-react';
-import { useSearchParams } from 'wouter';
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, ORG_ROLE_LABELS, ORG_ROLES, roleCan, type AuditAction, type OrgRole } from '@shared/org';
-import type { AuditEntry, AuditQuery } from '@shared/schemas/org';
+import { Link, useSearchParams } from 'wouter';
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, roleCan, type AuditAction } from '@shared/org';
+import type { AuditActor, AuditEntry, AuditQuery } from '@shared/schemas/org';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,9 +12,8 @@ import { Label } from '@/components/ui/label';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
-import { auditSearch, useAuditLog } from '../api/audit';
+import { auditSearch, useAuditActors, useAuditLog } from '../api/audit';
 import { useOrg } from '@/lib/org';
-import { useMembers } from '../api/org';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -44,20 +43,22 @@ function useAuditFilters() {
   return { filters, set, any: FILTERS.some((f) => filters[f]) };
 }
 
-const isRole = (v: unknown): v is OrgRole => ORG_ROLES.includes(v as OrgRole);
-
-/** What changed, when it is a role: "Buyer → Viewer", or the role given. */
-function roleDetails({ details }: AuditEntry): string | null {
-  if (isRole(details.from) && isRole(details.to)) return `${ORG_ROLE_LABELS[details.from]} → ${ORG_ROLE_LABELS[details.to]}`;
-  if (isRole(details.role)) return ORG_ROLE_LABELS[details.role];
-  return null;
-}
-
 // below md a row is a card: each cell on its own line, named by its column
 const CELL = 'px-4 py-2 align-top max-md:flex max-md:gap-3 max-md:py-0.5 max-md:before:w-20 max-md:before:shrink-0 max-md:before:text-muted-foreground max-md:before:content-[attr(data-label)]';
 
+/** What the entry is about, in words; a placement or an order links to its page. */
+function Subject({ entry }: { entry: AuditEntry }) {
+  const href = entry.placementId ? `/brand/my-articles/${entry.placementId}` : entry.orderId ? `/brand/orders/${entry.orderId}` : null;
+  return href ? (
+    <Link href={href} className="text-primary underline underline-offset-2 hover:no-underline">
+      {entry.title}
+    </Link>
+  ) : (
+    <span>{entry.title}</span>
+  );
+}
+
 function EntryRow({ entry }: { entry: AuditEntry }) {
-  const details = roleDetails(entry);
   return (
     <tr className="border-b last:border-0 max-md:block max-md:py-3" data-testid="audit-entry">
       <td data-label="When" className={cn(CELL, 'whitespace-nowrap tabular-nums')}>
@@ -69,14 +70,14 @@ function EntryRow({ entry }: { entry: AuditEntry }) {
           {entry.actor.name && <p className="text-xs text-muted-foreground wrap-anywhere">{entry.actor.email}</p>}
         </div>
       </td>
-      <td data-label="Action" className={cn(CELL, 'md:whitespace-nowrap')}>
-        <div>
-          <p className="font-medium">{AUDIT_ACTION_LABELS[entry.action]}</p>
-          {details && <p className="text-xs text-muted-foreground">{details}</p>}
+      <td data-label="Action" className={cn(CELL, 'md:min-w-56')}>
+        <div className="min-w-0">
+          <p className="font-medium wrap-anywhere">{entry.actionText}</p>
+          {entry.detailsText && <p className="text-xs text-muted-foreground wrap-anywhere">{entry.detailsText}</p>}
         </div>
       </td>
       <td data-label="Subject" className={cn(CELL, 'wrap-anywhere')}>
-        {entry.subject}
+        <Subject entry={entry} />
       </td>
       <td data-label="Address" className={cn(CELL, 'md:whitespace-nowrap')}>
         <span className="font-mono text-xs wrap-anywhere">{entry.address ?? '—'}</span>
@@ -85,11 +86,17 @@ function EntryRow({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** A person in the Member filter: one no longer a member, or of the editorial team, says so. */
+function actorLabel(a: AuditActor): string {
+  const name = a.name || a.email;
+  return a.kind === 'former_member' ? `${name} (no longer a member)` : a.kind === 'editorial_team' ? `${name} (Byline editorial team)` : name;
+}
+
 const SELECT =
   'block h-9 w-full rounded-md border border-input bg-background px-3 text-base focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring md:text-sm';
 
 function Filters({ filters, set }: ReturnType<typeof useAuditFilters>) {
-  const members = useMembers();
+  const actors = useAuditActors();
   const backwards = Boolean(filters.from && filters.to && filters.from > filters.to);
   return (
     <div className="grid gap-3 rounded-lg border bg-card p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end" data-testid="audit-filters">
@@ -97,9 +104,9 @@ function Filters({ filters, set }: ReturnType<typeof useAuditFilters>) {
         <Label htmlFor="audit-actor">Member</Label>
         <select id="audit-actor" value={filters.actor ?? ''} onChange={(e) => set('actor', e.target.value)} className={SELECT}>
           <option value="">All members</option>
-          {members.data?.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name || m.email}
+          {actors.data?.map((a) => (
+            <option key={a.id} value={a.id}>
+              {actorLabel(a)}
             </option>
           ))}
         </select>
