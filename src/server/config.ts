@@ -61,6 +61,9 @@ export const configSchema = z.object({
    * once only adds switching between them; fewer leave it idle while answers travel.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  // the most items a list without paging parameters answers at once; the rest follow through its
+  // `Link: rel="next"` (docs/decisions/039)
+  LIST_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   // Uploaded files (storage/, decision 020): DATA_DIR/uploads, or an S3-compatible bucket.
   /** `disk` (DATA_DIR/uploads) or `s3`; unset: s3 when S3_BUCKET is set, else disk. */
   FILE_STORE: z.enum(['disk', 's3']).optional(),
