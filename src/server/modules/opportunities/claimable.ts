@@ -67,18 +67,23 @@ export const claimable = (since: string | Placeholder) =>
 /**
  * The browse list (GET /api/opportunities without parameters): the claimable opportunities, newest
  * first, each as its card's JSON built by the database, at most `limit` at once (LIST_MAX,
- * decision 039), the rest after `(createdAt, id)` of the last one sent. The claimable condition is
- * the search's (`claimable`), so the page is one range of opportunities_browse_newest_idx read
- * backwards, and only the page's rows are read from the table. Prepared, with and without the
- * page's start. (Also run by the bench's ceiling server.)
+ * decision 039), the rest after `(createdAt, id)` of the last one sent. The page's ids first, in
+ * order: the claimable condition is the search's (`claimable`), read from
+ * opportunities_browse_newest_idx alone (drizzle/0043), backwards; then the cards of those rows
+ * only. Prepared, with and without the page's start.
  */
 const browsePageSql = (after: boolean) =>
   sql`SELECT ${cardJson} AS "json", ${cursorAt(o.createdAt)} AS "cursorAt", ${o.id} AS "id"
-    FROM ${o} ${card()}
-    WHERE ${claimable(sql.placeholder('since'))}
-      ${after ? sql`AND (${o.createdAt}, ${o.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)` : sql``}
-    ORDER BY ${o.createdAt} DESC, ${o.id} DESC
-    LIMIT ${sql.placeholder('limit')}`;
+    FROM (
+      SELECT ${o.id} AS "id", ${o.createdAt} AS "createdAt" FROM ${o}
+      WHERE ${claimable(sql.placeholder('since'))}
+        ${after ? sql`AND (${o.createdAt}, ${o.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)` : sql``}
+      ORDER BY ${o.createdAt} DESC, ${o.id} DESC
+      LIMIT ${sql.placeholder('limit')}
+    ) AS "keys"
+    JOIN ${o} ON ${o.id} = "keys"."id"
+    ${card()}
+    ORDER BY "keys"."createdAt" DESC, "keys"."id" DESC`;
 type BrowseRow = { json: string; cursorAt: string; id: string };
 export const browseStatement = preparedStatement<BrowseRow, { since: string; limit: number }>('claimable_opportunities', browsePageSql(false));
 const browseAfterStatement = preparedStatement<BrowseRow, { since: string; limit: number; at: string; id: string }>(
