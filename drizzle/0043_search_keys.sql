@@ -50,4 +50,12 @@ CREATE INDEX "opportunities_browse_deadline_idx" ON "opportunities" USING btree 
   WHERE status = 'available';--> statement-breakpoint
 CREATE INDEX "opportunities_browse_on_time_idx" ON "opportunities" USING btree ("outlet_on_time", "id")
   INCLUDE ("created_at", "price_usd", "domain_authority", "deadline_date", "filled_slots", "max_slots", "tat_days", "link_type", "country", "language", "outlet_id", "type", "topics")
+  WHERE status = 'available';;--> statement-breakpoint
+-- 3. The filters that leave few rows (a topic and a language, a type and a topic): one GIN index
+--    over the filtered columns (btree_gin for the plain ones) finds the rows of every given filter at
+--    once, so such a search reads only its matches' rows instead of passing over every claimable
+--    opportunity's index entry. The planner takes it when the filters leave few rows, the sorts'
+--    indexes above when they leave many.
+CREATE EXTENSION IF NOT EXISTS btree_gin;--> statement-breakpoint
+CREATE INDEX "opportunities_browse_filters_idx" ON "opportunities" USING gin ("topics", "type", "language", "country", "link_type")
   WHERE status = 'available';

@@ -282,6 +282,10 @@ export const opportunities = pgTable(
     index('opportunities_browse_link_type_idx').on(t.linkType, t.priceUsd).where(sql`status = 'available'`),
     index('opportunities_browse_tat_idx').on(t.tatDays).where(sql`status = 'available'`),
     index('opportunities_browse_topics_idx').using('gin', t.topics).where(sql`status = 'available'`),
+    // the filters that leave few rows, all at once (btree_gin for the plain columns; drizzle/0043)
+    index('opportunities_browse_filters_idx')
+      .using('gin', t.topics, t.type, t.language, t.country, t.linkType)
+      .where(sql`status = 'available'`),
     index('opportunities_search_idx').using('gin', t.search),
     index('opportunities_outlet_trgm_idx').using('gin', sql`${t.outletName} gin_trgm_ops`),
     index('opportunities_outlet_idx').on(t.outletId),
