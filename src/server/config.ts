@@ -72,6 +72,9 @@ export const configSchema = z.object({
    * a queue that grows until requests time out (ops/overload.ts). About what the pool answers in 0.1 s.
    */
   MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(48),
+  // the most items a list without paging parameters answers at once; the rest follow through its
+  // `Link: rel="next"` (docs/decisions/039)
+  LIST_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   // Uploaded files (storage/, decision 020): DATA_DIR/uploads, or an S3-compatible bucket.
   /** `disk` (DATA_DIR/uploads) or `s3`; unset: s3 when S3_BUCKET is set, else disk. */
   FILE_STORE: z.enum(['disk', 's3']).optional(),

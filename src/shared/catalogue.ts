@@ -288,6 +288,7 @@ export const OPPORTUNITY_SEARCH_PARAMS = [
   'sort',
   'limit',
   'cursor',
+  'after',
 ] as const;
 
 /** The browse list's orders (GET /api/opportunities?sort=): newest first is the default. */

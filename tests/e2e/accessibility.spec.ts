@@ -448,6 +448,8 @@ test('[ADMIN] attention, payments, placements, approvals and codes pass axe', as
   await check(page, 'metrics-import-checked', page.getByTestId('import-error'));
   await page.goto('/admin/approvals');
   await check(page, 'approvals', heading(page, /Approvals|Brand Approvals/));
+  await page.goto('/admin/organisations');
+  await check(page, 'organisations', heading(page, 'Organisations'));
   await page.goto('/admin/invite-codes');
   const code = page.getByTestId('invite-code').filter({ hasText: data.code });
   await check(page, 'invite-codes', code);

@@ -178,7 +178,7 @@ test('[BRAND][CART] twelve opportunities into the cart, one sold out and one rep
     page
       .getByTestId('order-line')
       .filter({ hasText: outlet('E') })
-      .getByRole('link'),
+      .getByRole('link', { name: 'Story E for the cart', exact: true }),
   ).toHaveAttribute('href', `/brand/my-articles/${order.lines.find((l) => l.opportunityId === e.id)!.paymentId}`);
   // bought: out of the cart
   await expect(navCount).toHaveCount(0);

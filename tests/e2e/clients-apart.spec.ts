@@ -263,7 +263,7 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
       const briefOf = who === 'rita' ? a.placements.partRefunded : a.placements.boltFresh;
       await screen(page, shot('brief'), async () => {
         await page.goto(`/brand/brief/${briefOf}`);
-        await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue(who === 'rita' ? 'Acme Foods' : 'Bolt Bikes', opened);
+        await expect(page.getByLabel('Brand or product to list')).toHaveValue(who === 'rita' ? 'Acme Foods' : 'Bolt Bikes', opened);
       }, answers);
       await expect(page.getByTestId('brief-template').locator('option')).toHaveText(['Choose a template…', a.templates[who === 'rita' ? 'acme' : 'bolt']]);
       const templateAnswers = answers.filter((x) => x.includes('/api/brand/brief-templates'));

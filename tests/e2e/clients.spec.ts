@@ -243,8 +243,8 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
 
   // Acme's first brief, kept as Acme's template and submitted
   await page.goto(`/brand/brief/${acmeFirst}`);
-  await expect(page.getByLabel('Name (person or brand) to feature')).toBeEditable(opened);
-  await page.getByLabel('Name (person or brand) to feature').fill('Acme Foods');
+  await expect(page.getByLabel('Company (or spokesperson) to feature')).toBeEditable(opened);
+  await page.getByLabel('Company (or spokesperson) to feature').fill('Acme Foods');
   await page.getByLabel('Background and experience').fill('Acme has baked bread since 1921.');
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await page.getByLabel('Main goal of the article').fill('Reach grocers');
@@ -261,7 +261,7 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
 
   // Bolt's brief: nothing of Acme's, neither pre-filled nor offered as a template
   await page.goto(`/brand/brief/${boltFirst}`);
-  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('', opened);
+  await expect(page.getByLabel('Company (or spokesperson) to feature')).toHaveValue('', opened);
   await expect(page.getByTestId('fallback-banner')).toHaveCount(0);
   await expect(page.getByTestId('brief-template')).toHaveCount(0);
   await expect(page.getByText('Writing briefs like this one often?')).toBeVisible();
@@ -269,7 +269,7 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
   // Acme's next brief starts from Acme's, and offers Acme's template
   await page.goto(`/brand/brief/${acmeSecond}`);
   await expect(page.getByTestId('fallback-banner')).toContainText(`pre-filled this form from your previous brief for ${acme}`, opened);
-  await expect(page.getByLabel('Name (person or brand) to feature')).toHaveValue('Acme Foods');
+  await expect(page.getByLabel('Company (or spokesperson) to feature')).toHaveValue('Acme Foods');
   await expect(page.getByTestId('brief-template').getByRole('option')).toHaveText(['Choose a template…', 'Acme launch']);
   await axe(page);
   await shots(page, 'brief-client-templates');

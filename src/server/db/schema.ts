@@ -251,6 +251,9 @@ export const opportunities = pgTable(
     language: text('language'),
     // its outlet (issue 48): set by the database from outlet_url's host or outlet_name (drizzle/0034)
     outletId: uuid('outlet_id').references(() => outlets.id),
+    // the on-time sort's key: its outlet's on-time rate, -1 when it has none, copied by the database
+    // (drizzle/0043) so that the sort walks an index of the opportunities
+    outletOnTime: numeric('outlet_on_time', { precision: 4, scale: 3 }).notNull().default('-1'),
     // the browse search's words, weighted outlet > title > description ('simple': no stemming, so a
     // prefix of a word as written finds it); written by the database (modules/opportunities/search.ts)
     search: tsvector('search').generatedAlwaysAs(
@@ -267,15 +270,22 @@ export const opportunities = pgTable(
     index('opportunities_available_idx').on(t.deadlineDate).where(sql`status = 'available'`),
     // the brands' search (modules/opportunities/search.ts): one index per sort over the available
     // rows, and one per filter, so that no combination needs to read the whole table
+    // the sorts' indexes also carry every filtered column (INCLUDE, written by hand in drizzle/0043,
+    // which drizzle-kit does not model): filters and counts are read from the index alone
     index('opportunities_browse_newest_idx').on(t.createdAt, t.id).where(sql`status = 'available'`),
     index('opportunities_browse_price_idx').on(t.priceUsd, t.id).where(sql`status = 'available'`),
     index('opportunities_browse_da_idx').on(sql`coalesce(${t.domainAuthority}, 0)`, t.id).where(sql`status = 'available'`),
     index('opportunities_browse_deadline_idx').on(sql`coalesce(${t.deadlineDate}, 'infinity'::timestamptz)`, t.id).where(sql`status = 'available'`),
+    index('opportunities_browse_on_time_idx').on(t.outletOnTime, t.id).where(sql`status = 'available'`),
     index('opportunities_browse_country_idx').on(t.country, t.priceUsd).where(sql`status = 'available'`),
     index('opportunities_browse_language_idx').on(t.language, t.priceUsd).where(sql`status = 'available'`),
     index('opportunities_browse_link_type_idx').on(t.linkType, t.priceUsd).where(sql`status = 'available'`),
     index('opportunities_browse_tat_idx').on(t.tatDays).where(sql`status = 'available'`),
     index('opportunities_browse_topics_idx').using('gin', t.topics).where(sql`status = 'available'`),
+    // the filters that leave few rows, all at once (btree_gin for the plain columns; drizzle/0043)
+    index('opportunities_browse_filters_idx')
+      .using('gin', t.topics, t.type, t.language, t.country, t.linkType)
+      .where(sql`status = 'available'`),
     index('opportunities_search_idx').using('gin', t.search),
     index('opportunities_outlet_trgm_idx').using('gin', sql`${t.outletName} gin_trgm_ops`),
     index('opportunities_outlet_idx').on(t.outletId),

@@ -24,10 +24,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const INVALID_CURSOR = 'This page link is no longer valid; reload the list from the start';
 
-const encodeCursor = (c: Cursor) =>
+export const encodeCursor = (c: Cursor) =>
   Buffer.from(JSON.stringify(c.rank === undefined ? [c.at, c.id] : [c.at, c.id, c.rank])).toString('base64url');
 
-function decodeCursor(raw: string): Cursor {
+export function decodeCursor(raw: string): Cursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
     if (Array.isArray(value) && (value.length === 2 || value.length === 3)) {

@@ -71,12 +71,18 @@ export const opportunitySearchQuerySchema = z
     sort: single('sort').pipe(z.enum(OPPORTUNITY_SORTS, { error: `sort must be one of ${OPPORTUNITY_SORTS.join(', ')}` })),
     limit: wholeNumber('limit', 1, SEARCH_LIMIT_MAX),
     cursor: single('cursor').max(500, 'This page link is no longer valid; reload the list from the start'),
+    after: single('after')
+      .max(500, 'This page link is no longer valid; reload the list from the start')
+      .describe('the plain list\'s next page, as its `Link` names it (not with any other parameter)'),
   })
   .partial()
   .strict()
   .superRefine((q, ctx) => {
     if (q.priceMin !== undefined && q.priceMax !== undefined && toCents(q.priceMin) > toCents(q.priceMax)) {
       ctx.addIssue({ code: 'custom', path: ['priceMax'], message: 'priceMax must not be below priceMin' });
+    }
+    if (q.after !== undefined && Object.keys(q).length > 1) {
+      ctx.addIssue({ code: 'custom', path: ['after'], message: 'after is the plain list\'s next page and takes no other parameter' });
     }
     if (q.daMin !== undefined && q.daMax !== undefined && q.daMin > q.daMax) {
       ctx.addIssue({ code: 'custom', path: ['daMax'], message: 'daMax must not be below daMin' });

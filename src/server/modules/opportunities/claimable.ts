@@ -2,6 +2,7 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities as o } from '../../db/schema';
 import { isoUtc, preparedStatement } from '../../db/statement';
+import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { startOfUtcDay } from '../../lib/dates';
 import { DAY_MS } from '../../../shared/constants';
 import { METRIC_STALE_DAYS } from '../../../shared/outlets';
@@ -64,27 +65,53 @@ export const claimable = (since: string | Placeholder) =>
   sql`(${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots} AND ${deadlineKey} >= ${since}::timestamptz)`;
 
 /**
- * The browse list in ONE statement that returns the response body itself: the claimable
- * opportunities, newest first, as a JSON array of cards. Uses opportunities_available_idx.
- * (Also run by the bench's ceiling server.)
+ * The browse list (GET /api/opportunities without parameters): the claimable opportunities, newest
+ * first, each as its card's JSON built by the database, at most `limit` at once (LIST_MAX,
+ * decision 039), the rest after `(createdAt, id)` of the last one sent. The page's ids first, in
+ * order: the claimable condition is the search's (`claimable`), read from
+ * opportunities_browse_newest_idx alone (drizzle/0043), backwards; then the cards of those rows
+ * only. Prepared, with and without the page's start.
  */
-const claimableStatement = {
-  name: 'claimable_opportunities',
-  sql: sql`SELECT coalesce('[' || string_agg(${cardJson}, ',' ORDER BY ${o.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
-    FROM ${o} ${card()}
-    WHERE ${o.status} = 'available' AND ${o.filledSlots} < ${o.maxSlots}
-      AND (${o.deadlineDate} IS NULL OR ${o.deadlineDate} >= ${sql.placeholder('since')}::timestamptz)`,
-};
-const browseStatement = preparedStatement<{ body: string }, { since: string }>(
-  claimableStatement.name,
-  claimableStatement.sql,
+const browsePageSql = (after: boolean) =>
+  sql`SELECT ${cardJson} AS "json", ${cursorAt(o.createdAt)} AS "cursorAt", ${o.id} AS "id"
+    FROM (
+      SELECT ${o.id} AS "id", ${o.createdAt} AS "createdAt" FROM ${o}
+      WHERE ${claimable(sql.placeholder('since'))}
+        ${after ? sql`AND (${o.createdAt}, ${o.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)` : sql``}
+      ORDER BY ${o.createdAt} DESC, ${o.id} DESC
+      LIMIT ${sql.placeholder('limit')}
+    ) AS "keys"
+    JOIN ${o} ON ${o.id} = "keys"."id"
+    ${card()}
+    ORDER BY "keys"."createdAt" DESC, "keys"."id" DESC`;
+type BrowseRow = { json: string; cursorAt: string; id: string };
+export const browseStatement = preparedStatement<BrowseRow, { since: string; limit: number }>('claimable_opportunities', browsePageSql(false));
+const browseAfterStatement = preparedStatement<BrowseRow, { since: string; limit: number; at: string; id: string }>(
+  'claimable_opportunities_after',
+  browsePageSql(true),
 );
 
+export interface BrowsePage {
+  /** the page's JSON: an array of BrandOpportunity */
+  body: string;
+  /** where the next page starts (lib/paging's cursor), when there is one */
+  next?: string;
+}
+
 /**
- * The brands' browse list as of `now`: an opportunity leaves it when its deadline day is over in
- * UTC, with nothing changed in the database.
+ * The brands' browse list as of `now`, `limit` at a time (from the start, or after the cursor `after`
+ * of the page before): an opportunity leaves it when its deadline day is over in UTC, with nothing
+ * changed in the database.
  */
-export async function browseList(db: Db, now = new Date()): Promise<string> {
-  const [row] = await browseStatement(db, { since: startOfUtcDay(now).toISOString() });
-  return row.body;
+export async function browseList(db: Db, limit: number, after?: Cursor, now = new Date()): Promise<BrowsePage> {
+  const since = startOfUtcDay(now).toISOString();
+  const rows = after
+    ? await browseAfterStatement(db, { since, limit: limit + 1, at: after.at, id: after.id })
+    : await browseStatement(db, { since, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    body: `[${page.map((r) => r.json).join(',')}]`,
+    next: rows.length > limit ? encodeCursor({ at: last.cursorAt, id: last.id }) : undefined,
+  };
 }

@@ -20,7 +20,7 @@ import {
 import type { Module } from '../../deps';
 import { idIn, memberOf, noContent, orgOf, route } from '../../lib/contract';
 import { badRequest } from '../../lib/errors';
-import { pageFrom, sendJsonPage } from '../../lib/paging';
+import { decodeCursor, pageFrom, sendJsonPage } from '../../lib/paging';
 import { uploadRoutes } from '../../storage/read-upload';
 import { browseList } from './claimable';
 import { logoUploadRoutes } from './logo-upload';
@@ -63,10 +63,10 @@ export const opportunitiesModule: Module = async (app, deps) => {
       tags: ['Catalogue'],
       spec: true,
       summary: 'The opportunities a brand can buy; with any parameter, the search',
-      description: `Without parameters: every available opportunity whose deadline has not passed, newest first (\`BrandOpportunity[]\`, with an \`ETag\`; \`If-None-Match\` answers 304 while the list is unchanged). With any parameter: one page of the search (\`BrandOpportunityItem[]\`), the next page in \`Link: rel="next"\`, and on the first page (no \`cursor\`) the number found in \`X-Total-Count\`: exact up to ${SEARCH_COUNT_CAP}, \`${TOTAL_COUNT_MORE}\` when more match. Unknown parameters are refused.`,
+      description: `Without parameters: every available opportunity whose deadline has not passed, newest first (\`BrandOpportunity[]\`, with an \`ETag\`; \`If-None-Match\` answers 304 while the list is unchanged), at most \`LIST_MAX\` (1,000) at once: the rest follow in \`Link: rel="next"\` (\`?after=\`). With any parameter: one page of the search (\`BrandOpportunityItem[]\`), the next page in \`Link: rel="next"\`, and on the first page (no \`cursor\`) the number found in \`X-Total-Count\`: exact up to ${SEARCH_COUNT_CAP}, \`${TOTAL_COUNT_MORE}\` when more match. Unknown parameters are refused.`,
       querystring: opportunitySearchQuerySchema,
       headers: {
-        Link: '`<…>; rel="next"`: the search\'s next page, when there is one',
+        Link: '`<…>; rel="next"`: the search\'s next page, or the plain list\'s past `LIST_MAX`, when there is one',
         'X-Total-Count': `the search's first page only (none with \`cursor\`): how many it finds, exactly up to ${SEARCH_COUNT_CAP}, or \`${TOTAL_COUNT_MORE}\` when more match`,
       },
       // the search's items first: the plain list's would also read them, dropping `saved` and `soldOut`
@@ -76,8 +76,8 @@ export const opportunitiesModule: Module = async (app, deps) => {
       },
     },
     async (req, reply) => {
-      // with any parameter: the search, one page at a time (search.ts); without: the spec's whole list
-      if (Object.keys(req.query).length > 0) {
+      // with any parameter but `after`: the search, one page at a time (search.ts)
+      if (Object.keys(req.query).length > 0 && req.query.after === undefined) {
         const page = await searchOpportunities(db, orgOf(req), req.query);
         if (page.next) {
           const url = new URL(req.url, 'http://x');
@@ -90,13 +90,16 @@ export const opportunitiesModule: Module = async (app, deps) => {
         void reply.header('cache-control', 'private, no-store');
         return sendJsonText(reply, page.body);
       }
-      // the same list for every brand: browsers revalidate it with its ETag, the hash of its bytes,
-      // and get a 304 while it has not changed
-      const body = await browseList(db);
-      const etag = `W/"${createHash('sha256').update(body).digest('base64url')}"`;
+      // without: the spec's list, LIST_MAX at a time (decision 039), the rest after `after`; the same
+      // list for every brand: browsers revalidate it with its ETag, the hash of its bytes, and get a
+      // 304 while it has not changed
+      const after = req.query.after === undefined ? undefined : decodeCursor(req.query.after);
+      const page = await browseList(db, deps.config.LIST_MAX, after);
+      if (page.next) void reply.header('link', `</api/opportunities?after=${page.next}>; rel="next"`);
+      const etag = `W/"${createHash('sha256').update(page.body).digest('base64url')}"`;
       void reply.header('cache-control', 'private, no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
       if (matchesEtag(req.headers['if-none-match'], etag)) return reply.code(304).send();
-      return sendJsonText(reply, body);
+      return sendJsonText(reply, page.body);
     },
   );
 
@@ -108,12 +111,24 @@ export const opportunitiesModule: Module = async (app, deps) => {
       access: 'brand',
       tags: ['Catalogue'],
       summary: 'The brand’s shortlist',
-      description: 'Most recently saved first; one that sold out or whose deadline passed stays, marked `soldOut`.',
+      description:
+        'Most recently saved first; one that sold out or whose deadline passed stays, marked `soldOut`. At most `LIST_MAX` (1,000) at once: the rest follow in `Link: rel="next"` (`?after=`).',
+      // other parameters are ignored, as they always were here
+      querystring: z.object({
+        after: z
+          .string()
+          .max(500, 'This page link is no longer valid; reload the list from the start')
+          .optional()
+          .describe('the next page, as its `Link` names it'),
+      }),
+      headers: { Link: '`<…>; rel="next"`: the shortlist past `LIST_MAX`, when there is more' },
       response: { 200: z.array(brandOpportunityItemSchema) },
     },
     async (req, reply) => {
-      const body = await listSaved(db, orgOf(req));
-      return sendJsonText(reply.header('cache-control', 'private, no-store'), body);
+      const after = req.query.after === undefined ? undefined : decodeCursor(req.query.after);
+      const page = await listSaved(db, orgOf(req), deps.config.LIST_MAX, after);
+      if (page.next) void reply.header('link', `</api/brand/saved?after=${page.next}>; rel="next"`);
+      return sendJsonText(reply.header('cache-control', 'private, no-store'), page.body);
     },
   );
 

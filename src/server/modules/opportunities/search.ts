@@ -4,7 +4,7 @@ import { SEARCH_COUNT_CAP } from '../../../shared/constants';
 import { SEARCH_LIMIT_DEFAULT } from '../../../shared/opportunity';
 import type { OpportunitySearchQuery } from '../../../shared/schemas/opportunity-search';
 import type { Db } from '../../db/client';
-import { opportunities as o, outlets } from '../../db/schema';
+import { opportunities as o } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
 import { startOfUtcDay } from '../../lib/dates';
 import { card, cardJson, claimable, deadlineKey, freshSinceOf, outletSummary } from './claimable';
@@ -22,7 +22,7 @@ import { searchWords, textMatch, withTypoTolerance } from './words';
 const TIMESTAMP_TEXT = (column: SQL) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** Each sort: the key it orders by (then the id, in the same direction), its direction, the key as cursor text and its type; `outlet`: the key is its outlet's (joined). */
-const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cast: string; outlet?: true }> = {
+const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cast: string }> = {
   newest: { key: sql`${o.createdAt}`, asc: false, keyText: TIMESTAMP_TEXT(sql`${o.createdAt}`), cast: 'timestamptz' },
   price_asc: { key: sql`${o.priceUsd}`, asc: true, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
   price_desc: { key: sql`${o.priceUsd}`, asc: false, keyText: sql`${o.priceUsd}::text`, cast: 'numeric' },
@@ -38,13 +38,13 @@ const SORTS: Record<OpportunitySort, { key: SQL; asc: boolean; keyText: SQL; cas
     keyText: sql`CASE WHEN ${o.deadlineDate} IS NULL THEN 'infinity' ELSE ${TIMESTAMP_TEXT(sql`${o.deadlineDate}`)} END`,
     cast: 'timestamptz',
   },
-  // Byline's record: the outlet's on-time rate (kept on its row by the database, drizzle/0035); none last
+  // Byline's record: the outlet's on-time rate (kept on its row by the database, drizzle/0035, and
+  // copied to each of its opportunities, drizzle/0043: -1 when it has none, sorted last)
   on_time_desc: {
-    key: sql`coalesce(${outlets.onTimeRate}, -1)`,
+    key: sql`${o.outletOnTime}`,
     asc: false,
-    keyText: sql`to_char(coalesce(${outlets.onTimeRate}, -1), 'FM0.000')`,
+    keyText: sql`to_char(${o.outletOnTime}, 'FM0.000')`,
     cast: 'rate',
-    outlet: true,
   },
 };
 
@@ -178,23 +178,31 @@ export async function searchOpportunities(
     : undefined;
   // with a `saved` filter every item's flag is the filter's
   const saved = q.saved === undefined ? savedBy(organisationId) : sql.raw(String(q.saved));
-  const found = cursor
-    ? sql`SELECT NULL::int AS "total"`
-    : sql`SELECT count(*)::int AS "total" FROM (SELECT 1 FROM ${o} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}) AS "matching"`;
-  const withOutlet = sort.outlet ? sql`LEFT JOIN ${outlets} ON ${outlets.id} = ${o.outletId}` : sql``;
-  // the page's ids in the sort's order first, then the cards of those rows only: a sort no index
-  // serves (the outlet's on-time rate) sorts keys, not every matching card
-  const statement = sql`SELECT "page"."json", "page"."cursorKey", "page"."id", "found"."total"
-    FROM (${found}) AS "found"
+  // The page's keys (sort key and id) in the sort's order, read from the sort's index alone (its
+  // INCLUDE columns carry every filter, drizzle/0043). On the first page the count reads the
+  // matching keys first, at most SEARCH_COUNT_CAP + 1 of them: when that is all of them, the page is
+  // sorted from those keys (a filter that skips most opportunities is read once, not twice); when
+  // more match, they are dense enough for the sort's index to find a page after a short walk.
+  const ordered = (extra?: SQL) => sql`SELECT ${sort.key} AS "key", ${o.id} AS "id" FROM ${o}
+    WHERE ${and(where, after, extra)}
+    ORDER BY ${sort.key} ${dir}, ${o.id} ${dir}
+    LIMIT ${limit + 1}`;
+  const counted = cursor
+    ? sql`"found" AS (SELECT NULL::int AS "total"), "keys" AS (${ordered()})`
+    : sql`"matching" AS MATERIALIZED (SELECT ${sort.key} AS "key", ${o.id} AS "id" FROM ${o} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP + 1}),
+      "found" AS (SELECT count(*)::int AS "total" FROM "matching"),
+      "keys" AS (
+        (SELECT "key", "id" FROM "matching" WHERE (SELECT "total" FROM "found") <= ${SEARCH_COUNT_CAP}
+          ORDER BY "key" ${dir}, "id" ${dir} LIMIT ${limit + 1})
+        UNION ALL
+        (${ordered(sql`(SELECT "total" FROM "found") > ${SEARCH_COUNT_CAP}`)}))`;
+  // then the cards of the page's rows only
+  const statement = sql`WITH ${counted}
+    SELECT "page"."json", "page"."cursorKey", "page"."id", "found"."total"
+    FROM "found"
     LEFT JOIN (
-      SELECT ${cardJson} AS "json", "keys"."cursorKey", "keys"."id", "keys"."key"
-      FROM (
-        SELECT ${sort.keyText} AS "cursorKey", ${o.id} AS "id", ${sort.key} AS "key"
-        FROM ${o} ${withOutlet}
-        WHERE ${and(where, after)}
-        ORDER BY ${sort.key} ${dir}, ${o.id} ${dir}
-        LIMIT ${limit + 1}
-      ) AS "keys"
+      SELECT ${cardJson} AS "json", ${sort.keyText} AS "cursorKey", "keys"."id", "keys"."key"
+      FROM "keys"
       JOIN ${o} ON ${o.id} = "keys"."id"
       ${card([sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`, sql`${outletSummary(freshSince)} AS "outlet"`])}
     ) AS "page" ON true

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { opportunities as o, savedOpportunities as saved } from '../../db/schema';
 import { preparedStatement } from '../../db/statement';
 import { startOfUtcDay } from '../../lib/dates';
+import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { card, cardJson, claimable, freshSinceOf, outletSummary } from './claimable';
 import { getOpportunity } from './service';
 
@@ -21,22 +22,45 @@ export const savedBy = (organisationId: string) =>
   sql`EXISTS (SELECT 1 FROM ${saved} WHERE ${saved.organisationId} = ${organisationId} AND ${saved.opportunityId} = ${o.id})`;
 
 /**
- * GET /api/brand/saved in one statement that returns the body: the brand's shortlist, most
- * recently saved first, each item a search item (`saved` always, `soldOut` when it can no longer be
- * bought).
+ * GET /api/brand/saved: the brand's shortlist, most recently saved first, each item a search item
+ * (`saved` always, `soldOut` when it can no longer be bought), at most `limit` at once (LIST_MAX,
+ * decision 039), the rest after the (saved at, id) of the last one sent. Prepared, with and
+ * without the page's start.
  */
-const shortlistStatement = preparedStatement<{ body: string }, { organisationId: string; since: string; freshSince: string }>(
-  'shortlist',
-  sql`SELECT coalesce('[' || string_agg(${cardJson}, ',' ORDER BY ${saved.createdAt} DESC, ${o.id} DESC) || ']', '[]') AS "body"
+const shortlistSql = (after: boolean) =>
+  sql`SELECT ${cardJson} AS "json", ${cursorAt(saved.createdAt)} AS "cursorAt", ${o.id} AS "id"
     FROM ${saved} JOIN ${o} ON ${o.id} = ${saved.opportunityId}
     ${card([sql`true AS "saved"`, sql`NOT ${claimable(sql.placeholder('since'))} AS "soldOut"`, sql`${outletSummary(sql.placeholder('freshSince'))} AS "outlet"`])}
-    WHERE ${saved.organisationId} = ${sql.placeholder('organisationId')}::uuid`,
+    WHERE ${saved.organisationId} = ${sql.placeholder('organisationId')}::uuid
+      ${after ? sql`AND (${saved.createdAt}, ${o.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)` : sql``}
+    ORDER BY ${saved.createdAt} DESC, ${o.id} DESC
+    LIMIT ${sql.placeholder('limit')}`;
+type ShortlistValues = { organisationId: string; since: string; freshSince: string; limit: number };
+type ShortlistRow = { json: string; cursorAt: string; id: string };
+const shortlistStatement = preparedStatement<ShortlistRow, ShortlistValues>('shortlist', shortlistSql(false));
+const shortlistAfterStatement = preparedStatement<ShortlistRow, ShortlistValues & { at: string; id: string }>(
+  'shortlist_after',
+  shortlistSql(true),
 );
 
-/** The organisation's shortlist as its JSON array (GET /api/brand/saved). */
-export async function listSaved(db: Db, organisationId: string, now = new Date()): Promise<string> {
-  const [row] = await shortlistStatement(db, { organisationId, since: startOfUtcDay(now).toISOString(), freshSince: freshSinceOf(now) });
-  return row.body;
+/** The organisation's shortlist, `limit` at a time, as its JSON array and where the next page starts. */
+export async function listSaved(
+  db: Db,
+  organisationId: string,
+  limit: number,
+  after?: Cursor,
+  now = new Date(),
+): Promise<{ body: string; next?: string }> {
+  const values = { organisationId, since: startOfUtcDay(now).toISOString(), freshSince: freshSinceOf(now), limit: limit + 1 };
+  const rows = after
+    ? await shortlistAfterStatement(db, { ...values, at: after.at, id: after.id })
+    : await shortlistStatement(db, values);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    body: `[${page.map((r) => r.json).join(',')}]`,
+    next: rows.length > limit ? encodeCursor({ at: last.cursorAt, id: last.id }) : undefined,
+  };
 }
 
 /** Saves an opportunity to the organisation's shortlist (again: nothing changes). 404 for an unknown one. */

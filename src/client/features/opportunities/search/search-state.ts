@@ -28,8 +28,10 @@ export interface SearchState {
 }
 
 /** The page's own parameters, in the schema's order: the API's paging ones (limit, cursor) never enter the page's URL. */
-export type StateParam = Exclude<(typeof OPPORTUNITY_SEARCH_PARAMS)[number], 'limit' | 'cursor'>;
-export const STATE_PARAMS = OPPORTUNITY_SEARCH_PARAMS.filter((p): p is StateParam => p !== 'limit' && p !== 'cursor');
+export type StateParam = Exclude<(typeof OPPORTUNITY_SEARCH_PARAMS)[number], 'limit' | 'cursor' | 'after'>;
+export const STATE_PARAMS = OPPORTUNITY_SEARCH_PARAMS.filter(
+  (p): p is StateParam => p !== 'limit' && p !== 'cursor' && p !== 'after',
+);
 
 export const EMPTY_SEARCH: SearchState = { type: [], linkType: [], topic: [] };
 
