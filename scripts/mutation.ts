@@ -916,7 +916,7 @@ export const MUTANTS: Mutant[] = [
   { name: 'polish 57: the admins\' list counts every member of every organisation', file: 'src/server/modules/org/service.ts',
     find: '(SELECT count(*)::int FROM users u WHERE u.organisation_id = organisations.id)', replace: '(SELECT count(*)::int FROM users u)',
     tests: ['tests/api/clients.test.ts'], grep: 'its invoice is addressed to the client' },
-  // errors at the edge (issue 58, decision 039)
+  // errors at the edge (issue 58, decision 040)
   { name: 'errors 58: a refund beyond what is left is thrown as invalid input (400, not 409)', file: 'src/server/modules/payments/refunds.ts',
     find: "return conflict('more_than_left_to_refund',", replace: "return new DomainError('invalid', 'more_than_left_to_refund',",
     tests: ['tests/api/error-codes.test.ts'], grep: 'beyond what is left' },

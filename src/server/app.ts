@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         req.log.warn({ files: (err.cause as Error)?.message }, 'file store unavailable');
         reply.header('Retry-After', '5');
       }
-      // errors at the edge (decision 039): the one place a refusal's kind becomes its status
+      // errors at the edge (decision 040): the one place a refusal's kind becomes its status
       return reply
         .code(err.status)
         .send({ ...err.extra, message: err.message, code: err.code, ...(err.errors ? { errors: err.errors } : {}) });

@@ -1,5 +1,5 @@
 /**
- * Errors at the edge (issue 58, decision 039): a refusal answers `{message, code}` (and `errors`
+ * Errors at the edge (issue 58, decision 040): a refusal answers `{message, code}` (and `errors`
  * where it has them); the message is the same words as before, the status the one its kind maps to.
  * A few representative refusals: a 404, a 409 (a part refund beyond what is left), a 400 (invalid
  * input), a 403, a 401, and one of fastify's own (a body that is not JSON).

@@ -1,5 +1,5 @@
 /**
- * Errors at the edge (issue 58, decision 039):
+ * Errors at the edge (issue 58, decision 040):
  * - no server module names an HTTP status in a refusal: ESLint's rule for src/server/modules
  *   (eslint.config.js) is live and catches each way of doing it, and no module file does it;
  * - the client branches on a refusal's `code`, never on its message's words: no file of src/client

@@ -1,6 +1,6 @@
 /**
  * An API failure: the server's `{message, code, errors}` when it sent one, and its whole body (e.g.
- * a refused release's `check`). Branch on `code` (decision 039), never on the message's words:
+ * a refused release's `check`). Branch on `code` (decision 040), never on the message's words:
  * `code` is undefined when no answer came or the answer was not the server's JSON.
  */
 export class ApiError extends Error {

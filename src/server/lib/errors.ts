@@ -1,5 +1,5 @@
 /**
- * Errors at the edge (decision 039): a service refuses with a domain error, a stable `code`
+ * Errors at the edge (decision 040): a service refuses with a domain error, a stable `code`
  * (snake_case, what the client branches on) and a `kind` (what sort of refusal it is); only the
  * app's error handler turns the kind into an HTTP status (`STATUS_OF_KIND`). No service names a
  * status (eslint.config.js and tests/unit/errors-at-the-edge.test.ts enforce it).

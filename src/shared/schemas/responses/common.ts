@@ -47,7 +47,7 @@ export const clientRefSchema = z
   .meta({ id: 'ClientRef' });
 
 /**
- * A refusal's code (decision 039): snake_case, stable, what a client branches on (never the
+ * A refusal's code (decision 040): snake_case, stable, what a client branches on (never the
  * message, whose words may change). E.g. `payment_not_found`, `more_than_left_to_refund`,
  * `invalid_input` (a body or query its schema refuses).
  */
