@@ -13,6 +13,17 @@ import boundaries from 'eslint-plugin-boundaries';
  */
 const MODULE_PUBLIC_FILES = ['routes.ts', 'service.ts', 'guards.ts', 'users.ts', 'session.ts', 'slots.ts', 'refunds.ts', 'checkout.ts', 'page-checker.ts', 'watch.ts', 'timers.ts', 'openapi.ts', 'audit.ts', 'budget.ts', 'clients.ts', 'orders.ts', 'swap.ts', 'cancel.ts', 'conversation.ts', 'attachment.ts', 'claimable.ts', 'documents.ts'];
 
+const ERRORS_AT_THE_EDGE_MESSAGE =
+  'Errors at the edge (decision 040): throw a domain error with a code (lib/errors.ts); the app maps its kind to the HTTP status';
+const STATUS = '/^[45][0-9][0-9]$/';
+const ERRORS_AT_THE_EDGE = [
+  `ThrowStatement Literal[raw=${STATUS}]`,
+  `NewExpression Literal[raw=${STATUS}]`,
+  `TSLiteralType > Literal[raw=${STATUS}]`,
+  `CallExpression[callee.property.name=/^(code|status)$/] > Literal[raw=${STATUS}]`,
+  "MemberExpression[property.name='statusCode']",
+].map((selector) => ({ selector, message: ERRORS_AT_THE_EDGE_MESSAGE }));
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'drizzle', '.tmp', 'data', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -83,6 +94,20 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // errors at the edge (decision 040): a module refuses with a domain error's code and kind
+    // (lib/errors.ts); only the app's error handler turns a kind into an HTTP status. No module
+    // names a 4xx/5xx status in what it throws or constructs, reads `statusCode`, or answers one by
+    // hand. (Success statuses, 201 or 204, and a contract's documented `errors` stay the routes'.)
+    files: ['src/server/modules/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...ERRORS_AT_THE_EDGE],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/lib/errors'], importNames: ['STATUS_OF_KIND'], message: ERRORS_AT_THE_EDGE_MESSAGE }] },
       ],
     },
   },

@@ -17,7 +17,7 @@ import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
 import { redactAmounts } from './lib/amounts';
 import { indexPageFor, testModeIndexPage } from './lib/index-html';
-import { HttpError, notFound } from './lib/errors';
+import { DomainError, forbidden, notFound } from './lib/errors';
 import { registerOverloadGuard } from './ops/overload';
 import { DISPUTE_NOT_FOUND, PAYMENT_NOT_FOUND, disputeInClients, placementInClients } from './db/payment-access';
 import { RateLimitError } from './lib/rate-limit';
@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // and the unsubscribe page's POST (a form on our own page; a link's token is its only credential)
     if (!url.startsWith('/api/') && !url.startsWith('/uploads/') && !url.startsWith('/unsubscribe/')) return;
     if (UNSAFE_METHODS.has(req.method) && !url.startsWith('/api/webhooks/') && !isSameOrigin(req, config.PUBLIC_URL)) {
-      throw new HttpError(403, 'Cross-origin request refused');
+      throw forbidden('cross_origin_refused', 'Cross-origin request refused');
     }
     const token = req.cookies[SESSION_COOKIE];
     if (token && token.length <= 100) await signIn(db, req, token);
@@ -138,33 +138,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const params = req.params as Record<string, string>;
     if ('placement' in on) {
       const id = params[on.placement];
-      if (!UUID_RE.test(id) || !(await placementInClients(db, id, req.user.organisationId, clientIds))) throw notFound(PAYMENT_NOT_FOUND);
+      if (!UUID_RE.test(id) || !(await placementInClients(db, id, req.user.organisationId, clientIds))) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     } else {
       const id = params[on.dispute];
-      if (!UUID_RE.test(id) || !(await disputeInClients(db, id, req.user.organisationId, clientIds))) throw notFound(DISPUTE_NOT_FOUND);
+      if (!UUID_RE.test(id) || !(await disputeInClients(db, id, req.user.organisationId, clientIds))) throw notFound('dispute_not_found', DISPUTE_NOT_FOUND);
     }
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
-    if (err instanceof HttpError) {
+    if (err instanceof DomainError) {
       if (err instanceof RateLimitError) reply.header('Retry-After', String(err.retryAfterSeconds));
       if (err instanceof FileStoreUnavailableError) {
         req.log.warn({ files: (err.cause as Error)?.message }, 'file store unavailable');
         reply.header('Retry-After', '5');
       }
-      return reply.code(err.statusCode).send({ ...err.extra, message: err.message, ...(err.errors ? { errors: err.errors } : {}) });
+      // errors at the edge (decision 040): the one place a refusal's kind becomes its status
+      return reply
+        .code(err.status)
+        .send({ ...err.extra, message: err.message, code: err.code, ...(err.errors ? { errors: err.errors } : {}) });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const message =
+      // fastify's own refusals (the body's parser, the multipart parser): a code of ours for each
+      const [message, code] =
         err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
-          ? 'The request body is not valid JSON'
+          ? ['The request body is not valid JSON', 'invalid_json']
           : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413
-            ? 'The request is too large'
+            ? ['The request is too large', 'too_large']
             : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-              ? 'Unsupported content type'
-              : err.message;
-      return reply.code(status).send({ message });
+              ? ['Unsupported content type', 'unsupported_content_type']
+              : [err.message, 'invalid_request'];
+      return reply.code(status).send({ message, code });
     }
     const unavailable = databaseUnavailableCause(err);
     if (unavailable) {
@@ -172,10 +176,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // once it is back, so the client is told to try again shortly. (As with any lost answer, a
       // change whose COMMIT was cut off may still have been applied.)
       req.log.warn({ db: unavailable }, 'database unavailable');
-      return reply.code(503).header('Retry-After', '5').send({ message: 'The service is temporarily unavailable, please try again' });
+      return reply.code(503).header('Retry-After', '5').send({ message: 'The service is temporarily unavailable, please try again', code: 'unavailable' });
     }
     req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' });
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
   });
 
   const provider = deps.payments ?? testCheckoutProvider(db);
@@ -214,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const testModePage = hasClient && moduleDeps.provider.name === 'test' ? testModeIndexPage(clientDir) : null;
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || req.url.startsWith('/uploads/') || req.method !== 'GET' || !hasClient) {
-      return reply.code(404).send({ message: 'Not found' });
+      return reply.code(404).send({ message: 'Not found', code: 'not_found' });
     }
     // the client router draws every page, including its own 404
     reply.header('Cache-Control', 'no-cache');

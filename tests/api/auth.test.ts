@@ -106,7 +106,7 @@ describe('POST /api/login', () => {
     const unknown = await new Agent(t.app).post('/api/login', { email: uniqueEmail(), password: 'nope-nope-nope' });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ message: 'Invalid email or password' });
+    expect(wrong.body).toEqual({ message: 'Invalid email or password', code: 'invalid_credentials' });
     expect(unknown.body).toEqual(wrong.body);
   });
 

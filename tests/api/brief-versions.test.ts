@@ -59,6 +59,7 @@ describe('brief versions: a save based on an older copy is refused, never silent
     expect(tab2.status).toBe(409);
     expect(tab2.body).toEqual({
       message: 'This brief was changed in another window since you opened it',
+      code: 'stale_copy',
       current: {
         part1Json: { personOrBrandName: 'From tab one' },
         part2Json: {},

@@ -229,12 +229,12 @@ describe('the current brief form: /api/brand/brief/{paymentId}', () => {
     const before = await briefRow(t.db, p.id);
     const get = await b.agent.get(`/api/brand/brief/${p.id}`);
     expect(get.status).toBe(404);
-    expect(get.body).toEqual({ message: 'Payment not found' });
+    expect(get.body).toEqual({ message: 'Payment not found', code: 'payment_not_found' });
     expect((await b.agent.post(`/api/brand/brief/${p.id}`, { part1Json: { personOrBrandName: 'Mine' } })).status).toBe(404);
     expect((await b.agent.post(`/api/brand/brief/${p.id}/submit`, { part1Json: PART1, part2Json: PART2 })).status).toBe(404);
     expect(await briefRow(t.db, p.id)).toEqual(before);
     // a missing id and a malformed one look the same
-    expect((await b.agent.get('/api/brand/brief/00000000-0000-4000-8000-000000000000')).body).toEqual({ message: 'Payment not found' });
+    expect((await b.agent.get('/api/brand/brief/00000000-0000-4000-8000-000000000000')).body).toEqual({ message: 'Payment not found', code: 'payment_not_found' });
     expect((await b.agent.get('/api/brand/brief/not-a-uuid')).status).toBe(404);
   });
 

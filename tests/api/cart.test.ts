@@ -138,7 +138,7 @@ describe('checking out a cart', () => {
     await t.db.update(opportunities).set({ filledSlots: 3, status: 'full' }).where(eq(opportunities.id, opps[2].id));
     const res = await brand.agent.post('/api/cart/checkout', {});
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: '“Story 3” cannot be bought now: remove it from your cart to check out the rest.', soldOut: [opps[2].id] });
+    expect(res.body).toEqual({ message: '“Story 3” cannot be bought now: remove it from your cart to check out the rest.', code: 'cart_lines_unavailable', soldOut: [opps[2].id] });
     expect(await t.db.$count(checkouts, eq(checkouts.brandId, brand.user.id))).toBe(0);
     for (const o of [opps[0], opps[1], opps[3]]) expect((await opportunityRow(t.db, o.id)).filledSlots).toBe(0);
   });
@@ -152,6 +152,7 @@ describe('checking out a cart', () => {
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
       message: 'Prices changed since you added this opportunity: the total is now $250.25. Confirm the new total to check out.',
+      code: 'cart_prices_changed',
       priceChanges: [{ opportunityId: b.id, oldPriceUsd: '101.25', newPriceUsd: '150.00' }],
       totalUsd: '250.25',
     });
@@ -353,7 +354,7 @@ describe('checking out a cart', () => {
       const winner = results[0].status === 200 ? x : y;
       const loser = results[0].status === 200 ? y : x;
       const refused = results.find((r) => r.status === 409)!;
-      expect(refused.body).toEqual({ message: `“${shared.title}” cannot be bought now: remove it from your cart to check out the rest.`, soldOut: [shared.id] });
+      expect(refused.body).toEqual({ message: `“${shared.title}” cannot be bought now: remove it from your cart to check out the rest.`, code: 'cart_lines_unavailable', soldOut: [shared.id] });
       // the loser's own opportunities were given back (or never taken): nothing held, no order
       const losersOwn = loser === x ? mineOnly : theirsOnly;
       for (const o of losersOwn) expect(await opportunityRow(t.db, o.id)).toMatchObject({ filledSlots: 0, status: 'available' });

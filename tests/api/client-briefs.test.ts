@@ -144,7 +144,7 @@ describe('brief templates per client', () => {
       for (const theirs of [boltT, houseT]) {
         const res = await acmeMember.agent.get(`/api/brand/brief-templates/${theirs.id}`);
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ message: 'Brief template not found' });
+        expect(res.body).toEqual({ message: 'Brief template not found', code: 'brief_template_not_found' });
         expect(res.text).not.toContain('Bolt secret');
         expect((await acmeMember.agent.delete(`/api/brand/brief-templates/${theirs.id}`)).status).toBe(404);
       }

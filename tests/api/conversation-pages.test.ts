@@ -24,7 +24,7 @@ let owner: SignedIn;
 let stranger: SignedIn;
 
 const AWKWARD = 'Say "hi" \\ to\nthe 🚀 crew — ünïcödé\t<script>&amp;\u2028\u0001';
-const NOT_FOUND = { message: 'Payment not found' };
+const NOT_FOUND = { message: 'Payment not found', code: 'payment_not_found' };
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {

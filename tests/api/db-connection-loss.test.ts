@@ -55,7 +55,7 @@ describe('a database that cannot be reached', () => {
       for (const res of [cookie, login]) {
         expect(res.statusCode).toBe(503);
         expect(res.headers['retry-after']).toBe('5');
-        expect(JSON.parse(res.body)).toEqual({ message: 'The service is temporarily unavailable, please try again' });
+        expect(JSON.parse(res.body)).toEqual({ message: 'The service is temporarily unavailable, please try again', code: 'unavailable' });
         expect(res.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|select|postgres/i);
       }
     } finally {

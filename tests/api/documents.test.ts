@@ -199,7 +199,7 @@ describe('GET /api/files/{name}: private draft downloads', () => {
     }
     const other = await brandB.agent.get(path);
     expect(other.status).toBe(404);
-    expect(other.body).toEqual({ message: 'File not found' });
+    expect(other.body).toEqual({ message: 'File not found', code: 'file_not_found' });
     const { Agent } = await import('../support/app');
     expect((await new Agent(t.app).get(path)).status).toBe(401);
     // never through the public uploads route

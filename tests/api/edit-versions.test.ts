@@ -49,6 +49,7 @@ describe('opportunity versions: an admin save based on an older copy is refused'
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual({
       message: 'This opportunity was changed by someone else since you opened it',
+      code: 'stale_copy',
       current: (await a.agent.get(url)).body,
     });
     expect(stale.body.current).toMatchObject({ title: 'Title from admin A', priceUsd: '1250.00', version: saved.body.version });
@@ -113,6 +114,7 @@ describe('profile versions: a profile save based on an older copy is refused', (
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual({
       message: 'Your profile was changed in another window since you started editing',
+      code: 'stale_copy',
       current: (await a.agent.get('/api/user')).body,
     });
     expect(stale.body.current).toMatchObject({ name: 'Riley Jordan', brandName: 'Window One Goods' });

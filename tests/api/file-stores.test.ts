@@ -36,7 +36,7 @@ const PNG = Buffer.from(
   'base64',
 );
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
-const UNAVAILABLE = { message: 'File storage is unavailable right now. Please try again in a moment.' };
+const UNAVAILABLE = { message: 'File storage is unavailable right now. Please try again in a moment.', code: 'file_store_unavailable' };
 
 // a full collection on demand, so that memory is measured as what is held, not what awaits
 // collection; and buffers freed by it at once (V8 otherwise frees them on another thread, later,
@@ -200,10 +200,10 @@ describe.each(['disk', 's3'] as const)('uploads on the %s store', (kind) => {
     const missing = await callsOf(async () => {
       const image = await new Agent(app).get('/uploads/0123456789abcdef0123456789abcdef.png');
       expect(image.status).toBe(404);
-      expect(image.body).toEqual({ message: 'File not found' });
+      expect(image.body).toEqual({ message: 'File not found', code: 'file_not_found' });
       const draft = await admin.agent.get('/api/files/0123456789abcdef0123456789abcdef.pdf');
       expect(draft.status).toBe(404);
-      expect(draft.body).toEqual({ message: 'File not found' });
+      expect(draft.body).toEqual({ message: 'File not found', code: 'file_not_found' });
     });
     expectCalls(missing, ['GET public/0123456789abcdef0123456789abcdef.png', 'GET private/0123456789abcdef0123456789abcdef.pdf']);
   });

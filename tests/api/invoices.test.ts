@@ -224,7 +224,7 @@ describe('invoices and credit notes', () => {
     const paymentId = await buy(brand.agent, (await createOpportunity(t.db, { priceUsd: '99.99' })).id);
     const none = await download(brand.agent, `/api/brand/payments/${paymentId}/credit-note`);
     expect(none.status).toBe(404);
-    expect(none.json).toEqual({ message: 'No credit note for this payment: it was not refunded' });
+    expect(none.json).toEqual({ message: 'No credit note for this payment: it was not refunded', code: 'document_not_found' });
     expect((await admin.agent.post(`/api/admin/payments/${paymentId}/refund`)).status).toBe(200);
     const invoice = await invoiceOf(paymentId);
     const note = await invoiceOf(paymentId, 'credit_note');

@@ -275,7 +275,7 @@ describe('permissions', () => {
         await brandB.agent.get(`/api/brand/projects/${id}/conversation`),
       ]) {
         expect(res.status, id).toBe(404);
-        expect(res.body).toEqual({ message: 'Payment not found' });
+        expect(res.body).toEqual({ message: 'Payment not found', code: 'payment_not_found' });
       }
     }
     expect((await brandB.agent.get('/api/brand/messages/unread')).body).toEqual({ total: 0, byPayment: {} });
@@ -374,6 +374,7 @@ describe('attachments', () => {
     const textOnly = await brandA.agent.post(brandUrl(p.id), { text: 'no file' });
     expect((await brandA.agent.get(brandUrl(p.id, `/${textOnly.body.id}/attachment`))).body).toEqual({
       message: 'Attachment not found',
+      code: 'attachment_not_found',
     });
     expect((await brandA.agent.get(brandUrl(p.id, '/not-an-id/attachment'))).status).toBe(404);
   });

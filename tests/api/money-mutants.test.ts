@@ -189,7 +189,8 @@ describe('holds, checkouts and late payments at their edges', () => {
       limit: limitsFor(t.config).checkouts,
     };
     await expect(startCheckout(t.db, failing, args)).rejects.toMatchObject({
-      statusCode: 502,
+      status: 502,
+      code: 'checkout_session_failed',
       message: 'Failed to create checkout session',
     });
     expect((await checkoutsOf(t.db, opp.id)).map((h) => h.status)).toEqual(['cancelled']);

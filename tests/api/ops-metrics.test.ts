@@ -180,7 +180,7 @@ describe('METRICS_TOKEN', () => {
       for (const auth of [undefined, `Bearer ${TOKEN}`]) {
         const res = await scrape(app, auth);
         expect(res.statusCode).toBe(404);
-        expect(JSON.parse(res.body)).toEqual({ message: 'Not found' });
+        expect(JSON.parse(res.body)).toEqual({ message: 'Not found', code: 'not_found' });
       }
     } finally {
       await app.close();
@@ -203,7 +203,7 @@ describe('GET /metrics', () => {
       const res = await scrape(app, auth);
       expect(res.statusCode, String(auth)).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer');
-      expect(JSON.parse(res.body)).toEqual({ message: 'Unauthorized' });
+      expect(JSON.parse(res.body)).toEqual({ message: 'Unauthorized', code: 'bad_metrics_token' });
     }
   });
 

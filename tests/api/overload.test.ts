@@ -55,7 +55,7 @@ describe('graceful overload', () => {
     expect(settled).toBe(0); // answered while both are still waiting for the database
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body).toEqual({ message: OVERLOADED });
+    expect(refused.body).toEqual({ message: OVERLOADED, code: 'overloaded' });
     expect(refused.headers['x-request-id']).toBeTruthy();
     // health is not an API request: a load balancer still sees the instance alive
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);

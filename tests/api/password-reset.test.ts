@@ -136,7 +136,7 @@ describe('POST /api/password/forgot', () => {
   it('refuses an invalid e-mail with 400 and the sign-in message', async () => {
     const res = await new Agent(t.app).post('/api/password/forgot', { email: 'not-an-email' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: 'Invalid email address', errors: { email: 'Invalid email address' } });
+    expect(res.body).toEqual({ message: 'Invalid email address', code: 'invalid_input', errors: { email: 'Invalid email address' } });
   });
 
   it('is throttled per e-mail like sign-in: the 11th request in 15 minutes gets 429, known or not, with no more mail', async () => {
@@ -171,7 +171,7 @@ describe('POST /api/password/reset', () => {
     // reused link
     const again = await new Agent(t.app).post('/api/password/reset', { token, password: 'yet-another-secret' });
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ message: INVALID_RESET_LINK, errors: { token: INVALID_RESET_LINK } });
+    expect(again.body).toEqual({ message: INVALID_RESET_LINK, code: 'invalid_reset_link', errors: { token: INVALID_RESET_LINK } });
     expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
   });
 

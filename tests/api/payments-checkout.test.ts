@@ -84,7 +84,7 @@ describe('POST /api/payments/checkout (built-in provider)', () => {
     expect(await opportunityRow(t.db, opp.id)).toMatchObject({ filledSlots: 1, status: 'full' });
     const res = await b.agent.post('/api/payments/checkout', { opportunityId: opp.id });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: 'This opportunity is sold out' });
+    expect(res.body).toEqual({ message: 'This opportunity is sold out', code: 'opportunity_sold_out' });
     expect(await checkoutsOf(t.db, opp.id)).toHaveLength(1);
   });
 

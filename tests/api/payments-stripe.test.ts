@@ -324,7 +324,7 @@ describe('POST /api/webhooks/stripe', () => {
     for (const c of cases) {
       const res = await deliver(c.payload, c.header);
       expect(res.statusCode).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ message: 'Invalid webhook signature' });
+      expect(JSON.parse(res.body)).toEqual({ message: 'Invalid webhook signature', code: 'invalid_webhook_signature' });
     }
     // no Origin, no cookie: webhooks are exempt from the Origin check but not from the signature
     expect(await snapshot()).toEqual(before);

@@ -99,7 +99,7 @@ describe('GET /api/brand/my-articles/{paymentId}', () => {
     for (const id of [ids.others, randomUUID(), 'not-a-uuid']) {
       const res = await brand.get(`/api/brand/my-articles/${id}`);
       expect(res.status, id).toBe(404);
-      expect(res.body, id).toEqual({ message: PAYMENT_NOT_FOUND });
+      expect(res.body, id).toEqual({ message: PAYMENT_NOT_FOUND, code: 'payment_not_found' });
     }
     // and the owner still sees it
     expect((await otherBrand.get(`/api/brand/my-articles/${ids.others}`)).status).toBe(200);
@@ -145,7 +145,7 @@ describe('GET /api/admin/projects/{paymentId}', () => {
     for (const id of [randomUUID(), 'not-a-uuid']) {
       const res = await admin.get(`/api/admin/projects/${id}`);
       expect(res.status, id).toBe(404);
-      expect(res.body, id).toEqual({ message: PAYMENT_NOT_FOUND });
+      expect(res.body, id).toEqual({ message: PAYMENT_NOT_FOUND, code: 'payment_not_found' });
     }
   });
 

@@ -100,7 +100,7 @@ describe('brand: approve and request edits', () => {
     const before = await paymentRow(t.db, p.id);
     const res = await brandA.agent.post(`/api/brand/projects/${p.id}/request-edits`, { feedback: 'x'.repeat(1001) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: 'Feedback must be at most 1000 characters', errors: { feedback: 'Feedback must be at most 1000 characters' } });
+    expect(res.body).toEqual({ message: 'Feedback must be at most 1000 characters', code: 'invalid_input', errors: { feedback: 'Feedback must be at most 1000 characters' } });
     expect(await paymentRow(t.db, p.id)).toEqual(before);
     const ok = await brandA.agent.post(`/api/brand/projects/${p.id}/request-edits`, { feedback: 'y'.repeat(1000) });
     expect(ok.status).toBe(200);
@@ -115,7 +115,7 @@ describe('brand: approve and request edits', () => {
     for (const action of ['approve', 'request-edits']) {
       const res = await brandB.agent.post(`/api/brand/projects/${p.id}/${action}`, {});
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ message: 'Payment not found' });
+      expect(res.body).toEqual({ message: 'Payment not found', code: 'payment_not_found' });
     }
     expect((await brandB.agent.post('/api/brand/projects/not-an-id/approve')).status).toBe(404);
     expect(await paymentRow(t.db, p.id)).toEqual(before);

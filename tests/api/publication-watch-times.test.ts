@@ -186,7 +186,7 @@ describe('Recheck now on a refunded placement', () => {
 
     const res = await admin.post(`/api/admin/payments/${payment.id}/publication/check`);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ message: 'This placement was refunded' });
+    expect(res.body).toEqual({ message: 'This placement was refunded', code: 'placement_refunded' });
     expect(await publicationOf(payment.id)).toEqual(before.pub);
     expect(await checksOf(payment.id)).toEqual(before.checks);
     expect(await eventsOf(payment.id)).toEqual(before.events);

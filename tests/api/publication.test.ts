@@ -340,12 +340,12 @@ describe('one release path: the spec’s two calls', () => {
 
       const again = await releaseBy[way](payment.id);
       expect(again.status).toBe(409);
-      expect(again.body).toEqual({ message: 'Only a payment held in escrow can be released (this one is released)' });
+      expect(again.body).toEqual({ message: 'Only a payment held in escrow can be released (this one is released)', code: 'payment_not_in_escrow' });
 
       const refunding = await makePayment(t.db, payment.brandId, payment.opportunityId, { refundRequestedAt: new Date(), refundReason: 'guarantee' });
       const refused = await releaseBy[way](refunding.id);
       expect(refused.status).toBe(409);
-      expect(refused.body).toEqual({ message: 'A refund is in progress for this payment' });
+      expect(refused.body).toEqual({ message: 'A refund is in progress for this payment', code: 'refund_in_progress' });
       expect((await paymentRow(t.db, refunding.id)).status).toBe('paid');
     }
     // the same members both ways (the PATCH's draft answer, a PlacementPayment, would lack brandId, paidAt, …)

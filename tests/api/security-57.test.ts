@@ -391,7 +391,7 @@ describe('the metrics import: at most 50,000 rows (issue 57)', () => {
       const res = await importAs(admin, tooMany, dryRun);
       expect(res.status, res.text.slice(0, 300)).toBe(413);
       const message = 'This file has more than 50,000 rows: split it into files of at most 50,000 rows and import each';
-      expect(res.body).toEqual({ message, errors: { file: message } });
+      expect(res.body).toEqual({ message, code: 'metrics_file_too_large', errors: { file: message } });
     }
     expect(await t.db.$count(outletMetrics)).toBe(metricsBefore);
 

@@ -282,7 +282,7 @@ describe('cross-origin unsafe requests', () => {
             });
             const what = `${route.method} ${route.url} (${label}, ${contentType})`;
             expect(res.statusCode, what).toBe(403);
-            expect(JSON.parse(res.body), what).toEqual({ message: 'Cross-origin request refused' });
+            expect(JSON.parse(res.body), what).toEqual({ message: 'Cross-origin request refused', code: 'cross_origin_refused' });
             refused++;
           }
         }

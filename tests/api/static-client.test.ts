@@ -59,7 +59,7 @@ describe('the built client', () => {
     }
     const api = await app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ message: 'Not found' });
+    expect(api.json()).toEqual({ message: 'Not found', code: 'not_found' });
     const missingAsset = await app.inject({ method: 'GET', url: '/assets/gone-123.js' });
     expect(missingAsset.headers['cache-control']).not.toContain('immutable');
   });

@@ -214,7 +214,7 @@ describe('[BRAND] the brief once the draft is approved', () => {
       part1Json: { ...PART1, preferredTitle: 'Changed after approval' },
     });
     expect(draft.status).toBe(409);
-    expect(draft.body).toEqual({ message: 'This draft has been approved; its brief can no longer change' });
+    expect(draft.body).toEqual({ message: 'This draft has been approved; its brief can no longer change', code: 'brief_locked_approved' });
     const submit = await b.agent.post(`/api/brand/brief/${p.id}/submit`, { part1Json: PART1, part2Json: PART2 });
     expect(submit.status).toBe(409);
     expect(submit.body.message).toBe('This draft has been approved; its brief can no longer change');

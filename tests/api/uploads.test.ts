@@ -85,7 +85,7 @@ describe('POST /api/upload/avatar', () => {
     const before = stored();
     const res = await agent.upload('/api/upload/avatar', 'avatar', bytes, filename, mime);
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ message: 'Please upload an image file' });
+    expect(res.body).toEqual({ message: 'Please upload an image file', code: 'image_type_refused' });
     expect(stored()).toEqual(before);
   });
 
@@ -102,7 +102,7 @@ describe('POST /api/upload/avatar', () => {
     PNG.copy(big);
     const res = await agent.upload('/api/upload/avatar', 'avatar', big, 'big.png', 'image/png');
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ message: 'Please upload an image smaller than 5MB' });
+    expect(res.body).toEqual({ message: 'Please upload an image smaller than 5MB', code: 'file_too_large' });
     expect(stored()).toEqual(before);
   });
 
@@ -175,7 +175,7 @@ describe('a multipart body where no file is taken', () => {
     const payload = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nMallory\r\n--${boundary}--\r\n`);
     const res = await agent.request('PATCH', '/api/user/profile', payload, { 'content-type': `multipart/form-data; boundary=${boundary}` });
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ message: 'Unsupported content type' });
+    expect(res.body).toEqual({ message: 'Unsupported content type', code: 'unsupported_content_type' });
     expect((await agent.get('/api/user')).body).toEqual(before);
   });
 });

@@ -67,7 +67,7 @@ describe('POST /api/webhooks/stripe', () => {
     const { id: _id, ...withoutId } = completed(sessionId);
     const res = await deliver(withoutId);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Webhook event has no id or type' });
+    expect(res.json()).toEqual({ message: 'Webhook event has no id or type', code: 'invalid_webhook_payload' });
     expect(await paymentsOf(t.db, opp.id)).toHaveLength(0);
   });
 
@@ -137,7 +137,7 @@ describe('POST /api/webhooks/stripe', () => {
     for (const header of [(signed: string) => `t=${now},${signed}`, (signed: string) => `${signed},t=${now}`]) {
       const res = await deliver(completed(sessionId), { timestamp: now + 3600, header });
       expect(res.statusCode, header('…')).toBe(400);
-      expect(res.json()).toEqual({ message: 'Invalid webhook signature' });
+      expect(res.json()).toEqual({ message: 'Invalid webhook signature', code: 'invalid_webhook_signature' });
     }
     expect(await paymentsOf(t.db, opp.id)).toHaveLength(0);
     // the same event signed once, now, is booked

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError } from '../../src/server/lib/errors';
+import { DomainError } from '../../src/server/lib/errors';
 import { parse } from '../../src/server/lib/validate';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText, unstorablePaths } from '../../src/shared/schemas/storable-text';
 
@@ -71,7 +71,7 @@ describe('parse', () => {
     try {
       parse(schema, input);
     } catch (err) {
-      if (err instanceof HttpError) return { status: err.statusCode, message: err.message, errors: err.errors };
+      if (err instanceof DomainError) return { status: err.status, message: err.message, errors: err.errors };
       throw err;
     }
     throw new Error('accepted');

@@ -1,5 +1,11 @@
-/** An API failure: the server's `{message, errors}` when it sent one, and its whole body (e.g. a refused release's `check`). */
+/**
+ * An API failure: the server's `{message, code, errors}` when it sent one, and its whole body (e.g.
+ * a refused release's `check`). Branch on `code` (decision 040), never on the message's words:
+ * `code` is undefined when no answer came or the answer was not the server's JSON.
+ */
 export class ApiError extends Error {
+  public readonly code: string | undefined;
+
   constructor(
     public readonly status: number,
     message: string,
@@ -7,6 +13,7 @@ export class ApiError extends Error {
     public readonly body?: Record<string, unknown>,
   ) {
     super(message);
+    this.code = typeof body?.code === 'string' ? body.code : undefined;
   }
 }
 

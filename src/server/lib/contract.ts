@@ -14,8 +14,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageQuerySchema } from '../../shared/schemas/paging';
 import { errorSchema } from '../../shared/schemas/responses/common';
-import { forbidden, HttpError, notFound, unauthorized } from './errors';
-import { issuesAsHttpError } from './validate';
+import { DomainError, unauthorized, forbidden, notFound } from './errors';
+import { issuesAsDomainError } from './validate';
 import type { SessionUser } from './session-user';
 import { AMOUNTS_REFUSAL, CAPABILITY_REFUSALS, hidesAmounts, ORG_ROLES, roleCan, type Capability, type OrgRole } from '../../shared/org';
 
@@ -338,28 +338,37 @@ export function scopeOf(req: FastifyRequest, clientId?: string): Scope {
   return { organisationId: member.organisationId, clientIds };
 }
 
+/** The code of a role's refusal, by the capability it lacks. */
+const CAPABILITY_CODES: Record<Capability, string> = {
+  read: 'no_organisation',
+  work: 'role_read_only',
+  buy: 'role_cannot_buy',
+  manage: 'managers_only',
+  own: 'owner_only',
+};
+
 /** The contract's `access`, checked before the input is read (a visitor's bad body is still a 401). */
 export function checkAccess(req: FastifyRequest): void {
   const access = req.routeOptions.config.access;
   if (!access || access === 'public' || access === 'webhook' || access === 'operator') return;
   const user = req.user;
   if (!user) throw unauthorized();
-  if (access === 'admin' && user.role !== 'admin') throw forbidden('Only admins can do this');
-  if (access === 'any-brand' && user.role !== 'brand') throw forbidden('Only brands can do this');
+  if (access === 'admin' && user.role !== 'admin') throw forbidden('admins_only', 'Only admins can do this');
+  if (access === 'any-brand' && user.role !== 'brand') throw forbidden('brands_only', 'Only brands can do this');
   if (access === 'brand') {
-    if (user.role !== 'brand') throw forbidden('Only brands can do this');
-    if (!user.name) throw forbidden('Please complete your profile first');
-    if (!user.approved) throw forbidden('Your account is awaiting approval');
-    if (!user.organisationId) throw forbidden(CAPABILITY_REFUSALS.read);
+    if (user.role !== 'brand') throw forbidden('brands_only', 'Only brands can do this');
+    if (!user.name) throw forbidden('profile_incomplete', 'Please complete your profile first');
+    if (!user.approved) throw forbidden('account_awaiting_approval', 'Your account is awaiting approval');
+    if (!user.organisationId) throw forbidden('no_organisation', CAPABILITY_REFUSALS.read);
   }
   // a client reviewer reaches only the routes whose answers carry no amount (decision 035)
-  if (access === 'brand' && hidesAmounts(user.orgRole, user.clientIds) && !req.routeOptions.config.clientReview) throw forbidden(AMOUNTS_REFUSAL);
+  if (access === 'brand' && hidesAmounts(user.orgRole, user.clientIds) && !req.routeOptions.config.clientReview) throw forbidden('amounts_hidden', AMOUNTS_REFUSAL);
   // a member's role, read from the session on this request: a change takes effect at once
   const can = req.routeOptions.config.can;
   if (can && (access === 'brand' || access === 'any-brand')) {
     if (user.organisationId) {
-      if (!roleCan(user.orgRole, can)) throw forbidden(CAPABILITY_REFUSALS[can]);
-    } else if (can !== 'read') throw forbidden('Please complete your profile first');
+      if (!roleCan(user.orgRole, can)) throw forbidden(CAPABILITY_CODES[can], CAPABILITY_REFUSALS[can]);
+    } else if (can !== 'read') throw forbidden('profile_incomplete', 'Please complete your profile first');
   }
 }
 
@@ -376,18 +385,37 @@ export function validatorCompiler({ schema, httpPart }: { schema: unknown; httpP
     return (data: unknown) => {
       const result = zod.safeParse(data);
       if (result.success) return { value: result.data };
-      return { error: notFound(result.error.issues[0]?.message ?? 'Not found') as Error };
+      const message = result.error.issues[0]?.message ?? 'Not found';
+      return { error: notFound(NOT_FOUND_CODES.get(message) ?? 'not_found', message) as Error };
     };
   }
   return (data: unknown) => {
-    const parsed = issuesAsHttpError(zod, data);
-    return parsed instanceof HttpError ? { error: parsed as Error } : { value: parsed.value };
+    const parsed = issuesAsDomainError(zod, data);
+    return parsed instanceof DomainError ? { error: parsed as Error } : { value: parsed.value };
   };
 }
 
-/** An id in a path, a uuid: anything else is `message` with 404, as for an id that does not exist. */
-export const idIn = (message: string) =>
-  z
+/**
+ * The code of a path parameter's 404, by its message (`idIn`): the same code the service answers
+ * for an id that does not exist, so a malformed id and another organisation's read alike.
+ */
+const NOT_FOUND_CODES = new Map<string, string>();
+
+/** "Payment not found" → `payment_not_found`. */
+const codeOfNotFound = (message: string) =>
+  message
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+
+/**
+ * An id in a path, a uuid: anything else is `message` with 404, as for an id that does not exist;
+ * its code is `code`, by default the message's words ("Payment not found": `payment_not_found`).
+ */
+export const idIn = (message: string, code = codeOfNotFound(message)) => {
+  NOT_FOUND_CODES.set(message, code);
+  return z
     .string({ error: message })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message)
     .meta({ format: 'uuid' });
+};

@@ -40,7 +40,7 @@ export function decodeCursor(raw: string): Cursor {
   } catch {
     // falls through to the 400 below
   }
-  throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  throw badRequest('invalid_cursor', INVALID_CURSOR, { cursor: INVALID_CURSOR });
 }
 
 export interface Page {
@@ -60,7 +60,7 @@ export const cursorAt = (createdAt: AnyColumn) =>
 /** Rows strictly after the cursor in the list's order (newest first unless `asc`). */
 export function after(createdAt: AnyColumn, id: AnyColumn, cursor: Cursor | undefined, asc = false): SQL | undefined {
   if (!cursor) return undefined;
-  if (cursor.rank !== undefined) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  if (cursor.rank !== undefined) throw badRequest('invalid_cursor', INVALID_CURSOR, { cursor: INVALID_CURSOR });
   return asc
     ? sql`(${createdAt}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`
     : sql`(${createdAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
@@ -132,7 +132,7 @@ export const afterCursor = (createdAt: AnyColumn, id: AnyColumn) =>
  */
 export function pageValues(page: Page, ranked = false) {
   const { cursor } = page;
-  if (cursor && (cursor.rank !== undefined) !== ranked) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  if (cursor && (cursor.rank !== undefined) !== ranked) throw badRequest('invalid_cursor', INVALID_CURSOR, { cursor: INVALID_CURSOR });
   return {
     limit: page.limit + 1,
     ...(cursor ? { cursorAt: cursor.at, cursorId: cursor.id, ...(ranked ? { cursorRank: cursor.rank } : {}) } : {}),

@@ -3,7 +3,7 @@ import { preparedStatement } from '../db/statement';
 import type { Db } from '../db/client';
 import { rateLimitHits } from '../db/schema';
 import type { LimitSetting } from '../config';
-import { HttpError } from './errors';
+import { DomainError } from './errors';
 
 /** A limit as it is enforced: what it counts, how much per window, and what the refusal says. */
 export interface Limit extends LimitSetting {
@@ -30,12 +30,12 @@ export function tryAgainIn(seconds: number): string {
   return `in ${h} hours`;
 }
 
-export class RateLimitError extends HttpError {
+export class RateLimitError extends DomainError {
   constructor(
     message: string,
     public readonly retryAfterSeconds: number,
   ) {
-    super(429, message);
+    super('rate_limited', 'rate_limited', message);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { UNSTORABLE_TEXT_MESSAGE, unstorablePaths } from '../../shared/schemas/storable-text';
-import { HttpError } from './errors';
+import { DomainError, badRequest } from './errors';
 
 const fieldKey = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '_');
 
@@ -14,13 +14,13 @@ const fieldKey = (path: readonly PropertyKey[]) => (path.length ? path.map(Strin
  * says about it (an invalid URL, say) follows from the character.
  */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = issuesAsHttpError(schema, input);
-  if (parsed instanceof HttpError) throw parsed;
+  const parsed = issuesAsDomainError(schema, input);
+  if (parsed instanceof DomainError) throw parsed;
   return parsed.value;
 }
 
 /** `parse`, with the refusal returned rather than thrown (the routes' validator, lib/contract.ts). */
-export function issuesAsHttpError<S extends z.ZodType>(schema: S, input: unknown): { value: z.output<S> } | HttpError {
+export function issuesAsDomainError<S extends z.ZodType>(schema: S, input: unknown): { value: z.output<S> } | DomainError {
   const unstorable = unstorablePaths(input);
   // no body at all reads as an empty object; a JSON null is not an object and is refused
   const result = schema.safeParse(input === undefined ? {} : input);
@@ -30,5 +30,5 @@ export function issuesAsHttpError<S extends z.ZodType>(schema: S, input: unknown
   const issues = result.error?.issues ?? [];
   for (const issue of issues) errors[fieldKey(issue.path)] ??= issue.message;
   const first = unstorable.length ? UNSTORABLE_TEXT_MESSAGE : (issues[0]?.message ?? 'Invalid input');
-  return new HttpError(400, first, errors);
+  return badRequest('invalid_input', first, errors);
 }

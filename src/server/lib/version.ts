@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { HttpError } from './errors';
+import { conflict } from './errors';
 
 /**
  * An opaque version of what a form edits, as read back from the database: a hash of the values
@@ -11,4 +11,4 @@ export function contentVersion(values: unknown): string {
 }
 
 /** The 409 of a save based on an older copy: the message, and the record as GET answers it now. */
-export const staleCopy = (message: string, current: unknown) => new HttpError(409, message, undefined, { current });
+export const staleCopy = (message: string, current: unknown) => conflict('stale_copy', message, undefined, { current });

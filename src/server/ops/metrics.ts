@@ -4,7 +4,7 @@ import pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/client';
 import { fileAnswer, route, type Contract } from '../lib/contract';
-import { notFound, unauthorized } from '../lib/errors';
+import { unauthorized, notFound } from '../lib/errors';
 import { onCountedEvent, type CountedEvent } from './events';
 import type { WorkerStatus } from './worker';
 
@@ -172,7 +172,7 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: st
   route(app, 'GET', '/metrics', METRICS, async (req, reply) => {
     if (!bearerMatches(req.headers.authorization, expected)) {
       void reply.header('WWW-Authenticate', 'Bearer');
-      throw unauthorized('Unauthorized');
+      throw unauthorized('bad_metrics_token', 'Unauthorized');
     }
     const body = await registry.metrics();
     return reply.header('Cache-Control', 'no-store').type(registry.contentType).send(body);

@@ -17,7 +17,7 @@ export function registerOverloadGuard(app: FastifyInstance, max: number) {
   app.addHook('onRequest', (req, reply, done) => {
     if (!req.url.startsWith('/api/')) return done();
     if (inFlight >= max) {
-      reply.code(503).header('Retry-After', '1').send({ message: OVERLOADED });
+      reply.code(503).header('Retry-After', '1').send({ message: OVERLOADED, code: 'overloaded' });
       return;
     }
     inFlight++;

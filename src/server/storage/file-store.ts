@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HttpError } from '../lib/errors';
+import { DomainError } from '../lib/errors';
 
 /** What a file is stored from: its size and a way to read it, again if a store tries twice. */
 export interface FileSource {
@@ -32,9 +32,9 @@ export interface FileStore {
  * The store cannot be reached or written (the bucket is down, the disk is full): a 503 the client
  * may retry, never a half-stored upload (storeUpload takes its row back).
  */
-export class FileStoreUnavailableError extends HttpError {
+export class FileStoreUnavailableError extends DomainError {
   constructor(cause: unknown) {
-    super(503, 'File storage is unavailable right now. Please try again in a moment.');
+    super('unavailable', 'file_store_unavailable', 'File storage is unavailable right now. Please try again in a moment.');
     this.cause = cause;
   }
 }

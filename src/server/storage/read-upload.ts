@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError, badRequest } from '../lib/errors';
+import { DomainError, badRequest, tooLarge, unsupportedMedia } from '../lib/errors';
 import { spool, type SpooledFile } from './spooled-file';
 
 /** The most any multipart request may carry; each route reads its file with a lower size limit of its own. */
@@ -29,25 +29,33 @@ export async function readUpload(
   maxBytes: number,
   tooLargeMessage: string,
 ): Promise<{ file: SpooledFile; filename: string }> {
-  if (!req.isMultipart()) throw new HttpError(415, 'Send the file as multipart/form-data');
+  if (!req.isMultipart()) throw unsupportedMedia('multipart_required', 'Send the file as multipart/form-data');
   let file: SpooledFile | undefined;
   try {
     const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
     if (!part || part.fieldname !== field) {
       part?.file.resume();
-      throw badRequest(`No file uploaded in field "${field}"`, { [field]: 'No file selected' });
+      throw badRequest('file_missing', `No file uploaded in field "${field}"`, { [field]: 'No file selected' });
     }
     file = await spool(part.file);
-    if (part.file.truncated) throw new HttpError(413, tooLargeMessage);
-    if (file.size === 0) throw badRequest('The file is empty', { [field]: 'The file is empty' });
+    if (part.file.truncated) throw tooLarge('file_too_large', tooLargeMessage);
+    if (file.size === 0) throw badRequest('file_empty', 'The file is empty', { [field]: 'The file is empty' });
     return { file, filename: part.filename };
   } catch (err) {
     await file?.dispose();
-    const e = err as { code?: string; statusCode?: number };
-    if (err instanceof HttpError) throw err;
-    if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, tooLargeMessage);
-    if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) throw err;
+    if (err instanceof DomainError) throw err;
+    if ((err as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('file_too_large', tooLargeMessage);
+    if (isParserRefusal(err)) throw err;
     // the parser's own errors (no boundary, body cut short) are a malformed request, not our fault
-    throw badRequest('The upload could not be read. Please try again.', { [field]: 'The upload could not be read' });
+    throw badRequest('upload_unreadable', 'The upload could not be read. Please try again.', { [field]: 'The upload could not be read' });
   }
+}
+
+/**
+ * The multipart parser's own refusal of the request (too many parts, a field too long): an error
+ * of fastify's with a 4xx status of its own, passed on as it is rather than called a broken upload.
+ */
+export function isParserRefusal(err: unknown): err is Error & { statusCode: number } {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IMPORT_SOURCES, METRIC_STALE_DAYS, OUTLET_METRICS } from '../outlets';
 import { outletMetricValueSchema } from './responses/outlet-metric';
 import { brandOpportunitySchema } from './responses/opportunity';
-import { errorSchema, id, timestamp } from './responses/common';
+import { errorCodeSchema, errorSchema, id, timestamp } from './responses/common';
 
 const share = z.number().min(0).max(1).nullable();
 
@@ -74,6 +74,7 @@ export const metricsImportResultSchema = z
 const metricsImportRefusalSchema = z
   .object({
     message: z.string().describe('how many rows could not be used'),
+    code: errorCodeSchema,
     errors: metricsImportResultSchema.shape.errors.describe('each row that cannot be used, by line, as a dry run lists them'),
     result: metricsImportResultSchema,
   })

@@ -39,7 +39,8 @@ export function publishBody(a: LiveArticle): PublishRequest | undefined {
 export function learnFromRefusal(err: unknown, set: React.Dispatch<React.SetStateAction<LiveArticle>>): boolean {
   if (!(err instanceof ApiError) || err.status !== 409) return false;
   const check = (err.body?.check as PublicationCheck | undefined) ?? null;
-  if (!check && !/reason/i.test(err.message)) return false;
+  // a failed check, or the brand has not approved the draft: either way a reason is asked for
+  if (!check && err.code !== 'draft_not_approved') return false;
   set((a) => ({ ...a, reasonAsked: err.message, check: check ?? a.check }));
   return true;
 }

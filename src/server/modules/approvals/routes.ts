@@ -46,7 +46,7 @@ export const approvalsModule: Module = async (app, { db }) => {
     },
     async (req) => {
       const updated = await approveBrand(db, req.params.id);
-      if (!updated) throw notFound('Brand not found');
+      if (!updated) throw notFound('brand_not_found', 'Brand not found');
       return toPublicUser(updated);
     },
   );

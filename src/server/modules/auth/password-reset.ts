@@ -67,7 +67,7 @@ export async function resetPassword(db: Db, token: string, password: string, lim
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
       .returning({ userId: passwordResetTokens.userId });
-    if (!claimed) throw badRequest(INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
+    if (!claimed) throw badRequest('invalid_reset_link', INVALID_RESET_LINK, { token: INVALID_RESET_LINK });
     const [user] = await tx.update(users).set({ password: hash }).where(eq(users.id, claimed.userId)).returning({ email: users.email });
     await tx
       .update(passwordResetTokens)

@@ -3,7 +3,7 @@ import { and, eq, like } from 'drizzle-orm';
 import type { LoginInput, RegisterInput } from '../../../shared/schemas/auth';
 import type { Db } from '../../db/client';
 import { rateLimitHits, users } from '../../db/schema';
-import { HttpError, conflict } from '../../lib/errors';
+import { unauthorized, conflict } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/password';
 import { claimLimits, releaseClaims, usedOf } from '../../lib/rate-limit';
 import { SIGNIN_SLOWDOWN_MS, SLOW_SIGNIN_AFTER_FAILURES, type Limits } from '../../limits';
@@ -41,7 +41,7 @@ export async function authenticate(db: Db, input: LoginInput, ctx: SigninContext
 
   const user = await findUserByEmail(db, email);
   const ok = await verifyPassword(user?.password ?? (await dummyPasswordHash()), input.password);
-  if (!user || !ok) throw new HttpError(401, INVALID_CREDENTIALS);
+  if (!user || !ok) throw unauthorized('invalid_credentials', INVALID_CREDENTIALS);
   // the right password: this attempt was no failure, and the owner's earlier ones from here are forgiven
   await releaseClaims(db, claimed);
   await forgiveSigninFailures(db, limits, email, ctx.client);
@@ -70,7 +70,7 @@ export async function registerBrand(db: Db, input: RegisterInput): Promise<UserR
     const [user] = await db.insert(users).values({ email, password, role: 'brand', approved: false }).returning();
     return user;
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
+    if (isUniqueViolation(err)) throw conflict('email_taken', EMAIL_TAKEN);
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import {
   publications,
   users,
 } from '../../db/schema';
-import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
+import { DomainError, forbidden, notFound, conflict } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { PaymentProvider } from '../../providers/provider';
@@ -127,16 +127,16 @@ export async function openDispute(
       .innerJoin(payments, eq(payments.id, placements.paymentId))
       .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
       .for('update', { of: placements });
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     const { placement, payment } = p;
-    if (payment.status === 'refunded' || payment.refundRequestedAt) throw conflict('This placement was refunded');
+    if (payment.status === 'refunded' || payment.refundRequestedAt) throw conflict('placement_refunded', 'This placement was refunded');
     if (kind === 'content') {
       const hadDraft =
         placement.draftDocumentUrl !== null || placement.draftDocumentFile !== null || placement.state === 'published';
       const until = payment.releasedAt ? new Date(payment.releasedAt.getTime() + terms.disputeDays * DAY_MS) : null;
       if (!hadDraft || (until && now > until)) {
         throw conflict(
-          `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
+          'dispute_content_window', `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
         );
       }
     } else {
@@ -144,10 +144,10 @@ export async function openDispute(
         .select({ guaranteeEndsAt: publications.guaranteeEndsAt })
         .from(publications)
         .where(eq(publications.placementId, paymentId));
-      if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict(LINK_WINDOW);
+      if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict('link_window', LINK_WINDOW);
     }
     if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > refundableCents(payment)) {
-      throw new HttpError(409, `You can ask for at most ${formatUsd(fromCents(refundableCents(payment)))}`, {
+      throw conflict('dispute_amount_too_high', `You can ask for at most ${formatUsd(fromCents(refundableCents(payment)))}`, {
         amountUsd: 'More than is left of the payment',
       });
     }
@@ -169,7 +169,7 @@ export async function openDispute(
         })
         .returning();
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('A dispute about this placement is already open');
+      if (isUniqueViolation(err)) throw conflict('dispute_already_open', 'A dispute about this placement is already open');
       throw err;
     }
     // the link is checked at once; a failure is confirmed by a second check an hour later (watch.ts)
@@ -320,10 +320,10 @@ async function step(
       .innerJoin(placements, eq(placements.id, disputes.placementId))
       .where(eq(disputes.id, disputeId))
       .for('update', { of: disputes });
-    if (!found || (scope && !inScope(found, scope))) throw notFound('Dispute not found');
+    if (!found || (scope && !inScope(found, scope))) throw notFound('dispute_not_found', 'Dispute not found');
     if (!expected.includes(found.d.status))
       throw conflict(
-        `This dispute is ${found.d.status}: it cannot be ${expected.includes('open') ? 'answered' : expected.includes('escalated') ? 'decided' : 'changed'} now`,
+        'dispute_wrong_status', `This dispute is ${found.d.status}: it cannot be ${expected.includes('open') ? 'answered' : expected.includes('escalated') ? 'decided' : 'changed'} now`,
       );
     return run(tx, found.d);
   });
@@ -343,7 +343,7 @@ export function answerDispute(
 ) {
   return step(db, provider, disputeId, ['open'], admin, now, async (tx, d) => {
     if (d.kind === 'link' && answer.action !== 'accept') {
-      throw conflict('Byline’s checks decide a dispute about the live link: the editorial team can only accept it');
+      throw conflict('live_link_dispute_accept_only', 'Byline’s checks decide a dispute about the live link: the editorial team can only accept it');
     }
     const answered = {
       answerAction: answer.action,
@@ -421,7 +421,7 @@ export function acceptOffer(
     now,
     async (tx, d) => {
       if (d.answerAction !== 'offer')
-        throw conflict('The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
+        throw conflict('dispute_rejected_no_offer', 'The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
       return resolve(tx, d, offered(d), actor, now);
     },
     { organisationId: member.organisationId, clientIds: member.clientIds },
@@ -445,7 +445,7 @@ export function escalateDispute(
     actor,
     now,
     async (tx, d) => {
-      if (d.escalateBy && now > d.escalateBy) throw conflict('The time to escalate this dispute has passed');
+      if (d.escalateBy && now > d.escalateBy) throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
       const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
       await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
       await recordEvent(tx, d.placementId, 'dispute_escalated', actor, { decideBy: decideBy.toISOString() }, now);
@@ -493,7 +493,7 @@ export function decideDispute(
   return step(db, provider, disputeId, ['escalated'], admin, now, async (tx, d) => {
     if ((await conflicted(tx, d)).has(admin.id)) {
       throw forbidden(
-        'An admin who released this placement or answered the dispute cannot decide it: another admin must',
+        'decider_not_independent', 'An admin who released this placement or answered the dispute cannot decide it: another admin must',
       );
     }
     const decided = { decidedBy: admin.id, decidedAt: now, decisionReason: decision.reason };
@@ -564,7 +564,7 @@ export async function runDisputeDeadlines(
       if (changed) moved.push(id);
     } catch (err) {
       // moved by an admin, the brand or another instance meanwhile: theirs stands
-      if (!(err instanceof HttpError && err.statusCode === 409)) throw err;
+      if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
     }
   }
   return moved;
@@ -699,7 +699,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
     .where(eq(disputes.id, disputeId));
-  if (!row || (scope && !inScope({ organisationId: row.org, clientId: row.client }, scope))) throw notFound('Dispute not found');
+  if (!row || (scope && !inScope({ organisationId: row.org, clientId: row.client }, scope))) throw notFound('dispute_not_found', 'Dispute not found');
   const checks = await db
     .select({
       url: publicationChecks.url,

@@ -59,7 +59,7 @@ export const inviteCodesModule: Module = async (app, { db }) => {
     },
     async (req) => {
       const code = await setInviteCodeActive(db, req.params.id, false);
-      if (!code) throw notFound('Invite code not found');
+      if (!code) throw notFound('invite_code_not_found', 'Invite code not found');
       return code;
     },
   );
@@ -79,7 +79,7 @@ export const inviteCodesModule: Module = async (app, { db }) => {
     },
     async (req) => {
       const code = await setInviteCodeActive(db, req.params.id, true);
-      if (!code) throw notFound('Invite code not found');
+      if (!code) throw notFound('invite_code_not_found', 'Invite code not found');
       return code;
     },
   );

@@ -24,7 +24,7 @@ export async function createInviteCode(db: Db, code: string, adminId: string): P
     const [row] = await db.insert(inviteCodes).values({ code, createdBy: adminId }).returning();
     return toInviteCode(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`The invite code ${code} already exists`);
+    if (isUniqueViolation(err)) throw conflict('invite_code_exists', `The invite code ${code} already exists`);
     throw err;
   }
 }

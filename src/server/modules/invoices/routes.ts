@@ -93,13 +93,13 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
     // as Payment History: an approved brand's own payments; another brand's is answered as if it did not exist
     route(app, 'GET', `/api/brand/payments/:paymentId/${segment}`, { ...document, access: 'brand', actsOn: { placement: 'paymentId' }, summary: what }, async (req, reply) => {
       const file = await documentPdf(db, req.params.paymentId, kind, { organisationId: orgOf(req), settings: invoicing, render });
-      if (!file) throw notFound(NO_DOCUMENT[kind]);
+      if (!file) throw notFound('document_not_found', NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });
 
     route(app, 'GET', `/api/admin/payments/:paymentId/${segment}`, { ...document, access: 'admin', summary: `${what}, for an admin` }, async (req, reply) => {
       const file = await documentPdf(db, req.params.paymentId, kind, { settings: invoicing, render });
-      if (!file) throw notFound(NO_DOCUMENT[kind]);
+      if (!file) throw notFound('document_not_found', NO_DOCUMENT[kind]);
       return sendPdf(reply, file);
     });
   }
@@ -107,7 +107,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
   // issue 47: a payment refunded in parts has a credit note for each part (and one for a refund of the rest)
   const notesParams = z.object({
     paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)'),
-    noteId: idIn('No such credit note for this payment'),
+    noteId: idIn('No such credit note for this payment', 'credit_note_not_found'),
   });
   for (const [base, access] of [
     ['/api/brand/payments', 'brand'],
@@ -130,7 +130,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       },
       async (req) => {
         const notes = await creditNotesOf(db, req.params.paymentId, organisationId(req));
-        if (!notes) throw notFound(PAYMENT_NOT_FOUND);
+        if (!notes) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
         return notes;
       },
     );
@@ -149,7 +149,7 @@ export const invoicesModule: Module = async (app, { db, config, invoicing }) => 
       },
       async (req, reply) => {
         const file = await creditNotePdf(db, req.params.paymentId, req.params.noteId, { organisationId: organisationId(req), render });
-        if (!file) throw notFound('No such credit note for this payment');
+        if (!file) throw notFound('credit_note_not_found', 'No such credit note for this payment');
         return sendPdf(reply, file);
       },
     );

@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { DOCUMENT_MAX_BYTES } from '../../../shared/constants';
-import { HttpError, badRequest } from '../../lib/errors';
+import { DomainError, badRequest, tooLarge } from '../../lib/errors';
 import { detectDocument } from '../../storage/document-type';
 import { detectImage } from '../../storage/file-type';
+import { isParserRefusal } from '../../storage/read-upload';
 import { spool, type SpooledFile } from '../../storage/spooled-file';
 
 const TOO_LARGE = 'File must be smaller than 25MB';
@@ -43,11 +44,11 @@ export async function readMessageForm(
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file.resume();
-          throw badRequest('Attach the file in the field "file"', { file: 'No file selected' });
+          throw badRequest('file_missing', 'Attach the file in the field "file"', { file: 'No file selected' });
         }
         file = { spooled: await spool(part.file), filename: part.filename };
-        if (part.file.truncated) throw new HttpError(413, TOO_LARGE);
-        if (file.spooled.size === 0) throw badRequest('The file is empty', { file: 'The file is empty' });
+        if (part.file.truncated) throw tooLarge('file_too_large', TOO_LARGE);
+        if (file.spooled.size === 0) throw badRequest('file_empty', 'The file is empty', { file: 'The file is empty' });
       } else if (part.fieldname === 'text') {
         // a value past fieldSize is cut short by the parser: it was longer than any message may be
         text = part.valueTruncated ? 'x'.repeat(TEXT_FIELD_MAX_BYTES) : part.value;
@@ -57,12 +58,11 @@ export async function readMessageForm(
     }
   } catch (err) {
     await file?.spooled.dispose();
-    const e = err as { code?: string; statusCode?: number };
-    if (err instanceof HttpError) throw err;
-    if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
-    if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
-      throw badRequest((err as Error).message);
-    throw badRequest('The upload could not be read. Please try again.', { file: 'The upload could not be read' });
+    if (err instanceof DomainError) throw err;
+    if ((err as { code?: string })?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('file_too_large', TOO_LARGE);
+    if (isParserRefusal(err))
+      throw badRequest('upload_invalid', (err as Error).message);
+    throw badRequest('upload_unreadable', 'The upload could not be read. Please try again.', { file: 'The upload could not be read' });
   }
   return { text, fields, file };
 }
@@ -91,12 +91,12 @@ export async function checkAttachment(file: { spooled: SpooledFile; filename: st
       name: cleanName(file.filename, image.ext),
     };
   }
-  if (image) throw badRequest(ATTACHMENT_TYPES, { file: ATTACHMENT_TYPES });
+  if (image) throw badRequest('attachment_type_refused', ATTACHMENT_TYPES, { file: ATTACHMENT_TYPES });
   const doc = await detectDocument(file.spooled);
   if (!doc.ok) {
     // a file that is no document at all is told what may be attached; a broken one what is wrong with it
     const message = doc.message === 'Please upload a .doc, .docx or .pdf file' ? ATTACHMENT_TYPES : doc.message;
-    throw badRequest(message, { file: message });
+    throw badRequest('attachment_type_refused', message, { file: message });
   }
   return { file: file.spooled, ext: doc.ext, mime: doc.mime, kind: 'document', name: cleanName(file.filename, doc.ext) };
 }

@@ -32,7 +32,7 @@ export async function conversationOf(db: Db, caller: Caller, paymentId: string) 
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
     .where(and(eq(placements.id, paymentId), caller.side === 'brand' ? eq(placements.organisationId, caller.organisationId) : undefined));
-  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return row;
 }
 
@@ -133,7 +133,7 @@ export async function messagesPage(db: Db, caller: Caller, paymentId: string, pa
     { paymentId, ...(caller.side === 'brand' ? { organisationId: caller.organisationId } : {}), ...values },
   );
   if (!rows.length && !(await paymentVisible(db, paymentId, caller.side === 'brand' ? caller.organisationId : undefined))) {
-    throw notFound(PAYMENT_NOT_FOUND);
+    throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   }
   return rows;
 }

@@ -165,7 +165,7 @@ export const messagesModule: Module = async (app, deps) => {
           try {
             const text = form ? parse(messageTextSchema, { text: form.text }).text : (req.body?.text ?? '');
             const checked = form?.file ? await checkAttachment(form.file) : null;
-            if (!text && !checked) throw badRequest(MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
+            if (!text && !checked) throw badRequest('message_empty', MESSAGE_EMPTY, { text: MESSAGE_EMPTY });
             // counted once the message is known to be valid, and taken back if it is not stored
             claimed =
               caller.side === 'brand'
@@ -241,7 +241,7 @@ export const messagesModule: Module = async (app, deps) => {
         const { paymentId } = await conversationOf(db, callerOf(req), req.params.paymentId);
         const attachment = await attachmentOf(db, paymentId, req.params.messageId);
         const file = attachment && (await files.get(attachment.file));
-        if (!attachment || !file) throw notFound(ATTACHMENT_NOT_FOUND);
+        if (!attachment || !file) throw notFound('attachment_not_found', ATTACHMENT_NOT_FOUND);
         return sendAttachment(reply, attachment, file);
       },
     );

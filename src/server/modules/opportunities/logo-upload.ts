@@ -6,7 +6,7 @@ import { LOGO_MAX_BYTES } from '../../../shared/constants';
 import { urlAnswerSchema } from '../../../shared/schemas/responses/common';
 import type { ModuleDeps } from '../../deps';
 import { route, userOf } from '../../lib/contract';
-import { HttpError } from '../../lib/errors';
+import { unsupportedMedia } from '../../lib/errors';
 import { detectImage, looksLikeSvg } from '../../storage/file-type';
 import type { SpooledFile } from '../../storage/spooled-file';
 import { SvgRejectedError, sanitizeSvg } from '../../storage/svg-sanitize';
@@ -70,15 +70,13 @@ export function logoUploadRoutes(app: FastifyInstance, { db, files, limits }: Mo
       .replace('jpeg', 'jpg');
     const actual = image?.ext ?? (svg ? 'svg' : undefined);
     if (claimed && actual && claimed !== actual) {
-      throw new HttpError(415, `This file is not a valid .${claimed} image`);
+      throw unsupportedMedia('invalid_image', `This file is not a valid .${claimed} image`);
     }
     if (image) {
       return storeUpload(db, files, limits, admin, { source: file, ext: image.ext, mime: image.mime, kind: 'image' });
     }
     if (forExample || !svg) {
-      throw new HttpError(
-        415,
-        forExample
+      throw unsupportedMedia('image_type_refused', forExample
           ? 'Please upload a JPEG, PNG, GIF or WEBP image'
           : 'Please upload a JPEG, PNG, GIF, WEBP or SVG image',
       );
@@ -88,7 +86,7 @@ export function logoUploadRoutes(app: FastifyInstance, { db, files, limits }: Mo
       // an SVG logo (5 MB at most) is read whole: the sanitiser rebuilds it from its parsed tree
       clean = Buffer.from(sanitizeSvg(await readFile(file.path)), 'utf8');
     } catch (err) {
-      if (err instanceof SvgRejectedError) throw new HttpError(415, 'The SVG file could not be read as an image');
+      if (err instanceof SvgRejectedError) throw unsupportedMedia('invalid_svg', 'The SVG file could not be read as an image');
       throw err;
     }
     const source = { size: clean.length, open: () => Readable.from([clean]) };

@@ -34,6 +34,7 @@ import {
   updateOpportunity,
 } from './service';
 import { listSaved, saveOpportunity, unsaveOpportunity } from './shortlist';
+import { errorCodeSchema } from '../../../shared/schemas/responses/common';
 
 const opportunityParams = z.object({ id: idIn('Opportunity not found').describe('the opportunity id') });
 
@@ -241,7 +242,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       // `current` first, as the error's answer has always written it
       errors: {
         409: z
-          .object({ current: versionedOpportunitySchema.optional(), message: z.string() })
+          .object({ current: versionedOpportunitySchema.optional(), message: z.string(), code: errorCodeSchema })
           .describe(
             'Changed by someone else since it was read (the body carries the `current` opportunity), or max slots below the slots already filled',
           ),
@@ -255,7 +256,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       const refusal = input.deadlineDate
         ? pastDeadlineRefusal(input.deadlineDate, serverMinDeadlineDay(), keepDay)
         : null;
-      if (refusal) throw badRequest(refusal, { deadlineDate: refusal });
+      if (refusal) throw badRequest('deadline_refused', refusal, { deadlineDate: refusal });
       // the version the admin's form started from (GET's `version`): an older one is refused with 409
       return toVersionedOpportunityJson(await updateOpportunity(db, req.params.id, input, baseVersion));
     },

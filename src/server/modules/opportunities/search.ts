@@ -87,7 +87,7 @@ function decodeSearchCursor(raw: string, sort: OpportunitySort): SearchCursor {
   } catch {
     // the 400 below
   }
-  throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  throw badRequest('invalid_cursor', INVALID_CURSOR, { cursor: INVALID_CURSOR });
 }
 
 /** The WHERE of a search (without the cursor): also what the first page's count (X-Total-Count) counts. */

@@ -12,7 +12,7 @@ import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../share
 import type { Db } from '../../db/client';
 import { opportunities, payments } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
-import { conflict, notFound } from '../../lib/errors';
+import { notFound, conflict } from '../../lib/errors';
 import { contentVersion, staleCopy } from '../../lib/version';
 import type { Versioned } from '../../../shared/schemas/version';
 
@@ -188,7 +188,7 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Pr
 export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {
   const q = db.select().from(opportunities).where(eq(opportunities.id, id));
   const [row] = lock ? await q.for('no key update') : await q;
-  if (!row) throw notFound('Opportunity not found');
+  if (!row) throw notFound('opportunity_not_found', 'Opportunity not found');
   return row;
 }
 
@@ -242,6 +242,6 @@ async function replaceFields(db: Db | Tx, id: string, input: OpportunityRequest)
   if (row) return row;
   const existing = await getOpportunity(db, id);
   throw conflict(
-    `Max slots cannot be lower than the ${existing.filledSlots} slot${existing.filledSlots === 1 ? '' : 's'} already filled`,
+    'max_slots_below_filled', `Max slots cannot be lower than the ${existing.filledSlots} slot${existing.filledSlots === 1 ? '' : 's'} already filled`,
   );
 }

@@ -5,7 +5,7 @@ import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
 import type { Db } from '../../db/client';
 import { checkouts, opportunities, orders, organisations, orgClients, purchaseRequests, users } from '../../db/schema';
 import type { Member } from '../../lib/contract';
-import { conflict, forbidden, HttpError, notFound } from '../../lib/errors';
+import { forbidden, notFound, conflict, unprocessable } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { recordAudit } from './audit';
 
@@ -168,9 +168,7 @@ export async function claimBudget(
     if (cap === null) continue;
     const remaining = left(cap, await totals(tx, buyer.organisationId, who, now))!;
     if (cents(amount) > cents(remaining)) {
-      throw new HttpError(
-        422,
-        `This purchase of ${formatUsd(amount)} is over ${whose} monthly budget of ${formatUsd(cap)}: ${formatUsd(cents(remaining) < 0 ? '0.00' : remaining)} is left this month.`,
+      throw unprocessable('over_budget', `This purchase of ${formatUsd(amount)} is over ${whose} monthly budget of ${formatUsd(cap)}: ${formatUsd(cents(remaining) < 0 ? '0.00' : remaining)} is left this month.`,
       );
     }
   }
@@ -199,10 +197,10 @@ export async function setMemberLimits(
       .from(users)
       .where(and(eq(users.id, userId), eq(users.organisationId, by.organisationId)))
       .for('no key update');
-    if (!target) throw notFound('Member not found');
+    if (!target) throw notFound('member_not_found', 'Member not found');
     // set by someone above the member: never one's own or the owner's; an admin's by the owner (issue 57)
     const refused = limitsRefusal({ role: by.role, self: userId === by.userId }, target.role!);
-    if (refused) throw forbidden(refused);
+    if (refused) throw forbidden('limits_not_yours_to_set', refused);
     await tx.update(users).set(limits).where(eq(users.id, userId));
     await recordAudit(tx, {
       organisationId: by.organisationId,
@@ -313,7 +311,7 @@ export async function requestPurchase(
     const waiting = await pendingRequestFor(tx, member, lines ? lines.map((l) => l.opportunityId) : [opportunity.id], lines !== null, now);
     if (waiting) {
       throw conflict(
-        `You already asked for approval of ${lines ? 'this cart' : 'this purchase'}: an owner or admin answers it in Purchase requests.`,
+        'purchase_request_pending', `You already asked for approval of ${lines ? 'this cart' : 'this purchase'}: an owner or admin answers it in Purchase requests.`,
       );
     }
     const [row] = await tx
@@ -388,10 +386,10 @@ export async function decidePurchase(db: Db, by: Member, id: string, decision: {
       .from(purchaseRequests)
       .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, by.organisationId)))
       .for('no key update');
-    if (!pr) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
-    if (pr.requestedBy === by.userId) throw forbidden('You cannot decide your own purchase request');
-    if (pr.status !== 'pending') throw conflict(`This request was already ${pr.status}`);
-    if (pr.expiresAt <= now) throw conflict('This request has expired; the buyer can ask again');
+    if (!pr) throw notFound('purchase_request_not_found', PURCHASE_REQUEST_NOT_FOUND);
+    if (pr.requestedBy === by.userId) throw forbidden('own_purchase_request', 'You cannot decide your own purchase request');
+    if (pr.status !== 'pending') throw conflict('purchase_request_decided', `This request was already ${pr.status}`);
+    if (pr.expiresAt <= now) throw conflict('purchase_request_expired', 'This request has expired; the buyer can ask again');
     const [one] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pr.opportunityId));
     const opp = pr.lines ? { title: `${pr.lines.length} placements`, outlet: pr.lines.map((l) => l.outletName).join(', ') } : one;
     await tx
@@ -435,17 +433,17 @@ export async function approvedRequestFor(db: Db, member: Member, id: string, opp
     .select()
     .from(purchaseRequests)
     .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, member.organisationId), eq(purchaseRequests.requestedBy, member.userId)));
-  if (!pr || pr.opportunityId !== opportunityId || pr.lines) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
-  if (pr.status === 'pending') throw conflict('This purchase is still waiting for approval');
-  if (pr.status === 'declined') throw conflict('This purchase was declined');
-  if (pr.expiresAt <= now) throw conflict('This approval has expired; ask again');
+  if (!pr || pr.opportunityId !== opportunityId || pr.lines) throw notFound('purchase_request_not_found', PURCHASE_REQUEST_NOT_FOUND);
+  if (pr.status === 'pending') throw conflict('purchase_awaiting_approval', 'This purchase is still waiting for approval');
+  if (pr.status === 'declined') throw conflict('purchase_declined', 'This purchase was declined');
+  if (pr.expiresAt <= now) throw conflict('approval_expired', 'This approval has expired; ask again');
   const [paid] = await db
     .select({ id: checkouts.id })
     .from(checkouts)
     .where(and(eq(checkouts.purchaseRequestId, id), eq(checkouts.status, 'completed')))
     .orderBy(desc(checkouts.createdAt))
     .limit(1);
-  if (paid) throw conflict('This approved purchase has already been paid');
+  if (paid) throw conflict('approved_purchase_paid', 'This approved purchase has already been paid');
   return pr;
 }
 
@@ -459,18 +457,18 @@ export async function approvedCartRequestFor(db: Db, member: Member, id: string,
     .select()
     .from(purchaseRequests)
     .where(and(eq(purchaseRequests.id, id), eq(purchaseRequests.organisationId, member.organisationId), eq(purchaseRequests.requestedBy, member.userId)));
-  if (!pr?.lines) throw notFound(PURCHASE_REQUEST_NOT_FOUND);
-  if (pr.status === 'pending') throw conflict('This purchase is still waiting for approval');
-  if (pr.status === 'declined') throw conflict('This purchase was declined');
-  if (pr.expiresAt <= now) throw conflict('This approval has expired; ask again');
+  if (!pr?.lines) throw notFound('purchase_request_not_found', PURCHASE_REQUEST_NOT_FOUND);
+  if (pr.status === 'pending') throw conflict('purchase_awaiting_approval', 'This purchase is still waiting for approval');
+  if (pr.status === 'declined') throw conflict('purchase_declined', 'This purchase was declined');
+  if (pr.expiresAt <= now) throw conflict('approval_expired', 'This approval has expired; ask again');
   const [paid] = await db
     .select({ id: orders.id })
     .from(orders)
     .where(and(eq(orders.purchaseRequestId, id), eq(orders.status, 'completed')))
     .limit(1);
-  if (paid) throw conflict('This approved purchase has already been paid');
+  if (paid) throw conflict('approved_purchase_paid', 'This approved purchase has already been paid');
   const approved = new Map(pr.lines.map((l) => [l.opportunityId, l.priceUsd]));
   const same = cart.length === approved.size && cart.every((l) => approved.get(l.opportunityId) === l.priceUsd);
-  if (!same) throw conflict('Your cart has changed since this purchase was approved: check it out as it was approved, or ask again');
+  if (!same) throw conflict('cart_changed_since_approval', 'Your cart has changed since this purchase was approved: check it out as it was approved, or ask again');
   return pr;
 }

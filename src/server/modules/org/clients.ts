@@ -5,7 +5,7 @@ import type { ClientChange, ClientInput, OrgClient } from '../../../shared/schem
 import type { Db } from '../../db/client';
 import { clientBillingDetails, orgClients } from '../../db/schema';
 import type { Member } from '../../lib/contract';
-import { badRequest, conflict, HttpError, notFound } from '../../lib/errors';
+import { badRequest, notFound, conflict, unprocessable } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import { isUniqueViolation } from '../auth/users';
 import { recordAudit } from './audit';
@@ -28,13 +28,13 @@ const LIMITABLE: readonly OrgRole[] = ['buyer', 'reviewer', 'viewer'];
  */
 export async function checkedClientIds(db: Db | Tx, organisationId: string, role: OrgRole, clientIds: string[] | null): Promise<string[] | null> {
   if (clientIds === null) return null;
-  if (!LIMITABLE.includes(role)) throw new HttpError(422, 'Owners and admins see every client; limit a buyer, reviewer or viewer instead');
+  if (!LIMITABLE.includes(role)) throw unprocessable('role_not_limitable', 'Owners and admins see every client; limit a buyer, reviewer or viewer instead');
   const unique = [...new Set(clientIds)];
   const [found] = await db
     .select({ n: count() })
     .from(orgClients)
     .where(and(eq(orgClients.organisationId, organisationId), inArray(orgClients.id, unique)));
-  if (found.n !== unique.length) throw badRequest(CLIENT_NOT_FOUND, { clientIds: CLIENT_NOT_FOUND });
+  if (found.n !== unique.length) throw badRequest('client_not_found', CLIENT_NOT_FOUND, { clientIds: CLIENT_NOT_FOUND });
   return unique;
 }
 
@@ -44,14 +44,14 @@ export async function checkedClientIds(db: Db | Tx, organisationId: string, role
  */
 export async function clientForPurchase(db: Db, member: Member, clientId: string | undefined): Promise<string | null> {
   if (clientId === undefined) {
-    if (member.clientIds !== null) throw badRequest('Choose which of your clients this is for', { clientId: 'Choose a client' });
+    if (member.clientIds !== null) throw badRequest('client_required', 'Choose which of your clients this is for', { clientId: 'Choose a client' });
     return null;
   }
   const [row] = await db
     .select({ id: orgClients.id })
     .from(orgClients)
     .where(and(eq(orgClients.id, clientId), eq(orgClients.organisationId, member.organisationId)));
-  if (!row || (member.clientIds !== null && !member.clientIds.includes(clientId))) throw notFound(CLIENT_NOT_FOUND);
+  if (!row || (member.clientIds !== null && !member.clientIds.includes(clientId))) throw notFound('client_not_found', CLIENT_NOT_FOUND);
   return row.id;
 }
 
@@ -91,7 +91,7 @@ async function clientRow(db: Db | Tx, organisationId: string, id: string) {
     .from(orgClients)
     .where(and(eq(orgClients.id, id), eq(orgClients.organisationId, organisationId)))
     .for('no key update');
-  if (!row) throw notFound(CLIENT_NOT_FOUND);
+  if (!row) throw notFound('client_not_found', CLIENT_NOT_FOUND);
   return row;
 }
 
@@ -103,7 +103,7 @@ export async function addClient(db: Db, by: Member, input: ClientInput, now = ne
   try {
     const row = await db.transaction(async (tx) => {
       const [n] = await tx.select({ n: count() }).from(orgClients).where(eq(orgClients.organisationId, by.organisationId));
-      if (n.n >= MAX_CLIENTS) throw conflict(`An organisation has at most ${MAX_CLIENTS} clients`);
+      if (n.n >= MAX_CLIENTS) throw conflict('too_many_clients', `An organisation has at most ${MAX_CLIENTS} clients`);
       const [created] = await tx.insert(orgClients).values({ organisationId: by.organisationId, name, websites, createdAt: now }).returning();
       await recordAudit(
         tx,
@@ -114,7 +114,7 @@ export async function addClient(db: Db, by: Member, input: ClientInput, now = ne
     });
     return { id: row.id, name: row.name, monthlyCapUsd: null, spentUsd: '0.00', hasBilling: false, websites: row.websites };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new HttpError(409, SAME_NAME, { name: SAME_NAME });
+    if (isUniqueViolation(err)) throw conflict('client_name_taken', SAME_NAME, { name: SAME_NAME });
     throw err;
   }
 }
@@ -142,7 +142,7 @@ export async function changeClient(db: Db, by: Member, id: string, change: Clien
       );
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new HttpError(409, SAME_NAME, { name: SAME_NAME });
+    if (isUniqueViolation(err)) throw conflict('client_name_taken', SAME_NAME, { name: SAME_NAME });
     throw err;
   }
   const [client] = (await listClients(db, { ...by, clientIds: [id] }, now)) as [OrgClient];

@@ -81,7 +81,7 @@ export const orgModule: Module = async (app, { db, limits }) => {
       errors: { 403: 'A brand that has not completed its profile (no organisation yet)' },
     },
     async (req) => {
-      if (!userOf(req).organisationId) throw forbidden(NO_ORGANISATION);
+      if (!userOf(req).organisationId) throw forbidden('no_organisation', NO_ORGANISATION);
       return orgOfMember(db, memberOf(req));
     },
   );

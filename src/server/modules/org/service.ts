@@ -10,7 +10,7 @@ import { auditEntries, organisations, orgClients, orgInvitations, payments, sess
 import type { Member } from '../../lib/contract';
 import { withClaims } from '../../lib/rate-limit';
 import type { Limits } from '../../limits';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors';
+import { badRequest, forbidden, notFound, conflict, gone } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { hashToken } from '../auth/session';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
@@ -30,7 +30,7 @@ export const MEMBER_NOT_FOUND = 'Member not found';
 export const INVITATION_NOT_FOUND = 'Invitation not found';
 const INVITATION_GONE = 'This invitation has expired, was already used or was revoked. Ask for a new one.';
 
-const gone = (message = INVITATION_GONE) => new HttpError(410, message);
+const invitationGone = (message = INVITATION_GONE) => gone('invitation_gone', message);
 
 /** GET /api/org */
 export async function orgOfMember(db: Db, member: Member): Promise<Org> {
@@ -74,7 +74,7 @@ export function adminOrganisations(db: Db, page: Page, q?: string) {
 /** GET /api/admin/organisations/{id}: the organisation, its members, clients and spend. */
 export async function adminOrganisation(db: Db, id: string, now = new Date()): Promise<AdminOrganisation> {
   const [org] = await db.select().from(organisations).where(eq(organisations.id, id));
-  if (!org) throw notFound(ORGANISATION_NOT_FOUND);
+  if (!org) throw notFound('organisation_not_found', ORGANISATION_NOT_FOUND);
   const [members, clients, month, [totals]] = await Promise.all([
     listMembers(db, id),
     db.select({ id: orgClients.id, name: orgClients.name }).from(orgClients).where(eq(orgClients.organisationId, id)).orderBy(asc(orgClients.name)),
@@ -128,7 +128,7 @@ async function memberRow(db: Db | Tx, organisationId: string, userId: string) {
     .from(users)
     .where(and(eq(users.id, userId), eq(users.organisationId, organisationId)))
     .for('no key update');
-  if (!row) throw notFound(MEMBER_NOT_FOUND);
+  if (!row) throw notFound('member_not_found', MEMBER_NOT_FOUND);
   return row;
 }
 
@@ -139,7 +139,7 @@ async function memberRow(db: Db | Tx, organisationId: string, userId: string) {
 export async function changeMember(db: Db, by: Member, userId: string, change: MemberChange): Promise<OrgMember> {
   return db.transaction(async (tx) => {
     const target = await memberRow(tx, by.organisationId, userId);
-    if (target.orgRole === 'owner') throw forbidden('The owner’s role changes only by transferring ownership');
+    if (target.orgRole === 'owner') throw forbidden('owner_role_fixed', 'The owner’s role changes only by transferring ownership');
     const role = change.role ?? (target.orgRole as Exclude<OrgRole, 'owner'>);
     const clientIds =
       change.clientIds !== undefined
@@ -191,7 +191,7 @@ const sameClients = (a: string[] | null, b: string[] | null) =>
 export async function removeMember(db: Db, by: Member, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const target = await memberRow(tx, by.organisationId, userId);
-    if (target.orgRole === 'owner') throw forbidden('The owner cannot be removed; transfer ownership first');
+    if (target.orgRole === 'owner') throw forbidden('owner_not_removable', 'The owner cannot be removed; transfer ownership first');
     // removed by someone else, signing in again says from where (issue 57); leaving oneself does not
     const removal = userId === by.userId ? { removedFrom: null, removedAt: null } : { removedFrom: by.organisationId, removedAt: new Date() };
     await tx.update(users).set({ organisationId: null, orgRole: null, name: null, approved: false, ...removal }).where(eq(users.id, userId));
@@ -208,7 +208,7 @@ export async function removeMember(db: Db, by: Member, userId: string): Promise<
 
 /** POST /api/org/transfer-ownership: the member becomes the owner, the owner an admin, at once. */
 export async function transferOwnership(db: Db, by: Member, userId: string): Promise<OrgMember[]> {
-  if (userId === by.userId) throw conflict('You are already the owner');
+  if (userId === by.userId) throw conflict('already_owner', 'You are already the owner');
   await db.transaction(async (tx) => {
     const target = await memberRow(tx, by.organisationId, userId);
     // one owner at a time (users_one_owner_per_org): the old one steps down first
@@ -277,10 +277,10 @@ export async function invite(db: Db, limits: Limits, by: Member, input: Invitati
       .from(users)
       .where(eq(users.email, input.email))
       .for('no key update');
-    if (account?.organisationId === by.organisationId) throw conflict('This person is already a member of your organisation');
-    if (account?.role === 'admin') throw conflict('This e-mail address belongs to a Byline editor’s account');
+    if (account?.organisationId === by.organisationId) throw conflict('already_member', 'This person is already a member of your organisation');
+    if (account?.role === 'admin') throw conflict('email_of_editor', 'This e-mail address belongs to a Byline editor’s account');
     if (account?.organisationId) {
-      throw conflict('This e-mail address already belongs to another organisation (one organisation per login)');
+      throw conflict('email_in_other_organisation', 'This e-mail address already belongs to another organisation (one organisation per login)');
     }
     const clientIds = await checkedClientIds(tx, by.organisationId, input.role, input.clientIds ?? null);
     const token = newToken();
@@ -320,7 +320,7 @@ async function openInvitation(db: Db | Tx, organisationId: string, id: string) {
     .from(orgInvitations)
     .where(and(eq(orgInvitations.id, id), eq(orgInvitations.organisationId, organisationId), isNull(orgInvitations.acceptedAt), isNull(orgInvitations.revokedAt)))
     .for('no key update');
-  if (!row) throw notFound(INVITATION_NOT_FOUND);
+  if (!row) throw notFound('invitation_not_found', INVITATION_NOT_FOUND);
   return row;
 }
 
@@ -357,7 +357,7 @@ async function usableInvitation(db: Db | Tx, token: string, now: Date, lock = fa
     .innerJoin(organisations, eq(organisations.id, orgInvitations.organisationId))
     .where(eq(orgInvitations.tokenHash, hashToken(token)));
   const [row] = lock ? await q.for('update', { of: orgInvitations }) : await q;
-  if (!row || row.invitation.acceptedAt || row.invitation.revokedAt || row.invitation.expiresAt <= now) throw gone();
+  if (!row || row.invitation.acceptedAt || row.invitation.revokedAt || row.invitation.expiresAt <= now) throw invitationGone();
   return row;
 }
 
@@ -375,11 +375,11 @@ export async function previewInvitation(db: Db, token: string, now = new Date())
 export async function acceptInvitation(db: Db, user: SessionUser, token: string, input: { name?: string }, address: string, now = new Date()) {
   return db.transaction(async (tx) => {
     const { invitation, organisationName, organisationApproved } = await usableInvitation(tx, token, now, true);
-    if (user.email !== invitation.email) throw forbidden(`This invitation is for ${invitation.email}; sign in with that address to accept it`);
-    if (user.role !== 'brand') throw forbidden('Admin accounts cannot join an organisation');
-    if (user.organisationId) throw conflict('You already belong to an organisation (one organisation per login)');
+    if (user.email !== invitation.email) throw forbidden('invitation_for_other_email', `This invitation is for ${invitation.email}; sign in with that address to accept it`);
+    if (user.role !== 'brand') throw forbidden('admin_cannot_join', 'Admin accounts cannot join an organisation');
+    if (user.organisationId) throw conflict('already_in_organisation', 'You already belong to an organisation (one organisation per login)');
     const name = user.name ?? input.name;
-    if (!name) throw badRequest('Name is required', { name: 'Name is required' });
+    if (!name) throw badRequest('name_required', 'Name is required', { name: 'Name is required' });
     const role = invitation.role as OrgRole;
     await tx
       .update(users)
@@ -438,7 +438,7 @@ const INVALID_CURSOR = 'This page link is no longer valid; reload the list from 
 /** The audit log's cursor: the last entry's number. */
 export function decodeAuditCursor(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest(INVALID_CURSOR, { cursor: INVALID_CURSOR });
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest('invalid_cursor', INVALID_CURSOR, { cursor: INVALID_CURSOR });
   return Number(raw);
 }
 

@@ -63,11 +63,11 @@ const SCORES: OutletMetric[] = ['da', 'dr', 'spamScore'];
 /** Cells that mean "no value" in the tools' exports. */
 const EMPTY = new Set(['', '-', '—', 'n/a', 'na', 'null', 'none']);
 
-/** A file refused whole, before any row is read against the outlets: 400, or 413 for too many rows. */
+/** A file refused whole, before any row is read against the outlets: unusable, or too large (too many rows). */
 export class ImportFileError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 413 = 400,
+    readonly kind: 'invalid' | 'too_large' = 'invalid',
   ) {
     super(message);
   }
@@ -138,7 +138,7 @@ function readExport(
   if (records.length - 1 > IMPORT_MAX_ROWS)
     throw new ImportFileError(
       `This file has more than ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows: split it into files of at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows and import each`,
-      413,
+      'too_large',
     );
   const headers = records[0].record.map(norm);
   const find = (names: string[]) => {

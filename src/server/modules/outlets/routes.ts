@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Module } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { HttpError, notFound } from '../../lib/errors';
+import { DomainError, badRequest, notFound } from '../../lib/errors';
 import { readUpload, uploadRoutes } from '../../storage/read-upload';
 import { readFile } from 'node:fs/promises';
 import {
@@ -45,7 +45,7 @@ export const outletsModule: Module = async (app, { db }) => {
       },
       async (req) => {
         const outlet = await outletDetail(db, req.params.id);
-        if (!outlet) throw notFound(OUTLET_NOT_FOUND);
+        if (!outlet) throw notFound('outlet_not_found', OUTLET_NOT_FOUND);
         return outlet;
       },
     );
@@ -92,14 +92,14 @@ export const outletsModule: Module = async (app, { db }) => {
           if (!dryRun && result.errors.length > 0) {
             const n = result.errors.length;
             // the rows by line in the dry run's shape (issue 57), with the whole result
-            throw new HttpError(400, `${n} ${n === 1 ? 'row' : 'rows'} could not be used: nothing was imported`, undefined, {
+            throw badRequest('metrics_rows_invalid', `${n} ${n === 1 ? 'row' : 'rows'} could not be used: nothing was imported`, undefined, {
               errors: result.errors,
               result,
             });
           }
           return result;
         } catch (err) {
-          if (err instanceof ImportFileError) throw new HttpError(err.status, err.message, { file: err.message });
+          if (err instanceof ImportFileError) throw new DomainError(err.kind, err.kind === 'too_large' ? 'metrics_file_too_large' : 'metrics_file_invalid', err.message, { file: err.message });
           throw err;
         }
       },

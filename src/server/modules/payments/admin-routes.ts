@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../deps';
 import { idIn, route, userOf } from '../../lib/contract';
-import { conflict, notFound } from '../../lib/errors';
+import { notFound, conflict } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
 import { adminPaymentsQuerySchema } from '../../../shared/schemas/payment';
@@ -93,8 +93,8 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
       const actor = { type: 'admin' as const, id: admin.id };
       const { id } = req.params;
       const existing = await paymentById(db, id);
-      if (!existing) throw notFound(PAYMENT_NOT_FOUND);
-      const notRefundable = () => conflict(`Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
+      if (!existing) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+      const notRefundable = () => conflict('payment_not_refundable', `Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
       const { amountUsd, reason } = req.body;
       if (amountUsd !== undefined) {
         const left = refundableCents(existing);

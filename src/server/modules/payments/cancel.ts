@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cancellations, opportunities, payments, placements, users } from '../../db/schema';
-import { conflict, HttpError, notFound } from '../../lib/errors';
+import { DomainError, notFound, conflict } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { PaymentProvider } from '../../providers/provider';
@@ -81,9 +81,9 @@ export async function cancelPlacement(
       .from(payments)
       .where(and(eq(payments.id, paymentId), eq(payments.organisationId, member.organisationId)))
       .for('no key update');
-    if (!pay) throw notFound(PAYMENT_NOT_FOUND);
+    if (!pay) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
-    if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(NOT_IN_PROGRESS);
+    if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict('not_in_progress', NOT_IN_PROGRESS);
     const started = p.writingStartedAt !== null || p.draftDocumentUrl !== null || p.draftDocumentFile !== null;
     if (!started) {
       // before writing: refunded in full, claimed here (the guarantee job finishes a claim a crash left)
@@ -123,7 +123,7 @@ export async function cancelPlacement(
         .returning({ id: cancellations.id });
     } catch (err) {
       if (isUniqueViolation(err))
-        throw conflict('A cancellation of this placement is already awaiting the editorial team');
+        throw conflict('cancellation_pending', 'A cancellation of this placement is already awaiting the editorial team');
       throw err;
     }
     await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, respondBy: respondBy.toISOString() }, now);
@@ -158,7 +158,7 @@ export async function cancelPlacement(
 async function grant(tx: Tx, paymentId: string, partCents: number | null, now: Date) {
   const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
   const left = refundableCents(pay);
-  if (left === 0 || pay.status !== 'paid') throw conflict(NOT_IN_PROGRESS);
+  if (left === 0 || pay.status !== 'paid') throw conflict('not_in_progress', NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
     throw moreThanLeft(pay, left);
   }
@@ -171,7 +171,7 @@ async function grant(tx: Tx, paymentId: string, partCents: number | null, now: D
     return { full: claimed, given: left };
   }
   const part = await claimPartialRefund(tx, paymentId, partCents, 'cancelled', now);
-  if (!part) throw conflict(NOT_IN_PROGRESS);
+  if (!part) throw conflict('not_in_progress', NOT_IN_PROGRESS);
   // the placement ends: the payment is closed as refunded (in part), its slot given back
   await tx
     .update(payments)
@@ -259,8 +259,8 @@ async function settle(
 ): Promise<Cancellation> {
   const money = await db.transaction(async (tx) => {
     const [c] = await tx.select().from(cancellations).where(eq(cancellations.id, cancellationId)).for('no key update');
-    if (!c) throw notFound('Cancellation not found');
-    if (c.status !== 'requested') throw conflict('This cancellation has already been answered');
+    if (!c) throw notFound('cancellation_not_found', 'Cancellation not found');
+    if (c.status !== 'requested') throw conflict('cancellation_answered', 'This cancellation has already been answered');
     return answer(tx, c);
   });
   if (money.full) await completeRefund(db, provider, money.full, now, actor);
@@ -323,7 +323,7 @@ export async function grantUnansweredCancellations(
       granted.push(id);
     } catch (err) {
       // answered by another instance or an admin meanwhile: theirs stands
-      if (!(err instanceof HttpError && err.statusCode === 409)) throw err;
+      if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
     }
   }
   return granted;

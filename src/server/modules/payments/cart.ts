@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cartLines, opportunities } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { notFound, conflict } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { startOfUtcDay } from '../../lib/dates';
 import { fromCents, toCents } from '../../../shared/money';
@@ -87,13 +87,13 @@ export async function addToCart(db: Db, member: Member, opportunityId: string, n
     .select({ id: opportunities.id, reason: unavailableReason(startOfUtcDay(now)) })
     .from(opportunities)
     .where(eq(opportunities.id, opportunityId));
-  if (!opp) throw notFound('Opportunity not found');
+  if (!opp) throw notFound('opportunity_not_found', 'Opportunity not found');
   const [already] = await db
     .select({ id: cartLines.opportunityId })
     .from(cartLines)
     .where(and(eq(cartLines.userId, member.userId), eq(cartLines.opportunityId, opportunityId)));
   if (already) return;
-  if (opp.reason) throw conflict(`This opportunity cannot be added: ${CART_UNAVAILABLE[opp.reason].toLowerCase()}`);
+  if (opp.reason) throw conflict('opportunity_not_addable', `This opportunity cannot be added: ${CART_UNAVAILABLE[opp.reason].toLowerCase()}`);
   const result = await db.execute(sql`
     INSERT INTO ${cartLines} (user_id, opportunity_id, price_usd, added_at)
     SELECT ${member.userId}::uuid, o.id, o.price_usd, ${now.toISOString()}::timestamptz
@@ -108,7 +108,7 @@ export async function addToCart(db: Db, member: Member, opportunityId: string, n
       .select({ id: cartLines.opportunityId })
       .from(cartLines)
       .where(and(eq(cartLines.userId, member.userId), eq(cartLines.opportunityId, opportunityId)));
-    if (!again) throw conflict(`Your cart is full: it holds at most ${CART_MAX_LINES} opportunities`);
+    if (!again) throw conflict('cart_full', `Your cart is full: it holds at most ${CART_MAX_LINES} opportunities`);
   }
 }
 

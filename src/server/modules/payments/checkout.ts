@@ -4,7 +4,7 @@ import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import type { Db } from '../../db/client';
 import { checkouts, opportunities, orders } from '../../db/schema';
 import { closeOrder } from './orders';
-import { HttpError, conflict, notFound } from '../../lib/errors';
+import { DomainError, notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
 import { CART_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, CHECKOUT_CANCEL_PATH, CHECKOUT_SUCCESS_PATH, orderSuccessPath } from '../../../shared/payment';
@@ -96,16 +96,16 @@ async function checkoutLimitRefusal(db: Db, brandId: string, limit: Limit, now: 
 }
 
 /** Why a slot could not be taken, in words the claim dialog can show. */
-async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<HttpError> {
+async function unavailable(tx: Tx, opportunityId: string, now: Date): Promise<DomainError> {
   const [opp] = await tx
     .select({ status: opportunities.status, filled: opportunities.filledSlots, max: opportunities.maxSlots, deadline: opportunities.deadlineDate })
     .from(opportunities)
     .where(eq(opportunities.id, opportunityId));
-  if (!opp) return notFound('Opportunity not found');
-  if (opp.status === 'full' || (opp.status === 'available' && opp.filled >= opp.max)) return conflict('This opportunity is sold out');
-  if (opp.status !== 'available') return conflict('This opportunity is no longer available');
-  if (opp.deadline && opp.deadline < startOfUtcDay(now)) return conflict('The deadline to purchase this opportunity has passed');
-  return conflict('This opportunity is no longer available');
+  if (!opp) return notFound('opportunity_not_found', 'Opportunity not found');
+  if (opp.status === 'full' || (opp.status === 'available' && opp.filled >= opp.max)) return conflict('opportunity_sold_out', 'This opportunity is sold out');
+  if (opp.status !== 'available') return conflict('opportunity_unavailable', 'This opportunity is no longer available');
+  if (opp.deadline && opp.deadline < startOfUtcDay(now)) return conflict('purchase_deadline_passed', 'The deadline to purchase this opportunity has passed');
+  return conflict('opportunity_unavailable', 'This opportunity is no longer available');
 }
 
 /** A purchase request is only made for what could be bought now. */
@@ -210,7 +210,7 @@ export async function startCheckout(
       .select({ id: opportunities.id, title: opportunities.title, outletName: opportunities.outletName, priceUsd: opportunities.priceUsd })
       .from(opportunities)
       .where(eq(opportunities.id, opportunityId));
-    if (!opp) throw notFound('Opportunity not found');
+    if (!opp) throw notFound('opportunity_not_found', 'Opportunity not found');
     price = opp.priceUsd;
     if (args.purchaseRequestId && args.member) {
       const approved = await approvedRequestFor(db, args.member, args.purchaseRequestId, opportunityId, now);
@@ -284,7 +284,7 @@ export async function startCheckout(
       if (other?.url) return { url: other.url };
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw conflict('A checkout for this opportunity is already being prepared. Please try again.');
+    throw conflict('checkout_being_prepared', 'A checkout for this opportunity is already being prepared. Please try again.');
   }
   if (!reserved) throw (await checkoutLimitRefusal(db, brand.id, args.limit, now)) ?? (await unavailable(db, opportunityId, now));
   if (pre) return { url: pre.url };
@@ -300,7 +300,7 @@ export async function startCheckout(
   } catch {
     // no session exists for the brand to pay: give the slot straight back
     await closeCheckouts(db, checkoutById(holdId), 'cancelled', now);
-    throw new HttpError(502, 'Failed to create checkout session');
+    throw upstreamFailed('checkout_session_failed', 'Failed to create checkout session');
   }
 }
 
@@ -331,7 +331,7 @@ async function orderCheckoutView(db: Db, brandId: string, sessionId: string, now
     .select()
     .from(orders)
     .where(and(eq(orders.providerSessionId, sessionId), eq(orders.brandId, brandId)));
-  if (!order) throw notFound('Checkout not found');
+  if (!order) throw notFound('checkout_not_found', 'Checkout not found');
   const lines = await db
     .select({ opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: checkouts.amount })
     .from(checkouts)
@@ -384,8 +384,8 @@ export async function payTestCheckout(
     const [hold] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
     // paid already (a double click): fulfilment is idempotent, run it again and answer the same
     if (!hold?.testProviderRef) {
-      if (view.status === 'cancelled') throw conflict('This checkout was cancelled');
-      throw conflict('This checkout has expired. Please claim the opportunity again.');
+      if (view.status === 'cancelled') throw conflict('checkout_cancelled', 'This checkout was cancelled');
+      throw conflict('checkout_expired', 'This checkout has expired. Please claim the opportunity again.');
     }
   }
   const result = await fulfilCheckout(db, provider, sessionId, now, { invoicing });
@@ -418,8 +418,8 @@ async function payTestOrder(
   if (!charged) {
     const [order] = await db.select().from(orders).where(eq(orders.id, view.paymentId));
     if (!order?.testProviderRef) {
-      if (view.status === 'cancelled') throw conflict('This checkout was cancelled');
-      throw conflict('This checkout has expired. Please check out your cart again.');
+      if (view.status === 'cancelled') throw conflict('checkout_cancelled', 'This checkout was cancelled');
+      throw conflict('checkout_expired', 'This checkout has expired. Please check out your cart again.');
     }
   }
   const result = await fulfilCheckout(db, provider, view.sessionId, now, { invoicing });
@@ -436,7 +436,7 @@ export async function cancelCheckout(
   invoicing: InvoiceSettings = TEST_INVOICING,
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
-  if (view.status === 'completed') throw conflict('This checkout has already been paid');
+  if (view.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
   if (view.lines && view.status === 'open') {
     try {
       await provider.expireSession(sessionId);
@@ -444,11 +444,11 @@ export async function cancelCheckout(
       // the provider refused: most likely it was paid a moment ago; let fulfilment decide
       await fulfilCheckout(db, provider, sessionId, now, { invoicing });
       const after = await checkoutView(db, brandId, sessionId, now);
-      if (after.status === 'completed') throw conflict('This checkout has already been paid');
-      if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
+      if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
+      if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
     }
     await closeOrder(db, view.paymentId, 'cancelled', now);
-    if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw conflict('This checkout has already been paid');
+    if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
     return { url: CART_CANCEL_PATH };
   }
   if (view.status === 'open') {
@@ -458,12 +458,12 @@ export async function cancelCheckout(
       // the provider refused: most likely it was paid a moment ago; let fulfilment decide
       await fulfilCheckout(db, provider, sessionId, now, { invoicing });
       const after = await checkoutView(db, brandId, sessionId, now);
-      if (after.status === 'completed') throw conflict('This checkout has already been paid');
-      if (after.status === 'open') throw new HttpError(502, 'Could not cancel the checkout. Please try again.');
+      if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
+      if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
     }
     await closeCheckouts(db, sql`provider_session_id = ${sessionId} AND brand_id = ${brandId}`, 'cancelled', now);
     const after = await checkoutView(db, brandId, sessionId, now);
-    if (after.status === 'completed') throw conflict('This checkout has already been paid');
+    if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
   }
   return { url: CHECKOUT_CANCEL_PATH };
 }

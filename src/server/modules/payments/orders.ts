@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
-import { HttpError, conflict, notFound } from '../../lib/errors';
+import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import { startOfUtcDay } from '../../lib/dates';
@@ -36,9 +36,7 @@ const ORDER_NOT_FOUND = 'Order not found';
 
 /** A cart checkout refused because some lines cannot be bought now: nothing was held. */
 const soldOutError = (ids: string[], titles: string[]) =>
-  new HttpError(
-    409,
-    ids.length === 1
+  conflict('cart_lines_unavailable', ids.length === 1
       ? `“${titles[0]}” cannot be bought now: remove it from your cart to check out the rest.`
       : `${ids.length} opportunities in your cart cannot be bought now: remove them to check out the rest.`,
     undefined,
@@ -54,7 +52,7 @@ export async function startCartCheckout(
   const now = args.now ?? new Date();
   const { member, body } = args;
   const lines = await cartLinesOf(db, member.userId, now);
-  if (!lines.length) throw conflict('Your cart is empty');
+  if (!lines.length) throw conflict('cart_empty', 'Your cart is empty');
   const unavailable = lines.filter((l) => !l.available);
   if (unavailable.length)
     throw soldOutError(
@@ -65,9 +63,7 @@ export async function startCartCheckout(
   const changed = lines.filter((l) => l.priceUsd !== l.currentPriceUsd);
   const confirmed = body.confirmTotalUsd !== undefined && toCents(body.confirmTotalUsd) === newTotal;
   if ((changed.length && !confirmed) || (body.confirmTotalUsd !== undefined && !confirmed)) {
-    throw new HttpError(
-      409,
-      `Prices changed since you added ${changed.length === 1 ? 'this opportunity' : 'these opportunities'}: the total is now ${formatUsd(fromCents(newTotal))}. Confirm the new total to check out.`,
+    throw conflict('cart_prices_changed', `Prices changed since you added ${changed.length === 1 ? 'this opportunity' : 'these opportunities'}: the total is now ${formatUsd(fromCents(newTotal))}. Confirm the new total to check out.`,
       undefined,
       {
         priceChanges: changed.map((l) => ({ opportunityId: l.opportunityId, oldPriceUsd: l.priceUsd, newPriceUsd: l.currentPriceUsd })),
@@ -151,7 +147,7 @@ export async function startCartCheckout(
       }
       // a price changed between the read above and the lock: refused like any price change
       const moved = lines.filter((l) => taken.find((t) => t.id === l.opportunityId)!.priceUsd !== l.currentPriceUsd);
-      if (moved.length) throw conflict('Prices changed while you were checking out. Please review your cart and try again.');
+      if (moved.length) throw conflict('prices_changed_during_checkout', 'Prices changed while you were checking out. Please review your cart and try again.');
       await tx.insert(orders).values({
         id: orderId,
         brandId: member.userId,
@@ -192,7 +188,7 @@ export async function startCartCheckout(
         if (other) return other;
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw conflict('You already have a checkout open for one of these opportunities: finish or cancel it first.');
+      throw conflict('checkout_already_open', 'You already have a checkout open for one of these opportunities: finish or cancel it first.');
     }
     throw err;
   }
@@ -221,7 +217,7 @@ export async function startCartCheckout(
   } catch {
     // no session to pay: every slot goes straight back
     await closeOrder(db, orderId, 'cancelled', now);
-    throw new HttpError(502, 'Failed to create checkout session');
+    throw upstreamFailed('checkout_session_failed', 'Failed to create checkout session');
   }
 }
 
@@ -437,7 +433,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     .leftJoin(orgClients, eq(orgClients.id, orders.clientId))
     .leftJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
     .where(and(eq(orders.id, orderId), eq(orders.organisationId, scope.organisationId), inScope(scope)));
-  if (!o) throw notFound(ORDER_NOT_FOUND);
+  if (!o) throw notFound('order_not_found', ORDER_NOT_FOUND);
   const paid = await db
     .select({
       paymentId: payments.id,

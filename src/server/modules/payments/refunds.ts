@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { paymentRefunds, payments, placements, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
-import { HttpError } from '../../lib/errors';
+import { DomainError, conflict } from '../../lib/errors';
 import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
@@ -281,8 +281,8 @@ export function refundableCents(p: Pick<PaymentRow, 'amount' | 'refundedAmount' 
 }
 
 /** 409 for a refund asked beyond what is left (`leftCents`), saying what is. */
-export function moreThanLeft(p: Pick<PaymentRow, 'amount'>, leftCents: number): HttpError {
-  return new HttpError(409, `That is more than is left to refund: ${formatUsd(fromCents(leftCents))} of ${formatUsd(p.amount)}`, {
+export function moreThanLeft(p: Pick<PaymentRow, 'amount'>, leftCents: number): DomainError {
+  return conflict('more_than_left_to_refund', `That is more than is left to refund: ${formatUsd(fromCents(leftCents))} of ${formatUsd(p.amount)}`, {
     amountUsd: 'More than is left to refund',
   });
 }

@@ -109,7 +109,7 @@ export const paymentsModule: Module = async (app, deps) => {
     },
     async (req) => {
       // only the built-in provider takes payment here; with Stripe the card is charged on Stripe's page
-      if (provider.name !== 'test') throw notFound(CHECKOUT_NOT_FOUND);
+      if (provider.name !== 'test') throw notFound('checkout_not_found', CHECKOUT_NOT_FOUND);
       const { url, paymentId, outcome } = await payTestCheckout(db, provider, userOf(req).id, req.params.sessionId, new Date(), invoicing);
       return { url, paymentId, status: outcome === 'refunded' ? ('refunded' as const) : ('paid' as const) };
     },

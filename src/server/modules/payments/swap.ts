@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, checkouts, opportunities, orders, payments, placements } from '../../db/schema';
-import { conflict, HttpError, notFound } from '../../lib/errors';
+import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { startOfUtcDay } from '../../lib/dates';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
@@ -62,11 +62,11 @@ export async function declinePlacement(
     // the payment's row, then the placement's: the order a refund's record takes them in (no deadlock with one)
     const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
     const [p] = pay ? await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update') : [];
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
-    if (p.declinedAt) throw conflict('This placement has already been declined');
+    if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+    if (p.declinedAt) throw conflict('placement_already_declined', 'This placement has already been declined');
     const writing = p.draftDocumentUrl !== null || p.draftDocumentFile !== null || p.draftReviewStatus === 'approved' || p.writingStartedAt !== null;
-    if (p.state !== 'in_progress' || writing) throw conflict(DECLINE_REFUSAL);
-    if (pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(DECLINE_REFUSAL);
+    if (p.state !== 'in_progress' || writing) throw conflict('not_declinable', DECLINE_REFUSAL);
+    if (pay.status !== 'paid' || pay.refundRequestedAt) throw conflict('not_declinable', DECLINE_REFUSAL);
     await tx.update(placements).set({ declinedAt: now, declineReason: reason, swapBy }).where(eq(placements.id, paymentId));
     // the outlet will not run it: its slot is free for others
     if (pay.holdsSlot) {
@@ -94,8 +94,8 @@ async function declinedPlacement(db: Db, paymentId: string, organisationId: stri
     .from(placements)
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .where(and(eq(placements.id, paymentId), organisationId ? eq(placements.organisationId, organisationId) : undefined));
-  if (!row) throw notFound(PAYMENT_NOT_FOUND);
-  if (!row.placement.declinedAt || row.placement.state !== 'in_progress') throw conflict('This placement was not declined');
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (!row.placement.declinedAt || row.placement.state !== 'in_progress') throw conflict('placement_not_declined', 'This placement was not declined');
   return row;
 }
 
@@ -174,7 +174,7 @@ export async function swapPlacement(
   deps?: { publicUrl: string },
 ) {
   const { placement } = await declinedPlacement(db, paymentId, member?.organisationId ?? null);
-  if (placement.swapBy && placement.swapBy <= now) throw conflict('The time to choose an alternative has passed: this placement is being refunded in full');
+  if (placement.swapBy && placement.swapBy <= now) throw conflict('swap_window_passed', 'The time to choose an alternative has passed: this placement is being refunded in full');
   // a second click on a dearer one: its checkout is still open (holding the alternative's slot)
   const [openTopup] = await db
     .select({ url: checkouts.url, amount: checkouts.amount })
@@ -183,19 +183,19 @@ export async function swapPlacement(
   if (openTopup?.url) return { paymentId, opportunityId, refundedUsd: '0.00', url: openTopup.url, payUsd: openTopup.amount };
   const offered = await optionsFor(db, paymentId, now);
   const choice = offered.find((o) => o.id === opportunityId);
-  if (!choice) throw conflict('This alternative is no longer offered. Please choose another.');
+  if (!choice) throw conflict('alternative_not_offered', 'This alternative is no longer offered. Please choose another.');
   if (toCents(choice.payUsd) > 0) {
-    if (!member || !deps) throw conflict('This alternative costs more than the placement holds');
+    if (!member || !deps) throw conflict('alternative_too_expensive', 'This alternative costs more than the placement holds');
     return { paymentId, opportunityId, refundedUsd: '0.00', ...(await startTopup(db, { publicUrl: deps.publicUrl, provider }, placement, choice, member, now)) };
   }
   const refund = await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
-    if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
+    if (!p.declinedAt || p.state !== 'in_progress') throw conflict('placement_not_declined', 'This placement was not declined');
     const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
     const held = toCents(pay.amount) - toCents(pay.refundedAmount);
-    if (toCents(choice.priceUsd) > held) throw conflict('The price of this alternative changed. Please choose again.');
+    if (toCents(choice.priceUsd) > held) throw conflict('alternative_price_changed', 'The price of this alternative changed. Please choose again.');
     const taken = await reserveSlot(tx, opportunityId, now);
-    if (!taken) throw conflict('This alternative has just sold out. Please choose another.');
+    if (!taken) throw conflict('alternative_sold_out', 'This alternative has just sold out. Please choose another.');
     const [from] = await tx.select({ outlet: opportunities.outletName, title: opportunities.title }).from(opportunities).where(eq(opportunities.id, pay.opportunityId));
     await tx.update(placements).set({ opportunityId, declinedAt: null, declineReason: null, swapBy: null }).where(eq(placements.id, paymentId));
     await tx.update(payments).set({ opportunityId, holdsSlot: true }).where(eq(payments.id, paymentId));
@@ -262,9 +262,9 @@ async function startTopup(
   try {
     await db.transaction(async (tx) => {
       const [p] = await tx.select().from(placements).where(eq(placements.id, placement.id)).for('no key update');
-      if (!p.declinedAt || p.state !== 'in_progress') throw conflict('This placement was not declined');
+      if (!p.declinedAt || p.state !== 'in_progress') throw conflict('placement_not_declined', 'This placement was not declined');
       const taken = await reserveSlot(tx, choice.id, now);
-      if (!taken) throw conflict('This alternative has just sold out. Please choose another.');
+      if (!taken) throw conflict('alternative_sold_out', 'This alternative has just sold out. Please choose another.');
       await tx.insert(checkouts).values({
         id,
         brandId: member.userId,
@@ -281,7 +281,7 @@ async function startTopup(
       });
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('A checkout for this alternative is already open. Please try again in a moment.');
+    if (isUniqueViolation(err)) throw conflict('swap_checkout_open', 'A checkout for this alternative is already open. Please try again in a moment.');
     throw err;
   }
   if (pre) return { url: pre.url, payUsd: choice.payUsd };
@@ -302,7 +302,7 @@ async function startTopup(
     return { url: created.url, payUsd: choice.payUsd };
   } catch {
     await closeCheckouts(db, sql`${checkouts.id} = ${id}`, 'cancelled', now);
-    throw new HttpError(502, 'Failed to create checkout session');
+    throw upstreamFailed('checkout_session_failed', 'Failed to create checkout session');
   }
 }
 

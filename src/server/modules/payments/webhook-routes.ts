@@ -36,8 +36,8 @@ export function webhookRoutes(app: FastifyInstance, deps: ModuleDeps) {
         try {
           event = provider.verifyWebhook(raw, typeof signature === 'string' ? signature : undefined);
         } catch (err) {
-          if (err instanceof WebhookSignatureError) throw badRequest('Invalid webhook signature');
-          if (err instanceof WebhookPayloadError) throw badRequest(err.message);
+          if (err instanceof WebhookSignatureError) throw badRequest('invalid_webhook_signature', 'Invalid webhook signature');
+          if (err instanceof WebhookPayloadError) throw badRequest('invalid_webhook_payload', err.message);
           throw err;
         }
         const result = await handleWebhookEvent(deps.db, provider, event, new Date(), deps.invoicing);

@@ -33,6 +33,7 @@ import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { badRequest } from '../../lib/errors';
 import { approveMany, copyBrief } from './bulk';
 import { deleteBriefTemplate, getBriefTemplate, listBriefTemplates, saveBriefTemplate, TEMPLATE_NOT_FOUND } from './templates';
+import { errorCodeSchema } from '../../../shared/schemas/responses/common';
 
 const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
@@ -42,7 +43,7 @@ const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('th
  * as the refusal has always written it.
  */
 const briefConflict = z
-  .object({ current: briefResponseSchema.optional(), message: z.string() })
+  .object({ current: briefResponseSchema.optional(), message: z.string(), code: errorCodeSchema })
   .describe(
     'Changed in another window since it was read (the body carries the `current` brief), or approved, published or refunded',
   );
@@ -253,7 +254,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
           ...(feedback ? {} : { feedback: 'Say what should change' }),
           ...(reason ? {} : { reason: EXTRA_REVISION_REASON_REQUIRED }),
         };
-        if (Object.keys(errors).length) throw badRequest(EXTRA_REVISION_REASON_REQUIRED, errors);
+        if (Object.keys(errors).length) throw badRequest('extra_revision_reason_required', EXTRA_REVISION_REASON_REQUIRED, errors);
         return reply.code(202).send(await requestExtraRevision(db, member, paymentId, feedback!, reason!));
       }
       return requestEdits(db, member, paymentId, req.body.feedback);

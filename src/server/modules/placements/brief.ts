@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { and, desc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, placements } from '../../db/schema';
-import { HttpError, conflict, notFound } from '../../lib/errors';
+import { notFound, conflict } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import {
   compact,
@@ -62,18 +62,18 @@ const savedResponse = (b: BriefRow): BriefResponse => ({
 
 /** The organisation's own placement, or 404 (another's id must look exactly like a missing one). */
 async function ownPlacement(db: Db | Tx, organisationId: string, paymentId: string, lock = false): Promise<PlacementRow> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   const q = db.select().from(placements).where(and(eq(placements.id, paymentId), eq(placements.organisationId, organisationId)));
   const [row] = lock ? await q.for('no key update') : await q;
-  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return row;
 }
 
 function assertBriefEditable(p: PlacementRow) {
-  if (p.state === 'published') throw conflict('This article has been published; its brief can no longer change');
-  if (p.state === 'refunded') throw conflict('This payment was refunded; its brief can no longer change');
+  if (p.state === 'published') throw conflict('brief_locked_published', 'This article has been published; its brief can no longer change');
+  if (p.state === 'refunded') throw conflict('brief_locked_refunded', 'This payment was refunded; its brief can no longer change');
   // the brand accepted the article as written: a later brief would change nothing the team does
-  if (p.draftReviewStatus === 'approved') throw conflict('This draft has been approved; its brief can no longer change');
+  if (p.draftReviewStatus === 'approved') throw conflict('brief_locked_approved', 'This draft has been approved; its brief can no longer change');
 }
 
 /**
@@ -130,7 +130,7 @@ async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, su
   const [earlier] = await tx.select().from(briefs).where(eq(briefs.placementId, placement.id));
   if (parts.baseVersion !== undefined && parts.baseVersion !== briefVersion(earlier)) {
     const current = earlier ? savedResponse(earlier) : await getBrief(tx, placement.organisationId, placement.id);
-    throw new HttpError(409, 'This brief was changed in another window since you opened it', undefined, { current });
+    throw conflict('stale_copy', 'This brief was changed in another window since you opened it', undefined, { current });
   }
   const [row] = await tx
     .insert(briefs)
@@ -195,7 +195,7 @@ export async function submitOlderBrief(
   member: Member,
   input: { opportunityId: string; part1: OlderBriefPart1; part2: OlderBriefPart2 },
 ): Promise<SavedBrief> {
-  if (!isUuid(input.opportunityId)) throw notFound('No paid article was found for this opportunity');
+  if (!isUuid(input.opportunityId)) throw notFound('paid_article_not_found', 'No paid article was found for this opportunity');
   return db.transaction(async (tx) => {
     const held = await tx
       .select()
@@ -203,7 +203,7 @@ export async function submitOlderBrief(
       .where(and(eq(placements.organisationId, member.organisationId), eq(placements.opportunityId, input.opportunityId), eq(placements.state, 'in_progress')))
       .orderBy(desc(placements.createdAt), desc(placements.id))
       .for('no key update');
-    if (!held.length) throw notFound('No paid article was found for this opportunity');
+    if (!held.length) throw notFound('paid_article_not_found', 'No paid article was found for this opportunity');
     const submitted = await tx
       .select({ paymentId: briefs.placementId })
       .from(briefs)

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, payments, placements } from '../../db/schema';
-import { conflict, HttpError, notFound } from '../../lib/errors';
+import { DomainError, notFound, conflict, isRefusal } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { BriefPart1, BriefPart2 } from '../../../shared/schemas/brief-parts';
@@ -26,7 +26,7 @@ const reachable = (member: Member) =>
     member.clientIds === null ? undefined : member.clientIds.length ? inArray(placements.clientId, member.clientIds) : sql`false`,
   );
 
-const reasonOf = (err: unknown) => (err instanceof HttpError && err.statusCode < 500 ? err.message : null);
+const reasonOf = (err: unknown) => (isRefusal(err) ? err.message : null);
 
 /** POST /api/brand/projects/approve: approves every chosen draft that is ready; the rest are skipped with why. */
 export async function approveMany(db: Db, member: Member, paymentIds: string[]) {
@@ -64,9 +64,9 @@ export async function copyBrief(db: Db, member: Member, paymentId: string, chose
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .leftJoin(briefs, eq(briefs.placementId, placements.id))
     .where(and(eq(placements.id, paymentId), reachable(member)));
-  if (!source) throw notFound(PAYMENT_NOT_FOUND);
-  if (!source.submittedAt || !source.part1Json || !source.part2Json) throw conflict('Submit this brief before copying it');
-  if (!source.orderId) throw conflict('This placement was bought on its own: there is no order to copy its brief to');
+  if (!source) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (!source.submittedAt || !source.part1Json || !source.part2Json) throw conflict('brief_not_submitted', 'Submit this brief before copying it');
+  if (!source.orderId) throw conflict('placement_not_in_order', 'This placement was bought on its own: there is no order to copy its brief to');
   const siblings = await db
     .select({ id: placements.id, hasBrief: isNotNull(briefs.id).mapWith(Boolean), submitted: isNotNull(briefs.submittedAt).mapWith(Boolean) })
     .from(placements)
@@ -93,7 +93,7 @@ export async function copyBrief(db: Db, member: Member, paymentId: string, chose
       } catch (err) {
         const reason = reasonOf(err);
         if (reason === null) throw err;
-        skipped.push({ paymentId: id, reason: err instanceof HttpError && err.statusCode === 409 && err.extra ? 'It has a brief of its own, which is kept' : reason });
+        skipped.push({ paymentId: id, reason: err instanceof DomainError && err.code === 'stale_copy' ? 'It has a brief of its own, which is kept' : reason });
       }
     }
   }

@@ -4,7 +4,7 @@ import { DOCUMENT_MAX_BYTES } from '../../../shared/constants';
 import { uploadedDocumentSchema } from '../../../shared/schemas/responses/placement';
 import type { ModuleDeps } from '../../deps';
 import { fileAnswer, route, userOf } from '../../lib/contract';
-import { HttpError, notFound } from '../../lib/errors';
+import { notFound, unsupportedMedia } from '../../lib/errors';
 import { DOCUMENT_MIME, detectDocument, type DocumentExt } from '../../storage/document-type';
 import { isSafeStoredName } from '../../storage/file-store';
 import { readUpload } from '../../storage/read-upload';
@@ -41,7 +41,7 @@ export function documentRoutes(app: FastifyInstance, { db, files, limits }: Modu
       const { file } = await readUpload(req, 'file', DOCUMENT_MAX_BYTES, 'File must be smaller than 25MB');
       try {
         const type = await detectDocument(file);
-        if (!type.ok) throw new HttpError(415, type.message);
+        if (!type.ok) throw unsupportedMedia('file_type_refused', type.message);
         const name = await storeUpload(db, files, limits, admin, { source: file, ext: type.ext, mime: type.mime, kind: 'document' });
         return { path: `${DRAFT_FILES_PREFIX}${name}` };
       } finally {
@@ -66,10 +66,10 @@ export function documentRoutes(app: FastifyInstance, { db, files, limits }: Modu
     async (req, reply) => {
       const user = userOf(req);
       const { name } = req.params;
-      if (!isSafeStoredName(name)) throw notFound('File not found');
-      if (!(await mayDownloadDraft(db, user, `${DRAFT_FILES_PREFIX}${name}`))) throw notFound('File not found');
+      if (!isSafeStoredName(name)) throw notFound('file_not_found', 'File not found');
+      if (!(await mayDownloadDraft(db, user, `${DRAFT_FILES_PREFIX}${name}`))) throw notFound('file_not_found', 'File not found');
       const file = await files.get(name);
-      if (!file) throw notFound('File not found');
+      if (!file) throw notFound('file_not_found', 'File not found');
       const ext = name.split('.').pop() as DocumentExt;
       return reply
         .header('Content-Type', DOCUMENT_MIME[ext])

@@ -72,7 +72,7 @@ export function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: 
 /** The one row of a list asked for one placement, or the 404 of a placement the caller may not see. */
 function onlyRow(rows: JsonPageRow[]): string {
   const [row] = rows;
-  if (!row) throw notFound(PAYMENT_NOT_FOUND);
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return row.json;
 }
 

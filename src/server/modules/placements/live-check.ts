@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { isBlocking, type LinkType, type PublicationCheck } from '../../../shared/publication';
 import type { Db } from '../../db/client';
 import { opportunities, orgClients, payments, placements, publicationChecks, users } from '../../db/schema';
-import { HttpError } from '../../lib/errors';
+import { conflict } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
 import { countEvent } from '../../ops/events';
@@ -78,7 +78,7 @@ export async function checkFor(
 /** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */
 export function refuseProblems(check: PageCheckResult): never {
   const problems = check.problems.filter((p) => isBlocking(p.code));
-  throw new HttpError(409, `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, {
+  throw conflict('live_article_problems', `The live article has problems: ${problems.map((p) => p.message).join('; ')}`, undefined, {
     check: storedCheck(check),
   });
 }

@@ -19,13 +19,14 @@ import type { PublicationDeps } from './live-check';
 import { previewCheck, releasePayment } from './release';
 import { attachDraftFromBody } from './review';
 import { recheckNow, setPublicationUrl } from './watch';
+import { errorCodeSchema } from '../../../shared/schemas/responses/common';
 
 const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
 /** 409 of a live article whose check found problems: the check, to show them (`check` first, as the refusal writes it). */
 const checkRefusal = (when: string) =>
   z
-    .object({ check: publicationCheckResultSchema.optional(), message: z.string() })
+    .object({ check: publicationCheckResultSchema.optional(), message: z.string(), code: errorCodeSchema })
     .describe(`${when}, or the live article has problems (the body carries the \`check\`)`);
 
 const admin = (req: FastifyRequest) => ({ type: 'admin', id: userOf(req).id }) as const;

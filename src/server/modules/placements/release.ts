@@ -4,7 +4,7 @@ import type { PaymentDto } from '../../../shared/payment';
 import type { PublicationCheck, PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { payments, placements, publications } from '../../db/schema';
-import { conflict, notFound } from '../../lib/errors';
+import { notFound, conflict } from '../../lib/errors';
 import { notifyPlacement } from '../../mail/notify';
 import { countEvent } from '../../ops/events';
 import { actorOf, recordAudit } from '../org/audit';
@@ -58,9 +58,9 @@ export async function releasePayment(
   let check: PageCheckResult | null = null;
   if (request.liveUrl !== undefined) {
     const placement = await placementOf(db, paymentId);
-    if (!placement) throw notFound(PAYMENT_NOT_FOUND);
+    if (!placement) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     if (placement.placement.state === 'in_progress' && placement.placement.draftReviewStatus !== 'approved' && !reason) {
-      throw conflict('The brand has not approved the draft yet. Give a reason to publish anyway.');
+      throw conflict('draft_not_approved', 'The brand has not approved the draft yet. Give a reason to publish anyway.');
     }
     check = await checkFor(deps, placement, request.liveUrl);
     if (check.result === 'fail' && !reason) refuseProblems(check);
@@ -134,9 +134,9 @@ export async function releasePayment(
     return toPaymentDto(db, row);
   }
   const existing = await paymentById(db, paymentId);
-  if (!existing) throw notFound(PAYMENT_NOT_FOUND);
-  if (existing.status === 'paid') throw conflict('A refund is in progress for this payment');
-  throw conflict(`Only a payment held in escrow can be released (this one is ${existing.status})`);
+  if (!existing) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (existing.status === 'paid') throw conflict('refund_in_progress', 'A refund is in progress for this payment');
+  throw conflict('payment_not_in_escrow', `Only a payment held in escrow can be released (this one is ${existing.status})`);
 }
 
 /**
@@ -146,7 +146,7 @@ export async function releasePayment(
  */
 export async function previewCheck(deps: PublicationDeps, paymentId: string, liveUrl: string): Promise<PublicationCheck> {
   const placement = await placementOf(deps.db, paymentId);
-  if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-  if (placement.placement.state === 'refunded') throw conflict('This placement was refunded');
+  if (!placement) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (placement.placement.state === 'refunded') throw conflict('placement_refunded', 'This placement was refunded');
   return storedCheck(await checkFor(deps, placement, liveUrl));
 }

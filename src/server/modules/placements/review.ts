@@ -4,7 +4,7 @@ import { isUnderReview, REVIEW_STATUSES } from '../../../shared/payment';
 import { draftAttachSchema, type PlacementPayment } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
 import { briefs, payments, placements, revisionRequests } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, notFound, conflict } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
 import { notifyPlacement, notifyTermsUpdate } from '../../mail/notify';
@@ -34,7 +34,7 @@ async function move(
   /** the mail the move causes, queued in the same transaction */
   notify?: (tx: Tx, row: PlacementRow) => Promise<void>,
 ): Promise<PlacementPayment> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   const mine = owner ? eq(placements.organisationId, owner) : undefined;
   const row = await db.transaction(async (tx) => {
     const [moved] = await tx
@@ -50,8 +50,8 @@ async function move(
     return placementPayment(row, payment);
   }
   const [existing] = await db.select().from(placements).where(and(eq(placements.id, paymentId), mine));
-  if (!existing) throw notFound(PAYMENT_NOT_FOUND);
-  throw conflict(notInProgress(existing) ?? refusal(existing));
+  if (!existing) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  throw conflict('not_in_review', notInProgress(existing) ?? refusal(existing));
 }
 
 function notInProgress(p: PlacementRow): string | null {
@@ -129,22 +129,22 @@ export async function revisionsLeft(db: Db, member: Member, paymentId: string): 
  * brief, awaiting the editorial team (one at a time). The draft stays under review meanwhile.
  */
 export async function requestExtraRevision(db: Db, member: Member, paymentId: string, feedback: string, reason: string, now: Date = new Date()) {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return db.transaction(async (tx) => {
     const [p] = await tx
       .select()
       .from(placements)
       .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
       .for('no key update');
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus) && (p.draftDocumentUrl !== null || p.draftDocumentFile !== null);
-    if (!inReview) throw conflict(notInProgress(p) ?? reviewRefusal(p));
-    if (p.revisionsUsed < p.revisionsIncluded) throw conflict('This placement still has included revisions: request edits as usual');
+    if (!inReview) throw conflict('not_in_review', notInProgress(p) ?? reviewRefusal(p));
+    if (p.revisionsUsed < p.revisionsIncluded) throw conflict('included_revisions_left', 'This placement still has included revisions: request edits as usual');
     const [pending] = await tx
       .select({ id: revisionRequests.id })
       .from(revisionRequests)
       .where(and(eq(revisionRequests.placementId, paymentId), eq(revisionRequests.status, 'pending')));
-    if (pending) throw conflict('An extra revision is already awaiting the editorial team');
+    if (pending) throw conflict('extra_revision_pending', 'An extra revision is already awaiting the editorial team');
     const [request] = await tx
       .insert(revisionRequests)
       .values({ placementId: paymentId, feedback, reason, requestedBy: member.userId, createdAt: now })
@@ -175,16 +175,16 @@ export async function requestExtraRevision(db: Db, member: Member, paymentId: st
  * declined, the brand reads the reason and may dispute it.
  */
 export async function answerExtraRevision(db: Db, paymentId: string, accept: boolean, reason: string | null, admin: Actor, now: Date = new Date()): Promise<PlacementPayment> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
+    if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
     const [request] = await tx
       .select()
       .from(revisionRequests)
       .where(and(eq(revisionRequests.placementId, paymentId), eq(revisionRequests.status, 'pending')))
       .for('no key update');
-    if (!request) throw conflict('No extra revision is awaiting an answer');
+    if (!request) throw conflict('no_extra_revision_pending', 'No extra revision is awaiting an answer');
     const answeredBy = admin.type === 'system' ? null : admin.id;
     if (!accept) {
       await tx.update(revisionRequests).set({ status: 'declined', answer: reason, answeredBy, answeredAt: now }).where(eq(revisionRequests.id, request.id));
@@ -193,7 +193,7 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
       return;
     }
     const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus);
-    if (!inReview) throw conflict(notInProgress(p) ?? 'The draft is no longer under the brand’s review');
+    if (!inReview) throw conflict('not_in_review', notInProgress(p) ?? 'The draft is no longer under the brand’s review');
     await tx.update(revisionRequests).set({ status: 'accepted', answeredBy, answeredAt: now }).where(eq(revisionRequests.id, request.id));
     const [moved] = await tx
       .update(placements)
@@ -221,14 +221,14 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
  * the team answers. Serialised with a cancellation on the placement's row: a refund claimed first wins.
  */
 export async function markWritingStarted(db: Db, paymentId: string, admin: Actor, now: Date = new Date()): Promise<{ writingStartedAt: string }> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
-    if (!p) throw notFound(PAYMENT_NOT_FOUND);
-    if (p.writingStartedAt) throw conflict('Writing was already marked as started');
+    if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+    if (p.writingStartedAt) throw conflict('writing_already_started', 'Writing was already marked as started');
     const [pay] = await tx.select({ status: payments.status, refundRequestedAt: payments.refundRequestedAt }).from(payments).where(eq(payments.id, paymentId));
-    if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict(notInProgress(p) ?? 'This placement is being refunded');
-    if (p.declinedAt) throw conflict('This placement was declined: the brand is choosing an alternative');
+    if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict('placement_not_in_progress', notInProgress(p) ?? 'This placement is being refunded');
+    if (p.declinedAt) throw conflict('placement_declined', 'This placement was declined: the brand is choosing an alternative');
     await tx.update(placements).set({ writingStartedAt: now }).where(eq(placements.id, paymentId));
     await recordEvent(tx, paymentId, 'writing_started', admin, {}, now);
     return { writingStartedAt: now.toISOString() };
@@ -272,7 +272,7 @@ async function attachDraft(
   draft: { draftDocumentUrl: string } | { draftDocumentFile: string },
   actor: Actor,
 ): Promise<PlacementPayment> {
-  if (!isUuid(paymentId)) throw notFound(PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   const url = 'draftDocumentUrl' in draft ? draft.draftDocumentUrl : null;
   const file = 'draftDocumentFile' in draft ? draft.draftDocumentFile : null;
   return move(
@@ -331,7 +331,7 @@ export async function attachDraftFromBody(db: Db, files: FileStore, paymentId: s
   const draft = parse(draftAttachSchema, body);
   if ('draftDocumentFile' in draft) {
     const stored = await files.stat(draft.draftDocumentFile.slice('/api/files/'.length));
-    if (!stored) throw badRequest('The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
+    if (!stored) throw badRequest('uploaded_file_not_found', 'The uploaded file was not found. Please upload it again.', { draftDocumentFile: 'No file selected' });
   }
   return attachDraft(db, paymentId, draft, actor);
 }

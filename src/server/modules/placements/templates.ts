@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefTemplates } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { badRequest, notFound, conflict } from '../../lib/errors';
 import type { Member } from '../../lib/contract';
 import { isUuid } from '../../lib/route-params';
 import { PAYMENT_NOT_FOUND, reachableClientOf } from '../../db/payment-access';
@@ -30,7 +30,7 @@ const ownedBy = (clientId: string | null) => (clientId === null ? isNull(briefTe
 /** The client of a placement the member may reach, whose templates it uses; 404 for any other. */
 async function clientOfPlacement(db: Db, member: Member, paymentId: string): Promise<string | null> {
   const found = isUuid(paymentId) ? await reachableClientOf(db, paymentId, member) : undefined;
-  if (!found) throw notFound(PAYMENT_NOT_FOUND);
+  if (!found) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return found.clientId;
 }
 
@@ -63,7 +63,7 @@ export async function getBriefTemplate(db: Db, member: Member, id: string) {
     .select()
     .from(briefTemplates)
     .where(and(eq(briefTemplates.id, id), visible(member)));
-  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
+  if (!row) throw notFound('brief_template_not_found', TEMPLATE_NOT_FOUND);
   return templateAnswer(row);
 }
 
@@ -78,12 +78,12 @@ export async function saveBriefTemplate(
   input: { name: string; paymentId?: string; part1Json: BriefPart1; part2Json: BriefPart2 },
 ) {
   if (input.paymentId === undefined && member.clientIds !== null) {
-    throw badRequest('Save the template from one of your client’s placements', { paymentId: 'Save the template from one of your client’s placements' });
+    throw badRequest('template_source_not_client', 'Save the template from one of your client’s placements', { paymentId: 'Save the template from one of your client’s placements' });
   }
   const clientId = input.paymentId === undefined ? null : await clientOfPlacement(db, member, input.paymentId);
   const count = await db.$count(briefTemplates, and(eq(briefTemplates.organisationId, member.organisationId), ownedBy(clientId)));
   if (count >= BRIEF_TEMPLATES_MAX) {
-    throw conflict(`${clientId === null ? 'Your organisation' : 'This client'} has ${BRIEF_TEMPLATES_MAX} brief templates: delete one first`);
+    throw conflict('too_many_templates', `${clientId === null ? 'Your organisation' : 'This client'} has ${BRIEF_TEMPLATES_MAX} brief templates: delete one first`);
   }
   const [row] = await db
     .insert(briefTemplates)
@@ -97,7 +97,7 @@ export async function saveBriefTemplate(
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw conflict('A brief template of that name exists already');
+  if (!row) throw conflict('template_name_taken', 'A brief template of that name exists already');
   return templateAnswer(row);
 }
 
@@ -107,5 +107,5 @@ export async function deleteBriefTemplate(db: Db, member: Member, id: string) {
     .delete(briefTemplates)
     .where(and(eq(briefTemplates.id, id), visible(member)))
     .returning({ id: briefTemplates.id });
-  if (!gone) throw notFound(TEMPLATE_NOT_FOUND);
+  if (!gone) throw notFound('brief_template_not_found', TEMPLATE_NOT_FOUND);
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isBlocking, type PublicationCheck, type PublishRequest } from '../../../shared/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { opportunities, orgClients, placements, publicationCases, publicationChecks, publications, users } from '../../db/schema';
-import { HttpError, conflict, notFound } from '../../lib/errors';
+import { badRequest, notFound, conflict } from '../../lib/errors';
 import { notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 import { claimPublishedRefund, completeRefund } from '../payments/refunds';
@@ -58,18 +58,18 @@ export async function setPublicationUrl(
   actor: Actor = SYSTEM,
 ): Promise<PublicationCheck> {
   const { db } = deps;
-  if (!request.liveUrl) throw new HttpError(400, 'Live article URL is required', { liveUrl: 'Live article URL is required' });
+  if (!request.liveUrl) throw badRequest('live_url_required', 'Live article URL is required', { liveUrl: 'Live article URL is required' });
   const placement = await placementOf(db, paymentId);
-  if (!placement) throw notFound(PAYMENT_NOT_FOUND);
-  if (placement.placement.state === 'refunded') throw conflict('This placement was refunded');
-  if (placement.placement.state !== 'published') throw conflict('Only a published placement has a live article');
+  if (!placement) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (placement.placement.state === 'refunded') throw conflict('placement_refunded', 'This placement was refunded');
+  if (placement.placement.state !== 'published') throw conflict('placement_not_published', 'Only a published placement has a live article');
   const reason = request.overrideReason?.trim() || null;
   const check = await checkFor(deps, placement, request.liveUrl);
   if (check.result === 'fail' && !reason) refuseProblems(check);
   await db.transaction(async (tx) => {
     const [pub] = await tx.select().from(publications).where(eq(publications.placementId, paymentId)).for('no key update');
-    if (!pub) throw notFound(PAYMENT_NOT_FOUND);
-    if (pub.health === 'refunded') throw conflict('This placement was refunded');
+    if (!pub) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+    if (pub.health === 'refunded') throw conflict('placement_refunded', 'This placement was refunded');
     await tx
       .update(publications)
       .set({ url: request.liveUrl, ...publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours), updatedAt: now })
@@ -204,9 +204,9 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
 /** POST /api/admin/payments/{id}/publication/check: the check, now; its result applied like a scheduled one. */
 export async function recheckNow(deps: PublicationDeps, paymentId: string, now = new Date()): Promise<PublicationCheck> {
   const [pub] = await deps.db.select().from(publications).where(eq(publications.placementId, paymentId));
-  if (!pub) throw notFound(PAYMENT_NOT_FOUND);
-  if (!pub.url) throw conflict('This placement was published without a live link: add its URL first');
-  if (pub.health === 'refunded') throw conflict('This placement was refunded');
+  if (!pub) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  if (!pub.url) throw conflict('live_url_missing', 'This placement was published without a live link: add its URL first');
+  if (pub.health === 'refunded') throw conflict('placement_refunded', 'This placement was refunded');
   const placement = await placementOf(deps.db, paymentId);
   const check = await checkFor(deps, placement ?? { websites: [], linkType: null }, pub.url, pub.fingerprint);
   await applyCheck(deps, pub, check, now);

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { AVATAR_MAX_BYTES } from '../../../shared/constants';
 import { avatarProfileSchema, completeProfileSchema, editProfileSchema, emailPreferenceSchema } from '../../../shared/schemas/profile';
 import { onboardingSchema, profileAnswerSchema, userAnswerSchema } from '../../../shared/schemas/responses/account';
-import { urlAnswerSchema } from '../../../shared/schemas/responses/common';
+import { errorCodeSchema, urlAnswerSchema } from '../../../shared/schemas/responses/common';
 import { baseVersionSchema } from '../../../shared/schemas/version';
 import type { Module, ModuleDeps } from '../../deps';
 import { route, userOf } from '../../lib/contract';
-import { HttpError, forbidden } from '../../lib/errors';
+import { forbidden, unsupportedMedia } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { detectImage } from '../../storage/file-type';
 import { readUpload, uploadRoutes } from '../../storage/read-upload';
@@ -45,7 +45,7 @@ const handlers: Record<ReturnType<typeof changeOf>, (deps: ModuleDeps, user: Ses
     return { ...toPublicUser(await setAvatar(db, user, avatarUrl)), autoApproved: false };
   },
   async emailNotifications({ db }, user, body) {
-    if (user.role !== 'brand') throw forbidden('Only brands have e-mail preferences');
+    if (user.role !== 'brand') throw forbidden('brands_only', 'Only brands have e-mail preferences');
     const { emailNotifications } = parse(emailPreferenceSchema, body);
     return { ...toPublicUser(await setEmailNotifications(db, user, emailNotifications)), autoApproved: false };
   },
@@ -83,8 +83,8 @@ export const profileModule: Module = async (app, deps) => {
       errors: {
         409: z
           .union([
-            z.object({ message: z.string(), current: userAnswerSchema }).describe('An edit based on an older copy of the profile (the body carries the `current` user)'),
-            z.object({ message: z.string() }).describe('A completion while an organisation’s invitation to this address is open: join by its link'),
+            z.object({ message: z.string(), code: errorCodeSchema, current: userAnswerSchema }).describe('An edit based on an older copy of the profile (the body carries the `current` user)'),
+            z.object({ message: z.string(), code: errorCodeSchema }).describe('A completion while an organisation’s invitation to this address is open: join by its link'),
           ])
           .describe('An edit based on an older copy of the profile; or a completion while an organisation’s invitation to this address is open'),
         403: 'An admin setting the e-mail preference (only brands have one); or not sent from Byline’s own pages (the `Origin` check)',
@@ -137,7 +137,7 @@ export const profileModule: Module = async (app, deps) => {
         const { file } = await readUpload(req, 'avatar', AVATAR_MAX_BYTES, 'Please upload an image smaller than 5MB');
         try {
           const type = await detectImage(file);
-          if (!type) throw new HttpError(415, 'Please upload an image file');
+          if (!type) throw unsupportedMedia('image_type_refused', 'Please upload an image file');
           const name = await storeUpload(deps.db, deps.files, deps.limits, user, { source: file, ext: type.ext, mime: type.mime, kind: 'avatar' });
           return { url: `/uploads/${name}` };
         } finally {

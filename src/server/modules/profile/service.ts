@@ -33,7 +33,7 @@ const invitedRefusal = (invitation: { organisationName: string; role: OrgRole })
 /** 409 for an address an organisation has invited: it joins by the invitation's link. */
 async function refuseIfInvited(db: Db | Tx, email: string) {
   const invitation = await openInvitationFor(db, email);
-  if (invitation) throw conflict(invitedRefusal(invitation));
+  if (invitation) throw conflict('invited_to_organisation', invitedRefusal(invitation));
 }
 
 /**
@@ -80,7 +80,7 @@ export async function completeBrandProfile(
       .from(inviteCodes)
       .where(and(eq(inviteCodes.code, code), eq(inviteCodes.active, true)))
       .limit(1);
-    if (!invite) throw badRequest(INVALID_INVITE_CODE, { inviteCode: INVALID_INVITE_CODE });
+    if (!invite) throw badRequest('invalid_invite_code', INVALID_INVITE_CODE, { inviteCode: INVALID_INVITE_CODE });
     autoApproved = true;
   }
   const updated = await db.transaction(async (tx) => {

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Module } from '../../deps';
 import { fileAnswer, idIn, memberOf, noContent, route, scopeOf } from '../../lib/contract';
 import { publicUrl } from '../../config';
-import { HttpError, notFound } from '../../lib/errors';
+import { notFound, unsupportedMedia } from '../../lib/errors';
 import { PAYMENT_NOT_FOUND, paymentVisible } from '../../db/payment-access';
 import { reports } from '../../db/schema';
 import { readUpload, uploadRoutes } from '../../storage/read-upload';
@@ -85,7 +85,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         try {
           const image = await detectImage(file);
           if (!image || (image.ext !== 'png' && image.ext !== 'jpg'))
-            throw new HttpError(415, 'Please upload the logo as a PNG or JPEG image');
+            throw unsupportedMedia('image_type_refused', 'Please upload the logo as a PNG or JPEG image');
           const name = await storeUpload(
             db,
             files,
@@ -246,7 +246,7 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
     async (req, reply) => {
       const member = memberOf(req);
       // another organisation's, or (the contract's placement check) a client the member is not limited to: 404
-      if (!(await paymentVisible(db, req.params.paymentId, member.organisationId))) throw notFound(PAYMENT_NOT_FOUND);
+      if (!(await paymentVisible(db, req.params.paymentId, member.organisationId))) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
       return reply
         .status(201)
         .send(await createShare(db, member, { placementId: req.params.paymentId }, req.body.expiresInDays, baseUrl));

@@ -52,19 +52,19 @@ function toReport(r: ReportRow, clientName: string | null): Report {
 /** POST /api/org/reports */
 export async function createReport(db: Db, member: Member, input: ReportRequest): Promise<{ id: string }> {
   if (input.showPrices && hidesAmounts(member.role, member.clientIds))
-    throw forbidden('Your role does not show prices: make the report without them');
+    throw forbidden('amounts_hidden', 'Your role does not show prices: make the report without them');
   const allowed = limitedTo(member);
   if (allowed && (!input.clientId || !allowed.includes(input.clientId)))
-    throw forbidden('You can report on your clients’ placements only: choose one of them');
+    throw forbidden('client_scope_required', 'You can report on your clients’ placements only: choose one of them');
   if (input.clientId) {
     const [client] = await db
       .select({ id: orgClients.id })
       .from(orgClients)
       .where(and(eq(orgClients.id, input.clientId), eq(orgClients.organisationId, member.organisationId)));
-    if (!client) throw notFound('Client not found');
+    if (!client) throw notFound('client_not_found', 'Client not found');
   }
   const wl = input.whiteLabel;
-  if (wl?.logoFile && !(await reportLogoOf(db, member.organisationId, wl.logoFile))) throw notFound(LOGO_NOT_FOUND);
+  if (wl?.logoFile && !(await reportLogoOf(db, member.organisationId, wl.logoFile))) throw notFound('logo_not_found', LOGO_NOT_FOUND);
   const [row] = await db
     .insert(reports)
     .values({
@@ -124,7 +124,7 @@ export async function reportOf(db: Db, member: Member, id: string): Promise<Repo
     .from(reports)
     .where(and(eq(reports.id, id), eq(reports.organisationId, member.organisationId)));
   const allowed = limitedTo(member);
-  if (!row || (allowed && (!row.clientId || !allowed.includes(row.clientId)))) throw notFound(REPORT_NOT_FOUND);
+  if (!row || (allowed && (!row.clientId || !allowed.includes(row.clientId)))) throw notFound('report_not_found', REPORT_NOT_FOUND);
   return row;
 }
 
@@ -304,14 +304,14 @@ async function checkRecipients(db: Db, member: Member, report: ReportRow, recipi
   const blind = members.filter((m) => !seesReport(report, m.clientIds));
   if (blind.length) {
     const message = `${blind.map((m) => m.email).join(', ')} cannot receive this report: ${blind.length === 1 ? 'that member sees' : 'those members see'} only other clients’ placements`;
-    throw badRequest(message, { recipients: message });
+    throw badRequest('recipient_sees_other_clients', message, { recipients: message });
   }
   if (readerOf(member).seesAmounts) return;
   const known = new Set(members.map((m) => m.email));
   const outside = recipients.filter((r) => !known.has(r));
   if (outside.length)
     throw forbidden(
-      `You can send this report only to members of your organisation: ${outside.join(', ')} ${outside.length === 1 ? 'is not one' : 'are not'}`,
+      'recipients_outside_organisation', `You can send this report only to members of your organisation: ${outside.join(', ')} ${outside.length === 1 ? 'is not one' : 'are not'}`,
     );
 }
 
@@ -493,7 +493,7 @@ export async function revokeShare(db: Db, scope: Scope, id: string, now: Date = 
     .leftJoin(reports, eq(reports.id, shares.reportId))
     .leftJoin(placements, eq(placements.id, shares.placementId))
     .where(and(eq(shares.id, id), sharesOf(scope)));
-  if (!mine) throw notFound('Link not found');
+  if (!mine) throw notFound('link_not_found', 'Link not found');
   await db
     .update(shares)
     .set({ revokedAt: now, token: null })

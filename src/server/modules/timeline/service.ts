@@ -120,6 +120,6 @@ export async function timelinePage(
       limit: opts.limit + 1,
     },
   );
-  if (!rows.length && !(await paymentVisible(db, paymentId, opts.organisationId))) throw notFound(PAYMENT_NOT_FOUND);
+  if (!rows.length && !(await paymentVisible(db, paymentId, opts.organisationId))) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return { rows, entries: rows.slice(0, opts.limit), more: rows.length > opts.limit };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Module } from '../../deps';
 import { fileAnswer, noContent, route } from '../../lib/contract';
-import { HttpError } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { MIME_BY_EXT } from '../../storage/file-type';
 import { isSafeStoredName } from '../../storage/file-store';
 
@@ -49,7 +49,7 @@ export const uploadsModule: Module = async (app, { files }) => {
       const direct = files.publicUrl?.(name);
       if (direct) return reply.header('Cache-Control', 'public, max-age=3600').redirect(direct, 302);
       const file = await files.get(name);
-      if (!file) throw new HttpError(404, 'File not found');
+      if (!file) throw notFound('file_not_found', 'File not found');
       return reply
         .header('Content-Type', imageTypeOf(name)!)
         .header('Content-Length', file.size)

@@ -46,10 +46,21 @@ export const clientRefSchema = z
   .describe('the organisation’s client it was bought for; null: none')
   .meta({ id: 'ClientRef' });
 
+/**
+ * A refusal's code (decision 040): snake_case, stable, what a client branches on (never the
+ * message, whose words may change). E.g. `payment_not_found`, `more_than_left_to_refund`,
+ * `invalid_input` (a body or query its schema refuses).
+ */
+export const errorCodeSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/)
+  .describe('what went wrong, as a stable snake_case code to branch on (`payment_not_found`, `invalid_input`, …)');
+
 /** Every refusal: 4xx and 5xx alike. */
 export const errorSchema = z
   .object({
     message: z.string().describe('what went wrong, in words a person can be shown'),
+    code: errorCodeSchema,
     errors: z
       .record(z.string(), z.string())
       .optional()

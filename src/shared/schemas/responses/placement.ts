@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cancellationSchema, disputeRefSchema, revisionsSchema } from '../fair-terms';
 import { ARTICLE_TABS, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PROJECT_TABS } from '../../enums';
 import { briefPart1DraftSchema, briefPart2DraftSchema } from '../brief-parts';
-import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, id, timestamp } from './common';
+import { brandContactSchema, clientRefSchema, organisationRefSchema, count, countsOf, decimal, errorCodeSchema, id, timestamp } from './common';
 import { publicationSchema } from './publication';
 import { declinedSchema } from '../cart';
 
@@ -31,7 +31,7 @@ export const briefResponseSchema = z
 
 /** A save or submit based on an older version (409): what the server holds now. */
 export const briefConflictSchema = z
-  .object({ message: z.string(), current: briefResponseSchema })
+  .object({ message: z.string(), code: errorCodeSchema, current: briefResponseSchema })
   .meta({ id: 'BriefConflict' });
 
 /** POST /api/brand/brief/{paymentId}, …/submit and POST /api/briefs. */

@@ -23,16 +23,16 @@ export type CheckoutRefusal =
 export function refusalOf(err: unknown): CheckoutRefusal {
   if (!(err instanceof ApiError)) return { kind: 'other', status: 0, message: 'Failed to create checkout session' };
   const body = err.body ?? {};
-  if (err.status === 409 && Array.isArray(body.soldOut))
+  if (err.code === 'cart_lines_unavailable' && Array.isArray(body.soldOut))
     return { kind: 'soldOut', message: err.message, ids: body.soldOut as string[] };
-  if (err.status === 409 && Array.isArray(body.priceChanges) && typeof body.totalUsd === 'string')
+  if (err.code === 'cart_prices_changed' && Array.isArray(body.priceChanges) && typeof body.totalUsd === 'string')
     return {
       kind: 'prices',
       message: err.message,
       changes: body.priceChanges as PriceChange[],
       totalUsd: body.totalUsd,
     };
-  if (err.status === 400 || (err.status === 404 && /client/i.test(err.message)))
+  if (err.status === 400 || err.code === 'client_not_found')
     return { kind: 'client', message: err.errors?.clientId ?? err.message };
   return { kind: 'other', status: err.status, message: err.message };
 }

@@ -343,7 +343,7 @@ export function ClaimDialog({
             description: errorMessage(err, 'Failed to create checkout session'),
             variant: 'destructive',
           });
-          if (err instanceof ApiError && err.status === 422) setRefusal(err.message);
+          if (err instanceof ApiError && err.code === 'over_budget') setRefusal(err.message);
         },
       },
     );

@@ -42,8 +42,10 @@ function failureOf(err: unknown): Failure {
     ? // rows that cannot be used, by line (the dry run's shape)
       (rows as MetricsImportResult['errors']).map((e) => `Line ${e.line}: ${e.message}`)
     : err instanceof ApiError && err.errors
-      ? // a refused file's single reason is its message again
-        Object.values(err.errors).filter((text) => text !== err.message)
+      ? // a refused file's single reason is its message again; invalid input lists its other fields
+        err.code === 'invalid_input'
+        ? Object.values(err.errors).slice(1)
+        : []
       : [];
   return { message: errorMessage(err, 'The file could not be imported. Please try again.'), reasons };
 }

@@ -12,8 +12,9 @@ async function uploadDocument(file: File, onProgress: (fraction: number) => void
     const { path } = await uploadWithProgress<UploadedDocument>('/api/upload/document', 'file', file, onProgress);
     return path;
   } catch (err) {
-    // the server's own refusal (too large, not a .doc/.docx/.pdf) says why; anything else is generic
-    const told = err instanceof ApiError && err.status < 500 && !/^\d{3}: /.test(err.message);
+    // the server's own refusal (too large, not a .doc/.docx/.pdf: it has a code) says why; anything
+    // else (a proxy's page, no answer) is generic
+    const told = err instanceof ApiError && err.status < 500 && err.code !== undefined;
     throw new Error(told ? err.message : UPLOAD_FAILED);
   }
 }

@@ -164,7 +164,7 @@ function CompanyForm({ onInvited }: { onInvited: () => void }) {
           }
           toast({ description: errorMessage(err, 'Failed to update profile'), variant: 'destructive' });
           // invited meanwhile: the invitation replaces the form
-          if (err instanceof ApiError && err.status === 409) onInvited();
+          if (err instanceof ApiError && err.code === 'invited_to_organisation') onInvited();
         },
       },
     );
