@@ -227,7 +227,7 @@ describe.skipIf(dbKind !== 'pglite')('SIGTERM under load (the built server)', ()
       expect(() => JSON.parse(o.body!)).not.toThrow();
     }
     // the slow ones: a full sign-in answer, not a 503
-    for (const o of outcomes.slice(0, 4)) expect(o).toMatchObject({ status: 401, body: JSON.stringify({ message: 'Invalid email or password' }) });
+    for (const o of outcomes.slice(0, 4)) expect(o).toMatchObject({ status: 401, body: JSON.stringify({ message: 'Invalid email or password', code: 'invalid_credentials' }) });
     expect(code, output).toBe(0);
     expect(output).not.toMatch(/error|fail/i);
   }, 90_000);
