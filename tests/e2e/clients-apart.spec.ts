@@ -282,7 +282,7 @@ test.describe.serial('[CLIENTS] clients kept apart', () => {
       await expect(row).not.toContainText('Shows prices');
       await expect(row.getByTestId('report-columns-summary')).toHaveText('Columns: Outlet, Article, Status');
       const csv = await (await api(page, 'GET', `/api/org/reports/${report}/csv`)).text();
-      expect(csv.split('\n')[0]).toBe('Outlet,Article,Status');
+      expect(csv.split(/\r?\n/)[0]).toBe('Outlet,Article,Status');
       expect(moneyIn(csv)).toEqual([]);
       const pdf = await page.request.get(`/api/org/reports/${report}/pdf`);
       expect(pdf.status()).toBe(200);

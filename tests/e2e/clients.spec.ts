@@ -245,7 +245,7 @@ test('[CLIENTS] each client has its own website and its own briefs: templates an
   await page.goto(`/brand/brief/${acmeFirst}`);
   await expect(page.getByLabel('Company (or spokesperson) to feature')).toBeEditable(opened);
   await page.getByLabel('Company (or spokesperson) to feature').fill('Acme Foods');
-  await page.getByLabel('Background and experience').fill('Acme has baked bread since 1921.');
+  await page.getByLabel('What your company does').fill('Acme has baked bread since 1921.');
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await page.getByLabel('Main goal of the article').fill('Reach grocers');
   await page.getByLabel('Target audience').fill('Independent grocers');
