@@ -67,8 +67,8 @@ test('[BRAND][ORDER] one brief for the order, drafts approved together, a declin
 
   // ---- one brief, copied to the rest of the order ----
   await page.goto(`/brand/brief/${idOf(0)}`);
-  await page.getByLabel('Name (person or brand) to feature').fill('Riley Jordan');
-  await page.getByLabel('Background and experience').fill('Fifteen years building outdoor gear.');
+  await page.getByLabel('Brand or product to list').fill('Riley Jordan');
+  await page.getByLabel('What it is and who it is for').fill('Fifteen years building outdoor gear.');
   await page.getByRole('button', { name: 'Next: Article Guidelines' }).click();
   await page.getByLabel('Main goal of the article').fill('Reach new customers');
   await page.getByLabel('Target audience').fill('Weekend hikers');
