@@ -19,7 +19,8 @@ import {
   publications,
   taxDocuments,
 } from '../../src/server/db/schema';
-import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
+import { acceptOffer, escalateDispute, runDisputeDeadlines } from '../../src/server/modules/disputes/service';
+import type { Member } from '../../src/server/lib/contract';
 import { issueInvoice, TEST_INVOICING } from '../../src/server/modules/invoices/service';
 import { runDueChecks, type PublicationDeps } from '../../src/server/modules/placements/watch';
 import type { RefundRequest } from '../../src/server/providers/provider';
@@ -378,6 +379,13 @@ describe('a member limited to clients', () => {
       ]) {
         expect(res.status, `${key}: ${res.text}`).toBe(404);
         expect(res.body.message).toBe('Dispute not found');
+      }
+      expect(await row(id)).toMatchObject({ status: 'offered', escalatedAt: null, refunded: '0.00' });
+      // the service keeps its own check behind the contract's (actsOn): called without the route's
+      // hook, it refuses the same and changes nothing
+      const member: Member = { userId: buyer.user.id, organisationId: orgId, role: 'buyer', clientIds: [acme], name: 'Acme buyer', email: buyer.user.email, address: '127.0.0.1' };
+      for (const call of [() => acceptOffer(t.db, t.provider, member, id), () => escalateDispute(t.db, t.provider, member, id)]) {
+        await expect(call()).rejects.toMatchObject({ kind: 'not_found', code: 'dispute_not_found' });
       }
       expect(await row(id)).toMatchObject({ status: 'offered', escalatedAt: null, refunded: '0.00' });
     }
