@@ -8,24 +8,22 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbedded } from '../../src/server/db/pglite';
 import { users } from '../../src/server/db/schema';
 import { dbKind } from '../support/db';
+import { buildServerBundle, freePort, ROOT } from '../support/built-server';
 
-const root = path.resolve(__dirname, '../..');
+const root = ROOT;
 let outDir: string;
 let dataDir: string;
 
 beforeAll(() => {
   if (dbKind !== 'pglite') return;
-  // the very bundle `npm start` runs, built from the current source into a folder of its own
-  outDir = mkdtempSync(path.join(root, '.tmp', 'prod-build-'));
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', outDir], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('esbuild failed');
+  // the very bundle `npm start` runs
+  outDir = buildServerBundle('prod');
   dataDir = mkdtempSync(path.join(root, '.tmp', 'prod-data-'));
 }, 60_000);
 afterAll(() => {
@@ -36,16 +34,6 @@ afterAll(() => {
 // a start migrates (and in development seeds) an embedded database: slow on a loaded machine
 const START_TIMEOUT_MS = 120_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts the built server with `env` (and no Stripe or database settings from this process); resolves

@@ -5,19 +5,19 @@
  * no API, is ready, and delivers that mail (through an SMTP stand-in on loopback). Without a
  * PostgreSQL server a split start is refused: the embedded database belongs to one process.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/server/db/client';
+import { buildServerBundle, freePort, ROOT } from '../support/built-server';
 import { createTestDb, dbKind } from '../support/db';
 import { createUser } from '../support/factories';
 import { startSmtp, type TestSmtp } from '../support/mail';
 
-const root = path.resolve(__dirname, '../..');
+const root = ROOT;
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 const START_TIMEOUT_MS = 120_000;
 let outDir = '';
@@ -25,10 +25,8 @@ let dataDir = '';
 
 beforeAll(() => {
   if (dbKind !== 'postgres') return;
-  // the very bundle `npm start` runs, built from the current source into a folder of its own
-  outDir = mkdtempSync(path.join(root, '.tmp', 'roles-build-'));
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', outDir], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('esbuild failed');
+  // the very bundle `npm start` runs
+  outDir = buildServerBundle('roles');
   dataDir = mkdtempSync(path.join(root, '.tmp', 'roles-data-'));
 }, 120_000);
 afterAll(() => {
@@ -36,16 +34,6 @@ afterAll(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The built server with `env`, once /healthz answers (or it exited). */
 async function start(env: Record<string, string>) {
