@@ -137,7 +137,7 @@ export async function quickBrands(app: FastifyInstance, db: Db, n: number, overr
 }
 
 /** A payment as fulfilment leaves it: the opportunity's slot is taken. */
-export async function makePayment(db: Db, brandId: string, opportunityId: string, overrides: Partial<PlacedPaymentValues> = {}) {
+export async function makePayment(db: Db, brandId: string, opportunityId: string, overrides: Partial<PlacedPaymentValues> = {}, opts: { ledger?: boolean } = {}) {
   const ref = randomBytes(12).toString('hex');
   await db
     .update(opportunities)
@@ -153,6 +153,6 @@ export async function makePayment(db: Db, brandId: string, opportunityId: string
     providerSessionId: `cs_local_${ref}`,
     amount: '1250.00',
     ...overrides,
-  });
+  }, opts);
 }
 

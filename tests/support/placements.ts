@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { payments, placements } from '../../src/server/db/schema';
 import type { PaymentStatus, PlacementState } from '../../src/shared/payment';
@@ -31,7 +31,12 @@ const WORK_KEYS = ['draftReviewStatus', 'draftDocumentUrl', 'draftDocumentFile',
  * Inserts a payment and its placement (the placement with the payment's id, as fulfilment makes
  * them), the work fields on the placement and its state from the payment's status.
  */
-export async function insertPlacedPayment(db: Db, values: PlacedPaymentValues): Promise<PlacedPayment> {
+export async function insertPlacedPayment(
+  db: Db,
+  values: PlacedPaymentValues,
+  /** ledger false: no money movements (a payment plain SQL may delete; the ledger keeps any other) */
+  { ledger = true } = {},
+): Promise<PlacedPayment> {
   const work: PlacementWork = {};
   const money: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
@@ -56,7 +61,27 @@ export async function insertPlacedPayment(db: Db, values: PlacedPaymentValues): 
       ...work,
     })
     .returning();
+  if (ledger) await ledgerAsColumns(db, sql`p.id = ${payment.id}`);
   return merge(payment, placement);
+}
+
+/**
+ * The money ledger as a payment set up by a test says (what fulfilment and the refunds append):
+ * its charge, and a refund of what its `refunded_amount` holds beyond the ledger's refunds.
+ */
+export async function ledgerAsColumns(db: Db, which: SQL = sql`true`) {
+  await db.execute(sql`
+    INSERT INTO money_movements (payment_id, placement_id, kind, amount, provider_ref, created_at)
+    SELECT p.id, pl.id, 'charge', p.amount, p.stripe_payment_id, p.paid_at
+    FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+    WHERE ${which} AND p.amount > 0
+    ON CONFLICT (payment_id) WHERE kind = 'charge' DO NOTHING`);
+  await db.execute(sql`
+    INSERT INTO money_movements (payment_id, placement_id, kind, amount, reason, provider_ref, created_at)
+    SELECT p.id, pl.id, 'refund', p.refunded_amount - coalesce(pm.refunded, 0), p.refund_reason, p.provider_refund_id, coalesce(p.refunded_at, p.paid_at)
+    FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+    LEFT JOIN payment_money pm ON pm.payment_id = p.id
+    WHERE ${which} AND p.refunded_amount - coalesce(pm.refunded, 0) > 0`);
 }
 
 function merge(payment: PaymentRow, placement: PlacementRow): PlacedPayment {
@@ -93,6 +118,7 @@ export async function setPaymentStatus(db: Db, id: string, status: PaymentStatus
     .update(placements)
     .set({ state: stateOf(status) })
     .where(eq(placements.paymentId, id));
+  await ledgerAsColumns(db, sql`p.id = ${id}`);
 }
 
 /** The placements of payments inserted in bulk by SQL (one each, with the payment's id). */
@@ -102,4 +128,5 @@ export async function addMissingPlacements(db: Db) {
       SELECT id, id, brand_id, organisation_id, opportunity_id, ${STATE_OF_STATUS_SQL}, created_at FROM payments p
       WHERE NOT EXISTS (SELECT 1 FROM placements x WHERE x.payment_id = p.id)`),
   );
+  await ledgerAsColumns(db);
 }

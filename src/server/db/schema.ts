@@ -15,6 +15,7 @@ import {
   customType,
   primaryKey,
   check,
+  pgView,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES, type PurchaseRequestLine } from '../../shared/org';
@@ -931,6 +932,58 @@ export const paymentRefunds = pgTable(
   },
   (t) => [index('payment_refunds_payment_idx').on(t.paymentId), index('payment_refunds_pending_idx').on(t.createdAt).where(sql`completed_at IS NULL`)],
 );
+
+/** What a money movement is (decision 041); `amount` is positive, its direction the kind's. */
+export const MONEY_MOVEMENT_KINDS = ['charge', 'refund', 'swap_difference', 'credit', 'payout'] as const;
+export type MoneyMovementKind = (typeof MONEY_MOVEMENT_KINDS)[number];
+
+/**
+ * The money ledger (issue 58, decision 041): one row per amount that moved, appended in the
+ * transaction that moves it and never changed (a trigger refuses UPDATE, DELETE and TRUNCATE).
+ * In: a `charge` (a payment at fulfilment, a swap's top-up: a payment of its own). Out to the
+ * brand: a `refund` (full, or part with its `payment_refunds` request) and a `swap_difference` (a
+ * cheaper swap's difference). `credit` and `payout` are room for later and counted by no total.
+ * A part refund is appended when it is claimed (its provider call follows, `payment_refunds`
+ * records when it was made and the provider's id); a full refund when the provider has made it.
+ * Every amount is read through `payment_money`; refunds are appended only by payments/ledger.ts.
+ */
+export const moneyMovements = pgTable(
+  'money_movements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    // the placement the money is of (a top-up's: the placement it tops up)
+    placementId: uuid('placement_id').references((): AnyPgColumn => placements.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: MONEY_MOVEMENT_KINDS }).notNull(),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    // a part refund's request (its provider call, its credit note)
+    refundId: uuid('refund_id').references((): AnyPgColumn => paymentRefunds.id, { onDelete: 'restrict' }),
+    reason: text('reason', { enum: REFUND_REASONS }),
+    // the provider's reference: a charge's payment intent, a full refund's refund id
+    providerRef: text('provider_ref'),
+    recordedBy: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('money_movements_payment_idx').on(t.paymentId, t.kind, t.amount),
+    index('money_movements_placement_idx').on(t.placementId, t.createdAt),
+    uniqueIndex('money_movements_one_charge').on(t.paymentId).where(sql`kind = 'charge'`),
+    uniqueIndex('money_movements_one_per_refund').on(t.refundId).where(sql`refund_id IS NOT NULL`),
+    check('money_movements_kind', sql`kind IN ('charge', 'refund', 'swap_difference', 'credit', 'payout')`),
+    check('money_movements_amount_positive', sql`amount > 0`),
+    check('money_movements_refund_is_out', sql`refund_id IS NULL OR kind IN ('refund', 'swap_difference')`),
+  ],
+);
+
+/** Every amount of a payment, from the ledger (drizzle/0044): charged, given back, left to refund. */
+export const paymentMoney = pgView('payment_money', {
+  paymentId: uuid('payment_id').notNull(),
+  charged: numeric('charged', { precision: 14, scale: 2 }).notNull(),
+  refunded: numeric('refunded', { precision: 14, scale: 2 }).notNull(),
+  leftToRefund: numeric('left_to_refund', { precision: 14, scale: 2 }).notNull(),
+}).existing();
 
 export const taxDocuments = pgTable(
   'tax_documents',

@@ -13,6 +13,7 @@ import { countEvent } from '../../ops/events';
 import { formatUsd, toCents } from '../../../shared/money';
 import { issueInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 import { actorOf, recordAudit } from '../org/audit';
+import { appendCharge } from './ledger';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }
@@ -125,6 +126,8 @@ export async function fulfilCheckout(
       createdAt: payment.createdAt,
       revisionsIncluded: opts.invoicing?.revisionsIncluded ?? REVISIONS_INCLUDED_DEFAULT,
     });
+    // the money that came in, on the ledger (a sold-out payment's refund follows it there)
+    await appendCharge(tx, payment.id, now, payment.brandId);
     // the receipt and the admins' news; a sold-out payment gets its refund mail instead
     // its invoice, numbered in this transaction: a rollback gives the number back
     const invoiceNumber = await issueInvoice(tx, payment.id, opts.invoicing ?? TEST_INVOICING, now);

@@ -22,6 +22,7 @@ import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
 import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
 import { completeRefund, type PaymentRow } from './refunds';
+import { appendCharge } from './ledger';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -387,6 +388,8 @@ export async function fulfilOrder(
         createdAt: payment.createdAt,
         revisionsIncluded: opts.invoicing?.revisionsIncluded ?? REVISIONS_INCLUDED_DEFAULT,
       });
+      // the line's money that came in, on the ledger
+      await appendCharge(tx, payment.id, now, payment.brandId);
       await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount, orderId: o.id }, now);
       made.push(payment);
     }

@@ -11,6 +11,7 @@ import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
+import { claimRefund, moneyOf, type PartialRefundRow } from './ledger';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -31,13 +32,20 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     // a held payment, or a published one whose refund the guarantee claimed (refundPublishedPayment)
     const refundable = before.status === 'paid' || (before.status === 'released' && before.refundRequestedAt !== null);
     if (!refundable) return { payment: before, changed: false };
+    // all that is left is given back now: the ledger's refund of the rest (the parts have theirs)
+    const claimed = await claimRefund(tx, {
+      paymentId,
+      amountCents: 'rest',
+      reason: before.refundReason ?? 'provider',
+      providerRef: refundId,
+      recordedBy: actor.type === 'admin' ? actor.id : null,
+      now,
+    });
     const [after] = await tx
       .update(payments)
       .set({
         status: 'refunded',
         refundedAt: now,
-        // all of it is given back now: what the parts refunded earlier and this refund make
-        refundedAmount: before.amount,
         providerRefundId: refundId,
         holdsSlot: false,
         refundRequestedAt: before.refundRequestedAt ?? now,
@@ -62,7 +70,7 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     }
     // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
     await issueCreditNote(tx, paymentId, after.refundReason, now);
-    const given = fromCents(toCents(after.amount) - toCents(before.refundedAmount));
+    const given = claimed?.movement.amount ?? '0.00';
     await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released', amount: given });
     // a swap's difference has no placement of its own: its refund is on the timeline of the one it topped up
     await recordEvent(tx, before.topupOf ?? paymentId, 'refunded', actor, { amount: given, reason: after.refundReason, ...(before.topupOf ? { topup: true } : {}) }, now);
@@ -75,10 +83,12 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */
 /** `actor`: the admin who asked for it; Byline for the automatic refunds (and a stalled one finished later). */
 export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date, actor: Actor = SYSTEM) {
-  // what is left: a part given back earlier (a swap's difference) has had its own refund
+  // what is left (the ledger's): a part given back earlier (a swap's difference) has had its own
+  // refund, and no part can be claimed once the full refund is (refund_requested_at)
+  const { leftCents } = await moneyOf(db, payment.id);
   const { refundId } = await provider.refund({
     providerRef: payment.stripePaymentId,
-    amountCents: toCents(payment.amount) - toCents(payment.refundedAmount),
+    amountCents: leftCents,
     idempotencyKey: payment.id,
   });
   const result = await recordRefund(db, payment.id, refundId, now, actor);
@@ -203,14 +213,13 @@ export async function refundOverduePayments(db: Db, provider: PaymentProvider, n
   return done;
 }
 
-export type PartialRefundRow = typeof paymentRefunds.$inferSelect;
+export type { PartialRefundRow };
 
 /**
- * Claims a refund of part of a payment, in the caller's transaction: `refunded_amount` grows by
- * `amountCents` in one conditional UPDATE that never lets it reach beyond the amount charged (two
- * claims at once queue on the row and the second re-checks), and the refund is recorded to be
+ * Claims a refund of part of a payment, in the caller's transaction, through the ledger's one
+ * claim path (ledger.ts claimRefund): never beyond what was charged, and the refund recorded to be
  * made. Undefined when the payment is not held or released, is being refunded in full, or has
- * less left than asked.
+ * no more left than asked (asking for all that is left is a full refund).
  */
 export async function claimPartialRefund(
   tx: Tx,
@@ -221,26 +230,8 @@ export async function claimPartialRefund(
   /** an admin's part refund: the reason they wrote, and who they are */
   by: { note?: string | null; requestedBy?: string | null } = {},
 ): Promise<PartialRefundRow | undefined> {
-  if (amountCents <= 0) return undefined;
-  const amount = fromCents(amountCents);
-  const [claimed] = await tx
-    .update(payments)
-    .set({ refundedAmount: sql`${payments.refundedAmount} + ${amount}::numeric` })
-    .where(
-      and(
-        eq(payments.id, paymentId),
-        or(eq(payments.status, 'paid'), eq(payments.status, 'released')),
-        isNull(payments.refundRequestedAt),
-        sql`${payments.refundedAmount} + ${amount}::numeric < ${payments.amount}`,
-      ),
-    )
-    .returning({ id: payments.id });
-  if (!claimed) return undefined;
-  const [refund] = await tx
-    .insert(paymentRefunds)
-    .values({ paymentId, amount, reason, note: by.note ?? null, requestedBy: by.requestedBy ?? null, createdAt: now })
-    .returning();
-  return refund;
+  const claimed = await claimRefund(tx, { paymentId, amountCents, reason, now, part: { note: by.note ?? null, requestedBy: by.requestedBy ?? null } });
+  return claimed?.refund;
 }
 
 /**

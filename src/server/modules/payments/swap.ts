@@ -17,6 +17,7 @@ import { isUniqueViolation } from '../auth/users';
 import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
 import { claimPartialRefund, completePartialRefund, refundPayment } from './refunds';
 import { closeCheckouts, releaseSlot, reserveSlot } from './slots';
+import { appendCharge } from './ledger';
 
 /**
  * Decline and swap (issue 46). Before writing starts an admin may decline a placement (the outlet
@@ -345,6 +346,8 @@ export async function fulfilSwapTopup(
       ...(movable ? {} : { refundRequestedAt: now, refundReason: 'swap' as const }),
     })
     .returning();
+  // the difference that came in, on the ledger: a charge of the top-up, of the placement it tops up
+  await appendCharge(tx, topup.id, now, topup.brandId);
   if (!movable) {
     // the slot it held goes back; the difference is refunded after this commits
     if (holdsSlot) await releaseSlot(tx, h.opportunityId);

@@ -1,0 +1,123 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { moneyMovements, paymentMoney, paymentRefunds, payments } from '../../db/schema';
+import { fromCents, toCents } from '../../../shared/money';
+import type { RefundReason } from '../../../shared/payment';
+import type { Tx } from './slots';
+
+/**
+ * The money ledger (decision 041): every amount that moved between a brand and Byline is one row
+ * of `money_movements`, appended here, in the transaction that moves it, and never changed. Every
+ * amount shown is derived from the `payment_money` view over it.
+ */
+
+export type MovementRow = typeof moneyMovements.$inferSelect;
+export type PartialRefundRow = typeof paymentRefunds.$inferSelect;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * A payment's charge (fulfilment of a checkout or of an order's line, a swap's top-up), in the
+ * fulfilment's transaction, once (a second call appends nothing). Of the placement it pays for:
+ * a top-up's is the placement it tops up.
+ */
+export async function appendCharge(tx: Tx, paymentId: string, now: Date, recordedBy: string | null = null): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO money_movements (payment_id, placement_id, kind, amount, provider_ref, recorded_by, created_at)
+    SELECT p.id, pl.id, 'charge', p.amount, p.stripe_payment_id, ${recordedBy}::uuid, ${now.toISOString()}::timestamptz
+    FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+    WHERE p.id = ${paymentId} AND p.amount > 0
+    ON CONFLICT (payment_id) WHERE kind = 'charge' DO NOTHING`);
+}
+
+export interface RefundClaim {
+  paymentId: string;
+  /** in cents; `'rest'`: all that is left (a full refund) */
+  amountCents: number | 'rest';
+  reason: RefundReason;
+  now: Date;
+  /**
+   * A part refund: its request (`payment_refunds`, to be made through the provider with its id as
+   * idempotency key) is inserted by the same statement. Only of a held or released payment whose
+   * full refund is not under way, and never all that is left (that is a full refund).
+   */
+  part?: { note?: string | null; requestedBy?: string | null };
+  /** the provider's refund id, when the money has already moved (a full refund) */
+  providerRef?: string | null;
+  recordedBy?: string | null;
+}
+
+export interface ClaimedRefund {
+  movement: MovementRow;
+  /** the part refund's request, for a part */
+  refund?: PartialRefundRow;
+}
+
+/**
+ * THE claim path of every refund (full or part, an admin's, the guarantee's, a swap's difference,
+ * a cancellation's, a dispute's, the publication watch's): appends the refund to the ledger, in the
+ * caller's transaction, with one INSERT … SELECT whose WHERE never lets what went back exceed what
+ * was charged. The payment's row is locked first, in a statement of its own: under READ COMMITTED
+ * two claims at once queue on it, and the second's INSERT (a new snapshot) sees the first's row.
+ * The database refuses an append beyond the charge as well (drizzle/0044's trigger).
+ * Undefined when nothing can be claimed (see `part`; for `'rest'`: nothing is left).
+ */
+export async function claimRefund(tx: Tx, claim: RefundClaim): Promise<ClaimedRefund | undefined> {
+  const { paymentId, reason, now } = claim;
+  if (claim.amountCents !== 'rest' && (!Number.isSafeInteger(claim.amountCents) || claim.amountCents <= 0)) return undefined;
+  await tx.execute(sql`SELECT id FROM payments WHERE id = ${paymentId} FOR NO KEY UPDATE`);
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const by = sql`${claim.recordedBy ?? claim.part?.requestedBy ?? null}::uuid`;
+  let movement: MovementRow | undefined;
+  if (claim.amountCents === 'rest') {
+    [movement] = rowsOf<MovementRow>(
+      await tx.execute(sql`
+        INSERT INTO money_movements (payment_id, placement_id, kind, amount, reason, provider_ref, recorded_by, created_at)
+        SELECT p.id, pl.id, 'refund', pm.left_to_refund, ${reason}, ${claim.providerRef ?? null}, ${by}, ${at}
+        FROM payments p
+        JOIN payment_money pm ON pm.payment_id = p.id
+        LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+        WHERE p.id = ${paymentId} AND pm.left_to_refund > 0
+        RETURNING id`),
+    );
+  } else {
+    const amount = fromCents(claim.amountCents);
+    // a swap's difference is its own kind of money out; every other part is a refund
+    const kind = reason === 'swap' ? 'swap_difference' : 'refund';
+    [movement] = rowsOf<MovementRow>(
+      await tx.execute(sql`
+        WITH m AS (
+          SELECT p.id AS payment_id, pl.id AS placement_id
+          FROM payments p
+          JOIN payment_money pm ON pm.payment_id = p.id
+          LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+          WHERE p.id = ${paymentId} AND p.status IN ('paid', 'released') AND p.refund_requested_at IS NULL
+            AND pm.left_to_refund > ${amount}::numeric
+        ), r AS (
+          INSERT INTO payment_refunds (payment_id, amount, reason, note, requested_by, created_at)
+          SELECT payment_id, ${amount}::numeric, ${reason}, ${claim.part?.note ?? null}, ${claim.part?.requestedBy ?? null}::uuid, ${at} FROM m
+          RETURNING id
+        )
+        INSERT INTO money_movements (payment_id, placement_id, kind, amount, refund_id, reason, recorded_by, created_at)
+        SELECT m.payment_id, m.placement_id, ${kind}, ${amount}::numeric, r.id, ${reason}, ${by}, ${at} FROM m CROSS JOIN r
+        RETURNING id`),
+    );
+  }
+  if (!movement) return undefined;
+  const [row] = await tx.select().from(moneyMovements).where(eq(moneyMovements.id, movement.id));
+  // the column the reads still take (until it is dropped): kept equal to the ledger's total here, the one place that writes it
+  await tx
+    .update(payments)
+    .set({ refundedAmount: sql`(SELECT refunded FROM payment_money WHERE payment_id = ${paymentId})` })
+    .where(eq(payments.id, paymentId));
+  if (!row.refundId) return { movement: row };
+  const [refund] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, row.refundId));
+  return { movement: row, refund };
+}
+
+/** A payment's money from the ledger: charged, given back, left to refund (cents). */
+export async function moneyOf(db: Db | Tx, paymentId: string): Promise<{ chargedCents: number; refundedCents: number; leftCents: number }> {
+  const [m] = await db.select().from(paymentMoney).where(eq(paymentMoney.paymentId, paymentId));
+  if (!m) return { chargedCents: 0, refundedCents: 0, leftCents: 0 };
+  return { chargedCents: toCents(m.charged), refundedCents: toCents(m.refunded), leftCents: toCents(m.leftToRefund) };
+}
