@@ -89,3 +89,24 @@ SELECT m.payment_id,
     - coalesce(sum(m.amount) FILTER (WHERE m.kind IN ('refund', 'swap_difference')), 0))::numeric(14, 2) AS left_to_refund
 FROM "money_movements" m
 GROUP BY m.payment_id;
+--> statement-breakpoint
+-- A dispute's and a cancellation's refund: the ledger's movement (a part's at its claim, a full
+-- refund's when it is recorded), instead of only a copy of its amount
+ALTER TABLE "disputes" ADD COLUMN "movement_id" uuid;--> statement-breakpoint
+ALTER TABLE "cancellations" ADD COLUMN "movement_id" uuid;--> statement-breakpoint
+ALTER TABLE "disputes" ADD CONSTRAINT "disputes_movement_id_money_movements_id_fk" FOREIGN KEY ("movement_id") REFERENCES "public"."money_movements"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "cancellations" ADD CONSTRAINT "cancellations_movement_id_money_movements_id_fk" FOREIGN KEY ("movement_id") REFERENCES "public"."money_movements"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+-- backfill: a part refund is found by its request (same payment, reason, amount, at the answer);
+-- a full refund is the payment's one refund without a request
+UPDATE "cancellations" c SET "movement_id" = (
+  SELECT m.id FROM money_movements m
+  WHERE m.placement_id = c.placement_id AND m.reason = 'cancelled' AND m.kind = 'refund'
+    AND (c.outcome = 'refund_full' AND m.refund_id IS NULL OR c.outcome = 'refund_partial' AND m.refund_id IS NOT NULL AND m.amount = c.amount)
+  ORDER BY m.created_at LIMIT 1)
+WHERE c.status = 'granted' AND c.outcome IN ('refund_full', 'refund_partial');--> statement-breakpoint
+UPDATE "disputes" d SET "movement_id" = (
+  SELECT m.id FROM money_movements m
+  WHERE m.placement_id = d.placement_id AND m.reason = 'dispute' AND m.kind = 'refund'
+    AND (d.resolution = 'refunded_full' AND m.refund_id IS NULL OR d.resolution = 'refunded_partial' AND m.refund_id IS NOT NULL AND m.amount = d.refunded)
+  ORDER BY m.created_at LIMIT 1)
+WHERE d.resolution IN ('refunded_full', 'refunded_partial');

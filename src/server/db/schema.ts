@@ -1185,6 +1185,8 @@ export const cancellations = pgTable(
     status: text('status', { enum: CANCELLATION_STATUSES }).notNull().default('requested'),
     outcome: text('outcome', { enum: CANCELLATION_OUTCOMES }),
     amount: numeric('amount', { precision: 12, scale: 2 }),
+    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     answer: text('answer'),
     respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }).notNull(),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
@@ -1235,6 +1237,8 @@ export const disputes = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     decisionReason: text('decision_reason'),
     refunded: numeric('refunded', { precision: 12, scale: 2 }).notNull().default('0'),
+    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     caseId: uuid('case_id').references(() => publicationCases.id, { onDelete: 'set null' }),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

@@ -47,6 +47,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
+import { movementOfRefund, refundedSql } from '../payments/ledger';
 
 /**
  * Disputes (issue 47). A brand disputes a placement's content from its first draft until
@@ -268,6 +269,8 @@ async function resolve(
       status: 'resolved',
       resolution,
       refunded: sql`${disputes.refunded} + ${fromCents(money.cents)}::numeric`,
+      // a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
+      ...(money.part ? { movementId: await movementOfRefund(tx, money.part.id) } : {}),
       resolvedAt: now,
     })
     .where(eq(disputes.id, d.id));
@@ -688,7 +691,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
       title: opportunities.title,
       outletName: opportunities.outletName,
       amount: payments.amount,
-      refundedAmount: payments.refundedAmount,
+      refundedAmount: refundedSql(payments.id),
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       org: placements.organisationId,
       client: placements.clientId,

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../mail/outbox';
-import { billingDetails, clientBillingDetails, documentCounters, opportunities, orders, orgClients, paymentRefunds, payments, taxDocuments, users } from '../../db/schema';
+import { billingDetails, clientBillingDetails, documentCounters, moneyMovements, opportunities, orders, orgClients, paymentRefunds, payments, taxDocuments, users } from '../../db/schema';
 import { countryName } from '../../../shared/countries';
 import { euVatCountry, type DocumentParty, type TaxDocumentContent, type TaxDocumentKind } from '../../../shared/billing';
 import { OPPORTUNITY_TYPE_LABELS, type OpportunityType } from '../../../shared/opportunity';
@@ -207,11 +207,12 @@ export async function issueCreditNote(tx: Tx, paymentId: string, refundReason: s
   if (existing) return existing.number;
   const invoice = docs.find((d) => d.kind === 'invoice') ?? (await orderInvoiceOf(tx, paymentId));
   if (!invoice) return null;
-  // what parts refunded earlier gave back is on their own credit notes: this one credits the rest
+  // what parts refunded earlier gave back (the ledger's part refunds) is on their own credit
+  // notes: this one credits the rest
   const [p] = await tx
-    .select({ refunded: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-    .from(paymentRefunds)
-    .where(eq(paymentRefunds.paymentId, paymentId));
+    .select({ refunded: sql<string>`coalesce(sum(${moneyMovements.amount}), 0)::text` })
+    .from(moneyMovements)
+    .where(and(eq(moneyMovements.paymentId, paymentId), isNotNull(moneyMovements.refundId)));
   const part = await creditedPart(tx, invoice, paymentId);
   const content: TaxDocumentContent = {
     ...(p && toCents(p.refunded) > 0 ? withTotal(part, part.totalCents - toCents(p.refunded)) : part),

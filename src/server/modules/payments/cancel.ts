@@ -14,6 +14,7 @@ import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
+import { movementOfRefund } from './ledger';
 import { releaseSlot, type Tx } from './slots';
 
 /**
@@ -228,6 +229,8 @@ export async function answerCancellation(
         status: 'granted',
         outcome,
         amount: fromCents(money.given),
+        // a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
+        ...(money.part ? { movementId: await movementOfRefund(tx, money.part.id) } : {}),
         answer: answer.reason ?? null,
         answeredBy: admin.type === 'system' ? null : admin.id,
         answeredAt: now,

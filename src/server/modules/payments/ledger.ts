@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { moneyMovements, paymentMoney, paymentRefunds, payments } from '../../db/schema';
+import { cancellations, disputes, moneyMovements, paymentMoney, paymentRefunds, payments } from '../../db/schema';
 import { fromCents, toCents } from '../../../shared/money';
 import type { RefundReason } from '../../../shared/payment';
 import type { Tx } from './slots';
@@ -115,9 +115,41 @@ export async function claimRefund(tx: Tx, claim: RefundClaim): Promise<ClaimedRe
   return { movement: row, refund };
 }
 
+/**
+ * What went back of a payment (`payment_money.refunded`) as a column of a query that reads a
+ * payment per row: a scalar subquery, so the view is grouped for that payment only (its index).
+ */
+export const refundedSql = (paymentId: AnyColumn) =>
+  sql<string>`coalesce((SELECT pm.refunded FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`;
+
 /** A payment's money from the ledger: charged, given back, left to refund (cents). */
 export async function moneyOf(db: Db | Tx, paymentId: string): Promise<{ chargedCents: number; refundedCents: number; leftCents: number }> {
   const [m] = await db.select().from(paymentMoney).where(eq(paymentMoney.paymentId, paymentId));
   if (!m) return { chargedCents: 0, refundedCents: 0, leftCents: 0 };
   return { chargedCents: toCents(m.charged), refundedCents: toCents(m.refunded), leftCents: toCents(m.leftToRefund) };
+}
+
+/** The movement of a part refund's request (what a dispute or a cancellation refers to). */
+export async function movementOfRefund(tx: Tx, refundId: string): Promise<string | null> {
+  const [m] = await tx.select({ id: moneyMovements.id }).from(moneyMovements).where(eq(moneyMovements.refundId, refundId));
+  return m?.id ?? null;
+}
+
+/**
+ * A full refund recorded (in its transaction): the granted cancellation or the dispute resolved
+ * as refunded in full that claimed it refers to its movement from now on.
+ */
+export async function linkFullRefund(tx: Tx, movement: MovementRow): Promise<void> {
+  if (!movement.placementId) return;
+  if (movement.reason === 'cancelled') {
+    await tx
+      .update(cancellations)
+      .set({ movementId: movement.id })
+      .where(and(eq(cancellations.placementId, movement.placementId), eq(cancellations.outcome, 'refund_full'), isNull(cancellations.movementId)));
+  } else if (movement.reason === 'dispute') {
+    await tx
+      .update(disputes)
+      .set({ movementId: movement.id })
+      .where(and(eq(disputes.placementId, movement.placementId), eq(disputes.resolution, 'refunded_full'), isNull(disputes.movementId)));
+  }
 }

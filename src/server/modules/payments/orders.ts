@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
 import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
 import { completeRefund, type PaymentRow } from './refunds';
-import { appendCharge } from './ledger';
+import { appendCharge, refundedSql } from './ledger';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -444,7 +444,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
       title: opportunities.title,
       outletName: opportunities.outletName,
       amountUsd: sql<string>`${payments.amount}::text`,
-      partlyRefundedUsd: sql<string>`${payments.refundedAmount}::text`,
+      partlyRefundedUsd: refundedSql(payments.id),
       status: payments.status,
       // issue 57: what the order waits on, said on its page
       briefSubmitted: sql<boolean>`EXISTS (SELECT 1 FROM ${briefs} WHERE ${briefs.placementId} = ${payments.id} AND ${briefs.submittedAt} IS NOT NULL)`,

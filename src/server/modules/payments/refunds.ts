@@ -11,7 +11,7 @@ import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
-import { claimRefund, moneyOf, type PartialRefundRow } from './ledger';
+import { claimRefund, linkFullRefund, moneyOf, type PartialRefundRow } from './ledger';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -53,6 +53,8 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
       })
       .where(eq(payments.id, paymentId))
       .returning();
+    // a cancellation's or a dispute's full refund refers to its movement, recorded now
+    if (claimed) await linkFullRefund(tx, claimed.movement);
     if (before.holdsSlot) await releaseSlot(tx, before.opportunityId);
     // the placement it paid for is refunded with it
     const [placement] = await tx

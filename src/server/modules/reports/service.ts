@@ -21,6 +21,7 @@ import {
 import type { Report, ReportRequest, Share } from '../../../shared/schemas/reports';
 import type { PublicationCheck } from '../../../shared/publication';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
+import { refundedSql } from '../payments/ledger';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 const LOGO_NOT_FOUND = 'Logo not found: upload it again';
@@ -161,7 +162,8 @@ export async function reportLines(db: Db, report: ReportRow): Promise<ReportLine
       lastCheck: publications.lastCheck,
       accepted: publications.acceptedProblems,
       price: payments.amount,
-      refunded: payments.refundedAmount,
+      // what went back, from the money ledger (decision 041)
+      refunded: refundedSql(payments.id),
     })
     .from(payments)
     .innerJoin(placements, eq(placements.paymentId, payments.id))
