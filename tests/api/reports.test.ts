@@ -5,7 +5,7 @@
  * shared; scheduled reports sent once per period, only when something changed, and the recipient's
  * unsubscribe link.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, payments, placements, publications, reports, shares } from '../../src/server/db/schema';
 import { runScheduledReports, periodOf } from '../../src/server/modules/reports/service';
@@ -13,6 +13,7 @@ import { DAY_MS } from '../../src/shared/constants';
 import { Agent, createTestApp, type Res, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, sessionIdOf } from '../support/payments';
+import { ledgerAsColumns } from '../support/placements';
 import { pdfText } from '../support/pdf';
 
 let t: TestApp;
@@ -193,6 +194,8 @@ describe('reports', () => {
     await t.db.update(payments).set({ status: 'refunded', refundedAmount: '120.00' }).where(eq(payments.id, cancelled));
     await t.db.update(placements).set({ state: 'refunded' }).where(eq(placements.id, whole));
     await t.db.update(payments).set({ status: 'refunded', refundedAmount: '300.00' }).where(eq(payments.id, whole));
+    // the money that went back, on the ledger the report reads (decision 041)
+    await ledgerAsColumns(t.db, sql`p.id IN (${cancelled}, ${whole})`);
     // published, its health still "ok" but its latest check failed (a first failure, not confirmed yet)
     await publish(live, 'https://dailyledger.example.com/acme-live');
     const failed = {
