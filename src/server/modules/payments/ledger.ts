@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Computed } from '../../db/item';
 import { cancellations, disputes, moneyMovements, paymentMoney, paymentRefunds, payments } from '../../db/schema';
 import { fromCents, toCents } from '../../../shared/money';
 import type { RefundReason } from '../../../shared/payment';
@@ -121,6 +122,17 @@ export async function claimRefund(tx: Tx, claim: RefundClaim): Promise<ClaimedRe
  */
 export const refundedSql = (paymentId: AnyColumn) =>
   sql<string>`coalesce((SELECT pm.refunded FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`;
+
+/**
+ * `refundedAmount` of an API item (db/item.ts): the ledger's in the JSON the database builds for a
+ * list; from rows Node holds (the row an UPDATE returned), the payment's copy, which claimRefund
+ * sets from the ledger in the claim's transaction.
+ */
+export const refundedAmountField: Computed<string> = {
+  kind: 'computed',
+  sql: refundedSql(payments.id),
+  of: (rows) => String(rows.payments?.refundedAmount ?? '0.00'),
+};
 
 /** A payment's money from the ledger: charged, given back, left to refund (cents). */
 export async function moneyOf(db: Db | Tx, paymentId: string): Promise<{ chargedCents: number; refundedCents: number; leftCents: number }> {

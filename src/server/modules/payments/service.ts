@@ -11,6 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
+import { refundedAmountField } from './ledger';
 
 
 /**
@@ -23,7 +24,7 @@ const paymentDto = item({
   opportunityId: payments.opportunityId,
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
-  refundedAmount: payments.refundedAmount,
+  refundedAmount: refundedAmountField,
   status: payments.status,
   draftReviewStatus: placements.draftReviewStatus,
   draftDocumentUrl: placements.draftDocumentUrl,

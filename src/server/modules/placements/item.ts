@@ -24,6 +24,7 @@ import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealt
 import { brandContact, clientRef, organisationRef } from '../payments/service';
 import { cancellationItem } from '../payments/cancel';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
+import { refundedAmountField } from '../payments/ledger';
 
 type PaymentRow = typeof payments.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -41,7 +42,7 @@ const placementPaymentItem = item({
   brandFeedback: placements.brandFeedback,
   stripePaymentId: payments.stripePaymentId,
   amount: payments.amount,
-  refundedAmount: payments.refundedAmount,
+  refundedAmount: refundedAmountField,
   createdAt: payments.createdAt,
 });
 export const placementPayment = (placement: PlacementRow, payment: PaymentRow): PlacementPayment =>
@@ -231,7 +232,7 @@ export const livePlacementItem = item({
   organisation: organisationRef,
   client: clientRef,
   amount: payments.amount,
-  refundedAmount: payments.refundedAmount,
+  refundedAmount: refundedAmountField,
   brandWebsite: linkWebsite,
   publishedAt: publications.publishedAt,
   nextCheckAt: publications.nextCheckAt,
