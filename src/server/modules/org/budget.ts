@@ -40,14 +40,17 @@ type Totals = { spent: string; open: string };
  * refunded one that kept a part (issue 47: a cancellation granted with a part refund; a refund in
  * full gives back all of it).
  */
-const spent = sql.raw(`(status <> 'refunded' OR refunded_amount > 0)`);
+/** What went back of the payment of the row (`payments`, unaliased), from the money ledger (decision 041). */
+const REFUNDED = `coalesce((SELECT pm.refunded FROM payment_money pm WHERE pm.payment_id = payments.id), 0)`;
+const refunded = sql.raw(REFUNDED);
+const spent = sql.raw(`(status <> 'refunded' OR ${REFUNDED} > 0)`);
 
 async function totals(db: Db | Tx, organisationId: string, of: { buyer?: string; client?: string } | null, now: Date): Promise<Totals> {
   const { start, end } = monthOf(now);
   const byBuyer = of?.buyer ? sql`AND brand_id = ${of.buyer}` : of?.client ? sql`AND client_id = ${of.client}` : sql``;
   const result = await db.execute(sql`
     SELECT
-      (SELECT coalesce(sum(amount - refunded_amount), 0)::numeric(14, 2)::text FROM payments
+      (SELECT coalesce(sum(amount - ${refunded}), 0)::numeric(14, 2)::text FROM payments
         WHERE organisation_id = ${organisationId} ${byBuyer} AND ${spent}
           AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz) AS "spent",
       (SELECT coalesce(sum(amount), 0)::numeric(14, 2)::text FROM checkouts
@@ -117,7 +120,7 @@ export async function organisationSpent(db: Db, organisationId: string, now = ne
 export async function clientsSpent(db: Db, organisationId: string, now = new Date()): Promise<Map<string, string>> {
   const { start, end } = monthOf(now);
   const result = await db.execute(sql`
-    SELECT client_id AS "clientId", sum(amount - refunded_amount)::numeric(14, 2)::text AS "spent" FROM payments
+    SELECT client_id AS "clientId", sum(amount - ${refunded})::numeric(14, 2)::text AS "spent" FROM payments
     WHERE organisation_id = ${organisationId} AND client_id IS NOT NULL AND ${spent}
       AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz
     GROUP BY client_id`);
@@ -136,7 +139,7 @@ export async function clientsLeft(db: Db | Tx, organisationId: string, clientIds
   const result = await db.execute(sql`
     SELECT c.id AS "clientId",
       (c.monthly_cap_usd
-        - (SELECT coalesce(sum(amount - refunded_amount), 0) FROM payments
+        - (SELECT coalesce(sum(amount - ${refunded}), 0) FROM payments
             WHERE organisation_id = ${organisationId} AND client_id = c.id AND ${spent}
               AND paid_at >= ${start.toISOString()}::timestamptz AND paid_at < ${end.toISOString()}::timestamptz)
         - (SELECT coalesce(sum(amount), 0) FROM checkouts
