@@ -13,6 +13,7 @@ import { checkouts, moneyMovements, paymentRefunds, payments, placements } from 
 import { stripeProvider } from '../../src/server/providers/stripe';
 import { claimRefund } from '../../src/server/modules/payments/ledger';
 import { claimPartialRefund, completePartialRefund, refundOverduePayments, refundPart, refundPayment, refundPublishedPayment } from '../../src/server/modules/payments/refunds';
+import { organisationSpent } from '../../src/server/modules/org/budget';
 import { DAY_MS, GUARANTEE_DAYS } from '../../src/shared/constants';
 import { toCents } from '../../src/shared/money';
 import type { Res } from '../support/app';
@@ -267,6 +268,23 @@ describe('every money flow, reconciled with the provider', () => {
       ]),
     );
   }, 180_000);
+});
+
+describe('amounts shown, from the ledger', () => {
+  it('the month spent against a budget is what was charged less what went back', async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const orgId = (await t.db.select({ o: payments.organisationId }).from(payments).where(eq(payments.id, await buy(brand, '300.00'))))[0].o;
+    const kept = await buy(brand, '200.00');
+    const gone = await buy(brand, '150.00');
+    expect((await organisationSpent(t.db, orgId)).spent).toBe('650.00');
+    ok(await admin.agent.post(`/api/admin/payments/${kept}/refund`, { amountUsd: '20.50' }), 'part');
+    ok(await admin.agent.post(`/api/admin/payments/${gone}/refund`), 'full');
+    expect((await organisationSpent(t.db, orgId)).spent).toBe('479.50');
+    // the payment answers say the same as the ledger
+    const history = ok(await brand.agent.get('/api/brand/payments'), 'history') as { id: string; refundedAmount: string }[];
+    expect(history.find((h) => h.id === kept)!.refundedAmount).toBe('20.50');
+    expect(history.find((h) => h.id === gone)!.refundedAmount).toBe('150.00');
+  });
 });
 
 describe('refunds of every kind at once', () => {
