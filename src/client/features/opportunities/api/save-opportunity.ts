@@ -5,6 +5,7 @@ import { queryClient } from '@/lib/query-client';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { searchQueryPrefix, type SearchData } from './search-page';
+import { apiUrl } from '@shared/api-paths';
 
 interface SaveInput {
   id: string;
@@ -14,7 +15,7 @@ interface SaveInput {
 }
 
 /** GET /api/brand/saved: the brand's shortlist, most recently saved first (an outlet's page marks what is saved by it). */
-const savedListKey = ['/api/brand/saved'] as const;
+const savedListKey = [apiUrl('/api/brand/saved')] as const;
 export const useSavedList = (enabled = true) => useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, enabled });
 
 /** Sets `saved` on the opportunity wherever a loaded search shows it, and in the loaded shortlist. */
@@ -48,7 +49,7 @@ const filtersOnSaved = (key: readonly unknown[]) => typeof key[2] === 'string' &
 export function useSaveOpportunity() {
   return useMutation({
     mutationFn: ({ id, saved }: SaveInput) =>
-      apiRequest<void>(saved ? 'PUT' : 'DELETE', `/api/brand/saved/${encodeURIComponent(id)}`),
+      apiRequest<void>(saved ? 'PUT' : 'DELETE', apiUrl('/api/brand/saved/:id', { id })),
     onMutate: (input) => markSaved(input),
     onError: (err, input) => {
       markSaved({ ...input, saved: !input.saved });
