@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BrandOpportunityItem } from '@shared/opportunity';
 import { apiRequest } from '@/lib/api';
+import { fetchAll } from '@/lib/paged-query';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
@@ -14,9 +15,13 @@ interface SaveInput {
   opportunity?: BrandOpportunityItem;
 }
 
-/** GET /api/brand/saved: the brand's shortlist, most recently saved first (an outlet's page marks what is saved by it). */
+/**
+ * GET /api/brand/saved: the brand's whole shortlist, most recently saved first, every page of it
+ * (the server sends LIST_MAX at a time; an outlet's page marks what is saved by it).
+ */
 const savedListKey = [apiUrl('/api/brand/saved')] as const;
-export const useSavedList = (enabled = true) => useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, enabled });
+export const useSavedList = (enabled = true) =>
+  useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, queryFn: () => fetchAll<BrandOpportunityItem>(apiUrl('/api/brand/saved')), enabled });
 
 /** Sets `saved` on the opportunity wherever a loaded search shows it, and in the loaded shortlist. */
 function markSaved({ id, saved, opportunity }: SaveInput) {
