@@ -103,7 +103,7 @@ describe('the shortlist', () => {
     globalThis.fetch = (async (url: string, init?: RequestInit) => {
       asked.push(url);
       const res = await t.app.inject({ method: (init?.method ?? 'GET') as 'GET', url, headers: { cookie: brand.cookie ?? '', origin: ORIGIN } });
-      return new Response(res.rawPayload, { status: res.statusCode, headers: res.headers as Record<string, string> });
+      return new Response(res.payload, { status: res.statusCode, headers: res.headers as Record<string, string> });
     }) as typeof fetch;
     try {
       const all = await fetchAll<{ title: string }>(apiUrl('/api/brand/saved'));
