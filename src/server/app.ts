@@ -185,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const provider = deps.payments ?? testCheckoutProvider(db);
   const moduleDeps: ModuleDeps = {
     db,
+    readDb: deps.readDb ?? db,
     config,
     files: deps.files,
     provider,
