@@ -7,6 +7,7 @@
  * - a brand signed in meanwhile checks out, pays, finds its payment, saves and submits its brief,
  *   shortlists, makes a report and downloads it: each read of its own change is right, though the
  *   replica has none of it: those reads stay on the primary.
+ * With the replica stopped, its reads answer 503 with Retry-After, and the primary's go on.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { diskFileStore } from '../../src/server/storage/file-store';
 const unavailable = dbKind === 'postgres' ? replicaUnavailable() : 'the API suite runs on PGlite here (no TEST_DATABASE_URL server to replicate)';
 if (unavailable && dbKind === 'postgres') console.warn(`replica.test.ts skipped: ${unavailable}`);
 
+const rowsOf = (r: unknown) => (r as { rows: unknown[] }).rows;
 const ids = (res: Res) => {
   expect(res.status, res.text).toBe(200);
   return (res.body as { id: string }[]).map((o) => o.id);
@@ -65,7 +67,7 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
   });
 
   it('is a standby of the test database', async () => {
-    const rows = (await read.db.execute(sql`SELECT pg_is_in_recovery() AS standby, current_database() AS name`)).rows;
+    const rows = rowsOf(await read.db.execute(sql`SELECT pg_is_in_recovery() AS standby, current_database() AS name`));
     expect(rows).toEqual([{ standby: true, name: new URL(handle.pool!.options.connectionString!).pathname.slice(1) }]);
     const refused = await read.db.execute(sql`CREATE TABLE nope (id int)`).then(() => null, (e: Error) => e.cause as Error);
     expect(refused?.message).toMatch(/read-only transaction/);
@@ -86,7 +88,7 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
       expect(ids(await brand.agent.get('/api/opportunities'))).not.toContain(opp.id);
       expect(ids(await brand.agent.get('/api/opportunities?q=zeppelin'))).toEqual([]);
       // nor on the replica itself: it is behind
-      expect((await read.db.execute(sql`SELECT id FROM opportunities WHERE id = ${opp.id}`)).rows).toEqual([]);
+      expect(rowsOf(await read.db.execute(sql`SELECT id FROM opportunities WHERE id = ${opp.id}`))).toEqual([]);
     } finally {
       await replica.resumeReplay();
     }
@@ -134,4 +136,15 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
       await replica.resumeReplay();
     }
   }, 60_000);
+
+  it('the replica gone: its reads answer 503 with Retry-After, the primary\'s go on', async () => {
+    const brand = await signedIn(app, handle.db, kinds.approvedBrand);
+    await replica.stop();
+    for (const url of ['/api/opportunities', '/api/opportunities?q=zeppelin']) {
+      const res = await brand.agent.get(url);
+      expect(res.status, res.text).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    expect((await brand.agent.get('/api/brand/saved')).status).toBe(200);
+  }, 30_000);
 });

@@ -3,8 +3,7 @@
  * its own configuration in a temporary directory, a free loopback port, started as the `postgres`
  * user (PgBouncer refuses to run as root, and the tests run as root in CI), stopped after.
  */
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freePort } from './built-server';
 
-export const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
+const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
 
 /** Why PgBouncer cannot run here, or null. */
 export const pgbouncerUnavailable = (): string | null =>

@@ -29,11 +29,14 @@ export interface DbHandle {
 
 export interface PoolOptions {
   /**
-   * Prepare the hot statements once per connection by name (statement.ts). Off behind a pooler in
-   * transaction mode that does not carry named statements from one server connection to another
-   * (PgBouncer before 1.21): each is then sent unnamed, parsed and planned every time.
+   * The URL reaches PostgreSQL through a pooler in transaction mode (DATABASE_TRANSACTION_POOLER),
+   * which gives each transaction whichever server connection is free and keeps no session state
+   * for it. The hot statements (statement.ts) are then sent unnamed, parsed and planned each time,
+   * since PgBouncer before 1.21 does not carry a named statement to another server connection; and
+   * the pool does not `SET` anything on its connections: the pooler's `connect_query` does that on
+   * its server connections (docs/deploy.md).
    */
-  namedStatements?: boolean;
+  transactionPooler?: boolean;
 }
 
 /**
@@ -58,10 +61,12 @@ function newPool(url: string, max: number, options: PoolOptions): pg.Pool {
     // query: node-postgres deprecates sending a query while another is under way. A failure is left
     // to the query that follows, as a lost connection would be.
     onConnect: (client) =>
-      client.query(NO_MEMOIZE).then(
-        () => {},
-        () => {},
-      ),
+      options.transactionPooler
+        ? Promise.resolve()
+        : client.query(NO_MEMOIZE).then(
+            () => {},
+            () => {},
+          ),
   });
   // an idle client that loses its server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout
@@ -72,9 +77,9 @@ function newPool(url: string, max: number, options: PoolOptions): pg.Pool {
   // instead, and the pool discards the dead client when it is released (it is no longer queryable).
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    if (options.namedStatements === false) withoutNamedStatements(client);
+    if (options.transactionPooler) withoutNamedStatements(client);
   });
-  if (options.namedStatements === false) withoutNamedStatements(pool);
+  if (options.transactionPooler) withoutNamedStatements(pool);
   return pool;
 }
 

@@ -9,7 +9,7 @@ import { runMigrations } from './migrate';
 export async function openConfiguredDb(config: Config): Promise<DbHandle> {
   const handle = config.DATABASE_URL
     ? openPostgresWithReplica(config.DATABASE_URL, config.DATABASE_READ_URL, config.DATABASE_POOL_SIZE, {
-        namedStatements: !config.DATABASE_TRANSACTION_POOLER,
+        transactionPooler: config.DATABASE_TRANSACTION_POOLER,
       })
     : await import('./pglite').then(({ openEmbedded }) => openEmbedded(config.DATA_DIR));
   await runMigrations(handle, { transactionPooler: config.DATABASE_TRANSACTION_POOLER });

@@ -16,7 +16,7 @@ const pgliteParsers = Object.fromEntries([...TEXT_TYPES].map((oid) => [oid, (v: 
 
 const isPool = (client: Db['$client']): client is pg.Pool => client instanceof pg.Pool;
 
-/** Pools and their connections whose statements go unnamed (client.ts, PoolOptions.namedStatements). */
+/** Pools and their connections whose statements go unnamed (client.ts, PoolOptions.transactionPooler). */
 const unnamed = new WeakSet<object>();
 
 /** Sends this pool's or connection's prepared statements unnamed: for a pooler in transaction mode. */
