@@ -17,7 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { configSchema } from '../../src/server/config';
-import { openPostgres, type DbHandle } from '../../src/server/db/client';
+import { openPostgres, type Db, type DbHandle } from '../../src/server/db/client';
+import { openConfiguredDb } from '../../src/server/db/open';
 import { payments } from '../../src/server/db/schema';
 import type { Res } from '../support/app';
 import { PART1, PART2 } from '../support/content';
@@ -71,6 +72,21 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
     expect(rows).toEqual([{ standby: true, name: new URL(handle.pool!.options.connectionString!).pathname.slice(1) }]);
     const refused = await read.db.execute(sql`CREATE TABLE nope (id int)`).then(() => null, (e: Error) => e.cause as Error);
     expect(refused?.message).toMatch(/read-only transaction/);
+  });
+
+  it('the server opens it from DATABASE_READ_URL beside DATABASE_URL (main.ts passes it on as readDb)', async () => {
+    const url = handle.pool!.options.connectionString!;
+    const config = configSchema.parse({ NODE_ENV: 'test', DATABASE_URL: url, DATABASE_READ_URL: replica.urlOf(url), DATABASE_POOL_SIZE: '2' });
+    const opened = await openConfiguredDb(config);
+    try {
+      const standby = async (db: Db) => rowsOf(await db.execute(sql`SELECT pg_is_in_recovery() AS standby`));
+      expect(await standby(opened.db)).toEqual([{ standby: false }]);
+      expect(await standby(opened.read!.db)).toEqual([{ standby: true }]);
+    } finally {
+      await opened.close();
+    }
+    // both pools closed together
+    expect([opened.pool!.ended, opened.read!.pool.ended]).toEqual([true, true]);
   });
 
   it('the browse list and the search read the replica: a new opportunity shows once it is replayed there', async () => {
