@@ -32,6 +32,7 @@ import { diskFileStore } from '../../src/server/storage/file-store';
 const unavailable = dbKind === 'postgres' ? replicaUnavailable() : 'the API suite runs on PGlite here (no TEST_DATABASE_URL server to replicate)';
 if (unavailable && dbKind === 'postgres') console.warn(`replica.test.ts skipped: ${unavailable}`);
 
+const METRICS = 'replica-test-metrics-token';
 const rowsOf = (r: unknown) => (r as { rows: unknown[] }).rows;
 const ids = (res: Res) => {
   expect(res.status, res.text).toBe(200);
@@ -55,7 +56,7 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
     replica = await startReplica(process.env.TEST_DATABASE_URL!);
     read = openPostgres(replica.urlOf(handle.pool!.options.connectionString!), 4);
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'byline-replica-app-'));
-    const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir, MAX_REQUESTS_IN_FLIGHT: 10_000 });
+    const config = configSchema.parse({ NODE_ENV: 'test', DATA_DIR: dataDir, MAX_REQUESTS_IN_FLIGHT: 10_000, METRICS_TOKEN: METRICS });
     app = await buildApp({ db: handle.db, readDb: read.db, config, files: diskFileStore(path.join(dataDir, 'uploads')), checker: testChecker(config) });
     await app.ready();
   }, 120_000);
@@ -111,6 +112,11 @@ describe.skipIf(unavailable)('DATABASE_READ_URL on a streaming replica (pg_baseb
     await replica.caughtUp();
     expect(ids(await brand.agent.get('/api/opportunities'))).toContain(oppId);
     expect(ids(await brand.agent.get('/api/opportunities?q=zeppelin'))).toEqual([oppId]);
+    // the replica's pool has its own series on /metrics, beside the primary's
+    const metrics = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } });
+    expect(metrics.statusCode).toBe(200);
+    for (const series of ['byline_db_pool_connections_in_use', 'byline_db_read_pool_connections_in_use', 'byline_db_read_pool_waiting_clients'])
+      expect(metrics.body).toMatch(new RegExp(`^${series} \\d+$`, 'm'));
   }, 60_000);
 
   it('a write read right after it is right although the replica is behind: checkout, brief, shortlist, report', async () => {
