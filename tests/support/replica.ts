@@ -4,7 +4,7 @@
  * `postgres` user (the tests run as root in CI; PostgreSQL refuses to run as root), torn down after.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,7 +76,7 @@ export async function startReplica(adminUrl: string): Promise<Replica> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'byline-replica-'));
   chownSync(dir, uid, gid);
   const data = path.join(dir, 'data');
-  const port = await freePort();
+  let port = 0;
   const settings = await query<{ name: string; setting: string }>(adminUrl, 'SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [AT_LEAST_PRIMARY]);
   let started = false;
   const stop = async () => {
@@ -93,7 +93,7 @@ export async function startReplica(adminUrl: string): Promise<Replica> {
     // -R: standby.signal and primary_conninfo; -X stream: the WAL written meanwhile comes along
     asPostgres(path.join(PG_BIN, 'pg_basebackup'), ['-h', primary.hostname, '-p', primary.port || '5432', '-U', decodeURIComponent(primary.username || 'postgres'), '-D', data, '-X', 'stream', '-R', '-c', 'fast', '--no-sync'], 120_000);
     // a Debian cluster keeps its configuration in /etc: the copy gets a small one of its own
-    const conf = [
+    const configure = (port: number) => [
       `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${dir}'`,
@@ -103,20 +103,35 @@ export async function startReplica(adminUrl: string): Promise<Replica> {
       'logging_collector = off',
       ...settings.map((s) => `${s.name} = ${s.setting}`),
     ];
-    for (const [file, text] of [
-      ['postgresql.conf', conf.join('\n') + '\n'],
-      ['pg_hba.conf', 'local all all trust\nhost all all 127.0.0.1/32 trust\n'],
-      ['pg_ident.conf', ''],
-    ] as const) {
-      writeFileSync(path.join(data, file), text);
-      chownSync(path.join(data, file), uid, gid);
+    // a second try on another port: a free port can be taken by another test between the check and the start
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      for (const [file, text] of [
+        ['postgresql.conf', configure(port).join('\n') + '\n'],
+        ['pg_hba.conf', 'local all all trust\nhost all all 127.0.0.1/32 trust\n'],
+        ['pg_ident.conf', ''],
+      ] as const) {
+        writeFileSync(path.join(data, file), text);
+        chownSync(path.join(data, file), uid, gid);
+      }
+      started = true;
+      try {
+        asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], 90_000);
+        break;
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        try {
+          asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        } catch {
+          // it did not start
+        }
+      }
     }
-    started = true;
-    asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start'], 90_000);
   } catch (error) {
-    await stop();
     const e = error as Error & { stderr?: Buffer };
-    throw new Error(`the replica could not be made: ${e.message}\n${e.stderr?.toString() ?? ''}`);
+    const log = existsSync(path.join(dir, 'log')) ? readFileSync(path.join(dir, 'log'), 'utf8').slice(-4000) : '';
+    await stop();
+    throw new Error(`the replica could not be made: ${e.message}\n${e.stderr?.toString() ?? ''}\n${log}`);
   }
 
   const urlOf = (url: string) => {
