@@ -119,9 +119,10 @@ export function openRequestOf(p: Pick<LifeInputs, 'state' | 'extraRevisionPendin
 /**
  * Who may fire an event: the editorial team (an admin), a member of the placement's organisation
  * with a capability (shared/org.ts; a member limited to clients reaches only their placements,
- * which the route's access check ensures), or Byline's own jobs.
+ * which the route's access check ensures; a client reviewer only what says `clientReview`, as its
+ * route's contract does, decision 035), or Byline's own jobs.
  */
-export type Who = { side: 'admin' } | { side: 'brand'; can: Capability } | { side: 'system' };
+export type Who = { side: 'admin' } | { side: 'brand'; can: Capability; clientReview?: true } | { side: 'system' };
 
 /** Conditions beside the from-state, each a predicate over the inputs (named so the docs can say them). */
 export const GUARDS = {
@@ -156,6 +157,8 @@ const BRIEF_OPEN = ['brief_pending', 'awaiting_first_draft', 'declined', ...UNDE
 const HELD = [...BRIEF_OPEN, 'approved'] as const satisfies readonly LifeState[];
 
 const brand = (can: Capability): Who => ({ side: 'brand', can });
+/** A brand's move a client reviewer may make too (the brief and the review of the draft). */
+const reviewing = (can: Capability): Who => ({ side: 'brand', can, clientReview: true });
 const ADMIN: Who = { side: 'admin' };
 const SYSTEM: Who = { side: 'system' };
 
@@ -186,8 +189,8 @@ export type LifeEvent = (typeof LIFE_EVENTS)[number];
 /** Every transition of a placement. The table: nothing else decides who may do what. */
 export const TRANSITIONS: readonly Transition[] = [
   // the brand submits the brief; it may submit it again (edit it) until it approves the draft
-  { event: 'submit_brief', from: ['brief_pending'], to: 'awaiting_first_draft', who: brand('work'), writes: 'brief_submitted' },
-  { event: 'submit_brief', from: ['awaiting_first_draft', 'declined', ...UNDER_REVIEW], who: brand('work'), writes: 'brief_submitted' },
+  { event: 'submit_brief', from: ['brief_pending'], to: 'awaiting_first_draft', who: reviewing('work'), writes: 'brief_submitted' },
+  { event: 'submit_brief', from: ['awaiting_first_draft', 'declined', ...UNDER_REVIEW], who: reviewing('work'), writes: 'brief_submitted' },
   // issue 46: the outlet declines before writing; the brand swaps it for an alternative, or a job refunds it at the deadline
   { event: 'decline', from: HELD_BEFORE_WRITING, to: 'declined', who: ADMIN, writes: 'declined', guards: ['before_writing'] },
   { event: 'swap', from: ['declined'], to: ['brief_pending', 'awaiting_first_draft'], who: brand('work'), writes: 'swapped' },
@@ -198,18 +201,18 @@ export const TRANSITIONS: readonly Transition[] = [
   { event: 'attach_draft', from: ['awaiting_first_draft'], to: 'awaiting_review', who: ADMIN, writes: 'draft_attached' },
   { event: 'attach_draft', from: UNDER_REVIEW, who: ADMIN, writes: 'draft_attached' },
   // the brand's review (spec §4: it may approve or ask for edits while not approved)
-  { event: 'request_edits', from: UNDER_REVIEW, to: 'edits_requested', who: brand('work'), writes: 'edits_requested', guards: ['draft_attached', 'revisions_left'] },
+  { event: 'request_edits', from: UNDER_REVIEW, to: 'edits_requested', who: reviewing('work'), writes: 'edits_requested', guards: ['draft_attached', 'revisions_left'] },
   {
     event: 'request_extra_revision',
     from: UNDER_REVIEW,
-    who: brand('work'),
+    who: reviewing('work'),
     writes: 'revision_requested',
     guards: ['draft_attached', 'revisions_used', 'no_extra_revision_pending'],
   },
   { event: 'accept_extra_revision', from: UNDER_REVIEW, to: 'edits_requested', who: ADMIN, writes: 'revision_accepted', guards: ['extra_revision_pending'] },
   { event: 'decline_extra_revision', from: UNDER_REVIEW, who: ADMIN, writes: 'revision_declined', guards: ['extra_revision_pending'] },
   { event: 'mark_edits_complete', from: ['edits_requested'], to: 'edits_complete', who: ADMIN, writes: 'edits_completed' },
-  { event: 'approve', from: UNDER_REVIEW, to: 'approved', who: brand('work'), writes: 'approved', guards: ['draft_attached'] },
+  { event: 'approve', from: UNDER_REVIEW, to: 'approved', who: reviewing('work'), writes: 'approved', guards: ['draft_attached'] },
   // the spec's release (Publish Content) takes any held placement; a release with a live URL of an unapproved draft needs a reason
   { event: 'release', from: HELD, to: 'released', who: ADMIN, writes: 'released' },
   // cancelling: before writing refunded at once, after it a request (issue 47)
@@ -235,14 +238,18 @@ export function landsIn(t: Transition, from: LifeState): readonly LifeState[] {
   return typeof t.to === 'string' ? [t.to] : t.to;
 }
 
-/** Who is looking: an admin, or a member of the placement's organisation with their role. */
-export type Viewer = { side: 'admin' } | { side: 'brand'; role: OrgRole };
+/**
+ * Who is looking: an admin, or a member of the placement's organisation with their role and
+ * whether they are a client reviewer (a reviewer limited to clients; shared/org.ts `hidesAmounts`).
+ */
+export type Viewer = { side: 'admin' } | { side: 'brand'; role: OrgRole; clientReviewer?: boolean };
 
 /** Whether this viewer is who the transition names (system events are no viewer's). */
 export function mayFire(who: Who, viewer: Viewer): boolean {
   if (who.side === 'system') return false;
   if (who.side === 'admin') return viewer.side === 'admin';
-  return viewer.side === 'brand' && roleCan(viewer.role, who.can);
+  if (viewer.side !== 'brand' || !roleCan(viewer.role, who.can)) return false;
+  return !viewer.clientReviewer || who.clientReview === true;
 }
 
 /** The transitions of `event` that start from `state` with their guards holding. */
@@ -282,7 +289,7 @@ export function lifeOf(p: LifeInputs & { since: string }, viewer: Viewer): Life 
   };
 }
 
-const whoText = (who: Who) => (who.side === 'brand' ? `brand:${who.can}` : who.side);
+const whoText = (who: Who) => (who.side === 'brand' ? `brand:${who.can}${who.clientReview ? '+client reviewer' : ''}` : who.side);
 
 /**
  * The table as a Mermaid state diagram (docs/ARCHITECTURE.md between its markers; a unit test
