@@ -252,6 +252,17 @@ export function mayFire(who: Who, viewer: Viewer): boolean {
   return !viewer.clientReviewer || who.clientReview === true;
 }
 
+/**
+ * Whether the one who acts may fire a transition (the server's check, `transition()`): a member by
+ * its role (and a client reviewer only a `clientReview` move), an admin the team's moves, and
+ * Byline itself (its jobs, and a call made without an admin) the team's and its own.
+ */
+export type Mover = { side: 'brand'; role: OrgRole; clientReviewer: boolean } | { side: 'admin' } | { side: 'system' };
+export function moverMay(who: Who, mover: Mover): boolean {
+  if (mover.side === 'system') return who.side !== 'brand';
+  return mayFire(who, mover);
+}
+
 /** The transitions of `event` that start from `state` with their guards holding. */
 export function transitionsFrom(p: LifeInputs, event: LifeEvent): Transition[] {
   const state = lifeStateOf(p);

@@ -132,6 +132,25 @@ describe('a placement’s life', () => {
     expect((await lifeOf(admin, id, 'admin')).actions).toEqual(expect.arrayContaining(['grant_cancellation', 'refuse_cancellation']));
   });
 
+  it('refuses through the table a step the older checks let through, changing and recording nothing', async () => {
+    const id = await buy();
+    ok(await owner.post(`/api/brand/brief/${id}/submit`, { part1Json: PART1, part2Json: PART2 }), 'brief');
+    ok(await admin.post(`/api/admin/payments/${id}/decline`, { reason: 'The outlet passed' }), 'decline');
+    const entries = async () => (await admin.get<{ kind: string }[]>(`/api/admin/projects/${id}/timeline`)).body.map((e) => e.kind);
+    const before = await entries();
+    // a declined placement waits for the brand's alternative: no draft is attached to it
+    const res = await admin.patch<{ code: string; message: string }>(`/api/admin/payments/${id}/status`, { draftDocumentUrl: 'https://docs.example.com/d/no' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'transition_not_allowed', message: 'This placement cannot take this step now (it is Declined – choose an alternative)' });
+    const [row] = await t.db.select().from(placements).where(eq(placements.id, id));
+    expect(row).toMatchObject({ draftDocumentUrl: null, draftReviewStatus: 'awaiting_brand_brief', writingStartedAt: null });
+    expect(await entries()).toEqual(before);
+    // the spec's refusals keep their words, checked before the table
+    const approve = await owner.post<{ code: string; message: string }>(`/api/brand/projects/${id}/approve`);
+    expect(approve.status).toBe(409);
+    expect(approve.body).toMatchObject({ code: 'not_in_review', message: 'There is no draft to review yet' });
+  });
+
   it('derives the same state in SQL (drizzle/0045) as in the table, for every combination', async () => {
     const cases: string[] = [];
     for (const state of PLACEMENT_STATES)
