@@ -27,6 +27,13 @@ interface StateDef {
   means: string;
 }
 
+/** Whose turn it is in the reader's words (null: nobody's, nothing to say). */
+export function waitingWords(waitingOn: WaitingOn, reader: 'brand' | 'admin'): string | null {
+  if (waitingOn === 'nobody') return null;
+  if (waitingOn === reader || (waitingOn === 'team' && reader === 'admin')) return 'Waiting on you';
+  return waitingOn === 'team' ? 'Waiting on the editorial team' : 'Waiting on the brand';
+}
+
 /** The states, in the order a placement normally passes them. */
 export const PLACEMENT_LIFE_STATES = {
   brief_pending: { label: 'Brief pending', waitingOn: 'brand', means: 'Paid and held in escrow; the brief is not submitted yet' },
@@ -107,7 +114,7 @@ export function lifeStateOf(p: Pick<LifeInputs, 'state' | 'draftReviewStatus' | 
 }
 
 /** The request open beside the state, if any (at most one is shown: the one the team answers first). */
-export function openRequestOf(p: Pick<LifeInputs, 'state' | 'extraRevisionPending' | 'cancellationPending' | 'disputeStatus'>): OpenRequest | null {
+function openRequestOf(p: Pick<LifeInputs, 'state' | 'extraRevisionPending' | 'cancellationPending' | 'disputeStatus'>): OpenRequest | null {
   if (p.state === 'refunded') return null;
   if (p.disputeStatus === 'open' || p.disputeStatus === 'escalated') return 'dispute';
   if (p.disputeStatus === 'offered') return 'dispute_offer';
@@ -125,7 +132,7 @@ export function openRequestOf(p: Pick<LifeInputs, 'state' | 'extraRevisionPendin
 export type Who = { side: 'admin' } | { side: 'brand'; can: Capability; clientReview?: true } | { side: 'system' };
 
 /** Conditions beside the from-state, each a predicate over the inputs (named so the docs can say them). */
-export const GUARDS = {
+const GUARDS = {
   revisions_left: (p: LifeInputs) => p.revisionsUsed < p.revisionsIncluded,
   revisions_used: (p: LifeInputs) => p.revisionsUsed >= p.revisionsIncluded,
   draft_attached: (p: LifeInputs) => p.hasDraft,
@@ -137,7 +144,7 @@ export const GUARDS = {
   cancellation_pending: (p: LifeInputs) => p.cancellationPending,
   no_cancellation_pending: (p: LifeInputs) => !p.cancellationPending,
 } as const satisfies Record<string, (p: LifeInputs) => boolean>;
-export type Guard = keyof typeof GUARDS;
+type Guard = keyof typeof GUARDS;
 
 export interface Transition {
   event: LifeEvent;

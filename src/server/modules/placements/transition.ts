@@ -62,7 +62,7 @@ async function inputsOf(tx: Tx, placementId: string, lock: boolean): Promise<Lif
   return row ? (JSON.parse(row.inputs) as LifeInputs) : undefined;
 }
 
-export const TRANSITION_NOT_ALLOWED = 'transition_not_allowed';
+const TRANSITION_NOT_ALLOWED = 'transition_not_allowed';
 
 /**
  * Moves a placement by `event`. The placement's row is locked and its state read; `apply` makes the
