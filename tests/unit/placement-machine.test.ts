@@ -8,7 +8,9 @@ import {
   lifeOf,
   lifeStateOf,
   mayFire,
+  moverMay,
   transitionsFrom,
+  waitingWords,
   type LifeInputs,
   type LifeState,
   type Viewer,
@@ -115,6 +117,34 @@ describe('the placement machine', () => {
     expect(mayFire({ side: 'system' }, ADMIN)).toBe(false);
     expect(mayFire({ side: 'admin' }, as('owner'))).toBe(false);
     expect(mayFire({ side: 'brand', can: 'buy' }, ADMIN)).toBe(false);
+  });
+
+  it('lets a client reviewer do only the moves its routes allow it (decision 035)', () => {
+    const clientReviewer: Viewer = { side: 'brand', role: 'reviewer', clientReviewer: true };
+    expect(lifeOf(EXAMPLES.awaiting_review, clientReviewer).actions).toEqual(['submit_brief', 'request_edits', 'approve']);
+    expect(lifeOf({ ...EXAMPLES.edits_complete, revisionsUsed: 2 }, clientReviewer).actions).toEqual(['submit_brief', 'request_extra_revision', 'approve']);
+    // a dispute and a swap are not the client reviewer's (their routes refuse one)
+    expect(lifeOf(EXAMPLES.released, clientReviewer).actions).toEqual([]);
+    expect(lifeOf(EXAMPLES.declined, clientReviewer).actions).toEqual(['submit_brief']);
+    expect(lifeOf(EXAMPLES.released, as('reviewer')).actions).toEqual(['open_dispute']);
+  });
+
+  it('lets Byline itself make the team’s moves and its own, never a brand’s (the server’s check)', () => {
+    const system = { side: 'system' } as const;
+    expect(moverMay({ side: 'admin' }, system)).toBe(true);
+    expect(moverMay({ side: 'system' }, system)).toBe(true);
+    expect(moverMay({ side: 'brand', can: 'work' }, system)).toBe(false);
+    expect(moverMay({ side: 'system' }, { side: 'admin' })).toBe(false);
+    expect(moverMay({ side: 'brand', can: 'work' }, { side: 'brand', role: 'reviewer', clientReviewer: true })).toBe(false);
+    expect(moverMay({ side: 'brand', can: 'work', clientReview: true }, { side: 'brand', role: 'reviewer', clientReviewer: true })).toBe(true);
+  });
+
+  it('says whose turn it is in the reader’s words', () => {
+    expect(waitingWords('brand', 'brand')).toBe('Waiting on you');
+    expect(waitingWords('team', 'brand')).toBe('Waiting on the editorial team');
+    expect(waitingWords('brand', 'admin')).toBe('Waiting on the brand');
+    expect(waitingWords('team', 'admin')).toBe('Waiting on you');
+    expect(waitingWords('nobody', 'brand')).toBeNull();
   });
 
   it('lists what each state allows, for the brand and for the team', () => {
