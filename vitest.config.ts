@@ -12,6 +12,8 @@ const SLOW = [
   'tests/api/fuzz.test.ts',
   'tests/api/production-start.test.ts',
   'tests/api/roles.test.ts',
+  'tests/api/replica.test.ts',
+  'tests/api/pgbouncer.test.ts',
   'tests/api/limits.test.ts',
   'tests/api/mail.test.ts',
   'tests/api/load.test.ts',

@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(swagger, openApiOptions(config.PUBLIC_URL));
   // the operator's routes: /metrics (before the routes it measures), /healthz, /readyz
-  registerMetrics(app, { db, token: config.METRICS_TOKEN, worker: deps.worker });
+  registerMetrics(app, { db, readDb: deps.readDb, token: config.METRICS_TOKEN, worker: deps.worker });
   registerHealth(app, { db, worker: deps.worker, jobsElsewhere: deps.role === 'web' });
 
   app.decorateRequest('user', null);
@@ -185,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const provider = deps.payments ?? testCheckoutProvider(db);
   const moduleDeps: ModuleDeps = {
     db,
+    readDb: deps.readDb ?? db,
     config,
     files: deps.files,
     provider,

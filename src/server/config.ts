@@ -62,6 +62,19 @@ export const configSchema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /**
+   * A streaming replica of DATABASE_URL's database (needs DATABASE_URL): the reads that may trail a
+   * change by the replication lag go there (the catalogue, the search, outlet pages, report
+   * contents), with a pool of DATABASE_POOL_SIZE of its own; every write, every transaction and
+   * every read of what a user just changed stays on DATABASE_URL (docs/deploy.md).
+   */
+  DATABASE_READ_URL: z.string().optional(),
+  /**
+   * `1` when DATABASE_URL (and DATABASE_READ_URL) reach PostgreSQL through a pooler in transaction
+   * mode (PgBouncer `pool_mode = transaction`): statements are then sent unnamed and the migrations'
+   * lock is held by their transaction, since the pooler does not keep a session's state.
+   */
+  DATABASE_TRANSACTION_POOLER: bool.default(false),
+  /**
    * What this process runs: `all` (the web server and the background jobs, as `npm start`), `web`
    * (the API and pages; jobs are only queued) or `worker` (the jobs, plus /healthz, /readyz and
    * /metrics on PORT), for deployments that scale the two apart (docs/deploy.md).
@@ -250,6 +263,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { serving
     throw new Error(
       'Invalid environment configuration:\n  GUARANTEE_DAYS is now PUBLICATION_GUARANTEE_DAYS (the days a live article is watched after publication); set that instead',
     );
+  }
+  if (config.DATABASE_READ_URL && !config.DATABASE_URL) {
+    throw new Error('Invalid environment configuration:\n  DATABASE_READ_URL (a replica) needs DATABASE_URL (its primary)');
+  }
+  if (config.DATABASE_TRANSACTION_POOLER && !config.DATABASE_URL) {
+    throw new Error('Invalid environment configuration:\n  DATABASE_TRANSACTION_POOLER needs DATABASE_URL (the embedded database has no pooler)');
   }
   if (Boolean(config.ADMIN_EMAIL) !== Boolean(config.ADMIN_PASSWORD)) {
     throw new Error('Invalid environment configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');

@@ -11,6 +11,11 @@ import type { InvoiceSettings } from './modules/invoices/service';
 /** What buildApp is given (main.ts, the tests). */
 export interface AppDeps {
   db: Db;
+  /**
+   * A streaming replica (DATABASE_READ_URL) for the reads that may trail a change by the
+   * replication lag: absent, `db` serves them too.
+   */
+  readDb?: Db;
   config: Config;
   files: FileStore;
   /** The card payment provider; the built-in test checkout (providers/test-checkout.ts) when absent. */
@@ -34,7 +39,14 @@ export interface AppDeps {
 
 /** What every module is registered with: the app's dependencies, resolved once. */
 export interface ModuleDeps {
+  /** The primary: every write, every transaction, and every read of what its user may just have changed. */
   db: Db;
+  /**
+   * The replica when there is one (DATABASE_READ_URL), else `db`: only for reads that may lag a
+   * change by a moment without anyone missing their own change: the brands' catalogue and search,
+   * an outlet's page, a report's contents. Never in a transaction, never for a row just written.
+   */
+  readDb: Db;
   config: Config;
   files: FileStore;
   provider: PaymentProvider;

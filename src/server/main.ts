@@ -76,6 +76,8 @@ async function main() {
   const app = await buildApp({
     role,
     db,
+    // DATABASE_READ_URL: the catalogue, search, outlet pages and report contents read the replica
+    ...(handle.read ? { readDb: handle.read.db } : {}),
     config,
     files,
     payments,
@@ -152,7 +154,8 @@ async function main() {
   process.once('SIGINT', shutdown);
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  const database = handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : 'PostgreSQL';
+  const database =
+    handle.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR, 'db')}` : handle.read ? 'PostgreSQL, reads on its replica' : 'PostgreSQL';
   if (role === 'worker') console.log(`Byline's job worker is running (${database}); /healthz, /readyz and /metrics at ${publicUrl(config)}`);
   else console.log(`Byline is running at ${publicUrl(config)} (${database}${role === 'web' ? '; jobs run in BYLINE_ROLE=worker processes' : ''})`);
 }

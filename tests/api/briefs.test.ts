@@ -81,6 +81,8 @@ describe('GET /api/brand/my-articles', () => {
       revisions: { used: 0, included: 2, request: null },
       cancellation: null,
       dispute: null,
+      // issue 58: its life, from the table, for this member (the owner)
+      life: { state: 'released', label: 'Released', waitingOn: 'nobody', since: '2026-02-01T00:00:00.000Z', request: null, actions: ['open_dispute'] },
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

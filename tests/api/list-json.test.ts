@@ -14,10 +14,30 @@ import { paymentJson } from '../../src/server/modules/payments/service';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
+import { lifeOf } from '../../src/shared/placement-machine';
 
 let t: TestApp;
 let admin: Agent;
 let brand: Awaited<ReturnType<typeof signedIn>>;
+
+/** What the life is made of, from the rows themselves (no revision request, cancellation or dispute here). */
+const lifeInputs = (p: typeof placements.$inferSelect, b: { submittedAt: Date | null } | undefined) => {
+  const hasDraft = p.draftDocumentUrl !== null || p.draftDocumentFile !== null;
+  return {
+    state: p.state,
+    draftReviewStatus: p.draftReviewStatus,
+    briefSubmitted: Boolean(b?.submittedAt),
+    hasDraft,
+    declined: p.declinedAt !== null,
+    writingStarted: p.writingStartedAt !== null || hasDraft,
+    revisionsUsed: p.revisionsUsed,
+    revisionsIncluded: p.revisionsIncluded,
+    extraRevisionPending: false,
+    cancellationPending: false,
+    disputeStatus: null,
+    since: p.stateSince.toISOString(),
+  };
+};
 
 const AWKWARD = 'Say "hi" \\ to\nthe 🚀 crew — ünïcödé\t<script>&amp;';
 
@@ -173,6 +193,8 @@ describe('lists built by the database are the API shapes, field for field', () =
           revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
           cancellation: null,
           dispute: null,
+          // issue 58: the table's life of the same row, for its owner
+          life: lifeOf(lifeInputs(r.placement, b), { side: 'brand', role: 'owner' }),
         };
       }),
     );
@@ -226,6 +248,7 @@ describe('lists built by the database are the API shapes, field for field', () =
             revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
             cancellation: null,
             dispute: null,
+            life: lifeOf(lifeInputs(r.placement, b), { side: 'admin' }),
           };
         }),
     );

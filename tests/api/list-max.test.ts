@@ -8,7 +8,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opportunities, savedOpportunities } from '../../src/server/db/schema';
 import { listClaimable, toBrandOpportunityJson } from '../../src/server/modules/opportunities/service';
-import type { Agent } from '../support/app';
+import { fetchAll } from '../../src/client/lib/paged-query';
+import { apiUrl } from '../../src/shared/api-paths';
+import { ORIGIN, type Agent } from '../support/app';
 import { kinds, orgIdOf, signedIn } from '../support/factories';
 import { createPaymentsTestApp, type PaymentsTestApp } from '../support/payments';
 
@@ -92,5 +94,25 @@ describe('the shortlist', () => {
     expect(second.status).toBe(200);
     expect(second.body.map((o) => o.title)).toEqual(['Listing 3', 'Listing 2', 'Listing 1']);
     expect(second.headers.link).toBeUndefined();
+  });
+
+  it('is read whole by the client, page after page (the marks on every card)', async () => {
+    // the client's own reader, its requests answered by this server as the brand's browser
+    const realFetch = globalThis.fetch;
+    const asked: string[] = [];
+    globalThis.fetch = (async (url: string, init?: RequestInit) => {
+      asked.push(url);
+      const res = await t.app.inject({ method: (init?.method ?? 'GET') as 'GET', url, headers: { cookie: brand.cookie ?? '', origin: ORIGIN } });
+      return new Response(res.payload, { status: res.statusCode, headers: res.headers as Record<string, string> });
+    }) as typeof fetch;
+    try {
+      const all = await fetchAll<{ title: string }>(apiUrl('/api/brand/saved'));
+      expect(all).toHaveLength(1003);
+      expect(all[0].title).toBe('Listing 1003');
+      expect(all.slice(-3).map((o) => o.title)).toEqual(['Listing 3', 'Listing 2', 'Listing 1']);
+      expect(asked).toHaveLength(2);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 });

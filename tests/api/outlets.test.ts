@@ -137,7 +137,7 @@ describe('an outlet per website host', () => {
       await pglite.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // every migration twice, on PGlite: past 30 s on a busy machine
 });
 
 describe('metrics from the SEO tools’ exports', () => {

@@ -70,6 +70,8 @@ describe('a paid checkout makes a payment and its placement', () => {
       draftReviewStatus: 'awaiting_brand_brief',
       brandFeedback: null,
       createdAt: payment.createdAt,
+      // issue 58: it entered its first state (Brief pending) when it was made (drizzle/0045)
+      stateSince: payment.createdAt,
     });
     // the brand's My Articles item is the placement, keyed by the spec's paymentId
     const res = await brand.agent.get(`/api/brand/my-articles/${payment.id}`);

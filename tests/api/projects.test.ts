@@ -303,6 +303,15 @@ describe('GET /api/admin/projects', () => {
         revisions: { used: 0, included: 2, request: null },
         cancellation: null,
         dispute: null,
+        // issue 58: its life, from the table, for the editorial team
+        life: {
+          state: 'edits_requested',
+          label: 'Brand requested edits',
+          waitingOn: 'team',
+          since: '2026-02-01T00:00:00.000Z',
+          request: null,
+          actions: ['attach_draft', 'mark_edits_complete', 'release', 'refund', 'refund_part'],
+        },
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });
       expect(approvedItem.user).toMatchObject({ name: 'Ann Brand', brandName: 'Acme', email: 'ann@acme.example' });

@@ -193,6 +193,9 @@ test('[ADMIN] opens a placement from Projects: attaches the draft, marks the edi
   await expect(panel).toContainText('Awaiting brand review');
   await expect(page.getByTestId('project-state')).toHaveText('Pending Review');
   await expect(page.getByTestId('timeline').getByText('Draft attached')).toBeVisible();
+  // issue 58: the header says where it stands and whose turn it is, as the server says
+  await expect(page.getByTestId('life-label')).toHaveText('Awaiting brand review');
+  await expect(page.getByTestId('life-waiting')).toHaveText('Waiting on the brand');
 
   // the brand asks for edits; the page shows the feedback and Mark Edits Complete
   const edits = await api(brand.page, 'POST', `/api/brand/projects/${paymentId}/request-edits`, { feedback: 'Please mention our repair workshop.' });
@@ -200,6 +203,7 @@ test('[ADMIN] opens a placement from Projects: attaches the draft, marks the edi
   await page.reload();
   await expect(panel).toContainText('Brand requested edits', LOADED);
   await expect(draft.getByTestId('brand-feedback')).toContainText('Please mention our repair workshop.');
+  await expect(page.getByTestId('life-waiting')).toHaveText('Waiting on you');
   await shots(page, 'admin-review');
   await panel.getByRole('button', { name: 'Mark Edits Complete' }).click();
   await expect(toast(page)).toContainText('Edits marked complete');
@@ -218,6 +222,8 @@ test('[ADMIN] opens a placement from Projects: attaches the draft, marks the edi
   await expect(toast(page)).toContainText('Status updated');
   await expect(page.getByTestId('project-state')).toHaveText('Published');
   await expect(page.getByTestId('money-status')).toHaveText('Released');
+  await expect(page.getByTestId('life-label')).toHaveText('Released');
+  await expect(page.getByTestId('life-waiting')).toHaveCount(0);
   await expect(draft.getByRole('button', { name: 'Publish Content' })).toHaveCount(0);
   const publication = page.getByTestId('publication-section');
   await expect(publication).toContainText('Published without a live link');

@@ -68,6 +68,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, S3_BUCKET: 'b-1', S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT/);
   });
 
+  it('a replica and a pooler: DATABASE_READ_URL and DATABASE_TRANSACTION_POOLER need DATABASE_URL', () => {
+    const primary = 'postgres://byline@db.internal:5432/byline';
+    const c = loadConfig({ ...base, DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://byline@replica.internal:5432/byline', DATABASE_TRANSACTION_POOLER: '1' });
+    expect([c.DATABASE_READ_URL, c.DATABASE_TRANSACTION_POOLER]).toEqual(['postgres://byline@replica.internal:5432/byline', true]);
+    expect(loadConfig({ ...base, DATABASE_URL: primary }).DATABASE_TRANSACTION_POOLER).toBe(false);
+    expect(() => loadConfig({ ...base, DATABASE_READ_URL: primary })).toThrow(/DATABASE_READ_URL \(a replica\) needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base, DATABASE_TRANSACTION_POOLER: '1' })).toThrow(/DATABASE_TRANSACTION_POOLER needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base, DATABASE_URL: primary, DATABASE_TRANSACTION_POOLER: 'yes' })).toThrow(/DATABASE_TRANSACTION_POOLER/);
+  });
+
   it('PUBLICATION_GUARANTEE_DAYS: the watch after publication, by default the spec guarantee\'s length; the old name GUARANTEE_DAYS is refused, naming the new one', () => {
     expect(loadConfig({ ...base }).PUBLICATION_GUARANTEE_DAYS).toBe(GUARANTEE_DAYS);
     expect(loadConfig({ ...base, PUBLICATION_GUARANTEE_DAYS: '30' }).PUBLICATION_GUARANTEE_DAYS).toBe(30);

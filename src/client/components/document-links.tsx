@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { FileText, PanelTop } from 'lucide-react';
 import { toCents } from '@shared/money';
 import type { PaymentStatus } from '@shared/payment';
+import { apiUrl } from '@shared/api-paths';
 
 const LINK =
   'inline-flex min-h-6 items-center gap-1 rounded-sm text-xs font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
@@ -9,25 +10,25 @@ const LINK =
 /**
  * "Invoice" and, once anything was refunded, "Credit note" (the latest: a payment refunded in parts
  * has one per part, listed on the placement's page): PDF downloads (the server answers them as
- * attachments named by their number). `base`: /api/brand/payments or /api/admin/payments. With
+ * attachments named by their number), of the brand's or the admins' side. With
  * `pageHref`, "Details" first: the placement's page (brief, draft, publication, money, messages).
  */
 export function DocumentLinks({
-  base,
+  side,
   paymentId,
   status,
   refundedAmount,
   pageHref,
 }: {
-  base: string;
+  side: 'brand' | 'admin';
   paymentId: string;
   status: PaymentStatus;
   /** given back so far (issue 47): a part refund has its credit note too */
   refundedAmount: string;
   pageHref?: string;
 }) {
-  const link = (path: string, label: string) => (
-    <a href={`${base}/${paymentId}/${path}`} download className={LINK}>
+  const link = (path: 'invoice' | 'credit-note', label: string) => (
+    <a href={side === 'admin' ? apiUrl(`/api/admin/payments/:paymentId/${path}`, { paymentId }) : apiUrl(`/api/brand/payments/:paymentId/${path}`, { paymentId })} download className={LINK}>
       <FileText className="size-3.5" aria-hidden="true" />
       {label}
     </a>

@@ -11,19 +11,8 @@ import { RadioChoices } from '@/components/ui/radio-choices';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, errorMessage } from '@/lib/api';
 import { apiFieldErrors, issuesByField, type FieldErrors } from '@/lib/form-errors';
-import { queryClient } from '@/lib/query-client';
-
-/** Every admin screen a refund changes: the money moved, a slot may be free, a watch ends, the timeline grows. */
-const REFUND_CHANGES = [
-  '/api/admin/payments',
-  '/api/admin/payments/totals',
-  '/api/admin/opportunities',
-  '/api/admin/projects',
-  '/api/admin/placements',
-  '/api/admin/placements/counts',
-  '/api/admin/cancellations',
-  '/api/projects/timeline',
-];
+import { refreshAfter } from '@/lib/changes';
+import { apiUrl } from '@shared/api-paths';
 
 type Mode = 'full' | 'part';
 
@@ -60,10 +49,8 @@ export function RefundButton({
   const [reason, setReason] = React.useState('');
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const refund = useMutation({
-    mutationFn: (body: RefundRequest | undefined) => apiRequest<PaymentDto>('POST', `/api/admin/payments/${paymentId}/refund`, body),
-    onSettled: () => {
-      for (const key of REFUND_CHANGES) void queryClient.invalidateQueries({ queryKey: [key] });
-    },
+    mutationFn: (body: RefundRequest | undefined) => apiRequest<PaymentDto>('POST', apiUrl('/api/admin/payments/:id/refund', { id: paymentId }), body),
+    onSettled: () => refreshAfter('refund'),
   });
   const left = leftToRefund({ amount, refundedAmount });
   if (left <= 0) return null;

@@ -18,9 +18,10 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { apiUrl } from '@shared/api-paths';
 
 /** The organisation's share links (GET /api/org/shares), read by the Reports page. */
-export const sharesKey = ['/api/org/shares'];
+export const sharesKey = [apiUrl('/api/org/shares')];
 export type ShareLink = Share;
 
 type Created = { id: string; url: string; expiresAt: string };

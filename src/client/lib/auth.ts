@@ -3,13 +3,14 @@ import { navigate } from 'wouter/use-browser-location';
 import type { PublicUser } from '@shared/user';
 import { ApiError, apiGet, setUnauthorizedHandler } from './api';
 import { queryClient } from './query-client';
+import { apiUrl } from '@shared/api-paths';
 
-export const userQueryKey = ['/api/user'] as const;
+export const userQueryKey = [apiUrl('/api/user')] as const;
 
 /** The signed-in user; null when not signed in (a 401 is not an error here). */
 export async function fetchUser(): Promise<PublicUser | null> {
   try {
-    return await apiGet<PublicUser>('/api/user');
+    return await apiGet<PublicUser>(apiUrl('/api/user'));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;
@@ -70,7 +71,7 @@ export const isInvitationPath = (path: string | null): path is string => Boolean
  */
 function sessionEnded(url: string) {
   // a wrong password is a 401 too, and there is no session to end before signing in
-  if (url === '/api/login' || !queryClient.getQueryData(userQueryKey)) return;
+  if (url === apiUrl('/api/login') || !queryClient.getQueryData(userQueryKey)) return;
   const here = window.location.pathname + window.location.search;
   setCurrentUser(null);
   navigate(signInPath(here, true), { replace: true });

@@ -5,6 +5,7 @@ import { toast } from '@/components/ui/use-toast';
 import { apiGet, apiRequest, errorMessage } from './api';
 import { useOrg } from './org';
 import { queryClient } from './query-client';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * The member's cart (issue 46), read by the catalogue's "Add to cart" buttons, the shell's cart
@@ -12,7 +13,7 @@ import { queryClient } from './query-client';
  * the whole cart, which replaces the cached one: no second request to see the change.
  */
 
-export const cartKey = ['/api/cart'] as const;
+export const cartKey = [apiUrl('/api/cart')] as const;
 
 /**
  * Whether the signed-in member may buy (owner, admin, buyer): viewers and reviewers (client
@@ -30,7 +31,7 @@ export function useCanBuy(enabled = true): boolean | undefined {
 export const useCart = (enabled = true, { fresh = false } = {}) =>
   useQuery({
     queryKey: cartKey,
-    queryFn: () => apiGet<Cart>('/api/cart'),
+    queryFn: () => apiGet<Cart>(apiUrl('/api/cart')),
     enabled,
     ...(fresh ? { refetchOnMount: 'always' as const } : {}),
   });
@@ -39,11 +40,11 @@ export const setCart = (cart: Cart) => queryClient.setQueryData<Cart>(cartKey, c
 
 /** PUT /api/cart/lines/{id}: the opportunity at its price of now (already there: unchanged). */
 export const addToCart = (opportunityId: string) =>
-  apiRequest<Cart>('PUT', `/api/cart/lines/${encodeURIComponent(opportunityId)}`);
+  apiRequest<Cart>('PUT', apiUrl('/api/cart/lines/:opportunityId', { opportunityId }));
 
 /** DELETE /api/cart/lines/{id}. */
 export const removeFromCart = (opportunityId: string) =>
-  apiRequest<Cart>('DELETE', `/api/cart/lines/${encodeURIComponent(opportunityId)}`);
+  apiRequest<Cart>('DELETE', apiUrl('/api/cart/lines/:opportunityId', { opportunityId }));
 
 /** The words of a line in a toast: "Outlet: title". */
 const lineName = (o: { outletName: string; title: string }) => `${o.outletName}: ${o.title}`;

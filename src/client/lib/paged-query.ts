@@ -25,6 +25,21 @@ async function fetchPage<T>(url: string): Promise<Page<T>> {
 }
 
 /**
+ * Every item of a list the server sends at most LIST_MAX at a time (decision 039): the pages
+ * followed by their `Link: rel="next"` until the last, for a screen that needs the whole list at
+ * once (the shortlist's marks on every card).
+ */
+export async function fetchAll<T>(url: string): Promise<T[]> {
+  const items: T[] = [];
+  for (let next: string | null = url; next; ) {
+    const page: Page<T> = await fetchPage<T>(next);
+    items.push(...page.items);
+    next = page.next;
+  }
+  return items;
+}
+
+/**
  * A list the server sends page by page. The query key is [list path, filters]: invalidating the
  * list path refreshes every loaded page of every filter. `url` carries the filters.
  */

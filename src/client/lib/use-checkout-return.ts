@@ -2,16 +2,17 @@ import * as React from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { toast } from '@/components/ui/use-toast';
 import { queryClient } from './query-client';
+import { apiUrl } from '@shared/api-paths';
 
 // a paid cart's order also takes its lines out of the cart and adds an order
 const MONEY_VIEWS = [
-  '/api/opportunities',
-  '/api/brand/wallet',
-  '/api/brand/payments',
-  '/api/brand/my-articles',
-  '/api/org/spend',
-  '/api/cart',
-  '/api/brand/orders',
+  apiUrl('/api/opportunities'),
+  apiUrl('/api/brand/wallet'),
+  apiUrl('/api/brand/payments'),
+  apiUrl('/api/brand/my-articles'),
+  apiUrl('/api/org/spend'),
+  apiUrl('/api/cart'),
+  apiUrl('/api/brand/orders'),
 ];
 const refresh = () => MONEY_VIEWS.forEach((key) => void queryClient.invalidateQueries({ queryKey: [key] }));
 

@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
+import { withoutNamedStatements } from './statement';
 
 type Schema = typeof schema;
 /**
@@ -18,7 +19,24 @@ export interface DbHandle {
   /** The raw PGlite instance (embedded mode only), e.g. for pg-boss's pglite backend. */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /**
+   * Reads that may trail the primary by the replication lag (DATABASE_READ_URL: a streaming
+   * replica): the catalogue, the search, outlet pages and report contents. Absent: `db` serves them.
+   */
+  read?: { db: Db; pool: pg.Pool };
   close(): Promise<void>;
+}
+
+export interface PoolOptions {
+  /**
+   * The URL reaches PostgreSQL through a pooler in transaction mode (DATABASE_TRANSACTION_POOLER),
+   * which gives each transaction whichever server connection is free and keeps no session state
+   * for it. The hot statements (statement.ts) are then sent unnamed, parsed and planned each time,
+   * since PgBouncer before 1.21 does not carry a named statement to another server connection; and
+   * the pool does not `SET` anything on its connections: the pooler's `connect_query` does that on
+   * its server connections (docs/deploy.md).
+   */
+  transactionPooler?: boolean;
 }
 
 /**
@@ -29,7 +47,7 @@ export interface DbHandle {
 const NO_MEMOIZE = 'SET enable_memoize = off';
 
 /** A pool as the server opens them: its timeouts, keep-alive, and each connection's settings. */
-function newPool(url: string, max: number): pg.Pool {
+function newPool(url: string, max: number, options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -43,10 +61,12 @@ function newPool(url: string, max: number): pg.Pool {
     // query: node-postgres deprecates sending a query while another is under way. A failure is left
     // to the query that follows, as a lost connection would be.
     onConnect: (client) =>
-      client.query(NO_MEMOIZE).then(
-        () => {},
-        () => {},
-      ),
+      options.transactionPooler
+        ? Promise.resolve()
+        : client.query(NO_MEMOIZE).then(
+            () => {},
+            () => {},
+          ),
   });
   // an idle client that loses its server (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout
@@ -57,12 +77,31 @@ function newPool(url: string, max: number): pg.Pool {
   // instead, and the pool discards the dead client when it is released (it is no longer queryable).
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    if (options.transactionPooler) withoutNamedStatements(client);
   });
+  if (options.transactionPooler) withoutNamedStatements(pool);
   return pool;
 }
 
-export function openPostgres(url: string, max = 10): DbHandle {
-  const pool = newPool(url, max);
+export function openPostgres(url: string, max = 10, options: PoolOptions = {}): DbHandle {
+  const pool = newPool(url, max, options);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
+}
+
+/**
+ * The primary (`url`) and, with `readUrl`, a pool of the same size to its streaming replica for
+ * the reads that may lag (DbHandle.read). Both are closed together.
+ */
+export function openPostgresWithReplica(url: string, readUrl: string | undefined, max = 10, options: PoolOptions = {}): DbHandle {
+  const primary = openPostgres(url, max, options);
+  if (!readUrl) return primary;
+  const read = openPostgres(readUrl, max, options);
+  return {
+    ...primary,
+    read: { db: read.db, pool: read.pool! },
+    close: async () => {
+      await Promise.all([primary.close(), read.close()]);
+    },
+  };
 }

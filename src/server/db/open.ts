@@ -1,12 +1,17 @@
 import type { Config } from '../config';
-import { openPostgres, type DbHandle } from './client';
+import { openPostgresWithReplica, type DbHandle } from './client';
 import { runMigrations } from './migrate';
 
-/** Opens the configured database (PostgreSQL when DATABASE_URL is set) and migrates it. */
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, with its replica when
+ * DATABASE_READ_URL is) and migrates it.
+ */
 export async function openConfiguredDb(config: Config): Promise<DbHandle> {
   const handle = config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE)
+    ? openPostgresWithReplica(config.DATABASE_URL, config.DATABASE_READ_URL, config.DATABASE_POOL_SIZE, {
+        transactionPooler: config.DATABASE_TRANSACTION_POOLER,
+      })
     : await import('./pglite').then(({ openEmbedded }) => openEmbedded(config.DATA_DIR));
-  await runMigrations(handle);
+  await runMigrations(handle, { transactionPooler: config.DATABASE_TRANSACTION_POOLER });
   return handle;
 }

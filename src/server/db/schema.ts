@@ -568,6 +568,9 @@ export const placements = pgTable(
     revisionsIncluded: integer('revisions_included').notNull().default(2),
     // the payment's: the lists' order and cursor
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // when it entered its life state (shared/placement-machine.ts): kept by triggers (drizzle/0045),
+    // created_at when made, then the moment an input of the state changed; never written by code
+    stateSince: timestamp('state_since', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),

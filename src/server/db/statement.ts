@@ -16,12 +16,24 @@ const pgliteParsers = Object.fromEntries([...TEXT_TYPES].map((oid) => [oid, (v: 
 
 const isPool = (client: Db['$client']): client is pg.Pool => client instanceof pg.Pool;
 
+/** Pools and their connections whose statements go unnamed (client.ts, PoolOptions.transactionPooler). */
+const unnamed = new WeakSet<object>();
+
+/** Sends this pool's or connection's prepared statements unnamed: for a pooler in transaction mode. */
+export function withoutNamedStatements(poolOrConnection: pg.Pool | pg.Client): void {
+  unnamed.add(poolOrConnection);
+}
+
+/** Whether statements sent through this pool or connection go unnamed (withoutNamedStatements). */
+export const sendsUnnamed = (poolOrConnection: object): boolean => unnamed.has(poolOrConnection);
+
 /**
  * A statement on a hot path (every request's sign-in session, the lists), compiled once and, on
  * PostgreSQL, prepared once per pooled connection as a named statement: parsed and planned the
  * first time it runs on a connection, only bound and executed afterwards, which halves the
  * database's work for short queries. (PGlite has one connection and no named statements: there it
- * is an ordinary query.) It goes through each driver's own public API (`db.$client`).
+ * is an ordinary query, as it is behind a pooler in transaction mode: withoutNamedStatements.) It
+ * goes through each driver's own public API (`db.$client`).
  *
  * Values are bound by name (`sql.placeholder('brandId')`). Rows come back as the driver gives
  * them: alias columns to the keys the caller reads.
@@ -32,7 +44,7 @@ export function preparedStatement<Row, Values extends Record<string, unknown> = 
     const params = fillPlaceholders(compiled.params, values);
     const client = db.$client;
     if (isPool(client)) {
-      const result = await client.query({ name, text: compiled.sql, values: params, types: pgTypes });
+      const result = await client.query({ ...(unnamed.has(client) ? {} : { name }), text: compiled.sql, values: params, types: pgTypes });
       return result.rows as Row[];
     }
     const result = await (client as PGlite).query<Row>(compiled.sql, params, { parsers: pgliteParsers });

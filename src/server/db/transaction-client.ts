@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db } from './client';
+import { sendsUnnamed, withoutNamedStatements } from './statement';
 
 /**
  * A transaction (the `tx` of `db.transaction`) as a `Db` whose `$client` is the transaction's own
@@ -16,5 +17,7 @@ export function onConnectionOf(tx: Db): Db {
       ? (Object.assign(Object.create(pg.Pool.prototype) as pg.Pool, { query: connection.query.bind(connection) }) as pg.Pool)
       : // a PGlite transaction answers `query(text, params, options)` as PGlite does
         connection;
+  // behind a pooler in transaction mode the connection's statements go unnamed, and so do the transaction's
+  if (connection instanceof pg.Client && sendsUnnamed(connection)) withoutNamedStatements($client as pg.Pool);
   return Object.assign(Object.create(tx) as Db, { $client });
 }

@@ -12,6 +12,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { RoutePath } from '../../shared/api-paths';
 import { pageQuerySchema } from '../../shared/schemas/paging';
 import { errorSchema } from '../../shared/schemas/responses/common';
 import { DomainError, unauthorized, forbidden, notFound } from './errors';
@@ -209,7 +210,8 @@ export function route<
 >(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
+  // the one list of paths the client builds its URLs from (src/shared/api-paths.ts)
+  url: RoutePath,
   contract: Omit<Contract<P, Q, B, R>, 'paged'> & { paged?: G },
   handler: Handler<{ params: P; querystring: G extends true ? Paged<Q> : Q; body: B; response: R }>,
 ): void {

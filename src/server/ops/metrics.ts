@@ -78,12 +78,13 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
  *   `byline_emails_sent_total`, `byline_emails_failed_total`: what this process did (requests and
  *   background jobs), counted once committed (ops/events.ts);
  * - `byline_db_pool_connections_in_use`, `byline_db_pool_waiting_clients`: the app's PostgreSQL
- *   pool (absent on the embedded database, which has no pool);
+ *   pool (absent on the embedded database, which has no pool); `byline_db_read_pool_*` the same of
+ *   the replica's pool (DATABASE_READ_URL), when there is one;
  * - `byline_job_queue_depth|active|failed{queue}`: pg-boss's counts, shared by every instance;
  * - Node's process metrics (`process_*`, `nodejs_*`).
  * Must be registered before the routes (it sees them through `onRoute`).
  */
-export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: string; worker?: WorkerStatus }) {
+export function registerMetrics(app: FastifyInstance, deps: { db: Db; readDb?: Db; token?: string; worker?: WorkerStatus }) {
   const { token, worker } = deps;
   if (!token) {
     route(app, 'GET', '/metrics', METRICS, async () => {
@@ -130,25 +131,28 @@ export function registerMetrics(app: FastifyInstance, deps: { db: Db; token?: st
   });
   app.addHook('onClose', async () => stopCounting());
 
-  const pool = deps.db.$client instanceof pg.Pool ? deps.db.$client : null;
-  if (pool) {
+  const poolGauges = (pool: pg.Pool, prefix: string, of: string) => {
     new Gauge({
-      name: 'byline_db_pool_connections_in_use',
-      help: 'Connections of the database pool checked out by a query or transaction',
+      name: `${prefix}_connections_in_use`,
+      help: `Connections of ${of} checked out by a query or transaction`,
       registers,
       collect() {
         this.set(pool.totalCount - pool.idleCount);
       },
     });
     new Gauge({
-      name: 'byline_db_pool_waiting_clients',
-      help: 'Queries waiting for a connection of the database pool',
+      name: `${prefix}_waiting_clients`,
+      help: `Queries waiting for a connection of ${of}`,
       registers,
       collect() {
         this.set(pool.waitingCount);
       },
     });
-  }
+  };
+  const pool = deps.db.$client instanceof pg.Pool ? deps.db.$client : null;
+  if (pool) poolGauges(pool, 'byline_db_pool', 'the database pool');
+  const readPool = deps.readDb?.$client instanceof pg.Pool ? deps.readDb.$client : null;
+  if (readPool && readPool !== pool) poolGauges(readPool, 'byline_db_read_pool', 'the replica’s pool (DATABASE_READ_URL)');
 
   if (worker) {
     const queueGauge = (name: string, help: string, pick: (q: Awaited<ReturnType<WorkerStatus['queues']>>[number]) => number) =>

@@ -20,6 +20,7 @@ import type {
   briefConflictSchema,
   briefResponseSchema,
   brandPlacementItemSchema,
+  lifeSchema,
   placementPaymentSchema,
   projectTabCountsSchema,
   savedBriefSchema,
@@ -249,6 +250,8 @@ export function withAmounts(a: BrandPlacementItem): BuyersPlacementItem | null {
   if (cancellation && cancellation.amountUsd === undefined) return null;
   return a as BuyersPlacementItem;
 }
+/** A placement's life as the server answers it (issue 58, decision 042). */
+export type Life = z.infer<typeof lifeSchema>;
 /** GET /api/admin/projects item (spec §3). */
 export type AdminPlacementItem = z.infer<typeof adminPlacementItemSchema>;
 /** POST /api/upload/document */

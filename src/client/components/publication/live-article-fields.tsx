@@ -7,6 +7,7 @@ import { FormField } from '@/components/ui/form-field';
 import { Input, Textarea } from '@/components/ui/input';
 import { ApiError, apiRequest, errorMessage } from '@/lib/api';
 import { CheckResult } from './check-result';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * The live article of a release (Mark Published, Publish Content): its URL, a check of it before
@@ -62,7 +63,7 @@ const problemsMessage = (check: PublicationCheck) =>
 function usePreviewCheck() {
   return useMutation({
     mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
-      apiRequest<PublicationCheck>('POST', `/api/admin/payments/${paymentId}/publication/check`, { liveUrl }),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), { liveUrl }),
   });
 }
 

@@ -45,7 +45,7 @@ const attachmentParams = paymentParams.extend({ messageId: idIn(ATTACHMENT_NOT_F
 const messageBody = messageTextSchema.nullable();
 
 /** The two sides of every conversation: the brand that owns the payment, and the editorial team. */
-const SIDES: { prefix: string; access: Access; who: string; caller: (req: FastifyRequest) => Caller }[] = [
+const SIDES: { prefix: '/api/brand' | '/api/admin'; access: Access; who: string; caller: (req: FastifyRequest) => Caller }[] = [
   {
     prefix: '/api/brand',
     access: 'brand',
@@ -73,7 +73,7 @@ export const messagesModule: Module = async (app, deps) => {
   const { db, files, limits } = deps;
 
   for (const { prefix, access, who, caller: callerOf } of SIDES) {
-    const base = `${prefix}/projects/:paymentId`;
+    const base = `${prefix}/projects/:paymentId` as const;
 
     // the sidebar badge and the cards: the caller's side's unread messages per placement
     route(

@@ -53,7 +53,10 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 
 /** The catalogue: the brands' browse list, search and shortlist, and the admins' list, form and logo and example uploads. */
 export const opportunitiesModule: Module = async (app, deps) => {
-  const { db } = deps;
+  // the brands' catalogue and search read the replica when there is one (`readDb`): a change shows
+  // there within the replication lag. The shortlist, the admins' lists and forms read the primary:
+  // each is what its user just changed
+  const { db, readDb } = deps;
 
   route(
     app,
@@ -79,7 +82,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
     async (req, reply) => {
       // with any parameter but `after`: the search, one page at a time (search.ts)
       if (Object.keys(req.query).length > 0 && req.query.after === undefined) {
-        const page = await searchOpportunities(db, orgOf(req), req.query);
+        const page = await searchOpportunities(readDb, orgOf(req), req.query);
         if (page.next) {
           const url = new URL(req.url, 'http://x');
           url.searchParams.set('cursor', page.next);
@@ -95,7 +98,7 @@ export const opportunitiesModule: Module = async (app, deps) => {
       // list for every brand: browsers revalidate it with its ETag, the hash of its bytes, and get a
       // 304 while it has not changed
       const after = req.query.after === undefined ? undefined : decodeCursor(req.query.after);
-      const page = await browseList(db, deps.config.LIST_MAX, after);
+      const page = await browseList(readDb, deps.config.LIST_MAX, after);
       if (page.next) void reply.header('link', `</api/opportunities?after=${page.next}>; rel="next"`);
       const etag = `W/"${createHash('sha256').update(page.body).digest('base64url')}"`;
       void reply.header('cache-control', 'private, no-cache').header('etag', etag).header('vary', 'Accept-Encoding');

@@ -22,7 +22,7 @@ const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
  * Outlets (issue 48): the outlet page's data for brands and admins, and the import of the SEO
  * tools' CSV exports that keeps their metrics true.
  */
-export const outletsModule: Module = async (app, { db }) => {
+export const outletsModule: Module = async (app, { db, readDb }) => {
   for (const [path, access] of [
     ['/api/outlets/:id', 'brand'],
     ['/api/admin/outlets/:id', 'admin'],
@@ -44,7 +44,9 @@ export const outletsModule: Module = async (app, { db }) => {
         errors: { 404: OUTLET_NOT_FOUND },
       },
       async (req) => {
-        const outlet = await outletDetail(db, req.params.id);
+        // a brand's outlet page may trail an import by the replication lag (the replica, when there
+        // is one); an admin's, after their own import, may not
+        const outlet = await outletDetail(access === 'brand' ? readDb : db, req.params.id);
         if (!outlet) throw notFound('outlet_not_found', OUTLET_NOT_FOUND);
         return outlet;
       },

@@ -27,6 +27,7 @@ import { idIn, memberOf, noContent, orgOf, route, scopeOf } from '../../lib/cont
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
+import { memberViewer } from './life';
 import { approveDraft, requestEdits, requestExtraRevision, revisionsLeft } from './review';
 import { EXTRA_REVISION_REASON_REQUIRED, extraRevisionReasonSchema, revisionsSchema } from '../../../shared/schemas/fair-terms';
 import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
@@ -70,7 +71,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
     async (req, reply) => {
       const { tab, paymentId, opportunityId, clientId } = req.query;
       const page = pageFrom(req.query);
-      const rows = await myArticles(db, scopeOf(req, clientId), { tab, paymentId, opportunityId }, page);
+      const rows = await myArticles(db, scopeOf(req, clientId), { tab, paymentId, opportunityId }, page, memberViewer(memberOf(req)));
       // a client reviewer's copy loses its amounts on the way out (lib/amounts.ts)
       return sendJsonPage(req, reply, page, rows);
     },
@@ -106,7 +107,7 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
       response: { 200: brandPlacementItemSchema },
     },
     async (req, reply) => {
-      return sendJsonItem(reply, await myArticle(db, scopeOf(req), req.params.paymentId));
+      return sendJsonItem(reply, await myArticle(db, scopeOf(req), req.params.paymentId, memberViewer(memberOf(req))));
     },
   );
 

@@ -19,6 +19,7 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
 import { recordAudit } from '../org/audit';
 import type { Member } from '../../lib/contract';
+import { memberActor, transition } from './transition';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -132,35 +133,39 @@ async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, su
     const current = earlier ? savedResponse(earlier) : await getBrief(tx, placement.organisationId, placement.id);
     throw conflict('stale_copy', 'This brief was changed in another window since you opened it', undefined, { current });
   }
-  const [row] = await tx
-    .insert(briefs)
-    .values({
-      brandId: member.userId,
-      organisationId: placement.organisationId,
-      opportunityId: placement.opportunityId,
-      placementId: placement.id,
-      part1Json: part1Json ?? {},
-      part2Json: part2Json ?? {},
-      submittedAt: submit ? now : null,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: briefs.placementId,
-      set: {
-        ...(part1Json ? { part1Json } : {}),
-        ...(part2Json ? { part2Json } : {}),
-        ...(submit ? { submittedAt: now } : {}),
-        updatedAt: now,
-      },
-    })
-    .returning();
-  if (submit) await notifyPlacement(tx, placement.id, 'admin_brief_submitted');
-  const brand = { type: 'brand', id: member.userId } as const;
+  const write = async () =>
+    (
+      await tx
+        .insert(briefs)
+        .values({
+          brandId: member.userId,
+          organisationId: placement.organisationId,
+          opportunityId: placement.opportunityId,
+          placementId: placement.id,
+          part1Json: part1Json ?? {},
+          part2Json: part2Json ?? {},
+          submittedAt: submit ? now : null,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: briefs.placementId,
+          set: {
+            ...(part1Json ? { part1Json } : {}),
+            ...(part2Json ? { part2Json } : {}),
+            ...(submit ? { submittedAt: now } : {}),
+            updatedAt: now,
+          },
+        })
+        .returning()
+    )[0];
+  // a submission is a step of the placement's life (the table says who may, and from where); a
+  // draft saved is not, and is recorded the first time only
+  const row = submit ? await transition(tx, placement.id, 'submit_brief', memberActor(member), write, () => ({}), now) : await write();
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   if (submit) {
-    await recordEvent(tx, placement.id, 'brief_submitted', brand, {}, now);
+    await notifyPlacement(tx, placement.id, 'admin_brief_submitted');
     await recordAudit(tx, { organisationId: placement.organisationId, actor: member, action: 'brief_submitted', subject: placement.id }, now);
-  }
-  else if (!earlier) await recordEvent(tx, placement.id, 'brief_saved', brand, {}, now);
+  } else if (!earlier) await recordEvent(tx, placement.id, 'brief_saved', { type: 'brand', id: member.userId }, {}, now);
   return toSavedBrief(row);
 }
 

@@ -243,9 +243,10 @@ export const livePlacementItem = item({
 // the definitions answer exactly the API's shapes (src/shared/schemas/brief.ts, src/shared/publication.ts)
 const _itemTypesMatch: [
   Same<ItemOf<typeof placementPaymentItem>, PlacementPayment>,
-  // with its amounts: a client reviewer's copy loses them on the way out (lib/amounts.ts)
-  Same<ItemOf<typeof brandPlacementItem>, BuyersPlacementItem>,
-  Same<ItemOf<typeof adminPlacementItem>, AdminPlacementItem>,
+  // with its amounts: a client reviewer's copy loses them on the way out (lib/amounts.ts); `life`
+  // is appended to each item by life.ts `withLife`, for its viewer
+  Same<ItemOf<typeof brandPlacementItem>, Omit<BuyersPlacementItem, 'life'>>,
+  Same<ItemOf<typeof adminPlacementItem>, Omit<AdminPlacementItem, 'life'>>,
   Same<ItemOf<typeof publicationItem>, Publication>,
   Same<ItemOf<typeof livePlacementItem>, LivePlacementItem>,
 ] = [true, true, true, true, true];

@@ -11,6 +11,8 @@ import { inClients, PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { Scope } from '../../lib/contract';
 import { livePlacementItem, adminPlacementItem, brandPlacementItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
+import { lifeInputsSql, withLife } from './life';
+import type { Viewer } from '../../../shared/placement-machine';
 
 /** A placement's payment, opportunity and brief: what every placement list joins. */
 const placementJoins = sql`JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
@@ -28,7 +30,7 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
   'my_articles',
   (o) => `${o.tab ?? 'all'}.${o.byPayment ? 'p' : ''}${o.byOpportunity ? 'o' : ''}${o.byClients ? 'k' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(brandPlacementItem)}, ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(brandPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
       FROM ${placements}
       ${placementJoins}
       ${publicationJoins}
@@ -48,7 +50,7 @@ const myArticlesPage = jsonPages<MyArticlesShape, Record<string, unknown>>(
  * first, one page at a time; filtered by tab (spec §4) or to one purchase (by payment or opportunity).
  * Each row's JSON is a `BrandPlacementItem`, built by the database.
  */
-export function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: Page): Promise<JsonPageRow[]> {
+export async function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: Page, viewer: Viewer): Promise<JsonPageRow[]> {
   const shape = {
     tab: filter.tab,
     byPayment: Boolean(filter.paymentId),
@@ -56,7 +58,7 @@ export function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: 
     byClients: scope.clientIds !== null,
     cursor: Boolean(page.cursor),
   };
-  return myArticlesPage(
+  const rows = await myArticlesPage(
     db,
     shape,
     {
@@ -67,6 +69,7 @@ export function myArticles(db: Db, scope: Scope, filter: MyArticlesQuery, page: 
       ...pageValues(page),
     },
   );
+  return withLife(rows, viewer);
 }
 
 /** The one row of a list asked for one placement, or the 404 of a placement the caller may not see. */
@@ -80,8 +83,8 @@ function onlyRow(rows: JsonPageRow[]): string {
  * GET /api/brand/my-articles/{paymentId}: the My Articles item of one of the brand's placements
  * (the list's statement filtered by payment), as JSON text; another brand's id is a 404.
  */
-export async function myArticle(db: Db, scope: Scope, paymentId: string): Promise<string> {
-  return onlyRow(await myArticles(db, scope, { paymentId }, { limit: 1 }));
+export async function myArticle(db: Db, scope: Scope, paymentId: string, viewer: Viewer): Promise<string> {
+  return onlyRow(await myArticles(db, scope, { paymentId }, { limit: 1 }, viewer));
 }
 
 /** The tab counts of My Articles, counted by the database over all of the brand's purchases. */
@@ -113,12 +116,14 @@ export async function myArticleCounts(db: Db, scope: Scope): Promise<ArticleTabC
   };
 }
 
+const ADMIN: Viewer = { side: 'admin' };
+
 type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean; byPayment?: boolean };
 const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
   (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`),
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
       FROM ${placements}
       ${placementJoins}
       JOIN ${users} ON ${users.id} = ${placements.brandId}
@@ -138,9 +143,9 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
  * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminPlacementItem`
  * built by the database.
  */
-export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
+export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
   const { tab, q } = filter;
-  return adminProjectsPage(
+  const rows = await adminProjectsPage(
     db,
     { tab, search: q !== undefined, cursor: Boolean(page.cursor) },
     {
@@ -148,11 +153,12 @@ export function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): P
       ...pageValues(page),
     },
   );
+  return withLife(rows, ADMIN);
 }
 
 /** GET /api/admin/projects/{paymentId}: the Projects item of one placement (the list's statement), as JSON text. */
 export async function adminProject(db: Db, paymentId: string): Promise<string> {
-  return onlyRow(await adminProjectsPage(db, { search: false, cursor: false, byPayment: true }, { paymentId, limit: 2 }));
+  return onlyRow(withLife(await adminProjectsPage(db, { search: false, cursor: false, byPayment: true }, { paymentId, limit: 2 }), ADMIN));
 }
 
 /**

@@ -10,6 +10,7 @@ import { countEvent } from '../../ops/events';
 import { actorOf, recordAudit } from '../org/audit';
 import { paymentById, toPaymentDto } from '../payments/service';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import { actorAsMover, transition } from './transition';
 import type { PageCheckResult } from './page-checker';
 import {
   checkFor,
@@ -77,42 +78,54 @@ export async function releasePayment(
       .update(payments)
       .set({ status: 'released', releasedAt: now })
       .where(and(eq(payments.topupOf, released.id), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)));
-    // the placement is published with its money released, in the same transaction
-    const [work] = await tx
-      .update(placements)
-      .set({ state: 'published' })
-      .where(eq(placements.paymentId, released.id))
-      .returning({ draftReviewStatus: placements.draftReviewStatus });
-    // the spec's call (no live URL) keeps its answer, but what it skipped is on the record (issue 57):
-    // no page was checked, and the brand may not have approved the draft
-    const without: ReleaseSkip[] =
-      request.liveUrl === undefined ? ['live_url', ...(work.draftReviewStatus !== 'approved' ? (['approval'] as const) : [])] : [];
-    const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
-    await tx.insert(publications).values({
-      placementId: paymentId,
-      url: request.liveUrl ?? null,
-      publishedAt: now,
-      guaranteeEndsAt,
-      // the reason given for publishing a draft the brand has not approved is kept even without a link
-      overrideReason: reason,
-      releasedWithout: without,
-      ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
-    });
-    if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
-    await notifyPlacement(tx, released.id, 'published', {
-      liveUrl: request.liveUrl ?? null,
-      checks: check ? checkSummary(check) : [],
-      guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
-    });
-    await recordEvent(
+    // the placement is published with its money released, in the same transaction: the table's
+    // release (transition.ts), whose entry (released) follows the publication's
+    const done = await transition(
       tx,
       paymentId,
-      'published',
-      actor,
-      { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason, ...(without.length ? { without } : {}) },
+      'release',
+      actorAsMover(actor),
+      async () => {
+        const [work] = await tx
+          .update(placements)
+          .set({ state: 'published' })
+          .where(eq(placements.paymentId, released.id))
+          .returning({ draftReviewStatus: placements.draftReviewStatus });
+        // the spec's call (no live URL) keeps its answer, but what it skipped is on the record (issue 57):
+        // no page was checked, and the brand may not have approved the draft
+        const without: ReleaseSkip[] =
+          request.liveUrl === undefined ? ['live_url', ...(work.draftReviewStatus !== 'approved' ? (['approval'] as const) : [])] : [];
+        const guaranteeEndsAt = new Date(now.getTime() + deps.terms.guaranteeDays * DAY);
+        await tx.insert(publications).values({
+          placementId: paymentId,
+          url: request.liveUrl ?? null,
+          publishedAt: now,
+          guaranteeEndsAt,
+          // the reason given for publishing a draft the brand has not approved is kept even without a link
+          overrideReason: reason,
+          releasedWithout: without,
+          ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
+        });
+        if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
+        await notifyPlacement(tx, released.id, 'published', {
+          liveUrl: request.liveUrl ?? null,
+          checks: check ? checkSummary(check) : [],
+          guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
+        });
+        await recordEvent(
+          tx,
+          paymentId,
+          'published',
+          actor,
+          { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason, ...(without.length ? { without } : {}) },
+          now,
+        );
+        return { without };
+      },
+      () => ({ amount: released.amount }),
       now,
     );
-    await recordEvent(tx, paymentId, 'released', actor, { amount: released.amount }, now);
+    const without = done!.without;
     if (without.length && actor.type === 'admin') {
       // the organisation's audit log says it too, with the admin who did it (releases are admins')
       await recordAudit(

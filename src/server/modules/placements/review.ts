@@ -14,14 +14,18 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
 import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { recordAudit } from '../org/audit';
+import type { LifeEvent } from '../../../shared/placement-machine';
+import { actorAsMover, memberActor, transition, type TransitionActor } from './transition';
 import type { Member } from '../../lib/contract';
 
 type PlacementRow = typeof placements.$inferSelect;
 
 /**
- * One review-state move as a single conditional UPDATE of the placement: it changes the row only
- * while the placement is in progress and `allowed` holds, so two clicks or two tabs cannot both
- * succeed. When nothing changed, `refusal` says why. Answers the card's `payment` object.
+ * One review-state move as a single conditional UPDATE of the placement, through the table
+ * (transition.ts): it changes the row only while the placement is in progress and `allowed` holds,
+ * so two clicks or two tabs cannot both succeed. When nothing changed, `refusal` says why (the
+ * spec's words, before the table is asked). The transition's timeline entry carries `details`.
+ * Answers the card's `payment` object.
  */
 async function move(
   db: Db,
@@ -31,17 +35,28 @@ async function move(
   allowed: SQL,
   set: PgUpdateSetSource<typeof placements>,
   refusal: (p: PlacementRow) => string,
-  /** the mail the move causes, queued in the same transaction */
+  step: { event: LifeEvent; actor: TransitionActor; details: (tx: Tx, row: PlacementRow) => Promise<Record<string, unknown>> },
+  /** the mail (and audit entry) the move causes, in the same transaction */
   notify?: (tx: Tx, row: PlacementRow) => Promise<void>,
 ): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   const mine = owner ? eq(placements.organisationId, owner) : undefined;
   const row = await db.transaction(async (tx) => {
-    const [moved] = await tx
-      .update(placements)
-      .set(set)
-      .where(and(eq(placements.id, paymentId), mine, eq(placements.state, 'in_progress'), allowed))
-      .returning();
+    const moved = await transition(
+      tx,
+      paymentId,
+      step.event,
+      step.actor,
+      async () =>
+        (
+          await tx
+            .update(placements)
+            .set(set)
+            .where(and(eq(placements.id, paymentId), mine, eq(placements.state, 'in_progress'), allowed))
+            .returning()
+        )[0],
+      (p) => step.details(tx, p),
+    );
     if (moved && notify) await notify(tx, moved);
     return moved;
   });
@@ -76,9 +91,9 @@ export function approveDraft(db: Db, member: Member, paymentId: string) {
     and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
+    { event: 'approve', actor: memberActor(member), details: async (tx, p) => ({ round: await currentRound(tx, p.id) }) },
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'admin_draft_approved');
-      await recordEvent(tx, p.id, 'approved', { type: 'brand', id: member.userId }, { round: await currentRound(tx, p.id) });
       await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'draft_approved', subject: p.id });
     },
   );
@@ -98,15 +113,13 @@ export function requestEdits(db: Db, member: Member, paymentId: string, feedback
     and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached, sql`${placements.revisionsUsed} < ${placements.revisionsIncluded}`)!,
     { draftReviewStatus: 'edits_requested', brandFeedback: feedback ?? null, revisionsUsed: sql`${placements.revisionsUsed} + 1` },
     (p) => (p.revisionsUsed >= p.revisionsIncluded && isUnderReview(p.draftReviewStatus) ? ROUNDS_USED : reviewRefusal(p)),
+    {
+      event: 'request_edits',
+      actor: memberActor(member),
+      details: async (tx, p) => ({ round: await currentRound(tx, p.id), feedback: feedback ?? null, revision: p.revisionsUsed, included: p.revisionsIncluded }),
+    },
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'admin_edits_requested');
-      await recordEvent(
-        tx,
-        p.id,
-        'edits_requested',
-        { type: 'brand', id: member.userId },
-        { round: await currentRound(tx, p.id), feedback: feedback ?? null, revision: p.revisionsUsed, included: p.revisionsIncluded },
-      );
       await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'edits_requested', subject: p.id });
     },
   );
@@ -244,10 +257,10 @@ export function markEditsComplete(db: Db, paymentId: string, actor: Actor = SYST
     eq(placements.draftReviewStatus, 'edits_requested'),
     { draftReviewStatus: 'edits_complete' },
     () => 'Edits can only be marked complete after the brand has requested them',
+    // the round whose edits are done (the next request opens the next one)
+    { event: 'mark_edits_complete', actor: actorAsMover(actor), details: async (tx, p) => ({ round: (await currentRound(tx, p.id)) - 1 }) },
     async (tx, p) => {
       await notifyPlacement(tx, p.id, 'edits_complete');
-      // the round whose edits are done (the next request opens the next one)
-      await recordEvent(tx, p.id, 'edits_completed', actor, { round: (await currentRound(tx, p.id)) - 1 });
     },
   );
 }
@@ -291,11 +304,11 @@ async function attachDraft(
       p.draftReviewStatus === 'approved'
         ? 'The brand has already approved this draft'
         : 'The brand has not submitted the brief yet',
+    { event: 'attach_draft', actor: actorAsMover(actor), details: async (tx) => ({ round: await currentRound(tx, paymentId), link: url !== null }) },
     // a draft the brand is to review (first attached, or replaced before it answered); a draft
     // replaced after an edit request is announced by "mark edits complete"
     async (tx, p) => {
       if (p.draftReviewStatus === 'pending_brand_review') await notifyPlacement(tx, p.id, 'draft_ready');
-      await recordEvent(tx, p.id, 'draft_attached', actor, { round: await currentRound(tx, p.id), link: url !== null });
     },
   );
 }

@@ -61,7 +61,10 @@ const html = (reply: FastifyReply, status: number, body: string) =>
  * Reports (issue 48): an organisation's placements as PDF and CSV, white label when it wants,
  * shared by links that expire and can be revoked, and sent on a schedule.
  */
-export const reportsModule: Module = async (app, { db, files, limits, config }) => {
+export const reportsModule: Module = async (app, { db, readDb, files, limits, config }) => {
+  // a report's row, its shares and schedule are read on the primary (what the member just made or
+  // changed); its contents, the organisation's placements, on the replica when there is one
+  // (`readDb`): a placement's latest step shows there within the replication lag
   const baseUrl = publicUrl(config);
 
   uploadRoutes(app, (uploads) =>
@@ -162,10 +165,10 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
         const reader = readerOf(member);
         if (format === 'csv') {
           // the lines only: no PDF to render for it
-          const { lines } = await reportContent(db, report);
+          const { lines } = await reportContent(readDb, report);
           return sendFile(reply, 'text/csv; charset=utf-8', fileNameOf(report, 'csv'), reportCsv(report, lines, reader));
         }
-        const docs = await reportDocuments(db, files, report, reader);
+        const docs = await reportDocuments(readDb, files, report, reader);
         return sendFile(reply, 'application/pdf', fileNameOf(report, 'pdf'), docs.pdf);
       },
     );
@@ -310,11 +313,11 @@ export const reportsModule: Module = async (app, { db, files, limits, config }) 
       if (share.reportId) {
         const [report] = await db.select().from(reports).where(eq(reports.id, share.reportId));
         if (!report) return html(reply, 404, await shareHtml({ kind: 'gone' }));
-        const docs = await reportContent(db, report);
-        const logo = report.whiteLabel ? await logoOf(db, files, report) : null;
+        const docs = await reportContent(readDb, report);
+        const logo = report.whiteLabel ? await logoOf(readDb, files, report) : null;
         return html(reply, 200, await shareHtml({ kind: 'report', report, docs, logo, reader: await shareReader(db, share) }));
       }
-      const proof = await placementProof(db, share.placementId!);
+      const proof = await placementProof(readDb, share.placementId!);
       if (!proof) return html(reply, 404, await shareHtml({ kind: 'gone' }));
       return html(reply, 200, await shareHtml({ kind: 'placement', proof }));
     },

@@ -43,7 +43,7 @@ const timelineQuerySchema = z
   .partial()
   .strict();
 
-const SIDES: { prefix: string; access: Access; orgOf: (req: FastifyRequest) => string | undefined }[] = [
+const SIDES: { prefix: '/api/brand' | '/api/admin'; access: Access; orgOf: (req: FastifyRequest) => string | undefined }[] = [
   // a member sees its organisation's placements only
   { prefix: '/api/brand', access: 'brand', orgOf },
   { prefix: '/api/admin', access: 'admin', orgOf: () => undefined },

@@ -1,8 +1,9 @@
 import type { AdminOpportunityItem } from '@shared/opportunity';
 import { queryClient } from '@/lib/query-client';
 import { usePagedList } from '@/lib/paged-query';
+import { apiUrl } from '@shared/api-paths';
 
-export const adminOpportunitiesKey = ['/api/admin/opportunities'];
+export const adminOpportunitiesKey = [apiUrl('/api/admin/opportunities')];
 
 export interface OpportunityListFilters {
   status?: string;
@@ -20,7 +21,7 @@ export function useAdminOpportunities(filters: OpportunityListFilters) {
   if (filters.full) params.set('full', 'true');
   if (filters.q) params.set('q', filters.q);
   const query = params.toString();
-  return usePagedList<AdminOpportunityItem>([...adminOpportunitiesKey, 'list', query], `/api/admin/opportunities${query ? `?${query}` : ''}`);
+  return usePagedList<AdminOpportunityItem>([...adminOpportunitiesKey, 'list', query], apiUrl('/api/admin/opportunities', {}, new URLSearchParams(query)));
 }
 
 /** After a create or update: the admin list, the one opportunity, and the brands' catalogue. */
@@ -28,6 +29,6 @@ export function invalidateOpportunities(id?: string) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: adminOpportunitiesKey }),
     id ? queryClient.invalidateQueries({ queryKey: [...adminOpportunitiesKey, id] }) : undefined,
-    queryClient.invalidateQueries({ queryKey: ['/api/opportunities'] }),
+    queryClient.invalidateQueries({ queryKey: [apiUrl('/api/opportunities')] }),
   ]);
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AdminPaymentItem } from '@shared/payment';
 import { apiGet } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * The payments of one opportunity held in escrow (the ones "Mark Published" may release), asked
@@ -8,8 +9,8 @@ import { apiGet } from '@/lib/api';
  */
 export function useHeldPayments(opportunityId: string, enabled: boolean) {
   return useQuery<AdminPaymentItem[]>({
-    queryKey: ['/api/admin/payments', 'held', opportunityId],
-    queryFn: () => apiGet(`/api/admin/payments?opportunityId=${opportunityId}&status=paid&limit=200`),
+    queryKey: [apiUrl('/api/admin/payments'), 'held', opportunityId],
+    queryFn: () => apiGet(apiUrl('/api/admin/payments', {}, { opportunityId, status: 'paid', limit: 200 })),
     enabled,
   });
 }

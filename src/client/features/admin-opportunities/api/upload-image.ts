@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiUpload } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
 export type ImagePurpose = 'logo' | 'example';
 
@@ -8,7 +9,7 @@ export const uploadImageKey = ['upload-image'];
 
 /** POST /api/upload/logo (multipart field `logo`); `?purpose=example` for example screenshots (no SVG). */
 function uploadImage(file: File, purpose: ImagePurpose) {
-  const url = purpose === 'example' ? '/api/upload/logo?purpose=example' : '/api/upload/logo';
+  const url = purpose === 'example' ? apiUrl('/api/upload/logo', {}, { purpose: 'example' }) : apiUrl('/api/upload/logo');
   return apiUpload<{ url: string }>(url, 'logo', file);
 }
 

@@ -4,6 +4,7 @@ import { ApiError, apiRequest } from '@/lib/api';
 import { cartKey } from '@/lib/cart';
 import { queryClient } from '@/lib/query-client';
 import { requestsKey } from '@/lib/org';
+import { apiUrl } from '@shared/api-paths';
 
 /** A price that changed since its line was added: what the checkout's 409 lists. */
 export interface PriceChange {
@@ -49,7 +50,7 @@ export type CartCheckoutAnswer =
 
 export function useCheckoutCart() {
   return useMutation({
-    mutationFn: (body: CartCheckout) => apiRequest<CartCheckoutAnswer>('POST', '/api/cart/checkout', body),
+    mutationFn: (body: CartCheckout) => apiRequest<CartCheckoutAnswer>('POST', apiUrl('/api/cart/checkout'), body),
     onSuccess: (answer) => {
       if ('purchaseRequest' in answer) {
         void queryClient.invalidateQueries({ queryKey: requestsKey });

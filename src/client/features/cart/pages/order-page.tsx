@@ -18,6 +18,7 @@ import { useCheckoutReturn } from '@/lib/use-checkout-return';
 import { useOrder } from '../api/get-order';
 import { useReorder } from '../api/reorder';
 import { LineStatusBadge, OrderStatusBadge } from '../components/order-status';
+import { apiUrl } from '@shared/api-paths';
 
 const DOC_LINK =
   'inline-flex min-h-6 items-center gap-1 rounded-sm text-xs font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
@@ -102,7 +103,7 @@ function OrderLine({ line, paid, canWork }: { line: Order['lines'][number]; paid
             )}
             {line.status === 'refunded' && (
               <a
-                href={`/api/brand/payments/${line.paymentId}/credit-note`}
+                href={apiUrl('/api/brand/payments/:paymentId/credit-note', { paymentId: line.paymentId })}
                 download
                 className={DOC_LINK}
                 data-testid="order-line-credit-note"
@@ -218,7 +219,7 @@ export function OrderPage() {
             <div className="flex flex-wrap gap-2">
               {invoiceLine && (
                 <Button asChild variant="outline">
-                  <a href={`/api/brand/payments/${invoiceLine.paymentId}/invoice`} download data-testid="order-invoice">
+                  <a href={apiUrl('/api/brand/payments/:paymentId/invoice', { paymentId: invoiceLine.paymentId })} download data-testid="order-invoice">
                     <FileText aria-hidden /> Invoice {o.invoiceNumber}
                   </a>
                 </Button>

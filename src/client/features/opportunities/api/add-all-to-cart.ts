@@ -4,6 +4,7 @@ import type { Cart } from '@shared/schemas/cart';
 import { addToCart, cartKey, setCart } from '@/lib/cart';
 import { apiGet, errorMessage } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { apiUrl } from '@shared/api-paths';
 
 export interface AddAllResult {
   added: number;
@@ -23,7 +24,7 @@ export function useAddAllToCart(onProgress: (done: number, of: number) => void) 
   return useMutation({
     mutationFn: async (items: BrandOpportunityItem[]): Promise<AddAllResult> => {
       // (not the shared schema's constant: zod stays out of the catalogue's first visit)
-      const cart = await queryClient.fetchQuery({ queryKey: cartKey, queryFn: () => apiGet<Cart>('/api/cart') });
+      const cart = await queryClient.fetchQuery({ queryKey: cartKey, queryFn: () => apiGet<Cart>(apiUrl('/api/cart')) });
       const inCart = new Set(cart.lines.map((l) => l.opportunityId));
       let room = cart.maxLines - cart.lines.length;
       const full = `Your cart is full: it holds at most ${cart.maxLines} opportunities`;

@@ -1,10 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BrandOpportunityItem } from '@shared/opportunity';
 import { apiRequest } from '@/lib/api';
+import { fetchAll } from '@/lib/paged-query';
 import { queryClient } from '@/lib/query-client';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
 import { searchQueryPrefix, type SearchData } from './search-page';
+import { apiUrl } from '@shared/api-paths';
 
 interface SaveInput {
   id: string;
@@ -13,9 +15,13 @@ interface SaveInput {
   opportunity?: BrandOpportunityItem;
 }
 
-/** GET /api/brand/saved: the brand's shortlist, most recently saved first (an outlet's page marks what is saved by it). */
-const savedListKey = ['/api/brand/saved'] as const;
-export const useSavedList = (enabled = true) => useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, enabled });
+/**
+ * GET /api/brand/saved: the brand's whole shortlist, most recently saved first, every page of it
+ * (the server sends LIST_MAX at a time; an outlet's page marks what is saved by it).
+ */
+const savedListKey = [apiUrl('/api/brand/saved')] as const;
+export const useSavedList = (enabled = true) =>
+  useQuery<BrandOpportunityItem[]>({ queryKey: savedListKey, queryFn: () => fetchAll<BrandOpportunityItem>(apiUrl('/api/brand/saved')), enabled });
 
 /** Sets `saved` on the opportunity wherever a loaded search shows it, and in the loaded shortlist. */
 function markSaved({ id, saved, opportunity }: SaveInput) {
@@ -48,7 +54,7 @@ const filtersOnSaved = (key: readonly unknown[]) => typeof key[2] === 'string' &
 export function useSaveOpportunity() {
   return useMutation({
     mutationFn: ({ id, saved }: SaveInput) =>
-      apiRequest<void>(saved ? 'PUT' : 'DELETE', `/api/brand/saved/${encodeURIComponent(id)}`),
+      apiRequest<void>(saved ? 'PUT' : 'DELETE', apiUrl('/api/brand/saved/:id', { id })),
     onMutate: (input) => markSaved(input),
     onError: (err, input) => {
       markSaved({ ...input, saved: !input.saved });

@@ -4,6 +4,7 @@ import { ApiError, apiRequestRaw } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { loadSearchReader } from '../search/reader';
 import { readTotalCount, type SearchCount } from './search-count';
+import { apiUrl } from '@shared/api-paths';
 
 /*
  * The search's pages, without the search's parameters: the router imports this file into the
@@ -23,10 +24,10 @@ export interface SearchPage {
 export type SearchData = InfiniteData<SearchPage, string>;
 
 /**
- * Every search's key starts with the browse list's path, so invalidating ['/api/opportunities']
+ * Every search's key starts with the browse list's path, so invalidating [apiUrl('/api/opportunities')]
  * (a payment came back, see use-checkout-return) refreshes the search too.
  */
-export const searchQueryPrefix = ['/api/opportunities', 'search'] as const;
+export const searchQueryPrefix = [apiUrl('/api/opportunities'), 'search'] as const;
 
 function nextLink(header: string | null): string | null {
   for (const part of header?.split(',') ?? []) {
@@ -53,7 +54,7 @@ export const searchPageOptions = (firstPage: string) => ({
 });
 
 /** The first page of the unfiltered list (newest first), as the page will ask for it (search-state.ts `searchApiUrl`). */
-const DEFAULT_FIRST_PAGE = `/api/opportunities?limit=${SEARCH_LIMIT_DEFAULT}`;
+const DEFAULT_FIRST_PAGE = apiUrl('/api/opportunities', {}, { limit: SEARCH_LIMIT_DEFAULT });
 
 /**
  * Called by the router on a first visit, before the page's code has arrived: the first page of the

@@ -1,5 +1,6 @@
 import { SEARCH_LIMIT_DEFAULT, type OpportunityType } from '@shared/opportunity';
 import { OPPORTUNITY_SEARCH_PARAMS, type LinkType, type OpportunitySort, type Topic } from '@shared/catalogue';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * The browse page's search as it lives in the URL (`?q=…&priceMax=…&sort=…`): what a brand can
@@ -62,7 +63,7 @@ export function searchString(state: SearchState): string {
 export function searchApiUrl(state: SearchState): string {
   const params = toParams(state);
   params.set('limit', String(SEARCH_LIMIT_DEFAULT));
-  return `/api/opportunities?${params.toString()}`;
+  return apiUrl('/api/opportunities', {}, params);
 }
 
 const isSet = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '');

@@ -12,8 +12,9 @@ import { Label } from '@/components/ui/label';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
-import { auditSearch, useAuditActors, useAuditLog } from '../api/audit';
+import { auditParams, useAuditActors, useAuditLog } from '../api/audit';
 import { useOrg } from '@/lib/org';
+import { apiUrl } from '@shared/api-paths';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -137,7 +138,7 @@ function Filters({ filters, set }: ReturnType<typeof useAuditFilters>) {
           </p>
         ) : (
           <Button asChild variant="outline" className="w-full lg:w-auto">
-            <a href={`/api/org/audit.csv${auditSearch(filters)}`} download>
+            <a href={apiUrl('/api/org/audit.csv', {}, auditParams(filters))} download>
               <Download className="size-4" aria-hidden="true" />
               Export CSV
             </a>

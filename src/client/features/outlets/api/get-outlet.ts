@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MessageSide } from '@shared/messages';
 import type { OutletDetail } from '@shared/schemas/outlets';
 import { ApiError, apiGet } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
 /** Every outlet page's query (the brand's and the admins'): an import of metrics refreshes them all. */
 export const outletsKey = ['outlets'] as const;
@@ -16,6 +17,6 @@ const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceo
 export const useOutlet = (side: MessageSide, id: string) =>
   useQuery<OutletDetail>({
     queryKey: [...outletsKey, side, id],
-    queryFn: () => apiGet(`/api/${side === 'admin' ? 'admin/' : ''}outlets/${encodeURIComponent(id)}`),
+    queryFn: () => apiGet(side === 'admin' ? apiUrl('/api/admin/outlets/:id', { id }) : apiUrl('/api/outlets/:id', { id })),
     retry: retryHiccups,
   });

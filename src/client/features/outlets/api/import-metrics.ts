@@ -4,6 +4,7 @@ import type { MetricsImportResult } from '@shared/schemas/outlets';
 import { apiUpload } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { outletsKey } from './get-outlet';
+import { apiUrl } from '@shared/api-paths';
 
 interface ImportInput {
   source: ImportSource;
@@ -20,14 +21,14 @@ export function useImportMetrics() {
   return useMutation({
     mutationFn: ({ source, file, dryRun }: ImportInput) =>
       apiUpload<MetricsImportResult>(
-        `/api/admin/outlets/metrics/import?source=${source}${dryRun ? '&dryRun=1' : ''}`,
+        apiUrl('/api/admin/outlets/metrics/import', {}, { source, dryRun: dryRun ? 1 : undefined }),
         'file',
         file,
       ),
     onSuccess: (result) => {
       if (!result.applied) return;
       void queryClient.invalidateQueries({ queryKey: outletsKey });
-      void queryClient.invalidateQueries({ queryKey: ['/api/opportunities'] });
+      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/opportunities')] });
     },
   });
 }

@@ -1,12 +1,13 @@
 import type { BrandPaymentItem } from '@shared/payment';
 import { usePagedList } from '@/lib/paged-query';
 import { useMyArticleCounts } from '@/lib/my-article-counts';
+import { apiUrl } from '@shared/api-paths';
 
 /** GET /api/brand/payments, page by page, newest first. */
 export const useBrandPayments = (clientId: string | null = null) =>
   usePagedList<BrandPaymentItem>(
-    ['/api/brand/payments', ...(clientId ? [clientId] : [])],
-    `/api/brand/payments${clientId ? `?clientId=${encodeURIComponent(clientId)}` : ''}`,
+    [apiUrl('/api/brand/payments'), ...(clientId ? [clientId] : [])],
+    apiUrl('/api/brand/payments', {}, { clientId }),
   );
 
 /** How many payments the brand has in all: every purchase is in exactly one My Articles tab. */

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { apiUrl } from '@shared/api-paths';
 
 export interface Wallet {
   balance: string;
@@ -6,5 +7,5 @@ export interface Wallet {
 
 // spec §7/§9: fresh for 60 s, kept 5 min
 export function useWallet(enabled: boolean) {
-  return useQuery<Wallet>({ queryKey: ['/api/brand/wallet'], staleTime: 60_000, gcTime: 5 * 60_000, enabled });
+  return useQuery<Wallet>({ queryKey: [apiUrl('/api/brand/wallet')], staleTime: 60_000, gcTime: 5 * 60_000, enabled });
 }

@@ -4,6 +4,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
+import { apiUrl } from '@shared/api-paths';
 
 const STATUSES = [
   ['', 'All statuses'],
@@ -28,7 +29,7 @@ export function ExportCsv({ q }: { q: string }) {
   if (to) params.set('to', to);
   if (q) params.set('q', q);
   const query = params.toString();
-  const href = `/api/admin/payments/export.csv${query ? `?${query}` : ''}`;
+  const href = apiUrl('/api/admin/payments/export.csv', {}, new URLSearchParams(query));
   const control = 'h-9 w-full sm:w-40';
   return (
     <div className="flex flex-col gap-3 rounded-lg border bg-card p-4 sm:flex-row sm:flex-wrap sm:items-end" data-testid="export-csv">

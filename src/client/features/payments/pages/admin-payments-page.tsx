@@ -78,7 +78,7 @@ function Row({ p }: { p: AdminPaymentItem }) {
         </p>
         <ReleasedWithout without={p.releasedWithout} />
         <DocumentLinks
-          base="/api/admin/payments"
+          side="admin"
           paymentId={p.id}
           status={p.status}
           refundedAmount={p.refundedAmount}

@@ -33,7 +33,7 @@ function PaymentRow({ p }: { p: BrandPaymentItem }) {
           </span>
         </p>
         <DocumentLinks
-          base="/api/brand/payments"
+          side="brand"
           paymentId={p.id}
           status={p.status}
           refundedAmount={p.refundedAmount}

@@ -11,9 +11,10 @@ import { usePagedList } from '@/lib/paged-query';
 import { queryClient } from '@/lib/query-client';
 import { projectsKey } from './admin-projects';
 import { timelineKey } from './get-timeline';
+import { apiUrl } from '@shared/api-paths';
 
-const listKey = ['/api/admin/placements'] as const;
-const countsKey = ['/api/admin/placements/counts'] as const;
+const listKey = [apiUrl('/api/admin/placements')] as const;
+const countsKey = [apiUrl('/api/admin/placements/counts')] as const;
 
 /** A filter of Admin Placements: every published placement, or those of one health. */
 export type PlacementFilter = 'all' | PublicationHealth;
@@ -22,7 +23,7 @@ export type PlacementFilter = 'all' | PublicationHealth;
 export const useAdminPlacements = (filter: PlacementFilter) =>
   usePagedList<LivePlacementItem>(
     [...listKey, 'list', filter],
-    filter === 'all' ? '/api/admin/placements' : `/api/admin/placements?health=${filter}`,
+    apiUrl('/api/admin/placements', {}, { health: filter === 'all' ? undefined : filter }),
   );
 
 /**
@@ -32,7 +33,7 @@ export const useAdminPlacements = (filter: PlacementFilter) =>
 export const usePlacementCounts = ({ enabled = true, staleTime }: { enabled?: boolean; staleTime?: number } = {}) =>
   useQuery<PlacementCounts>({
     queryKey: countsKey,
-    queryFn: () => apiGet('/api/admin/placements/counts'),
+    queryFn: () => apiGet(apiUrl('/api/admin/placements/counts')),
     enabled,
     ...(staleTime === undefined ? {} : { staleTime }),
   });
@@ -46,7 +47,7 @@ function invalidatePlacements() {
 export function useRecheckPlacement() {
   return useMutation({
     mutationFn: (paymentId: string) =>
-      apiRequest<PublicationCheck>('POST', `/api/admin/payments/${paymentId}/publication/check`, {}),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), {}),
     onSettled: invalidatePlacements,
   });
 }
@@ -55,7 +56,7 @@ export function useRecheckPlacement() {
 export function usePreviewCheck() {
   return useMutation({
     mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
-      apiRequest<PublicationCheck>('POST', `/api/admin/payments/${paymentId}/publication/check`, { liveUrl }),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), { liveUrl }),
   });
 }
 
@@ -71,7 +72,7 @@ export function useChangeLiveUrl() {
     }: {
       paymentId: string;
       body: Required<Pick<PublishRequest, 'liveUrl'>> & PublishRequest;
-    }) => apiRequest<{ ok: true }>('PUT', `/api/admin/payments/${paymentId}/publication`, body),
+    }) => apiRequest<{ ok: true }>('PUT', apiUrl('/api/admin/payments/:id/publication', { id: paymentId }), body),
     onSuccess: invalidatePlacements,
   });
 }

@@ -3,13 +3,14 @@ import type { PlacementPayment, UploadedDocument } from '@shared/schemas/brief';
 import { ApiError, apiRequest } from '@/lib/api';
 import { uploadWithProgress } from '@/lib/upload-progress';
 import { invalidateProjects } from './admin-projects';
+import { apiUrl } from '@shared/api-paths';
 
 const UPLOAD_FAILED = 'Failed to upload file';
 
 /** POST /api/upload/document (multipart field `file`) → the private path to attach; progress 0 to 1. */
 async function uploadDocument(file: File, onProgress: (fraction: number) => void): Promise<string> {
   try {
-    const { path } = await uploadWithProgress<UploadedDocument>('/api/upload/document', 'file', file, onProgress);
+    const { path } = await uploadWithProgress<UploadedDocument>(apiUrl('/api/upload/document'), 'file', file, onProgress);
     return path;
   } catch (err) {
     // the server's own refusal (too large, not a .doc/.docx/.pdf: it has a code) says why; anything
@@ -34,7 +35,7 @@ export function useAttachDraft(paymentId: string) {
         input.kind === 'url'
           ? { draftDocumentUrl: input.url.trim() }
           : { draftDocumentFile: input.file ? await uploadDocument(input.file, input.onProgress) : input.existing };
-      return apiRequest<PlacementPayment>('PATCH', `/api/admin/payments/${paymentId}/status`, body);
+      return apiRequest<PlacementPayment>('PATCH', apiUrl('/api/admin/payments/:id/status', { id: paymentId }), body);
     },
     onSettled: invalidateProjects,
   });

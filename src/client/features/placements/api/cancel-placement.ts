@@ -5,6 +5,7 @@ import { refreshUser } from '@/lib/auth';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { queryClient } from '@/lib/query-client';
 import { timelineKey } from './get-timeline';
+import { apiUrl } from '@shared/api-paths';
 
 /** What the brand's cancel answers: refunded at once (before writing), or a request awaiting the team. */
 type CancelAnswer =
@@ -19,13 +20,13 @@ export function useCancelPlacement(paymentId: string) {
   return useMutation({
     mutationFn: (reason: string) => {
       const text = reason.trim();
-      return apiRequest<CancelAnswer>('POST', `/api/brand/projects/${paymentId}/cancel`, text ? { reason: text } : {});
+      return apiRequest<CancelAnswer>('POST', apiUrl('/api/brand/projects/:paymentId/cancel', { paymentId }), text ? { reason: text } : {});
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: myArticlesKey });
       void queryClient.invalidateQueries({ queryKey: timelineKey });
-      void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
-      void queryClient.invalidateQueries({ queryKey: ['/api/brand/wallet'] });
+      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
+      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
       void refreshUser();
     },
   });

@@ -17,6 +17,7 @@ import { queryClient } from '@/lib/query-client';
 import { invalidateProjects } from './admin-projects';
 import { messagesKey } from './get-messages';
 import { timelineKey } from './get-timeline';
+import { apiUrl } from '@shared/api-paths';
 
 export type AdminDisputes = z.infer<typeof adminDisputesSchema>;
 export type AdminDisputeItem = AdminDisputes['items'][number];
@@ -32,7 +33,7 @@ const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceo
 export const useDispute = (side: MessageSide, id: string) =>
   useQuery<DisputeDetail>({
     queryKey: detailKey(side, id),
-    queryFn: () => apiGet(`/api/${side}/disputes/${id}`),
+    queryFn: () => apiGet(apiUrl(side === 'admin' ? '/api/admin/disputes/:id' : '/api/brand/disputes/:id', { id })),
     retry: retryHiccups,
   });
 
@@ -40,7 +41,7 @@ export const useDispute = (side: MessageSide, id: string) =>
 export const useAdminDisputes = (status: DisputeStatus | undefined) =>
   useQuery<AdminDisputes>({
     queryKey: [...disputesKey, 'admin-list', status ?? 'all'],
-    queryFn: () => apiGet(status ? `/api/admin/disputes?status=${status}` : '/api/admin/disputes'),
+    queryFn: () => apiGet(apiUrl('/api/admin/disputes', {}, { status })),
     // the counts stay on the tabs while another status loads
     placeholderData: keepPreviousData,
   });
@@ -50,8 +51,8 @@ function afterBrandChange(paymentId?: string) {
   void queryClient.invalidateQueries({ queryKey: disputesKey });
   void queryClient.invalidateQueries({ queryKey: myArticlesKey });
   void queryClient.invalidateQueries({ queryKey: timelineKey });
-  void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
-  void queryClient.invalidateQueries({ queryKey: ['/api/brand/wallet'] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
   if (paymentId) void queryClient.invalidateQueries({ queryKey: messagesKey('brand', paymentId) });
   void refreshUser();
 }
@@ -66,7 +67,7 @@ export type OpenDisputeInput = DisputeRequest & { file: File | null };
 export function useOpenDispute(paymentId: string) {
   return useMutation({
     mutationFn: ({ file, ...input }: OpenDisputeInput) => {
-      const url = `/api/brand/projects/${paymentId}/disputes`;
+      const url = apiUrl('/api/brand/projects/:paymentId/disputes', { paymentId });
       if (!file) return apiRequest<Dispute>('POST', url, input);
       const form = new FormData();
       form.append('reason', input.reason);
@@ -83,7 +84,7 @@ export function useOpenDispute(paymentId: string) {
 /** POST /api/brand/disputes/{id}/accept-offer: the part refund (or correction) offered, taken. */
 export function useAcceptOffer(dispute: Pick<Dispute, 'id' | 'paymentId'>) {
   return useMutation({
-    mutationFn: () => apiRequest<Dispute>('POST', `/api/brand/disputes/${dispute.id}/accept-offer`),
+    mutationFn: () => apiRequest<Dispute>('POST', apiUrl('/api/brand/disputes/:id/accept-offer', { id: dispute.id })),
     onSettled: () => afterBrandChange(dispute.paymentId),
   });
 }
@@ -91,7 +92,7 @@ export function useAcceptOffer(dispute: Pick<Dispute, 'id' | 'paymentId'>) {
 /** POST /api/brand/disputes/{id}/escalate: to an admin who neither published the placement nor answered. */
 export function useEscalateDispute(dispute: Pick<Dispute, 'id' | 'paymentId'>) {
   return useMutation({
-    mutationFn: () => apiRequest<Dispute>('POST', `/api/brand/disputes/${dispute.id}/escalate`),
+    mutationFn: () => apiRequest<Dispute>('POST', apiUrl('/api/brand/disputes/:id/escalate', { id: dispute.id })),
     onSettled: () => afterBrandChange(dispute.paymentId),
   });
 }
@@ -99,14 +100,14 @@ export function useEscalateDispute(dispute: Pick<Dispute, 'id' | 'paymentId'>) {
 /** After the team's step: the disputes, the projects (and the placement's page), payments, attention. */
 function afterAdminChange() {
   void queryClient.invalidateQueries({ queryKey: disputesKey });
-  void queryClient.invalidateQueries({ queryKey: ['/api/admin/attention'] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/admin/attention')] });
   invalidateProjects();
 }
 
 /** POST /api/admin/disputes/{id}/answer: accept, offer (a part refund or a correction) or reject. */
 export function useAnswerDispute(id: string) {
   return useMutation({
-    mutationFn: (answer: DisputeAnswer) => apiRequest<Dispute>('POST', `/api/admin/disputes/${id}/answer`, answer),
+    mutationFn: (answer: DisputeAnswer) => apiRequest<Dispute>('POST', apiUrl('/api/admin/disputes/:id/answer', { id }), answer),
     onSettled: afterAdminChange,
   });
 }
@@ -115,7 +116,7 @@ export function useAnswerDispute(id: string) {
 export function useDecideDispute(id: string) {
   return useMutation({
     mutationFn: (decision: DisputeDecisionRequest) =>
-      apiRequest<Dispute>('POST', `/api/admin/disputes/${id}/decide`, decision),
+      apiRequest<Dispute>('POST', apiUrl('/api/admin/disputes/:id/decide', { id }), decision),
     onSettled: afterAdminChange,
   });
 }

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { PlacementPayment } from '@shared/schemas/brief';
 import { apiRequest } from '@/lib/api';
 import { invalidateProjects } from './admin-projects';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * POST /api/admin/payments/{id}/revision-request/accept | decline (issue 47): the brand's extra
@@ -12,7 +13,7 @@ export function useAnswerExtraRevision(paymentId: string) {
     mutationFn: (answer: { accept: true } | { accept: false; reason: string }) =>
       apiRequest<PlacementPayment>(
         'POST',
-        `/api/admin/payments/${paymentId}/revision-request/${answer.accept ? 'accept' : 'decline'}`,
+        apiUrl(answer.accept ? '/api/admin/payments/:id/revision-request/accept' : '/api/admin/payments/:id/revision-request/decline', { id: paymentId }),
         answer.accept ? undefined : { reason: answer.reason.trim() },
       ),
     onSettled: invalidateProjects,

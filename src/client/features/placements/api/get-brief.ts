@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { BriefResponse } from '@shared/schemas/brief';
 import { useMyArticle } from '@/features/placements/api/get-my-articles';
 import { apiGet } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
-const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const;
+const briefKey = (paymentId: string) => [apiUrl('/api/brand/brief/:paymentId', { paymentId })] as const;
 
 /**
  * GET /api/brand/brief/{paymentId}. Always read afresh when the form (or the placement's page) opens
@@ -13,7 +14,7 @@ const briefKey = (paymentId: string) => ['/api/brand/brief', paymentId] as const
 export const useBrief = (paymentId: string, enabled = true) =>
   useQuery<BriefResponse>({
     queryKey: briefKey(paymentId),
-    queryFn: () => apiGet(`/api/brand/brief/${paymentId}`),
+    queryFn: () => apiGet(apiUrl('/api/brand/brief/:paymentId', { paymentId })),
     gcTime: 0,
     enabled,
   });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MessageSide } from '@shared/messages';
 import type { CreditNoteItem } from '@shared/schemas/fair-terms';
 import { apiGet } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * GET /api/{brand|admin}/payments/{paymentId}/credit-notes: one per part refunded and one for a
@@ -10,6 +11,6 @@ import { apiGet } from '@/lib/api';
  */
 export const useCreditNotes = (side: MessageSide, paymentId: string) =>
   useQuery<CreditNoteItem[]>({
-    queryKey: [`/api/${side}/payments`, paymentId, 'credit-notes'],
-    queryFn: () => apiGet(`/api/${side}/payments/${paymentId}/credit-notes`),
+    queryKey: [side === 'admin' ? apiUrl('/api/admin/payments') : apiUrl('/api/brand/payments'), paymentId, 'credit-notes'],
+    queryFn: () => apiGet(apiUrl(side === 'admin' ? '/api/admin/payments/:paymentId/credit-notes' : '/api/brand/payments/:paymentId/credit-notes', { paymentId })),
   });

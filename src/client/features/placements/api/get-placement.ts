@@ -3,6 +3,7 @@ import type { AdminPlacementItem, BrandPlacementItem } from '@shared/schemas/bri
 import { ApiError, apiGet } from '@/lib/api';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { projectsKey } from './admin-projects';
+import { apiUrl } from '@shared/api-paths';
 
 // a 404 (not this brand's placement, or none) is an answer, not a hiccup
 const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceof ApiError && err.status < 500);
@@ -14,7 +15,7 @@ const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceo
 export const useBrandPlacement = (paymentId: string) =>
   useQuery<BrandPlacementItem>({
     queryKey: [...myArticlesKey, 'placement', paymentId],
-    queryFn: () => apiGet(`/api/brand/my-articles/${paymentId}`),
+    queryFn: () => apiGet(apiUrl('/api/brand/my-articles/:paymentId', { paymentId })),
     retry: retryHiccups,
   });
 
@@ -25,6 +26,6 @@ export const useBrandPlacement = (paymentId: string) =>
 export const useAdminPlacement = (paymentId: string) =>
   useQuery<AdminPlacementItem>({
     queryKey: [...projectsKey, 'placement', paymentId],
-    queryFn: () => apiGet(`/api/admin/projects/${paymentId}`),
+    queryFn: () => apiGet(apiUrl('/api/admin/projects/:paymentId', { paymentId })),
     retry: retryHiccups,
   });

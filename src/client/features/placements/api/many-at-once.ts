@@ -7,6 +7,7 @@ import { queryClient } from '@/lib/query-client';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { timelineKey } from './get-timeline';
 import { invalidateProjects } from './admin-projects';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * Working on many placements at once, and declines (issue 46): the brief copied to the rest of an
@@ -18,15 +19,15 @@ type Skipped = { paymentId: string; reason: string };
 function refreshArticles() {
   void queryClient.invalidateQueries({ queryKey: myArticlesKey });
   void queryClient.invalidateQueries({ queryKey: timelineKey });
-  void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
   void refreshUser();
 }
 
 /** GET /api/brand/orders/{id}: the lines a brief can be copied to. */
 export const useOrderLines = (orderId: string | null, enabled = true) =>
   useQuery({
-    queryKey: ['/api/brand/orders', orderId],
-    queryFn: () => apiGet<Order>(`/api/brand/orders/${orderId}`),
+    queryKey: [apiUrl('/api/brand/orders'), orderId],
+    queryFn: () => apiGet<Order>(apiUrl('/api/brand/orders/:id', { id: orderId ?? '' })),
     enabled: Boolean(orderId) && enabled,
   });
 
@@ -36,7 +37,7 @@ export function useCopyBrief(paymentId: string) {
     mutationFn: (paymentIds?: string[]) =>
       apiRequest<{ copied: string[]; skipped: Skipped[] }>(
         'POST',
-        `/api/brand/brief/${paymentId}/copy`,
+        apiUrl('/api/brand/brief/:paymentId/copy', { paymentId }),
         paymentIds ? { paymentIds } : {},
       ),
     onSuccess: refreshArticles,
@@ -47,32 +48,32 @@ export function useCopyBrief(paymentId: string) {
 export function useApproveMany() {
   return useMutation({
     mutationFn: (paymentIds: string[]) =>
-      apiRequest<{ approved: string[]; skipped: Skipped[] }>('POST', '/api/brand/projects/approve', { paymentIds }),
+      apiRequest<{ approved: string[]; skipped: Skipped[] }>('POST', apiUrl('/api/brand/projects/approve'), { paymentIds }),
     onSuccess: refreshArticles,
   });
 }
 
-const templatesKey = ['/api/brand/brief-templates'];
+const templatesKey = [apiUrl('/api/brand/brief-templates')];
 
 /** The templates a placement's brief may start from: its client's, or the organisation's own (issue 57). */
 export const useBriefTemplates = (paymentId: string) =>
   useQuery({
     queryKey: [...templatesKey, paymentId],
-    queryFn: () => apiGet<BriefTemplate[]>(`/api/brand/brief-templates?paymentId=${encodeURIComponent(paymentId)}`),
+    queryFn: () => apiGet<BriefTemplate[]>(apiUrl('/api/brand/brief-templates', {}, { paymentId })),
   });
 
 /** Saved from a placement's brief: the template is that placement's client's. */
 export function useSaveBriefTemplate(paymentId: string) {
   return useMutation({
     mutationFn: (input: Omit<BriefTemplateInput, 'paymentId'>) =>
-      apiRequest<BriefTemplate>('POST', '/api/brand/brief-templates', { ...input, paymentId }),
+      apiRequest<BriefTemplate>('POST', apiUrl('/api/brand/brief-templates'), { ...input, paymentId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesKey }),
   });
 }
 
 export function useDeleteBriefTemplate() {
   return useMutation({
-    mutationFn: (id: string) => apiRequest<void>('DELETE', `/api/brand/brief-templates/${id}`),
+    mutationFn: (id: string) => apiRequest<void>('DELETE', apiUrl('/api/brand/brief-templates/:id', { id })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesKey }),
   });
 }
@@ -81,7 +82,7 @@ export function useDeleteBriefTemplate() {
 export const useSwapOptions = (paymentId: string, enabled: boolean) =>
   useQuery({
     queryKey: [...myArticlesKey, 'swap-options', paymentId],
-    queryFn: () => apiGet<SwapOption[]>(`/api/brand/projects/${paymentId}/swap-options`),
+    queryFn: () => apiGet<SwapOption[]>(apiUrl('/api/brand/projects/:paymentId/swap-options', { paymentId })),
     enabled,
   });
 
@@ -90,7 +91,7 @@ export function useSwap(paymentId: string) {
     mutationFn: (opportunityId: string) =>
       apiRequest<{ paymentId: string; opportunityId: string; refundedUsd: string; url?: string; payUsd?: string }>(
         'POST',
-        `/api/brand/projects/${paymentId}/swap`,
+        apiUrl('/api/brand/projects/:paymentId/swap', { paymentId }),
         { opportunityId },
       ),
     onSuccess: refreshArticles,
@@ -103,7 +104,7 @@ export function useDecline(paymentId: string) {
     mutationFn: (reason: string) =>
       apiRequest<{ paymentId: string; declined: { reason: string; swapBy: string } }>(
         'POST',
-        `/api/admin/payments/${paymentId}/decline`,
+        apiUrl('/api/admin/payments/:id/decline', { id: paymentId }),
         { reason },
       ),
     onSuccess: () => {

@@ -3,11 +3,12 @@ import type { MessageSide } from '@shared/messages';
 import { apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { unreadMessagesKey } from '@/lib/unread-messages';
+import { apiUrl } from '@shared/api-paths';
 
 /** POST …/messages/read: the caller's side has read the conversation; the badges are asked again. */
 export function useMarkRead(side: MessageSide, paymentId: string) {
   return useMutation({
-    mutationFn: () => apiRequest<void>('POST', `/api/${side}/projects/${paymentId}/messages/read`),
+    mutationFn: () => apiRequest<void>('POST', apiUrl(side === 'admin' ? '/api/admin/projects/:paymentId/messages/read' : '/api/brand/projects/:paymentId/messages/read', { paymentId })),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: unreadMessagesKey }),
   });
 }

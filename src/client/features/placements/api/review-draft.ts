@@ -5,6 +5,7 @@ import { refreshUser } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
 import { myArticlesKey } from '@/lib/my-article-counts';
 import { timelineKey } from './get-timeline';
+import { apiUrl } from '@shared/api-paths';
 
 /**
  * Spec §7: after a review move, my-articles (the placement's page with it) and the current user are
@@ -13,14 +14,14 @@ import { timelineKey } from './get-timeline';
 function refreshAfterReview() {
   void queryClient.invalidateQueries({ queryKey: myArticlesKey });
   void queryClient.invalidateQueries({ queryKey: timelineKey });
-  void queryClient.invalidateQueries({ queryKey: ['/api/brand/payments'] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
   void refreshUser();
 }
 
 /** POST /api/brand/projects/{paymentId}/approve */
 export function useApproveDraft() {
   return useMutation({
-    mutationFn: (paymentId: string) => apiRequest<PlacementPayment>('POST', `/api/brand/projects/${paymentId}/approve`),
+    mutationFn: (paymentId: string) => apiRequest<PlacementPayment>('POST', apiUrl('/api/brand/projects/:paymentId/approve', { paymentId })),
     onSuccess: refreshAfterReview,
   });
 }
@@ -35,7 +36,7 @@ export function useRequestEdits() {
     mutationFn: async ({ paymentId, feedback, reason }: { paymentId: string; feedback: string; reason?: string }) => {
       const text = feedback.trim();
       const body = { ...(text ? { feedback: text } : {}), ...(reason !== undefined ? { reason: reason.trim() } : {}) };
-      const res = await apiRequestRaw('POST', `/api/brand/projects/${paymentId}/request-edits`, body);
+      const res = await apiRequestRaw('POST', apiUrl('/api/brand/projects/:paymentId/request-edits', { paymentId }), body);
       return { extra: res.status === 202 };
     },
     onSuccess: refreshAfterReview,

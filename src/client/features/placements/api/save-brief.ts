@@ -2,8 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import type { BriefDraftInput, BriefSubmitInput, SavedBrief } from '@shared/schemas/brief';
 import { apiRequest } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
+import { apiUrl } from '@shared/api-paths';
 
-const draftUrl = (paymentId: string) => `/api/brand/brief/${paymentId}`;
+const draftUrl = (paymentId: string) => apiUrl('/api/brand/brief/:paymentId', { paymentId });
 
 /** POST /api/brand/brief/{paymentId}: an autosaved draft. */
 export const saveBriefDraft = (paymentId: string, draft: BriefDraftInput) => apiRequest<SavedBrief>('POST', draftUrl(paymentId), draft);
@@ -33,6 +34,6 @@ export function saveBriefDraftOnExit(paymentId: string, draft: BriefDraftInput):
 export function useSubmitBrief(paymentId: string) {
   return useMutation({
     mutationFn: (brief: BriefSubmitInput) => apiRequest<SavedBrief>('POST', `${draftUrl(paymentId)}/submit`, brief),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['/api/brand/my-articles'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/my-articles')] }),
   });
 }

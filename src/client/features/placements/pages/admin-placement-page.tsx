@@ -47,6 +47,7 @@ export function AdminPlacementPage() {
           header: (
             <PlacementHeader
               title={item.title}
+              life={{ life: item.life, reader: 'admin' }}
               outletName={item.outletName}
               amount={item.payment.amount}
               badges={

@@ -37,6 +37,7 @@ export function BrandPlacementPage() {
           header: (
             <PlacementHeader
               title={a.title}
+              life={{ life: a.life, reader: 'brand' }}
               outletName={a.outletName}
               amount={bought?.payment.amount}
               badges={

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BillingDetails, BillingDetailsInput } from '@shared/billing';
 import { apiRequest } from '@/lib/api';
+import { apiUrl } from '@shared/api-paths';
 
-const KEY = ['/api/brand/billing'];
+const KEY = [apiUrl('/api/brand/billing')];
 
 export function useBilling() {
   return useQuery<BillingDetails>({ queryKey: KEY });
@@ -11,7 +12,7 @@ export function useBilling() {
 export function useSaveBilling() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: BillingDetailsInput) => apiRequest<BillingDetails>('PUT', '/api/brand/billing', input),
+    mutationFn: (input: BillingDetailsInput) => apiRequest<BillingDetails>('PUT', apiUrl('/api/brand/billing'), input),
     onSuccess: (saved) => client.setQueryData(KEY, saved),
   });
 }

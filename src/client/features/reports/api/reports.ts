@@ -4,11 +4,12 @@ import type { Report } from '@shared/schemas/reports';
 import { apiGet, apiRequest, apiUpload } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { sharesKey, type ShareLink } from '@/components/share-link-dialog';
+import { apiUrl } from '@shared/api-paths';
 
-const reportsKey = ['/api/org/reports'];
+const reportsKey = [apiUrl('/api/org/reports')];
 
 /** GET /api/org/reports: the organisation's reports, newest first. */
-export const useReports = () => useQuery({ queryKey: reportsKey, queryFn: () => apiGet<Report[]>('/api/org/reports') });
+export const useReports = () => useQuery({ queryKey: reportsKey, queryFn: () => apiGet<Report[]>(apiUrl('/api/org/reports')) });
 
 export interface NewReport {
   name: string;
@@ -24,7 +25,7 @@ export interface NewReport {
 /** POST /api/org/reports */
 export function useCreateReport() {
   return useMutation({
-    mutationFn: (report: NewReport) => apiRequest<{ id: string }>('POST', '/api/org/reports', report),
+    mutationFn: (report: NewReport) => apiRequest<{ id: string }>('POST', apiUrl('/api/org/reports'), report),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportsKey }),
   });
 }
@@ -32,7 +33,7 @@ export function useCreateReport() {
 /** POST /api/org/reports/logo: a white label's logo (PNG or JPEG, at most 2 MB); its /uploads/… path. */
 export function useUploadReportLogo() {
   return useMutation({
-    mutationFn: (file: File) => apiUpload<{ url: string }>('/api/org/reports/logo', 'logo', file),
+    mutationFn: (file: File) => apiUpload<{ url: string }>(apiUrl('/api/org/reports/logo'), 'logo', file),
   });
 }
 
@@ -40,18 +41,18 @@ export function useUploadReportLogo() {
 export function useSetSchedule(id: string) {
   return useMutation({
     mutationFn: (schedule: { cadence: ReportCadence | null; recipients: string[] }) =>
-      apiRequest<Report>('PUT', `/api/org/reports/${id}/schedule`, schedule),
+      apiRequest<Report>('PUT', apiUrl('/api/org/reports/:id/schedule', { id }), schedule),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reportsKey }),
   });
 }
 
 /** GET /api/org/shares: the organisation's share links, with how often each was opened. */
-export const useShares = () => useQuery({ queryKey: sharesKey, queryFn: () => apiGet<ShareLink[]>('/api/org/shares') });
+export const useShares = () => useQuery({ queryKey: sharesKey, queryFn: () => apiGet<ShareLink[]>(apiUrl('/api/org/shares')) });
 
 /** DELETE /api/org/shares/{id}: the link answers 404 at once. */
 export function useRevokeShare() {
   return useMutation({
-    mutationFn: (id: string) => apiRequest<void>('DELETE', `/api/org/shares/${id}`),
+    mutationFn: (id: string) => apiRequest<void>('DELETE', apiUrl('/api/org/shares/:id', { id })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sharesKey }),
   });
 }
@@ -65,8 +66,8 @@ export function useRevokeShare() {
 export function useReportClients(): { id: string; name: string }[] {
   return (
     useQuery({
-      queryKey: ['/api/org/clients/names'],
-      queryFn: () => apiGet<{ id: string; name: string }[]>('/api/org/clients/names'),
+      queryKey: [apiUrl('/api/org/clients/names')],
+      queryFn: () => apiGet<{ id: string; name: string }[]>(apiUrl('/api/org/clients/names')),
       staleTime: 60_000,
     }).data ?? []
   );

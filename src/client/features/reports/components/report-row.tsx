@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useReviewOnly } from '@/lib/org';
 import { ScheduleDialog } from './schedule-dialog';
+import { apiUrl } from '@shared/api-paths';
 
 const day = (d: string) => format(new Date(`${d}T00:00:00`), 'MMM d, yyyy');
 
@@ -62,12 +63,12 @@ export function ReportRow({ report: r, canWork }: { report: Report; canWork: boo
       </div>
       <div className="flex flex-wrap gap-2 lg:shrink-0">
         <Button asChild variant="outline" size="sm">
-          <a href={`/api/org/reports/${r.id}/pdf`} download aria-label={`PDF of ${r.name}`}>
+          <a href={apiUrl('/api/org/reports/:id/pdf', { id: r.id })} download aria-label={`PDF of ${r.name}`}>
             <FileDown /> PDF
           </a>
         </Button>
         <Button asChild variant="outline" size="sm">
-          <a href={`/api/org/reports/${r.id}/csv`} download aria-label={`CSV of ${r.name}`}>
+          <a href={apiUrl('/api/org/reports/:id/csv', { id: r.id })} download aria-label={`CSV of ${r.name}`}>
             <FileDown /> CSV
           </a>
         </Button>
@@ -87,7 +88,7 @@ export function ReportRow({ report: r, canWork }: { report: Report; canWork: boo
           <ShareLinkDialog
             open={sharing}
             onOpenChange={setSharing}
-            endpoint={`/api/org/reports/${r.id}/shares`}
+            endpoint={apiUrl('/api/org/reports/:id/shares', { id: r.id })}
             title={`Share ${r.name}`}
             description="A link that opens the report signed out, as it is when opened, until it expires or you revoke it."
           />

@@ -3,6 +3,7 @@ import { FileText, ImageIcon } from 'lucide-react';
 import type { Message, MessageSide } from '@shared/messages';
 import { cn } from '@/lib/utils';
 import { LinkedText } from './linked-text';
+import { apiUrl } from '@shared/api-paths';
 
 const KB = 1024;
 const sizeOf = (bytes: number) =>
@@ -41,7 +42,7 @@ export function MessageBubble({
         )}
         {m.attachment && (
           <a
-            href={`/api/${side}/projects/${paymentId}/messages/${m.id}/attachment`}
+            href={apiUrl(side === 'admin' ? '/api/admin/projects/:paymentId/messages/:messageId/attachment' : '/api/brand/projects/:paymentId/messages/:messageId/attachment', { paymentId, messageId: m.id })}
             download={m.attachment.name}
             className={cn(
               'flex min-w-0 items-center gap-2 rounded-lg border px-2.5 py-1.5 text-xs',

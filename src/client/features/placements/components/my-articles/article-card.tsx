@@ -14,6 +14,7 @@ import { isPartlyRefunded, placementStatus } from '@shared/payment';
 import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placement-status';
 import { briefCanChange, hasDraft } from './article-status';
 import { useReviewOnly } from '@/lib/org';
+import { waitingWords } from '@shared/placement-machine';
 import { disputeBadge, dueLine } from '../disputes/dispute-text';
 
 /** An unresolved dispute (issue 47): where it stands and its next deadline, linked to its page. */
@@ -59,6 +60,8 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
   // a refunded purchase has nothing pending: "Brief pending" (or "Awaiting first draft") there read as if work were still due
   const refunded = a.payment.status === 'refunded';
   const awaitingDraft = !refunded && submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
+  // whose turn it is, as the server says (issue 58)
+  const waiting = waitingWords(a.life.waitingOn, 'brand');
 
   return (
     <Card data-testid="article-card">
@@ -123,6 +126,11 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
               </span>
             )}
             {a.dispute && a.dispute.status !== 'resolved' && <DisputeNote dispute={a.dispute} linked={!reviewOnly} />}
+            {waiting && (
+              <span className="text-muted-foreground" data-testid="life-waiting" title={a.life.label}>
+                {waiting}
+              </span>
+            )}
           </div>
           <div className="flex flex-col gap-2 sm:flex-row">
             <MessagesLink side="brand" paymentId={a.payment.id} className="w-full sm:w-auto" />

@@ -16,6 +16,7 @@ import { briefCanChange, hasDraft } from '../my-articles/article-status';
 import { BriefDetails } from '../projects/brief-details';
 import { copyBrief } from '../projects/project-actions';
 import { Note, PageSection } from '@/components/page-section';
+import { apiUrl } from '@shared/api-paths';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 
@@ -137,7 +138,7 @@ export function BrandPublicationSection({ article: a }: { article: BrandPlacemen
         <ShareLinkDialog
           open={sharing}
           onOpenChange={setSharing}
-          endpoint={`/api/brand/projects/${a.payment.id}/shares`}
+          endpoint={apiUrl('/api/brand/projects/:paymentId/shares', { paymentId: a.payment.id })}
           title="Share proof of publication"
           description="A link that shows the outlet, the article, its live link and Byline's checks of it, signed out: no price and no messages. It works until it expires or you revoke it on the Reports page."
         />

@@ -11,6 +11,7 @@ import { RefundButton } from '@/components/refund-button';
 import { Badge } from '@/components/ui/badge';
 import { useCreditNotes } from '../../api/get-credit-notes';
 import { PageSection } from '@/components/page-section';
+import { apiUrl } from '@shared/api-paths';
 
 const STATE: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Held in escrow', variant: 'warning' },
@@ -64,7 +65,7 @@ function CreditNotes({ side, paymentId }: { side: MessageSide; paymentId: string
             <span className="flex items-center gap-3">
               <span className="font-medium tabular-nums">{formatUsd(n.amountUsd)}</span>
               <a
-                href={`/api/${side}/payments/${paymentId}/credit-notes/${n.id}`}
+                href={side === 'admin' ? apiUrl('/api/admin/payments/:paymentId/credit-notes/:noteId', { paymentId, noteId: n.id }) : apiUrl('/api/brand/payments/:paymentId/credit-notes/:noteId', { paymentId, noteId: n.id })}
                 download
                 className="inline-flex min-h-6 items-center gap-1 rounded-sm text-xs font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 // a distinct name, with the word shown (axe: link-name, label-content-name-mismatch)
@@ -140,7 +141,7 @@ export function MoneySection({
       </dl>
       {refunded && <CreditNotes side={side} paymentId={p.id} />}
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <DocumentLinks base={`/api/${side}/payments`} paymentId={p.id} status={p.status} refundedAmount={p.refundedAmount} />
+        <DocumentLinks side={side} paymentId={p.id} status={p.status} refundedAmount={p.refundedAmount} />
         {side === 'admin' && p.status !== 'refunded' && (
           <RefundButton
             paymentId={p.id}

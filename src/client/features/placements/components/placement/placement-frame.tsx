@@ -8,6 +8,8 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/api';
+import { waitingWords } from '@shared/placement-machine';
+import type { Life } from '@shared/schemas/brief';
 import { ConversationPanel } from '../conversation/conversation-panel';
 import { TimelinePanel } from '../timeline/timeline-panel';
 
@@ -16,12 +18,37 @@ const BACK: Record<MessageSide, { href: string; label: string }> = {
   admin: { href: '/admin/projects', label: 'Back to Projects' },
 };
 
+/**
+ * Where the placement stands and whose turn it is, as the server says (its `life`, issue 58): the
+ * state's words, then "Waiting on you" or on the other side, and since when.
+ */
+function LifeLine({ life, reader }: { life: Life; reader: MessageSide }) {
+  const waiting = waitingWords(life.waitingOn, reader);
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="placement-life">
+      <span className="font-medium text-foreground" data-testid="life-label">
+        {life.label}
+      </span>
+      {waiting && (
+        <>
+          {' · '}
+          <span data-testid="life-waiting">{waiting}</span>
+        </>
+      )}
+      {' · since '}
+      <time dateTime={life.since}>{sinceDay.format(new Date(life.since))}</time>
+    </p>
+  );
+}
+const sinceDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
 /** The page's heading: what was bought at which outlet, its state, and (for admins) whose it is. */
 export function PlacementHeader({
   title,
   outletName,
   amount,
   badges,
+  life,
   children,
 }: {
   title: string;
@@ -29,6 +56,8 @@ export function PlacementHeader({
   /** undefined: not shown (a client reviewer, decision 035) */
   amount: string | undefined;
   badges: React.ReactNode;
+  /** its life as the server answers it, in the words of the side reading it */
+  life?: { life: Life; reader: MessageSide };
   children?: React.ReactNode;
 }) {
   return (
@@ -41,6 +70,7 @@ export function PlacementHeader({
         <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
           <Store className="size-4 shrink-0" aria-hidden /> <span className="min-w-0 break-words">{outletName}</span>
         </p>
+        {life && <LifeLine life={life.life} reader={life.reader} />}
         {children}
       </div>
       {amount !== undefined && (

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { lifeOf, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
+import { hidesAmounts } from '../../../shared/org';
+import type { Member } from '../../lib/contract';
+import type { Life } from '../../../shared/schemas/brief';
+import { briefs, cancellations, disputes, placements, revisionRequests } from '../../db/schema';
+import { isoUtc } from '../../db/statement';
+import type { JsonPageRow } from '../../lib/paging';
+
+/**
+ * A placement's life in its answers (issue 58, decision 042): what the table of
+ * shared/placement-machine.ts makes of its columns for the viewer. The list statements read the
+ * inputs beside each item's JSON (`lifeInputsSql`, as "life"); `withLife` appends `life` to the
+ * item. The state and whose turn are the same for every viewer; `actions` are the viewer's.
+ */
+
+/** The inputs of the life, as JSON text, over a placement list's joins (placements, briefs). */
+export const lifeInputsSql = sql`json_build_object(
+    'state', ${placements.state},
+    'draftReviewStatus', ${placements.draftReviewStatus},
+    'briefSubmitted', ${briefs.submittedAt} IS NOT NULL,
+    'hasDraft', (${placements.draftDocumentUrl} IS NOT NULL OR ${placements.draftDocumentFile} IS NOT NULL),
+    'declined', ${placements.declinedAt} IS NOT NULL,
+    'writingStarted', (${placements.writingStartedAt} IS NOT NULL OR ${placements.draftDocumentUrl} IS NOT NULL OR ${placements.draftDocumentFile} IS NOT NULL),
+    'revisionsUsed', ${placements.revisionsUsed},
+    'revisionsIncluded', ${placements.revisionsIncluded},
+    'extraRevisionPending', EXISTS (SELECT 1 FROM ${revisionRequests} WHERE ${revisionRequests.placementId} = ${placements.id} AND ${revisionRequests.status} = 'pending'),
+    'cancellationPending', EXISTS (SELECT 1 FROM ${cancellations} WHERE ${cancellations.placementId} = ${placements.id} AND ${cancellations.status} = 'requested'),
+    'disputeStatus', (SELECT ${disputes.status} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1),
+    'since', ${isoUtc(placements.stateSince)}
+  )::text`;
+
+/** A member as the table's viewer: its role, and whether it is a client reviewer (decision 035). */
+export const memberViewer = (member: Pick<Member, 'role' | 'clientIds'>): Viewer => ({
+  side: 'brand',
+  role: member.role,
+  clientReviewer: hidesAmounts(member.role, member.clientIds),
+});
+
+type LifeRow = JsonPageRow & { life?: string };
+
+/** The item's JSON with its `life` appended (a member after the database's last one). */
+function appendLife(json: string, inputs: string, viewer: Viewer): string {
+  const life: Life = lifeOf(JSON.parse(inputs) as LifeInputs & { since: string }, viewer);
+  return `${json.slice(0, json.lastIndexOf('}'))},"life":${JSON.stringify(life)}}`;
+}
+
+/** The rows of a placement list, each item with its life for this viewer. */
+export function withLife(rows: JsonPageRow[], viewer: Viewer): JsonPageRow[] {
+  return rows.map((row) => {
+    const { life, ...rest } = row as LifeRow;
+    if (life === undefined) throw new Error('a placement list must read the life inputs (lifeInputsSql AS "life")');
+    return { ...rest, json: appendLife(row.json, life, viewer) };
+  });
+}

@@ -1,0 +1,335 @@
+/**
+ * The life of a placement (issue 58, decision 042): its states in one vocabulary, each transition
+ * (from, event, to, who may, what it writes), and what a viewer reads of it now. The only place
+ * that says who may do what to a placement; the server's `transition()` checks it and the client
+ * shows what the server derives from it (`life`). The spec's words are the labels where the spec
+ * names the state (My Articles "Brief pending" / "Awaiting first draft", the Projects badges
+ * "Awaiting brand review", "Brand requested edits", "Edits complete - awaiting brand re-review",
+ * "Brand approved", the payment badges "Released" and "Refunded").
+ *
+ * A placement is in one state of its work (the line from the brief to the release). A request the
+ * editorial team must answer (an extra revision, a cancellation after writing started, a dispute)
+ * is open beside it: it keeps the state and says whose turn it is (`OPEN_REQUESTS`).
+ *
+ */
+
+import { roleCan, type Capability, type OrgRole } from './org';
+import type { DisputeStatus, DraftReviewStatus, PlacementState, TimelineKind } from './enums';
+
+/** Whose turn it is: the brand's, the editorial team's, or nobody's (the placement is done). */
+export type WaitingOn = 'brand' | 'team' | 'nobody';
+
+interface StateDef {
+  /** What every screen shows for it. */
+  label: string;
+  waitingOn: WaitingOn;
+  /** What it means, in a sentence (the diagram's note and the docs). */
+  means: string;
+}
+
+/** Whose turn it is in the reader's words (null: nobody's, nothing to say). */
+export function waitingWords(waitingOn: WaitingOn, reader: 'brand' | 'admin'): string | null {
+  if (waitingOn === 'nobody') return null;
+  if (waitingOn === reader || (waitingOn === 'team' && reader === 'admin')) return 'Waiting on you';
+  return waitingOn === 'team' ? 'Waiting on the editorial team' : 'Waiting on the brand';
+}
+
+/** The states, in the order a placement normally passes them. */
+export const PLACEMENT_LIFE_STATES = {
+  brief_pending: { label: 'Brief pending', waitingOn: 'brand', means: 'Paid and held in escrow; the brief is not submitted yet' },
+  awaiting_first_draft: { label: 'Awaiting first draft', waitingOn: 'team', means: 'The brief is submitted; the editorial team writes the draft' },
+  declined: {
+    label: 'Declined – choose an alternative',
+    waitingOn: 'brand',
+    means: 'The outlet declined it before writing; the brand chooses an alternative by its deadline, or is refunded',
+  },
+  awaiting_review: { label: 'Awaiting brand review', waitingOn: 'brand', means: 'A draft is attached for the brand to approve or ask edits for' },
+  edits_requested: { label: 'Brand requested edits', waitingOn: 'team', means: 'The brand asked for edits; the editorial team makes them' },
+  edits_complete: {
+    label: 'Edits complete - awaiting brand re-review',
+    waitingOn: 'brand',
+    means: 'The edits are made; the brand reviews the draft again',
+  },
+  approved: { label: 'Brand approved', waitingOn: 'team', means: 'The brand approved the draft; the editorial team publishes it' },
+  released: { label: 'Released', waitingOn: 'nobody', means: 'Published, and the money held in escrow released to the outlet' },
+  refunded: { label: 'Refunded', waitingOn: 'nobody', means: 'The payment went back to the brand (in full or in part)' },
+} as const satisfies Record<string, StateDef>;
+
+export type LifeState = keyof typeof PLACEMENT_LIFE_STATES;
+export const LIFE_STATE_IDS = Object.keys(PLACEMENT_LIFE_STATES) as LifeState[];
+
+/** A request open beside the state, and whose turn it makes it (it wins over the state's). */
+export const OPEN_REQUESTS = {
+  extra_revision: { label: 'Extra revision requested', waitingOn: 'team' },
+  cancellation: { label: 'Cancellation requested', waitingOn: 'team' },
+  dispute: { label: 'Dispute open', waitingOn: 'team' },
+  // the editorial team offered a settlement (or rejected it): the brand accepts or escalates
+  dispute_offer: { label: 'Dispute answered', waitingOn: 'brand' },
+} as const satisfies Record<string, { label: string; waitingOn: WaitingOn }>;
+export type OpenRequest = keyof typeof OPEN_REQUESTS;
+
+/**
+ * What the life is derived from: the placement's columns and the few facts of its rows beside it
+ * (its brief, its latest cancellation, extra revision and dispute). Everything a list already reads.
+ */
+export interface LifeInputs {
+  /** placements.state (moves with the payment's status) */
+  state: PlacementState;
+  draftReviewStatus: DraftReviewStatus;
+  /** briefs.submitted_at is set */
+  briefSubmitted: boolean;
+  /** a draft link or file is attached */
+  hasDraft: boolean;
+  /** placements.declined_at is set (cleared by the swap) */
+  declined: boolean;
+  /** placements.writing_started_at is set, or a draft is attached */
+  writingStarted: boolean;
+  revisionsUsed: number;
+  revisionsIncluded: number;
+  /** the latest extra revision request is pending */
+  extraRevisionPending: boolean;
+  /** the latest cancellation is requested, not answered */
+  cancellationPending: boolean;
+  /** the latest dispute's status (null: none) */
+  disputeStatus: DisputeStatus | null;
+}
+
+/** The state of a placement, from its columns alone. */
+export function lifeStateOf(p: Pick<LifeInputs, 'state' | 'draftReviewStatus' | 'briefSubmitted' | 'declined'>): LifeState {
+  if (p.state === 'refunded') return 'refunded';
+  if (p.state === 'published') return 'released';
+  if (p.declined) return 'declined';
+  switch (p.draftReviewStatus) {
+    case 'awaiting_brand_brief':
+      return p.briefSubmitted ? 'awaiting_first_draft' : 'brief_pending';
+    case 'pending_brand_review':
+      return 'awaiting_review';
+    case 'edits_requested':
+      return 'edits_requested';
+    case 'edits_complete':
+      return 'edits_complete';
+    case 'approved':
+      return 'approved';
+  }
+}
+
+/** The request open beside the state, if any (at most one is shown: the one the team answers first). */
+function openRequestOf(p: Pick<LifeInputs, 'state' | 'extraRevisionPending' | 'cancellationPending' | 'disputeStatus'>): OpenRequest | null {
+  if (p.state === 'refunded') return null;
+  if (p.disputeStatus === 'open' || p.disputeStatus === 'escalated') return 'dispute';
+  if (p.disputeStatus === 'offered') return 'dispute_offer';
+  if (p.cancellationPending) return 'cancellation';
+  if (p.extraRevisionPending) return 'extra_revision';
+  return null;
+}
+
+/**
+ * Who may fire an event: the editorial team (an admin), a member of the placement's organisation
+ * with a capability (shared/org.ts; a member limited to clients reaches only their placements,
+ * which the route's access check ensures; a client reviewer only what says `clientReview`, as its
+ * route's contract does, decision 035), or Byline's own jobs.
+ */
+export type Who = { side: 'admin' } | { side: 'brand'; can: Capability; clientReview?: true } | { side: 'system' };
+
+/** Conditions beside the from-state, each a predicate over the inputs (named so the docs can say them). */
+const GUARDS = {
+  revisions_left: (p: LifeInputs) => p.revisionsUsed < p.revisionsIncluded,
+  revisions_used: (p: LifeInputs) => p.revisionsUsed >= p.revisionsIncluded,
+  draft_attached: (p: LifeInputs) => p.hasDraft,
+  before_writing: (p: LifeInputs) => !p.writingStarted,
+  writing_started: (p: LifeInputs) => p.writingStarted,
+  no_request_open: (p: LifeInputs) => openRequestOf(p) === null,
+  extra_revision_pending: (p: LifeInputs) => p.extraRevisionPending,
+  no_extra_revision_pending: (p: LifeInputs) => !p.extraRevisionPending,
+  cancellation_pending: (p: LifeInputs) => p.cancellationPending,
+  no_cancellation_pending: (p: LifeInputs) => !p.cancellationPending,
+} as const satisfies Record<string, (p: LifeInputs) => boolean>;
+type Guard = keyof typeof GUARDS;
+
+export interface Transition {
+  event: LifeEvent;
+  from: readonly LifeState[];
+  /** The state after it: one, or those it may land in (a refund that was asked for, a swap). Omitted: the state is kept. */
+  to?: LifeState | readonly LifeState[];
+  who: Who;
+  /** the timeline entry it appends */
+  writes: TimelineKind;
+  guards?: readonly Guard[];
+}
+
+const HELD_BEFORE_WRITING = ['brief_pending', 'awaiting_first_draft'] as const satisfies readonly LifeState[];
+const UNDER_REVIEW = ['awaiting_review', 'edits_requested', 'edits_complete'] as const satisfies readonly LifeState[];
+/** In progress, before the brand approved: the brief may still change. */
+const BRIEF_OPEN = ['brief_pending', 'awaiting_first_draft', 'declined', ...UNDER_REVIEW] as const satisfies readonly LifeState[];
+const HELD = [...BRIEF_OPEN, 'approved'] as const satisfies readonly LifeState[];
+
+const brand = (can: Capability): Who => ({ side: 'brand', can });
+/** A brand's move a client reviewer may make too (the brief and the review of the draft). */
+const reviewing = (can: Capability): Who => ({ side: 'brand', can, clientReview: true });
+const ADMIN: Who = { side: 'admin' };
+const SYSTEM: Who = { side: 'system' };
+
+export const LIFE_EVENTS = [
+  'submit_brief',
+  'decline',
+  'swap',
+  'refund_unswapped',
+  'start_writing',
+  'attach_draft',
+  'request_edits',
+  'request_extra_revision',
+  'accept_extra_revision',
+  'decline_extra_revision',
+  'mark_edits_complete',
+  'approve',
+  'release',
+  'cancel',
+  'request_cancellation',
+  'grant_cancellation',
+  'refuse_cancellation',
+  'refund',
+  'refund_part',
+  'open_dispute',
+] as const;
+export type LifeEvent = (typeof LIFE_EVENTS)[number];
+
+/** Every transition of a placement. The table: nothing else decides who may do what. */
+export const TRANSITIONS: readonly Transition[] = [
+  // the brand submits the brief; it may submit it again (edit it) until it approves the draft
+  { event: 'submit_brief', from: ['brief_pending'], to: 'awaiting_first_draft', who: reviewing('work'), writes: 'brief_submitted' },
+  { event: 'submit_brief', from: ['awaiting_first_draft', 'declined', ...UNDER_REVIEW], who: reviewing('work'), writes: 'brief_submitted' },
+  // issue 46: the outlet declines before writing; the brand swaps it for an alternative, or a job refunds it at the deadline
+  { event: 'decline', from: HELD_BEFORE_WRITING, to: 'declined', who: ADMIN, writes: 'declined', guards: ['before_writing'] },
+  { event: 'swap', from: ['declined'], to: ['brief_pending', 'awaiting_first_draft'], who: brand('work'), writes: 'swapped' },
+  { event: 'refund_unswapped', from: ['declined'], to: 'refunded', who: SYSTEM, writes: 'refunded' },
+  // issue 47: from writing on, a cancellation is a request the team answers
+  { event: 'start_writing', from: HELD_BEFORE_WRITING, who: ADMIN, writes: 'writing_started', guards: ['before_writing'] },
+  // the draft: attached once the brief is in, replaced while the brand reviews it
+  { event: 'attach_draft', from: ['awaiting_first_draft'], to: 'awaiting_review', who: ADMIN, writes: 'draft_attached' },
+  { event: 'attach_draft', from: UNDER_REVIEW, who: ADMIN, writes: 'draft_attached' },
+  // the brand's review (spec §4: it may approve or ask for edits while not approved)
+  { event: 'request_edits', from: UNDER_REVIEW, to: 'edits_requested', who: reviewing('work'), writes: 'edits_requested', guards: ['draft_attached', 'revisions_left'] },
+  {
+    event: 'request_extra_revision',
+    from: UNDER_REVIEW,
+    who: reviewing('work'),
+    writes: 'revision_requested',
+    guards: ['draft_attached', 'revisions_used', 'no_extra_revision_pending'],
+  },
+  { event: 'accept_extra_revision', from: UNDER_REVIEW, to: 'edits_requested', who: ADMIN, writes: 'revision_accepted', guards: ['extra_revision_pending'] },
+  { event: 'decline_extra_revision', from: UNDER_REVIEW, who: ADMIN, writes: 'revision_declined', guards: ['extra_revision_pending'] },
+  { event: 'mark_edits_complete', from: ['edits_requested'], to: 'edits_complete', who: ADMIN, writes: 'edits_completed' },
+  { event: 'approve', from: UNDER_REVIEW, to: 'approved', who: reviewing('work'), writes: 'approved', guards: ['draft_attached'] },
+  // the spec's release (Publish Content) takes any held placement; a release with a live URL of an unapproved draft needs a reason
+  { event: 'release', from: HELD, to: 'released', who: ADMIN, writes: 'released' },
+  // cancelling: before writing refunded at once, after it a request (issue 47)
+  { event: 'cancel', from: [...HELD_BEFORE_WRITING, 'declined'], to: 'refunded', who: brand('buy'), writes: 'cancel_requested', guards: ['before_writing'] },
+  {
+    event: 'request_cancellation',
+    from: HELD,
+    who: brand('buy'),
+    writes: 'cancel_requested',
+    guards: ['writing_started', 'no_cancellation_pending'],
+  },
+  { event: 'grant_cancellation', from: HELD, to: 'refunded', who: ADMIN, writes: 'cancel_answered', guards: ['cancellation_pending'] },
+  { event: 'refuse_cancellation', from: HELD, who: ADMIN, writes: 'cancel_answered', guards: ['cancellation_pending'] },
+  // the editorial team's refund (full; a part refund keeps the state), and the guarantee's
+  { event: 'refund', from: [...HELD, 'released'], to: 'refunded', who: ADMIN, writes: 'refunded' },
+  { event: 'refund_part', from: [...HELD, 'released'], who: ADMIN, writes: 'refunded' },
+  { event: 'open_dispute', from: [...UNDER_REVIEW, 'approved', 'released'], who: brand('work'), writes: 'dispute_opened', guards: ['no_request_open'] },
+];
+
+/** The states a transition may land in (its from-state when it keeps it). */
+export function landsIn(t: Transition, from: LifeState): readonly LifeState[] {
+  if (t.to === undefined) return [from];
+  return typeof t.to === 'string' ? [t.to] : t.to;
+}
+
+/**
+ * Who is looking: an admin, or a member of the placement's organisation with their role and
+ * whether they are a client reviewer (a reviewer limited to clients; shared/org.ts `hidesAmounts`).
+ */
+export type Viewer = { side: 'admin' } | { side: 'brand'; role: OrgRole; clientReviewer?: boolean };
+
+/** Whether this viewer is who the transition names (system events are no viewer's). */
+export function mayFire(who: Who, viewer: Viewer): boolean {
+  if (who.side === 'system') return false;
+  if (who.side === 'admin') return viewer.side === 'admin';
+  if (viewer.side !== 'brand' || !roleCan(viewer.role, who.can)) return false;
+  return !viewer.clientReviewer || who.clientReview === true;
+}
+
+/**
+ * Whether the one who acts may fire a transition (the server's check, `transition()`): a member by
+ * its role (and a client reviewer only a `clientReview` move), an admin the team's moves, and
+ * Byline itself (its jobs, and a call made without an admin) the team's and its own.
+ */
+export type Mover = { side: 'brand'; role: OrgRole; clientReviewer: boolean } | { side: 'admin' } | { side: 'system' };
+export function moverMay(who: Who, mover: Mover): boolean {
+  if (mover.side === 'system') return who.side !== 'brand';
+  return mayFire(who, mover);
+}
+
+/** The transitions of `event` that start from `state` with their guards holding. */
+export function transitionsFrom(p: LifeInputs, event: LifeEvent): Transition[] {
+  const state = lifeStateOf(p);
+  return TRANSITIONS.filter((t) => t.event === event && t.from.includes(state) && (t.guards ?? []).every((g) => GUARDS[g](p)));
+}
+
+export interface Life {
+  state: LifeState;
+  label: string;
+  waitingOn: WaitingOn;
+  /** When it entered the state (ISO), kept by the database (placements.state_since). */
+  since: string;
+  /** The request open beside the state, if any. */
+  request: OpenRequest | null;
+  /** What this viewer may do now, in the table's order, each once. */
+  actions: LifeEvent[];
+}
+
+/** What a viewer reads of a placement's life now: its state, whose turn, since when, what they may do. */
+export function lifeOf(p: LifeInputs & { since: string }, viewer: Viewer): Life {
+  const state = lifeStateOf(p);
+  const request = openRequestOf(p);
+  const actions: LifeEvent[] = [];
+  for (const t of TRANSITIONS) {
+    if (actions.includes(t.event) || !mayFire(t.who, viewer) || !t.from.includes(state)) continue;
+    if ((t.guards ?? []).every((g) => GUARDS[g](p))) actions.push(t.event);
+  }
+  return {
+    state,
+    label: PLACEMENT_LIFE_STATES[state].label,
+    waitingOn: request ? OPEN_REQUESTS[request].waitingOn : PLACEMENT_LIFE_STATES[state].waitingOn,
+    since: p.since,
+    request,
+    actions,
+  };
+}
+
+const whoText = (who: Who) => (who.side === 'brand' ? `brand:${who.can}${who.clientReview ? '+client reviewer' : ''}` : who.side);
+
+/**
+ * The table as a Mermaid state diagram (docs/ARCHITECTURE.md between its markers; a unit test
+ * keeps it in step). One arrow per from, to and event; a state-keeping transition is a self-arrow.
+ */
+export function lifeDiagram(): string {
+  const lines = ['stateDiagram-v2'];
+  for (const id of LIFE_STATE_IDS) lines.push(`  ${id}: ${PLACEMENT_LIFE_STATES[id].label} (waiting on ${PLACEMENT_LIFE_STATES[id].waitingOn})`);
+  lines.push('  [*] --> brief_pending: paid (system)');
+  const arrows = new Map<string, string[]>();
+  for (const t of TRANSITIONS) {
+    for (const from of t.from) {
+      for (const to of landsIn(t, from)) {
+        const key = `${from} --> ${to}`;
+        const label = `${t.event} (${whoText(t.who)}${t.guards?.length ? `; ${t.guards.join(', ')}` : ''})`;
+        const list = arrows.get(key) ?? [];
+        if (!list.includes(label)) list.push(label);
+        arrows.set(key, list);
+      }
+    }
+  }
+  for (const [key, labels] of arrows) lines.push(`  ${key}: ${labels.join('<br/>')}`);
+  lines.push('  released --> [*]', '  refunded --> [*]');
+  return lines.join('\n');
+}
