@@ -156,7 +156,7 @@ export type ApiPath = (typeof API_PATHS)[number];
 export type RoutePath = ApiPath | (typeof PAGE_PATHS)[number];
 
 /** The names of a path's parameters: `'/a/:id/b/:noteId'` → `'id' | 'noteId'`. */
-export type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer R}` ? N | ParamNames<`/${R}`> : P extends `${string}:${infer N}` ? N : never;
+type ParamNames<P extends string> = P extends `${string}:${infer N}/${infer R}` ? N | ParamNames<`/${R}`> : P extends `${string}:${infer N}` ? N : never;
 
 /** A query string's values; empty ones (undefined, null, '') are left out. */
 export type ApiQuery = Record<string, string | number | boolean | null | undefined> | URLSearchParams;
