@@ -4,6 +4,7 @@
  * it narrows each list together with its tab or filters and keeps paging exact (the Link header
  * carries it); the tab counts and the payment totals follow it.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandMatches, likeLiteral } from '../../src/server/db/brand-search';
@@ -11,6 +12,7 @@ import { payments, placements, users } from '../../src/server/db/schema';
 import { createTestApp, Agent, type Res, type TestApp } from '../support/app';
 import { createUser, kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
+import { insertPlacedPayment } from '../support/placements';
 
 let t: TestApp;
 let admin: Agent;
@@ -205,7 +207,12 @@ describe('[ADMIN][SEARCH] Payments', () => {
     );
     expect((await walk('/api/admin/payments?status=refunded&q=zeta', paymentId)).ids).toEqual([]);
     const opportunity = await createOpportunity(t.db);
-    const other = await createPayment(t.db, { brandId: zeta500.id, opportunityId: opportunity.id, amount: '7.50' });
+    // without ledger rows, so the clean-up below may delete it (the ledger keeps any payment with money on it)
+    const other = await insertPlacedPayment(
+      t.db,
+      { stripePaymentId: `pi_test_${randomUUID()}`, providerSessionId: `cs_test_${randomUUID()}`, brandId: zeta500.id, opportunityId: opportunity.id, amount: '7.50' },
+      { ledger: false },
+    );
     expect((await walk(`/api/admin/payments?opportunityId=${opportunity.id}&q=carla`, paymentId)).ids).toEqual([
       other.id,
     ]);
