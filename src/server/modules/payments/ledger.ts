@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Computed } from '../../db/item';
-import { cancellations, disputes, moneyMovements, paymentMoney, paymentRefunds, payments } from '../../db/schema';
+import { cancellations, disputes, moneyMovements, paymentRefunds, payments } from '../../db/schema';
 import { fromCents, toCents } from '../../../shared/money';
 import type { RefundReason } from '../../../shared/payment';
 import type { Tx } from './slots';
@@ -134,11 +134,19 @@ export const refundedAmountField: Computed<string> = {
   of: (rows) => String(rows.payments?.refundedAmount ?? '0.00'),
 };
 
-/** A payment's money from the ledger: charged, given back, left to refund (cents). */
-export async function moneyOf(db: Db | Tx, paymentId: string): Promise<{ chargedCents: number; refundedCents: number; leftCents: number }> {
-  const [m] = await db.select().from(paymentMoney).where(eq(paymentMoney.paymentId, paymentId));
-  if (!m) return { chargedCents: 0, refundedCents: 0, leftCents: 0 };
-  return { chargedCents: toCents(m.charged), refundedCents: toCents(m.refunded), leftCents: toCents(m.leftToRefund) };
+/**
+ * What a full refund gives back: the charge less the parts claimed before it. Unlike what is left
+ * now, it does not change once the full refund is recorded (no part can be claimed after
+ * `refund_requested_at`), so every retry of the provider call, and a completion racing another,
+ * asks for the same amount under the same idempotency key.
+ */
+export async function fullRefundCents(db: Db | Tx, paymentId: string): Promise<number> {
+  const [row] = rowsOf<{ cents: string }>(
+    await db.execute(sql`
+      SELECT (pm.charged - coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.payment_id = ${paymentId} AND m.refund_id IS NOT NULL), 0))::text AS cents
+      FROM payment_money pm WHERE pm.payment_id = ${paymentId}`),
+  );
+  return row ? toCents(row.cents) : 0;
 }
 
 /** The movement of a part refund's request (what a dispute or a cancellation refers to). */

@@ -11,7 +11,7 @@ import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
-import { claimRefund, linkFullRefund, moneyOf, type PartialRefundRow } from './ledger';
+import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow } from './ledger';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -85,12 +85,11 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
 /** Second half of a refund whose claim is recorded: the provider call (idempotent) and the record. */
 /** `actor`: the admin who asked for it; Byline for the automatic refunds (and a stalled one finished later). */
 export async function completeRefund(db: Db, provider: PaymentProvider, payment: PaymentRow, now: Date, actor: Actor = SYSTEM) {
-  // what is left (the ledger's): a part given back earlier (a swap's difference) has had its own
-  // refund, and no part can be claimed once the full refund is (refund_requested_at)
-  const { leftCents } = await moneyOf(db, payment.id);
+  // the charge less the parts given back earlier (a swap's difference has had its own refund): the
+  // same amount on every attempt, also after a racing completion recorded it (what is left is 0 then)
   const { refundId } = await provider.refund({
     providerRef: payment.stripePaymentId,
-    amountCents: leftCents,
+    amountCents: await fullRefundCents(db, payment.id),
     idempotencyKey: payment.id,
   });
   const result = await recordRefund(db, payment.id, refundId, now, actor);
