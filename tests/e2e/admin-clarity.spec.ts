@@ -82,8 +82,8 @@ test('[ADMIN] Mark Published names each held payment by brand, payment date and 
     await expect(dialog.getByRole('heading', { name: 'Mark as Published' })).toBeVisible();
     await expect(dialog.getByRole('radio')).toHaveCount(2);
     for (const [id, brandName, stage] of [
-      [waiting, alder, 'Awaiting brief'],
-      [ready, birch, 'Draft approved'],
+      [waiting, alder, 'Brief pending'],
+      [ready, birch, 'Brand approved'],
     ] as const) {
       const p = payment(id);
       const choice = dialog.getByRole('radio').filter({ hasText: brandName });

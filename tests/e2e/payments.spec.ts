@@ -128,7 +128,7 @@ test('[ADMIN] releases a held payment from the dashboard with Mark Published', a
   const releaseButton = dialog.getByRole('button', { name: 'Release Payment' });
   await expect(releaseButton).toBeDisabled();
   const choice = dialog.getByRole('radio', { name: new RegExp(payment.stripePaymentId.slice(-8)) });
-  await expect(choice.getByTestId('content-state')).toHaveText('Awaiting brief');
+  await expect(choice.getByTestId('content-state')).toHaveText('Brief pending');
   await choice.click();
   // the brand has not even written a brief: releasing it takes a written reason
   await dialog.getByLabel('Reason to release anyway').fill('Published from the outlet’s own material');

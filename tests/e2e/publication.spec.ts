@@ -81,7 +81,7 @@ test('[ADMIN][BRAND] Mark Published with the live link: checked first, problems 
 
   const dialog = await openMarkPublished(admin, title);
   const choice = dialog.getByRole('radio');
-  await expect(choice.getByTestId('content-state')).toHaveText('Draft approved');
+  await expect(choice.getByTestId('content-state')).toHaveText('Brand approved');
   await choice.click();
 
   // a page without the brand's link: the check says so and at once asks for a reason to release anyway
@@ -138,7 +138,7 @@ test('[ADMIN] releasing a draft the brand has not approved, with a link, asks fo
   await prepare(page, admin, paymentId, false);
 
   const dialog = await openMarkPublished(admin, title);
-  await expect(dialog.getByTestId('content-state')).toHaveText('Draft awaiting the brand');
+  await expect(dialog.getByTestId('content-state')).toHaveText('Awaiting brand review');
   await dialog.getByRole('radio').click();
   // asked at once, link or not: no release of an unapproved draft without a reason
   await expect(dialog.getByRole('alert')).toContainText('The brand has not approved the draft yet. Give a reason to publish anyway.');

@@ -4,6 +4,7 @@ import { Send } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { paymentIdTail, type AdminPaymentItem } from '@shared/payment';
 import type { AdminOpportunityItem } from '@shared/opportunity';
+import { lifeStateOf, PLACEMENT_LIFE_STATES } from '@shared/placement-machine';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -17,22 +18,13 @@ import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/query-error';
 
 /**
- * The placement's stage in words, so the admin does not release one that is not ready by mistake
- * (and can tell two payments of one brand apart).
+ * The placement's stage in the one vocabulary of the placement's life (shared/placement-machine.ts,
+ * issue 58: the same words as its card and page), so the admin does not release one that is not ready
+ * by mistake (and can tell two payments of one brand apart). Only a held payment is listed here.
  */
 function contentState(p: AdminPaymentItem): { label: string; ready: boolean } {
-  if (!p.briefSubmittedAt) return { label: 'Awaiting brief', ready: false };
-  switch (p.draftReviewStatus) {
-    case 'approved':
-      return { label: 'Draft approved', ready: true };
-    case 'edits_requested':
-      return { label: 'Edits requested', ready: false };
-    case 'pending_brand_review':
-    case 'edits_complete':
-      return { label: 'Draft awaiting the brand', ready: false };
-    default:
-      return { label: 'Writing draft', ready: false };
-  }
+  const state = lifeStateOf({ state: 'in_progress', draftReviewStatus: p.draftReviewStatus, briefSubmitted: p.briefSubmittedAt !== null, declined: false });
+  return { label: PLACEMENT_LIFE_STATES[state].label, ready: state === 'approved' };
 }
 
 const NOT_APPROVED = 'The brand has not approved the draft yet. Give a reason to publish anyway.';

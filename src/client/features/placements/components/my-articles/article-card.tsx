@@ -59,7 +59,7 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
   const briefReadable = submitted && a.payment.status === 'paid' && !briefEditable;
   // a refunded purchase has nothing pending: "Brief pending" (or "Awaiting first draft") there read as if work were still due
   const refunded = a.payment.status === 'refunded';
-  const awaitingDraft = !refunded && submitted && a.payment.draftReviewStatus === 'awaiting_brand_brief' && !hasDraft(a);
+  const awaitingDraft = a.life.state === 'awaiting_first_draft';
   // whose turn it is, as the server says (issue 58)
   const waiting = waitingWords(a.life.waitingOn, 'brand');
 

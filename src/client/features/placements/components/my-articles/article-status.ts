@@ -1,19 +1,23 @@
 import type { BrandPlacementItem } from '@shared/schemas/brief';
-import { isUnderReview, type DraftReviewStatus } from '@shared/payment';
+import type { DraftReviewStatus } from '@shared/payment';
+import type { LifeEvent } from '@shared/placement-machine';
 
 /** The server places purchases in tabs (modules/placements/tabs.ts). */
 export type { ArticleTab } from '@shared/schemas/brief';
 
 export const hasDraft = (a: BrandPlacementItem) => Boolean(a.payment.draftDocumentUrl || a.payment.draftDocumentFile);
 
-/** The brand may approve or ask for edits: a held payment whose attached draft is under review. */
-export const canReview = (a: BrandPlacementItem) => a.payment.status === 'paid' && isUnderReview(a.payment.draftReviewStatus) && hasDraft(a);
+/** Whether the signed-in member may take this step now, as the server's table says (`life.actions`, issue 58). */
+export const may = (a: Pick<BrandPlacementItem, 'life'>, event: LifeEvent) => a.life.actions.includes(event);
 
-/** The brief may still change: the money is held and the draft not approved (brief.ts refuses otherwise). */
-export const briefCanChange = (a: BrandPlacementItem) => a.payment.status === 'paid' && a.payment.draftReviewStatus !== 'approved';
+/** The member may approve the draft (and so review it): an attached draft under review, a role that may. */
+export const canReview = (a: Pick<BrandPlacementItem, 'life'>) => may(a, 'approve');
+
+/** The member may still change the brief: held, the draft not approved, a role that may (brief.ts refuses otherwise). */
+export const briefCanChange = (a: Pick<BrandPlacementItem, 'life'>) => may(a, 'submit_brief');
 
 export const REVIEW_LABELS: Record<DraftReviewStatus, string> = {
-  awaiting_brand_brief: 'Awaiting brief',
+  awaiting_brand_brief: 'Brief pending',
   pending_brand_review: 'Awaiting your review',
   edits_requested: 'Edits requested',
   edits_complete: 'Edits complete',

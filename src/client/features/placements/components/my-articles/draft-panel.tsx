@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { CheckCircle2, Download, ExternalLink, FileText, Hourglass, MessageSquareQuote, PenLine, RefreshCcw, XCircle } from 'lucide-react';
+import type { LifeState } from '@shared/placement-machine';
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -10,6 +11,9 @@ import { useApproveDraft } from '../../api/review-draft';
 import { RevisionBadge } from '../projects/revisions';
 import { REVIEW_LABELS, REVIEW_VARIANT, canReview } from './article-status';
 import { RequestEditsDialog } from './request-edits-dialog';
+
+/** The states in which the brand reviews the draft (placement-machine.ts). */
+const UNDER_REVIEW: readonly LifeState[] = ['awaiting_review', 'edits_requested', 'edits_complete'];
 
 /**
  * What approving asks first. While edits are requested the team is revising: approving then takes
@@ -83,9 +87,11 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
   const [editing, setEditing] = React.useState(false);
   const [confirming, setConfirming] = React.useState(false);
   const approve = useApproveDraft();
+  // the draft is under the brand's review (the state, for every member) and this member may act on it
+  const inReview = UNDER_REVIEW.includes(article.life.state);
   const reviewable = canReview(article);
   // the brand sent the draft back: it is with the team, not waiting for the brand (issue 43)
-  const revising = reviewable && p.draftReviewStatus === 'edits_requested';
+  const revising = inReview && article.life.state === 'edits_requested';
   const question = approveQuestion(article);
   const extraPending = article.revisions.request?.status === 'pending';
 
@@ -105,9 +111,9 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
           <FileText className="size-4 shrink-0 text-sky-700" />
           {revising
             ? 'Edits requested – the team is revising'
-            : reviewable && extraPending
+            : inReview && extraPending
               ? 'Extra revision asked – awaiting the editorial team'
-              : reviewable
+              : inReview
               ? 'Draft Ready for Review'
               : p.draftReviewStatus === 'approved'
                 ? 'Approved draft'
@@ -115,7 +121,7 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
         </h3>
         <div className="flex flex-wrap gap-1.5">
           {/* one state at a time (issue 57): an extra revision waits on the team, not on the brand's review */}
-          {reviewable && extraPending ? (
+          {inReview && extraPending ? (
             <Badge variant="warning" data-testid="draft-review-badge">
               Extra revision asked
             </Badge>
@@ -157,7 +163,7 @@ export function DraftPanel({ article }: { article: BrandPlacementItem }) {
         </p>
       )}
 
-      {reviewable && <ExtraRevisionNote request={article.revisions.request} />}
+      {inReview && <ExtraRevisionNote request={article.revisions.request} />}
       {reviewable && (
         <div className="space-y-2">
           {revising && <p className="text-sm text-muted-foreground">You can still approve the current version as it is, or add to your request.</p>}

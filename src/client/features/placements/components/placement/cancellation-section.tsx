@@ -3,7 +3,6 @@ import { format } from 'date-fns';
 import { CircleSlash, Clock, XCircle, Undo2 } from 'lucide-react';
 import { formatUsd, fromCents } from '@shared/money';
 import type { MessageSide } from '@shared/messages';
-import { roleCan } from '@shared/org';
 import { leftToRefund } from '@shared/payment';
 import type { AdminPlacementItem, BuyersPlacementItem } from '@shared/schemas/brief';
 import { ANSWER_REASON_MAX, type Cancellation } from '@shared/schemas/fair-terms';
@@ -20,10 +19,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { apiFieldErrors, type FieldErrors } from '@/lib/form-errors';
-import { useOrg } from '@/lib/org';
 import { useTerms } from '@/lib/terms';
 import { useCancelPlacement } from '../../api/cancel-placement';
-import { hasDraft } from '../my-articles/article-status';
+import { may } from '../my-articles/article-status';
 import { AnswerCancellationDialog } from './answer-cancellation-dialog';
 import { PageSection } from '@/components/page-section';
 
@@ -205,12 +203,13 @@ function CancelDialog({
  */
 export function BrandCancellationSection({ article: a }: { article: BuyersPlacementItem }) {
   const [open, setOpen] = React.useState(false);
-  const role = useOrg().data?.role;
   const rules = useTerms().data?.rules;
   const c = a.cancellation;
-  const requested = c?.status === 'requested';
-  const canCancel = a.payment.status === 'paid' && !requested && roleCan(role, 'buy');
-  const started = a.writingStartedAt !== null || hasDraft(a);
+  // what this member may do, as the server's table says (issue 58): cancel at once before writing
+  // starts, else ask, never with a request already open
+  const cancelsAtOnce = may(a, 'cancel');
+  const canCancel = cancelsAtOnce || may(a, 'request_cancellation');
+  const started = !cancelsAtOnce;
   if (!c && !canCancel) return null;
   const within = rules ? `within ${days(rules.responseDays)}` : 'within a few days';
   return (
