@@ -250,8 +250,9 @@ describe('a client reviewer', () => {
       for (const route of gets) {
         // signed out: below; and the probe that answers 503 without background jobs (ops-health.test.ts)
         if (route.url.startsWith('/share/') || route.url === '/readyz') continue;
-        const urls = route.url.includes(':paymentId')
-          ? every.map((id) => route.url.replace(':paymentId', id))
+        const placementParam = /:(paymentId|placementId)\b/;
+        const urls = placementParam.test(route.url)
+          ? every.map((id) => route.url.replace(placementParam, id))
           : route.url.startsWith('/api/org/reports/:id')
             ? [acmeReport, boltReport].map((id) => route.url.replace(':id', id))
             : [route.url];
@@ -281,7 +282,7 @@ describe('a client reviewer', () => {
       }
       expect([...listed].sort()).toEqual([...r.theirs].sort());
       expect(ok(await r.who.agent.get('/api/org/reports'), 'reports').map((x: { id: string }) => x.id)).toEqual(r.reports);
-      expect([...reached]).toEqual(expect.arrayContaining(['/api/brand/my-articles', '/api/brand/my-articles/:paymentId', '/api/brand/projects/:paymentId/timeline', '/api/org/reports/:id/csv', '/api/org/reports/:id/pdf']));
+      expect([...reached]).toEqual(expect.arrayContaining(['/api/brand/my-articles', '/api/brand/my-articles/:paymentId', '/api/brand/placements/:placementId', '/api/brand/projects/:paymentId/timeline', '/api/brand/placements/:placementId/timeline', '/api/org/reports/:id/csv', '/api/org/reports/:id/pdf']));
     }
     // what the reviewer did answered without amounts too
     for (const [i, res] of answers.entries()) {

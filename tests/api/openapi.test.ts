@@ -31,6 +31,7 @@ import { createTestDb } from '../support/db';
 import { createUser, kinds, signedIn, uniqueEmail } from '../support/factories';
 import { testChecker } from '../support/outlets';
 import { createOpportunity, sessionIdOf } from '../support/payments';
+import { API_ALIASES } from '../../src/shared/api-paths';
 
 type Json = Record<string, unknown>;
 
@@ -178,6 +179,28 @@ describe('the document', () => {
     const headers = (search['200'] as Json).headers as Record<string, Json>;
     expect(Object.keys(headers).sort()).toEqual(['Link', 'X-Total-Count']);
     expect(headers['X-Total-Count'].description).toMatch(/first page only.*exactly up to 1000, or `1000\+`/);
+  });
+});
+
+describe('a placement’s routes on one prefix per side (issue 58)', () => {
+  it('each older path answers as its new one and is documented deprecated, pointing to it', () => {
+    const aliases = Object.entries(API_ALIASES);
+    expect(aliases.length).toBeGreaterThan(20);
+    for (const [old, now] of aliases) {
+      expect(now).toMatch(/^\/api\/(brand|admin)\/placements\/:placementId(\/|$)/);
+      const olds = [...registered.values()].filter((r) => r.url === old);
+      expect(olds.length, old).toBeGreaterThan(0);
+      for (const route of olds) {
+        const op = operationOf(route)!;
+        const current = operationOf({ ...route, url: now })!;
+        expect(op.deprecated, `${route.method} ${old}`).toBe(true);
+        expect(op['x-alias-of'], `${route.method} ${old}`).toBe(now);
+        expect(String(op.description)).toContain(`${route.method} ${now}`);
+        expect(current.deprecated, `${route.method} ${now}`).toBeUndefined();
+        expect(op['x-access']).toBe(current['x-access']);
+        expect(Object.keys(op.responses as Json).sort()).toEqual(Object.keys(current.responses as Json).sort());
+      }
+    }
   });
 });
 

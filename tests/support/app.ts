@@ -9,6 +9,7 @@ import { configSchema, type Config } from '../../src/server/config';
 import type { Db, DbHandle } from '../../src/server/db/client';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { createTestDb } from './db';
+import { API_ALIASES } from '../../src/shared/api-paths';
 
 export const ORIGIN = 'http://localhost:80';
 
@@ -113,4 +114,40 @@ export class Agent {
     ]);
     return this.request<T>('POST', url, payload, { 'content-type': `multipart/form-data; boundary=${boundary}` });
   }
+}
+
+const REWRITES = Object.entries(API_ALIASES).map(([old, now]) => ({ re: new RegExp(`^${old.replace(/:[A-Za-z]+/g, '([^/?]+)')}(?=$|\\?)`), now }));
+
+/**
+ * A URL of an older path of a placement's route (shared/api-paths.ts `API_ALIASES`) on its new path,
+ * the same ids in it; any other URL as it is.
+ */
+export function newPathOf(url: string): string {
+  for (const { re, now } of REWRITES) {
+    const m = re.exec(url);
+    if (!m) continue;
+    let k = 1;
+    return now.replace(/:[A-Za-z]+/g, () => m[k++]) + url.slice(m[0].length);
+  }
+  return url;
+}
+
+/**
+ * The same agent (its session), sending every request of an older path to the new one instead;
+ * `rewritten` counts how many it moved (a test of the new paths checks it is not 0).
+ */
+export function viaNewPaths(agent: Agent): Agent & { rewritten: number } {
+  const state = { rewritten: 0 };
+  return new Proxy(agent, {
+    get(target, prop, receiver) {
+      if (prop === 'rewritten') return state.rewritten;
+      if (prop === 'request')
+        return (method: string, url: string, ...rest: [unknown?, Record<string, string>?]) => {
+          const now = newPathOf(url);
+          if (now !== url) state.rewritten++;
+          return target.request(method, now, ...rest);
+        };
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  }) as Agent & { rewritten: number };
 }

@@ -49,7 +49,7 @@ export function RefundButton({
   const [reason, setReason] = React.useState('');
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const refund = useMutation({
-    mutationFn: (body: RefundRequest | undefined) => apiRequest<PaymentDto>('POST', apiUrl('/api/admin/payments/:id/refund', { id: paymentId }), body),
+    mutationFn: (body: RefundRequest | undefined) => apiRequest<PaymentDto>('POST', apiUrl('/api/admin/placements/:placementId/refund', { placementId: paymentId }), body),
     onSettled: () => refreshAfter('refund'),
   });
   const left = leftToRefund({ amount, refundedAmount });

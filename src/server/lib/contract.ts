@@ -12,9 +12,10 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { RoutePath } from '../../shared/api-paths';
+import { aliasesOf, type RoutePath } from '../../shared/api-paths';
 import { pageQuerySchema } from '../../shared/schemas/paging';
 import { errorSchema } from '../../shared/schemas/responses/common';
+import { PAYMENT_NOT_FOUND } from '../db/payment-access';
 import { DomainError, unauthorized, forbidden, notFound } from './errors';
 import { issuesAsDomainError } from './validate';
 import type { SessionUser } from './session-user';
@@ -269,6 +270,54 @@ export function route<
     ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
     handler: handler as never,
   });
+  // its older paths (shared/api-paths.ts API_ALIASES): the same route, documented as deprecated
+  for (const alias of aliasesOf(url)) {
+    const names = paramNamesOf(url);
+    const olds = paramNamesOf(alias);
+    if (olds.length !== names.length) throw new Error(`${method} ${alias}: an alias of ${url} has other parameters`);
+    const toNew = new Map(olds.map((old, i) => [old, names[i]]));
+    const toOld = new Map(names.map((name, i) => [name, olds[i]]));
+    const actsOn = contract.access === 'brand' && contract.actsOn ? renameActsOn(contract.actsOn, toOld) : undefined;
+    app.route({
+      method,
+      url: alias,
+      ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
+      schema: {
+        ...schema,
+        deprecated: true,
+        description: `**Deprecated:** the older path of \`${method} ${url}\`, kept for existing callers; new callers use that one.\n\n${description}`,
+        'x-alias-of': url,
+        ...(contract.actsOn ? { 'x-acts-on': renameActsOn(contract.actsOn, toOld) } : {}),
+        ...(contract.params ? { params: renameKeys(contract.params as unknown as z.ZodObject, toOld) } : {}),
+      },
+      config: {
+        access: contract.access,
+        statuses: Object.keys(response).map(Number),
+        ...(can ? { can } : {}),
+        ...(contract.clientReview ? { clientReview: true } : {}),
+        ...(actsOn ? { actsOn } : {}),
+      },
+      ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
+      // the handler reads the new path's names
+      preHandler: async (req) => {
+        const params = req.params as Record<string, string>;
+        req.params = Object.fromEntries(Object.entries(params).map(([k, v]) => [toNew.get(k) ?? k, v]));
+      },
+      handler: handler as never,
+    });
+  }
+}
+
+const paramNamesOf = (url: string) => [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
+
+function renameActsOn(on: ActsOn, names: Map<string, string>): ActsOn {
+  if ('placement' in on) return { placement: names.get(on.placement) ?? on.placement };
+  if ('dispute' in on) return { dispute: names.get(on.dispute) ?? on.dispute };
+  return { own: names.get(on.own) ?? on.own };
+}
+
+function renameKeys(params: z.ZodObject, names: Map<string, string>): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(params.shape).map(([k, v]) => [names.get(k) ?? k, v as z.ZodType])));
 }
 
 /**
@@ -421,3 +470,10 @@ export const idIn = (message: string, code = codeOfNotFound(message)) => {
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message)
     .meta({ format: 'uuid' });
 };
+
+/**
+ * The parameter of a placement's routes (issue 58, `/api/brand|admin/placements/:placementId/…`): the
+ * placement's id (today the same uuid as the payment that bought it, so the older paths' payment id
+ * finds it too). One that is not found is answered as the spec's routes answer a payment.
+ */
+export const placementParams = z.object({ placementId: idIn(PAYMENT_NOT_FOUND).describe('the placement’s id') });

@@ -63,7 +63,7 @@ const problemsMessage = (check: PublicationCheck) =>
 function usePreviewCheck() {
   return useMutation({
     mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
-      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), { liveUrl }),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/placements/:placementId/publication/check', { placementId: paymentId }), { liveUrl }),
   });
 }
 

@@ -201,6 +201,7 @@ function operationBlock(path: string, method: string, op: Json): string {
   const badges = [
     `<span class="badge access">${esc(op['x-access'])}</span>`,
     op['x-spec'] ? '<span class="badge spec">spec</span>' : '',
+    op.deprecated ? '<span class="badge deprecated">deprecated</span>' : '',
   ].join('');
   return `<article class="operation" id="${esc(op.operationId)}">
 <h3><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code> ${badges}</h3>
@@ -223,7 +224,7 @@ main{padding:1.5rem 2.5rem 4rem;max-width:72rem}h1{margin:0 0 .5rem}h2.tag{margi
 h4{margin:1rem 0 .4rem;font-size:.9rem}
 .method{display:inline-block;min-width:4.2rem;text-align:center;border-radius:4px;padding:.1rem .4rem;color:#fff;font:700 12px ui-monospace,monospace}
 .get{background:#2e7d4f}.post{background:#2f5bd3}.put{background:#9a5b00}.patch{background:#7a4bc4}.delete{background:#b3261e}
-.badge{font-size:11px;font-weight:600;border-radius:999px;padding:.05rem .5rem;border:1px solid var(--line);color:var(--muted)}.badge.spec{border-color:#2e7d4f;color:#2e7d4f}
+.badge{font-size:11px;font-weight:600;border-radius:999px;padding:.05rem .5rem;border:1px solid var(--line);color:var(--muted)}.badge.spec{border-color:#2e7d4f;color:#2e7d4f}.badge.deprecated{border-color:#9a5b00;color:#9a5b00}
 table.fields{border-collapse:collapse;width:100%;margin:.3rem 0;table-layout:fixed}.fields .w-name{width:28%}.fields .w-in{width:9%}.fields .w-type{width:20%}.fields td{overflow-wrap:anywhere}.fields th,.fields td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}section.schema h3 code{font-size:1rem}
 .fields th{font-size:12px;color:var(--muted);font-weight:600}.fields td p{margin:0}
 .opt{font-size:11px;color:var(--muted)}.rules{color:var(--muted);font-size:13px}

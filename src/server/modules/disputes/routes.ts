@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Module } from '../../deps';
-import { idIn, memberOf, route, scopeOf, userOf } from '../../lib/contract';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { idIn, memberOf, placementParams, route, scopeOf, userOf } from '../../lib/contract';
 import { parse } from '../../lib/validate';
 import { uploadRoutes } from '../../storage/read-upload';
 import { storeUpload } from '../../storage/uploads';
@@ -45,15 +44,15 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
     route(
       uploads,
       'POST',
-      '/api/brand/projects/:paymentId/disputes',
+      '/api/brand/placements/:placementId/disputes',
       {
         access: 'brand',
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         can: 'work',
         tags: ['Disputes'],
         summary: 'Open a dispute about a placement',
         description: `About the content (\`not_as_briefed\`, \`other\`) from the first draft until DISPUTE_DAYS (${config.DISPUTE_DAYS} here) after release; about the live link (\`not_published\`, \`link_missing\`, \`link_changed\`) while it is published and guaranteed: Byline checks it at once and a problem two checks an hour apart confirm becomes the publication case. The editorial team answers a content dispute within RESPONSE_DAYS (${config.RESPONSE_DAYS} here) or the brand gets what it asked for. JSON, or multipart/form-data with the same fields and a \`file\` (PDF, DOC, DOCX, PNG or JPEG, at most 25 MB), which goes into the placement's conversation with the text.`,
-        params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+        params: placementParams,
         body: disputeRequestSchema,
         bodyParsedByHandler: true,
         upload: {
@@ -75,7 +74,7 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
         try {
           const input = parse(disputeRequestSchema, form ? { ...form.fields, text: form.text } : req.body);
           const checked = form?.file ? await checkAttachment(form.file) : null;
-          const dispute = await openDispute(db, member, req.params.paymentId, input, new Date(), terms);
+          const dispute = await openDispute(db, member, req.params.placementId, input, new Date(), terms);
           const attachment = checked
             ? {
                 file: await storeUpload(

@@ -7,8 +7,7 @@ import {
   unreadSummarySchema,
 } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { fileAnswer, idIn, memberOf, noContent, route, scopeOf, userOf, type Access } from '../../lib/contract';
+import { fileAnswer, idIn, memberOf, noContent, placementParams, route, scopeOf, userOf, type Access } from '../../lib/contract';
 import { badRequest, notFound } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { claimLimits, releaseClaims } from '../../lib/rate-limit';
@@ -36,8 +35,7 @@ const ATTACHMENT_TYPES = [
   'image/jpeg',
 ];
 
-const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
-const attachmentParams = paymentParams.extend({ messageId: idIn(ATTACHMENT_NOT_FOUND).describe('the message’s id') });
+const attachmentParams = placementParams.extend({ messageId: idIn(ATTACHMENT_NOT_FOUND).describe('the message’s id') });
 /**
  * JSON `{text}`; a multipart message has no JSON body (null here) and its `text` field is read with
  * the same schema from the form.
@@ -65,15 +63,15 @@ const SIDES: { prefix: '/api/brand' | '/api/admin'; access: Access; who: string;
 
 /**
  * The conversation of a placement between its brand and the editorial team (issue 19), under
- * /api/brand/projects/{paymentId}/… for the brand that owns the payment and /api/admin/projects/
- * {paymentId}/… for admins (all admins are one side). Another brand's payment is a 404, like a
+ * /api/brand/placements/{placementId}/… for the brand that owns it and /api/admin/placements/
+ * {placementId}/… for admins (the older /projects/{paymentId}/… paths are aliases) (all admins are one side). Another brand's payment is a 404, like a
  * missing one. Attachments are private to the two sides, stored like drafts (never under /uploads).
  */
 export const messagesModule: Module = async (app, deps) => {
   const { db, files, limits } = deps;
 
   for (const { prefix, access, who, caller: callerOf } of SIDES) {
-    const base = `${prefix}/projects/:paymentId` as const;
+    const base = `${prefix}/placements/:placementId` as const;
 
     // the sidebar badge and the cards: the caller's side's unread messages per placement
     route(
@@ -99,14 +97,14 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/conversation`,
       {
         access,
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'What a placement’s conversation is about (the details page’s header)',
-        params: paymentParams,
+        params: placementParams,
         response: { 200: conversationAboutSchema },
       },
-      async (req) => conversationAbout(db, callerOf(req), req.params.paymentId),
+      async (req) => conversationAbout(db, callerOf(req), req.params.placementId),
     );
 
     route(
@@ -115,18 +113,18 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages`,
       {
         access,
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         paged: true,
         summary: 'A placement’s messages: the newest page first, each page newest first',
         description: 'The `Link: rel="next"` page holds older messages.',
-        params: paymentParams,
+        params: placementParams,
         response: { 200: z.array(messageSchema) },
       },
       async (req, reply) => {
         const page = pageFrom(req.query);
-        return sendJsonPage(req, reply, page, await messagesPage(db, callerOf(req), req.params.paymentId, page));
+        return sendJsonPage(req, reply, page, await messagesPage(db, callerOf(req), req.params.placementId, page));
       },
     );
 
@@ -138,14 +136,14 @@ export const messagesModule: Module = async (app, deps) => {
         `${base}/messages`,
         {
           access,
-          actsOn: { placement: 'paymentId' },
+          actsOn: { placement: 'placementId' },
           ...(access === 'brand' ? { clientReview: true as const } : {}),
           ...(access === 'brand' ? { can: 'work' as const } : {}),
           tags: ['Conversation'],
           summary: 'Write a message, with or without an attachment',
           description:
             'JSON `{text}`, or multipart/form-data with a `text` field and a `file` (PDF, DOC, DOCX, PNG or JPEG by its bytes, at most 25 MB). The other side is told by e-mail, at most every 15 minutes.',
-          params: paymentParams,
+          params: placementParams,
           body: messageBody,
           upload: {
             text: { description: 'the message (may be empty when a file is attached)' },
@@ -159,7 +157,7 @@ export const messagesModule: Module = async (app, deps) => {
         },
         async (req, reply) => {
           const caller = callerOf(req);
-          const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
+          const { paymentId } = await conversationOf(db, caller, req.params.placementId);
           const form = req.isMultipart() ? await readMessageForm(req) : null;
           let claimed: number[] = [];
           try {
@@ -207,18 +205,18 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/read`,
       {
         access,
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         // the read mark is the side's, not the member's: a viewer reading marks it too
         ...(access === 'brand' ? { can: 'read' as const } : {}),
         tags: ['Conversation'],
         summary: 'Mark everything the other side wrote so far as read',
-        params: paymentParams,
+        params: placementParams,
         response: { 204: noContent('Marked read') },
       },
       async (req, reply) => {
         const caller = callerOf(req);
-        const { paymentId } = await conversationOf(db, caller, req.params.paymentId);
+        const { paymentId } = await conversationOf(db, caller, req.params.placementId);
         await markRead(db, caller.side, paymentId);
         return reply.code(204).send();
       },
@@ -230,7 +228,7 @@ export const messagesModule: Module = async (app, deps) => {
       `${base}/messages/:messageId/attachment`,
       {
         access,
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'Download a message’s attachment',
@@ -238,7 +236,7 @@ export const messagesModule: Module = async (app, deps) => {
         response: { 200: fileAnswer(ATTACHMENT_TYPES, 'The file, as an attachment under its original name') },
       },
       async (req, reply) => {
-        const { paymentId } = await conversationOf(db, callerOf(req), req.params.paymentId);
+        const { paymentId } = await conversationOf(db, callerOf(req), req.params.placementId);
         const attachment = await attachmentOf(db, paymentId, req.params.messageId);
         const file = attachment && (await files.get(attachment.file));
         if (!attachment || !file) throw notFound('attachment_not_found', ATTACHMENT_NOT_FOUND);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../deps';
-import { idIn, route, userOf } from '../../lib/contract';
+import { placementParams, route, userOf } from '../../lib/contract';
 import { notFound, conflict } from '../../lib/errors';
 import { pageFrom, sendJsonPage } from '../../lib/paging';
 import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
@@ -21,7 +21,6 @@ import { declineAnswerSchema, declineRequestSchema } from '../../../shared/schem
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
 
-const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
 /** Admin Payments: the list, its totals, the charges that need attention, refunds. */
 export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config }: ModuleDeps) {
@@ -76,14 +75,14 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/refund',
+    '/api/admin/placements/:placementId/refund',
     {
       access: 'admin',
       tags: ['Payments'],
       summary: 'Refund a payment held in escrow or published, in full or in part',
       description:
         'Without `amountUsd`, what is left is refunded in full (the spec’s call; the payment becomes `refunded`). With it, that part is refunded through the provider with its own credit note and the payment keeps its status (`refundedAmount` grows); asking for exactly what is left refunds in full. The refunded total never exceeds the amount charged, however many refunds run at once.',
-      params: paymentParams,
+      params: placementParams,
       body: refundRequestSchema,
       response: { 200: paymentSchema },
       errors: { 409: 'Only a payment held in escrow or published can be refunded, and never more than is left of it' },
@@ -91,7 +90,7 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
     async (req) => {
       const admin = userOf(req);
       const actor = { type: 'admin' as const, id: admin.id };
-      const { id } = req.params;
+      const id = req.params.placementId;
       const existing = await paymentById(db, id);
       if (!existing) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
       const notRefundable = () => conflict('payment_not_refundable', `Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
@@ -123,17 +122,17 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/decline',
+    '/api/admin/placements/:placementId/decline',
     {
       access: 'admin',
       tags: ['Payments'],
       summary: 'Decline a placement before writing starts (the outlet refused it): the brand may swap it for an alternative',
       description: `Its slot is given back. The brand is e-mailed and has SWAP_DAYS (default ${SWAP_DAYS}) days (\`swapBy\`) to choose an alternative; without a choice it is refunded in full. An order checked out with \`autoSwap\` takes the closest alternative at once.`,
-      params: paymentParams,
+      params: placementParams,
       body: declineRequestSchema,
       response: { 200: declineAnswerSchema },
       errors: { 404: PAYMENT_NOT_FOUND, 409: 'Declined already, or writing has started, or not in progress' },
     },
-    async (req) => declinePlacement(db, provider, req.params.id, req.body.reason, { type: 'admin', id: userOf(req).id }, new Date(), config.SWAP_DAYS),
+    async (req) => declinePlacement(db, provider, req.params.placementId, req.body.reason, { type: 'admin', id: userOf(req).id }, new Date(), config.SWAP_DAYS),
   );
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, route, userOf } from '../../lib/contract';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
+import { idIn, memberOf, placementParams, route, userOf } from '../../lib/contract';
 import {
   cancelAnswerSchema,
   cancellationAnswerSchema,
@@ -18,15 +17,15 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
   route(
     app,
     'POST',
-    '/api/brand/projects/:paymentId/cancel',
+    '/api/brand/placements/:placementId/cancel',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       can: 'buy',
       tags: ['Placements'],
       summary: 'Cancel a placement in progress',
       description: `Before the editorial team marks writing as started (or attaches a draft) it is refunded in full at once, with its credit note (200). After that it is a request the team answers within RESPONSE_DAYS (${config.RESPONSE_DAYS} here): a full or part refund, or a refusal with a reason; unanswered by \`respondBy\`, it is granted in full (202).`,
-      params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+      params: placementParams,
       body: cancelRequestSchema,
       response: { 200: cancelAnswerSchema, 202: cancelRequestedSchema },
       errors: {
@@ -38,7 +37,7 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
         db,
         provider,
         memberOf(req),
-        req.params.paymentId,
+        req.params.placementId,
         req.body.reason || null,
         new Date(),
         config.RESPONSE_DAYS,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, route, scopeOf } from '../../lib/contract';
+import { idIn, memberOf, placementParams, route, scopeOf } from '../../lib/contract';
 import { clientFilter } from '../../../shared/schemas/brief';
 import {
   cartCheckoutAnswerSchema,
@@ -17,11 +17,9 @@ import {
 import { addToCart, cartOf, clearCart, removeFromCart } from './cart';
 import { orderOf, ordersOf, reorder, startCartCheckout } from './orders';
 import { swapOptions, swapPlacement } from './swap';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { purchaseRequestAnswerSchema } from '../../../shared/schemas/org';
 
 const opportunityParams = z.object({ opportunityId: idIn('Opportunity not found').describe('the opportunity’s id') });
-const paymentParams = z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 const orderParams = z.object({ id: idIn('Order not found').describe('the order’s id') });
 
 /**
@@ -184,32 +182,32 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
   route(
     app,
     'GET',
-    '/api/brand/projects/:paymentId/swap-options',
+    '/api/brand/placements/:placementId/swap-options',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       tags: ['Placements'],
       summary: 'Alternatives for a placement the outlet declined: up to 5, closest first',
       description:
         'Same type, a price within 20 % of what the placement holds, domain authority within ±10, a shared topic, available now; each says what choosing it refunds (`refundUsd`) or costs (`payUsd`).',
-      params: paymentParams,
+      params: placementParams,
       response: { 200: z.array(swapOptionSchema) },
       errors: { 409: 'This placement was not declined' },
     },
-    async (req) => swapOptions(db, memberOf(req), req.params.paymentId),
+    async (req) => swapOptions(db, memberOf(req), req.params.placementId),
   );
 
   route(
     app,
     'POST',
-    '/api/brand/projects/:paymentId/swap',
+    '/api/brand/placements/:placementId/swap',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       can: 'work',
       tags: ['Placements'],
       summary: 'Swap a declined placement for one of its alternatives: a cheaper one refunds the difference, a dearer one answers the checkout of it (`url`)',
-      params: paymentParams,
+      params: placementParams,
       body: swapRequestSchema,
       response: { 200: swapAnswerSchema },
       errors: {
@@ -219,7 +217,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     },
     async (req) => {
       const member = memberOf(req);
-      return swapPlacement(db, provider, req.params.paymentId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member, {
+      return swapPlacement(db, provider, req.params.placementId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member, {
         publicUrl: publicUrl(config),
       });
     },

@@ -11,7 +11,7 @@ import {
 import { livePlacementItemSchema, placementCountsSchema } from '../../../shared/schemas/responses/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, route, userOf } from '../../lib/contract';
+import { idIn, placementParams, route, userOf } from '../../lib/contract';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
@@ -64,15 +64,15 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
   route(
     app,
     'GET',
-    '/api/admin/projects/:paymentId',
+    '/api/admin/placements/:placementId',
     {
       access: 'admin',
       tags: ['Placements'],
       summary: 'One placement, as Projects lists it (its page), whatever its state',
-      params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+      params: placementParams,
       response: { 200: adminPlacementItemSchema },
     },
-    async (req, reply) => sendJsonItem(reply, await adminProject(db, req.params.paymentId)),
+    async (req, reply) => sendJsonItem(reply, await adminProject(db, req.params.placementId)),
   );
 
   route(
@@ -92,50 +92,49 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
   );
 
   // the fair terms (issue 47): extra revisions answered, writing started (cancelling becomes a request)
-  const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/revision-request/accept',
+    '/api/admin/placements/:placementId/revision-request/accept',
     {
       access: 'admin',
       tags: ['Placements'],
       summary: 'Accept the brand’s extra revision: the round opens with its feedback',
-      params: paymentParams,
+      params: placementParams,
       response: { 200: placementPaymentSchema },
       errors: { 409: 'No extra revision is awaiting an answer, or the draft is no longer under review' },
     },
-    async (req) => answerExtraRevision(db, req.params.id, true, null, { type: 'admin', id: userOf(req).id }),
+    async (req) => answerExtraRevision(db, req.params.placementId, true, null, { type: 'admin', id: userOf(req).id }),
   );
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/revision-request/decline',
+    '/api/admin/placements/:placementId/revision-request/decline',
     {
       access: 'admin',
       tags: ['Placements'],
       summary: 'Decline the brand’s extra revision, with the reason it reads (it may dispute it)',
-      params: paymentParams,
+      params: placementParams,
       body: answerReasonSchema,
       response: { 200: placementPaymentSchema },
       errors: { 409: 'No extra revision is awaiting an answer' },
     },
-    async (req) => answerExtraRevision(db, req.params.id, false, req.body.reason, { type: 'admin', id: userOf(req).id }),
+    async (req) => answerExtraRevision(db, req.params.placementId, false, req.body.reason, { type: 'admin', id: userOf(req).id }),
   );
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/writing-started',
+    '/api/admin/placements/:placementId/writing-started',
     {
       access: 'admin',
       tags: ['Placements'],
       summary: 'Mark the writing as started: from now the brand’s cancellation is a request the team answers',
       description: 'Attaching a draft marks it too.',
-      params: paymentParams,
+      params: placementParams,
       response: { 200: z.object({ writingStartedAt: timestamp }) },
       errors: { 409: 'Already marked, or the placement is not in progress (or is being refunded, or was declined)' },
     },
-    async (req) => markWritingStarted(db, req.params.id, { type: 'admin', id: userOf(req).id }),
+    async (req) => markWritingStarted(db, req.params.placementId, { type: 'admin', id: userOf(req).id }),
   );
 
   publicationRoutes(app, deps);

@@ -23,7 +23,7 @@ import {
 } from '../../../shared/schemas/responses/placement';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, memberOf, noContent, orgOf, route, scopeOf } from '../../lib/contract';
+import { idIn, memberOf, noContent, orgOf, placementParams, route, scopeOf } from '../../lib/contract';
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
@@ -96,18 +96,18 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
   route(
     app,
     'GET',
-    '/api/brand/my-articles/:paymentId',
+    '/api/brand/placements/:placementId',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       clientReview: true,
       tags: ['Placements'],
       summary: 'One of the brand’s placements, as My Articles lists it (its page)',
-      params: paymentParams,
+      params: placementParams,
       response: { 200: brandPlacementItemSchema },
     },
     async (req, reply) => {
-      return sendJsonItem(reply, await myArticle(db, scopeOf(req), req.params.paymentId, memberViewer(memberOf(req))));
+      return sendJsonItem(reply, await myArticle(db, scopeOf(req), req.params.placementId, memberViewer(memberOf(req))));
     },
   );
 
@@ -266,22 +266,22 @@ export function brandPlacementRoutes(app: FastifyInstance, { db }: ModuleDeps) {
   route(
     app,
     'POST',
-    '/api/brand/brief/:paymentId/copy',
+    '/api/brand/placements/:placementId/brief/copy',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       clientReview: true,
       can: 'work',
       tags: ['Placements'],
       summary: 'Use this (submitted) brief for other placements of the same order',
       description:
         'Submits a copy of the brief for each placement chosen in `paymentIds`, or, without them, for every placement of the order that has no brief. A placement with a brief of its own keeps it and is listed in `skipped`, as is any that cannot take a brief (published, refunded, approved). Each copy stays editable.',
-      params: paymentParams,
+      params: placementParams,
       body: briefCopySchema,
       response: { 200: briefCopyAnswerSchema },
       errors: { 409: 'The brief is not submitted yet, or the placement was bought on its own' },
     },
-    async (req) => copyBrief(db, memberOf(req), req.params.paymentId, req.body.paymentIds),
+    async (req) => copyBrief(db, memberOf(req), req.params.placementId, req.body.paymentIds),
   );
 
   route(

@@ -13,7 +13,7 @@ import { placementPaymentSchema } from '../../../shared/schemas/responses/placem
 import { publicationCheckResultSchema, publicationSetSchema } from '../../../shared/schemas/responses/publication';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { ModuleDeps } from '../../deps';
-import { idIn, route, userOf } from '../../lib/contract';
+import { idIn, placementParams, route, userOf } from '../../lib/contract';
 import { parse } from '../../lib/validate';
 import type { PublicationDeps } from './live-check';
 import { previewCheck, releasePayment } from './release';
@@ -108,19 +108,19 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
   route(
     app,
     'PUT',
-    '/api/admin/payments/:id/publication',
+    '/api/admin/placements/:placementId/publication',
     {
       access: 'admin',
       tags: ['Publication'],
       summary: 'Give or change the live article’s address (checked first)',
-      params: paymentParams,
+      params: placementParams,
       body: publicationUrlSchema,
       response: { 200: publicationSetSchema },
       errors: { 409: checkRefusal('Not published, or refunded') },
     },
     async (req) => {
       // the check the new URL passed (or was accepted with)
-      const check = await setPublicationUrl(publication, req.params.id, req.body, new Date(), admin(req));
+      const check = await setPublicationUrl(publication, req.params.placementId, req.body, new Date(), admin(req));
       return { ok: true as const, check };
     },
   );
@@ -129,21 +129,21 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
   route(
     app,
     'POST',
-    '/api/admin/payments/:id/publication/check',
+    '/api/admin/placements/:placementId/publication/check',
     {
       access: 'admin',
       tags: ['Publication'],
       summary: 'Check a live article now',
       description:
         'With `{liveUrl}`: try that address (nothing changes). Without: check the live article and apply the result.',
-      params: paymentParams,
+      params: placementParams,
       body: publicationCheckSchema,
       response: { 200: publicationCheckResultSchema },
       errors: { 409: 'Published without a live link, or refunded' },
     },
     async (req) => {
       const { liveUrl } = req.body;
-      return liveUrl ? previewCheck(publication, req.params.id, liveUrl) : recheckNow(publication, req.params.id);
+      return liveUrl ? previewCheck(publication, req.params.placementId, liveUrl) : recheckNow(publication, req.params.placementId);
     },
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Module } from '../../deps';
-import { fileAnswer, idIn, memberOf, noContent, route, scopeOf } from '../../lib/contract';
+import { fileAnswer, idIn, memberOf, noContent, placementParams, route, scopeOf } from '../../lib/contract';
 import { publicUrl } from '../../config';
 import { notFound, unsupportedMedia } from '../../lib/errors';
 import { PAYMENT_NOT_FOUND, paymentVisible } from '../../db/payment-access';
@@ -231,17 +231,17 @@ export const reportsModule: Module = async (app, { db, readDb, files, limits, co
   route(
     app,
     'POST',
-    '/api/brand/projects/:paymentId/shares',
+    '/api/brand/placements/:placementId/shares',
     {
       access: 'brand',
-      actsOn: { placement: 'paymentId' },
+      actsOn: { placement: 'placementId' },
       can: 'work',
       clientReview: true,
       tags: ['Reports'],
       summary: 'Share a placement’s proof by a link that expires',
       description:
         'The link shows the outlet, the article’s title, its live URL, the link’s status and its check history: no price, no conversation.',
-      params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+      params: placementParams,
       body: shareRequestSchema,
       response: { 201: z.object({ id: z.guid(), url: z.string(), expiresAt: z.iso.datetime() }) },
       errors: { 404: PAYMENT_NOT_FOUND },
@@ -249,10 +249,10 @@ export const reportsModule: Module = async (app, { db, readDb, files, limits, co
     async (req, reply) => {
       const member = memberOf(req);
       // another organisation's, or (the contract's placement check) a client the member is not limited to: 404
-      if (!(await paymentVisible(db, req.params.paymentId, member.organisationId))) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+      if (!(await paymentVisible(db, req.params.placementId, member.organisationId))) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
       return reply
         .status(201)
-        .send(await createShare(db, member, { placementId: req.params.paymentId }, req.body.expiresInDays, baseUrl));
+        .send(await createShare(db, member, { placementId: req.params.placementId }, req.body.expiresInDays, baseUrl));
     },
   );
 

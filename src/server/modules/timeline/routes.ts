@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { timelineEntrySchema } from '../../../shared/schemas/responses/conversation';
 import type { Module } from '../../deps';
-import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
-import { idIn, orgOf, route, type Access } from '../../lib/contract';
+import { orgOf, placementParams, route, type Access } from '../../lib/contract';
 import { sendJsonRows } from '../../lib/paging';
 import { TIMELINE_LIMIT_DEFAULT, timelinePage } from './service';
 
@@ -55,21 +54,21 @@ export const timelineModule: Module = async (app, { db }) => {
     route(
       app,
       'GET',
-      `${prefix}/projects/:paymentId/timeline`,
+      `${prefix}/placements/:placementId/timeline`,
       {
         access,
-        actsOn: { placement: 'paymentId' },
+        actsOn: { placement: 'placementId' },
         ...(access === 'brand' ? { clientReview: true as const } : {}),
         tags: ['Conversation'],
         summary: 'A placement’s timeline, oldest first: every change, who made it and when',
         description: `A page holds ${TIMELINE_LIMIT_DEFAULT} entries unless \`limit\` says otherwise; the next page is in \`Link: <…>; rel="next"\`.`,
-        params: z.object({ paymentId: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') }),
+        params: placementParams,
         querystring: timelineQuerySchema,
         response: { 200: z.array(timelineEntrySchema) },
       },
       async (req, reply) => {
         const limit = req.query.limit ?? TIMELINE_LIMIT_DEFAULT;
-        const { rows, entries, more } = await timelinePage(db, req.params.paymentId, {
+        const { rows, entries, more } = await timelinePage(db, req.params.placementId, {
           organisationId: organisationOf(req),
           limit,
           after: req.query.cursor,

@@ -47,7 +47,7 @@ function invalidatePlacements() {
 export function useRecheckPlacement() {
   return useMutation({
     mutationFn: (paymentId: string) =>
-      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), {}),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/placements/:placementId/publication/check', { placementId: paymentId }), {}),
     onSettled: invalidatePlacements,
   });
 }
@@ -56,7 +56,7 @@ export function useRecheckPlacement() {
 export function usePreviewCheck() {
   return useMutation({
     mutationFn: ({ paymentId, liveUrl }: { paymentId: string; liveUrl: string }) =>
-      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/payments/:id/publication/check', { id: paymentId }), { liveUrl }),
+      apiRequest<PublicationCheck>('POST', apiUrl('/api/admin/placements/:placementId/publication/check', { placementId: paymentId }), { liveUrl }),
   });
 }
 
@@ -72,7 +72,7 @@ export function useChangeLiveUrl() {
     }: {
       paymentId: string;
       body: Required<Pick<PublishRequest, 'liveUrl'>> & PublishRequest;
-    }) => apiRequest<{ ok: true }>('PUT', apiUrl('/api/admin/payments/:id/publication', { id: paymentId }), body),
+    }) => apiRequest<{ ok: true }>('PUT', apiUrl('/api/admin/placements/:placementId/publication', { placementId: paymentId }), body),
     onSuccess: invalidatePlacements,
   });
 }

@@ -20,7 +20,7 @@ export function useCancelPlacement(paymentId: string) {
   return useMutation({
     mutationFn: (reason: string) => {
       const text = reason.trim();
-      return apiRequest<CancelAnswer>('POST', apiUrl('/api/brand/projects/:paymentId/cancel', { paymentId }), text ? { reason: text } : {});
+      return apiRequest<CancelAnswer>('POST', apiUrl('/api/brand/placements/:placementId/cancel', { placementId: paymentId }), text ? { reason: text } : {});
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: myArticlesKey });

@@ -67,7 +67,7 @@ export type OpenDisputeInput = DisputeRequest & { file: File | null };
 export function useOpenDispute(paymentId: string) {
   return useMutation({
     mutationFn: ({ file, ...input }: OpenDisputeInput) => {
-      const url = apiUrl('/api/brand/projects/:paymentId/disputes', { paymentId });
+      const url = apiUrl('/api/brand/placements/:placementId/disputes', { placementId: paymentId });
       if (!file) return apiRequest<Dispute>('POST', url, input);
       const form = new FormData();
       form.append('reason', input.reason);

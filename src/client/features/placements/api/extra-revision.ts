@@ -13,7 +13,7 @@ export function useAnswerExtraRevision(paymentId: string) {
     mutationFn: (answer: { accept: true } | { accept: false; reason: string }) =>
       apiRequest<PlacementPayment>(
         'POST',
-        apiUrl(answer.accept ? '/api/admin/payments/:id/revision-request/accept' : '/api/admin/payments/:id/revision-request/decline', { id: paymentId }),
+        apiUrl(answer.accept ? '/api/admin/placements/:placementId/revision-request/accept' : '/api/admin/placements/:placementId/revision-request/decline', { placementId: paymentId }),
         answer.accept ? undefined : { reason: answer.reason.trim() },
       ),
     onSettled: invalidateProjects,

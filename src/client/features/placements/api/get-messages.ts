@@ -6,7 +6,7 @@ import { apiUrl, type ApiQuery } from '@shared/api-paths';
 export const messagesKey = (side: MessageSide, paymentId: string) => [...CONVERSATIONS_KEY, side, paymentId] as const;
 
 export const messagesUrl = (side: MessageSide, paymentId: string, query?: ApiQuery) =>
-  apiUrl(side === 'admin' ? '/api/admin/projects/:paymentId/messages' : '/api/brand/projects/:paymentId/messages', { paymentId }, query);
+  apiUrl(side === 'admin' ? '/api/admin/placements/:placementId/messages' : '/api/brand/placements/:placementId/messages', { placementId: paymentId }, query);
 
 /**
  * GET …/messages: the server sends the newest page first, newest first; the next page (Link

@@ -15,7 +15,7 @@ const retryHiccups = (count: number, err: Error) => count < 2 && !(err instanceo
 export const useBrandPlacement = (paymentId: string) =>
   useQuery<BrandPlacementItem>({
     queryKey: [...myArticlesKey, 'placement', paymentId],
-    queryFn: () => apiGet(apiUrl('/api/brand/my-articles/:paymentId', { paymentId })),
+    queryFn: () => apiGet(apiUrl('/api/brand/placements/:placementId', { placementId: paymentId })),
     retry: retryHiccups,
   });
 
@@ -26,6 +26,6 @@ export const useBrandPlacement = (paymentId: string) =>
 export const useAdminPlacement = (paymentId: string) =>
   useQuery<AdminPlacementItem>({
     queryKey: [...projectsKey, 'placement', paymentId],
-    queryFn: () => apiGet(apiUrl('/api/admin/projects/:paymentId', { paymentId })),
+    queryFn: () => apiGet(apiUrl('/api/admin/placements/:placementId', { placementId: paymentId })),
     retry: retryHiccups,
   });

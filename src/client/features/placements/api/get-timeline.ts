@@ -12,4 +12,4 @@ export const timelineKey = TIMELINES_KEY;
 
 /** GET /api/{brand|admin}/projects/{paymentId}/timeline: what happened to the article, oldest first, page by page. */
 export const useTimeline = (side: MessageSide, paymentId: string) =>
-  usePagedList<TimelineEntry>([...timelineKey, side, paymentId], apiUrl(side === 'admin' ? '/api/admin/projects/:paymentId/timeline' : '/api/brand/projects/:paymentId/timeline', { paymentId }));
+  usePagedList<TimelineEntry>([...timelineKey, side, paymentId], apiUrl(side === 'admin' ? '/api/admin/placements/:placementId/timeline' : '/api/brand/placements/:placementId/timeline', { placementId: paymentId }));

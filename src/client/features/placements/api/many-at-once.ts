@@ -37,7 +37,7 @@ export function useCopyBrief(paymentId: string) {
     mutationFn: (paymentIds?: string[]) =>
       apiRequest<{ copied: string[]; skipped: Skipped[] }>(
         'POST',
-        apiUrl('/api/brand/brief/:paymentId/copy', { paymentId }),
+        apiUrl('/api/brand/placements/:placementId/brief/copy', { placementId: paymentId }),
         paymentIds ? { paymentIds } : {},
       ),
     onSuccess: refreshArticles,
@@ -82,7 +82,7 @@ export function useDeleteBriefTemplate() {
 export const useSwapOptions = (paymentId: string, enabled: boolean) =>
   useQuery({
     queryKey: [...myArticlesKey, 'swap-options', paymentId],
-    queryFn: () => apiGet<SwapOption[]>(apiUrl('/api/brand/projects/:paymentId/swap-options', { paymentId })),
+    queryFn: () => apiGet<SwapOption[]>(apiUrl('/api/brand/placements/:placementId/swap-options', { placementId: paymentId })),
     enabled,
   });
 
@@ -91,7 +91,7 @@ export function useSwap(paymentId: string) {
     mutationFn: (opportunityId: string) =>
       apiRequest<{ paymentId: string; opportunityId: string; refundedUsd: string; url?: string; payUsd?: string }>(
         'POST',
-        apiUrl('/api/brand/projects/:paymentId/swap', { paymentId }),
+        apiUrl('/api/brand/placements/:placementId/swap', { placementId: paymentId }),
         { opportunityId },
       ),
     onSuccess: refreshArticles,
@@ -104,7 +104,7 @@ export function useDecline(paymentId: string) {
     mutationFn: (reason: string) =>
       apiRequest<{ paymentId: string; declined: { reason: string; swapBy: string } }>(
         'POST',
-        apiUrl('/api/admin/payments/:id/decline', { id: paymentId }),
+        apiUrl('/api/admin/placements/:placementId/decline', { placementId: paymentId }),
         { reason },
       ),
     onSuccess: () => {

@@ -7,7 +7,7 @@ import { apiUrl } from '@shared/api-paths';
 export function useMarkWritingStarted(paymentId: string) {
   return useMutation({
     mutationFn: () =>
-      apiRequest<{ writingStartedAt: string }>('POST', apiUrl('/api/admin/payments/:id/writing-started', { id: paymentId })),
+      apiRequest<{ writingStartedAt: string }>('POST', apiUrl('/api/admin/placements/:placementId/writing-started', { placementId: paymentId })),
     onSettled: invalidateProjects,
   });
 }

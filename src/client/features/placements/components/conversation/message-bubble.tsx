@@ -42,7 +42,7 @@ export function MessageBubble({
         )}
         {m.attachment && (
           <a
-            href={apiUrl(side === 'admin' ? '/api/admin/projects/:paymentId/messages/:messageId/attachment' : '/api/brand/projects/:paymentId/messages/:messageId/attachment', { paymentId, messageId: m.id })}
+            href={apiUrl(side === 'admin' ? '/api/admin/placements/:placementId/messages/:messageId/attachment' : '/api/brand/placements/:placementId/messages/:messageId/attachment', { placementId: paymentId, messageId: m.id })}
             download={m.attachment.name}
             className={cn(
               'flex min-w-0 items-center gap-2 rounded-lg border px-2.5 py-1.5 text-xs',

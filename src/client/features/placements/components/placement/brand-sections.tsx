@@ -138,7 +138,7 @@ export function BrandPublicationSection({ article: a }: { article: BrandPlacemen
         <ShareLinkDialog
           open={sharing}
           onOpenChange={setSharing}
-          endpoint={apiUrl('/api/brand/projects/:paymentId/shares', { paymentId: a.payment.id })}
+          endpoint={apiUrl('/api/brand/placements/:placementId/shares', { placementId: a.payment.id })}
           title="Share proof of publication"
           description="A link that shows the outlet, the article, its live link and Byline's checks of it, signed out: no price and no messages. It works until it expires or you revoke it on the Reports page."
         />
