@@ -1,6 +1,18 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { CheckCircle2, ChevronDown, ChevronUp, ClipboardList, Clock, Copy, FilePlus2, FileText, Globe, Pencil, ShieldCheck } from 'lucide-react';
+import {
+  CheckCircle2,
+  ChevronDown,
+  ChevronUp,
+  ClipboardList,
+  Clock,
+  Copy,
+  FilePlus2,
+  FileText,
+  Globe,
+  Pencil,
+  ShieldCheck,
+} from 'lucide-react';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { CheckResult, HealthBadge } from '@/components/publication/check-result';
 import { ReleasedWithout } from '@/components/publication/released-without';
@@ -14,6 +26,7 @@ import { projectTabOf } from '../projects/brief-text';
 import { DraftPanel } from '../projects/draft-panel';
 import { ExtraRevisionRequest } from '../projects/extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from '../projects/project-actions';
+import { may } from '../my-articles/article-status';
 import { Note, PageSection } from '@/components/page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
@@ -29,7 +42,13 @@ export function AdminBriefSection({ item }: { item: AdminPlacementItem }) {
       <Button variant="outline" size="sm" onClick={() => void copyBrief(item)}>
         <Copy /> Copy Brief
       </Button>
-      <Button variant="ghost" size="sm" aria-expanded={expanded} aria-controls={briefId} onClick={() => setExpanded((v) => !v)}>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-expanded={expanded}
+        aria-controls={briefId}
+        onClick={() => setExpanded((v) => !v)}
+      >
         {expanded ? <ChevronUp /> : <ChevronDown />} {expanded ? 'Hide Brief' : 'View Brief'}
       </Button>
     </>
@@ -74,9 +93,11 @@ export function AdminDraftSection({ item }: { item: AdminPlacementItem }) {
           <>
             <Note>The brief is in: write the draft and attach it for the brand's review.</Note>
             <div className="flex flex-wrap items-center gap-2">
-              <Button size="sm" onClick={() => setDialogOpen(true)}>
-                <FilePlus2 /> Attach Draft
-              </Button>
+              {may(item, 'attach_draft') && (
+                <Button size="sm" onClick={() => setDialogOpen(true)}>
+                  <FilePlus2 /> Attach Draft
+                </Button>
+              )}
               <WritingStarted item={item} />
             </div>
           </>
@@ -96,33 +117,49 @@ export function AdminDraftSection({ item }: { item: AdminPlacementItem }) {
           revisions={item.revisions}
           actions={
             <>
-              <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
-                <Pencil /> Edit Draft
-              </Button>
-              {payment.draftReviewStatus === 'edits_requested' && <MarkEditsCompleteButton paymentId={payment.id} />}
+              {may(item, 'attach_draft') && (
+                <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
+                  <Pencil /> Edit Draft
+                </Button>
+              )}
+              {may(item, 'mark_edits_complete') && <MarkEditsCompleteButton paymentId={payment.id} />}
             </>
           }
         />
-        <ExtraRevisionRequest paymentId={payment.id} revisions={item.revisions} />
+        <ExtraRevisionRequest
+          paymentId={payment.id}
+          revisions={item.revisions}
+          canAnswer={may(item, 'accept_extra_revision')}
+        />
       </div>
     );
   } else if (drafted) {
     body = (
       <div className="space-y-3">
         {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
-        <DraftPanel payment={payment} revisions={item.revisions} actions={tab === 'approved' && <PublishButton item={item} />} />
+        <DraftPanel
+          payment={payment}
+          revisions={item.revisions}
+          actions={tab === 'approved' && <PublishButton item={item} />}
+        />
       </div>
     );
   } else if (tab === 'approved') {
     body = <PublishButton item={item} />;
   } else {
-    body = <Note>{tab === 'refunded' ? 'No draft: refunded before one was attached.' : 'Published without a draft on record.'}</Note>;
+    body = (
+      <Note>
+        {tab === 'refunded' ? 'No draft: refunded before one was attached.' : 'Published without a draft on record.'}
+      </Note>
+    );
   }
 
   return (
     <PageSection title="Draft" icon={<FileText />} testId="draft-section">
       {body}
-      {(tab === 'awaiting' || tab === 'review') && <AttachDraftDialog item={item} open={dialogOpen} onOpenChange={setDialogOpen} />}
+      {(tab === 'awaiting' || tab === 'review') && (
+        <AttachDraftDialog item={item} open={dialogOpen} onOpenChange={setDialogOpen} />
+      )}
     </PageSection>
   );
 }
@@ -156,8 +193,12 @@ export function AdminPublicationSection({ item }: { item: AdminPlacementItem }) 
       <div className="flex flex-wrap items-center gap-2">
         <HealthBadge health={pub.health} />
         <ReleasedWithout without={pub.releasedWithout} />
-        {pub.verifiedAt && !refunded && <span className="text-sm text-muted-foreground">Verified {day(pub.verifiedAt)}</span>}
-        {pub.restoredAt && !pub.issue && !refunded && <span className="text-sm text-emerald-700">Restored {day(pub.restoredAt)}</span>}
+        {pub.verifiedAt && !refunded && (
+          <span className="text-sm text-muted-foreground">Verified {day(pub.verifiedAt)}</span>
+        )}
+        {pub.restoredAt && !pub.issue && !refunded && (
+          <span className="text-sm text-emerald-700">Restored {day(pub.restoredAt)}</span>
+        )}
       </div>
       <LiveUrl url={pub.url} />
       {pub.issue && <OpenCase issue={pub.issue} />}

@@ -100,9 +100,18 @@ function DeclineExtraRevision({
 /**
  * The brand's edit request beyond the included rounds (issue 47), on the Projects card and the
  * placement's page: its feedback and reason, with Accept (the round opens) and Decline (with a
- * reason). Once declined, what the brand was told.
+ * reason), the two offered as the placement's life says (`life.actions`). Once declined, what the
+ * brand was told.
  */
-export function ExtraRevisionRequest({ paymentId, revisions }: { paymentId: string; revisions: Revisions }) {
+export function ExtraRevisionRequest({
+  paymentId,
+  revisions,
+  canAnswer,
+}: {
+  paymentId: string;
+  revisions: Revisions;
+  canAnswer: boolean;
+}) {
   const answer = useAnswerExtraRevision(paymentId);
   const [declining, setDeclining] = React.useState(false);
   const request = revisions.request;
@@ -157,14 +166,16 @@ export function ExtraRevisionRequest({ paymentId, revisions }: { paymentId: stri
           <dd className="whitespace-pre-wrap break-words">{request.feedback}</dd>
         </div>
       </dl>
-      <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={accept} disabled={answer.isPending}>
-          <Check /> {answer.isPending ? 'Accepting…' : 'Accept extra revision'}
-        </Button>
-        <Button size="sm" variant="outline" onClick={() => setDeclining(true)} disabled={answer.isPending}>
-          <X /> Decline
-        </Button>
-      </div>
+      {canAnswer && (
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" onClick={accept} disabled={answer.isPending}>
+            <Check /> {answer.isPending ? 'Accepting…' : 'Accept extra revision'}
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => setDeclining(true)} disabled={answer.isPending}>
+            <X /> Decline
+          </Button>
+        </div>
+      )}
       <DeclineExtraRevision paymentId={paymentId} open={declining} onOpenChange={setDeclining} />
     </section>
   );

@@ -4,13 +4,28 @@ import { CheckCircle2, PenLine, Rocket } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import type { AdminPlacementItem } from '@shared/schemas/brief';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { EMPTY_LIVE_ARTICLE, LiveArticleFields, learnFromRefusal, publishBody, reasonNeeded, type LiveArticle } from '@/components/publication/live-article-fields';
+import {
+  EMPTY_LIVE_ARTICLE,
+  LiveArticleFields,
+  learnFromRefusal,
+  publishBody,
+  reasonNeeded,
+  type LiveArticle,
+} from '@/components/publication/live-article-fields';
 import { useRelease } from '@/components/publication/use-release';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../../api/mark-edits-complete';
 import { useMarkWritingStarted } from '../../api/writing-started';
+import { may } from '../my-articles/article-status';
 import { brandOf, briefToText, type CopiedBrief } from './brief-text';
 
 // What the admin does to a project, on its Projects card and on the placement's page alike.
@@ -21,7 +36,11 @@ export async function copyBrief(item: CopiedBrief) {
     await navigator.clipboard.writeText(briefToText(item));
     toast({ title: 'Brief copied!', description: `The brief for "${item.title}" is on your clipboard.` });
   } catch {
-    toast({ title: 'Copy failed', description: 'Failed to copy brief to clipboard. Please try again.', variant: 'destructive' });
+    toast({
+      title: 'Copy failed',
+      description: 'Failed to copy brief to clipboard. Please try again.',
+      variant: 'destructive',
+    });
   }
 }
 
@@ -33,8 +52,14 @@ export function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
       disabled={mark.isPending}
       onClick={() =>
         mark.mutate(paymentId, {
-          onSuccess: () => toast({ title: 'Edits marked complete', description: 'The brand will be notified to re-review the draft' }),
-          onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Failed to mark edits complete'), variant: 'destructive' }),
+          onSuccess: () =>
+            toast({ title: 'Edits marked complete', description: 'The brand will be notified to re-review the draft' }),
+          onError: (err) =>
+            toast({
+              title: 'Error',
+              description: errorMessage(err, 'Failed to mark edits complete'),
+              variant: 'destructive',
+            }),
         })
       }
     >
@@ -44,16 +69,11 @@ export function MarkEditsCompleteButton({ paymentId }: { paymentId: string }) {
 }
 
 /**
- * Whether the editorial team may mark the writing as started (issue 47): in progress, not declined,
- * no draft yet and not marked. From then the brand's cancellation is a request, not a refund at once.
+ * Whether the editorial team may mark the writing as started (issue 47), as the placement's life says
+ * (`start_writing`: held before writing, not declined, no draft yet and not marked). From then the
+ * brand's cancellation is a request, not a refund at once.
  */
-const canMarkWritingStarted = (item: AdminPlacementItem) =>
-  item.payment.status === 'paid' &&
-  item.payment.draftReviewStatus !== 'approved' &&
-  !item.declined &&
-  !item.payment.draftDocumentUrl &&
-  !item.payment.draftDocumentFile &&
-  item.writingStartedAt === null;
+const canMarkWritingStarted = (item: AdminPlacementItem) => may(item, 'start_writing');
 
 /** "Mark writing started", offered while `canMarkWritingStarted`; afterwards "Writing started <date>". */
 export function WritingStarted({ item }: { item: AdminPlacementItem }) {
@@ -61,7 +81,8 @@ export function WritingStarted({ item }: { item: AdminPlacementItem }) {
   if (item.writingStartedAt) {
     return (
       <p className="flex items-center gap-1.5 text-sm text-muted-foreground" data-testid="writing-started">
-        <PenLine className="size-4 shrink-0" aria-hidden /> Writing started {format(new Date(item.writingStartedAt), 'MMM d, yyyy')}
+        <PenLine className="size-4 shrink-0" aria-hidden /> Writing started{' '}
+        {format(new Date(item.writingStartedAt), 'MMM d, yyyy')}
       </p>
     );
   }
@@ -74,8 +95,17 @@ export function WritingStarted({ item }: { item: AdminPlacementItem }) {
       title="From now the brand's cancellation is a request the editorial team answers"
       onClick={() =>
         mark.mutate(undefined, {
-          onSuccess: () => toast({ title: 'Writing marked as started', description: 'A cancellation by the brand is now a request you answer.' }),
-          onError: (err) => toast({ title: 'Error', description: errorMessage(err, 'Could not mark the writing as started'), variant: 'destructive' }),
+          onSuccess: () =>
+            toast({
+              title: 'Writing marked as started',
+              description: 'A cancellation by the brand is now a request you answer.',
+            }),
+          onError: (err) =>
+            toast({
+              title: 'Error',
+              description: errorMessage(err, 'Could not mark the writing as started'),
+              variant: 'destructive',
+            }),
         })
       }
     >
@@ -103,7 +133,10 @@ export function PublishButton({ item }: { item: AdminPlacementItem }) {
         onSuccess: () => {
           onOpenChange(false);
           // says what happened and what moved (issue 20); the spec's toast follows as its description
-          toast({ title: `Published – ${formatUsd(item.payment.amount)} released`, description: 'Status updated: Project status has been updated successfully' });
+          toast({
+            title: `Published – ${formatUsd(item.payment.amount)} released`,
+            description: 'Status updated: Project status has been updated successfully',
+          });
         },
         onError: (err) => {
           if (learnFromRefusal(err, setArticle)) return;
@@ -122,11 +155,16 @@ export function PublishButton({ item }: { item: AdminPlacementItem }) {
           <DialogHeader>
             <DialogTitle>Publish and release the payment?</DialogTitle>
             <DialogDescription>
-              Confirm that "{item.title}" is published. {formatUsd(item.payment.amount)} held in escrow for {brandOf(item.user)} is then released;
-              this cannot be undone.
+              Confirm that "{item.title}" is published. {formatUsd(item.payment.amount)} held in escrow for{' '}
+              {brandOf(item.user)} is then released; this cannot be undone.
             </DialogDescription>
           </DialogHeader>
-          <LiveArticleFields paymentId={item.payment.id} value={article} onChange={setArticle} disabled={publish.isPending} />
+          <LiveArticleFields
+            paymentId={item.payment.id}
+            value={article}
+            onChange={setArticle}
+            disabled={publish.isPending}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={publish.isPending}>
               Cancel

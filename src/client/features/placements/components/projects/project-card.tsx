@@ -1,6 +1,18 @@
 import * as React from 'react';
 import { format } from 'date-fns';
-import { Building2, CheckCircle2, ChevronDown, ChevronUp, Clock, Copy, FilePlus2, Mail, Pencil, Store, UserRound } from 'lucide-react';
+import {
+  Building2,
+  CheckCircle2,
+  ChevronDown,
+  ChevronUp,
+  Clock,
+  Copy,
+  FilePlus2,
+  Mail,
+  Pencil,
+  Store,
+  UserRound,
+} from 'lucide-react';
 import { Link } from 'wouter';
 import { formatUsd } from '@shared/money';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '@shared/payment';
@@ -16,6 +28,7 @@ import { BriefDetails } from './brief-details';
 import { DocumentLink, DraftPanel } from './draft-panel';
 import { ExtraRevisionRequest } from './extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from './project-actions';
+import { may } from '../my-articles/article-status';
 import { CancellationNote } from './cancellation-note';
 
 function Meta({ icon, label, children }: { icon: React.ReactNode; label: string; children: React.ReactNode }) {
@@ -52,7 +65,9 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
               )}
               {tab === 'approved' && <Badge variant="success">Brand approved</Badge>}
               {released && <Badge variant="secondary">Published</Badge>}
-              {payment.status === 'refunded' && <Badge variant="destructive">{isPartlyRefunded(payment) ? PARTLY_REFUNDED : 'Refunded'}</Badge>}
+              {payment.status === 'refunded' && (
+                <Badge variant="destructive">{isPartlyRefunded(payment) ? PARTLY_REFUNDED : 'Refunded'}</Badge>
+              )}
               <PartlyRefundedBadge payment={payment} />
               {item.overdue && (
                 <Badge variant="destructive" title="The brief is in and no draft came within the turnaround">
@@ -66,7 +81,11 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
             </p>
             {/* whose it is (decision 033) and for which of its clients (decision 035) */}
             <p className="flex flex-wrap items-center gap-x-1.5 text-sm">
-              <Link href={`/admin/organisations/${item.organisation.id}`} className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline" data-testid="project-organisation">
+              <Link
+                href={`/admin/organisations/${item.organisation.id}`}
+                className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
+                data-testid="project-organisation"
+              >
                 <Building2 className="size-3.5 shrink-0" aria-hidden="true" />
                 <span className="min-w-0 wrap-anywhere">{item.organisation.name}</span>
               </Link>
@@ -110,21 +129,29 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
             revisions={item.revisions}
             actions={
               <>
-                <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
-                  <Pencil /> Edit Draft
-                </Button>
-                {payment.draftReviewStatus === 'edits_requested' && <MarkEditsCompleteButton paymentId={payment.id} />}
+                {may(item, 'attach_draft') && (
+                  <Button variant="outline" size="sm" onClick={() => setDialogOpen(true)}>
+                    <Pencil /> Edit Draft
+                  </Button>
+                )}
+                {may(item, 'mark_edits_complete') && <MarkEditsCompleteButton paymentId={payment.id} />}
               </>
             }
           />
         )}
-        {tab === 'review' && <ExtraRevisionRequest paymentId={payment.id} revisions={item.revisions} />}
+        {tab === 'review' && (
+          <ExtraRevisionRequest
+            paymentId={payment.id}
+            revisions={item.revisions}
+            canAnswer={may(item, 'accept_extra_revision')}
+          />
+        )}
 
         <div className="flex flex-wrap gap-2">
           <MessagesLink side="admin" paymentId={payment.id} />
           {/* with the brief in (the draft to write): "Mark writing started" or since when; the page offers it always */}
           {tab === 'awaiting' && brief && <WritingStarted item={item} />}
-          {tab === 'awaiting' && brief && (
+          {tab === 'awaiting' && may(item, 'attach_draft') && (
             <Button size="sm" onClick={() => setDialogOpen(true)}>
               <FilePlus2 /> Attach Draft
             </Button>
@@ -136,7 +163,13 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
               <Button variant="outline" size="sm" onClick={() => void copyBrief(item)}>
                 <Copy /> Copy Brief
               </Button>
-              <Button variant="ghost" size="sm" aria-expanded={expanded} aria-controls={briefId} onClick={() => setExpanded((v) => !v)}>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-expanded={expanded}
+                aria-controls={briefId}
+                onClick={() => setExpanded((v) => !v)}
+              >
                 {expanded ? <ChevronUp /> : <ChevronDown />} {expanded ? 'Hide Brief' : 'View Brief'}
               </Button>
             </>
@@ -145,7 +178,9 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
 
         {brief && expanded && <BriefDetails id={briefId} brief={brief} />}
       </div>
-      {(tab === 'awaiting' || tab === 'review') && <AttachDraftDialog item={item} open={dialogOpen} onOpenChange={setDialogOpen} />}
+      {(tab === 'awaiting' || tab === 'review') && (
+        <AttachDraftDialog item={item} open={dialogOpen} onOpenChange={setDialogOpen} />
+      )}
     </Card>
   );
 }
