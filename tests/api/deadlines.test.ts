@@ -41,6 +41,8 @@ import { createTestDb, dbKind } from '../support/db';
 import { createUser, kinds } from '../support/factories';
 import { createOpportunity, makePayment } from '../support/payments';
 import { startStripeStandIn } from '../support/stripe-stand-in';
+import { paymentWithRefunded } from '../support/placements';
+import { refundedSql } from '../../src/server/modules/payments/ledger';
 
 let h: DbHandle;
 let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
@@ -206,7 +208,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     expect(stripe.refundedOf('pi_test_dispute_kill')).toBe(12000);
     expect(
       await h.db
-        .select({ status: payments.status, refundedAmount: payments.refundedAmount })
+        .select({ status: payments.status, refundedAmount: refundedSql(payments.id) })
         .from(payments)
         .where(eq(payments.id, p.id)),
     ).toEqual([{ status: 'paid', refundedAmount: '120.00' }]);
@@ -314,7 +316,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
       });
       await until('both deadlines to be granted', async () => {
         const [pa] = await h.db.select().from(payments).where(eq(payments.id, a.id));
-        const [pb] = await h.db.select().from(payments).where(eq(payments.id, b.id));
+        const pb = await paymentWithRefunded(h.db, b.id);
         return pa.status === 'refunded' && pb.refundedAmount === '150.00';
       });
     } finally {
