@@ -47,7 +47,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
-import { movementOfRefund, paymentMoney, refundedSql } from '../payments/ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../payments/ledger';
 
 /**
  * Disputes (issue 47). A brand disputes a placement's content from its first draft until
@@ -216,8 +216,8 @@ interface Claimed {
  * that is left), in the caller's transaction. Nothing left to give: nothing claimed.
  */
 async function claimRefund(tx: Tx, paymentId: string, cents: number | null, now: Date): Promise<Claimed> {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
-  const left = refundableCents(pay, await paymentMoney(tx, paymentId));
+  const { payment: pay, money } = (await lockPaymentMoney(tx, paymentId))!;
+  const left = refundableCents(pay, money);
   if (left === 0) return { cents: 0 };
   if (cents !== null && cents > left) {
     throw moreThanLeft(pay, left);

@@ -14,7 +14,7 @@ import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
-import { movementOfRefund, paymentMoney } from './ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney } from './ledger';
 import { releaseSlot, type Tx } from './slots';
 
 /**
@@ -159,8 +159,8 @@ export async function cancelPlacement(
  * through completePartialRefund) with the placement ended and the rest kept.
  */
 async function grant(tx: Tx, paymentId: string, partCents: number | null, now: Date) {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
-  const left = refundableCents(pay, await paymentMoney(tx, paymentId));
+  const { payment: pay, money } = (await lockPaymentMoney(tx, paymentId))!;
+  const left = refundableCents(pay, money);
   if (left === 0 || pay.status !== 'paid') throw conflict('not_in_progress', NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
     throw moreThanLeft(pay, left);

@@ -151,14 +151,15 @@ export async function paymentMoney(db: Db | Tx, paymentId: string): Promise<Paym
 }
 
 /**
- * One payment's money for a decision that moves it: the payment's row locked first (FOR NO KEY
- * UPDATE, the lock every claim takes), in a statement of its own, so the amounts read after it
- * cannot change until the transaction ends. Undefined when there is no such payment.
+ * One payment and its money for a decision that moves it: the payment's row locked first (FOR NO
+ * KEY UPDATE, the lock every claim takes), in a statement of its own, then the amounts in a new
+ * statement (a new snapshot under READ COMMITTED: a claim that held the lock before is counted),
+ * which cannot change until the transaction ends. Undefined when there is no such payment.
  */
-export async function lockPaymentMoney(tx: Tx, paymentId: string): Promise<PaymentMoney | undefined> {
-  const locked = rowsOf<{ id: string }>(await tx.execute(sql`SELECT id FROM payments WHERE id = ${paymentId} FOR NO KEY UPDATE`));
-  if (!locked.length) return undefined;
-  return paymentMoney(tx, paymentId);
+export async function lockPaymentMoney(tx: Tx, paymentId: string): Promise<{ payment: typeof payments.$inferSelect; money: PaymentMoney } | undefined> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
+  if (!payment) return undefined;
+  return { payment, money: await paymentMoney(tx, paymentId) };
 }
 
 /**
