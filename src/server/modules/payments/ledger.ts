@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Computed } from '../../db/item';
 import { cancellations, disputes, moneyMovements, paymentRefunds, payments } from '../../db/schema';
@@ -121,6 +121,19 @@ const REFUND_KINDS = sql.raw(`('refund', 'swap_difference')`);
  */
 export const refundedOf = (paymentId: AnyColumn | SQL) =>
   sql<string>`coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.payment_id = ${paymentId} AND m.kind IN ${REFUND_KINDS}), 0)`;
+
+/**
+ * What went back of each payment that had a refund, as a subquery to LEFT JOIN on `paymentId` (its
+ * `refunded` is numeric, null for a payment without a refund): for sums over most payments (the
+ * admins' totals), where one grouped scan of money_movements_refunds_idx beats a probe per payment.
+ */
+export const refundsByPayment = (db: Db) =>
+  db
+    .select({ paymentId: moneyMovements.paymentId, refunded: sql<string>`sum(${moneyMovements.amount})`.as('refunded') })
+    .from(moneyMovements)
+    .where(inArray(moneyMovements.kind, ['refund', 'swap_difference']))
+    .groupBy(moneyMovements.paymentId)
+    .as('refunds');
 
 /** What went back of a payment, as the API's decimal text ('12.50', '0.00'). */
 export const refundedSql = (paymentId: AnyColumn | SQL) => sql<string>`${refundedOf(paymentId)}::numeric(12, 2)::text`;

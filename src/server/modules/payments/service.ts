@@ -11,7 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
-import { paymentMoney, refundedAmountField, refundedOf, type PaymentMoney } from './ledger';
+import { paymentMoney, refundedAmountField, refundedOf, refundsByPayment, type PaymentMoney } from './ledger';
 
 
 /**
@@ -202,14 +202,19 @@ export function adminPayments(
  * With a search `q`, of the payments the list shows for it (that brand's money, held and released).
  */
 export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> {
+  // what went back of each payment, from the ledger: one grouped scan, joined (a probe per payment
+  // is ten times slower over every payment)
+  const refunds = refundsByPayment(db);
+  const kept = sql`${payments.amount} - coalesce(${refunds.refunded}, 0)`;
   const totals = db
     .select({
-      held: sql<string>`round(coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
-      released: sql<string>`round(coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
+      held: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
+      released: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
       // issue 47: what went back, in full or in part (the ledger's refunds)
-      refunded: sql<string>`round(coalesce(sum(${refundedOf(payments.id)}), 0), 2)::text`,
+      refunded: sql<string>`round(coalesce(sum(${refunds.refunded}), 0), 2)::text`,
     })
-    .from(payments);
+    .from(payments)
+    .leftJoin(refunds, eq(refunds.paymentId, payments.id));
   const [row] =
     q === undefined
       ? await totals
