@@ -127,7 +127,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     expect(await grantUnansweredCancellations(h.db, provider, later)).toEqual([]);
     expect(await refundOverduePayments(h.db, provider, later)).toEqual([p.id]);
     expect(await refundOverduePayments(h.db, provider, later)).toEqual([]);
-    const [after] = await h.db.select().from(payments).where(eq(payments.id, p.id));
+    const after = await paymentWithRefunded(h.db, p.id);
     expect(after).toMatchObject({ status: 'refunded', refundedAmount: '300.00', refundReason: 'cancelled' });
     // one refund at the provider: the same idempotency key both times, 300.00 given back once
     const refundCalls = stripe.calls.filter((x) => x.path === '/v1/refunds');

@@ -111,8 +111,9 @@ export async function claimRefund(tx: Tx, claim: RefundClaim): Promise<ClaimedRe
   return { movement: row, refund };
 }
 
-/** The kinds that are money back to the brand: what `payment_money.refunded` sums. */
-const REFUND_KINDS = sql.raw(`('refund', 'swap_difference')`);
+/** The kinds that are money back to the brand: what `payment_money.refunded` sums (drizzle/0044). */
+const MONEY_BACK = ['refund', 'swap_difference'] as const;
+const REFUND_KINDS = sql.raw(`(${MONEY_BACK.map((k) => `'${k}'`).join(', ')})`);
 
 /**
  * What went back of a payment (`payment_money.refunded`), as a numeric expression of a query that
@@ -131,7 +132,7 @@ export const refundsByPayment = (db: Db) =>
   db
     .select({ paymentId: moneyMovements.paymentId, refunded: sql<string>`sum(${moneyMovements.amount})`.as('refunded') })
     .from(moneyMovements)
-    .where(inArray(moneyMovements.kind, ['refund', 'swap_difference']))
+    .where(inArray(moneyMovements.kind, [...MONEY_BACK]))
     .groupBy(moneyMovements.paymentId)
     .as('refunds');
 
