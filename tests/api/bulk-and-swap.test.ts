@@ -17,6 +17,7 @@ import { PART1, PART2 } from '../support/content';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, opportunityRow, sessionIdOf, type PaymentsTestApp } from '../support/payments';
 import { pdfText } from '../support/pdf';
+import { paymentWithRefunded } from '../support/placements';
 
 const refunds: RefundRequest[] = [];
 let failNextRefund = false;
@@ -208,7 +209,7 @@ describe('decline and swap', () => {
 
     const swapped = ok(await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: near.id }), 'swap');
     expect(swapped).toEqual({ paymentId: id, opportunityId: near.id, refundedUsd: '50.00' });
-    const [p] = await t.db.select().from(payments).where(eq(payments.id, id));
+    const p = await paymentWithRefunded(t.db, id);
     expect(p).toMatchObject({ opportunityId: near.id, refundedAmount: '50.00', status: 'paid', holdsSlot: true });
     expect((await opportunityRow(t.db, near.id)).filledSlots).toBe(1);
     expect(ok(await brand.agent.get(`/api/brand/my-articles/${id}`), 'item after')).toMatchObject({ declined: null, outletName: 'Alt 450.00' });
@@ -307,7 +308,7 @@ describe('decline and swap', () => {
     expect(await t.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, id))).toBe(0);
     // the job then refunds it in full
     expect(await refundUnswapped(t.db, t.provider)).toContain(id);
-    expect((await t.db.select().from(payments).where(eq(payments.id, id)))[0]).toMatchObject({ status: 'refunded', refundReason: 'declined', refundedAmount: '500.00' });
+    expect(await paymentWithRefunded(t.db, id)).toMatchObject({ status: 'refunded', refundReason: 'declined', refundedAmount: '500.00' });
   });
 
   it('writing started: cannot be declined', async () => {
@@ -381,7 +382,7 @@ describe('decline and swap', () => {
     const res = await brand.agent.post(`/api/brand/projects/${id}/swap`, { opportunityId: near.id });
     expect(res.status).toBe(200);
     // the swap itself is done; the refund is claimed and waits
-    const [p] = await t.db.select().from(payments).where(eq(payments.id, id));
+    const p = await paymentWithRefunded(t.db, id);
     expect(p).toMatchObject({ opportunityId: near.id, refundedAmount: '50.00' });
     expect(await t.db.$count(paymentRefunds, and(eq(paymentRefunds.paymentId, id), sql`${paymentRefunds.completedAt} IS NULL`))).toBe(1);
     const done = await Promise.all([completePendingPartialRefunds(t.db, t.provider), completePendingPartialRefunds(t.db, t.provider)]);

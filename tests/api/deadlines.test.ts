@@ -41,6 +41,8 @@ import { createTestDb, dbKind } from '../support/db';
 import { createUser, kinds } from '../support/factories';
 import { createOpportunity, makePayment } from '../support/payments';
 import { startStripeStandIn } from '../support/stripe-stand-in';
+import { paymentWithRefunded } from '../support/placements';
+import { refundedSql } from '../../src/server/modules/payments/ledger';
 
 let h: DbHandle;
 let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
@@ -125,7 +127,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     expect(await grantUnansweredCancellations(h.db, provider, later)).toEqual([]);
     expect(await refundOverduePayments(h.db, provider, later)).toEqual([p.id]);
     expect(await refundOverduePayments(h.db, provider, later)).toEqual([]);
-    const [after] = await h.db.select().from(payments).where(eq(payments.id, p.id));
+    const after = await paymentWithRefunded(h.db, p.id);
     expect(after).toMatchObject({ status: 'refunded', refundedAmount: '300.00', refundReason: 'cancelled' });
     // one refund at the provider: the same idempotency key both times, 300.00 given back once
     const refundCalls = stripe.calls.filter((x) => x.path === '/v1/refunds');
@@ -206,7 +208,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
     expect(stripe.refundedOf('pi_test_dispute_kill')).toBe(12000);
     expect(
       await h.db
-        .select({ status: payments.status, refundedAmount: payments.refundedAmount })
+        .select({ status: payments.status, refundedAmount: refundedSql(payments.id) })
         .from(payments)
         .where(eq(payments.id, p.id)),
     ).toEqual([{ status: 'paid', refundedAmount: '120.00' }]);
@@ -314,7 +316,7 @@ describe.skipIf(dbKind !== 'postgres')('deadlines through a kill -9', () => {
       });
       await until('both deadlines to be granted', async () => {
         const [pa] = await h.db.select().from(payments).where(eq(payments.id, a.id));
-        const [pb] = await h.db.select().from(payments).where(eq(payments.id, b.id));
+        const pb = await paymentWithRefunded(h.db, b.id);
         return pa.status === 'refunded' && pb.refundedAmount === '150.00';
       });
     } finally {

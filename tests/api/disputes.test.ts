@@ -36,6 +36,7 @@ import {
   spyingLocalProvider,
   type PaymentsTestApp,
 } from '../support/payments';
+import { paymentWithRefunded } from '../support/placements';
 
 const BRAND_SITE = 'https://brand.example.com';
 const PAGE = `<!doctype html><html><head><title>A story</title></head><body><article><h1>A story</h1><p>${'The quick brown fox writes about the industry and its many interesting companies. '.repeat(20)}</p><a href="${BRAND_SITE}/product">our partner</a></article></body></html>`;
@@ -99,7 +100,7 @@ async function placement(brand: Brand, { draft = true, amount = '600.00' } = {})
 const dispute = (agent: Agent, id: string, body: Record<string, unknown>) =>
   agent.post(`/api/brand/projects/${id}/disputes`, body);
 const row = async (id: string) => (await t.db.select().from(disputes).where(eq(disputes.id, id)))[0];
-const payment = async (id: string) => (await t.db.select().from(payments).where(eq(payments.id, id)))[0];
+const payment = (id: string) => paymentWithRefunded(t.db, id);
 
 describe('a content dispute', () => {
   it('opens from the first draft, once; answered with a rejection, escalated, decided by another admin with a part refund', async () => {

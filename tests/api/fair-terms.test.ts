@@ -10,7 +10,6 @@ import {
   cancellations,
   mailOutbox,
   paymentRefunds,
-  payments,
   placementEvents,
   placements,
   revisionRequests,
@@ -29,6 +28,7 @@ import type { Agent, Res } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, sessionIdOf, type PaymentsTestApp } from '../support/payments';
 import { pdfText } from '../support/pdf';
+import { paymentWithRefunded } from '../support/placements';
 
 const refunds: RefundRequest[] = [];
 let t: PaymentsTestApp;
@@ -72,7 +72,7 @@ async function download(agent: Agent, url: string) {
   return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
 }
 
-const paymentRow = async (id: string) => (await t.db.select().from(payments).where(eq(payments.id, id)))[0];
+const paymentRow = (id: string) => paymentWithRefunded(t.db, id);
 
 describe('part refunds by an admin', () => {
   it('refunds a part with its own credit note; the payment keeps its status and shows what went back', async () => {

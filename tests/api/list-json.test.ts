@@ -11,6 +11,7 @@ import { briefs, opportunities, organisations, payments, placements, users } fro
 import { placementPayment } from '../../src/server/modules/placements/item';
 import { toOpportunityJson } from '../../src/server/modules/opportunities/service';
 import { paymentJson } from '../../src/server/modules/payments/service';
+import { paymentMoneyColumns } from '../../src/server/modules/payments/ledger';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
@@ -143,7 +144,7 @@ const newestFirst = (a: { createdAt: Date; id: string }, b: { createdAt: Date; i
 
 async function rows() {
   const all = await t.db
-    .select({ payment: payments, placement: placements, opportunity: opportunities, user: users, org: organisations })
+    .select({ payment: payments, placement: placements, opportunity: opportunities, user: users, org: organisations, money: paymentMoneyColumns(payments.id) })
     .from(payments)
     .innerJoin(placements, eq(placements.paymentId, payments.id))
     .innerJoin(organisations, eq(organisations.id, payments.organisationId))
@@ -178,7 +179,7 @@ describe('lists built by the database are the API shapes, field for field', () =
         const b = briefOf(r.payment.id);
         return {
           ...card(r.opportunity),
-          payment: placementPayment(r.placement, r.payment),
+          payment: placementPayment(r.placement, r.payment, r.money),
           brief: b ? { submittedAt: b.submittedAt?.toISOString() ?? null } : null,
           // these rows were made directly, never released through the API: no live article
           publication: null,
@@ -212,7 +213,7 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       brand.agent,
       '/api/brand/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), client: null })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), client: null })),
     );
   });
 
@@ -227,7 +228,7 @@ describe('lists built by the database are the API shapes, field for field', () =
           const b = briefOf(r.payment.id);
           return {
             ...card(r.opportunity),
-            payment: placementPayment(r.placement, r.payment),
+            payment: placementPayment(r.placement, r.payment, r.money),
             brief: b?.submittedAt
               ? { part1Json: b.part1Json, part2Json: b.part2Json, submittedAt: b.submittedAt.toISOString() }
               : null,
@@ -266,14 +267,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...paymentJson(r.payment, r.placement), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
     );
   });
 

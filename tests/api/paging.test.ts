@@ -313,7 +313,7 @@ describe('admin lists', () => {
         // what was charged (the payment's amount), not today's price (docs/decisions/012)
         sql`SELECT coalesce(sum(p.amount) FILTER (WHERE p.status = 'paid'), 0)::numeric(14,2)::text AS held,
                    coalesce(sum(p.amount) FILTER (WHERE p.status = 'released'), 0)::numeric(14,2)::text AS released,
-                   coalesce(sum(p.refunded_amount), 0)::numeric(14,2)::text AS refunded
+                   coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.kind IN ('refund', 'swap_difference')), 0)::numeric(14,2)::text AS refunded
             FROM payments p`,
       )) as unknown as { rows: { held: string; released: string; refunded: string }[] }
     ).rows;

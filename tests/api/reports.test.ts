@@ -191,11 +191,11 @@ describe('reports', () => {
     const live = await buyFor(owner, acme.id, 'Acme goes live', '200.00');
     // a cancellation granted with a part refund, and a full refund
     await t.db.update(placements).set({ state: 'refunded' }).where(eq(placements.id, cancelled));
-    await t.db.update(payments).set({ status: 'refunded', refundedAmount: '120.00' }).where(eq(payments.id, cancelled));
+    await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, cancelled));
     await t.db.update(placements).set({ state: 'refunded' }).where(eq(placements.id, whole));
-    await t.db.update(payments).set({ status: 'refunded', refundedAmount: '300.00' }).where(eq(payments.id, whole));
+    await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, whole));
     // the money that went back, on the ledger the report reads (decision 041)
-    await ledgerAsColumns(t.db, sql`p.id IN (${cancelled}, ${whole})`);
+    await ledgerAsColumns(t.db, sql`p.id IN (${cancelled}, ${whole})`, { [cancelled]: '120.00', [whole]: '300.00' });
     // published, its health still "ok" but its latest check failed (a first failure, not confirmed yet)
     await publish(live, 'https://dailyledger.example.com/acme-live');
     const failed = {

@@ -32,6 +32,7 @@ import { createTestDb, dbKind } from '../support/db';
 import { createOpportunity, checkoutsOf, quickBrands } from '../support/payments';
 import { startS3, type S3StandIn } from '../support/s3';
 import { startStripeStandIn } from '../support/stripe-stand-in';
+import { refundedSql } from '../../src/server/modules/payments/ledger';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 const PNG = Buffer.from(
@@ -231,7 +232,7 @@ describe.skipIf(dbKind !== 'postgres')('two app instances behind a round-robin p
     const [a, b] = await Promise.all([sweep(first), sweep(second)]);
     expect([...a[0], ...b[0]]).toHaveLength(1);
     expect([...a[1], ...b[1]]).toHaveLength(1);
-    const rows = await second.db.select({ id: payments.id, status: payments.status, refunded: payments.refundedAmount }).from(payments).where(inArray(payments.id, ids));
+    const rows = await second.db.select({ id: payments.id, status: payments.status, refunded: refundedSql(payments.id) }).from(payments).where(inArray(payments.id, ids));
     expect(Object.fromEntries(rows.map((r) => [r.id, [r.status, r.refunded]]))).toEqual({ [cancelled]: ['refunded', '200.00'], [disputed]: ['paid', '80.00'] });
     expect(await second.db.$count(paymentRefunds, eq(paymentRefunds.paymentId, disputed))).toBe(1);
   });

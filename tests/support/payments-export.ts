@@ -29,7 +29,7 @@ export async function expectedExportRows(t: PaymentsTestApp, where: SQL = sql`tr
       to_char(p.released_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS released_at,
       to_char(p.refunded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS refunded_at,
       org.name AS organisation, c.name AS client,
-      p.refunded_amount::text AS refunded_amount
+      coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.payment_id = p.id AND m.kind IN ('refund', 'swap_difference')), 0)::numeric(12, 2)::text AS refunded_amount
     FROM payments p JOIN users u ON u.id = p.brand_id JOIN opportunities o ON o.id = p.opportunity_id
     JOIN organisations org ON org.id = p.organisation_id LEFT JOIN org_clients c ON c.id = p.client_id
     LEFT JOIN tax_documents d ON d.payment_id = p.id AND d.kind = 'invoice'

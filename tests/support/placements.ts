@@ -1,6 +1,7 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { payments, placements } from '../../src/server/db/schema';
+import { refundedSql } from '../../src/server/modules/payments/ledger';
 import type { PaymentStatus, PlacementState } from '../../src/shared/payment';
 import { orgIdOf } from './factories';
 
@@ -67,21 +68,33 @@ export async function insertPlacedPayment(
 
 /**
  * The money ledger as a payment set up by a test says (what fulfilment and the refunds append):
- * its charge, and a refund of what its `refunded_amount` holds beyond the ledger's refunds.
+ * its charge, and, for each payment of `refunded` (id → dollars), a refund of what that says beyond
+ * the ledger's refunds (what `payments.refunded_amount` held before it was dropped, drizzle/0046).
  */
-export async function ledgerAsColumns(db: Db, which: SQL = sql`true`) {
+export async function ledgerAsColumns(db: Db, which: SQL = sql`true`, refunded: Record<string, string> = {}) {
   await db.execute(sql`
     INSERT INTO money_movements (payment_id, placement_id, kind, amount, provider_ref, created_at)
     SELECT p.id, pl.id, 'charge', p.amount, p.stripe_payment_id, p.paid_at
     FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
     WHERE ${which} AND p.amount > 0
     ON CONFLICT (payment_id) WHERE kind = 'charge' DO NOTHING`);
-  await db.execute(sql`
-    INSERT INTO money_movements (payment_id, placement_id, kind, amount, reason, provider_ref, created_at)
-    SELECT p.id, pl.id, 'refund', p.refunded_amount - coalesce(pm.refunded, 0), p.refund_reason, p.provider_refund_id, coalesce(p.refunded_at, p.paid_at)
-    FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
-    LEFT JOIN payment_money pm ON pm.payment_id = p.id
-    WHERE ${which} AND p.refunded_amount - coalesce(pm.refunded, 0) > 0`);
+  for (const [id, amount] of Object.entries(refunded)) {
+    await db.execute(sql`
+      INSERT INTO money_movements (payment_id, placement_id, kind, amount, reason, provider_ref, created_at)
+      SELECT p.id, pl.id, 'refund', ${amount}::numeric - coalesce(pm.refunded, 0), p.refund_reason, p.provider_refund_id, coalesce(p.refunded_at, p.paid_at)
+      FROM payments p LEFT JOIN placements pl ON pl.payment_id = coalesce(p.topup_of, p.id)
+      LEFT JOIN payment_money pm ON pm.payment_id = p.id
+      WHERE p.id = ${id} AND ${amount}::numeric - coalesce(pm.refunded, 0) > 0`);
+  }
+}
+
+/** A payment's row with what went back of it on the ledger (`refundedAmount`, decimal text), as the API reads it. */
+export async function paymentWithRefunded(db: Db, id: string) {
+  const [row] = await db
+    .select({ ...getTableColumns(payments), refundedAmount: refundedSql(payments.id) })
+    .from(payments)
+    .where(eq(payments.id, id));
+  return row;
 }
 
 function merge(payment: PaymentRow, placement: PlacementRow): PlacedPayment {

@@ -1,6 +1,7 @@
 /**
  * The money ledger's one write path (decision 041): in src/server, only modules/payments/ledger.ts
- * appends a movement, inserts a part refund's request or writes `payments.refunded_amount`; and
+ * appends a movement or inserts a part refund's request; no file reads or writes a refunded amount of
+ * the payment's own (`payments.refunded_amount` is gone, drizzle/0046); and
  * every place that makes a payment appends its charge in the same function.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,8 +33,11 @@ describe('the ledger is written in one place', () => {
     expect(writersOf(/insert\(paymentRefunds\)|INSERT INTO "?payment_refunds/i)).toEqual([]);
   });
 
-  it('no other file writes payments.refunded_amount (the copy of the ledger the reads still take)', () => {
-    expect(writersOf(/set\(\{[^}]*\brefundedAmount\s*:|refunded_amount\s*=(?!=)/)).toEqual([]);
+  it('no file reads or writes a refunded amount of the payment row (the ledger is the only one)', () => {
+    const uses = sources
+      .filter((s) => /payments\.refundedAmount|set\(\{[^}]*\brefundedAmount\s*:|\b(?:p|payments)\.refunded_amount|refunded_amount\s*=(?!=)/.test(s.text))
+      .map((s) => s.file);
+    expect(uses).toEqual([]);
   });
 
   it('every file that inserts a payment appends its charge', () => {

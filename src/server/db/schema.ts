@@ -485,9 +485,8 @@ export const payments = pgTable(
     stripePaymentId: text('stripe_payment_id').notNull(),
     providerSessionId: text('provider_session_id').notNull(),
     amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
-    // given back while the payment stays held or released (a swap for a cheaper outlet; issue 46):
-    // the escrow holds amount − refunded_amount, and a full refund gives back the rest
-    refundedAmount: numeric('refunded_amount', { precision: 12, scale: 2 }).notNull().default('0'),
+    // what went back of it is no column of its own: the sum of its refunds on the ledger
+    // (`payment_money.refunded`, decision 041); the escrow holds amount − that
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('paid'),
     // false once its slot has been given back (refund) or when it never got one (paid after the hold expired)
     holdsSlot: boolean('holds_slot').notNull().default(true),
@@ -510,8 +509,9 @@ export const payments = pgTable(
     index('payments_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     // Payment History, paged newest first
     index('payments_org_created_idx').on(t.organisationId, t.createdAt, t.id),
-    // the organisation's escrow balance: an index-only sum of its held payments
-    index('payments_org_held_idx').on(t.organisationId, t.amount, t.refundedAmount).where(sql`status = 'paid'`),
+    // the organisation's escrow balance: an index-only sum of its held payments (their refunds from
+    // money_movements_refunds_idx)
+    index('payments_org_held_idx').on(t.organisationId, t.amount, t.id).where(sql`status = 'paid'`),
     // Payment History of one client, paged newest first
     index('payments_client_created_idx').on(t.clientId, t.createdAt, t.id).where(sql`client_id IS NOT NULL`),
     index('payments_opportunity_status_idx').on(t.opportunityId, t.status),
@@ -914,7 +914,7 @@ export const documentCounters = pgTable(
 /** Invoices (one per payment, at fulfilment) and credit notes (one per refund): what they print, frozen. */
 /**
  * A refund of part of a payment (issue 46: the difference of a swap for a cheaper outlet): claimed
- * with the payment's `refunded_amount` in one statement that never lets it exceed the amount, then
+ * with its ledger movement in one statement that never lets the refunds exceed the charge, then
  * made through the provider (its id as idempotency key), then completed with its credit note.
  */
 export const paymentRefunds = pgTable(
@@ -972,6 +972,8 @@ export const moneyMovements = pgTable(
   (t) => [
     index('money_movements_payment_idx').on(t.paymentId, t.kind, t.amount),
     index('money_movements_placement_idx').on(t.placementId, t.createdAt),
+    // what went back of one payment, summed from the index alone (payments/ledger.ts refundedOf)
+    index('money_movements_refunds_idx').on(t.paymentId, t.amount).where(sql`kind IN ('refund', 'swap_difference')`),
     uniqueIndex('money_movements_one_charge').on(t.paymentId).where(sql`kind = 'charge'`),
     uniqueIndex('money_movements_one_per_refund').on(t.refundId).where(sql`refund_id IS NOT NULL`),
     check('money_movements_kind', sql`kind IN ('charge', 'refund', 'swap_difference', 'credit', 'payout')`),

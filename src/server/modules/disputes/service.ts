@@ -47,7 +47,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
-import { movementOfRefund, refundedSql } from '../payments/ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../payments/ledger';
 
 /**
  * Disputes (issue 47). A brand disputes a placement's content from its first draft until
@@ -147,8 +147,9 @@ export async function openDispute(
         .where(eq(publications.placementId, paymentId));
       if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict('link_window', LINK_WINDOW);
     }
-    if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > refundableCents(payment)) {
-      throw conflict('dispute_amount_too_high', `You can ask for at most ${formatUsd(fromCents(refundableCents(payment)))}`, {
+    const left = input.outcome === 'refund_partial' ? refundableCents(payment, await paymentMoney(tx, payment.id)) : 0;
+    if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > left) {
+      throw conflict('dispute_amount_too_high', `You can ask for at most ${formatUsd(fromCents(left))}`, {
         amountUsd: 'More than is left of the payment',
       });
     }
@@ -215,8 +216,8 @@ interface Claimed {
  * that is left), in the caller's transaction. Nothing left to give: nothing claimed.
  */
 async function claimRefund(tx: Tx, paymentId: string, cents: number | null, now: Date): Promise<Claimed> {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
-  const left = refundableCents(pay);
+  const { payment: pay, money } = (await lockPaymentMoney(tx, paymentId))!;
+  const left = refundableCents(pay, money);
   if (left === 0) return { cents: 0 };
   if (cents !== null && cents > left) {
     throw moreThanLeft(pay, left);
@@ -376,7 +377,8 @@ export function answerDispute(
     const offerAmount = answer.action === 'offer' && answer.amountUsd ? fromCents(toCents(answer.amountUsd)) : null;
     if (offerAmount) {
       const [pay] = await tx.select().from(payments).where(eq(payments.id, d.placementId));
-      if (toCents(offerAmount) > refundableCents(pay)) throw moreThanLeft(pay, refundableCents(pay));
+      const left = refundableCents(pay, await paymentMoney(tx, d.placementId));
+      if (toCents(offerAmount) > left) throw moreThanLeft(pay, left);
     }
     const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
     await tx

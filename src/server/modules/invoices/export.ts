@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { opportunities, organisations, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { preparedVariants } from '../../db/statement';
+import { refundedOf } from '../payments/ledger';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../shared/billing';
 import { csvRows } from '../../../shared/csv';
 import type { PaymentStatus } from '../../../shared/payment';
@@ -66,7 +67,7 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
           ${payments.stripePaymentId} AS stripe_payment_id, ${payments.paidAt} AS paid_at,
           ${payments.releasedAt} AS released_at, ${payments.refundedAt} AS refunded_at,
           ${payments.organisationId} AS organisation_id, ${payments.clientId} AS client_id, ${payments.orderId} AS order_id,
-          ${payments.refundedAmount} AS refunded_amount
+          ${refundedOf(payments.id)} AS refunded_amount
         FROM ${payments}
         ${o.cursor ? sql`WHERE (${payments.createdAt}, ${payments.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)` : sql``}
         ORDER BY ${payments.createdAt}, ${payments.id}
@@ -78,7 +79,7 @@ export const exportBatch = preparedVariants<Shape, Row, Record<string, unknown>>
         ${w('stripe_payment_id')} AS "provider_reference", ${taxDocuments.number} AS "invoice_number",
         ${utc(w('released_at'))} AS "released_at", ${utc(w('refunded_at'))} AS "refunded_at",
         ${organisations.name} AS "organisation", ${orgClients.name} AS "client",
-        ${w('refunded_amount')}::text AS "refunded_amount",
+        ${w('refunded_amount')}::numeric(12, 2)::text AS "refunded_amount",
         ${w('created_at')}::text AS "cursor_at", ${w('id')} AS "id",
         (${filter}) AS "matched", (SELECT count(*) FROM w)::int AS "scanned"
       FROM w

@@ -8,6 +8,7 @@ import type { Member } from '../../lib/contract';
 import { forbidden, notFound, conflict, unprocessable } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { recordAudit } from './audit';
+import { refundedOf } from '../payments/ledger';
 
 /**
  * Budgets and purchase approval (decision 034). A cap is per calendar month in UTC, for the
@@ -41,9 +42,8 @@ type Totals = { spent: string; open: string };
  * full gives back all of it).
  */
 /** What went back of the payment of the row (`payments`, unaliased), from the money ledger (decision 041). */
-const REFUNDED = `coalesce((SELECT pm.refunded FROM payment_money pm WHERE pm.payment_id = payments.id), 0)`;
-const refunded = sql.raw(REFUNDED);
-const spent = sql.raw(`(status <> 'refunded' OR ${REFUNDED} > 0)`);
+const refunded = refundedOf(sql.raw('payments.id'));
+const spent = sql`(status <> 'refunded' OR ${refunded} > 0)`;
 
 async function totals(db: Db | Tx, organisationId: string, of: { buyer?: string; client?: string } | null, now: Date): Promise<Totals> {
   const { start, end } = monthOf(now);

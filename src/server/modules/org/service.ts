@@ -4,6 +4,7 @@ import { csvRows } from '../../../shared/csv';
 import { INVITATION_DAYS, ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
 import type { AdminOrganisation, AuditEntry, AuditQuery, InvitationInput, MemberChange, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
 import { organisationSpent } from './budget';
+import { refundedOf } from '../payments/ledger';
 import { checkedClientIds } from './clients';
 import type { Db } from '../../db/client';
 import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';
@@ -82,7 +83,7 @@ export async function adminOrganisation(db: Db, id: string, now = new Date()): P
     db
       .select({
         // what the organisation paid and kept paid: less every refund, in full or in part (issue 47)
-        paid: sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} <> 'refunded' OR ${payments.refundedAmount} > 0), 0)::numeric(14, 2)::text`,
+        paid: sql<string>`coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}) FILTER (WHERE ${payments.status} <> 'refunded' OR ${refundedOf(payments.id)} > 0), 0)::numeric(14, 2)::text`,
         n: sql<number>`count(*)::int`,
       })
       .from(payments)

@@ -13,6 +13,7 @@ import {
   paymentTotalsSchema,
 } from '../../../shared/schemas/responses/payment';
 import { moreThanLeft, refundableCents, refundPart, refundPayment, refundPublishedPayment } from './refunds';
+import { paymentMoney } from './ledger';
 import { refundRequestSchema } from '../../../shared/schemas/fair-terms';
 import { toCents } from '../../../shared/money';
 import { declinePlacement } from './swap';
@@ -96,7 +97,7 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
       const notRefundable = () => conflict('payment_not_refundable', `Only a payment held in escrow or published can be refunded (this one is ${existing.status})`);
       const { amountUsd, reason } = req.body;
       if (amountUsd !== undefined) {
-        const left = refundableCents(existing);
+        const left = refundableCents(existing, await paymentMoney(db, id));
         if (left === 0) throw notRefundable();
         const asked = toCents(amountUsd);
         const tooMuch = (leftCents: number) => moreThanLeft(existing, leftCents);
@@ -105,7 +106,8 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
           const part = await refundPart(db, provider, id, asked, 'admin', actor, new Date(), reason ?? null);
           // another refund took the rest first
           const after = await paymentById(db, id);
-          if (!part) throw after && refundableCents(after) > 0 ? tooMuch(refundableCents(after)) : notRefundable();
+          const leftAfter = after ? refundableCents(after, await paymentMoney(db, id)) : 0;
+          if (!part) throw leftAfter > 0 ? tooMuch(leftAfter) : notRefundable();
           return toPaymentDto(db, after!);
         }
       }

@@ -14,7 +14,7 @@ import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
-import { movementOfRefund } from './ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney } from './ledger';
 import { releaseSlot, type Tx } from './slots';
 
 /**
@@ -87,7 +87,9 @@ export async function cancelPlacement(
     if (p.state !== 'in_progress' || pay.status !== 'paid' || pay.refundRequestedAt) throw conflict('not_in_progress', NOT_IN_PROGRESS);
     const started = p.writingStartedAt !== null || p.draftDocumentUrl !== null || p.draftDocumentFile !== null;
     if (!started) {
-      // before writing: refunded in full, claimed here (the guarantee job finishes a claim a crash left)
+      // before writing: refunded in full (all that is left on the ledger), claimed here (the
+      // guarantee job finishes a claim a crash left)
+      const givenCents = refundableCents(pay, await paymentMoney(tx, paymentId));
       const [claimed] = await tx
         .update(payments)
         .set({ refundRequestedAt: now, refundReason: 'cancelled' })
@@ -100,7 +102,7 @@ export async function cancelPlacement(
           reason,
           status: 'granted',
           outcome: 'refund_full',
-          amount: fromCents(refundableCents({ ...claimed, refundRequestedAt: null })),
+          amount: fromCents(givenCents),
           respondBy: now,
           requestedBy: member.userId,
           createdAt: now,
@@ -113,7 +115,7 @@ export async function cancelPlacement(
         { organisationId: p.organisationId, actor: member, action: 'placement_cancelled', subject: paymentId },
         now,
       );
-      return { kind: 'refund' as const, claimed, id: c.id };
+      return { kind: 'refund' as const, claimed, givenCents, id: c.id };
     }
     const respondBy = new Date(now.getTime() + responseDays * DAY_MS);
     let id: string;
@@ -145,7 +147,7 @@ export async function cancelPlacement(
   if (step.kind === 'request') return { requested: await cancellationById(db, step.id) };
   const done = await completeRefund(db, provider, step.claimed, now, actor);
   return {
-    refundedUsd: fromCents(toCents(step.claimed.amount) - toCents(step.claimed.refundedAmount)),
+    refundedUsd: fromCents(step.givenCents),
     cancellation: await cancellationById(db, step.id),
     ...(done ? {} : {}),
   };
@@ -157,8 +159,8 @@ export async function cancelPlacement(
  * through completePartialRefund) with the placement ended and the rest kept.
  */
 async function grant(tx: Tx, paymentId: string, partCents: number | null, now: Date) {
-  const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
-  const left = refundableCents(pay);
+  const { payment: pay, money } = (await lockPaymentMoney(tx, paymentId))!;
+  const left = refundableCents(pay, money);
   if (left === 0 || pay.status !== 'paid') throw conflict('not_in_progress', NOT_IN_PROGRESS);
   if (partCents !== null && partCents > left) {
     throw moreThanLeft(pay, left);

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Computed } from '../../db/item';
 import { cancellations, disputes, moneyMovements, paymentRefunds, payments } from '../../db/schema';
@@ -106,32 +106,85 @@ export async function claimRefund(tx: Tx, claim: RefundClaim): Promise<ClaimedRe
   }
   if (!movement) return undefined;
   const [row] = await tx.select().from(moneyMovements).where(eq(moneyMovements.id, movement.id));
-  // the column the reads still take (until it is dropped): kept equal to the ledger's total here, the one place that writes it
-  await tx
-    .update(payments)
-    .set({ refundedAmount: sql`(SELECT refunded FROM payment_money WHERE payment_id = ${paymentId})` })
-    .where(eq(payments.id, paymentId));
   if (!row.refundId) return { movement: row };
   const [refund] = await tx.select().from(paymentRefunds).where(eq(paymentRefunds.id, row.refundId));
   return { movement: row, refund };
 }
 
-/**
- * What went back of a payment (`payment_money.refunded`) as a column of a query that reads a
- * payment per row: a scalar subquery, so the view is grouped for that payment only (its index).
- */
-export const refundedSql = (paymentId: AnyColumn) =>
-  sql<string>`coalesce((SELECT pm.refunded FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`;
+/** The kinds that are money back to the brand: what `payment_money.refunded` sums (drizzle/0044). */
+const MONEY_BACK = ['refund', 'swap_difference'] as const;
+const REFUND_KINDS = sql.raw(`(${MONEY_BACK.map((k) => `'${k}'`).join(', ')})`);
 
 /**
- * `refundedAmount` of an API item (db/item.ts): the ledger's in the JSON the database builds for a
- * list; from rows Node holds (the row an UPDATE returned), the payment's copy, which claimRefund
- * sets from the ledger in the claim's transaction.
+ * What went back of a payment (`payment_money.refunded`), as a numeric expression of a query that
+ * reads a payment per row, for sums over many payments (the wallet, the admin totals, an order's
+ * lines, the budget): a correlated sum read from money_movements_refunds_idx alone.
+ */
+export const refundedOf = (paymentId: AnyColumn | SQL) =>
+  sql<string>`coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.payment_id = ${paymentId} AND m.kind IN ${REFUND_KINDS}), 0)`;
+
+/**
+ * What went back of each payment that had a refund, as a subquery to LEFT JOIN on `paymentId` (its
+ * `refunded` is numeric, null for a payment without a refund): for sums over most payments (the
+ * admins' totals), where one grouped scan of money_movements_refunds_idx beats a probe per payment.
+ */
+export const refundsByPayment = (db: Db) =>
+  db
+    .select({ paymentId: moneyMovements.paymentId, refunded: sql<string>`sum(${moneyMovements.amount})`.as('refunded') })
+    .from(moneyMovements)
+    .where(inArray(moneyMovements.kind, [...MONEY_BACK]))
+    .groupBy(moneyMovements.paymentId)
+    .as('refunds');
+
+/** What went back of a payment, as the API's decimal text ('12.50', '0.00'). */
+export const refundedSql = (paymentId: AnyColumn | SQL) => sql<string>`${refundedOf(paymentId)}::numeric(12, 2)::text`;
+
+/** A payment's money as columns of a query that reads its row: charged, given back, left to refund (decimal text). */
+export const paymentMoneyColumns = (paymentId: AnyColumn | SQL) => ({
+  charged: sql<string>`coalesce((SELECT pm.charged FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`,
+  refunded: refundedSql(paymentId),
+  leftToRefund: sql<string>`coalesce((SELECT pm.left_to_refund FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`,
+});
+
+/** A payment's money from the ledger, in decimal text: all '0.00' for a payment with no movement. */
+export interface PaymentMoney {
+  charged: string;
+  refunded: string;
+  leftToRefund: string;
+}
+
+/** One payment's money (`payment_money`), in the caller's transaction or outside one. */
+export async function paymentMoney(db: Db | Tx, paymentId: string): Promise<PaymentMoney> {
+  const [row] = rowsOf<PaymentMoney>(
+    await db.execute(sql`
+      SELECT pm.charged::numeric(12, 2)::text AS "charged", pm.refunded::numeric(12, 2)::text AS "refunded",
+        pm.left_to_refund::numeric(12, 2)::text AS "leftToRefund"
+      FROM payment_money pm WHERE pm.payment_id = ${paymentId}`),
+  );
+  return row ?? { charged: '0.00', refunded: '0.00', leftToRefund: '0.00' };
+}
+
+/**
+ * One payment and its money for a decision that moves it: the payment's row locked first (FOR NO
+ * KEY UPDATE, the lock every claim takes), in a statement of its own, then the amounts in a new
+ * statement (a new snapshot under READ COMMITTED: a claim that held the lock before is counted),
+ * which cannot change until the transaction ends. Undefined when there is no such payment.
+ */
+export async function lockPaymentMoney(tx: Tx, paymentId: string): Promise<{ payment: typeof payments.$inferSelect; money: PaymentMoney } | undefined> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
+  if (!payment) return undefined;
+  return { payment, money: await paymentMoney(tx, paymentId) };
+}
+
+/**
+ * `refundedAmount` of an API item (db/item.ts): the ledger's, in the JSON the database builds for
+ * a list; from rows Node holds (the row an UPDATE returned), the `payment_money` row the caller
+ * read beside it (`paymentMoney`).
  */
 export const refundedAmountField: Computed<string> = {
   kind: 'computed',
   sql: refundedSql(payments.id),
-  of: (rows) => String(rows.payments?.refundedAmount ?? '0.00'),
+  of: (rows) => String(rows.payment_money?.refunded ?? '0.00'),
 };
 
 /**

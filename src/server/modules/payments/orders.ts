@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
 import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
 import { completeRefund, type PaymentRow } from './refunds';
-import { appendCharge, refundedSql } from './ledger';
+import { appendCharge, refundedOf, refundedSql } from './ledger';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -496,11 +496,11 @@ const inScope = (scope: Scope) =>
 
 /** GET /api/brand/orders: the organisation's paid orders (in the member's scope), newest first, at most 200, in one statement. */
 export async function ordersOf(db: Db, scope: Scope) {
-  // what each line gave back: all of it once refunded in full, else the parts refunded (issue 47: refunded_amount)
+  // what each line gave back: all of it once refunded in full, else the parts refunded (issue 47; the ledger's refunds)
   const money = (status: string) =>
     status === 'refunded'
-      ? sql<string>`coalesce(sum(${payments.refundedAmount}), 0)::numeric(14, 2)::text`
-      : sql<string>`coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
+      ? sql<string>`coalesce(sum(${refundedOf(payments.id)}), 0)::numeric(14, 2)::text`
+      : sql<string>`coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
   const rows = await db
     .select({
       id: orders.id,

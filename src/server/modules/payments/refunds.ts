@@ -11,7 +11,7 @@ import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
-import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow } from './ledger';
+import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow, type PaymentMoney } from './ledger';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -266,10 +266,14 @@ export async function refundPart(
   return refund;
 }
 
-/** What is left of a payment to refund, in cents (0: nothing, or a full refund is under way). */
-export function refundableCents(p: Pick<PaymentRow, 'amount' | 'refundedAmount' | 'status' | 'refundRequestedAt'>): number {
+/**
+ * What is left of a payment to refund, in cents (0: nothing, or a full refund is under way): its
+ * amount less what went back of it on the ledger (`paymentMoney`, or `lockPaymentMoney` for a
+ * decision that moves it).
+ */
+export function refundableCents(p: Pick<PaymentRow, 'amount' | 'status' | 'refundRequestedAt'>, money: Pick<PaymentMoney, 'refunded'>): number {
   if ((p.status !== 'paid' && p.status !== 'released') || p.refundRequestedAt) return 0;
-  return toCents(p.amount) - toCents(p.refundedAmount);
+  return toCents(p.amount) - toCents(money.refunded);
 }
 
 /** 409 for a refund asked beyond what is left (`leftCents`), saying what is. */

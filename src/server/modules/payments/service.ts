@@ -11,7 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
-import { refundedAmountField } from './ledger';
+import { paymentMoney, refundedAmountField, refundedOf, refundsByPayment, type PaymentMoney } from './ledger';
 
 
 /**
@@ -36,15 +36,18 @@ const paymentDto = item({
   refundedAt: payments.refundedAt,
   createdAt: payments.createdAt,
 });
-/** The API's payment from rows Node holds: the payment and its placement. */
-export const paymentJson = (p: PaymentRow, placement: typeof placements.$inferSelect): PaymentDto =>
-  paymentDto.of({ payments: p, placements: placement });
+/** The API's payment from rows Node holds: the payment, its placement and its money on the ledger. */
+export const paymentJson = (p: PaymentRow, placement: typeof placements.$inferSelect, money: PaymentMoney): PaymentDto =>
+  paymentDto.of({ payments: p, placements: placement, payment_money: { ...money } });
 
-/** The API's payment for a row Node holds (e.g. the one an UPDATE returned), with its placement read. */
+/** The API's payment for a row Node holds (e.g. the one an UPDATE returned), with its placement and money read. */
 export async function toPaymentDto(db: Db, p: PaymentRow): Promise<PaymentDto> {
   // a swap's difference answers with the placement it topped up
-  const [placement] = await db.select().from(placements).where(eq(placements.paymentId, p.topupOf ?? p.id));
-  return paymentJson(p, placement);
+  const [[placement], money] = await Promise.all([
+    db.select().from(placements).where(eq(placements.paymentId, p.topupOf ?? p.id)),
+    paymentMoney(db, p.id),
+  ]);
+  return paymentJson(p, placement, money);
 }
 
 /**
@@ -101,14 +104,14 @@ const _itemTypesMatch: [
 const escrowBalance = preparedVariants<boolean, { balance: string }, { organisationId: string; clientIds?: string[] }>(
   'org_escrow_balance',
   (byClients) => (byClients ? 'k' : 'all'),
-  (byClients) => sql`SELECT round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}), 0), 2)::text AS "balance"
+  (byClients) => sql`SELECT round(coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}), 0), 2)::text AS "balance"
     FROM ${payments} WHERE ${payments.organisationId} = ${sql.placeholder('organisationId')} AND ${payments.status} = 'paid'
     ${byClients ? sql`AND ${inClients(payments.clientId)}` : sql``}`,
 );
 
 /**
  * Money the organisation has held in escrow: the sum of its `paid` payments, added up by the
- * database (an index-only scan of payments_org_held_idx). Every portal page shows it, so it is prepared.
+ * database (an index-only scan of payments_org_held_idx, each one's refunds from money_movements_refunds_idx). Every portal page shows it, so it is prepared.
  */
 export async function brandEscrowBalance(db: Db, scope: Scope): Promise<string> {
   const byClients = scope.clientIds !== null;
@@ -199,14 +202,19 @@ export function adminPayments(
  * With a search `q`, of the payments the list shows for it (that brand's money, held and released).
  */
 export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> {
+  // what went back of each payment, from the ledger: one grouped scan, joined (a probe per payment
+  // is ten times slower over every payment)
+  const refunds = refundsByPayment(db);
+  const kept = sql`${payments.amount} - coalesce(${refunds.refunded}, 0)`;
   const totals = db
     .select({
-      held: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
-      released: sql<string>`round(coalesce(sum(${payments.amount} - ${payments.refundedAmount}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
-      // issue 47: what went back, in full or in part
-      refunded: sql<string>`round(coalesce(sum(${payments.refundedAmount}), 0), 2)::text`,
+      held: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
+      released: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
+      // issue 47: what went back, in full or in part (the ledger's refunds)
+      refunded: sql<string>`round(coalesce(sum(${refunds.refunded}), 0), 2)::text`,
     })
-    .from(payments);
+    .from(payments)
+    .leftJoin(refunds, eq(refunds.paymentId, payments.id));
   const [row] =
     q === undefined
       ? await totals

@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../auth/users';
 import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
 import { claimPartialRefund, completePartialRefund, refundPayment } from './refunds';
 import { closeCheckouts, releaseSlot, reserveSlot } from './slots';
-import { appendCharge } from './ledger';
+import { appendCharge, lockPaymentMoney, paymentMoney } from './ledger';
 
 /**
  * Decline and swap (issue 46). Before writing starts an admin may decline a placement (the outlet
@@ -104,7 +104,7 @@ async function declinedPlacement(db: Db, paymentId: string, organisationId: stri
 async function optionsFor(db: Db, paymentId: string, now: Date): Promise<SwapOption[]> {
   const { payment } = await declinedPlacement(db, paymentId, null);
   const [was] = await db.select().from(opportunities).where(eq(opportunities.id, payment.opportunityId));
-  const held = toCents(payment.amount) - toCents(payment.refundedAmount);
+  const held = toCents(payment.amount) - toCents((await paymentMoney(db, payment.id)).refunded);
   // within 20 % of what the placement holds, either way: a cheaper one refunds the difference, a
   // dearer one asks for it through a checkout
   const low = fromCents(Math.ceil((held * 8) / 10));
@@ -192,8 +192,8 @@ export async function swapPlacement(
   const refund = await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
     if (!p.declinedAt || p.state !== 'in_progress') throw conflict('placement_not_declined', 'This placement was not declined');
-    const [pay] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('no key update');
-    const held = toCents(pay.amount) - toCents(pay.refundedAmount);
+    const { payment: pay, money } = (await lockPaymentMoney(tx, paymentId))!;
+    const held = toCents(pay.amount) - toCents(money.refunded);
     if (toCents(choice.priceUsd) > held) throw conflict('alternative_price_changed', 'The price of this alternative changed. Please choose again.');
     const taken = await reserveSlot(tx, opportunityId, now);
     if (!taken) throw conflict('alternative_sold_out', 'This alternative has just sold out. Please choose another.');

@@ -24,7 +24,7 @@ import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealt
 import { brandContact, clientRef, organisationRef } from '../payments/service';
 import { cancellationItem } from '../payments/cancel';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
-import { refundedAmountField } from '../payments/ledger';
+import { refundedAmountField, type PaymentMoney } from '../payments/ledger';
 
 type PaymentRow = typeof payments.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -45,8 +45,9 @@ const placementPaymentItem = item({
   refundedAmount: refundedAmountField,
   createdAt: payments.createdAt,
 });
-export const placementPayment = (placement: PlacementRow, payment: PaymentRow): PlacementPayment =>
-  placementPaymentItem.of({ placements: placement, payments: payment });
+/** The `payment` object from rows Node holds: the placement, its payment and the payment's money on the ledger. */
+export const placementPayment = (placement: PlacementRow, payment: PaymentRow, money: PaymentMoney): PlacementPayment =>
+  placementPaymentItem.of({ placements: placement, payments: payment, payment_money: { ...money } });
 
 /** The opportunity members of a placement card (My Articles, Admin Projects). */
 const opportunityCard = {

@@ -12,6 +12,7 @@ import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
+import { paymentMoney } from '../payments/ledger';
 import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { recordAudit } from '../org/audit';
 import type { LifeEvent } from '../../../shared/placement-machine';
@@ -62,7 +63,7 @@ async function move(
   });
   if (row) {
     const [payment] = await db.select().from(payments).where(eq(payments.id, row.paymentId));
-    return placementPayment(row, payment);
+    return placementPayment(row, payment, await paymentMoney(db, row.paymentId));
   }
   const [existing] = await db.select().from(placements).where(and(eq(placements.id, paymentId), mine));
   if (!existing) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
@@ -226,7 +227,7 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
   });
   const [row] = await db.select().from(placements).where(eq(placements.id, paymentId));
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
-  return placementPayment(row, payment);
+  return placementPayment(row, payment, await paymentMoney(db, paymentId));
 }
 
 /**
