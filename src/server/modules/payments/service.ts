@@ -1,6 +1,6 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, checkouts, opportunities, organisations, orgClients, payments, placements, publications, users } from '../../db/schema';
+import { briefs, checkouts, moneyMovements, opportunities, organisations, orgClients, payments, placements, publications, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
 import type { PaymentRow } from './refunds';
 import { limitedPage, afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
@@ -11,7 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
-import { paymentMoney, refundedAmountField, refundedOf, refundsByPayment, type PaymentMoney } from './ledger';
+import { MONEY_BACK_KINDS, moneyBackByStatus, paymentMoney, refundedAmountField, refundedOf, type PaymentMoney } from './ledger';
 
 
 /**
@@ -202,23 +202,33 @@ export function adminPayments(
  * With a search `q`, of the payments the list shows for it (that brand's money, held and released).
  */
 export async function paymentTotals(db: Db, q?: string): Promise<PaymentTotals> {
-  // what went back of each payment, from the ledger: one grouped scan, joined (a probe per payment
-  // is ten times slower over every payment)
-  const refunds = refundsByPayment(db);
-  const kept = sql`${payments.amount} - coalesce(${refunds.refunded}, 0)`;
-  const totals = db
+  // two sums side by side: what was charged (a scan of the payments' amounts) and what went back
+  // (a scan of the ledger's refunds, joined to their payments), so the cost is the payments' sum
+  // plus the refunds', with no group or probe per payment
+  let charged = db
     .select({
-      held: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'paid'), 0), 2)::text`,
-      released: sql<string>`round(coalesce(sum(${kept}) FILTER (WHERE ${payments.status} = 'released'), 0), 2)::text`,
-      // issue 47: what went back, in full or in part (the ledger's refunds)
-      refunded: sql<string>`round(coalesce(sum(${refunds.refunded}), 0), 2)::text`,
+      held: sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'paid'), 0)`.as('charged_held'),
+      released: sql<string>`coalesce(sum(${payments.amount}) FILTER (WHERE ${payments.status} = 'released'), 0)`.as('charged_released'),
     })
     .from(payments)
-    .leftJoin(refunds, eq(refunds.paymentId, payments.id));
-  const [row] =
-    q === undefined
-      ? await totals
-      : await totals.innerJoin(users, eq(users.id, payments.brandId)).where(brandMatches(likeLiteral(q)));
+    .$dynamic();
+  let back = moneyBackByStatus(db);
+  if (q !== undefined) {
+    const matches = brandMatches(likeLiteral(q));
+    charged = charged.innerJoin(users, eq(users.id, payments.brandId)).where(matches);
+    back = back.innerJoin(users, eq(users.id, payments.brandId)).where(and(inArray(moneyMovements.kind, [...MONEY_BACK_KINDS]), matches));
+  }
+  const c = charged.as('c');
+  const b = back.as('b');
+  const [row] = await db
+    .select({
+      held: sql<string>`round(${c.held} - ${b.held}, 2)::text`,
+      released: sql<string>`round(${c.released} - ${b.released}, 2)::text`,
+      // issue 47: what went back, in full or in part (the ledger's refunds)
+      refunded: sql<string>`round(${b.all}, 2)::text`,
+    })
+    .from(c)
+    .crossJoin(b);
   return { held: row.held, released: row.released, refunded: row.refunded };
 }
 
