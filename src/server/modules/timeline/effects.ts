@@ -1,0 +1,204 @@
+import { eq } from 'drizzle-orm';
+import { LINK_DISPUTE_REASONS, type DisputeReason, type DisputeResolution, type TimelineKind } from '../../../shared/enums';
+import { formatUsd, fromCents, toCents } from '../../../shared/money';
+import type { AuditAction } from '../../../shared/org';
+import { DISPUTE_REASON_LABELS } from '../../../shared/schemas/fair-terms';
+import { payments, placements } from '../../db/schema';
+import {
+  notifyAutoApproved,
+  notifyDeclined,
+  notifyPaymentReceived,
+  notifyPlacement,
+  notifyPublicationIssue,
+  notifyPublicationRestored,
+  notifyRefunded,
+  notifyReminder,
+  notifyTermsUpdate,
+} from '../../mail/notify';
+import type { Tx } from '../../mail/outbox';
+import { actorOf, recordAudit, type Actor as AuditActor } from '../org/audit';
+
+/**
+ * What follows a placement's timeline entry (issue 58, decision 045): the organisation's audit
+ * entry and the e-mails, one row per timeline kind in `EFFECTS`. `recordEvent` (and
+ * `recordReminderOnce`, when it recorded the step) runs the row of the entry's kind in the
+ * entry's own transaction, right after inserting it: no service writes an audit entry or queues a
+ * placement's mail itself, so an entry and what it causes can neither disagree nor be forgotten.
+ *
+ * Each row reads the entry's details, plus `facts`: what the change knows that the entry does not
+ * keep (who acted with their address, a deadline, the invoice of a receipt…).
+ */
+
+/** What a change knows beyond its entry's details, for its audit entry and its mails. */
+export interface EffectFacts {
+  /**
+   * Who acted, as the audit log names them (a member with the request's address). Default: the
+   * entry's user, read from the users table, without an address; Byline's own entries have no audit.
+   */
+  by?: AuditActor;
+  /** paid: the receipt's invoice */
+  invoiceNumber?: string | null;
+  /** refunded: the payment was released (its article gone), so the admins are told too */
+  toAdmins?: boolean;
+  /** refunded: the refund is of a swap's top-up, which has no mail of its own */
+  topup?: boolean;
+  /** published: what the live article's check found, and until when it is watched */
+  checks?: string[];
+  guaranteeDate?: string | null;
+  /** dispute_opened: by when the team answers (none for a dispute about the live link) */
+  respondBy?: Date | null;
+  /** dispute_answered (offered or rejected): by when the brand accepts or escalates */
+  escalateBy?: Date;
+}
+
+/** Who an entry names (timeline/service.ts `Actor`). */
+type EntryActor = { type: 'brand' | 'admin'; id: string } | { type: 'system' };
+
+/** One entry, as its effects read it. */
+export interface PlacementEvent {
+  placementId: string;
+  kind: TimelineKind;
+  actor: EntryActor;
+  details: Record<string, unknown>;
+  facts: EffectFacts;
+}
+
+interface Effect {
+  /** The audit entry about the placement (its subject), or null: none this time. */
+  audit?: (e: PlacementEvent, tx: Tx) => AuditEntry | null | Promise<AuditEntry | null>;
+  /** The mails. */
+  mail?: (tx: Tx, e: PlacementEvent) => Promise<void>;
+}
+type AuditEntry = { action: AuditAction; details?: Record<string, unknown> };
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const day = (iso: string | Date) => (typeof iso === 'string' ? iso : iso.toISOString()).slice(0, 10);
+
+/** What a dispute's resolution tells the brand (an amount, when refunded in part). */
+function resolutionHeadline(resolution: DisputeResolution, amount: string | null): string | { text: string; withoutAmount: string } {
+  switch (resolution) {
+    case 'refunded_full':
+      return 'Your dispute was resolved: refunded in full';
+    case 'refunded_partial':
+      return { text: `Your dispute was resolved: ${formatUsd(amount!)} refunded`, withoutAmount: 'Your dispute was resolved: refunded in part' };
+    case 'corrected':
+      return 'Your dispute was resolved: the article will be corrected';
+    case 'restored':
+      return 'Your dispute was resolved: the article was restored';
+    case 'rejected':
+      return 'Your dispute was resolved: rejected';
+  }
+}
+
+/**
+ * The table: for each kind, the audit entry and the mails that follow it. A kind with `{}` causes
+ * nothing beyond its entry. Adding a notification to an existing transition is a change of its row.
+ */
+export const EFFECTS: Record<TimelineKind, Effect> = {
+  paid: {},
+  brief_saved: {},
+  brief_submitted: {},
+  draft_attached: {},
+  edits_requested: {},
+  edits_completed: {},
+  approved: {},
+  published: {},
+  released: {},
+  refunded: {},
+  check_failed: {},
+  case_opened: {},
+  case_closed: {},
+  live_url_changed: {},
+  brief_reminder: {},
+  review_reminder: {},
+  declined: {},
+  swapped: {},
+  writing_started: {},
+  revision_requested: {},
+  revision_accepted: {},
+  revision_declined: {},
+  cancel_requested: {
+    // before writing it is granted at once (its refund mail follows the refund); after, a request the team answers
+    audit: (e) => ({ action: e.details.beforeWriting ? 'placement_cancelled' : 'cancellation_requested' }),
+    mail: async (tx, e) => {
+      if (e.details.beforeWriting) return;
+      await notifyTermsUpdate(tx, e.placementId, 'admins', `Cancellation asked for, answer by ${day(text(e.details.respondBy)!)}`, text(e.details.reason));
+    },
+  },
+  cancel_answered: {
+    // granted in full: the refund's own entry (refunded) tells the brand when it is made
+    mail: async (tx, e) => {
+      if (e.details.outcome === 'refuse') await notifyTermsUpdate(tx, e.placementId, 'brand', 'Your cancellation was refused', text(e.details.reason));
+      else if (e.details.outcome === 'refund_partial') await notifyRefunded(tx, e.placementId, { amount: text(e.details.amount)! });
+    },
+  },
+  dispute_opened: {
+    audit: () => ({ action: 'dispute_opened' }),
+    mail: async (tx, e) => {
+      const reason = e.details.reason as DisputeReason;
+      const headline = LINK_DISPUTE_REASONS.includes(reason)
+        ? 'A dispute about the live link was opened: Byline checks it now'
+        : `A dispute was opened, answer by ${day(e.facts.respondBy!)}`;
+      await notifyTermsUpdate(tx, e.placementId, 'admins', headline, `${DISPUTE_REASON_LABELS[reason]}. ${text(e.details.text)}`);
+    },
+  },
+  dispute_answered: {
+    // accepted: the resolution (dispute_resolved) tells the brand
+    mail: async (tx, e) => {
+      const action = e.details.action;
+      const reason = text(e.details.reason);
+      const by = day(e.facts.escalateBy!);
+      if (e.actor.type === 'system') {
+        await notifyTermsUpdate(tx, e.placementId, 'brand', `Your dispute was answered by Byline's checks: escalate by ${by} if you disagree`, reason);
+        return;
+      }
+      if (action === 'accept') return;
+      const amount = text(e.details.amount);
+      const offerAmount = action === 'offer' && amount ? fromCents(toCents(amount)) : null;
+      const what = action === 'reject' ? 'Your dispute was rejected' : offerAmount ? `You were offered ${formatUsd(offerAmount)} back` : 'You were offered a correction';
+      const until = `: accept or escalate by ${by}`;
+      await notifyTermsUpdate(
+        tx,
+        e.placementId,
+        'brand',
+        offerAmount ? { text: `${what}${until}`, withoutAmount: `You were offered a part refund${until}` } : `${what}${until}`,
+        reason,
+      );
+    },
+  },
+  dispute_escalated: {
+    audit: () => ({ action: 'dispute_escalated' }),
+    mail: (tx, e) =>
+      notifyTermsUpdate(
+        tx,
+        e.placementId,
+        'admins',
+        `A dispute was escalated, decide by ${day(text(e.details.decideBy)!)}`,
+        'Only an admin who neither released this placement nor answered the dispute can decide it.',
+      ),
+  },
+  dispute_resolved: {
+    mail: (tx, e) =>
+      notifyTermsUpdate(
+        tx,
+        e.placementId,
+        'brand',
+        resolutionHeadline(e.details.resolution as DisputeResolution, text(e.details.amount)),
+        text(e.details.reason),
+      ),
+  },
+};
+
+/** Runs the effects of an entry just inserted, in its transaction (`at`: the audit entry's time). */
+export async function runEffects(tx: Tx, e: PlacementEvent, at: Date = new Date()): Promise<void> {
+  const effect = EFFECTS[e.kind];
+  const audit = effect.audit && (await effect.audit(e, tx));
+  if (audit) {
+    const actor = e.facts.by ?? (e.actor.type === 'system' ? null : await actorOf(tx, e.actor.id));
+    if (actor) {
+      const [p] = await tx.select({ organisationId: placements.organisationId }).from(placements).where(eq(placements.id, e.placementId));
+      await recordAudit(tx, { organisationId: p.organisationId, actor, action: audit.action, subject: e.placementId, ...(audit.details ? { details: audit.details } : {}) }, at);
+    }
+  }
+  if (effect.mail) await effect.mail(tx, e);
+}
