@@ -104,7 +104,17 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   approved: {},
   published: {},
   released: {},
-  refunded: {},
+  refunded: {
+    mail: async (tx, e) => {
+      // a swap's top-up has no placement of its own to name: the one it topped up keeps the entry only
+      if (e.details.topup || e.facts.topup) return;
+      await notifyRefunded(tx, e.placementId, {
+        toAdmins: e.facts.toAdmins ?? false,
+        amount: text(e.details.amount) ?? undefined,
+        ...(e.details.partial ? { note: text(e.details.note) } : {}),
+      });
+    },
+  },
   check_failed: {},
   case_opened: {},
   case_closed: {},
