@@ -98,10 +98,26 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   paid: {},
   brief_saved: {},
   brief_submitted: {},
-  draft_attached: {},
-  edits_requested: {},
-  edits_completed: {},
-  approved: {},
+  draft_attached: {
+    // a draft the brand is to review (first attached, or replaced before it answered); one replaced
+    // after an edit request is announced by "edits completed"
+    mail: async (tx, e) => {
+      const [p] = await tx.select({ status: placements.draftReviewStatus }).from(placements).where(eq(placements.id, e.placementId));
+      if (p?.status === 'pending_brand_review') await notifyPlacement(tx, e.placementId, 'draft_ready');
+    },
+  },
+  edits_requested: {
+    // an accepted extra revision opens its round too: its answer (revision_accepted) is the news
+    audit: (e) => (e.details.extra ? null : { action: 'edits_requested' }),
+    mail: async (tx, e) => {
+      if (!e.details.extra) await notifyPlacement(tx, e.placementId, 'admin_edits_requested');
+    },
+  },
+  edits_completed: { mail: (tx, e) => notifyPlacement(tx, e.placementId, 'edits_complete') },
+  approved: {
+    audit: (e) => (e.details.automatic ? null : { action: 'draft_approved' }),
+    mail: (tx, e) => (e.details.automatic ? notifyAutoApproved(tx, e.placementId) : notifyPlacement(tx, e.placementId, 'admin_draft_approved')),
+  },
   published: {},
   released: {},
   refunded: {
@@ -119,14 +135,21 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   case_opened: {},
   case_closed: {},
   live_url_changed: {},
-  brief_reminder: {},
-  review_reminder: {},
+  brief_reminder: { mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'brief_reminder' }) },
+  review_reminder: {
+    mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'review_reminder', autoApproveOn: text(e.details.autoApproveOn) }),
+  },
   declined: {},
   swapped: {},
   writing_started: {},
-  revision_requested: {},
-  revision_accepted: {},
-  revision_declined: {},
+  revision_requested: {
+    audit: () => ({ action: 'extra_revision_requested' }),
+    mail: (tx, e) => notifyTermsUpdate(tx, e.placementId, 'admins', 'An extra revision was asked for', `${text(e.details.reason)}\n\n${text(e.details.feedback)}`),
+  },
+  revision_accepted: { mail: (tx, e) => notifyTermsUpdate(tx, e.placementId, 'brand', 'Your extra revision was accepted', null) },
+  revision_declined: {
+    mail: (tx, e) => notifyTermsUpdate(tx, e.placementId, 'brand', 'Your extra revision was declined', text(e.details.reason)),
+  },
   cancel_requested: {
     // before writing it is granted at once (its refund mail follows the refund); after, a request the team answers
     audit: (e) => ({ action: e.details.beforeWriting ? 'placement_cancelled' : 'cancellation_requested' }),
