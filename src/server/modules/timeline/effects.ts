@@ -97,7 +97,10 @@ function resolutionHeadline(resolution: DisputeResolution, amount: string | null
 export const EFFECTS: Record<TimelineKind, Effect> = {
   paid: {},
   brief_saved: {},
-  brief_submitted: {},
+  brief_submitted: {
+    audit: () => ({ action: 'brief_submitted' }),
+    mail: (tx, e) => notifyPlacement(tx, e.placementId, 'admin_brief_submitted'),
+  },
   draft_attached: {
     // a draft the brand is to review (first attached, or replaced before it answered); one replaced
     // after an edit request is announced by "edits completed"
