@@ -121,7 +121,21 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
     audit: (e) => (e.details.automatic ? null : { action: 'draft_approved' }),
     mail: (tx, e) => (e.details.automatic ? notifyAutoApproved(tx, e.placementId) : notifyPlacement(tx, e.placementId, 'admin_draft_approved')),
   },
-  published: {},
+  published: {
+    // what the release skipped is on the organisation's record too (issue 57), with the admin who did it
+    audit: (e) => {
+      const without = (e.details.without as string[] | undefined) ?? [];
+      if (!without.length || e.actor.type !== 'admin') return null;
+      const reason = text(e.details.overrideReason);
+      return { action: without.includes('approval') ? 'released_without_approval' : 'released_without_live_url', details: reason ? { reason } : {} };
+    },
+    mail: (tx, e) =>
+      notifyPlacement(tx, e.placementId, 'published', {
+        liveUrl: text(e.details.url),
+        checks: e.facts.checks ?? [],
+        guaranteeDate: e.facts.guaranteeDate ?? null,
+      }),
+  },
   released: {},
   refunded: {
     mail: async (tx, e) => {
