@@ -156,8 +156,16 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   review_reminder: {
     mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'review_reminder', autoApproveOn: text(e.details.autoApproveOn) }),
   },
-  declined: {},
-  swapped: {},
+  declined: {
+    mail: (tx, e) => notifyDeclined(tx, e.placementId, { reason: text(e.details.reason)!, swapBy: text(e.details.swapBy)! }),
+  },
+  swapped: {
+    // the alternative it moved to (the placement's opportunity now), and what was paid for a dearer one
+    audit: async (e, tx) => {
+      const [p] = await tx.select({ opportunityId: placements.opportunityId }).from(placements).where(eq(placements.id, e.placementId));
+      return { action: 'placement_swapped', details: { opportunityId: p.opportunityId, ...(e.details.paid ? { paidUsd: e.details.amount } : {}) } };
+    },
+  },
   writing_started: {},
   revision_requested: {
     audit: () => ({ action: 'extra_revision_requested' }),
