@@ -149,8 +149,15 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
     },
   },
   check_failed: {},
-  case_opened: {},
-  case_closed: {},
+  case_opened: {
+    mail: (tx, e) =>
+      notifyPublicationIssue(tx, e.placementId, { liveUrl: text(e.details.url)!, reason: text(e.details.reason)!, restoreBy: text(e.details.restoreBy)! }),
+  },
+  case_closed: {
+    mail: async (tx, e) => {
+      if (e.details.outcome === 'restored') await notifyPublicationRestored(tx, e.placementId, text(e.details.url)!);
+    },
+  },
   live_url_changed: {},
   brief_reminder: { mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'brief_reminder' }) },
   review_reminder: {
