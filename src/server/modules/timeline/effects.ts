@@ -95,7 +95,16 @@ function resolutionHeadline(resolution: DisputeResolution, amount: string | null
  * nothing beyond its entry. Adding a notification to an existing transition is a change of its row.
  */
 export const EFFECTS: Record<TimelineKind, Effect> = {
-  paid: {},
+  paid: {
+    // a cart's lines (orderId) are told and audited once for the whole order (payments/orders.ts)
+    audit: (e) => (e.details.orderId ? null : { action: 'paid', details: { amountUsd: e.details.amount } }),
+    mail: async (tx, e) => {
+      if (e.details.orderId) return;
+      // a payment sold out while paying gets its refund mail instead of the receipt
+      const [pay] = await tx.select({ holdsSlot: payments.holdsSlot }).from(payments).where(eq(payments.id, e.placementId));
+      if (pay?.holdsSlot) await notifyPaymentReceived(tx, e.placementId, e.facts.invoiceNumber);
+    },
+  },
   brief_saved: {},
   brief_submitted: {
     audit: () => ({ action: 'brief_submitted' }),
