@@ -220,13 +220,13 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
     // accepted: the resolution (dispute_resolved) tells the brand
     mail: async (tx, e) => {
       const action = e.details.action;
+      if (action === 'accept') return;
       const reason = text(e.details.reason);
       const by = day(e.facts.escalateBy!);
       if (e.actor.type === 'system') {
         await notifyTermsUpdate(tx, e.placementId, 'brand', `Your dispute was answered by Byline's checks: escalate by ${by} if you disagree`, reason);
         return;
       }
-      if (action === 'accept') return;
       const amount = text(e.details.amount);
       const offerAmount = action === 'offer' && amount ? fromCents(toCents(amount)) : null;
       const what = action === 'reject' ? 'Your dispute was rejected' : offerAmount ? `You were offered ${formatUsd(offerAmount)} back` : 'You were offered a correction';
