@@ -5,8 +5,10 @@ import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
 
 /**
- * One call per event, made by the service where the change happens, with the `tx` of that change:
- * each gathers the facts its mails need and queues them (see outbox.ts).
+ * One call per event, with the `tx` of the change: each gathers the facts its mails need and
+ * queues them (see outbox.ts). A placement's mails are called by modules/timeline/effects.ts only,
+ * from the placement's timeline entry (decision 045); the account's (sign-up, approval) by the
+ * service where the change happens, and a cart's order receipt by the order's.
  */
 
 async function placement(tx: Tx, paymentId: string) {
@@ -222,4 +224,33 @@ export async function notifyTermsUpdate(
   const data = { kind: 'terms_update' as const, paymentId: p.paymentId, outlet: p.outlet, title: p.title, ...words, detail, forAdmin: to === 'admins' };
   if (to === 'admins') await enqueueAdminMail(tx, data);
   else await enqueueMail(tx, { userId: p.brandId }, data);
+}
+
+/** Declined by the outlet before writing (issue 46): the brand may choose an alternative until `swapBy`. */
+export async function notifyDeclined(tx: Tx, paymentId: string, facts: { reason: string; swapBy: string }) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  await enqueueMail(tx, { userId: p.brandId }, { kind: 'placement_declined', paymentId: p.paymentId, title: p.title, outlet: p.outlet, ...facts });
+}
+
+/** A timer's reminder to the brand (issue 19): the brief not submitted, or a draft waiting for its review. */
+export async function notifyReminder(
+  tx: Tx,
+  paymentId: string,
+  reminder: { kind: 'brief_reminder' } | { kind: 'review_reminder'; autoApproveOn: string | null },
+) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const base = { paymentId: p.paymentId, title: p.title, outlet: p.outlet };
+  if (reminder.kind === 'brief_reminder') await enqueueMail(tx, { userId: p.brandId }, { kind: 'brief_reminder', ...base, paidAt: p.paidAt.toISOString() });
+  else await enqueueMail(tx, { userId: p.brandId }, { kind: 'review_reminder', ...base, autoApproveOn: reminder.autoApproveOn });
+}
+
+/** A draft approved by Byline after waiting AUTO_APPROVE_DAYS (issue 19): both sides are told. */
+export async function notifyAutoApproved(tx: Tx, paymentId: string) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const base = { paymentId: p.paymentId, title: p.title, outlet: p.outlet };
+  await enqueueMail(tx, { userId: p.brandId }, { kind: 'auto_approved', ...base, forAdmin: false });
+  await enqueueAdminMail(tx, { kind: 'auto_approved', ...base, forAdmin: true });
 }

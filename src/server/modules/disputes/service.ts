@@ -32,10 +32,7 @@ import type {
   DisputeDetail,
   DisputeRequest,
 } from '../../../shared/schemas/fair-terms';
-import { DISPUTE_REASON_LABELS } from '../../../shared/schemas/fair-terms';
-import { notifyTermsUpdate } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import {
   claimPartialRefund,
@@ -184,20 +181,7 @@ export async function openDispute(
       { type: 'brand', id: member.userId },
       { reason: input.reason, outcome: input.outcome, amount: inserted.askedAmount, text: input.text },
       now,
-    );
-    await recordAudit(
-      tx,
-      { organisationId: placement.organisationId, actor: member, action: 'dispute_opened', subject: paymentId },
-      now,
-    );
-    await notifyTermsUpdate(
-      tx,
-      paymentId,
-      'admins',
-      kind === 'content'
-        ? `A dispute was opened, answer by ${inserted.respondBy!.toISOString().slice(0, 10)}`
-        : 'A dispute about the live link was opened: Byline checks it now',
-      `${DISPUTE_REASON_LABELS[input.reason]}. ${input.text}`,
+      { by: member, respondBy: inserted.respondBy },
     );
     return inserted;
   });
@@ -283,17 +267,6 @@ async function resolve(
     { resolution, amount: money.cents ? fromCents(money.cents) : null, reason: why },
     now,
   );
-  const headline: Record<DisputeResolution, string | { text: string; withoutAmount: string }> = {
-    refunded_full: 'Your dispute was resolved: refunded in full',
-    refunded_partial: {
-      text: `Your dispute was resolved: ${formatUsd(fromCents(money.cents))} refunded`,
-      withoutAmount: 'Your dispute was resolved: refunded in part',
-    },
-    corrected: 'Your dispute was resolved: the article will be corrected',
-    restored: 'Your dispute was resolved: the article was restored',
-    rejected: 'Your dispute was resolved: rejected',
-  };
-  await notifyTermsUpdate(tx, d.placementId, 'brand', headline[resolution], why);
   return money;
 }
 
@@ -355,15 +328,9 @@ export function answerDispute(
       answeredBy: admin.id,
       answeredAt: now,
     };
-    await recordEvent(
-      tx,
-      d.placementId,
-      'dispute_answered',
-      admin,
-      { action: answer.action, amount: answer.amountUsd ?? null, reason: answer.reason ?? null },
-      now,
-    );
+    const entry = { action: answer.action, amount: answer.amountUsd ?? null, reason: answer.reason ?? null };
     if (answer.action === 'accept') {
+      await recordEvent(tx, d.placementId, 'dispute_answered', admin, entry, now);
       return resolve(
         tx,
         d,
@@ -385,20 +352,7 @@ export function answerDispute(
       .update(disputes)
       .set({ ...answered, offerAmount, status: 'offered', escalateBy })
       .where(eq(disputes.id, d.id));
-    const what =
-      answer.action === 'reject'
-        ? 'Your dispute was rejected'
-        : offerAmount
-          ? `You were offered ${formatUsd(offerAmount)} back`
-          : 'You were offered a correction';
-    const by = `: accept or escalate by ${escalateBy.toISOString().slice(0, 10)}`;
-    await notifyTermsUpdate(
-      tx,
-      d.placementId,
-      'brand',
-      offerAmount ? { text: `${what}${by}`, withoutAmount: `You were offered a part refund${by}` } : `${what}${by}`,
-      answer.reason ?? null,
-    );
+    await recordEvent(tx, d.placementId, 'dispute_answered', admin, entry, now, { escalateBy });
   });
 }
 
@@ -453,19 +407,7 @@ export function escalateDispute(
       if (d.escalateBy && now > d.escalateBy) throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
       const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
       await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
-      await recordEvent(tx, d.placementId, 'dispute_escalated', actor, { decideBy: decideBy.toISOString() }, now);
-      await recordAudit(
-        tx,
-        { organisationId: member.organisationId, actor: member, action: 'dispute_escalated', subject: d.placementId },
-        now,
-      );
-      await notifyTermsUpdate(
-        tx,
-        d.placementId,
-        'admins',
-        `A dispute was escalated, decide by ${decideBy.toISOString().slice(0, 10)}`,
-        'Only an admin who neither released this placement nor answered the dispute can decide it.',
-      );
+      await recordEvent(tx, d.placementId, 'dispute_escalated', actor, { decideBy: decideBy.toISOString() }, now, { by: member });
     },
     { organisationId: member.organisationId, clientIds: member.clientIds },
   );
@@ -619,13 +561,6 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
       { resolution: refunded ? 'refunded_full' : 'restored', caseId: c.id },
       now,
     );
-    await notifyTermsUpdate(
-      tx,
-      d.placementId,
-      'brand',
-      refunded ? 'Your dispute was resolved: refunded in full' : 'Your dispute was resolved: the article was restored',
-      null,
-    );
     return { cents: 0 };
   }
   const passes = await tx
@@ -658,14 +593,7 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
     .update(disputes)
     .set({ status: 'offered', answerAction: 'reject', answerReason: reason, answeredAt: now, escalateBy })
     .where(eq(disputes.id, d.id));
-  await recordEvent(tx, d.placementId, 'dispute_answered', SYSTEM, { action: 'reject', reason }, now);
-  await notifyTermsUpdate(
-    tx,
-    d.placementId,
-    'brand',
-    `Your dispute was answered by Byline's checks: escalate by ${escalateBy.toISOString().slice(0, 10)} if you disagree`,
-    reason,
-  );
+  await recordEvent(tx, d.placementId, 'dispute_answered', SYSTEM, { action: 'reject', reason }, now, { escalateBy });
   return { cents: 0 };
 }
 

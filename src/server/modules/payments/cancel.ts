@@ -8,9 +8,7 @@ import type { PaymentProvider } from '../../providers/provider';
 import { DAY_MS, RESPONSE_DAYS_DEFAULT } from '../../../shared/constants';
 import { fromCents, toCents } from '../../../shared/money';
 import type { Cancellation, CancellationAnswer } from '../../../shared/schemas/fair-terms';
-import { notifyRefunded, notifyTermsUpdate } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { recordAudit } from '../org/audit';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
@@ -109,12 +107,7 @@ export async function cancelPlacement(
           answeredAt: now,
         })
         .returning({ id: cancellations.id });
-      await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, beforeWriting: true }, now);
-      await recordAudit(
-        tx,
-        { organisationId: p.organisationId, actor: member, action: 'placement_cancelled', subject: paymentId },
-        now,
-      );
+      await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, beforeWriting: true }, now, { by: member });
       return { kind: 'refund' as const, claimed, givenCents, id: c.id };
     }
     const respondBy = new Date(now.getTime() + responseDays * DAY_MS);
@@ -129,19 +122,7 @@ export async function cancelPlacement(
         throw conflict('cancellation_pending', 'A cancellation of this placement is already awaiting the editorial team');
       throw err;
     }
-    await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, respondBy: respondBy.toISOString() }, now);
-    await recordAudit(
-      tx,
-      { organisationId: p.organisationId, actor: member, action: 'cancellation_requested', subject: paymentId },
-      now,
-    );
-    await notifyTermsUpdate(
-      tx,
-      paymentId,
-      'admins',
-      `Cancellation asked for, answer by ${respondBy.toISOString().slice(0, 10)}`,
-      reason,
-    );
+    await recordEvent(tx, paymentId, 'cancel_requested', actor, { reason, respondBy: respondBy.toISOString() }, now, { by: member });
     return { kind: 'request' as const, id };
   });
   if (step.kind === 'request') return { requested: await cancellationById(db, step.id) };
@@ -181,8 +162,8 @@ async function grant(tx: Tx, paymentId: string, partCents: number | null, now: D
     .set({ status: 'refunded', refundedAt: now, refundRequestedAt: now, refundReason: 'cancelled', holdsSlot: false })
     .where(eq(payments.id, paymentId));
   if (pay.holdsSlot) await releaseSlot(tx, pay.opportunityId);
+  // its refund mail follows the answer's entry (cancel_answered, timeline/effects.ts)
   await tx.update(placements).set({ state: 'refunded' }).where(eq(placements.id, paymentId));
-  await notifyRefunded(tx, paymentId, { amount: part.amount });
   return { part, given: partCents };
 }
 
@@ -215,7 +196,6 @@ export async function answerCancellation(
         { outcome: 'refuse', reason: answer.reason ?? null },
         now,
       );
-      await notifyTermsUpdate(tx, c.placementId, 'brand', 'Your cancellation was refused', answer.reason ?? null);
       return {};
     }
     const money = await grant(

@@ -7,12 +7,10 @@ import { closeCheckouts, checkoutById, reserveSlot } from './slots';
 import { fulfilOrder, orderForSession } from './orders';
 import { fulfilSwapTopup } from './swap';
 import { completeRefund, syncExternalRefund, type PaymentRow } from './refunds';
-import { notifyPaymentReceived } from '../../mail/notify';
 import { recordEvent } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { formatUsd, toCents } from '../../../shared/money';
 import { issueInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
-import { actorOf, recordAudit } from '../org/audit';
 import { appendCharge } from './ledger';
 
 export type FulfilOutcome =
@@ -128,16 +126,10 @@ export async function fulfilCheckout(
     });
     // the money that came in, on the ledger (a sold-out payment's refund follows it there)
     await appendCharge(tx, payment.id, now, payment.brandId);
-    // the receipt and the admins' news; a sold-out payment gets its refund mail instead
     // its invoice, numbered in this transaction: a rollback gives the number back
     const invoiceNumber = await issueInvoice(tx, payment.id, opts.invoicing ?? TEST_INVOICING, now);
-    if (holdsSlot) await notifyPaymentReceived(tx, payment.id, invoiceNumber);
-    await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount }, now);
-    await recordAudit(
-      tx,
-      { organisationId: payment.organisationId, actor: await actorOf(tx, payment.brandId), action: 'paid', subject: payment.id, details: { amountUsd: payment.amount } },
-      now,
-    );
+    // the receipt (a payment that holds its slot) and the audit entry follow the entry (timeline/effects.ts paid)
+    await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount }, now, { invoiceNumber });
     return { payment, created: true };
   });
 

@@ -7,7 +7,6 @@ import { DomainError, conflict } from '../../lib/errors';
 import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
-import { notifyRefunded } from '../../mail/notify';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
@@ -73,9 +72,17 @@ async function recordRefund(db: Db, paymentId: string, refundId: string | null, 
     // its credit note, numbered in this transaction (none yet when the payment has no invoice: see ensureDocuments)
     await issueCreditNote(tx, paymentId, after.refundReason, now);
     const given = claimed?.movement.amount ?? '0.00';
-    await notifyRefunded(tx, paymentId, { toAdmins: before.status === 'released', amount: given });
-    // a swap's difference has no placement of its own: its refund is on the timeline of the one it topped up
-    await recordEvent(tx, before.topupOf ?? paymentId, 'refunded', actor, { amount: given, reason: after.refundReason, ...(before.topupOf ? { topup: true } : {}) }, now);
+    // a swap's difference has no placement of its own: its refund is on the timeline of the one it
+    // topped up; the brand's mail (and the admins', for a published one) follows the entry
+    await recordEvent(
+      tx,
+      before.topupOf ?? paymentId,
+      'refunded',
+      actor,
+      { amount: given, reason: after.refundReason, ...(before.topupOf ? { topup: true } : {}) },
+      now,
+      { toAdmins: before.status === 'released' },
+    );
     return { payment: after, changed: true };
   });
   if (result?.changed) countEvent('refund');
@@ -256,8 +263,9 @@ export async function refundPart(
     const claimed = await claimPartialRefund(tx, paymentId, amountCents, reason, now, { note, requestedBy: actor.type === 'admin' ? actor.id : null });
     if (!claimed) return undefined;
     const [owner] = await tx.select({ topupOf: payments.topupOf }).from(payments).where(eq(payments.id, paymentId));
-    await recordEvent(tx, owner?.topupOf ?? paymentId, 'refunded', actor, { amount: claimed.amount, reason, partial: true, ...(note ? { note } : {}) }, now);
-    await notifyRefunded(tx, paymentId, { amount: claimed.amount, note });
+    await recordEvent(tx, owner?.topupOf ?? paymentId, 'refunded', actor, { amount: claimed.amount, reason, partial: true, ...(note ? { note } : {}) }, now, {
+      topup: Boolean(owner?.topupOf),
+    });
     return claimed;
   });
   if (!refund) return undefined;

@@ -9,9 +9,7 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { PaymentProvider } from '../../providers/provider';
 import { DAY_MS, SWAP_DAYS, SWAP_OPTIONS } from '../../../shared/constants';
 import { fromCents, toCents } from '../../../shared/money';
-import { enqueueMail } from '../../mail/outbox';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { actorOf, recordAudit } from '../org/audit';
 import { issueInvoice, type InvoiceSettings } from '../invoices/service';
 import { isUniqueViolation } from '../auth/users';
 import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
@@ -74,9 +72,8 @@ export async function declinePlacement(
       await tx.update(payments).set({ holdsSlot: false }).where(eq(payments.id, paymentId));
       await releaseSlot(tx, pay.opportunityId);
     }
+    // the brand is told, with the day its choice is due (timeline/effects.ts declined)
     await recordEvent(tx, paymentId, 'declined', admin, { reason, swapBy: swapBy.toISOString() }, now);
-    const [opp] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pay.opportunityId));
-    await enqueueMail(tx, { userId: p.brandId }, { kind: 'placement_declined', paymentId, title: opp.title, outlet: opp.outlet, reason, swapBy: swapBy.toISOString() });
     const [order] = pay.orderId ? await tx.select({ autoSwap: orders.autoSwap }).from(orders).where(eq(orders.id, pay.orderId)) : [];
     return { autoSwap: Boolean(order?.autoSwap) };
   });
@@ -210,8 +207,9 @@ export async function swapPlacement(
       actor,
       { fromOutlet: from.outlet, fromTitle: from.title, toOutlet: taken.outletName, toTitle: taken.title, ...(difference > 0 ? { amount: fromCents(difference) } : {}) },
       now,
+      // a member's swap is on its organisation's audit log (Byline's automatic one is not)
+      member ? { by: member } : {},
     );
-    if (member) await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'placement_swapped', subject: paymentId, details: { opportunityId } }, now);
     return claimed;
   });
   if (refund) {
@@ -365,11 +363,6 @@ export async function fulfilSwapTopup(
     'swapped',
     { type: 'brand', id: h.brandId },
     { fromOutlet: from.outlet, fromTitle: from.title, toOutlet: to.outlet, toTitle: to.title, amount: topup.amount, paid: true },
-    now,
-  );
-  await recordAudit(
-    tx,
-    { organisationId: p.organisationId, actor: await actorOf(tx, h.brandId), action: 'placement_swapped', subject: p.id, details: { opportunityId: h.opportunityId, paidUsd: topup.amount } },
     now,
   );
   return topup;

@@ -14,10 +14,8 @@ import {
   type OlderBriefPart2,
   type SavedBrief,
 } from '../../../shared/schemas/brief';
-import { notifyPlacement } from '../../mail/notify';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
-import { recordAudit } from '../org/audit';
 import type { Member } from '../../lib/contract';
 import { memberActor, transition } from './transition';
 
@@ -159,13 +157,10 @@ async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, su
         .returning()
     )[0];
   // a submission is a step of the placement's life (the table says who may, and from where); a
-  // draft saved is not, and is recorded the first time only
-  const row = submit ? await transition(tx, placement.id, 'submit_brief', memberActor(member), write, () => ({}), now) : await write();
+  // draft saved is not, and is recorded the first time only; a submission's mail and audit entry follow its entry
+  const row = submit ? await transition(tx, placement.id, 'submit_brief', memberActor(member), write, () => ({}), now, { by: member }) : await write();
   if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
-  if (submit) {
-    await notifyPlacement(tx, placement.id, 'admin_brief_submitted');
-    await recordAudit(tx, { organisationId: placement.organisationId, actor: member, action: 'brief_submitted', subject: placement.id }, now);
-  } else if (!earlier) await recordEvent(tx, placement.id, 'brief_saved', { type: 'brand', id: member.userId }, {}, now);
+  if (!submit && !earlier) await recordEvent(tx, placement.id, 'brief_saved', { type: 'brand', id: member.userId }, {}, now);
   return toSavedBrief(row);
 }
 

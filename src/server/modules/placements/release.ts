@@ -5,9 +5,8 @@ import type { PublicationCheck, PublishRequest } from '../../../shared/publicati
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { payments, placements, publications } from '../../db/schema';
 import { notFound, conflict } from '../../lib/errors';
-import { notifyPlacement } from '../../mail/notify';
 import { countEvent } from '../../ops/events';
-import { actorOf, recordAudit } from '../org/audit';
+import { actorOf } from '../org/audit';
 import { paymentById, toPaymentDto } from '../payments/service';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { actorAsMover, transition } from './transition';
@@ -80,7 +79,7 @@ export async function releasePayment(
       .where(and(eq(payments.topupOf, released.id), eq(payments.status, 'paid'), isNull(payments.refundRequestedAt)));
     // the placement is published with its money released, in the same transaction: the table's
     // release (transition.ts), whose entry (released) follows the publication's
-    const done = await transition(
+    await transition(
       tx,
       paymentId,
       'release',
@@ -107,11 +106,8 @@ export async function releasePayment(
           ...(check ? publicationStateAfterFirstCheck(check, reason, now, deps.terms.checkIntervalHours) : {}),
         });
         if (check && request.liveUrl) await recordCheck(tx, paymentId, request.liveUrl, check);
-        await notifyPlacement(tx, released.id, 'published', {
-          liveUrl: request.liveUrl ?? null,
-          checks: check ? checkSummary(check) : [],
-          guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
-        });
+        // the brand's mail follows the entry, and what the release skipped goes on the organisation's
+        // audit log with the admin who did it (timeline/effects.ts published)
         await recordEvent(
           tx,
           paymentId,
@@ -119,27 +115,17 @@ export async function releasePayment(
           actor,
           { url: request.liveUrl ?? null, check: check?.result ?? null, overrideReason: reason, ...(without.length ? { without } : {}) },
           now,
+          {
+            checks: check ? checkSummary(check) : [],
+            guaranteeDate: request.liveUrl ? guaranteeEndsAt.toISOString() : null,
+            ...(actor.type === 'admin' ? { by: { ...(await actorOf(tx, actor.id)), address } } : {}),
+          },
         );
         return { without };
       },
       () => ({ amount: released.amount }),
       now,
     );
-    const without = done!.without;
-    if (without.length && actor.type === 'admin') {
-      // the organisation's audit log says it too, with the admin who did it (releases are admins')
-      await recordAudit(
-        tx,
-        {
-          organisationId: released.organisationId,
-          actor: { ...(await actorOf(tx, actor.id)), address },
-          action: without.includes('approval') ? 'released_without_approval' : 'released_without_live_url',
-          subject: paymentId,
-          details: reason ? { reason } : {},
-        },
-        now,
-      );
-    }
     return released;
   });
   if (row) {

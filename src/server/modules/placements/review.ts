@@ -7,14 +7,12 @@ import { briefs, payments, placements, revisionRequests } from '../../db/schema'
 import { badRequest, notFound, conflict } from '../../lib/errors';
 import { isUuid } from '../../lib/route-params';
 import { parse } from '../../lib/validate';
-import { notifyPlacement, notifyTermsUpdate } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
 import { paymentMoney } from '../payments/ledger';
-import { currentRound, recordEvent, SYSTEM, type Actor } from '../timeline/service';
-import { recordAudit } from '../org/audit';
+import { currentRound, recordEvent, SYSTEM, type Actor, type EffectFacts } from '../timeline/service';
 import type { LifeEvent } from '../../../shared/placement-machine';
 import { actorAsMover, memberActor, transition, type TransitionActor } from './transition';
 import type { Member } from '../../lib/contract';
@@ -36,9 +34,8 @@ async function move(
   allowed: SQL,
   set: PgUpdateSetSource<typeof placements>,
   refusal: (p: PlacementRow) => string,
-  step: { event: LifeEvent; actor: TransitionActor; details: (tx: Tx, row: PlacementRow) => Promise<Record<string, unknown>> },
-  /** the mail (and audit entry) the move causes, in the same transaction */
-  notify?: (tx: Tx, row: PlacementRow) => Promise<void>,
+  /** `facts`: what its audit entry and mails need beyond the entry (timeline/effects.ts), such as the member who acted */
+  step: { event: LifeEvent; actor: TransitionActor; details: (tx: Tx, row: PlacementRow) => Promise<Record<string, unknown>>; facts?: EffectFacts },
 ): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   const mine = owner ? eq(placements.organisationId, owner) : undefined;
@@ -57,8 +54,9 @@ async function move(
             .returning()
         )[0],
       (p) => step.details(tx, p),
+      undefined,
+      step.facts,
     );
-    if (moved && notify) await notify(tx, moved);
     return moved;
   });
   if (row) {
@@ -92,11 +90,7 @@ export function approveDraft(db: Db, member: Member, paymentId: string) {
     and(inArray(placements.draftReviewStatus, REVIEW_STATUSES), draftAttached)!,
     { draftReviewStatus: 'approved' },
     reviewRefusal,
-    { event: 'approve', actor: memberActor(member), details: async (tx, p) => ({ round: await currentRound(tx, p.id) }) },
-    async (tx, p) => {
-      await notifyPlacement(tx, p.id, 'admin_draft_approved');
-      await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'draft_approved', subject: p.id });
-    },
+    { event: 'approve', actor: memberActor(member), details: async (tx, p) => ({ round: await currentRound(tx, p.id) }), facts: { by: member } },
   );
 }
 
@@ -118,10 +112,7 @@ export function requestEdits(db: Db, member: Member, paymentId: string, feedback
       event: 'request_edits',
       actor: memberActor(member),
       details: async (tx, p) => ({ round: await currentRound(tx, p.id), feedback: feedback ?? null, revision: p.revisionsUsed, included: p.revisionsIncluded }),
-    },
-    async (tx, p) => {
-      await notifyPlacement(tx, p.id, 'admin_edits_requested');
-      await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'edits_requested', subject: p.id });
+      facts: { by: member },
     },
   );
 }
@@ -163,9 +154,7 @@ export async function requestExtraRevision(db: Db, member: Member, paymentId: st
       .insert(revisionRequests)
       .values({ placementId: paymentId, feedback, reason, requestedBy: member.userId, createdAt: now })
       .returning();
-    await recordEvent(tx, paymentId, 'revision_requested', { type: 'brand', id: member.userId }, { feedback, reason }, now);
-    await recordAudit(tx, { organisationId: p.organisationId, actor: member, action: 'extra_revision_requested', subject: paymentId }, now);
-    await notifyTermsUpdate(tx, paymentId, 'admins', 'An extra revision was asked for', `${reason}\n\n${feedback}`);
+    await recordEvent(tx, paymentId, 'revision_requested', { type: 'brand', id: member.userId }, { feedback, reason }, now, { by: member });
     return {
       revisions: {
         used: p.revisionsUsed,
@@ -203,7 +192,6 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
     if (!accept) {
       await tx.update(revisionRequests).set({ status: 'declined', answer: reason, answeredBy, answeredAt: now }).where(eq(revisionRequests.id, request.id));
       await recordEvent(tx, paymentId, 'revision_declined', admin, { reason }, now);
-      await notifyTermsUpdate(tx, paymentId, 'brand', 'Your extra revision was declined', reason);
       return;
     }
     const inReview = p.state === 'in_progress' && isUnderReview(p.draftReviewStatus);
@@ -223,7 +211,6 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
       { round: await currentRound(tx, paymentId), feedback: request.feedback, revision: moved.revisionsUsed, included: moved.revisionsIncluded, extra: true },
       now,
     );
-    await notifyTermsUpdate(tx, paymentId, 'brand', 'Your extra revision was accepted', null);
   });
   const [row] = await db.select().from(placements).where(eq(placements.id, paymentId));
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
@@ -260,9 +247,6 @@ export function markEditsComplete(db: Db, paymentId: string, actor: Actor = SYST
     () => 'Edits can only be marked complete after the brand has requested them',
     // the round whose edits are done (the next request opens the next one)
     { event: 'mark_edits_complete', actor: actorAsMover(actor), details: async (tx, p) => ({ round: (await currentRound(tx, p.id)) - 1 }) },
-    async (tx, p) => {
-      await notifyPlacement(tx, p.id, 'edits_complete');
-    },
   );
 }
 
@@ -305,12 +289,8 @@ async function attachDraft(
       p.draftReviewStatus === 'approved'
         ? 'The brand has already approved this draft'
         : 'The brand has not submitted the brief yet',
+    // the brand is told of a draft it is to review (timeline/effects.ts draft_attached)
     { event: 'attach_draft', actor: actorAsMover(actor), details: async (tx) => ({ round: await currentRound(tx, paymentId), link: url !== null }) },
-    // a draft the brand is to review (first attached, or replaced before it answered); a draft
-    // replaced after an edit request is announced by "mark edits complete"
-    async (tx, p) => {
-      if (p.draftReviewStatus === 'pending_brand_review') await notifyPlacement(tx, p.id, 'draft_ready');
-    },
   );
 }
 

@@ -14,7 +14,7 @@ import {
 import { briefs, placements } from '../../db/schema';
 import { conflict } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
-import { recordEvent, type Actor } from '../timeline/service';
+import { recordEvent, type Actor, type EffectFacts } from '../timeline/service';
 import { lifeInputsSql } from './life';
 
 /**
@@ -70,7 +70,8 @@ const TRANSITION_NOT_ALLOWED = 'transition_not_allowed';
  * `undefined` nothing happened and nothing is recorded). Then the table must allow the event from
  * the state it was in, by this actor, or the whole change is refused (409 `transition_not_allowed`)
  * and rolled back; the state it lands in must be one the table names; the transition's timeline
- * entry is appended with `details`. Answers what `apply` answered.
+ * entry is appended with `details`, and its effects run (timeline/effects.ts: the audit entry and
+ * the mails of its kind, with `facts`). Answers what `apply` answered.
  */
 export async function transition<T>(
   tx: Tx,
@@ -80,6 +81,7 @@ export async function transition<T>(
   apply: () => Promise<T | undefined>,
   details: (result: T) => Record<string, unknown> | Promise<Record<string, unknown>> = () => ({}),
   at?: Date,
+  facts: EffectFacts = {},
 ): Promise<T | undefined> {
   const before = await inputsOf(tx, placementId, true);
   if (!before) return undefined;
@@ -98,6 +100,6 @@ export async function transition<T>(
   const lands = allowed.flatMap((t) => landsIn(t, from));
   // the code moved it where the table says it cannot go: a fault of ours, never the caller's
   if (!lands.includes(to)) throw new Error(`placement ${placementId}: ${event} from ${from} landed in ${to}, not ${lands.join(' | ')}`);
-  await recordEvent(tx, placementId, allowed[0].writes, timelineActor(actor), await details(result), at);
+  await recordEvent(tx, placementId, allowed[0].writes, timelineActor(actor), await details(result), at, facts);
   return result;
 }

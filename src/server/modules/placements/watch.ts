@@ -3,7 +3,6 @@ import { isBlocking, type PublicationCheck, type PublishRequest } from '../../..
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { opportunities, orgClients, placements, publicationCases, publicationChecks, publications, users } from '../../db/schema';
 import { badRequest, notFound, conflict } from '../../lib/errors';
-import { notifyPublicationIssue, notifyPublicationRestored } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
 import { claimPublishedRefund, completeRefund } from '../payments/refunds';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
@@ -89,7 +88,7 @@ async function closeCase(tx: Tx, paymentId: string, liveUrl: string, now: Date) 
     .returning({ id: publicationCases.id });
   if (closed) {
     await tx.update(publications).set({ restoredAt: now }).where(eq(publications.placementId, paymentId));
-    await notifyPublicationRestored(tx, paymentId, liveUrl);
+    // both sides are told it is closed (timeline/effects.ts case_closed)
     await recordEvent(tx, paymentId, 'case_closed', SYSTEM, { outcome: 'restored', url: liveUrl }, now);
   }
   return Boolean(closed);
@@ -187,13 +186,13 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
       .join('; ');
     const restoreBy = new Date(now.getTime() + terms.restoreDays * DAY);
     await tx.insert(publicationCases).values({ placementId: pub.placementId, reason, evidence: storedCheck(check), openedAt: now, restoreBy });
+    // both sides are told (timeline/effects.ts case_opened)
     await recordEvent(tx, pub.placementId, 'case_opened', SYSTEM, { url, reason, restoreBy: restoreBy.toISOString() }, now);
     const next = nextRegularCheck(now, terms.checkIntervalHours);
     await tx
       .update(publications)
       .set({ ...base, health: 'issue', nextCheckAt: next < restoreBy ? next : restoreBy })
       .where(eq(publications.placementId, pub.placementId));
-    await notifyPublicationIssue(tx, pub.placementId, { liveUrl: url, reason, restoreBy: restoreBy.toISOString() });
     return null;
   });
   if (!refund) return null;

@@ -8,6 +8,9 @@ import { notFound } from '../../lib/errors';
 import { limitedPage, type JsonPageRow } from '../../lib/paging';
 import type { Tx } from '../../mail/outbox';
 import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
+import { runEffects, type EffectFacts } from './effects';
+
+export type { EffectFacts } from './effects';
 
 /**
  * A placement's timeline (shared/timeline.ts): one row of `placement_events` per change, inserted
@@ -21,8 +24,19 @@ export const SYSTEM: Actor = { type: 'system' };
 /** What Byline calls itself on a timeline. */
 const SYSTEM_NAME = 'Byline';
 
-/** Appends one entry. `tx`: the transaction of the change it records. */
-export async function recordEvent(tx: Tx, paymentId: string, kind: TimelineKind, actor: Actor, details: Record<string, unknown> = {}, at?: Date) {
+/**
+ * Appends one entry, then what follows it (effects.ts: the audit entry and the mails of its kind,
+ * from its details and `facts`). `tx`: the transaction of the change it records.
+ */
+export async function recordEvent(
+  tx: Tx,
+  paymentId: string,
+  kind: TimelineKind,
+  actor: Actor,
+  details: Record<string, unknown> = {},
+  at?: Date,
+  facts: EffectFacts = {},
+) {
   const actorId = actor.type === 'system' ? null : actor.id;
   // the member who acted by name, not their organisation (issue 57), and an admin by name; the
   // e-mail when there is no name
@@ -38,11 +52,12 @@ export async function recordEvent(tx: Tx, paymentId: string, kind: TimelineKind,
     details,
     ...(at ? { at } : {}),
   });
+  await runEffects(tx, { placementId: paymentId, kind, actor, details, facts }, at);
 }
 
 /**
- * Appends a reminder once: a second instance (or a second run) finds the step recorded and adds
- * nothing. Answers whether this call recorded it.
+ * Appends a reminder once, and its mail (effects.ts): a second instance (or a second run) finds the
+ * step recorded and adds nothing. Answers whether this call recorded it.
  */
 export async function recordReminderOnce(tx: Tx, paymentId: string, kind: 'brief_reminder' | 'review_reminder', step: string, details: Record<string, unknown>, at: Date) {
   const rows = await tx.execute<{ id: number }>(sql`INSERT INTO ${placementEvents} (placement_id, kind, actor_type, actor_name, details, at)
@@ -50,7 +65,9 @@ export async function recordReminderOnce(tx: Tx, paymentId: string, kind: 'brief
     ON CONFLICT (placement_id, kind, (details ->> 'step')) WHERE kind IN ('brief_reminder', 'review_reminder') DO NOTHING
     RETURNING id`);
   const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
-  return list.length > 0;
+  if (!list.length) return false;
+  await runEffects(tx, { placementId: paymentId, kind, actor: SYSTEM, details: { ...details, step }, facts: {} }, at);
+  return true;
 }
 
 /** The round a draft or an edit request belongs to: 1, then one more after each request for edits. */

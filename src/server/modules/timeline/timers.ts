@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, opportunities, payments, placementEvents, placements } from '../../db/schema';
-import { enqueueAdminMail, enqueueMail } from '../../mail/outbox';
+import { briefs, payments, placementEvents, placements } from '../../db/schema';
 import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service';
 
 /**
@@ -27,17 +26,6 @@ const DAY = 86_400_000;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY);
 const BATCH = 500;
 
-/** What the mails about a placement need. */
-async function placementFacts(tx: Pick<Db, 'select'>, paymentId: string) {
-  const [row] = await tx
-    .select({ paymentId: placements.id, brandId: placements.brandId, paidAt: payments.paidAt, title: opportunities.title, outlet: opportunities.outletName })
-    .from(placements)
-    .innerJoin(payments, eq(payments.id, placements.paymentId))
-    .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
-    .where(eq(placements.id, paymentId));
-  return row;
-}
-
 async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
   const days = terms.briefReminderDays;
   if (days.length === 0) return 0;
@@ -60,12 +48,8 @@ async function sendBriefReminders(db: Db, terms: TimerTerms, now: Date): Promise
   for (const row of rows) {
     const age = now.getTime() - row.paidAt.getTime();
     const step = days.filter((d) => age >= d * DAY).at(-1)!;
-    const recorded = await db.transaction(async (tx) => {
-      if (!(await recordReminderOnce(tx, row.id, 'brief_reminder', `day${step}`, { day: step }, now))) return false;
-      const p = await placementFacts(tx, row.id);
-      await enqueueMail(tx, { userId: p.brandId }, { kind: 'brief_reminder', paymentId: p.paymentId, title: p.title, outlet: p.outlet, paidAt: p.paidAt.toISOString() });
-      return true;
-    });
+    // the reminder's mail is sent by the run that records it (timeline/effects.ts brief_reminder)
+    const recorded = await db.transaction((tx) => recordReminderOnce(tx, row.id, 'brief_reminder', `day${step}`, { day: step }, now));
     if (recorded) sent++;
   }
   return sent;
@@ -96,10 +80,7 @@ async function sendReviewReminders(db: Db, terms: TimerTerms, now: Date): Promis
     const recorded = await db.transaction(async (tx) => {
       const round = await currentRound(tx, draft.id);
       const autoApproveOn = terms.autoApproveDays > 0 ? new Date(draft.since.getTime() + terms.autoApproveDays * DAY).toISOString() : null;
-      if (!(await recordReminderOnce(tx, draft.id, 'review_reminder', `round${round}`, { round, autoApproveOn }, now))) return false;
-      const p = await placementFacts(tx, draft.id);
-      await enqueueMail(tx, { userId: p.brandId }, { kind: 'review_reminder', paymentId: p.paymentId, title: p.title, outlet: p.outlet, autoApproveOn });
-      return true;
+      return recordReminderOnce(tx, draft.id, 'review_reminder', `round${round}`, { round, autoApproveOn }, now);
     });
     if (recorded) sent++;
   }
@@ -120,11 +101,8 @@ async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<
         )
         .returning({ id: placements.id });
       if (!moved) return false;
+      // both sides are told (timeline/effects.ts approved, automatic)
       await recordEvent(tx, draft.id, 'approved', SYSTEM, { round: await currentRound(tx, draft.id), automatic: true, waitingSince: draft.since.toISOString() }, now);
-      const p = await placementFacts(tx, draft.id);
-      const base = { paymentId: p.paymentId, title: p.title, outlet: p.outlet };
-      await enqueueMail(tx, { userId: p.brandId }, { kind: 'auto_approved', ...base, forAdmin: false });
-      await enqueueAdminMail(tx, { kind: 'auto_approved', ...base, forAdmin: true });
       return true;
     });
     if (done) approved++;
