@@ -42,7 +42,7 @@ import { createUser, kinds } from '../support/factories';
 import { createOpportunity, makePayment } from '../support/payments';
 import { startStripeStandIn } from '../support/stripe-stand-in';
 import { paymentWithRefunded } from '../support/placements';
-import { refundedSql } from '../../src/server/modules/payments/ledger';
+import { refundedSql } from '../../src/server/modules/ledger/ledger';
 
 let h: DbHandle;
 let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;

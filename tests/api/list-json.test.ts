@@ -11,7 +11,7 @@ import { briefs, opportunities, organisations, payments, placements, users } fro
 import { placementPayment } from '../../src/server/modules/placements/item';
 import { toOpportunityJson } from '../../src/server/modules/opportunities/service';
 import { paymentJson } from '../../src/server/modules/payments/service';
-import { paymentMoneyColumns } from '../../src/server/modules/payments/ledger';
+import { paymentMoneyColumns } from '../../src/server/modules/ledger/ledger';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';

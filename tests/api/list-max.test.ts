@@ -116,3 +116,36 @@ describe('the shortlist', () => {
     }
   });
 });
+
+describe('the orders list', () => {
+  it('answers the newest 1,000 paid orders; its Link leads to the rest, kept to the client filter', async () => {
+    const org = await orgIdOf(t.db, brandId);
+    // 1,001 paid orders of one line each, one a minute, the oldest first
+    await t.db.execute(sql`
+      WITH o AS (
+        INSERT INTO orders (id, brand_id, organisation_id, amount, status, expires_at, created_at)
+        SELECT gen_random_uuid(), ${brandId}::uuid, ${org}::uuid, 100 + n, 'completed', now(), timestamptz '2026-02-01T00:00:00Z' + make_interval(mins => n)
+        FROM generate_series(1, 1001) n
+        RETURNING id, amount
+      )
+      INSERT INTO payments (brand_id, organisation_id, opportunity_id, order_id, stripe_payment_id, provider_session_id, amount)
+      SELECT ${brandId}::uuid, ${org}::uuid, (SELECT id FROM opportunities LIMIT 1), o.id, 'pi_list_' || o.id, 'cs_list_' || o.id, o.amount
+      FROM o`);
+    const first = await brand.get<{ id: string; totalUsd: string; lineCount: number }[]>('/api/brand/orders');
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(1000);
+    expect(first.body[0].totalUsd).toBe('1101.00');
+    expect(first.body[999].totalUsd).toBe('102.00');
+    expect(first.body.every((o) => o.lineCount === 1)).toBe(true);
+    const next = nextOf(first);
+    expect(next).toMatch(/^\/api\/brand\/orders\?after=[\w-]+$/);
+    const second = await brand.get<{ totalUsd: string }[]>(next!);
+    expect(second.status).toBe(200);
+    expect(second.body.map((o) => o.totalUsd)).toEqual(['101.00']);
+    expect(second.headers.link).toBeUndefined();
+    // a page link that was not made by us is refused, and changes nothing
+    const bad = await brand.get('/api/brand/orders?after=not-a-cursor');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('This page link is no longer valid; reload the list from the start');
+  });
+});

@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkouts, moneyMovements, paymentRefunds, payments, placements } from '../../src/server/db/schema';
 import { stripeProvider } from '../../src/server/providers/stripe';
-import { claimRefund } from '../../src/server/modules/payments/ledger';
+import { claimRefund } from '../../src/server/modules/ledger/ledger';
 import { claimPartialRefund, completePartialRefund, refundOverduePayments, refundPart, refundPayment, refundPublishedPayment } from '../../src/server/modules/payments/refunds';
 import { organisationSpent } from '../../src/server/modules/org/budget';
 import { DAY_MS, GUARANTEE_DAYS } from '../../src/shared/constants';

@@ -32,7 +32,7 @@ import { createTestDb, dbKind } from '../support/db';
 import { createOpportunity, checkoutsOf, quickBrands } from '../support/payments';
 import { startS3, type S3StandIn } from '../support/s3';
 import { startStripeStandIn } from '../support/stripe-stand-in';
-import { refundedSql } from '../../src/server/modules/payments/ledger';
+import { refundedSql } from '../../src/server/modules/ledger/ledger';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 const PNG = Buffer.from(

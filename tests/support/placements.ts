@@ -1,7 +1,7 @@
 import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { payments, placements } from '../../src/server/db/schema';
-import { refundedSql } from '../../src/server/modules/payments/ledger';
+import { refundedSql } from '../../src/server/modules/ledger/ledger';
 import type { PaymentStatus, PlacementState } from '../../src/shared/payment';
 import { orgIdOf } from './factories';
 

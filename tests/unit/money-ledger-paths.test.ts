@@ -1,5 +1,5 @@
 /**
- * The money ledger's one write path (decision 041): in src/server, only modules/payments/ledger.ts
+ * The money ledger's one write path (decision 041): in src/server, only modules/ledger/ledger.ts
  * appends a movement or inserts a part refund's request; no file reads or writes a refunded amount of
  * the payment's own (`payments.refunded_amount` is gone, drizzle/0046); and
  * every place that makes a payment appends its charge in the same function.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '../../src/server');
-const LEDGER = 'modules/payments/ledger.ts';
+const LEDGER = 'modules/ledger/ledger.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -948,7 +948,7 @@ export type MoneyMovementKind = (typeof MONEY_MOVEMENT_KINDS)[number];
  * cheaper swap's difference). `credit` and `payout` are room for later and counted by no total.
  * A part refund is appended when it is claimed (its provider call follows, `payment_refunds`
  * records when it was made and the provider's id); a full refund when the provider has made it.
- * Every amount is read through `payment_money`; refunds are appended only by payments/ledger.ts.
+ * Every amount is read through `payment_money`; refunds are appended only by ledger/ledger.ts.
  */
 export const moneyMovements = pgTable(
   'money_movements',
@@ -972,7 +972,7 @@ export const moneyMovements = pgTable(
   (t) => [
     index('money_movements_payment_idx').on(t.paymentId, t.kind, t.amount),
     index('money_movements_placement_idx').on(t.placementId, t.createdAt),
-    // what went back of one payment, summed from the index alone (payments/ledger.ts refundedOf)
+    // what went back of one payment, summed from the index alone (ledger/ledger.ts refundedOf)
     index('money_movements_refunds_idx').on(t.paymentId, t.amount).where(sql`kind IN ('refund', 'swap_difference')`),
     uniqueIndex('money_movements_one_charge').on(t.paymentId).where(sql`kind = 'charge'`),
     uniqueIndex('money_movements_one_per_refund').on(t.refundId).where(sql`refund_id IS NOT NULL`),

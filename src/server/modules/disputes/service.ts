@@ -44,7 +44,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
-import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../payments/ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
 
 /**
  * Disputes (issue 47). A brand disputes a placement's content from its first draft until

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { opportunities, organisations, orgClients, payments, taxDocuments, users } from '../../db/schema';
 import { preparedVariants } from '../../db/statement';
-import { refundedOf } from '../payments/ledger';
+import { refundedOf } from '../ledger/ledger';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../shared/billing';
 import { csvRows } from '../../../shared/csv';
 import type { PaymentStatus } from '../../../shared/payment';

@@ -8,7 +8,7 @@ import type { Member } from '../../lib/contract';
 import { forbidden, notFound, conflict, unprocessable } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { recordAudit } from './audit';
-import { refundedOf } from '../payments/ledger';
+import { refundedOf } from '../ledger/ledger';
 
 /**
  * Budgets and purchase approval (decision 034). A cap is per calendar month in UTC, for the

@@ -4,7 +4,7 @@ import { csvRows } from '../../../shared/csv';
 import { INVITATION_DAYS, ORG_ROLE_LABELS, type OrgRole } from '../../../shared/org';
 import type { AdminOrganisation, AuditEntry, AuditQuery, InvitationInput, MemberChange, Org, OrgInvitation, OrgMember } from '../../../shared/schemas/org';
 import { organisationSpent } from './budget';
-import { refundedOf } from '../payments/ledger';
+import { refundedOf } from '../ledger/ledger';
 import { checkedClientIds } from './clients';
 import type { Db } from '../../db/client';
 import { auditEntries, organisations, orgClients, orgInvitations, payments, sessions, users } from '../../db/schema';

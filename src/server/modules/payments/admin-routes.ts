@@ -13,7 +13,7 @@ import {
   paymentTotalsSchema,
 } from '../../../shared/schemas/responses/payment';
 import { moreThanLeft, refundableCents, refundPart, refundPayment, refundPublishedPayment } from './refunds';
-import { paymentMoney } from './ledger';
+import { paymentMoney } from '../ledger/ledger';
 import { refundRequestSchema } from '../../../shared/schemas/fair-terms';
 import { toCents } from '../../../shared/money';
 import { declinePlacement } from './swap';

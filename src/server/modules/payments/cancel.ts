@@ -12,7 +12,7 @@ import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
-import { lockPaymentMoney, movementOfRefund, paymentMoney } from './ledger';
+import { lockPaymentMoney, movementOfRefund, paymentMoney } from '../ledger/ledger';
 import { releaseSlot, type Tx } from './slots';
 
 /**

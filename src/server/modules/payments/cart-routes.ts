@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { publicUrl } from '../../config';
 import type { ModuleDeps } from '../../deps';
 import { idIn, memberOf, placementParams, route, scopeOf } from '../../lib/contract';
+import { decodeCursor } from '../../lib/paging';
 import { clientFilter } from '../../../shared/schemas/brief';
 import {
   cartCheckoutAnswerSchema,
@@ -136,10 +137,27 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
       access: 'brand',
       tags: ['Payments'],
       summary: 'The organisation’s paid orders (carts checked out at once), newest first',
-      querystring: z.object({ clientId: clientFilter }),
+      description: 'At most `LIST_MAX` (1,000) at once: the rest follow in `Link: rel="next"` (`?after=`).',
+      querystring: z.object({
+        clientId: clientFilter,
+        after: z
+          .string()
+          .max(500, 'This page link is no longer valid; reload the list from the start')
+          .optional()
+          .describe('the next page, as its `Link` names it'),
+      }),
+      headers: { Link: '`<…>; rel="next"`: the orders past `LIST_MAX`, when there are more' },
       response: { 200: z.array(orderSummarySchema) },
     },
-    async (req) => ordersOf(db, scopeOf(req, req.query.clientId)),
+    async (req, reply) => {
+      const after = req.query.after === undefined ? undefined : decodeCursor(req.query.after);
+      const page = await ordersOf(db, scopeOf(req, req.query.clientId), config.LIST_MAX, after);
+      if (page.next) {
+        const next = new URLSearchParams({ ...(req.query.clientId ? { clientId: req.query.clientId } : {}), after: page.next });
+        void reply.header('link', `</api/brand/orders?${next.toString()}>; rel="next"`);
+      }
+      return page.items;
+    },
   );
 
   route(

@@ -11,7 +11,7 @@ import { recordEvent } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { formatUsd, toCents } from '../../../shared/money';
 import { issueInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
-import { appendCharge } from './ledger';
+import { appendCharge } from '../ledger/ledger';
 
 export type FulfilOutcome =
   | { outcome: 'unknown' }

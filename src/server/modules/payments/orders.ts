@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
 import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
+import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import { startOfUtcDay } from '../../lib/dates';
 import type { PaymentProvider, ProviderSession } from '../../providers/provider';
@@ -22,7 +23,7 @@ import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
 import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
 import { completeRefund, type PaymentRow } from './refunds';
-import { appendCharge, refundedOf, refundedSql } from './ledger';
+import { appendCharge, refundedOf, refundedSql } from '../ledger/ledger';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -495,7 +496,11 @@ const inScope = (scope: Scope) =>
   scope.clientIds === null ? undefined : scope.clientIds.length ? inArray(orders.clientId, scope.clientIds) : sql`false`;
 
 /** GET /api/brand/orders: the organisation's paid orders (in the member's scope), newest first, at most 200, in one statement. */
-export async function ordersOf(db: Db, scope: Scope) {
+/**
+ * GET /api/brand/orders: the organisation's paid orders, newest first, at most `limit` (LIST_MAX,
+ * decision 039) after the cursor `after`; `next` names the page after it when there is one.
+ */
+export async function ordersOf(db: Db, scope: Scope, limit: number, after?: Cursor) {
   // what each line gave back: all of it once refunded in full, else the parts refunded (issue 47; the ledger's refunds)
   const money = (status: string) =>
     status === 'refunded'
@@ -518,22 +523,35 @@ export async function ordersOf(db: Db, scope: Scope) {
       releasedUsd: money('released'),
       heldUsd: money('paid'),
       openDisputes: sql<number>`count(*) FILTER (WHERE EXISTS (SELECT 1 FROM ${disputes} WHERE ${disputes.placementId} = ${payments.id} AND ${disputes.status} <> 'resolved'))::int`,
+      cursorAt: cursorAt(orders.createdAt),
     })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
     .leftJoin(orgClients, eq(orgClients.id, orders.clientId))
     .leftJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
-    .where(and(eq(orders.organisationId, scope.organisationId), eq(orders.status, 'completed'), inScope(scope)))
+    .where(
+      and(
+        eq(orders.organisationId, scope.organisationId),
+        eq(orders.status, 'completed'),
+        inScope(scope),
+        after ? sql`(${orders.createdAt}, ${orders.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
+      ),
+    )
     .groupBy(orders.id, orgClients.id, taxDocuments.id)
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(200);
-  return rows.map(({ clientId, clientName, closedAt, ...o }) => ({
-    ...o,
-    createdAt: o.createdAt.toISOString(),
-    paidAt: closedAt?.toISOString() ?? null,
-    paidUsd: o.totalUsd,
-    client: clientId ? { id: clientId, name: clientName! } : null,
-  }));
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(({ clientId, clientName, closedAt, cursorAt: _at, ...o }) => ({
+      ...o,
+      createdAt: o.createdAt.toISOString(),
+      paidAt: closedAt?.toISOString() ?? null,
+      paidUsd: o.totalUsd,
+      client: clientId ? { id: clientId, name: clientName! } : null,
+    })),
+    next: rows.length > limit ? encodeCursor({ at: last.cursorAt, id: last.id }) : undefined,
+  };
 }
 
 /** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart, those unavailable said. */

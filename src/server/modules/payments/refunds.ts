@@ -10,7 +10,7 @@ import { releaseSlot, type Tx } from './slots';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
-import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow, type PaymentMoney } from './ledger';
+import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow, type PaymentMoney } from '../ledger/ledger';
 
 export type PaymentRow = typeof payments.$inferSelect;
 

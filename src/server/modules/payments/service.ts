@@ -11,7 +11,7 @@ import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
-import { MONEY_BACK_KINDS, moneyBackByStatus, paymentMoney, refundedAmountField, refundedOf, type PaymentMoney } from './ledger';
+import { MONEY_BACK_KINDS, moneyBackByStatus, paymentMoney, refundedAmountField, refundedOf, type PaymentMoney } from '../ledger/ledger';
 
 
 /**

@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../auth/users';
 import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
 import { claimPartialRefund, completePartialRefund, refundPayment } from './refunds';
 import { closeCheckouts, releaseSlot, reserveSlot } from './slots';
-import { appendCharge, lockPaymentMoney, paymentMoney } from './ledger';
+import { appendCharge, lockPaymentMoney, paymentMoney } from '../ledger/ledger';
 
 /**
  * Decline and swap (issue 46). Before writing starts an admin may decline a placement (the outlet

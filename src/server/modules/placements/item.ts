@@ -24,7 +24,7 @@ import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealt
 import { brandContact, clientRef, organisationRef } from '../payments/service';
 import { cancellationItem } from '../payments/cancel';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
-import { refundedAmountField, type PaymentMoney } from '../payments/ledger';
+import { refundedAmountField, type PaymentMoney } from '../ledger/ledger';
 
 type PaymentRow = typeof payments.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;

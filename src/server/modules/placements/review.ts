@@ -11,7 +11,7 @@ import type { Tx } from '../../mail/outbox';
 import type { FileStore } from '../../storage/file-store';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { placementPayment } from './item';
-import { paymentMoney } from '../payments/ledger';
+import { paymentMoney } from '../ledger/ledger';
 import { currentRound, recordEvent, SYSTEM, type Actor, type EffectFacts } from '../timeline/service';
 import type { LifeEvent } from '../../../shared/placement-machine';
 import { actorAsMover, memberActor, transition, type TransitionActor } from './transition';

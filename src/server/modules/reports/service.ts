@@ -21,7 +21,7 @@ import {
 import type { Report, ReportRequest, Share } from '../../../shared/schemas/reports';
 import type { PublicationCheck } from '../../../shared/publication';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
-import { refundedSql } from '../payments/ledger';
+import { refundedSql } from '../ledger/ledger';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 const LOGO_NOT_FOUND = 'Logo not found: upload it again';

@@ -4,7 +4,7 @@ import type { Computed } from '../../db/item';
 import { cancellations, disputes, moneyMovements, paymentRefunds, payments } from '../../db/schema';
 import { fromCents, toCents } from '../../../shared/money';
 import type { RefundReason } from '../../../shared/payment';
-import type { Tx } from './slots';
+import type { Tx } from '../../mail/outbox';
 
 /**
  * The money ledger (decision 041): every amount that moved between a brand and Byline is one row
