@@ -31,7 +31,7 @@ async function fetchPage<T>(url: string): Promise<Page<T>> {
  */
 export async function fetchAll<T>(url: string): Promise<T[]> {
   const items: T[] = [];
-  for (let next: string | null = url; next; ) {
+  for (let next: string | null = url; next;) {
     const page: Page<T> = await fetchPage<T>(next);
     items.push(...page.items);
     next = page.next;
@@ -43,15 +43,15 @@ export async function fetchAll<T>(url: string): Promise<T[]> {
  * A list the server sends page by page. The query key is [list path, filters]: invalidating the
  * list path refreshes every loaded page of every filter. `url` carries the filters.
  */
-export function usePagedList<T>(key: readonly unknown[], url: string, enabled = true) {
+export function usePagedList<T>(key: readonly unknown[], url: string, enabled = true, refetchOnMount?: 'always') {
   const query = useInfiniteQuery<Page<T>, Error, InfiniteData<Page<T>, string>, readonly unknown[], string>({
     queryKey: key,
     queryFn: ({ pageParam }) => fetchPage<T>(pageParam),
     initialPageParam: url,
     getNextPageParam: (last) => last.next ?? undefined,
     enabled,
+    ...(refetchOnMount ? { refetchOnMount } : {}),
   });
   const items = query.data?.pages.flatMap((p) => p.items);
   return { ...query, items };
 }
-

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageSpinner } from '@/components/ui/spinner';
+import { LoadMore } from '@/components/ui/load-more';
 import { useCanBuy } from '@/lib/cart';
 import { useOrders, type OrderSummary } from '../api/get-orders';
 import { OrderStatusBadge } from '../components/order-status';
@@ -53,7 +54,7 @@ export function OrdersPage() {
   const [clientId, setClientId] = useClientParam();
   const orders = useOrders(clientId);
   const canBuy = useCanBuy() === true;
-  const list = orders.data ?? [];
+  const list = orders.items ?? [];
   return (
     <div className="space-y-6">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
@@ -85,7 +86,8 @@ export function OrdersPage() {
         <Card>
           <CardHeader className="pb-3">
             <CardTitle className="text-base">
-              {list.length} {list.length === 1 ? 'order' : 'orders'}
+              {list.length}
+              {orders.hasNextPage ? '+' : ''} {list.length === 1 && !orders.hasNextPage ? 'order' : 'orders'}
             </CardTitle>
           </CardHeader>
           <ul className="divide-y border-t">
@@ -93,6 +95,7 @@ export function OrdersPage() {
               <OrderRow key={o.id} o={o} />
             ))}
           </ul>
+          <LoadMore pager={orders} label="More orders" />
         </Card>
       )}
     </div>
