@@ -285,7 +285,7 @@ export function route<
       schema: {
         ...schema,
         deprecated: true,
-        description: `**Deprecated:** the older path of \`${method} ${url}\`, kept for existing callers; new callers use that one.\n\n${description}`,
+        description: `**Deprecated:** the older path of \`${method} ${url.replace(/:([A-Za-z]+)/g, '{$1}')}\`, kept for existing callers; new callers use that one.\n\n${description}`,
         'x-alias-of': url,
         ...(contract.actsOn ? { 'x-acts-on': renameActsOn(contract.actsOn, toOld) } : {}),
         ...(contract.params ? { params: renameKeys(contract.params as unknown as z.ZodObject, toOld) } : {}),
