@@ -267,14 +267,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeOf(lifeInputs(r.placement, briefOf(r.payment.id)), { side: 'admin' }) })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [] })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeOf(lifeInputs(r.placement, briefOf(r.payment.id)), { side: 'admin' }) })),
     );
   });
 

@@ -20,12 +20,12 @@ import type {
   briefConflictSchema,
   briefResponseSchema,
   brandPlacementItemSchema,
-  lifeSchema,
   placementPaymentSchema,
   projectTabCountsSchema,
   savedBriefSchema,
   uploadedDocumentSchema,
 } from './responses/placement';
+import type { lifeSchema } from './responses/life';
 import type { Cancellation } from './fair-terms';
 import { adminSearchQuery } from './admin-search';
 import { isHttpUrl, withHttps } from './profile';

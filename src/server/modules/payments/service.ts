@@ -9,6 +9,7 @@ import { inClients } from '../../db/payment-access';
 import type { Scope } from '../../lib/contract';
 import { brandMatches, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
+import { lifeInputsSql, withLife } from '../life/life';
 import { item, when, type Computed, type ItemOf, type Same } from '../../db/item';
 import type { ReleaseSkip } from '../../../shared/enums';
 import { MONEY_BACK_KINDS, moneyBackByStatus, paymentMoney, refundedAmountField, refundedOf, type PaymentMoney } from '../ledger/ledger';
@@ -98,7 +99,7 @@ const adminPaymentItem = item({
 const _itemTypesMatch: [
   Same<ItemOf<typeof paymentDto>, PaymentDto>,
   Same<ItemOf<typeof brandPaymentItem>, BrandPaymentItem>,
-  Same<ItemOf<typeof adminPaymentItem>, AdminPaymentItem>,
+  Same<ItemOf<typeof adminPaymentItem>, Omit<AdminPaymentItem, 'life'>>,
 ] = [true, true, true];
 
 const escrowBalance = preparedVariants<boolean, { balance: string }, { organisationId: string; clientIds?: string[] }>(
@@ -150,7 +151,7 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
   'admin_payments',
   (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${lifeInputsSql} AS "life", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
     FROM ${payments}
     JOIN ${placements} ON ${placements.paymentId} = ${placementOfPayment}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
@@ -170,14 +171,14 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
 
 /**
  * GET /api/admin/payments: every payment (or one opportunity's, one status, the brands the search
- * `q` finds), newest first, paged (`AdminPaymentItem`).
+ * `q` finds), newest first, paged (`AdminPaymentItem`), each with its placement's life for the team.
  */
-export function adminPayments(
+export async function adminPayments(
   db: Db,
   filter: { opportunityId?: string; status?: PaymentStatus; q?: string },
   page: Page,
 ): Promise<JsonPageRow[]> {
-  return adminPaymentsPage(
+  const rows = await adminPaymentsPage(
     db,
     {
       byOpportunity: Boolean(filter.opportunityId),
@@ -192,6 +193,7 @@ export function adminPayments(
       ...pageValues(page),
     },
   );
+  return withLife(rows, { side: 'admin' });
 }
 
 /**

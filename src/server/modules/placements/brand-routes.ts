@@ -27,7 +27,7 @@ import { idIn, memberOf, noContent, orgOf, placementParams, route, scopeOf } fro
 import { pageFrom, sendJsonItem, sendJsonPage } from '../../lib/paging';
 import { briefAccess, getBrief, saveBriefDraft, submitBrief, submitOlderBrief } from './brief';
 import { myArticle, myArticleCounts, myArticles } from './lists';
-import { memberViewer } from './life';
+import { memberViewer } from '../life/life';
 import { approveDraft, requestEdits, requestExtraRevision, revisionsLeft } from './review';
 import { EXTRA_REVISION_REASON_REQUIRED, extraRevisionReasonSchema, revisionsSchema } from '../../../shared/schemas/fair-terms';
 import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';

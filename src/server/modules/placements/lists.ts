@@ -11,7 +11,7 @@ import { inClients, PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { Scope } from '../../lib/contract';
 import { livePlacementItem, adminPlacementItem, brandPlacementItem } from './item';
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
-import { lifeInputsSql, withLife } from './life';
+import { lifeInputsSql, withLife } from '../life/life';
 import type { Viewer } from '../../../shared/placement-machine';
 
 /** A placement's payment, opportunity and brief: what every placement list joins. */

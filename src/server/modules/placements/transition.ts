@@ -15,7 +15,7 @@ import { briefs, placements } from '../../db/schema';
 import { conflict } from '../../lib/errors';
 import type { Tx } from '../../mail/outbox';
 import { recordEvent, type Actor, type EffectFacts } from '../timeline/service';
-import { lifeInputsSql } from './life';
+import { lifeInputsSql } from '../life/life';
 
 /**
  * The one way a placement changes state (issue 58, decision 042): `transition()` checks the table of

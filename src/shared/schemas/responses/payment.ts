@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { BillingDetails } from '../../billing';
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, REFUND_REASONS, RELEASE_SKIPS } from '../../enums';
 import { brandContactSchema, clientRefSchema, organisationRefSchema, decimal, id, timestamp } from './common';
+import { lifeSchema } from './life';
 
 /** GET /api/payments/checkout/{sessionId}: the built-in checkout page's data. */
 export const checkoutViewSchema = z
@@ -71,6 +72,7 @@ export const adminPaymentItemSchema = paymentSchema
     releasedWithout: z
       .array(z.enum(RELEASE_SKIPS))
       .describe('what its placement’s release went without (issue 57): `live_url`, `approval`; empty for any other'),
+    life: lifeSchema.describe('its placement’s life, for the editorial team (issue 58): the same as on Projects'),
   })
   .meta({ id: 'AdminPaymentItem' });
 

@@ -4,7 +4,6 @@ import { Send } from 'lucide-react';
 import { formatUsd } from '@shared/money';
 import { paymentIdTail, type AdminPaymentItem } from '@shared/payment';
 import type { AdminOpportunityItem } from '@shared/opportunity';
-import { lifeStateOf, PLACEMENT_LIFE_STATES } from '@shared/placement-machine';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -18,13 +17,12 @@ import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/query-error';
 
 /**
- * The placement's stage in the one vocabulary of the placement's life (shared/placement-machine.ts,
- * issue 58: the same words as its card and page), so the admin does not release one that is not ready
- * by mistake (and can tell two payments of one brand apart). Only a held payment is listed here.
+ * The placement's stage as the server's table says it (its `life`, issue 58: the same words as its
+ * card and page), so the admin does not release one that is not ready by mistake (and can tell two
+ * payments of one brand apart). Only a held payment is listed here.
  */
 function contentState(p: AdminPaymentItem): { label: string; ready: boolean } {
-  const state = lifeStateOf({ state: 'in_progress', draftReviewStatus: p.draftReviewStatus, briefSubmitted: p.briefSubmittedAt !== null, declined: false });
-  return { label: PLACEMENT_LIFE_STATES[state].label, ready: state === 'approved' };
+  return { label: p.life.label, ready: p.life.state === 'approved' };
 }
 
 const NOT_APPROVED = 'The brand has not approved the draft yet. Give a reason to publish anyway.';
