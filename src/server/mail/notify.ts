@@ -3,6 +3,7 @@ import { guaranteeRefundAt } from '../../shared/constants';
 import { fromCents, toCents } from '../../shared/money';
 import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
+import type { MailData, MailKind, PlacementFacts } from './templates';
 
 /**
  * One call per event, with the `tx` of the change: each gathers the facts its mails need and
@@ -140,8 +141,15 @@ export async function notifyRefunded(
   if (toAdmins) await enqueueAdminMail(tx, { kind: 'admin_publication_refunded', ...base, brand: p.brand });
 }
 
-type BrandEvent = 'draft_ready' | 'edits_complete' | 'published';
-type AdminEvent = 'admin_brief_submitted' | 'admin_edits_requested' | 'admin_draft_approved';
+/** The fields of a kind's mail beyond its placement's. */
+type ExtraOf<K extends MailKind> = Exclude<keyof Extract<MailData, { kind: K }>, 'kind' | keyof PlacementFacts>;
+/**
+ * The plain progress mails, read off templates.ts: to the brand (and the client's reviewers) a kind
+ * that names only its placement; to the admins an `admin_` kind that adds only the brand's name. A
+ * new such template is sent from its timeline entry's row (timeline/effects.ts) with no change here.
+ */
+type BrandNotice = { [K in MailKind]: K extends `admin_${string}` ? never : [ExtraOf<K>] extends [never] ? K : never }[MailKind];
+type AdminNotice = { [K in MailKind]: K extends `admin_${string}` ? ([ExtraOf<K>] extends ['brand'] ? K : never) : never }[MailKind];
 
 /**
  * The reviewers limited to the client a placement was bought for (decision 035), its buyer aside:
@@ -162,7 +170,7 @@ async function clientReviewersOf(tx: Tx, paymentId: string): Promise<{ id: strin
 export async function notifyPlacement(
   tx: Tx,
   paymentId: string,
-  kind: BrandEvent | AdminEvent,
+  kind: BrandNotice | AdminNotice | 'published' | 'admin_edits_requested',
   /** for 'published': the live article, what its check found, and until when it is watched */
   publishedFacts: { liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null } = {},
 ) {
@@ -170,22 +178,24 @@ export async function notifyPlacement(
   if (!p) return;
   const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
   switch (kind) {
-    case 'draft_ready':
-    case 'edits_complete':
-      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base });
-      // the client's own reviewers review it too (decision 035); these mails carry no amount
-      for (const reviewer of await clientReviewersOf(tx, paymentId)) await enqueueMail(tx, { userId: reviewer.id }, { kind, ...base });
-      return;
     case 'published':
       await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount, ...publishedFacts });
       return;
     case 'admin_edits_requested':
       await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, feedback: p.feedback });
       return;
-    default:
-      await enqueueAdminMail(tx, { kind, ...base, brand: p.brand });
   }
+  if (isAdminNotice(kind)) {
+    await enqueueAdminMail(tx, { kind, ...base, brand: p.brand } as MailData);
+    return;
+  }
+  const data = { kind, ...base } as MailData;
+  await enqueueMail(tx, { userId: p.brandId }, data);
+  // the client's own reviewers review it too (decision 035); these mails carry no amount
+  for (const reviewer of await clientReviewersOf(tx, paymentId)) await enqueueMail(tx, { userId: reviewer.id }, data);
 }
+
+const isAdminNotice = (kind: BrandNotice | AdminNotice): kind is AdminNotice => kind.startsWith('admin_');
 
 /** A confirmed problem with a live article, to the brand and to the admins. */
 export async function notifyPublicationIssue(tx: Tx, paymentId: string, facts: { liveUrl: string; reason: string; restoreBy: string }) {

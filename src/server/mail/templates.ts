@@ -5,7 +5,8 @@ import { TEST_MODE_NOTICE, type RefundReason } from '../../shared/payment';
 /** The portal's name, in every subject and signature. */
 const PORTAL_NAME = 'Byline';
 
-interface Placement {
+/** What every placement's mail names. */
+export interface PlacementFacts {
   paymentId: string;
   outlet: string;
   title: string;
@@ -27,7 +28,7 @@ export type MailData =
   // brand
   | { kind: 'signup_received'; name: string; brandName: string }
   | { kind: 'brand_approved'; name: string; viaInviteCode: boolean }
-  | (Placement & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string; invoiceNumber?: string })
+  | (PlacementFacts & { kind: 'payment_received'; amount: string; paidAt: string; providerRef: string; guaranteeDate: string; invoiceNumber?: string })
   // a cart's order (issue 46): one receipt for its lines; `paymentId` is its first line's (the invoice is the order's)
   | {
       kind: 'order_received';
@@ -40,19 +41,19 @@ export type MailData =
       guaranteeDate: string;
       invoiceNumber?: string;
     }
-  | (Placement & { kind: 'placement_declined'; reason: string; swapBy: string })
+  | (PlacementFacts & { kind: 'placement_declined'; reason: string; swapBy: string })
   // the fair terms (issue 47): an extra revision or a cancellation, asked for or answered
   // `headlineWithoutAmount`: the headline for a member who sees no amounts, when the headline names one (issue 57)
-  | (Placement & { kind: 'terms_update'; headline: string; headlineWithoutAmount?: string; detail: string | null; forAdmin: boolean })
-  | (Placement & { kind: 'draft_ready' })
-  | (Placement & { kind: 'edits_complete' })
-  | (Placement & { kind: 'brief_reminder'; paidAt: string })
-  | (Placement & { kind: 'review_reminder'; autoApproveOn: string | null })
-  | (Placement & { kind: 'auto_approved'; forAdmin: boolean })
-  | (Placement & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
-  | (Placement & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
-  | (Placement & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
-  | (Placement & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null })
+  | (PlacementFacts & { kind: 'terms_update'; headline: string; headlineWithoutAmount?: string; detail: string | null; forAdmin: boolean })
+  | (PlacementFacts & { kind: 'draft_ready' })
+  | (PlacementFacts & { kind: 'edits_complete' })
+  | (PlacementFacts & { kind: 'brief_reminder'; paidAt: string })
+  | (PlacementFacts & { kind: 'review_reminder'; autoApproveOn: string | null })
+  | (PlacementFacts & { kind: 'auto_approved'; forAdmin: boolean })
+  | (PlacementFacts & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
+  | (PlacementFacts & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
+  | (PlacementFacts & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
+  | (PlacementFacts & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null })
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
@@ -63,14 +64,14 @@ export type MailData =
   | { kind: 'scheduled_report'; reportId: string; name: string; period: string; lines: number; email: string; token: string }
   // admins
   | { kind: 'admin_new_brand'; name: string; brandName: string; email: string; website: string }
-  | (Placement & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
+  | (PlacementFacts & { kind: 'admin_new_placement'; brand: string; brandEmail: string; amount: string; providerRef: string })
   | { kind: 'admin_new_order'; orderId: string; brand: string; brandEmail: string; lines: { title: string; outlet: string; amount: string }[]; amount: string; providerRef: string }
-  | (Placement & { kind: 'admin_brief_submitted'; brand: string })
-  | (Placement & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
-  | (Placement & { kind: 'admin_draft_approved'; brand: string })
-  | (Placement & { kind: 'admin_publication_refunded'; brand: string; amount: string; reason: RefundReason })
+  | (PlacementFacts & { kind: 'admin_brief_submitted'; brand: string })
+  | (PlacementFacts & { kind: 'admin_edits_requested'; brand: string; feedback: string | null })
+  | (PlacementFacts & { kind: 'admin_draft_approved'; brand: string })
+  | (PlacementFacts & { kind: 'admin_publication_refunded'; brand: string; amount: string; reason: RefundReason })
   // either side: what it has not read of a placement's conversation (at most one mail per 15 minutes)
-  | (Placement & { kind: 'message_received'; brand: string; forAdmin: boolean; messages: MessageDigestEntry[]; unread: number });
+  | (PlacementFacts & { kind: 'message_received'; brand: string; forAdmin: boolean; messages: MessageDigestEntry[]; unread: number });
 
 export type MailKind = MailData['kind'];
 
@@ -132,7 +133,7 @@ const EVERYONE: MailReader = { seesAmounts: true };
 const MONEY_IN_TEXT = /-?\$[\d,]+(?:\.\d{2})?/g;
 
 function draftFor(d: MailData, reader: MailReader): Draft {
-  const placement = (p: Placement) => `"${p.title}" at ${p.outlet}`;
+  const placement = (p: PlacementFacts) => `"${p.title}" at ${p.outlet}`;
   const amounts = reader.seesAmounts;
   /** a fact, only for a reader who sees amounts */
   const money = (fact: [string, string]): [string, string][] => (amounts ? [fact] : []);
