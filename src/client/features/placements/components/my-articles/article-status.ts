@@ -1,14 +1,11 @@
 import type { BrandPlacementItem } from '@shared/schemas/brief';
 import type { DraftReviewStatus } from '@shared/payment';
-import type { LifeEvent } from '@shared/placement-machine';
+import { may } from '../../life';
 
 /** The server places purchases in tabs (modules/placements/tabs.ts). */
 export type { ArticleTab } from '@shared/schemas/brief';
 
 export const hasDraft = (a: BrandPlacementItem) => Boolean(a.payment.draftDocumentUrl || a.payment.draftDocumentFile);
-
-/** Whether the signed-in member may take this step now, as the server's table says (`life.actions`, issue 58). */
-export const may = (a: { life: Pick<BrandPlacementItem['life'], 'actions'> }, event: LifeEvent) => a.life.actions.includes(event);
 
 /** The member may approve the draft (and so review it): an attached draft under review, a role that may. */
 export const canReview = (a: Pick<BrandPlacementItem, 'life'>) => may(a, 'approve');

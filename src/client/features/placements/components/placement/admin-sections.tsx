@@ -26,7 +26,7 @@ import { projectTabOf } from '../projects/brief-text';
 import { DraftPanel } from '../projects/draft-panel';
 import { ExtraRevisionRequest } from '../projects/extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from '../projects/project-actions';
-import { may } from '../my-articles/article-status';
+import { may } from '../../life';
 import { Note, PageSection } from '@/components/page-section';
 
 const day = (iso: string) => format(new Date(iso), 'MMM d, yyyy');

@@ -21,7 +21,7 @@ import { toast } from '@/components/ui/use-toast';
 import { apiFieldErrors, type FieldErrors } from '@/lib/form-errors';
 import { useTerms } from '@/lib/terms';
 import { useCancelPlacement } from '../../api/cancel-placement';
-import { may } from '../my-articles/article-status';
+import { may } from '../../life';
 import { AnswerCancellationDialog } from './answer-cancellation-dialog';
 import { PageSection } from '@/components/page-section';
 

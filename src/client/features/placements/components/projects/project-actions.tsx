@@ -25,7 +25,7 @@ import { useRelease } from '@/components/publication/use-release';
 import { errorMessage } from '@/lib/api';
 import { useMarkEditsComplete } from '../../api/mark-edits-complete';
 import { useMarkWritingStarted } from '../../api/writing-started';
-import { may } from '../my-articles/article-status';
+import { may } from '../../life';
 import { brandOf, briefToText, type CopiedBrief } from './brief-text';
 
 // What the admin does to a project, on its Projects card and on the placement's page alike.

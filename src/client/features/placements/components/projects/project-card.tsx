@@ -28,7 +28,7 @@ import { BriefDetails } from './brief-details';
 import { DocumentLink, DraftPanel } from './draft-panel';
 import { ExtraRevisionRequest } from './extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from './project-actions';
-import { may } from '../my-articles/article-status';
+import { may } from '../../life';
 import { CancellationNote } from './cancellation-note';
 
 function Meta({ icon, label, children }: { icon: React.ReactNode; label: string; children: React.ReactNode }) {
