@@ -255,21 +255,22 @@ export function route<
     ...(contract.upload ? { consumes: ['multipart/form-data'], 'x-upload': contract.upload } : {}),
     response,
   };
-  app.route({
+  // what the access hooks read (lib/access.ts), the same for the path and its aliases but for the
+  // name of the parameter that says which placement it acts on
+  const configOf = (actsOn: ActsOn | undefined) => ({
+    access: contract.access,
+    statuses: Object.keys(response).map(Number),
+    ...(can ? { can } : {}),
+    ...(contract.clientReview ? { clientReview: true as const } : {}),
+    ...(contract.access === 'brand' && actsOn ? { actsOn } : {}),
+  });
+  const common = {
     method,
-    url,
     ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
-    schema,
-    config: {
-      access: contract.access,
-      statuses: Object.keys(response).map(Number),
-      ...(can ? { can } : {}),
-      ...(contract.clientReview ? { clientReview: true } : {}),
-      ...(contract.access === 'brand' && contract.actsOn ? { actsOn: contract.actsOn } : {}),
-    },
     ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
     handler: handler as never,
-  });
+  };
+  app.route({ ...common, url, schema, config: configOf(contract.actsOn) });
   // its older paths (shared/api-paths.ts API_ALIASES): the same route, documented as deprecated
   for (const alias of aliasesOf(url)) {
     const names = paramNamesOf(url);
@@ -277,33 +278,24 @@ export function route<
     if (olds.length !== names.length) throw new Error(`${method} ${alias}: an alias of ${url} has other parameters`);
     const toNew = new Map(olds.map((old, i) => [old, names[i]]));
     const toOld = new Map(names.map((name, i) => [name, olds[i]]));
-    const actsOn = contract.access === 'brand' && contract.actsOn ? renameActsOn(contract.actsOn, toOld) : undefined;
+    const actsOn = contract.actsOn ? renameActsOn(contract.actsOn, toOld) : undefined;
     app.route({
-      method,
+      ...common,
       url: alias,
-      ...(contract.logLevel ? { logLevel: contract.logLevel } : {}),
       schema: {
         ...schema,
         deprecated: true,
         description: `**Deprecated:** the older path of \`${method} ${url.replace(/:([A-Za-z]+)/g, '{$1}')}\`, kept for existing callers; new callers use that one.\n\n${description}`,
         'x-alias-of': url,
-        ...(contract.actsOn ? { 'x-acts-on': renameActsOn(contract.actsOn, toOld) } : {}),
+        ...(actsOn ? { 'x-acts-on': actsOn } : {}),
         ...(contract.params ? { params: renameKeys(contract.params as unknown as z.ZodObject, toOld) } : {}),
       },
-      config: {
-        access: contract.access,
-        statuses: Object.keys(response).map(Number),
-        ...(can ? { can } : {}),
-        ...(contract.clientReview ? { clientReview: true } : {}),
-        ...(actsOn ? { actsOn } : {}),
-      },
-      ...(contract.body ? { preValidation: absentBodyAsEmpty } : {}),
+      config: configOf(actsOn),
       // the handler reads the new path's names
       preHandler: async (req) => {
         const params = req.params as Record<string, string>;
         req.params = Object.fromEntries(Object.entries(params).map(([k, v]) => [toNew.get(k) ?? k, v]));
       },
-      handler: handler as never,
     });
   }
 }
