@@ -249,6 +249,7 @@ describe('lists built by the database are the API shapes, field for field', () =
             revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
             cancellation: null,
             dispute: null,
+            assignee: null,
             life: lifeOf(lifeInputs(r.placement, b), { side: 'admin' }),
           };
         }),

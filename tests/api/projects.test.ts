@@ -303,6 +303,8 @@ describe('GET /api/admin/projects', () => {
         revisions: { used: 0, included: 2, request: null },
         cancellation: null,
         dispute: null,
+        // issue 59: no admin has acted on it yet
+        assignee: null,
         // issue 58: its life, from the table, for the editorial team
         life: {
           state: 'edits_requested',

@@ -624,6 +624,13 @@ const ROWS: Row[] = [
   },
   { route: 'GET /api/admin/projects', send: (a) => a.get('/api/admin/projects'), expect: adminOnly(200) },
   { route: 'GET /api/admin/projects/counts', send: (a) => a.get('/api/admin/projects/counts'), expect: adminOnly(200) },
+  { route: 'GET /api/admin/team', send: (a) => a.get('/api/admin/team'), expect: adminOnly(200) },
+  {
+    route: 'PUT /api/admin/placements/:placementId/assignee',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.put(`/api/admin/placements/${c.rowPaymentId}/assignee`, { adminId: null }),
+    expect: adminOnly(200),
+  },
   {
     route: 'POST /api/admin/projects/:id/mark-edits-complete',
     setup: async () => {

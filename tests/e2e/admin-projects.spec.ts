@@ -297,3 +297,36 @@ test('[ADMIN] a stale screen: mark edits complete and publish refused by the ser
   await brandCtx.close();
   await adminCtx.close();
 });
+
+// the seeded admin's name (src/server/setup/seed.ts)
+const DEMO_ADMIN_NAME = 'Alex Morgan';
+
+test('[ADMIN] gives a project an editor and finds it under Mine (issue 59)', async ({ browser }) => {
+  const title = `Editor journey ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const admin = await (await browser.newContext()).newPage();
+  await admin.goto('/auth');
+  await loginAs(admin, DEMO_ADMIN);
+  const brand = await (await browser.newContext()).newPage();
+  const { email } = await paidProjectWithBrief(admin, brand, title);
+
+  // the brand's projects alone: unassigned, so not the admin's own yet
+  await admin.goto(`/admin/projects?q=${encodeURIComponent(email)}`);
+  const card = cardIn(admin, title);
+  const editor = card.getByLabel('Editor');
+  await expect(editor).toHaveValue('');
+  await expect(editor.locator('option:checked')).toHaveText('Unassigned');
+  await admin.getByRole('switch', { name: 'Mine' }).click();
+  await expect(admin).toHaveURL(/mine=1/);
+  await expect(admin.getByRole('tabpanel').getByTestId('project-card')).toHaveCount(0);
+  await admin.getByRole('switch', { name: 'Mine' }).click();
+
+  // the admin takes it: the toast says so, and Mine lists it (a reload keeps the filter)
+  await cardIn(admin, title).getByLabel('Editor').selectOption({ label: DEMO_ADMIN_NAME });
+  await expect(toast(admin)).toContainText(`Assigned to ${DEMO_ADMIN_NAME}`);
+  await admin.getByRole('switch', { name: 'Mine' }).click();
+  await expect(cardIn(admin, title)).toBeVisible();
+  await admin.reload();
+  await expect(admin.getByRole('switch', { name: 'Mine' })).toHaveAttribute('aria-checked', 'true');
+  await expect(cardIn(admin, title).getByLabel('Editor').locator('option:checked')).toHaveText(DEMO_ADMIN_NAME);
+  await expectNoHorizontalOverflow(admin);
+});

@@ -571,6 +571,8 @@ export const placements = pgTable(
     // when it entered its life state (shared/placement-machine.ts): kept by triggers (drizzle/0045),
     // created_at when made, then the moment an input of the state changed; never written by code
     stateSince: timestamp('state_since', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // its editor (issue 59): the admin assigned, or the first admin who acted on it (transition.ts)
+    assigneeId: uuid('assignee_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),
@@ -595,6 +597,8 @@ export const placements = pgTable(
       .where(sql`state = 'in_progress' AND draft_review_status = 'approved'`),
     index('placements_tab_published_idx').on(t.createdAt, t.id).where(sql`state = 'published'`),
     index('placements_tab_refunded_idx').on(t.createdAt, t.id).where(sql`state = 'refunded'`),
+    // Admin Projects' "Mine", paged newest first
+    index('placements_assignee_created_idx').on(t.assigneeId, t.createdAt, t.id).where(sql`assignee_id IS NOT NULL`),
     // the swap deadline's refunds
     index('placements_swap_by_idx').on(t.swapBy).where(sql`declined_at IS NOT NULL`),
   ],

@@ -17,6 +17,7 @@ import {
 import type {
   adminPlacementItemSchema,
   articleTabCountsSchema,
+  assigneeSchema,
   briefConflictSchema,
   briefResponseSchema,
   brandPlacementItemSchema,
@@ -254,6 +255,8 @@ export function withAmounts(a: BrandPlacementItem): BuyersPlacementItem | null {
 export type Life = z.infer<typeof lifeSchema>;
 /** GET /api/admin/projects item (spec §3). */
 export type AdminPlacementItem = z.infer<typeof adminPlacementItemSchema>;
+/** An admin who edits placements (issue 59). */
+export type Editor = z.infer<typeof assigneeSchema>;
 /** POST /api/upload/document */
 export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
 
@@ -283,11 +286,21 @@ export type MyArticlesQuery = z.output<typeof myArticlesQuerySchema>;
 
 export type ProjectTabCounts = z.infer<typeof projectTabCountsSchema>;
 
-/** GET /api/admin/projects: one tab, and a search by brand (its /counts takes the search alone). */
+/** `mine=true`: only the placements the signed-in admin edits (issue 59). */
+const mineFilter = z
+  .enum(['true', 'false'], { error: 'mine must be true or false' })
+  .transform((v) => v === 'true')
+  .optional();
+
+/** GET /api/admin/projects: one tab, a search by brand, and "Mine". */
 export const adminProjectsQuerySchema = z.object({
   tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved, published, refunded' }).optional(),
   q: adminSearchQuery,
+  mine: mineFilter,
 });
+
+/** GET /api/admin/projects/counts: the list's search and "Mine", so each tab counts what it lists. */
+export const adminProjectCountsQuerySchema = z.object({ q: adminSearchQuery, mine: mineFilter });
 export type AdminProjectsQuery = z.output<typeof adminProjectsQuerySchema>;
 
 /** Placements chosen for a bulk action (issue 46): 1 to 50 ids, each at most once. */

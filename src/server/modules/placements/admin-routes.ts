@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { adminSearchQuerySchema } from '../../../shared/schemas/admin-search';
-import { adminProjectsQuerySchema } from '../../../shared/schemas/brief';
+import { adminProjectCountsQuerySchema, adminProjectsQuerySchema } from '../../../shared/schemas/brief';
 import { placementsQuerySchema } from '../../../shared/schemas/publication';
 import {
   adminPlacementItemSchema,
+  assigneeSchema,
   placementPaymentSchema,
   projectTabCountsSchema,
 } from '../../../shared/schemas/responses/placement';
@@ -17,6 +17,7 @@ import { uploadRoutes } from '../../storage/read-upload';
 import { documentRoutes } from './documents';
 import { adminPlacements, adminProject, adminProjectCounts, adminProjects, placementCounts } from './lists';
 import { publicationRoutes } from './publication-routes';
+import { assignEditor, editorialTeam } from './editor';
 import { answerExtraRevision, markEditsComplete, markWritingStarted } from './review';
 import { answerReasonSchema } from '../../../shared/schemas/fair-terms';
 import { timestamp } from '../../../shared/schemas/responses/common';
@@ -39,9 +40,9 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       response: { 200: z.array(adminPlacementItemSchema) },
     },
     async (req, reply) => {
-      const { tab, q } = req.query;
+      const { tab, q, mine } = req.query;
       const page = pageFrom(req.query);
-      return sendJsonPage(req, reply, page, await adminProjects(db, { tab, q }, page));
+      return sendJsonPage(req, reply, page, await adminProjects(db, { tab, q, mine }, page, userOf(req).id));
     },
   );
 
@@ -53,11 +54,41 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
     {
       access: 'admin',
       tags: ['Placements'],
-      summary: 'Projects: each tab’s count (of the brands `q` finds)',
-      querystring: adminSearchQuerySchema,
+      summary: 'Projects: each tab’s count (of the brands `q` finds; with `mine=true`, of the admin’s own)',
+      querystring: adminProjectCountsQuerySchema,
       response: { 200: projectTabCountsSchema },
     },
-    async (req) => adminProjectCounts(db, req.query.q),
+    async (req) => adminProjectCounts(db, req.query.q, req.query.mine ? userOf(req).id : undefined),
+  );
+
+  route(
+    app,
+    'GET',
+    '/api/admin/team',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'The editorial team: the admins a placement may be assigned to',
+      response: { 200: z.array(assigneeSchema) },
+    },
+    async () => editorialTeam(db),
+  );
+
+  route(
+    app,
+    'PUT',
+    '/api/admin/placements/:placementId/assignee',
+    {
+      access: 'admin',
+      tags: ['Placements'],
+      summary: 'Assign the placement to an admin (its editor), or to nobody',
+      description: 'The first admin who acts on an unassigned placement becomes its editor; Projects’ “Mine” lists an admin’s own.',
+      params: placementParams,
+      body: z.object({ adminId: idIn('Choose an admin of the editorial team').nullable() }),
+      response: { 200: z.object({ assignee: assigneeSchema.nullable() }) },
+      errors: { 400: 'Not an admin of the editorial team' },
+    },
+    async (req) => assignEditor(db, req.params.placementId, req.body.adminId),
   );
 
   // the placement's page: the same item as the list's, from the list's statement

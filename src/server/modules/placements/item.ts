@@ -192,6 +192,13 @@ function unreadMessages(side: MessageSide): Computed<number> {
   };
 }
 
+/** Its editor (issue 59): the admin assigned, or null. */
+const assignee: Computed<{ id: string; name: string } | null> = {
+  kind: 'computed',
+  sql: sql`(SELECT json_build_object('id', ${users.id}, 'name', coalesce(${users.name}, ${users.email})) FROM ${users} WHERE ${users.id} = ${placements.assigneeId})`,
+  of: dbOnly,
+};
+
 /** An Admin Projects card: the brief shows once submitted (a brand's drafts are its own). */
 export const adminPlacementItem = item({
   ...opportunityCard,
@@ -212,6 +219,7 @@ export const adminPlacementItem = item({
   revisions,
   cancellation,
   dispute,
+  assignee,
 });
 
 /**

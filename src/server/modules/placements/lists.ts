@@ -118,10 +118,10 @@ export async function myArticleCounts(db: Db, scope: Scope): Promise<ArticleTabC
 
 const ADMIN: Viewer = { side: 'admin' };
 
-type AdminProjectsShape = { tab?: ProjectTab; search: boolean; cursor: boolean; byPayment?: boolean };
+type AdminProjectsShape = { tab?: ProjectTab; search: boolean; mine?: boolean; cursor: boolean; byPayment?: boolean };
 const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
-  (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`),
+  (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.mine ? 'm' : ''}${o.cursor ? 'c' : 'n'}`),
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
       FROM ${placements}
@@ -133,23 +133,26 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
         // one placement whatever its state (a refunded one too, which the list's tabs show apart)
         o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
         o.search ? brandMatches(sql.placeholder('q')) : undefined,
+        o.mine ? sql`${placements.assigneeId} = ${sql.placeholder('adminId')}::uuid` : undefined,
         o.cursor ? afterCursor(placements.createdAt, placements.id) : undefined,
       )}
       ORDER BY ${placements.createdAt} DESC, ${placements.id} DESC`),
 );
 
 /**
- * GET /api/admin/projects: placements in progress or published (or one tab of them, or those of the brands
- * the search `q` finds), newest first, one page at a time, each row's JSON an `AdminPlacementItem`
- * built by the database.
+ * GET /api/admin/projects: placements in progress or published (or one tab of them, those of the
+ * brands the search `q` finds, or with `mine` those `adminId` edits), newest first, one page at a
+ * time, each row's JSON an `AdminPlacementItem` built by the database.
  */
-export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page): Promise<JsonPageRow[]> {
+export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, adminId?: string): Promise<JsonPageRow[]> {
   const { tab, q } = filter;
+  const mine = Boolean(filter.mine && adminId);
   const rows = await adminProjectsPage(
     db,
-    { tab, search: q !== undefined, cursor: Boolean(page.cursor) },
+    { tab, search: q !== undefined, mine, cursor: Boolean(page.cursor) },
     {
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
+      ...(mine ? { adminId } : {}),
       ...pageValues(page),
     },
   );
@@ -163,14 +166,17 @@ export async function adminProject(db: Db, paymentId: string): Promise<string> {
 
 /**
  * The tab counts: the spec's three each an index-only count over its partial index, Published and
- * Refunded over the status index; with a search, of the matching brands' payments only, so the
- * tabs count what they list.
+ * Refunded over the status index; with a search (or "Mine": `mineOf`, the admin), of the matching
+ * placements only, so the tabs count what they list.
  */
-export async function adminProjectCounts(db: Db, q?: string): Promise<ProjectTabCounts> {
-  const matching =
-    q === undefined
-      ? sql``
-      : sql` AND ${placements.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`;
+export async function adminProjectCounts(db: Db, q?: string, mineOf?: string): Promise<ProjectTabCounts> {
+  const matching = sql.join(
+    [
+      q === undefined ? sql`` : sql` AND ${placements.brandId} IN (SELECT ${users.id} FROM ${users} WHERE ${brandMatches(likeLiteral(q))})`,
+      mineOf === undefined ? sql`` : sql` AND ${placements.assigneeId} = ${mineOf}`,
+    ],
+    sql``,
+  );
   const count = (tab: ProjectTab) => sql<number>`(SELECT count(*)::int FROM ${placements} WHERE ${PROJECT_TAB_SQL[tab]}${matching})`;
   const result = await db.execute(
     sql`SELECT ${count('awaiting')} AS awaiting, ${count('review')} AS review, ${count('approved')} AS approved,

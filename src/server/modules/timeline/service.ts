@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TimelineEntry, TimelineKind } from '../../../shared/timeline';
 import type { Db } from '../../db/client';
 import { item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { jsonPages } from '../../lib/json-pages';
-import { placementEvents, users } from '../../db/schema';
+import { placementEvents, placements, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { limitedPage, type JsonPageRow } from '../../lib/paging';
 import type { Tx } from '../../mail/outbox';
@@ -53,6 +53,10 @@ export async function recordEvent(
     ...(at ? { at } : {}),
   });
   await runEffects(tx, { placementId: paymentId, kind, actor, details, facts }, at);
+  // the first admin who acts on it becomes its editor (issue 59), unless one was assigned before
+  if (actor.type === 'admin') {
+    await tx.update(placements).set({ assigneeId: actor.id }).where(and(eq(placements.id, paymentId), isNull(placements.assigneeId)));
+  }
 }
 
 /**

@@ -119,6 +119,9 @@ export const brandPlacementItemSchema = z
   })
   .meta({ id: 'BrandPlacementItem' });
 
+/** An admin of the editorial team (issue 59): who edits a placement. */
+export const assigneeSchema = z.object({ id, name: z.string() }).meta({ id: 'Editor' });
+
 /** GET /api/admin/projects item (spec §3). */
 export const adminPlacementItemSchema = z
   .object({
@@ -141,6 +144,7 @@ export const adminPlacementItemSchema = z
     revisions: revisionsSchema.describe('edit rounds used of those included (issue 47)'),
     cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
     dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
+    assignee: assigneeSchema.nullable().describe('its editor (issue 59): the admin assigned, or the first who acted on it; null when none'),
     life: lifeSchema,
   })
   .meta({ id: 'AdminPlacementItem' });

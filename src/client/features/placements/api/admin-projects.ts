@@ -10,20 +10,21 @@ export const projectsKey = [apiUrl('/api/admin/projects')] as const;
 const key = projectsKey;
 
 /**
- * GET /api/admin/projects?tab=…&q=…: one tab's projects (of the brands the search finds) with their
+ * GET /api/admin/projects?tab=…&q=…&mine=true: one tab's projects (of the brands the search finds;
+ * with "Mine", the signed-in admin's own) with their
  * opportunity, brand and submitted brief, page by page.
  */
-export const useAdminProjectsTab = (tab: ProjectTab, q: string) =>
-  usePagedList<AdminPlacementItem>([...key, 'tab', tab, q], apiUrl('/api/admin/projects', {}, { tab, q }));
+export const useAdminProjectsTab = (tab: ProjectTab, q: string, mine: boolean) =>
+  usePagedList<AdminPlacementItem>([...key, 'tab', tab, q, mine], apiUrl('/api/admin/projects', {}, { tab, q, ...(mine ? { mine: 'true' } : {}) }));
 
 /**
  * GET /api/admin/projects/counts?q=…: each tab's count over every project (of the brands the search
  * finds). A new search keeps the previous counts on screen until its own arrive.
  */
-export const useProjectCounts = (q: string) =>
+export const useProjectCounts = (q: string, mine: boolean) =>
   useQuery<ProjectTabCounts>({
-    queryKey: [...key, 'counts', q],
-    queryFn: () => apiGet(apiUrl('/api/admin/projects/counts', {}, { q })),
+    queryKey: [...key, 'counts', q, mine],
+    queryFn: () => apiGet(apiUrl('/api/admin/projects/counts', {}, { q, ...(mine ? { mine: 'true' } : {}) })),
     placeholderData: keepPreviousData,
   });
 

@@ -12,6 +12,7 @@ import { AdminDisputeSection } from '../components/placement/dispute-section';
 import { DeclineControl } from '../components/placement/swap-section';
 import { PlacementFrame, PlacementHeader } from '../components/placement/placement-frame';
 import { brandOf, projectTabOf, typeLabel } from '../components/projects/brief-text';
+import { EditorPicker } from '../components/projects/editor-picker';
 
 /** Where the placement stands, in the words of the Projects tab it is listed under. */
 const TAB_BADGE: Record<ProjectTab, { label: string; variant: 'warning' | 'info' | 'success' | 'secondary' | 'destructive' }> = {
@@ -86,6 +87,7 @@ export function AdminPlacementPage() {
                   </span>
                 )}
               </p>
+              <EditorPicker item={item} />
             </PlacementHeader>
           ),
           brief: <AdminBriefSection item={item} />,

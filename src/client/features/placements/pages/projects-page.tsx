@@ -1,8 +1,10 @@
 import * as React from 'react';
-import { Link } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import { FolderKanban } from 'lucide-react';
 import { NoSearchResults, SearchBox } from '@/components/search-box';
 import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { Switch } from '@/components/ui/switch';
 import { EmptyState } from '@/components/ui/empty-state';
 import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -44,14 +46,16 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
 ];
 
 /** One tab's projects, page by page, newest first (the server's order). */
-function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: UrlSearch }) {
-  const list = useAdminProjectsTab(tab.value, search.q);
+function ProjectTabList({ tab, search, mine }: { tab: (typeof TABS)[number]; search: UrlSearch; mine: boolean }) {
+  const list = useAdminProjectsTab(tab.value, search.q, mine);
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load the projects" />;
   const items = list.items ?? [];
   if (items.length === 0) {
     return search.q ? (
       <NoSearchResults what="projects" search={search} />
+    ) : mine ? (
+      <EmptyState icon={<FolderKanban />} title="None of yours here" description="Placements you are the editor of appear here: assign one to yourself, or act on it first." />
     ) : (
       <EmptyState icon={<FolderKanban />} title="Nothing here yet" description={tab.empty}>
         {/* the next step: projects come from brands buying what the catalogue offers */}
@@ -71,9 +75,30 @@ function ProjectTabList({ tab, search }: { tab: (typeof TABS)[number]; search: U
   );
 }
 
+/** "Mine" (issue 59) kept in the page's URL (`?mine=1`), so a reload or a shared link keeps it. */
+function useMineFilter(): [boolean, (on: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const mine = params.get('mine') === '1';
+  const set = React.useCallback(
+    (on: boolean) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          if (on) next.set('mine', '1');
+          else next.delete('mine');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [mine, set];
+}
+
 export function ProjectsPage() {
   const search = useUrlSearch();
-  const countsQuery = useProjectCounts(search.q);
+  const [mine, setMine] = useMineFilter();
+  const countsQuery = useProjectCounts(search.q, mine);
   const { data: counts, isLoading } = countsQuery;
   const [tab, setTab] = React.useState<ProjectTab>('awaiting');
 
@@ -84,7 +109,15 @@ export function ProjectsPage() {
         <p className="text-muted-foreground">Track all paid opportunities and their progress</p>
       </div>
       <OpenCancellations />
-      <SearchBox search={search} id="projects-search" />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <div className="min-w-0 flex-1">
+          <SearchBox search={search} id="projects-search" />
+        </div>
+        <div className="flex items-center gap-2">
+          <Switch id="projects-mine" checked={mine} onCheckedChange={setMine} data-testid="projects-mine" />
+          <Label htmlFor="projects-mine">Mine</Label>
+        </div>
+      </div>
       {isLoading ? (
         <PageSpinner />
       ) : !counts ? (
@@ -106,7 +139,7 @@ export function ProjectsPage() {
           </TabsList>
           {TABS.map((t) => (
             <TabsContent key={t.value} value={t.value} className="space-y-4">
-              <ProjectTabList tab={t} search={search} />
+              <ProjectTabList tab={t} search={search} mine={mine} />
             </TabsContent>
           ))}
         </Tabs>

@@ -30,6 +30,7 @@ import { ExtraRevisionRequest } from './extra-revision';
 import { MarkEditsCompleteButton, PublishButton, WritingStarted, copyBrief } from './project-actions';
 import { may } from '../../life';
 import { CancellationNote } from './cancellation-note';
+import { EditorPicker } from './editor-picker';
 
 function Meta({ icon, label, children }: { icon: React.ReactNode; label: string; children: React.ReactNode }) {
   return (
@@ -120,6 +121,8 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
             )}
           </Meta>
         </dl>
+
+        <EditorPicker item={item} />
 
         <CancellationNote item={item} />
 
