@@ -110,7 +110,7 @@ export function ProjectsPage() {
       </div>
       <OpenCancellations />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 sm:w-full sm:max-w-md">
           <SearchBox search={search} id="projects-search" />
         </div>
         <div className="flex items-center gap-2">
