@@ -210,6 +210,11 @@ export const configSchema = z.object({
   REVIEW_REMINDER_DAYS: z.coerce.number().int().min(1).max(365).default(5),
   /** Days a draft waits for the brand's review before Byline approves it; 0: never. */
   AUTO_APPROVE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * Hours before an automatic step (the guarantee's refund, a cancellation granted for want of an
+   * answer, a declined placement's refund) that the side who can still act is reminded, once.
+   */
+  REMINDER_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   /** Markdown file of the terms brands agree to at sign-up and at claim (GET /api/terms, /terms); unset = content/terms.md. */
   TERMS_FILE: z.string().optional(),
 

@@ -93,7 +93,12 @@ async function main() {
     files,
     rateLimitKeepMs: longestWindowMs(limitsFor(config)),
     invoicing: invoiceSettingsFrom(config, payments),
-    timers: { briefReminderDays: config.BRIEF_REMINDER_DAYS, reviewReminderDays: config.REVIEW_REMINDER_DAYS, autoApproveDays: config.AUTO_APPROVE_DAYS },
+    timers: {
+      briefReminderDays: config.BRIEF_REMINDER_DAYS,
+      reviewReminderDays: config.REVIEW_REMINDER_DAYS,
+      autoApproveDays: config.AUTO_APPROVE_DAYS,
+      reminderHours: config.REMINDER_HOURS,
+    },
     publication: {
       db,
       provider: payments,

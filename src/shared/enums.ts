@@ -101,6 +101,8 @@ export const TIMELINE_KINDS = [
   'dispute_answered',
   'dispute_escalated',
   'dispute_resolved',
+  // issue 59: a reminder before an automatic step (the guarantee's refund, a cancellation granted, a swap's refund)
+  'deadline_reminder',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 

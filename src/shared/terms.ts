@@ -37,5 +37,8 @@ export function fairRulesMarkdown(r: FairRules): string {
     `- A published article is checked for ${days(r.publicationGuaranteeDays)}. If it is removed or changed, the outlet has ${days(r.restoreDays)} to restore it; otherwise you are refunded in full.`,
     '- A part refund comes with its own credit note; refunds never exceed what you paid.',
     '',
+    '### Reminders',
+    `- Nothing happens on its own without warning: ${r.reminderHours} hours before a placement is refunded because it was not published in time, before a cancellation request is granted for want of an answer, and before a declined placement is refunded for want of a chosen alternative, whoever can still act is reminded by e-mail, once.`,
+    '',
   ].join('\n');
 }

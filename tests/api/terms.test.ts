@@ -49,7 +49,7 @@ describe('GET /api/terms', () => {
   });
 
   it('writes the revision, cancellation and refund rules from the settings the server enforces (issue 47)', async () => {
-    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9 });
+    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36 });
     try {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.body.rules).toEqual({
@@ -62,12 +62,14 @@ describe('GET /api/terms', () => {
         restoreDays: 12,
         publicationGuaranteeDays: 90,
         guaranteeDays: 90,
+        reminderHours: 36,
       });
       expect(res.body.rulesMarkdown).toContain('from its first draft until 9 days after it is published');
       expect(res.body.rulesMarkdown).toContain('Each placement includes 3 rounds of edits on its draft ("Revision 1 of 3").');
       expect(res.body.rulesMarkdown).toContain('answers within 5 days');
       expect(res.body.rulesMarkdown).toContain('you have 4 days to choose an alternative');
       expect(res.body.rulesMarkdown).toContain('the outlet has 12 days to restore it');
+      expect(res.body.rulesMarkdown).toContain('Nothing happens on its own without warning: 36 hours before');
     } finally {
       await t.close();
     }

@@ -21,7 +21,7 @@ let brandEmail: string;
 let admin: Agent;
 
 const DAY = 86_400_000;
-const TERMS: TimerTerms = { briefReminderDays: [3, 7], reviewReminderDays: 5, autoApproveDays: 7 };
+const TERMS: TimerTerms = { briefReminderDays: [3, 7], reviewReminderDays: 5, autoApproveDays: 7, reminderHours: 24 };
 
 beforeAll(async () => {
   t = await createPaymentsTestApp();

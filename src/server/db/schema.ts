@@ -810,7 +810,7 @@ export const placementEvents = pgTable(
     // a reminder goes once per placement and step (details.step), whatever the number of instances
     uniqueIndex('placement_events_reminder_once_idx')
       .on(t.placementId, t.kind, sql`(${t.details} ->> 'step')`)
-      .where(sql`kind IN ('brief_reminder', 'review_reminder')`),
+      .where(sql`kind IN ('brief_reminder', 'review_reminder', 'deadline_reminder')`),
   ],
 );
 

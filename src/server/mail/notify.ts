@@ -3,7 +3,7 @@ import { guaranteeRefundAt } from '../../shared/constants';
 import { fromCents, toCents } from '../../shared/money';
 import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
-import type { MailData, MailKind, PlacementFacts } from './templates';
+import type { DeadlineStep, MailData, MailKind, PlacementFacts } from './templates';
 
 /**
  * One call per event, with the `tx` of the change: each gathers the facts its mails need and
@@ -17,6 +17,7 @@ async function placement(tx: Tx, paymentId: string) {
     .select({
       paymentId: placements.id,
       brandId: placements.brandId,
+      assigneeId: placements.assigneeId,
       title: opportunities.title,
       outlet: opportunities.outletName,
       amount: payments.amount,
@@ -254,6 +255,19 @@ export async function notifyReminder(
   const base = { paymentId: p.paymentId, title: p.title, outlet: p.outlet };
   if (reminder.kind === 'brief_reminder') await enqueueMail(tx, { userId: p.brandId }, { kind: 'brief_reminder', ...base, paidAt: p.paidAt.toISOString() });
   else await enqueueMail(tx, { userId: p.brandId }, { kind: 'review_reminder', ...base, autoApproveOn: reminder.autoApproveOn });
+}
+
+/**
+ * An automatic step is near (issue 59): the side that can still act is told. The team's steps go
+ * to the placement's editor (issue 59), or to every admin when it has none; the swap's to the brand.
+ */
+export async function notifyDeadlineReminder(tx: Tx, paymentId: string, step: DeadlineStep, at: string) {
+  const p = await placement(tx, paymentId);
+  if (!p) return;
+  const data = { kind: 'deadline_reminder' as const, paymentId: p.paymentId, title: p.title, outlet: p.outlet, step, at };
+  if (step === 'swap') await enqueueMail(tx, { userId: p.brandId }, data);
+  else if (p.assigneeId) await enqueueMail(tx, { userId: p.assigneeId }, data);
+  else await enqueueAdminMail(tx, data);
 }
 
 /** A draft approved by Byline after waiting AUTO_APPROVE_DAYS (issue 19): both sides are told. */

@@ -5,6 +5,9 @@ import { TEST_MODE_NOTICE, type RefundReason } from '../../shared/payment';
 /** The portal's name, in every subject and signature. */
 const PORTAL_NAME = 'Byline';
 
+/** The automatic steps a reminder comes before (issue 59): the team's two, the brand's one. */
+export type DeadlineStep = 'guarantee' | 'cancellation' | 'swap';
+
 /** What every placement's mail names. */
 export interface PlacementFacts {
   paymentId: string;
@@ -49,6 +52,8 @@ export type MailData =
   | (PlacementFacts & { kind: 'edits_complete' })
   | (PlacementFacts & { kind: 'brief_reminder'; paidAt: string })
   | (PlacementFacts & { kind: 'review_reminder'; autoApproveOn: string | null })
+  // issue 59: an automatic step is near; to the side that can still act (the team's to its editor, else every admin)
+  | (PlacementFacts & { kind: 'deadline_reminder'; step: DeadlineStep; at: string })
   | (PlacementFacts & { kind: 'auto_approved'; forAdmin: boolean })
   | (PlacementFacts & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
   | (PlacementFacts & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
@@ -226,6 +231,39 @@ function draftFor(d: MailData, reader: MailReader): Draft {
         ],
         action: { label: 'Review the draft', path: '/brand/my-articles' },
       };
+    case 'deadline_reminder': {
+      const when = `${dateTimeFmt.format(new Date(d.at))} UTC`;
+      switch (d.step) {
+        case 'guarantee':
+          return {
+            subject: `Publish by ${when} or it is refunded: ${d.title}`,
+            paragraphs: [
+              `${placement(d)} is not published yet.`,
+              `Unless it is published by ${when}, the ${GUARANTEE_NAME} refunds the brand in full, automatically.`,
+            ],
+            action: { label: 'Open the project', path: `/admin/projects/${d.paymentId}` },
+          };
+        case 'cancellation':
+          return {
+            subject: `Answer the cancellation request by ${when}: ${d.title}`,
+            paragraphs: [
+              `The brand asked to cancel ${placement(d)}.`,
+              `Unless the editorial team answers by ${when}, the request is granted in full, automatically.`,
+            ],
+            action: { label: 'Answer the request', path: `/admin/projects/${d.paymentId}` },
+          };
+        case 'swap':
+          return {
+            subject: `Choose an alternative by ${when}: ${d.title}`,
+            paragraphs: [
+              `The outlet declined ${placement(d)}.`,
+              `Unless you choose an alternative by ${when}, you are refunded in full, automatically.`,
+            ],
+            action: { label: 'Choose an alternative', path: `/brand/my-articles/${d.paymentId}` },
+          };
+      }
+      break;
+    }
     case 'auto_approved':
       return {
         subject: `Draft approved automatically: ${d.title}`,

@@ -47,6 +47,7 @@ export const termsModule: Module = async (app, { config }) => {
     restoreDays: config.RESTORE_DAYS,
     publicationGuaranteeDays: config.PUBLICATION_GUARANTEE_DAYS,
     guaranteeDays: GUARANTEE_DAYS,
+    reminderHours: config.REMINDER_HOURS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(

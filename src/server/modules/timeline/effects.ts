@@ -6,6 +6,7 @@ import { DISPUTE_REASON_LABELS } from '../../../shared/schemas/fair-terms';
 import { payments, placements } from '../../db/schema';
 import {
   notifyAutoApproved,
+  notifyDeadlineReminder,
   notifyDeclined,
   notifyPaymentReceived,
   notifyPlacement,
@@ -16,6 +17,7 @@ import {
   notifyTermsUpdate,
 } from '../../mail/notify';
 import type { Tx } from '../../mail/outbox';
+import type { DeadlineStep } from '../../mail/templates';
 import { actorOf, recordAudit, type Actor as AuditActor } from '../org/audit';
 
 /**
@@ -169,6 +171,7 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   },
   live_url_changed: {},
   brief_reminder: { mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'brief_reminder' }) },
+  deadline_reminder: { mail: (tx, e) => notifyDeadlineReminder(tx, e.placementId, e.details.deadline as DeadlineStep, String(e.details.at)) },
   review_reminder: {
     mail: (tx, e) => notifyReminder(tx, e.placementId, { kind: 'review_reminder', autoApproveOn: text(e.details.autoApproveOn) }),
   },

@@ -63,10 +63,17 @@ export async function recordEvent(
  * Appends a reminder once, and its mail (effects.ts): a second instance (or a second run) finds the
  * step recorded and adds nothing. Answers whether this call recorded it.
  */
-export async function recordReminderOnce(tx: Tx, paymentId: string, kind: 'brief_reminder' | 'review_reminder', step: string, details: Record<string, unknown>, at: Date) {
+export async function recordReminderOnce(
+  tx: Tx,
+  paymentId: string,
+  kind: 'brief_reminder' | 'review_reminder' | 'deadline_reminder',
+  step: string,
+  details: Record<string, unknown>,
+  at: Date,
+) {
   const rows = await tx.execute<{ id: number }>(sql`INSERT INTO ${placementEvents} (placement_id, kind, actor_type, actor_name, details, at)
     VALUES (${paymentId}, ${kind}, 'system', ${SYSTEM_NAME}, ${JSON.stringify({ ...details, step })}::jsonb, ${at.toISOString()}::timestamptz)
-    ON CONFLICT (placement_id, kind, (details ->> 'step')) WHERE kind IN ('brief_reminder', 'review_reminder') DO NOTHING
+    ON CONFLICT (placement_id, kind, (details ->> 'step')) WHERE kind IN ('brief_reminder', 'review_reminder', 'deadline_reminder') DO NOTHING
     RETURNING id`);
   const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
   if (!list.length) return false;

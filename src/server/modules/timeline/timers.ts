@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, payments, placementEvents, placements } from '../../db/schema';
+import { GUARANTEE_DAYS } from '../../../shared/constants';
+import { briefs, cancellations, payments, placementEvents, placements } from '../../db/schema';
+import type { DeadlineStep } from '../../mail/templates';
 import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service';
 
 /**
@@ -14,12 +16,19 @@ import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service
  * - A draft waiting for the brand's review REVIEW_REMINDER_DAYS (5): a reminder naming the day it
  *   will be approved; AUTO_APPROVE_DAYS (7; 0 = never): approved by Byline, both sides told.
  *   A draft waits from when it was attached or its edits were marked complete.
+ * - REMINDER_HOURS (24) before an automatic step (issue 59), a reminder to the side that can still
+ *   act, once per step and due time: the guarantee's refund of a placement not published (the
+ *   team), a cancellation request granted for want of an answer (the team), a declined placement
+ *   refunded for want of a chosen alternative (the brand). A due time that moves (a swap deadline
+ *   set anew) is a new step.
  */
 
 export interface TimerTerms {
   briefReminderDays: number[];
   reviewReminderDays: number;
   autoApproveDays: number;
+  /** REMINDER_HOURS: how long before an automatic step its reminder goes (issue 59) */
+  reminderHours: number;
 }
 
 const DAY = 86_400_000;
@@ -110,11 +119,50 @@ async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<
   return approved;
 }
 
+/**
+ * The automatic steps due within the reminder's window (after now, at most REMINDER_HOURS ahead):
+ * the same conditions the steps' own jobs read (payments/refunds.ts refundOverduePayments,
+ * payments/cancel.ts, payments/swap.ts), each from its index (payments_status_paid_at_idx,
+ * cancellations_due_idx, placements_swap_by_idx).
+ */
+async function dueSoon(db: Db, now: Date, until: Date) {
+  const [from, to] = [now.toISOString(), until.toISOString()];
+  const paidFrom = new Date(now.getTime() - GUARANTEE_DAYS * DAY).toISOString();
+  const paidTo = new Date(until.getTime() - GUARANTEE_DAYS * DAY).toISOString();
+  const result = await db.execute(sql`
+    SELECT ${placements.id} AS id, 'guarantee' AS step, ${payments.paidAt} + make_interval(days => ${GUARANTEE_DAYS}::int) AS at
+      FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
+      WHERE ${payments.status} = 'paid' AND ${payments.refundRequestedAt} IS NULL AND ${payments.topupOf} IS NULL
+        AND ${payments.paidAt} > ${paidFrom}::timestamptz AND ${payments.paidAt} <= ${paidTo}::timestamptz
+    UNION ALL
+    SELECT ${cancellations.placementId}, 'cancellation', ${cancellations.respondBy} FROM ${cancellations}
+      WHERE ${cancellations.status} = 'requested' AND ${cancellations.respondBy} > ${from}::timestamptz AND ${cancellations.respondBy} <= ${to}::timestamptz
+    UNION ALL
+    SELECT ${placements.id}, 'swap', ${placements.swapBy} FROM ${placements}
+      WHERE ${placements.declinedAt} IS NOT NULL AND ${placements.state} = 'in_progress'
+        AND ${placements.swapBy} > ${from}::timestamptz AND ${placements.swapBy} <= ${to}::timestamptz
+    LIMIT ${BATCH}`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string; step: DeadlineStep; at: Date | string }[];
+  return rows.map((r) => ({ id: r.id, step: r.step, at: new Date(r.at) }));
+}
+
+async function sendDeadlineReminders(db: Db, terms: TimerTerms, now: Date): Promise<number> {
+  let sent = 0;
+  for (const due of await dueSoon(db, now, new Date(now.getTime() + terms.reminderHours * 3_600_000))) {
+    const at = due.at.toISOString();
+    // the mail goes with the entry (timeline/effects.ts deadline_reminder), from the run that records it
+    const recorded = await db.transaction((tx) => recordReminderOnce(tx, due.id, 'deadline_reminder', `${due.step}@${at}`, { deadline: due.step, at }, now));
+    if (recorded) sent++;
+  }
+  return sent;
+}
+
 /** One run of every timer (the job). */
 export async function runPlacementTimers(db: Db, terms: TimerTerms, now = new Date()) {
   return {
     briefReminders: await sendBriefReminders(db, terms, now),
     reviewReminders: await sendReviewReminders(db, terms, now),
     autoApproved: await autoApproveDrafts(db, terms, now),
+    deadlineReminders: await sendDeadlineReminders(db, terms, now),
   };
 }

@@ -177,6 +177,19 @@ export function timelineLine(e: TimelineEntry): TimelineLine {
       const day = on && !Number.isNaN(Date.parse(on)) ? reminderDate.format(new Date(on)) : null;
       return { sentence: day ? `Reminder sent: the draft will be approved automatically on ${day}` : 'Reminder sent: the draft waits for review' };
     }
+    case 'deadline_reminder': {
+      // issue 59: what happens on its own, and when, said before it happens
+      const on = str(d.at);
+      const day = on && !Number.isNaN(Date.parse(on)) ? reminderDate.format(new Date(on)) : null;
+      const step = str(d.deadline);
+      const what =
+        step === 'guarantee'
+          ? 'refunded in full unless published'
+          : step === 'cancellation'
+            ? 'the cancellation is granted unless answered'
+            : 'refunded in full unless an alternative is chosen';
+      return { sentence: `Reminder sent: ${what}${day ? ` by ${day}` : ''}` };
+    }
     case 'declined': {
       const by = str(d.swapBy);
       const day = by && !Number.isNaN(Date.parse(by)) ? reminderDate.format(new Date(by)) : null;
