@@ -104,6 +104,14 @@ describe('timeline sentences', () => {
       'Reminder sent: the draft will be approved automatically on Dec 2, 2026',
     );
     expect(timelineLine(entry('review_reminder', { autoApproveOn: null })).sentence).toBe('Reminder sent: the draft waits for review');
+    // issue 59: what happens on its own, and by when
+    expect(timelineLine(entry('deadline_reminder', { deadline: 'guarantee', at: '2027-03-01T09:00:00.000Z' })).sentence).toBe(
+      'Reminder sent: refunded in full unless published by Mar 1, 2027',
+    );
+    expect(timelineLine(entry('deadline_reminder', { deadline: 'cancellation', at: '2027-03-01T09:00:00.000Z' })).sentence).toBe(
+      'Reminder sent: the cancellation is granted unless answered by Mar 1, 2027',
+    );
+    expect(timelineLine(entry('deadline_reminder', { deadline: 'swap' })).sentence).toBe('Reminder sent: refunded in full unless an alternative is chosen');
   });
 
   it('never links a non-http URL and survives missing or odd details', () => {
