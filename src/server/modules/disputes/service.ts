@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
+  briefs,
   disputes,
   opportunities,
   payments,
@@ -34,7 +35,8 @@ import type {
 } from '../../../shared/schemas/fair-terms';
 import type { Actor } from '../timeline/service';
 import { memberActor, transition, type TransitionActor } from '../placements/transition';
-import type { LifeEvent } from '../../../shared/placement-machine';
+import { lifeOf, type LifeEvent, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
+import { lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
 import {
   claimPartialRefund,
@@ -628,8 +630,17 @@ async function decidersOf(db: Db, d: DisputeRow, adminId: string): Promise<NonNu
   return { you: may.some((a) => a.id === adminId), names: may.map((a) => (a.name?.trim() ? `${a.name.trim()} (${a.email})` : a.email)) };
 }
 
-/** GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement, the checks since it opened. */
-export async function disputeDetail(db: Db, disputeId: string, scope: Scope | null, adminId?: string): Promise<DisputeDetail> {
+/**
+ * GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement
+ * with its life for `viewer` (what they may do to the dispute now), the checks since it opened.
+ */
+export async function disputeDetail(
+  db: Db,
+  disputeId: string,
+  scope: Scope | null,
+  viewer: Viewer,
+  adminId?: string,
+): Promise<DisputeDetail> {
   const [row] = await db
     .select({
       d: disputes,
@@ -640,9 +651,11 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       org: placements.organisationId,
       client: placements.clientId,
+      life: sql<string>`${lifeInputsSql}`,
     })
     .from(disputes)
     .innerJoin(placements, eq(placements.id, disputes.placementId))
+    .leftJoin(briefs, eq(briefs.placementId, placements.id))
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
@@ -685,6 +698,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     })),
     nextCheckAt: pending?.at?.toISOString() ?? null,
     ...(deciders ? { deciders } : {}),
+    life: lifeOf(JSON.parse(row.life) as LifeInputs & { since: string }, viewer),
   };
 }
 
