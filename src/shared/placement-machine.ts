@@ -92,6 +92,8 @@ export interface LifeInputs {
   cancellationPending: boolean;
   /** the latest dispute's status (null: none) */
   disputeStatus: DisputeStatus | null;
+  /** the latest dispute is answered with an offer (a part refund or a correction), not a rejection */
+  disputeOffer: boolean;
 }
 
 /** The state of a placement, from its columns alone. */
@@ -143,6 +145,11 @@ const GUARDS = {
   no_extra_revision_pending: (p: LifeInputs) => !p.extraRevisionPending,
   cancellation_pending: (p: LifeInputs) => p.cancellationPending,
   no_cancellation_pending: (p: LifeInputs) => !p.cancellationPending,
+  dispute_open: (p: LifeInputs) => p.disputeStatus === 'open',
+  dispute_answered: (p: LifeInputs) => p.disputeStatus === 'offered',
+  dispute_offer_stands: (p: LifeInputs) => p.disputeStatus === 'offered' && p.disputeOffer,
+  dispute_escalated: (p: LifeInputs) => p.disputeStatus === 'escalated',
+  dispute_unresolved: (p: LifeInputs) => p.disputeStatus === 'open' || p.disputeStatus === 'offered' || p.disputeStatus === 'escalated',
 } as const satisfies Record<string, (p: LifeInputs) => boolean>;
 type Guard = keyof typeof GUARDS;
 
@@ -162,12 +169,30 @@ const UNDER_REVIEW = ['awaiting_review', 'edits_requested', 'edits_complete'] as
 /** In progress, before the brand approved: the brief may still change. */
 const BRIEF_OPEN = ['brief_pending', 'awaiting_first_draft', 'declined', ...UNDER_REVIEW] as const satisfies readonly LifeState[];
 const HELD = [...BRIEF_OPEN, 'approved'] as const satisfies readonly LifeState[];
+/** Where a dispute may be opened: from the first draft on (the service checks the time windows). */
+const DISPUTABLE = [...UNDER_REVIEW, 'approved', 'released'] as const satisfies readonly LifeState[];
 
 const brand = (can: Capability): Who => ({ side: 'brand', can });
 /** A brand's move a client reviewer may make too (the brief and the review of the draft). */
 const reviewing = (can: Capability): Who => ({ side: 'brand', can, clientReview: true });
 const ADMIN: Who = { side: 'admin' };
 const SYSTEM: Who = { side: 'system' };
+
+/**
+ * A move of an open dispute, from each state a dispute lives in: the state is kept, or refunded when
+ * the move's refund empties the payment (no move refunds what its escalation only changes).
+ */
+function disputeMove(event: LifeEvent, who: Who, writes: TimelineKind, guard: Guard): Transition[] {
+  const refunds = writes === 'dispute_resolved';
+  return [...DISPUTABLE, 'refunded' as const].map((from) => ({
+    event,
+    from: [from],
+    to: refunds && from !== 'refunded' ? [from, 'refunded'] : from,
+    who,
+    writes,
+    guards: [guard],
+  }));
+}
 
 export const LIFE_EVENTS = [
   'submit_brief',
@@ -190,6 +215,13 @@ export const LIFE_EVENTS = [
   'refund',
   'refund_part',
   'open_dispute',
+  'answer_dispute',
+  'accept_dispute',
+  'accept_dispute_offer',
+  'escalate_dispute',
+  'decide_dispute',
+  'grant_dispute_by_deadline',
+  'settle_link_dispute',
 ] as const;
 export type LifeEvent = (typeof LIFE_EVENTS)[number];
 
@@ -236,7 +268,19 @@ export const TRANSITIONS: readonly Transition[] = [
   // the editorial team's refund (full; a part refund keeps the state), and the guarantee's
   { event: 'refund', from: [...HELD, 'released'], to: 'refunded', who: ADMIN, writes: 'refunded' },
   { event: 'refund_part', from: [...HELD, 'released'], who: ADMIN, writes: 'refunded' },
-  { event: 'open_dispute', from: [...UNDER_REVIEW, 'approved', 'released'], who: brand('work'), writes: 'dispute_opened', guards: ['no_request_open'] },
+  { event: 'open_dispute', from: DISPUTABLE, who: brand('work'), writes: 'dispute_opened', guards: ['no_request_open'] },
+  // the dispute's later moves (issue 47): the team answers (an offer or a rejection; Byline's checks
+  // reject a link dispute they find live) or accepts; the brand accepts the offer or escalates; an
+  // independent admin decides; a missed deadline grants what was asked, and a link dispute is
+  // settled by its publication case. Each keeps the state or refunds it (its money may empty the
+  // payment); a dispute opened before a refund is still answered after it.
+  ...disputeMove('answer_dispute', ADMIN, 'dispute_answered', 'dispute_open'),
+  ...disputeMove('accept_dispute', ADMIN, 'dispute_resolved', 'dispute_open'),
+  ...disputeMove('accept_dispute_offer', brand('work'), 'dispute_resolved', 'dispute_offer_stands'),
+  ...disputeMove('escalate_dispute', brand('work'), 'dispute_escalated', 'dispute_answered'),
+  ...disputeMove('decide_dispute', ADMIN, 'dispute_resolved', 'dispute_escalated'),
+  ...disputeMove('grant_dispute_by_deadline', SYSTEM, 'dispute_resolved', 'dispute_unresolved'),
+  ...disputeMove('settle_link_dispute', SYSTEM, 'dispute_resolved', 'dispute_open'),
 ];
 
 /** The states a transition may land in (its from-state when it keeps it). */

@@ -36,6 +36,7 @@ const lifeInputs = (p: typeof placements.$inferSelect, b: { submittedAt: Date | 
     extraRevisionPending: false,
     cancellationPending: false,
     disputeStatus: null,
+    disputeOffer: false,
     since: p.stateSince.toISOString(),
   };
 };

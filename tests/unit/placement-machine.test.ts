@@ -11,6 +11,7 @@ import {
   moverMay,
   transitionsFrom,
   waitingWords,
+  type LifeEvent,
   type LifeInputs,
   type LifeState,
   type Viewer,
@@ -32,6 +33,7 @@ const base: LifeInputs & { since: string } = {
   extraRevisionPending: false,
   cancellationPending: false,
   disputeStatus: null,
+  disputeOffer: false,
   since: '2026-01-02T03:04:05.000Z',
 };
 
@@ -49,6 +51,16 @@ const EXAMPLES: Record<LifeState, LifeInputs & { since: string }> = {
 };
 
 const ADMIN: Viewer = { side: 'admin' };
+/** A dispute's moves after it is opened (issue 47). */
+const DISPUTE_MOVES: LifeEvent[] = [
+  'answer_dispute',
+  'accept_dispute',
+  'accept_dispute_offer',
+  'escalate_dispute',
+  'decide_dispute',
+  'grant_dispute_by_deadline',
+  'settle_link_dispute',
+];
 const as = (role: (typeof ORG_ROLES)[number]): Viewer => ({ side: 'brand', role });
 
 describe('the placement machine', () => {
@@ -94,9 +106,16 @@ describe('the placement machine', () => {
     }
     expect([...reached].sort()).toEqual([...LIFE_STATE_IDS].sort());
     for (const event of LIFE_EVENTS) expect(TRANSITIONS.some((t) => t.event === event)).toBe(true);
-    // nothing leaves the end states but a refund of a released one, or a dispute about it
-    const fromEnd = TRANSITIONS.filter((t) => t.from.includes('refunded') || (t.from.includes('released') && landsIn(t, 'released')[0] !== 'released'));
+    // nothing leaves the end states but a refund of a released one, or a dispute's move about it
+    const fromEnd = TRANSITIONS.filter(
+      (t) => !DISPUTE_MOVES.includes(t.event) && (t.from.includes('refunded') || (t.from.includes('released') && landsIn(t, 'released')[0] !== 'released')),
+    );
     expect(fromEnd.map((t) => t.event)).toEqual(['refund']);
+    // a dispute's move keeps a refunded placement refunded, and a released one released or refunds it
+    for (const t of TRANSITIONS.filter((t) => DISPUTE_MOVES.includes(t.event))) {
+      if (t.from.includes('refunded')) expect(landsIn(t, 'refunded')).toEqual(['refunded']);
+      if (t.from.includes('released')) expect(['released', 'refunded']).toEqual(expect.arrayContaining([...landsIn(t, 'released')]));
+    }
   });
 
   it('lets each side do only its own moves (who may)', () => {
@@ -198,5 +217,72 @@ describe('the placement machine', () => {
     expect(lifeOf({ ...EXAMPLES.released, disputeStatus: 'offered' }, as('owner'))).toMatchObject({ request: 'dispute_offer', waitingOn: 'brand' });
     expect(lifeOf({ ...EXAMPLES.released, disputeStatus: 'resolved' }, as('owner'))).toMatchObject({ request: null, waitingOn: 'nobody' });
     expect(lifeOf({ ...EXAMPLES.edits_complete, extraRevisionPending: true }, as('owner'))).toMatchObject({ request: 'extra_revision', waitingOn: 'team' });
+  });
+
+  describe('a dispute’s moves (issue 47)', () => {
+    const DISPUTED = ['awaiting_review', 'edits_requested', 'edits_complete', 'approved', 'released', 'refunded'] as const;
+    const open = (state: LifeState) => ({ ...EXAMPLES[state], disputeStatus: 'open' as const });
+    const offer = (state: LifeState) => ({ ...EXAMPLES[state], disputeStatus: 'offered' as const, disputeOffer: true });
+    const rejected = (state: LifeState) => ({ ...EXAMPLES[state], disputeStatus: 'offered' as const, disputeOffer: false });
+    const escalated = (state: LifeState) => ({ ...EXAMPLES[state], disputeStatus: 'escalated' as const });
+    const disputeActions = (p: LifeInputs & { since: string }, viewer: Viewer) =>
+      lifeOf(p, viewer).actions.filter((e) => DISPUTE_MOVES.includes(e));
+
+    it.each(DISPUTED)('from %s: the team answers an open one, the brand accepts an offer or escalates, an admin decides', (state) => {
+      expect(disputeActions(open(state), ADMIN)).toEqual(['answer_dispute', 'accept_dispute']);
+      expect(disputeActions(open(state), as('owner'))).toEqual([]);
+      for (const role of ['owner', 'admin', 'buyer', 'reviewer'] as const) {
+        expect(disputeActions(offer(state), as(role))).toEqual(['accept_dispute_offer', 'escalate_dispute']);
+        // a rejection has no offer to accept: the brand may only escalate it
+        expect(disputeActions(rejected(state), as(role))).toEqual(['escalate_dispute']);
+      }
+      expect(disputeActions(offer(state), as('viewer'))).toEqual([]);
+      expect(disputeActions(offer(state), ADMIN)).toEqual([]);
+      expect(disputeActions(escalated(state), ADMIN)).toEqual(['decide_dispute']);
+      expect(disputeActions(escalated(state), as('owner'))).toEqual([]);
+      expect(disputeActions({ ...EXAMPLES[state], disputeStatus: 'resolved' }, ADMIN)).toEqual([]);
+    });
+
+    it('lets no client reviewer accept or escalate (its routes refuse it)', () => {
+      const clientReviewer: Viewer = { side: 'brand', role: 'reviewer', clientReviewer: true };
+      expect(disputeActions(offer('released'), clientReviewer)).toEqual([]);
+    });
+
+    it.each(['brief_pending', 'awaiting_first_draft', 'declined'] as const)('has no dispute move from %s (no draft yet)', (state) => {
+      for (const event of DISPUTE_MOVES) expect(transitionsFrom(open(state), event)).toEqual([]);
+    });
+
+    it('lets only Byline grant by deadline or settle a link dispute, from any unresolved status', () => {
+      const system = { side: 'system' } as const;
+      for (const p of [open('released'), offer('released'), rejected('approved'), escalated('edits_complete')]) {
+        const [t] = transitionsFrom(p, 'grant_dispute_by_deadline');
+        expect(moverMay(t.who, system)).toBe(true);
+        expect(moverMay(t.who, { side: 'admin' })).toBe(false);
+        expect(moverMay(t.who, { side: 'brand', role: 'owner', clientReviewer: false })).toBe(false);
+      }
+      expect(transitionsFrom(open('released'), 'settle_link_dispute')).toHaveLength(1);
+      expect(transitionsFrom(offer('released'), 'settle_link_dispute')).toEqual([]);
+      // Byline's checks answer a link dispute as the team would
+      expect(moverMay(transitionsFrom(open('released'), 'answer_dispute')[0].who, system)).toBe(true);
+      expect(transitionsFrom({ ...EXAMPLES.released, disputeStatus: 'resolved' }, 'grant_dispute_by_deadline')).toEqual([]);
+    });
+
+    it('lets a resolution refund the placement, never an answer or an escalation', () => {
+      const resolving = [
+        ['accept_dispute', open('approved')],
+        ['accept_dispute_offer', offer('approved')],
+        ['decide_dispute', escalated('approved')],
+        ['grant_dispute_by_deadline', open('approved')],
+      ] as const;
+      for (const [event, p] of resolving) {
+        const [t] = transitionsFrom(p, event);
+        expect(landsIn(t, 'approved')).toEqual(['approved', 'refunded']);
+        expect(t.writes).toBe('dispute_resolved');
+      }
+      expect(landsIn(transitionsFrom(open('approved'), 'answer_dispute')[0], 'approved')).toEqual(['approved']);
+      expect(landsIn(transitionsFrom(offer('approved'), 'escalate_dispute')[0], 'approved')).toEqual(['approved']);
+      expect(transitionsFrom(offer('approved'), 'escalate_dispute')[0].writes).toBe('dispute_escalated');
+      expect(transitionsFrom(open('approved'), 'answer_dispute')[0].writes).toBe('dispute_answered');
+    });
   });
 });

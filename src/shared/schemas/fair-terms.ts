@@ -14,6 +14,7 @@ import {
 } from '../enums';
 import { toCents } from '../money';
 import { decimal, id, timestamp } from './responses/common';
+import { lifeSchema } from './responses/life';
 
 /**
  * The fair terms (issue 47): part refunds, credit notes, revision rounds and cancellation. The
@@ -260,6 +261,7 @@ export const disputeDetailSchema = disputeSchema
       })
       .optional()
       .describe('an escalated dispute, for an admin only: who may decide it (none: nobody can before the deadline grants it)'),
+    life: lifeSchema.describe('its placement’s life for the viewer: its `actions` say which of the dispute’s moves they may make now'),
   })
   .meta({ id: 'DisputeDetail' });
 export type DisputeDetail = z.infer<typeof disputeDetailSchema>;

@@ -27,6 +27,7 @@ import {
   escalateDispute,
   openDispute,
 } from './service';
+import { memberViewer } from '../life/life';
 
 const DISPUTE_NOT_FOUND = 'Dispute not found';
 const disputeParams = z.object({ id: idIn(DISPUTE_NOT_FOUND) });
@@ -126,7 +127,7 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
       response: { 200: disputeDetailSchema },
       errors: { 404: DISPUTE_NOT_FOUND },
     },
-    async (req) => disputeDetail(db, req.params.id, scopeOf(req)),
+    async (req) => disputeDetail(db, req.params.id, scopeOf(req), memberViewer(memberOf(req))),
   );
 
   route(
@@ -194,7 +195,7 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
       response: { 200: disputeDetailSchema },
       errors: { 404: DISPUTE_NOT_FOUND },
     },
-    async (req) => disputeDetail(db, req.params.id, null, userOf(req).id),
+    async (req) => disputeDetail(db, req.params.id, null, { side: 'admin' }, userOf(req).id),
   );
 
   route(

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
+  briefs,
   disputes,
   opportunities,
   payments,
@@ -32,7 +33,10 @@ import type {
   DisputeDetail,
   DisputeRequest,
 } from '../../../shared/schemas/fair-terms';
-import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
+import type { Actor } from '../timeline/service';
+import { memberActor, transition, type TransitionActor } from '../placements/transition';
+import { lifeOf, type LifeEvent, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
+import { lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
 import {
   claimPartialRefund,
@@ -118,7 +122,18 @@ export async function openDispute(
   terms: DisputeTerms = DEFAULT_TERMS,
 ): Promise<Dispute> {
   const kind = LINK_DISPUTE_REASONS.includes(input.reason) ? 'link' : 'content';
-  const row = await db.transaction(async (tx) => {
+  // a link dispute is decided by the checks, not by the team's answer
+  const respondBy = kind === 'content' ? new Date(now.getTime() + terms.responseDays * DAY_MS) : null;
+  const row = await db.transaction(async (tx) =>
+    transition(tx, paymentId, 'open_dispute', memberActor(member), () => insertDispute(tx), (d) => ({
+      reason: input.reason, outcome: input.outcome, amount: d.askedAmount, text: input.text,
+    }), now, { by: member, respondBy }),
+  );
+  if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
+  return disputeJson(row);
+
+  /** The placement's own checks (refunded, the windows, the amount), then the dispute's row. */
+  async function insertDispute(tx: Tx): Promise<DisputeRow> {
     const [p] = await tx
       .select({ placement: placements, payment: payments })
       .from(placements)
@@ -161,8 +176,7 @@ export async function openDispute(
           asked: input.outcome,
           askedAmount: input.outcome === 'refund_partial' ? fromCents(toCents(input.amountUsd!)) : null,
           text: input.text,
-          // a link dispute is decided by the checks, not by the team's answer
-          respondBy: kind === 'content' ? new Date(now.getTime() + terms.responseDays * DAY_MS) : null,
+          respondBy,
           requestedBy: member.userId,
           createdAt: now,
         })
@@ -174,18 +188,8 @@ export async function openDispute(
     // the link is checked at once; a failure is confirmed by a second check an hour later (watch.ts)
     if (kind === 'link')
       await tx.update(publications).set({ nextCheckAt: now }).where(eq(publications.placementId, paymentId));
-    await recordEvent(
-      tx,
-      paymentId,
-      'dispute_opened',
-      { type: 'brand', id: member.userId },
-      { reason: input.reason, outcome: input.outcome, amount: inserted.askedAmount, text: input.text },
-      now,
-      { by: member, respondBy: inserted.respondBy },
-    );
     return inserted;
-  });
-  return disputeJson(row);
+  }
 }
 
 /** The money a resolution moves, claimed in the resolving transaction; made by `settleMoney` after it. */
@@ -228,16 +232,44 @@ async function settleMoney(db: Db, provider: PaymentProvider, money: Claimed, no
   if (money.part) await completePartialRefund(db, provider, money.part, now).catch(() => undefined);
 }
 
-/** Resolves a dispute in the caller's transaction, with its money claimed; the brand is told. */
+/** Byline's own jobs (the deadlines, the link checks) as the table's mover. */
+const BYLINE: TransitionActor = { type: 'system' };
+const actorOf = (a: TransitionActor): Actor => (a.type === 'system' ? a : { type: a.type, id: a.id });
+
+/**
+ * Resolves a dispute by `event` in the caller's transaction (the table checks it and appends
+ * dispute_resolved: the brand is told), with its money claimed.
+ */
 async function resolve(
   tx: Tx,
   d: DisputeRow,
+  event: LifeEvent,
   grant: { outcome: 'refund_full' | 'refund_partial' | 'correction' | 'reject'; cents?: number },
-  actor: Actor,
+  actor: TransitionActor,
   now: Date,
   extra: Partial<typeof disputes.$inferInsert> = {},
   why: string | null = null,
 ): Promise<Claimed> {
+  const money = await transition(
+    tx,
+    d.placementId,
+    event,
+    actor,
+    () => resolveRow(tx, d, grant, now, extra),
+    ({ money, resolution }) => ({ resolution, amount: money.cents ? fromCents(money.cents) : null, reason: why }),
+    now,
+  );
+  return money!.money;
+}
+
+/** The dispute's row resolved as granted, with its refund claimed. */
+async function resolveRow(
+  tx: Tx,
+  d: DisputeRow,
+  grant: { outcome: 'refund_full' | 'refund_partial' | 'correction' | 'reject'; cents?: number },
+  now: Date,
+  extra: Partial<typeof disputes.$inferInsert>,
+): Promise<{ money: Claimed; resolution: DisputeResolution }> {
   let money: Claimed = { cents: 0 };
   let resolution: DisputeResolution;
   if (grant.outcome === 'refund_full' || grant.outcome === 'refund_partial') {
@@ -259,15 +291,7 @@ async function resolve(
       resolvedAt: now,
     })
     .where(eq(disputes.id, d.id));
-  await recordEvent(
-    tx,
-    d.placementId,
-    'dispute_resolved',
-    actor,
-    { resolution, amount: money.cents ? fromCents(money.cents) : null, reason: why },
-    now,
-  );
-  return money;
+  return { money, resolution };
 }
 
 /**
@@ -284,7 +308,7 @@ async function step(
   provider: PaymentProvider,
   disputeId: string,
   expected: DisputeStatus[],
-  actor: Actor,
+  actor: TransitionActor,
   now: Date,
   run: (tx: Tx, d: DisputeRow) => Promise<Claimed | void>,
   /** a member's step: its scope (null: the editorial team's or the job's) */
@@ -304,7 +328,7 @@ async function step(
       );
     return run(tx, found.d);
   });
-  if (money) await settleMoney(db, provider, money, now, actor);
+  if (money) await settleMoney(db, provider, money, now, actorOf(actor));
   const [after] = await db.select().from(disputes).where(eq(disputes.id, disputeId));
   return disputeJson(after);
 }
@@ -318,7 +342,7 @@ export function answerDispute(
   admin: Actor & { type: 'admin' },
   now: Date = new Date(),
 ) {
-  return step(db, provider, disputeId, ['open'], admin, now, async (tx, d) => {
+  return step(db, provider, disputeId, ['open'], { type: 'admin', id: admin.id }, now, async (tx, d) => {
     if (d.kind === 'link' && answer.action !== 'accept') {
       throw conflict('live_link_dispute_accept_only', 'Byline’s checks decide a dispute about the live link: the editorial team can only accept it');
     }
@@ -330,29 +354,27 @@ export function answerDispute(
     };
     const entry = { action: answer.action, amount: answer.amountUsd ?? null, reason: answer.reason ?? null };
     if (answer.action === 'accept') {
-      await recordEvent(tx, d.placementId, 'dispute_answered', admin, entry, now);
-      return resolve(
-        tx,
-        d,
-        { outcome: d.asked, cents: d.askedAmount ? toCents(d.askedAmount) : undefined },
-        admin,
-        now,
-        answered,
-        answer.reason ?? null,
-      );
-    }
-    const offerAmount = answer.action === 'offer' && answer.amountUsd ? fromCents(toCents(answer.amountUsd)) : null;
-    if (offerAmount) {
-      const [pay] = await tx.select().from(payments).where(eq(payments.id, d.placementId));
-      const left = refundableCents(pay, await paymentMoney(tx, d.placementId));
-      if (toCents(offerAmount) > left) throw moreThanLeft(pay, left);
+      // answered, then resolved as asked: two moves, two entries, in this order
+      await transition(tx, d.placementId, 'answer_dispute', admin, async () => {
+        await tx.update(disputes).set(answered).where(eq(disputes.id, d.id));
+        return entry;
+      }, () => entry, now);
+      return resolve(tx, d, 'accept_dispute', asked(d), admin, now, answered, answer.reason ?? null);
     }
     const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
-    await tx
-      .update(disputes)
-      .set({ ...answered, offerAmount, status: 'offered', escalateBy })
-      .where(eq(disputes.id, d.id));
-    await recordEvent(tx, d.placementId, 'dispute_answered', admin, entry, now, { escalateBy });
+    await transition(tx, d.placementId, 'answer_dispute', admin, async () => {
+      const offerAmount = answer.action === 'offer' && answer.amountUsd ? fromCents(toCents(answer.amountUsd)) : null;
+      if (offerAmount) {
+        const [pay] = await tx.select().from(payments).where(eq(payments.id, d.placementId));
+        const left = refundableCents(pay, await paymentMoney(tx, d.placementId));
+        if (toCents(offerAmount) > left) throw moreThanLeft(pay, left);
+      }
+      await tx
+        .update(disputes)
+        .set({ ...answered, offerAmount, status: 'offered', escalateBy })
+        .where(eq(disputes.id, d.id));
+      return entry;
+    }, () => entry, now, { escalateBy });
   });
 }
 
@@ -370,7 +392,7 @@ export function acceptOffer(
   disputeId: string,
   now: Date = new Date(),
 ) {
-  const actor: Actor = { type: 'brand', id: member.userId };
+  const actor = memberActor(member);
   return step(
     db,
     provider,
@@ -381,7 +403,7 @@ export function acceptOffer(
     async (tx, d) => {
       if (d.answerAction !== 'offer')
         throw conflict('dispute_rejected_no_offer', 'The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
-      return resolve(tx, d, offered(d), actor, now);
+      return resolve(tx, d, 'accept_dispute_offer', offered(d), actor, now);
     },
     { organisationId: member.organisationId, clientIds: member.clientIds },
   );
@@ -395,7 +417,7 @@ export function escalateDispute(
   disputeId: string,
   now: Date = new Date(),
 ) {
-  const actor: Actor = { type: 'brand', id: member.userId };
+  const actor = memberActor(member);
   return step(
     db,
     provider,
@@ -406,8 +428,10 @@ export function escalateDispute(
     async (tx, d) => {
       if (d.escalateBy && now > d.escalateBy) throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
       const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
-      await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
-      await recordEvent(tx, d.placementId, 'dispute_escalated', actor, { decideBy: decideBy.toISOString() }, now, { by: member });
+      await transition(tx, d.placementId, 'escalate_dispute', actor, async () => {
+        await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
+        return true;
+      }, () => ({ decideBy: decideBy.toISOString() }), now, { by: member });
     },
     { organisationId: member.organisationId, clientIds: member.clientIds },
   );
@@ -437,7 +461,7 @@ export function decideDispute(
   admin: Actor & { type: 'admin' },
   now: Date = new Date(),
 ) {
-  return step(db, provider, disputeId, ['escalated'], admin, now, async (tx, d) => {
+  return step(db, provider, disputeId, ['escalated'], { type: 'admin', id: admin.id }, now, async (tx, d) => {
     if ((await conflicted(tx, d)).has(admin.id)) {
       throw forbidden(
         'decider_not_independent', 'An admin who released this placement or answered the dispute cannot decide it: another admin must',
@@ -447,10 +471,11 @@ export function decideDispute(
     return resolve(
       tx,
       d,
+      'decide_dispute',
       decision.outcome === 'reject'
         ? { outcome: 'reject' }
         : { outcome: decision.outcome, cents: decision.amountUsd ? toCents(decision.amountUsd) : undefined },
-      admin,
+      { type: 'admin', id: admin.id },
       now,
       decided,
       decision.reason,
@@ -492,7 +517,7 @@ export async function runDisputeDeadlines(
   for (const { id, status, kind } of due) {
     try {
       let changed = false;
-      await step(db, provider, id, [status], SYSTEM, now, async (tx, d) => {
+      await step(db, provider, id, [status], BYLINE, now, async (tx, d) => {
         if (status === 'open' && kind === 'link') {
           const money = await linkEvidence(tx, d, now);
           changed = money !== null;
@@ -501,12 +526,12 @@ export async function runDisputeDeadlines(
         changed = true;
         if (status === 'offered') {
           if (d.answerAction === 'offer')
-            return resolve(tx, d, offered(d), SYSTEM, now, {}, 'The offer was not escalated in time: it stands');
-          return resolve(tx, d, { outcome: 'reject' }, SYSTEM, now, {}, 'Not escalated in time: the rejection stands');
+            return resolve(tx, d, 'grant_dispute_by_deadline', offered(d), BYLINE, now, {}, 'The offer was not escalated in time: it stands');
+          return resolve(tx, d, 'grant_dispute_by_deadline', { outcome: 'reject' }, BYLINE, now, {}, 'Not escalated in time: the rejection stands');
         }
         const missed =
           status === 'open' ? 'The editorial team did not answer in time' : 'The escalation was not decided in time';
-        return resolve(tx, d, asked(d), SYSTEM, now, {}, `${missed}: you get what you asked for`);
+        return resolve(tx, d, 'grant_dispute_by_deadline', asked(d), BYLINE, now, {}, `${missed}: you get what you asked for`);
       });
       if (changed) moved.push(id);
     } catch (err) {
@@ -543,24 +568,14 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
       .from(payments)
       .where(eq(payments.id, d.placementId));
     const refunded = c.outcome === 'refunded' || pay.status === 'refunded';
-    await tx
-      .update(disputes)
-      .set({
-        caseId: c.id,
-        status: 'resolved',
-        resolution: refunded ? 'refunded_full' : 'restored',
-        refunded: refunded ? pay.amount : '0',
-        resolvedAt: now,
-      })
-      .where(eq(disputes.id, d.id));
-    await recordEvent(
-      tx,
-      d.placementId,
-      'dispute_resolved',
-      SYSTEM,
-      { resolution: refunded ? 'refunded_full' : 'restored', caseId: c.id },
-      now,
-    );
+    const resolution = refunded ? 'refunded_full' : 'restored';
+    await transition(tx, d.placementId, 'settle_link_dispute', BYLINE, async () => {
+      await tx
+        .update(disputes)
+        .set({ caseId: c.id, status: 'resolved', resolution, refunded: refunded ? pay.amount : '0', resolvedAt: now })
+        .where(eq(disputes.id, d.id));
+      return true;
+    }, () => ({ resolution, caseId: c.id }), now);
     return { cents: 0 };
   }
   const passes = await tx
@@ -589,11 +604,13 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
   if (fails > 0 || !spanned) return null;
   const escalateBy = new Date(now.getTime() + ESCALATE_DAYS * DAY_MS);
   const reason = 'Byline’s checks found the article live, with its link, at least an hour apart';
-  await tx
-    .update(disputes)
-    .set({ status: 'offered', answerAction: 'reject', answerReason: reason, answeredAt: now, escalateBy })
-    .where(eq(disputes.id, d.id));
-  await recordEvent(tx, d.placementId, 'dispute_answered', SYSTEM, { action: 'reject', reason }, now, { escalateBy });
+  await transition(tx, d.placementId, 'answer_dispute', BYLINE, async () => {
+    await tx
+      .update(disputes)
+      .set({ status: 'offered', answerAction: 'reject', answerReason: reason, answeredAt: now, escalateBy })
+      .where(eq(disputes.id, d.id));
+    return true;
+  }, () => ({ action: 'reject', reason }), now, { escalateBy });
   return { cents: 0 };
 }
 
@@ -613,8 +630,17 @@ async function decidersOf(db: Db, d: DisputeRow, adminId: string): Promise<NonNu
   return { you: may.some((a) => a.id === adminId), names: may.map((a) => (a.name?.trim() ? `${a.name.trim()} (${a.email})` : a.email)) };
 }
 
-/** GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement, the checks since it opened. */
-export async function disputeDetail(db: Db, disputeId: string, scope: Scope | null, adminId?: string): Promise<DisputeDetail> {
+/**
+ * GET /api/brand/disputes/{id} (the member's scope) and the admins' view: the dispute, its placement
+ * with its life for `viewer` (what they may do to the dispute now), the checks since it opened.
+ */
+export async function disputeDetail(
+  db: Db,
+  disputeId: string,
+  scope: Scope | null,
+  viewer: Viewer,
+  adminId?: string,
+): Promise<DisputeDetail> {
   const [row] = await db
     .select({
       d: disputes,
@@ -625,9 +651,11 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
       org: placements.organisationId,
       client: placements.clientId,
+      life: sql<string>`${lifeInputsSql}`,
     })
     .from(disputes)
     .innerJoin(placements, eq(placements.id, disputes.placementId))
+    .leftJoin(briefs, eq(briefs.placementId, placements.id))
     .innerJoin(payments, eq(payments.id, placements.paymentId))
     .innerJoin(opportunities, eq(opportunities.id, placements.opportunityId))
     .innerJoin(users, eq(users.id, placements.brandId))
@@ -670,6 +698,7 @@ export async function disputeDetail(db: Db, disputeId: string, scope: Scope | nu
     })),
     nextCheckAt: pending?.at?.toISOString() ?? null,
     ...(deciders ? { deciders } : {}),
+    life: lifeOf(JSON.parse(row.life) as LifeInputs & { since: string }, viewer),
   };
 }
 

@@ -27,6 +27,7 @@ export const lifeInputsSql = sql`json_build_object(
     'extraRevisionPending', EXISTS (SELECT 1 FROM ${revisionRequests} WHERE ${revisionRequests.placementId} = ${placements.id} AND ${revisionRequests.status} = 'pending'),
     'cancellationPending', EXISTS (SELECT 1 FROM ${cancellations} WHERE ${cancellations.placementId} = ${placements.id} AND ${cancellations.status} = 'requested'),
     'disputeStatus', (SELECT ${disputes.status} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1),
+    'disputeOffer', COALESCE((SELECT ${disputes.answerAction} = 'offer' FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1), false),
     'since', ${isoUtc(placements.stateSince)}
   )::text`;
 

@@ -23,6 +23,7 @@ import { RadioChoices } from '@/components/ui/radio-choices';
 import { toast } from '@/components/ui/use-toast';
 import { apiFieldErrors, issuesByField, type FieldErrors } from '@/lib/form-errors';
 import { useAnswerDispute, useDecideDispute } from '../../api/disputes';
+import { mayOnDispute } from '../../life';
 import { askedFor, disputeDay } from './dispute-text';
 
 type Action = DisputeAnswer['action'];
@@ -377,7 +378,7 @@ export function AdminDisputeActions({ d }: { d: DisputeDetail }) {
     setAnswering(true);
   };
   const [deciding, setDeciding] = React.useState(false);
-  if (d.status === 'open') {
+  if (mayOnDispute(d, 'answer_dispute')) {
     return (
       <>
         <Button size="sm" onClick={() => answer('accept')}>
@@ -398,7 +399,7 @@ export function AdminDisputeActions({ d }: { d: DisputeDetail }) {
       </>
     );
   }
-  if (d.status === 'escalated') {
+  if (mayOnDispute(d, 'decide_dispute')) {
     const deciders = d.deciders;
     const names = deciders?.names ?? [];
     const others = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;

@@ -1,31 +1,30 @@
 import * as React from 'react';
 import { Check, ArrowUpRight } from 'lucide-react';
 import { formatUsd } from '@shared/money';
-import { roleCan } from '@shared/org';
 import type { DisputeDetail } from '@shared/schemas/fair-terms';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/api';
-import { useOrg } from '@/lib/org';
 import { useTerms } from '@/lib/terms';
 import { useAcceptOffer, useEscalateDispute } from '../../api/disputes';
+import { mayOnDispute } from '../../life';
 
 /**
  * The brand's two moves once the team has answered (issue 47): accept the offer (a part refund or a
- * correction) or escalate within the editorial team, by `escalateBy`, for a member who may work on it.
+ * correction) or escalate within the editorial team, by `escalateBy`, as the placement's life says
+ * this member may now (`accept_dispute_offer`, `escalate_dispute`).
  */
 export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
-  const role = useOrg().data?.role;
   const rules = useTerms().data?.rules;
   const accept = useAcceptOffer(d);
   const escalate = useEscalateDispute(d);
   const [confirming, setConfirming] = React.useState<'accept' | 'escalate' | null>(null);
   // when the page was opened: the 3 days' end is the server's to enforce, this only hides a late button
   const [openedAt] = React.useState(() => Date.now());
-  if (d.status !== 'offered' || !roleCan(role, 'work')) return null;
-  const offer = d.answer?.action === 'offer' ? d.answer : null;
-  const canEscalate = !d.escalateBy || openedAt <= new Date(d.escalateBy).getTime();
+  const offer = mayOnDispute(d, 'accept_dispute_offer') && d.answer?.action === 'offer' ? d.answer : null;
+  const canEscalate = mayOnDispute(d, 'escalate_dispute') && (!d.escalateBy || openedAt <= new Date(d.escalateBy).getTime());
+  if (!offer && !canEscalate) return null;
   const within = rules ? `within ${rules.decideDays} days` : 'within 10 days';
   const failed = (title: string) => (err: unknown) =>
     toast({ title, description: errorMessage(err, 'Please try again.'), variant: 'destructive' });

@@ -2,12 +2,11 @@ import * as React from 'react';
 import { Link } from 'wouter';
 import { Scale } from 'lucide-react';
 import type { MessageSide } from '@shared/messages';
-import { roleCan } from '@shared/org';
 import type { AdminPlacementItem, BuyersPlacementItem } from '@shared/schemas/brief';
 import type { DisputeRef } from '@shared/schemas/fair-terms';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { useOrg } from '@/lib/org';
+import { may } from '../../life';
 import { useTerms } from '@/lib/terms';
 import { disputeBadge, disputeDay, disputeWindows, dueLine, reasonLabel } from '../disputes/dispute-text';
 import { OpenDisputeDialog } from '../disputes/open-dispute-dialog';
@@ -52,14 +51,13 @@ function DisputeLine({ d, side }: { d: DisputeRef; side: MessageSide }) {
  */
 export function BrandDisputeSection({ article: a }: { article: BuyersPlacementItem }) {
   const [open, setOpen] = React.useState(false);
-  const role = useOrg().data?.role;
   const rules = useTerms().data?.rules;
   // the windows as of when the page was opened (the server enforces them to the second)
   const [now] = React.useState(() => Date.now());
   const d = a.dispute;
-  const unresolved = d !== null && d.status !== 'resolved';
   const windows = disputeWindows(a, rules, now);
-  const canOpen = roleCan(role, 'work') && !unresolved && (windows.content || windows.link);
+  // who may, and that no request is open, the table says; which window is open, the terms' days
+  const canOpen = may(a, 'open_dispute') && (windows.content || windows.link);
   if (!d && !canOpen) return null;
   const until = windows.contentUntil
     ? ` until ${disputeDay(new Date(windows.contentUntil).toISOString())}`
