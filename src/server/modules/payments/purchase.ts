@@ -62,7 +62,7 @@ export async function purchaseForSession(db: Db, session: ProviderSession): Prom
 }
 
 /** The purchase's holds, as a condition on `checkouts`. */
-const holdsOf = (p: Purchase): SQL => (p.kind === 'order' ? sql`${checkouts.orderId} = ${p.id}` : checkoutById(p.id));
+export const holdsOf = (p: Purchase): SQL => (p.kind === 'order' ? sql`${checkouts.orderId} = ${p.id}` : checkoutById(p.id));
 
 /** An unpaid purchase ends (expired, or its payment failed): its holds close, their slots given back. */
 export async function closePurchase(db: Db, p: Purchase, status: 'expired' | 'cancelled', now: Date): Promise<void> {
