@@ -21,7 +21,12 @@ import { appendCharge } from '../ledger/ledger';
  * line (a hold in `checkouts`), a cart's order a purchase of its lines (holds with its order_id).
  * Both are paid, closed and booked by the functions below; nothing else books a paid session.
  */
-export type Purchase = { kind: 'hold'; id: string; amount: string } | { kind: 'order'; id: string; amount: string };
+export interface Purchase {
+  kind: 'hold' | 'order';
+  /** the hold's id, or the order's */
+  id: string;
+  amount: string;
+}
 
 type HoldRow = typeof checkouts.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
@@ -51,14 +56,14 @@ export async function purchaseForSession(db: Db, session: ProviderSession): Prom
   const pick = { id: checkouts.id, amount: checkouts.amount };
   // an order's lines carry no session of their own: a hold found here is a single purchase
   const [hold] = await db.select(pick).from(checkouts).where(ofSession(checkouts, session)).orderBy(sql`${checkouts.providerSessionId} IS NULL`).limit(1);
-  if (hold) return { kind: 'hold', ...hold };
+  if (hold) return { kind: 'hold' as const, ...hold };
   const [order] = await db
     .select({ id: orders.id, amount: orders.amount })
     .from(orders)
     .where(ofSession(orders, session))
     .orderBy(sql`${orders.providerSessionId} IS NULL`)
     .limit(1);
-  return order ? { kind: 'order', ...order } : undefined;
+  return order ? { kind: 'order' as const, ...order } : undefined;
 }
 
 /** The purchase's holds, as a condition on `checkouts`. */
