@@ -52,13 +52,13 @@ const AUDIT_ALLOWED: Record<string, string> = {
   'org/budget.ts': 'the monthly budget and purchase requests',
   'invoices/service.ts': "the organisation's billing details",
   'profile/service.ts': 'the profile',
-  'payments/orders.ts': "a cart's order paid, once for the whole order (its lines' entries have no audit)",
+  'payments/purchase.ts': "a cart's order paid, once for the whole order (its lines' entries have no audit)",
 };
 
 /** Mails about no placement's step, sent from where they happen. */
 const ACCOUNT_NOTIFY = ['notifyBrandSignedUp', 'notifyBrandApproved'];
 const NOTIFY_ALLOWED: Record<string, string> = {
-  'payments/orders.ts': "a cart's order receipt, one for the whole order",
+  'payments/purchase.ts': "a cart's order receipt, one for the whole order",
 };
 const ENQUEUE_ALLOWED: Record<string, string> = {
   'auth/password-reset.ts': 'the password reset link',
@@ -85,7 +85,7 @@ describe('placement side effects come from the timeline (timeline/effects.ts)', 
     const placementActions = new Set([...effects.text.matchAll(/action: '([a-z_]+)'/g)].map((m) => m[1]));
     expect(placementActions.size).toBeGreaterThan(5);
     const elsewhere = sources
-      .filter((s) => s.rel !== EFFECTS_FILE && s.rel !== 'payments/orders.ts')
+      .filter((s) => s.rel !== EFFECTS_FILE && s.rel !== 'payments/purchase.ts')
       .flatMap((s) => [...s.text.matchAll(/action: '([a-z_]+)'/g)].filter((m) => placementActions.has(m[1])).map((m) => `${s.rel}: ${m[1]}`));
     expect(elsewhere).toEqual([]);
   });

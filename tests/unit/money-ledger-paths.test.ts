@@ -42,7 +42,7 @@ describe('the ledger is written in one place', () => {
 
   it('every file that inserts a payment appends its charge', () => {
     const makers = sources.filter((s) => /insert\(payments\)/.test(s.text));
-    expect(makers.map((s) => s.file).sort()).toEqual(['modules/payments/fulfil.ts', 'modules/payments/orders.ts', 'modules/payments/swap.ts']);
+    expect(makers.map((s) => s.file).sort()).toEqual(['modules/payments/purchase.ts', 'modules/payments/swap.ts']);
     for (const m of makers) expect(m.text.match(/insert\(payments\)/g)!.length, m.file).toBe(m.text.match(/await appendCharge\(/g)?.length ?? 0);
   });
 });

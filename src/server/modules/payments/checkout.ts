@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import type { Db } from '../../db/client';
 import { checkouts, opportunities, orders } from '../../db/schema';
-import { closeOrder } from './orders';
+import { closePurchase, holdsOf, type Purchase } from './purchase';
 import { DomainError, notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { CheckoutRequest, PaymentProvider } from '../../providers/provider';
 import { toCents } from '../../../shared/money';
@@ -352,9 +352,45 @@ async function orderCheckoutView(db: Db, brandId: string, sessionId: string, now
   };
 }
 
+/** The purchase a checkout page shows: a cart's order (it has lines), else a single hold. */
+const purchaseOfView = (view: Awaited<ReturnType<typeof checkoutView>>): Purchase => ({
+  kind: view.lines ? 'order' : 'hold',
+  id: view.paymentId,
+  amount: view.amount,
+});
+
 /**
- * The built-in test checkout's "Pay" button: records a local payment reference on the hold (what
- * a card provider keeps on its side) and runs the very same fulfilment a Stripe webhook runs.
+ * Records a local payment reference on an open purchase (what a card provider keeps on its side):
+ * on the hold, or on the order and its holds (the expiry sweep never closes a charged hold).
+ * Answers whether this call charged it.
+ */
+async function chargeTestPurchase(db: Db, p: Purchase, brandId: string, providerRef: string, now: Date): Promise<boolean> {
+  const open = (t: typeof orders | typeof checkouts) =>
+    and(eq(t.id, p.id), eq(t.brandId, brandId), eq(t.status, 'open'), gt(t.expiresAt, now), isNull(t.testProviderRef));
+  return db.transaction(async (tx) => {
+    const [charged] =
+      p.kind === 'order'
+        ? await tx.update(orders).set({ testProviderRef: providerRef }).where(open(orders)).returning({ id: orders.id })
+        : await tx.update(checkouts).set({ testProviderRef: providerRef }).where(open(checkouts)).returning({ id: checkouts.id });
+    if (charged && p.kind === 'order') {
+      await tx.update(checkouts).set({ testProviderRef: providerRef }).where(and(holdsOf(p), eq(checkouts.status, 'open')));
+    }
+    return Boolean(charged);
+  });
+}
+
+/** Whether the test checkout charged the purchase already (a double click). */
+async function chargedBefore(db: Db, p: Purchase): Promise<boolean> {
+  const [row] =
+    p.kind === 'order'
+      ? await db.select({ ref: orders.testProviderRef }).from(orders).where(eq(orders.id, p.id))
+      : await db.select({ ref: checkouts.testProviderRef }).from(checkouts).where(eq(checkouts.id, p.id));
+  return Boolean(row?.ref);
+}
+
+/**
+ * The built-in test checkout's "Pay" button: charges the purchase (a hold or a cart's order) and
+ * runs the very same fulfilment a Stripe webhook runs.
  */
 export async function payTestCheckout(
   db: Db,
@@ -365,68 +401,26 @@ export async function payTestCheckout(
   invoicing: InvoiceSettings = TEST_INVOICING,
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
+  const purchase = purchaseOfView(view);
   const providerRef = 'pi_local_' + randomBytes(12).toString('hex');
-  if (view.lines) return payTestOrder(db, provider, brandId, view, providerRef, now, invoicing);
-  const [charged] = await db
-    .update(checkouts)
-    .set({ testProviderRef: providerRef })
-    .where(
-      and(
-        eq(checkouts.providerSessionId, sessionId),
-        eq(checkouts.brandId, brandId),
-        eq(checkouts.status, 'open'),
-        gt(checkouts.expiresAt, now),
-        isNull(checkouts.testProviderRef),
-      ),
-    )
-    .returning({ id: checkouts.id });
-  if (!charged) {
-    const [hold] = await db.select().from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
-    // paid already (a double click): fulfilment is idempotent, run it again and answer the same
-    if (!hold?.testProviderRef) {
-      if (view.status === 'cancelled') throw conflict('checkout_cancelled', 'This checkout was cancelled');
-      throw conflict('checkout_expired', 'This checkout has expired. Please claim the opportunity again.');
-    }
-  }
-  const result = await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-  // a swap's difference goes back to the placement it moved (issue 46)
-  const [hold] = await db.select({ swapOf: checkouts.swapOf }).from(checkouts).where(eq(checkouts.providerSessionId, sessionId));
-  const url = hold?.swapOf ? `/brand/my-articles/${hold.swapOf}?checkout=success` : CHECKOUT_SUCCESS_PATH;
-  return { url, paymentId: view.paymentId, outcome: result.outcome };
-}
-
-/** The test checkout's "Pay" for a cart's order: the order and its lines are charged, then fulfilled. */
-async function payTestOrder(
-  db: Db,
-  provider: PaymentProvider,
-  brandId: string,
-  view: Awaited<ReturnType<typeof checkoutView>>,
-  providerRef: string,
-  now: Date,
-  invoicing: InvoiceSettings,
-) {
-  const charged = await db.transaction(async (tx) => {
-    const [order] = await tx
-      .update(orders)
-      .set({ testProviderRef: providerRef })
-      .where(and(eq(orders.id, view.paymentId), eq(orders.brandId, brandId), eq(orders.status, 'open'), gt(orders.expiresAt, now), isNull(orders.testProviderRef)))
-      .returning({ id: orders.id });
-    // the lines too: the expiry sweep never closes a charged hold
-    if (order) await tx.update(checkouts).set({ testProviderRef: providerRef }).where(and(eq(checkouts.orderId, order.id), eq(checkouts.status, 'open')));
-    return order;
-  });
-  if (!charged) {
-    const [order] = await db.select().from(orders).where(eq(orders.id, view.paymentId));
-    if (!order?.testProviderRef) {
-      if (view.status === 'cancelled') throw conflict('checkout_cancelled', 'This checkout was cancelled');
-      throw conflict('checkout_expired', 'This checkout has expired. Please check out your cart again.');
-    }
+  // paid already (a double click): fulfilment is idempotent, run it again and answer the same
+  if (!(await chargeTestPurchase(db, purchase, brandId, providerRef, now)) && !(await chargedBefore(db, purchase))) {
+    if (view.status === 'cancelled') throw conflict('checkout_cancelled', 'This checkout was cancelled');
+    const again = purchase.kind === 'order' ? 'Please check out your cart again.' : 'Please claim the opportunity again.';
+    throw conflict('checkout_expired', `This checkout has expired. ${again}`);
   }
   const result = await fulfilCheckout(db, provider, view.sessionId, now, { invoicing });
-  return { url: orderSuccessPath(view.paymentId), paymentId: view.paymentId, outcome: result.outcome };
+  return { url: await paidUrl(db, purchase), paymentId: view.paymentId, outcome: result.outcome };
 }
 
-/** "Cancel" on the checkout page: the hold ends and its slot is given back at once. */
+/** Where the browser goes once paid: the order's page, a swap's placement (issue 46), or the opportunities. */
+async function paidUrl(db: Db, p: Purchase): Promise<string> {
+  if (p.kind === 'order') return orderSuccessPath(p.id);
+  const [hold] = await db.select({ swapOf: checkouts.swapOf }).from(checkouts).where(eq(checkouts.id, p.id));
+  return hold?.swapOf ? `/brand/my-articles/${hold.swapOf}?checkout=success` : CHECKOUT_SUCCESS_PATH;
+}
+
+/** "Cancel" on the checkout page: the purchase ends and its slots are given back at once. */
 export async function cancelCheckout(
   db: Db,
   provider: PaymentProvider,
@@ -436,42 +430,28 @@ export async function cancelCheckout(
   invoicing: InvoiceSettings = TEST_INVOICING,
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
-  if (view.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
-  if (view.lines && view.status === 'open') {
-    try {
-      await provider.expireSession(sessionId);
-    } catch {
-      // the provider refused: most likely it was paid a moment ago; let fulfilment decide
-      await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-      const after = await checkoutView(db, brandId, sessionId, now);
-      if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
-      if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
-    }
-    await closeOrder(db, view.paymentId, 'cancelled', now);
-    if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
-    return { url: CART_CANCEL_PATH };
-  }
-  if (view.status === 'open') {
-    try {
-      await provider.expireSession(sessionId);
-    } catch {
-      // the provider refused: most likely it was paid a moment ago; let fulfilment decide
-      await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-      const after = await checkoutView(db, brandId, sessionId, now);
-      if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
-      if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
-    }
-    await closeCheckouts(db, sql`provider_session_id = ${sessionId} AND brand_id = ${brandId}`, 'cancelled', now);
+  const alreadyPaid = () => conflict('checkout_already_paid', 'This checkout has already been paid');
+  if (view.status === 'completed') throw alreadyPaid();
+  if (view.status !== 'open') return { url: CHECKOUT_CANCEL_PATH };
+  try {
+    await provider.expireSession(sessionId);
+  } catch {
+    // the provider refused: most likely it was paid a moment ago; let fulfilment decide
+    await fulfilCheckout(db, provider, sessionId, now, { invoicing });
     const after = await checkoutView(db, brandId, sessionId, now);
-    if (after.status === 'completed') throw conflict('checkout_already_paid', 'This checkout has already been paid');
+    if (after.status === 'completed') throw alreadyPaid();
+    if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
   }
-  return { url: CHECKOUT_CANCEL_PATH };
+  const purchase = purchaseOfView(view);
+  await closePurchase(db, purchase, 'cancelled', now);
+  if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw alreadyPaid();
+  return { url: purchase.kind === 'order' ? CART_CANCEL_PATH : CHECKOUT_CANCEL_PATH };
 }
 
 /**
  * Test checkouts the brand has paid whose fulfilment never ran (the server stopped between Pay and
  * fulfilment): the every-minute job books them, as Stripe's redelivered webhook would for its own.
- * Such a checkout keeps its slot past its expiry (closeCheckouts skips charged ones) until then.
+ * Such a purchase keeps its slots past its expiry (closeCheckouts skips charged holds) until then.
  */
 export async function fulfilChargedTestCheckouts(
   db: Db,
@@ -480,18 +460,16 @@ export async function fulfilChargedTestCheckouts(
   invoicing: InvoiceSettings = TEST_INVOICING,
 ): Promise<number> {
   if (provider.name !== 'test') return 0;
-  const stuck = await db
+  const before = new Date(now.getTime() - 60_000);
+  const stuck = (t: typeof orders | typeof checkouts) =>
+    and(eq(t.status, 'open'), isNotNull(t.testProviderRef), isNotNull(t.providerSessionId), lt(t.createdAt, before));
+  // a single hold, or an order (its holds carry no session of their own)
+  const rows = await db
     .select({ sessionId: checkouts.providerSessionId })
     .from(checkouts)
-    .where(and(eq(checkouts.status, 'open'), isNotNull(checkouts.testProviderRef), lt(checkouts.createdAt, new Date(now.getTime() - 60_000))))
-    .limit(100);
-  const stuckOrders = await db
-    .select({ sessionId: orders.providerSessionId })
-    .from(orders)
-    .where(and(eq(orders.status, 'open'), isNotNull(orders.testProviderRef), lt(orders.createdAt, new Date(now.getTime() - 60_000))))
-    .limit(100);
-  const sessions = [...stuck, ...stuckOrders].map((r) => r.sessionId).filter((id): id is string => id !== null);
-  for (const sessionId of sessions) await fulfilCheckout(db, provider, sessionId, now, { invoicing });
-  return sessions.length;
+    .where(stuck(checkouts))
+    .unionAll(db.select({ sessionId: orders.providerSessionId }).from(orders).where(stuck(orders)))
+    .limit(200);
+  for (const { sessionId } of rows) await fulfilCheckout(db, provider, sessionId!, now, { invoicing });
+  return rows.length;
 }
-

@@ -1,29 +1,22 @@
-import { REVISIONS_INCLUDED_DEFAULT } from '../../../shared/constants';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
+import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, taxDocuments } from '../../db/schema';
 import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { RateLimitError, tryAgainIn, type Limit } from '../../lib/rate-limit';
 import { startOfUtcDay } from '../../lib/dates';
-import type { PaymentProvider, ProviderSession } from '../../providers/provider';
+import type { PaymentProvider } from '../../providers/provider';
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
 import { CART_CANCEL_PATH, CHECKOUT_HOLD_SECONDS, orderSuccessPath } from '../../../shared/payment';
 import type { CartCheckout, Order } from '../../../shared/schemas/cart';
 import { approvedCartRequestFor, claimBudget, hasCap, purchaseLimitsOf, requestPurchase } from '../org/budget';
 import { clientForPurchase } from '../org/clients';
-import { actorOf, recordAudit } from '../org/audit';
-import { recordEvent } from '../timeline/service';
-import { notifyOrderReceived } from '../../mail/notify';
-import { countEvent } from '../../ops/events';
-import { issueOrderInvoice, TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
-import { closeCheckouts, reserveSlot, takeSlot, type Tx } from './slots';
-import { completeRefund, type PaymentRow } from './refunds';
-import { appendCharge, refundedOf, refundedSql } from '../ledger/ledger';
+import { refundedOf, refundedSql } from '../ledger/ledger';
+import { closeCheckouts, takeSlot, type Tx } from './slots';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -31,7 +24,7 @@ import { appendCharge, refundedOf, refundedSql } from '../ledger/ledger';
  * back when any is missing. One provider session carries a line item per opportunity; paid, each
  * line becomes its own payment and placement (its own escrow, brief, draft, publication and
  * guarantee) in one transaction, the order gets one invoice listing them, and a line sold out while
- * the brand paid is refunded alone, with its own credit note.
+ * the brand paid is refunded alone, with its own credit note: the purchase path (purchase.ts).
  */
 
 const ORDER_NOT_FOUND = 'Order not found';
@@ -284,149 +277,6 @@ export async function expireOrders(db: Db, now: Date): Promise<number> {
   let n = 0;
   for (const { id } of due) if (await closeOrder(db, id, 'expired', now)) n++;
   return n;
-}
-
-export type OrderFulfilment =
-  | { outcome: 'pending' }
-  | { outcome: 'closed' }
-  | { outcome: 'mismatch'; reason: string }
-  | { outcome: 'paid' | 'refunded'; payment: PaymentRow; created: boolean };
-
-/** The order a provider session belongs to. */
-export async function orderForSession(db: Db, session: ProviderSession) {
-  const [bySession] = await db.select().from(orders).where(eq(orders.providerSessionId, session.id));
-  if (bySession) return bySession;
-  if (!session.clientReferenceId || !/^[0-9a-f-]{36}$/i.test(session.clientReferenceId)) return undefined;
-  const [byRef] = await db.select().from(orders).where(eq(orders.id, session.clientReferenceId));
-  return byRef && (byRef.providerSessionId === null || byRef.providerSessionId === session.id) ? byRef : undefined;
-}
-
-/**
- * The provider's truth about an order's session, brought into our records once however often it
- * is called (fulfilCheckout hands an order's session here): paid → a payment and a placement per
- * line, the order's invoice, one receipt; expired → every hold closed.
- */
-export async function fulfilOrder(
-  db: Db,
-  provider: PaymentProvider,
-  session: ProviderSession,
-  order: typeof orders.$inferSelect,
-  now: Date,
-  opts: { paymentFailed?: boolean; invoicing?: InvoiceSettings; describeCharge: (cents: number | null, currency: string) => string },
-): Promise<OrderFulfilment> {
-  const paid = session.status === 'complete' && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required');
-  if (paid) {
-    const expected = toCents(order.amount);
-    const currency = (session.currency ?? '').toLowerCase();
-    if (session.amountCents !== expected || currency !== 'usd') {
-      const reason = `Charged ${opts.describeCharge(session.amountCents, currency)}, expected ${formatUsd(expected)} USD`;
-      await db.transaction(async (tx) => {
-        // shown to admins under "Needs attention" once, on the order's first line
-        const [first] = await tx.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.orderId, order.id)).orderBy(asc(checkouts.id)).limit(1);
-        if (first) {
-          await tx
-            .update(checkouts)
-            .set({ attentionReason: reason, chargedAmountCents: session.amountCents, chargedCurrency: session.currency, chargedProviderRef: session.providerRef })
-            .where(eq(checkouts.id, first.id));
-        }
-        await tx.update(orders).set({ status: 'cancelled', closedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, 'open')));
-        await closeCheckouts(tx, sql`order_id = ${order.id}`, 'cancelled', now);
-      });
-      return { outcome: 'mismatch', reason };
-    }
-  }
-  if (!paid) {
-    if (session.status === 'expired') {
-      await closeOrder(db, order.id, 'expired', now);
-      return { outcome: 'closed' };
-    }
-    if (opts.paymentFailed && session.status === 'complete') {
-      await closeOrder(db, order.id, 'cancelled', now);
-      return { outcome: 'closed' };
-    }
-    return { outcome: 'pending' };
-  }
-
-  const result = await db.transaction(async (tx) => {
-    // one fulfilment at a time per order; the others find its payments
-    const [o] = await tx.select().from(orders).where(eq(orders.id, order.id)).for('no key update');
-    if (o.status === 'completed') {
-      return { payments: await tx.select().from(payments).where(eq(payments.orderId, o.id)).orderBy(asc(payments.id)), created: false };
-    }
-    const lines = await tx.select().from(checkouts).where(eq(checkouts.orderId, o.id)).orderBy(asc(checkouts.opportunityId)).for('no key update');
-    const made: PaymentRow[] = [];
-    const actor = await actorOf(tx, o.brandId);
-    for (const line of lines) {
-      // an open hold (even past its time) still has its slot; an expired one takes a free slot again
-      const holdsSlot =
-        line.status === 'open' || line.status === 'completed' || Boolean(await reserveSlot(tx, line.opportunityId, now, { ignoreDeadline: true }));
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          id: line.id,
-          brandId: o.brandId,
-          organisationId: o.organisationId,
-          clientId: o.clientId,
-          orderId: o.id,
-          opportunityId: line.opportunityId,
-          stripePaymentId: session.providerRef ?? session.id,
-          providerSessionId: session.id,
-          amount: line.amount,
-          status: 'paid',
-          holdsSlot,
-          paidAt: now,
-          createdAt: now,
-          ...(holdsSlot ? {} : { refundRequestedAt: now, refundReason: 'sold_out' as const }),
-        })
-        .returning();
-      await tx.insert(placements).values({
-        id: payment.id,
-        paymentId: payment.id,
-        brandId: payment.brandId,
-        organisationId: payment.organisationId,
-        clientId: payment.clientId,
-        opportunityId: payment.opportunityId,
-        createdAt: payment.createdAt,
-        revisionsIncluded: opts.invoicing?.revisionsIncluded ?? REVISIONS_INCLUDED_DEFAULT,
-      });
-      // the line's money that came in, on the ledger
-      await appendCharge(tx, payment.id, now, payment.brandId);
-      await recordEvent(tx, payment.id, 'paid', { type: 'brand', id: payment.brandId }, { amount: payment.amount, orderId: o.id }, now);
-      made.push(payment);
-    }
-    await tx
-      .update(checkouts)
-      .set({ status: 'completed', closedAt: now })
-      .where(eq(checkouts.orderId, o.id));
-    await tx.update(orders).set({ status: 'completed', closedAt: now, providerSessionId: session.id }).where(eq(orders.id, o.id));
-    // bought: out of the cart
-    await tx.delete(cartLines).where(
-      and(
-        eq(cartLines.userId, o.brandId),
-        inArray(
-          cartLines.opportunityId,
-          lines.map((l) => l.opportunityId),
-        ),
-      ),
-    );
-    const invoiceNumber = await issueOrderInvoice(tx, o.id, opts.invoicing ?? TEST_INVOICING, now);
-    await notifyOrderReceived(tx, o.id, invoiceNumber);
-    await recordAudit(tx, { organisationId: o.organisationId, actor, action: 'paid', subject: o.id, details: { amountUsd: o.amount, orderLines: lines.length } }, now);
-    return { payments: made, created: true };
-  });
-
-  if (result.created) for (let i = 0; i < result.payments.length; i++) countEvent('payment');
-  // a line sold out while the brand paid is refunded alone (also finishes one a crash interrupted)
-  let refundedAll = true;
-  for (const p of result.payments) {
-    let payment = p;
-    if (payment.status === 'paid' && !payment.holdsSlot && payment.refundRequestedAt) {
-      payment = (await completeRefund(db, provider, payment, now))?.payment ?? payment;
-    }
-    if (payment.status !== 'refunded') refundedAll = false;
-  }
-  const first = result.payments[0];
-  return { outcome: refundedAll ? 'refunded' : 'paid', payment: first, created: result.created };
 }
 
 /** One order of the organisation (in the member's scope), its lines and money; 404 otherwise. */

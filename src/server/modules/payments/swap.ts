@@ -308,7 +308,7 @@ async function startTopup(
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
- * The difference of a dearer swap, paid (in fulfilCheckout's transaction, the hold locked): a
+ * The difference of a dearer swap, paid (in bookPurchase's transaction, the hold locked): a
  * payment of its own (`topup_of` the placement's payment, its own invoice, released and refunded
  * with it), and the placement moves to the alternative. When the placement is no longer declined
  * (refunded by its deadline, swapped meanwhile) or the slot is gone, the difference is refunded.
