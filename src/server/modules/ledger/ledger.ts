@@ -125,6 +125,17 @@ export const refundedOf = (paymentId: AnyColumn | SQL) =>
   sql<string>`coalesce((SELECT sum(m.amount) FROM money_movements m WHERE m.payment_id = ${paymentId} AND m.kind IN ${REFUND_KINDS}), 0)`;
 
 /**
+ * The same, once per payment row of a query that reads it several times (an order's money by
+ * status): `LEFT JOIN LATERAL` the answer, then read its `amount`.
+ */
+export const moneyBackLateral = (db: Db, paymentId: AnyColumn) =>
+  db
+    .select({ amount: sql<string>`coalesce(sum(${moneyMovements.amount}), 0)`.as('back_amount') })
+    .from(moneyMovements)
+    .where(and(eq(moneyMovements.paymentId, paymentId), inArray(moneyMovements.kind, [...MONEY_BACK])))
+    .as('back');
+
+/**
  * What went back of the payments a query reads (`payments` in its FROM), by the payment's status:
  * a scan of the refunds only (a few of every payment), each joined to its payment, never a probe
  * or a group per payment (the admin's totals at 1,000,000 payments).

@@ -15,7 +15,7 @@ import { approvedCartRequestFor, claimBudget, hasCap, purchaseLimitsOf, requestP
 import { clientForPurchase } from '../org/clients';
 import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
-import { refundedOf, refundedSql } from '../ledger/ledger';
+import { moneyBackLateral, refundedSql } from '../ledger/ledger';
 import { closeCheckouts, takeSlot, type Tx } from './slots';
 
 /**
@@ -351,11 +351,13 @@ const inScope = (scope: Scope) =>
  * decision 039) after the cursor `after`; `next` names the page after it when there is one.
  */
 export async function ordersOf(db: Db, scope: Scope, limit: number, after?: Cursor) {
-  // what each line gave back: all of it once refunded in full, else the parts refunded (issue 47; the ledger's refunds)
+  // what each line gave back (the ledger's refunds), read once per line: all of it once refunded in
+  // full, else the parts refunded (issue 47)
+  const back = moneyBackLateral(db, payments.id);
   const money = (status: string) =>
     status === 'refunded'
-      ? sql<string>`coalesce(sum(${refundedOf(payments.id)}), 0)::numeric(14, 2)::text`
-      : sql<string>`coalesce(sum(${payments.amount} - ${refundedOf(payments.id)}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
+      ? sql<string>`coalesce(sum(${back.amount}), 0)::numeric(14, 2)::text`
+      : sql<string>`coalesce(sum(${payments.amount} - ${back.amount}) FILTER (WHERE ${payments.status} = ${status}), 0)::numeric(14, 2)::text`;
   const rows = await db
     .select({
       id: orders.id,
@@ -377,6 +379,7 @@ export async function ordersOf(db: Db, scope: Scope, limit: number, after?: Curs
     })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
+    .leftJoinLateral(back, sql`true`)
     .leftJoin(orgClients, eq(orgClients.id, orders.clientId))
     .leftJoin(taxDocuments, and(eq(taxDocuments.orderId, orders.id), eq(taxDocuments.kind, 'invoice')))
     .where(
