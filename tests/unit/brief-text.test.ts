@@ -43,6 +43,8 @@ const adminProject: AdminPlacementItem = {
   revisions: { used: 0, included: 2, request: null },
   cancellation: null,
   dispute: null,
+  promisedBy: null,
+  usuallyBy: null,
   life: { state: 'awaiting_review', label: 'Awaiting brand review', waitingOn: 'brand', since: '2026-03-04T09:00:00.000Z', request: null, actions: ['attach_draft'] },
 };
 

@@ -154,6 +154,8 @@ export const brandPlacementItem = item({
   revisions,
   cancellation,
   dispute,
+  promisedBy: placements.promisedBy,
+  usuallyBy: placements.usuallyBy,
 });
 
 /**
@@ -212,6 +214,8 @@ export const adminPlacementItem = item({
   revisions,
   cancellation,
   dispute,
+  promisedBy: placements.promisedBy,
+  usuallyBy: placements.usuallyBy,
 });
 
 /**

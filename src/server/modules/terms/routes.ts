@@ -47,6 +47,8 @@ export const termsModule: Module = async (app, { config }) => {
     restoreDays: config.RESTORE_DAYS,
     publicationGuaranteeDays: config.PUBLICATION_GUARANTEE_DAYS,
     guaranteeDays: GUARANTEE_DAYS,
+    promiseMinDeliveries: config.PROMISE_MIN_DELIVERIES,
+    briefDays: config.BRIEF_DAYS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(
