@@ -10,7 +10,6 @@ import { DAY_MS } from './constants';
  * (drizzle/0047 promise_at, promise_json, which the answers read); this TS copy lets the tests check it.
  */
 export const PROMISE_BASES = ['record', 'listed'] as const;
-export type PromiseBasis = (typeof PROMISE_BASES)[number];
 
 /** The settings' defaults. */
 export const PROMISE_MIN_DELIVERIES_DEFAULT = 5;
@@ -27,7 +26,7 @@ export interface PromiseInput {
 export interface DeliveryPromise {
   liveBy: Date;
   usuallyBy: Date | null;
-  basis: PromiseBasis;
+  basis: (typeof PROMISE_BASES)[number];
 }
 
 /** The promise of an opportunity bought at `at`; null when it has neither a record nor a listed turnaround. */
