@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writePromiseSettings } from './db/promise-settings';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -76,6 +77,8 @@ function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | 
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
+  // the settings the database's promise reads (issue 59), before any request can buy
+  await writePromiseSettings(db, config);
   const app = Fastify({
     // JSON lines with reqId (X-Request-Id), one completion line per request at info, redacted (ops/request-log.ts)
     ...loggingOptions(deps.logger),

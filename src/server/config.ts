@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { isIP } from 'node:net';
+import { BRIEF_DAYS_DEFAULT, PROMISE_MIN_DELIVERIES_DEFAULT } from '../shared/promise';
 import { DISPUTE_DAYS_DEFAULT, GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
@@ -199,6 +200,11 @@ export const configSchema = z.object({
   RESPONSE_DAYS: z.coerce.number().int().min(1).max(60).default(RESPONSE_DAYS_DEFAULT),
   /** Days after release a brand may still dispute a placement's content. */
   DISPUTE_DAYS: z.coerce.number().int().min(1).max(365).default(DISPUTE_DAYS_DEFAULT),
+  // The promise at purchase (issue 59, shared/promise.ts), shown on the terms page too.
+  /** Deliveries an outlet needs before its own record (P50/P90 days to publish) makes its promise, not the listed turnaround. */
+  PROMISE_MIN_DELIVERIES: z.coerce.number().int().min(1).max(50).default(PROMISE_MIN_DELIVERIES_DEFAULT),
+  /** Business days a brand has to send its brief after payment; the promised date counts them. */
+  BRIEF_DAYS: z.coerce.number().int().min(0).max(60).default(BRIEF_DAYS_DEFAULT),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
   /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
   BRIEF_REMINDER_DAYS: z

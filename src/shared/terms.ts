@@ -16,6 +16,10 @@ export function fairRulesMarkdown(r: FairRules): string {
   return [
     '## Revisions, cancellation, disputes and refunds',
     '',
+    '### Delivery dates',
+    `- Each opportunity shows the date its article is live by ("Live by …"), fixed on your placement when you pay. It counts ${days(r.briefDays)} for your brief, in business days (Monday to Friday, UTC).`,
+    `- Once an outlet has ${r.promiseMinDeliveries} deliveries with Byline, the date comes from its record: 9 in 10 of its last deliveries were published within that many business days of the brief ("usually by …": half of them). Before that, it comes from the outlet's listed turnaround.`,
+    '',
     '### Revisions',
     `- Each placement includes ${rounds} on its draft ("Revision 1 of ${r.revisionsIncluded}").`,
     '- A further round needs a reason tied to your brief. The editorial team accepts it, or declines it with a written reason.',

@@ -333,6 +333,8 @@ const ADMIN_ONES = [
   '/api/admin/messages/unread',
 ];
 
+const todaysPromiseMarked = (body: string) => body.replace(/"(liveBy|usuallyBy)" : "[^"]+"/g, '"$1" : "<bought today>"');
+
 describe('every list answers exactly what it answered before', () => {
   it('on the fixed data set', async () => {
     const seen: Record<string, Answer[]> = {};
@@ -347,6 +349,9 @@ describe('every list answers exactly what it answered before', () => {
     for (const [key, answers] of Object.entries(seen)) {
       for (const a of answers) expect(a.status, `${key}: ${a.body}`).toBe(200);
     }
+    // the catalogue's promise is for a purchase today (issue 59): its dates move with the day, so
+    // they are compared as a mark (tests/api/promise.test.ts checks the dates themselves)
+    for (const answers of Object.values(seen)) for (const a of answers) a.body = todaysPromiseMarked(a.body);
     if (UPDATE) {
       writeFileSync(GOLDEN, JSON.stringify(seen, null, 1) + '\n');
       return;

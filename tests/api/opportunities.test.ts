@@ -508,6 +508,7 @@ describe('GET /api/opportunities (brand browse)', () => {
           'country',
           'language',
           'outletId',
+          'promise',
         ].sort(),
       );
     }

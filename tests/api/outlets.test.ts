@@ -513,6 +513,8 @@ describe('Byline’s record of an outlet', () => {
       survival30: 1,
       survival90: 0.5,
       deliveredAsListed: { n: 2, m: 4 },
+      // no brief was submitted: no delivery counts for the promise (tests/api/promise.test.ts)
+      promiseDays: null,
     });
     // the cards' copy, kept on the outlet's row by the database as the publications came in
     const [row] = await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!));

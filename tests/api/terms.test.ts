@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,7 @@ describe('GET /api/terms', () => {
   });
 
   it('writes the revision, cancellation and refund rules from the settings the server enforces (issue 47)', async () => {
-    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36 });
+    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36, PROMISE_MIN_DELIVERIES: 7, BRIEF_DAYS: 2 });
     try {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.body.rules).toEqual({
@@ -63,7 +64,14 @@ describe('GET /api/terms', () => {
         publicationGuaranteeDays: 90,
         guaranteeDays: 90,
         reminderHours: 36,
+        promiseMinDeliveries: 7,
+        briefDays: 2,
       });
+      expect(res.body.rulesMarkdown).toContain('Once an outlet has 7 deliveries with Byline');
+      expect(res.body.rulesMarkdown).toContain('It counts 2 days for your brief, in business days');
+      // and where the database's promise reads them (written at boot)
+      const settings = (await t.db.execute(sql`SELECT min_deliveries, brief_days FROM promise_settings`)) as unknown as { rows: unknown[] };
+      expect(settings.rows).toEqual([{ min_deliveries: 7, brief_days: 2 }]);
       expect(res.body.rulesMarkdown).toContain('from its first draft until 9 days after it is published');
       expect(res.body.rulesMarkdown).toContain('Each placement includes 3 rounds of edits on its draft ("Revision 1 of 3").');
       expect(res.body.rulesMarkdown).toContain('answers within 5 days');

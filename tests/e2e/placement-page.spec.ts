@@ -258,3 +258,36 @@ test('[BRAND] another brand’s placement, or none, says the article was not fou
   await expect(brand.page.getByRole('alert')).toContainText('Payment not found');
   await brand.close();
 });
+
+test('[BRAND] "Live by" on the card, then fixed on the placement bought (issue 59)', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const title = `Promised home ${stamp()}`;
+  const admin = await signedInPage(browser);
+  await loginAs(admin.page, DEMO_ADMIN);
+  const opp = await api(admin.page, 'POST', '/api/admin/opportunities', {
+    outletName: 'The Promise Post',
+    title,
+    description: 'A profile of your founder.',
+    type: ['profile_article'],
+    priceUsd: '1250.00',
+    maxSlots: 1,
+    tatDays: 10,
+  });
+  expect(opp.status(), await opp.text()).toBe(201);
+  const brand = await signedInPage(browser);
+  await brandAs(brand.page, 'approved');
+  // a new outlet has no record: the listed turnaround makes the date, without "usually by"
+  await brand.page.goto(`/brand/opportunities?q=${encodeURIComponent(title)}`);
+  const card = brand.page.getByTestId('opportunity-card').filter({ hasText: title });
+  await expect(card.getByTestId('live-by')).toHaveText(/^Live by [A-Z][a-z]{2} \d{1,2}, \d{4}$/, LOADED);
+  const promised = await card.getByTestId('live-by').textContent();
+
+  const paymentId = await buy(brand.page, ((await opp.json()) as { id: string }).id);
+  await brand.page.goto(`/brand/my-articles/${paymentId}`);
+  await expect(brand.page.getByTestId('details-title')).toHaveText(title, LOADED);
+  await expect(brand.page.getByTestId('live-by')).toHaveText(promised!);
+  await brand.page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalOverflow(brand.page);
+  await admin.close();
+  await brand.close();
+});

@@ -44,6 +44,8 @@ const adminProject: AdminPlacementItem = {
   cancellation: null,
   dispute: null,
   assignee: null,
+  promisedBy: null,
+  usuallyBy: null,
   life: { state: 'awaiting_review', label: 'Awaiting brand review', waitingOn: 'brand', since: '2026-03-04T09:00:00.000Z', request: null, actions: ['attach_draft'] },
 };
 

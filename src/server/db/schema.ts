@@ -22,6 +22,7 @@ import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES, type PurchaseReque
 
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
+import { PROMISE_BASES } from '../../shared/promise';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { METRIC_SOURCES, OUTLET_METRICS } from '../../shared/outlets';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
@@ -193,11 +194,30 @@ export const outlets = pgTable(
     // outlet's publications (triggers, drizzle/0035: outlet_delivery() computes them)
     delivered: integer('delivered').notNull().default(0),
     onTimeRate: numeric('on_time_rate', { precision: 4, scale: 3 }),
+    // the promise's record (issue 59, drizzle/0047): P50 and P90 business days from brief to
+    // publication over its last 50 deliveries; null below PROMISE_MIN_DELIVERIES
+    promiseP50Days: integer('promise_p50_days'),
+    promiseP90Days: integer('promise_p90_days'),
   },
   (t) => [
     uniqueIndex('outlets_host_unique').on(t.host).where(sql`host IS NOT NULL`),
     uniqueIndex('outlets_name_unique').on(sql`lower(${t.name})`).where(sql`host IS NULL`),
   ],
+);
+
+/**
+ * The settings the database's promise needs (issue 59, drizzle/0047): PROMISE_MIN_DELIVERIES for
+ * the outlets' record, BRIEF_DAYS for the placements' trigger. One row, written at boot
+ * (db/promise-settings.ts).
+ */
+export const promiseSettings = pgTable(
+  'promise_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    minDeliveries: integer('min_deliveries').notNull().default(5),
+    briefDays: integer('brief_days').notNull().default(3),
+  },
+  (t) => [check('promise_settings_id_check', sql`${t.id}`)],
 );
 
 /**
@@ -573,6 +593,11 @@ export const placements = pgTable(
     stateSince: timestamp('state_since', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     // its editor (issue 59): the admin assigned, or the first admin who acted on it (transition.ts)
     assigneeId: uuid('assignee_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    // its promise (issue 59): fixed by the database when it is made (drizzle/0047, a BEFORE INSERT
+    // trigger); null when its opportunity had neither a record nor a listed turnaround
+    promisedBy: timestamp('promised_by', { withTimezone: true, mode: 'date' }),
+    usuallyBy: timestamp('usually_by', { withTimezone: true, mode: 'date' }),
+    promiseBasis: text('promise_basis', { enum: PROMISE_BASES }),
   },
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimal, id, timestamp } from './responses/common';
 import { PAYMENT_STATUSES } from '../payment';
+import { promiseSchema } from './responses/opportunity';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,6 +41,7 @@ const cartLineSchema = z
     available: z.boolean(),
     reason: z.string().nullable().describe('why it cannot be bought now (sold out, no longer available, deadline passed)'),
     addedAt: timestamp,
+    promise: promiseSchema.nullable().describe('"Live by" if bought today, as the opportunity’s card has it (issue 59)'),
   })
   .meta({ id: 'CartLine' });
 

@@ -20,6 +20,10 @@ const outletRecordSchema = z
     deliveredAsListed: z
       .object({ n: z.number().int().min(0), m: z.number().int().min(0) })
       .describe('of `m` live links checked, `n` had the promised link type on an indexable page'),
+    promiseDays: z
+      .object({ p50: z.number().int().min(0), p90: z.number().int().min(0) })
+      .nullable()
+      .describe('business days from brief to publication over its last 50 deliveries, P50 and P90: what its "Live by" promise counts (issue 59); null below PROMISE_MIN_DELIVERIES'),
   })
   .meta({ id: 'OutletRecord' });
 

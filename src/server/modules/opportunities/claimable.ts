@@ -6,6 +6,7 @@ import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { startOfUtcDay } from '../../lib/dates';
 import { DAY_MS } from '../../../shared/constants';
 import { METRIC_STALE_DAYS } from '../../../shared/outlets';
+import type { BrandOpportunity } from '../../../shared/opportunity';
 
 /**
  * What brands see of the catalogue: an opportunity's card as JSON built by PostgreSQL, and the
@@ -26,11 +27,20 @@ const cardFields = sql`${o.id} AS "id", ${o.title} AS "title", ${o.outletName} A
   ${o.language} AS "language", ${o.outletId} AS "outletId"`;
 
 /**
- * `CROSS JOIN LATERAL` of the card of the row of `opportunities` being read, with `extra` fields
- * after its own (a search item's `saved` and `soldOut`): `cardJson` is its JSON text.
+ * The promise of a purchase on the day `since` starts (issue 59, drizzle/0047 promise_json): its
+ * date is that of any purchase that day (business days keep the time of day), and the lists stay
+ * the same all day (their ETag, the pages kept).
  */
-export const card = (extra: SQL[] = []) =>
-  sql`CROSS JOIN LATERAL (SELECT ${sql.join([cardFields, ...extra], sql`, `)}) AS "card"`;
+export const promiseOn = (since: string | Placeholder) =>
+  sql<BrandOpportunity['promise']>`promise_json(${o.tatDays}, ${o.outletId}, ${since}::timestamptz)`;
+
+/**
+ * `CROSS JOIN LATERAL` of the card of the row of `opportunities` being read, with its promise for
+ * a purchase on the day `since` starts, and `extra` fields after its own (a search item's `saved`
+ * and `soldOut`): `cardJson` is its JSON text.
+ */
+export const card = (since: string | Placeholder, extra: SQL[] = []) =>
+  sql`CROSS JOIN LATERAL (SELECT ${sql.join([cardFields, sql`${promiseOn(since)} AS "promise"`, ...extra], sql`, `)}) AS "card"`;
 export const cardJson = sql`row_to_json("card")::text`;
 
 /**
@@ -82,7 +92,7 @@ const browsePageSql = (after: boolean) =>
       LIMIT ${sql.placeholder('limit')}
     ) AS "keys"
     JOIN ${o} ON ${o.id} = "keys"."id"
-    ${card()}
+    ${card(sql.placeholder('since'))}
     ORDER BY "keys"."createdAt" DESC, "keys"."id" DESC`;
 type BrowseRow = { json: string; cursorAt: string; id: string };
 export const browseStatement = preparedStatement<BrowseRow, { since: string; limit: number }>('claimable_opportunities', browsePageSql(false));

@@ -204,7 +204,7 @@ export async function searchOpportunities(
       SELECT ${cardJson} AS "json", ${sort.keyText} AS "cursorKey", "keys"."id", "keys"."key"
       FROM "keys"
       JOIN ${o} ON ${o.id} = "keys"."id"
-      ${card([sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`, sql`${outletSummary(freshSince)} AS "outlet"`])}
+      ${card(since, [sql`${saved} AS "saved"`, sql`NOT ${claimable(since)} AS "soldOut"`, sql`${outletSummary(freshSince)} AS "outlet"`])}
     ) AS "page" ON true
     ORDER BY "page"."key" ${dir}, "page"."id" ${dir}`;
   const read = async (tx: Db) => ((await tx.execute(statement)) as unknown as { rows: PageRow[] }).rows;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
@@ -6,6 +6,7 @@ import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { jsonPages } from '../../lib/json-pages';
 import { onConnectionOf } from '../../db/transaction-client';
 import { searchWords, tsQueryOf, withTypoTolerance } from './words';
+import { promiseOn } from './claimable';
 import type { Topic } from '../../../shared/catalogue';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
 import type { AdminOpportunitiesQuery, OpportunityRequest } from '../../../shared/schemas/opportunity';
@@ -64,10 +65,10 @@ export const toVersionedOpportunityJson = (r: OpportunityRow): Versioned<Opportu
   version: opportunityVersion(r),
 });
 
-/** What a brand sees: the card and claim-dialog fields, not the status. */
-export function toBrandOpportunityJson(r: OpportunityRow): BrandOpportunity {
+/** What a brand sees: the card and claim-dialog fields, not the status; with its promise (the database's promise_json). */
+export function toBrandOpportunityJson({ promise, ...r }: OpportunityRow & Pick<BrandOpportunity, 'promise'>): BrandOpportunity {
   const { status: _status, ...rest } = toOpportunityJson(r);
-  return rest;
+  return { ...rest, promise };
 }
 
 /** A deadline day is stored as 00:00 UTC of that day. */
@@ -97,9 +98,9 @@ function columnsOf(input: OpportunityRequest) {
 }
 
 /** Brands' browse list: available and not past its deadline, newest first, in one query. */
-export async function listClaimable(db: Db, now = new Date()): Promise<OpportunityRow[]> {
+export async function listClaimable(db: Db, now = new Date()): Promise<(OpportunityRow & Pick<BrandOpportunity, 'promise'>)[]> {
   return db
-    .select()
+    .select({ ...getTableColumns(opportunities), promise: promiseOn(startOfUtcDay(now).toISOString()) })
     .from(opportunities)
     .where(
       and(

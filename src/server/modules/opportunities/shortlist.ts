@@ -30,7 +30,7 @@ export const savedBy = (organisationId: string) =>
 const shortlistSql = (after: boolean) =>
   sql`SELECT ${cardJson} AS "json", ${cursorAt(saved.createdAt)} AS "cursorAt", ${o.id} AS "id"
     FROM ${saved} JOIN ${o} ON ${o.id} = ${saved.opportunityId}
-    ${card([sql`true AS "saved"`, sql`NOT ${claimable(sql.placeholder('since'))} AS "soldOut"`, sql`${outletSummary(sql.placeholder('freshSince'))} AS "outlet"`])}
+    ${card(sql.placeholder('since'), [sql`true AS "saved"`, sql`NOT ${claimable(sql.placeholder('since'))} AS "soldOut"`, sql`${outletSummary(sql.placeholder('freshSince'))} AS "outlet"`])}
     WHERE ${saved.organisationId} = ${sql.placeholder('organisationId')}::uuid
       ${after ? sql`AND (${saved.createdAt}, ${o.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')}::uuid)` : sql``}
     ORDER BY ${saved.createdAt} DESC, ${o.id} DESC

@@ -1,10 +1,10 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { opportunities, outletMetrics, outlets } from '../../db/schema';
 import { startOfUtcDay } from '../../lib/dates';
 import type { MetricSource, OutletMetric } from '../../../shared/outlets';
 import type { OutletDetail, OutletMetricValue, OutletRecord } from '../../../shared/schemas/outlets';
-import { claimable, freshSinceOf } from '../opportunities/claimable';
+import { claimable, freshSinceOf, promiseOn } from '../opportunities/claimable';
 import { toBrandOpportunityJson } from '../opportunities/service';
 
 /** Whether a value dated `asOf` is older than METRIC_STALE_DAYS on `now`'s day (as search's "fresh metrics" filter reads it). */
@@ -87,7 +87,7 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
       ORDER BY d.id, ch.checked_at
     )
     SELECT
-      r.delivered, r.on_time_rate,
+      r.delivered, r.on_time_rate, x.promise_p50_days, x.promise_p90_days,
       (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL) AS timed,
       (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL AND published_at <= paid_at + make_interval(days => tat_days)) AS on_time,
       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - paid_at) / 86400)
@@ -102,6 +102,7 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
           AND c->'link'->>'rel' = coalesce(link_type, 'dofollow')
           AND (c->>'indexable')::boolean IS NOT FALSE) AS as_listed
     FROM outlet_delivery(${outletId}) r
+    JOIN outlets x ON x.id = ${outletId}
   `);
   const [r] = (result as unknown as { rows: Record<string, number | string | null>[] }).rows;
   const n = (k: string) => Number(r[k] ?? 0);
@@ -113,6 +114,8 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
     survival30: rate(n('live30'), n('eligible30')),
     survival90: rate(n('live90'), n('eligible90')),
     deliveredAsListed: { n: n('as_listed'), m: n('checked') },
+    // kept on the outlet by the database (drizzle/0047)
+    promiseDays: r.promise_p90_days == null ? null : { p50: n('promise_p50_days'), p90: n('promise_p90_days') },
   };
 }
 
@@ -120,13 +123,15 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
 export async function outletDetail(db: Db, outletId: string, now: Date = new Date()): Promise<OutletDetail | null> {
   const [outlet] = await db.select().from(outlets).where(eq(outlets.id, outletId));
   if (!outlet) return null;
+  const since = startOfUtcDay(now).toISOString();
   const [metrics, record, available] = await Promise.all([
     currentMetrics(db, outletId, now),
     outletRecord(db, outletId, now),
     db
-      .select()
+      // with the promise, as the cards have it
+      .select({ ...getTableColumns(opportunities), promise: promiseOn(since) })
       .from(opportunities)
-      .where(and(eq(opportunities.outletId, outletId), claimable(startOfUtcDay(now).toISOString())))
+      .where(and(eq(opportunities.outletId, outletId), claimable(since)))
       .orderBy(desc(opportunities.createdAt))
       .limit(100),
   ]);

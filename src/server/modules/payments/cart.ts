@@ -8,6 +8,7 @@ import { fromCents, toCents } from '../../../shared/money';
 import { CART_MAX_LINES, CART_UNAVAILABLE, type Cart } from '../../../shared/schemas/cart';
 import { clientsLeft, pendingRequestFor, spendOf } from '../org/budget';
 import type { Tx } from './slots';
+import { promiseOn } from '../opportunities/claimable';
 
 /**
  * A member's cart (issue 46): up to CART_MAX_LINES opportunities, one line (one slot) each, with
@@ -36,6 +37,8 @@ export async function cartLinesOf(db: Db | Tx, userId: string, now: Date = new D
       deadlineDate: opportunities.deadlineDate,
       reason: unavailableReason(startOfUtcDay(now)),
       addedAt: cartLines.addedAt,
+      // "Live by", as the opportunity's card has it today
+      promise: promiseOn(startOfUtcDay(now).toISOString()),
     })
     .from(cartLines)
     .innerJoin(opportunities, eq(opportunities.id, cartLines.opportunityId))

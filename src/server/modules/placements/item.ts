@@ -154,6 +154,8 @@ export const brandPlacementItem = item({
   revisions,
   cancellation,
   dispute,
+  promisedBy: placements.promisedBy,
+  usuallyBy: placements.usuallyBy,
 });
 
 /**
@@ -220,6 +222,8 @@ export const adminPlacementItem = item({
   cancellation,
   dispute,
   assignee,
+  promisedBy: placements.promisedBy,
+  usuallyBy: placements.usuallyBy,
 });
 
 /**

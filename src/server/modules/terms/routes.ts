@@ -48,6 +48,8 @@ export const termsModule: Module = async (app, { config }) => {
     publicationGuaranteeDays: config.PUBLICATION_GUARANTEE_DAYS,
     guaranteeDays: GUARANTEE_DAYS,
     reminderHours: config.REMINDER_HOURS,
+    promiseMinDeliveries: config.PROMISE_MIN_DELIVERIES,
+    briefDays: config.BRIEF_DAYS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(

@@ -3,6 +3,7 @@ import { LINK_TYPES, TOPICS } from '../../catalogue';
 import { OPPORTUNITY_STATUSES, OPPORTUNITY_TYPES } from '../../enums';
 import { decimal, id, timestamp, version } from './common';
 import { outletMetricValueSchema } from './outlet-metric';
+import { PROMISE_BASES } from '../../promise';
 
 /** An opportunity as the admin API returns it. */
 export const opportunitySchema = z
@@ -53,8 +54,24 @@ export const adminOpportunityItemSchema = opportunitySchema
   .extend({ hasPayments: z.boolean() })
   .meta({ id: 'AdminOpportunityItem' });
 
+/** The promise of a purchase made today (issue 59): the placement bought keeps its own (`promisedBy`). */
+export const promiseSchema = z
+  .object({
+    liveBy: timestamp.describe('the day the article is live by if bought today (its date; the placement bought keeps the moment): the P90 of the outlet’s record, else its listed turnaround'),
+    usuallyBy: timestamp.nullable().describe('the P50 day of the outlet’s record; null when the promise is from the listed turnaround'),
+    basis: z.enum(PROMISE_BASES).describe('`record`: the outlet’s measured days from brief to publication (at least PROMISE_MIN_DELIVERIES deliveries); `listed`: its listed turnaround'),
+  })
+  .meta({ id: 'Promise' });
+
 /** What GET /api/opportunities returns to brands: only available ones, so no status. */
-export const brandOpportunitySchema = opportunitySchema.omit({ status: true }).meta({ id: 'BrandOpportunity' });
+export const brandOpportunitySchema = opportunitySchema
+  .omit({ status: true })
+  .extend({
+    promise: promiseSchema
+      .nullable()
+      .describe('"Live by": BRIEF_DAYS for the brief and then the outlet’s days to publish, in business days (Mon–Fri, UTC); null: neither a record nor a listed turnaround'),
+  })
+  .meta({ id: 'BrandOpportunity' });
 
 /**
  * An item of the brands' search (GET /api/opportunities with parameters, GET /api/brand/saved):

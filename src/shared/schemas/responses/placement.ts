@@ -115,6 +115,10 @@ export const brandPlacementItemSchema = z
       .nullable()
       .describe('the latest cancellation asked for (issue 47), null when none'),
     dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
+    promisedBy: timestamp
+      .nullable()
+      .describe('"Live by" (issue 59): fixed when it was bought, from its outlet’s record (P90) or listed turnaround; null: neither was known'),
+    usuallyBy: timestamp.nullable().describe('"usually by": the P50 date of the outlet’s record when it was bought; null when the promise was from the listed turnaround'),
     life: lifeSchema,
   })
   .meta({ id: 'BrandPlacementItem' });
@@ -145,6 +149,10 @@ export const adminPlacementItemSchema = z
     cancellation: cancellationSchema.nullable().describe('the latest cancellation asked for (issue 47), null when none'),
     dispute: disputeRefSchema.nullable().describe('the latest dispute (issue 47), null when none'),
     assignee: assigneeSchema.nullable().describe('its editor (issue 59): the admin assigned, or the first who acted on it; null when none'),
+    promisedBy: timestamp
+      .nullable()
+      .describe('"Live by" (issue 59): fixed when it was bought, from its outlet’s record (P90) or listed turnaround; null: neither was known'),
+    usuallyBy: timestamp.nullable().describe('"usually by": the P50 date of the outlet’s record when it was bought; null when the promise was from the listed turnaround'),
     life: lifeSchema,
   })
   .meta({ id: 'AdminPlacementItem' });

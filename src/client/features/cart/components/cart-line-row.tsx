@@ -5,6 +5,7 @@ import type { Cart } from '@shared/schemas/cart';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
+import { LiveBy } from '@/components/promise/live-by';
 
 export type CartLine = Cart['lines'][number];
 
@@ -57,6 +58,7 @@ export function CartLineRow({
               <CalendarClock className="size-3.5" aria-hidden /> Buy by {formatDeadlineShort(line.deadlineDate)}
             </span>
           )}
+          {line.available && line.promise && <LiveBy liveBy={line.promise.liveBy} usuallyBy={line.promise.usuallyBy} />}
         </div>
       </div>
       {/* a phone: the price over "Remove"; wider: side by side, the rows kept short */}

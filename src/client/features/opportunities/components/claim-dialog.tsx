@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { LiveBy } from '@/components/promise/live-by';
 import { Link } from 'wouter';
 import { BadgeCheck, ExternalLink, Lock, Send, ShieldCheck, Store } from 'lucide-react';
 import {
@@ -104,6 +105,7 @@ function ReviewStep({ o, outletLink, canSave }: { o: BrandOpportunityItem; outle
         <h3 className="text-lg font-semibold leading-snug">{o.title}</h3>
         <p className="whitespace-pre-line text-sm text-muted-foreground">{o.description}</p>
         <TopicChips topics={o.topics} />
+        {o.promise && <LiveBy liveBy={o.promise.liveBy} usuallyBy={o.promise.usuallyBy} className="text-sm" />}
       </div>
       <div className="space-y-2">
         <h4 className="text-sm font-semibold">Key Metrics</h4>

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { LiveBy } from '@/components/promise/live-by';
 import { navigate } from 'wouter/use-browser-location';
 import { CalendarClock, Clock, Info, TrendingUp } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, formatDeadlineShort, type BrandOpportunityItem } from '@shared/opportunity';
@@ -193,6 +194,7 @@ export const OpportunityCard = React.memo(function OpportunityCard({
           </span>
         )}
       </div>
+      {o.promise && <LiveBy liveBy={o.promise.liveBy} usuallyBy={o.promise.usuallyBy} className="-mt-2 text-xs" />}
       <h2 className="line-clamp-2 text-base font-semibold leading-snug group-hover:text-primary">{o.title}</h2>
       <TopicChips topics={o.topics} max={3} className="-mt-2" />
       <div className="mt-auto space-y-4">

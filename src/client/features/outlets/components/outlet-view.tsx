@@ -151,6 +151,12 @@ function OutletRecordSection({ record: r }: { record: OutletRecord }) {
       value: r.medianDaysToPublish === null ? '—' : days(r.medianDaysToPublish),
       testId: 'record-median-days',
     },
+    // what its "Live by" promise counts (issue 59): business days from brief to publication
+    {
+      label: 'Days to publish',
+      value: r.promiseDays === null ? 'Not enough deliveries yet' : `P50 ${days(r.promiseDays.p50)} · P90 ${days(r.promiseDays.p90)} to publish`,
+      testId: 'record-promise-days',
+    },
     { label: 'Link live at 30 days', value: formatShare(r.survival30), testId: 'record-live-30' },
     { label: 'Link live at 90 days', value: formatShare(r.survival90), testId: 'record-live-90' },
     {
@@ -179,7 +185,8 @@ function OutletRecordSection({ record: r }: { record: OutletRecord }) {
       <p className="text-xs text-muted-foreground">
         {r.delivered === 0 ? 'No placement at this outlet has been published through Byline yet. ' : ''}
         On time: published within the turnaround the listing states. Delivered as listed: of the live links checked,
-        those with the promised link type on an indexable page.
+        those with the promised link type on an indexable page. Days to publish: business days from the brief to
+        publication over its last 50 deliveries; half were as fast as P50, nine in ten as P90, the date “Live by” promises.
       </p>
     </PageSection>
   );

@@ -49,6 +49,7 @@ export function AdminPlacementPage() {
             <PlacementHeader
               title={item.title}
               life={{ life: item.life, reader: 'admin' }}
+              promise={item}
               outletName={item.outletName}
               amount={item.payment.amount}
               badges={

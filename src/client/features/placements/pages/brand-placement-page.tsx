@@ -38,6 +38,7 @@ export function BrandPlacementPage() {
             <PlacementHeader
               title={a.title}
               life={{ life: a.life, reader: 'brand' }}
+              promise={a}
               outletName={a.outletName}
               amount={bought?.payment.amount}
               badges={

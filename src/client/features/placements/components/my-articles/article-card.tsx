@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { LiveBy } from '@/components/promise/live-by';
 import { AlertTriangle, CheckCircle2, Clock, Hourglass, Scale, Undo2 } from 'lucide-react';
 import { OPPORTUNITY_TYPE_LABELS, isOpportunityType } from '@shared/opportunity';
 import { formatUsd } from '@shared/money';
@@ -120,6 +121,7 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                 <Clock className="size-4" /> Brief pending
               </span>
             )}
+            {a.payment.status !== 'refunded' && <LiveBy liveBy={a.promisedBy} usuallyBy={null} />}
             {awaitingDraft && (
               <span className="inline-flex items-center gap-1.5 text-muted-foreground">
                 <Hourglass className="size-4" /> Awaiting first draft

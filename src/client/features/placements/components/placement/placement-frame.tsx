@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { LiveBy } from '@/components/promise/live-by';
 import { Link } from 'wouter';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, Store } from 'lucide-react';
@@ -49,6 +50,7 @@ export function PlacementHeader({
   amount,
   badges,
   life,
+  promise,
   children,
 }: {
   title: string;
@@ -58,6 +60,8 @@ export function PlacementHeader({
   badges: React.ReactNode;
   /** its life as the server answers it, in the words of the side reading it */
   life?: { life: Life; reader: MessageSide };
+  /** its promise, fixed when it was bought (issue 59) */
+  promise?: { promisedBy: string | null; usuallyBy: string | null };
   children?: React.ReactNode;
 }) {
   return (
@@ -71,6 +75,7 @@ export function PlacementHeader({
           <Store className="size-4 shrink-0" aria-hidden /> <span className="min-w-0 break-words">{outletName}</span>
         </p>
         {life && <LifeLine life={life.life} reader={life.reader} />}
+        {promise && <LiveBy liveBy={promise.promisedBy} usuallyBy={promise.usuallyBy} className="text-sm" />}
         {children}
       </div>
       {amount !== undefined && (

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { LiveBy } from '@/components/promise/live-by';
 import { format } from 'date-fns';
 import {
   Building2,
@@ -92,6 +93,7 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
               </Link>
               {item.client && <span data-testid="project-client">for {item.client.name}</span>}
             </p>
+            {item.payment.status !== 'refunded' && <LiveBy liveBy={item.promisedBy} usuallyBy={null} className="text-sm" />}
           </div>
           <p className="shrink-0 text-lg font-semibold tabular-nums" data-testid="project-price">
             {formatUsd(item.payment.amount)}
