@@ -81,6 +81,9 @@ describe('GET /api/brand/my-articles', () => {
       revisions: { used: 0, included: 2, request: null },
       cancellation: null,
       dispute: null,
+      // issue 59: its opportunity lists no turnaround and its outlet has no record: no promise
+      promisedBy: null,
+      usuallyBy: null,
       // issue 58: its life, from the table, for this member (the owner)
       life: { state: 'released', label: 'Released', waitingOn: 'nobody', since: '2026-02-01T00:00:00.000Z', request: null, actions: ['open_dispute'] },
     });

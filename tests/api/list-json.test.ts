@@ -195,6 +195,9 @@ describe('lists built by the database are the API shapes, field for field', () =
           revisions: { used: r.placement.revisionsUsed, included: r.placement.revisionsIncluded, request: null },
           cancellation: null,
           dispute: null,
+          // issue 59: the promise the database fixed on the row when it was made
+          promisedBy: r.placement.promisedBy?.toISOString() ?? null,
+          usuallyBy: r.placement.usuallyBy?.toISOString() ?? null,
           // issue 58: the table's life of the same row, for its owner
           life: lifeOf(lifeInputs(r.placement, b), { side: 'brand', role: 'owner' }),
         };
@@ -251,6 +254,8 @@ describe('lists built by the database are the API shapes, field for field', () =
             cancellation: null,
             dispute: null,
             assignee: null,
+            promisedBy: r.placement.promisedBy?.toISOString() ?? null,
+            usuallyBy: r.placement.usuallyBy?.toISOString() ?? null,
             life: lifeOf(lifeInputs(r.placement, b), { side: 'admin' }),
           };
         }),

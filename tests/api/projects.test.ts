@@ -305,6 +305,9 @@ describe('GET /api/admin/projects', () => {
         dispute: null,
         // issue 59: no admin has acted on it yet
         assignee: null,
+        // issue 59: no turnaround listed and no record: no promise
+        promisedBy: null,
+        usuallyBy: null,
         // issue 58: its life, from the table, for the editorial team
         life: {
           state: 'edits_requested',
