@@ -77,8 +77,6 @@ function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | 
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config } = deps;
-  // the settings the database's promise reads (issue 59), before any request can buy
-  await writePromiseSettings(db, config);
   const app = Fastify({
     // JSON lines with reqId (X-Request-Id), one completion line per request at info, redacted (ops/request-log.ts)
     ...loggingOptions(deps.logger),
@@ -90,6 +88,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // ids in paths are checked by the routes; keep the router from answering 5xx on odd input
     routerOptions: { maxParamLength: 500 },
   });
+
+  // the settings the database's promise reads (issue 59), before any request can buy; a database
+  // that does not answer at start gets them once it does (the server answers 503 meanwhile)
+  let settingsRetry: NodeJS.Timeout | undefined;
+  const writeSettings = async () => {
+    try {
+      await writePromiseSettings(db, config);
+    } catch (err) {
+      app.log.warn({ err }, 'the promise settings could not be written: the database did not answer; trying again in 30 s');
+      settingsRetry = setTimeout(() => void writeSettings(), 30_000).unref();
+    }
+  };
+  await writeSettings();
+  app.addHook('onClose', async () => clearTimeout(settingsRetry));
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   // every answer carries the security headers and names its request id (X-Request-Id), the one in

@@ -72,6 +72,12 @@ describe('a paid checkout makes a payment and its placement', () => {
       createdAt: payment.createdAt,
       // issue 58: it entered its first state (Brief pending) when it was made (drizzle/0045)
       stateSince: payment.createdAt,
+      // issue 59: no admin has acted on it; its opportunity lists no turnaround and its outlet
+      // has no record, so the database fixed no promise
+      assigneeId: null,
+      promisedBy: null,
+      usuallyBy: null,
+      promiseBasis: null,
     });
     // the brand's My Articles item is the placement, keyed by the spec's paymentId
     const res = await brand.agent.get(`/api/brand/my-articles/${payment.id}`);
