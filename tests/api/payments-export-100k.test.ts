@@ -20,7 +20,8 @@ beforeAll(async () => {
   );
   const oppOf = sql.raw(`(ARRAY[${opps.map((o) => `'${uuid(o.id)}'::uuid`).join(',')}])[1 + g % 10]`);
   await bulkPayments(t, 100_000, brands.map((b) => b.user.id), oppOf);
-});
+  // 100,000 placements made in one statement, each given its promise by the database's row trigger (drizzle/0047)
+}, 240_000);
 afterAll(() => t.close());
 
 // the limit catches a hung stream
