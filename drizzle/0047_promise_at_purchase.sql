@@ -1,5 +1,5 @@
 -- A promise at purchase (issue 59, decision 047). Business days are Monday to Friday in UTC, the
--- rule of src/shared/business-days.ts (a test checks both agree).
+-- rule tests/support/business-days.ts models (tests/api/promise.test.ts checks both agree).
 -- The moment itself on a weekday, else the Monday after at the same time.
 CREATE FUNCTION next_business_day(t timestamptz) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$
   SELECT t + make_interval(days => CASE extract(isodow FROM t AT TIME ZONE 'UTC')::int WHEN 6 THEN 2 WHEN 7 THEN 1 ELSE 0 END)
@@ -71,7 +71,7 @@ ALTER TABLE "placements" ADD COLUMN "promise_basis" text;--> statement-breakpoin
 -- the promise of an opportunity (its listed turnaround, its outlet) bought at `at`: the brief's
 -- BRIEF_DAYS business days, then the outlet's P90 (P50) business days when it has a record, else
 -- the listed turnaround in calendar days moved to the next business day; none without either.
--- src/shared/promise.ts is the same rule.
+-- tests/support/business-days.ts promiseOf is the tests' model of it.
 CREATE FUNCTION promise_at(tat_days integer, outlet uuid, at timestamptz, OUT promised_by timestamptz, OUT usually_by timestamptz, OUT basis text)
 LANGUAGE sql STABLE AS $$
   SELECT

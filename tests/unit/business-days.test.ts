@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, businessDaysBetween, nextBusinessDay } from '../../src/shared/business-days';
+import { addBusinessDays, businessDaysBetween, nextBusinessDay } from '../support/business-days';
 
 const at = (iso: string) => new Date(iso);
 

@@ -1,9 +1,10 @@
-import { DAY_MS } from './constants';
+import { DAY_MS } from '../../src/shared/constants';
+import type { PROMISE_BASES } from '../../src/shared/promise';
 
 /**
- * Business days (issue 59): Monday to Friday, in UTC, no holidays. The same rule is written in SQL
- * (drizzle/0047: add_business_days, business_days_between) for the placements' promise; a test
- * checks that both agree.
+ * Business days (issue 59) as the tests expect them: Monday to Friday, in UTC, no holidays. The
+ * rule itself is the database's (drizzle/0047: add_business_days, business_days_between), which
+ * fixes the placements' promise; tests/api/promise.test.ts checks it against this model.
  */
 
 // 1970-01-05 was a Monday: days since it, mod 7, is the weekday (0 Monday … 6 Sunday)
@@ -47,4 +48,31 @@ export function businessDaysBetween(a: Date, b: Date): number {
   const end = dayNumber(b);
   if (end <= start) return 0;
   return weekdaysThrough(end) - weekdaysThrough(start);
+}
+
+// The promise at purchase as the tests expect it (issue 59, decision 047): the database fixes it
+// (drizzle/0047 promise_at); tests/api/promise.test.ts checks the database against this model.
+
+export interface PromiseInput {
+  /** the outlet's record: null below the minimum of deliveries */
+  p50Days: number | null;
+  p90Days: number | null;
+  /** the opportunity's listed turnaround in days */
+  tatDays: number | null;
+}
+
+export interface DeliveryPromise {
+  liveBy: Date;
+  usuallyBy: Date | null;
+  basis: (typeof PROMISE_BASES)[number];
+}
+
+/** The promise of an opportunity bought at `at`; null when it has neither a record nor a listed turnaround. */
+export function promiseOf(input: PromiseInput, at: Date, briefDays: number): DeliveryPromise | null {
+  const briefBy = addBusinessDays(at, briefDays);
+  if (input.p90Days !== null && input.p50Days !== null) {
+    return { liveBy: addBusinessDays(briefBy, input.p90Days), usuallyBy: addBusinessDays(briefBy, input.p50Days), basis: 'record' };
+  }
+  if (input.tatDays === null) return null;
+  return { liveBy: nextBusinessDay(new Date(briefBy.getTime() + input.tatDays * DAY_MS)), usuallyBy: null, basis: 'listed' };
 }
