@@ -206,6 +206,20 @@ export const outlets = pgTable(
 );
 
 /**
+ * The test clock (issue 59, drizzle/0051): how far an admin moved Byline's time forward in test
+ * mode; one row, 0 otherwise. SQL reads it through clock_now(), the server through lib/clock.ts.
+ */
+export const testClock = pgTable(
+  'test_clock',
+  {
+    id: boolean('id').primaryKey().default(true),
+    offsetMs: bigint('offset_ms', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [check('test_clock_id_check', sql`${t.id}`)],
+);
+
+/**
  * The settings the database's promise needs (issue 59, drizzle/0047): PROMISE_MIN_DELIVERIES for
  * the outlets' record, BRIEF_DAYS for the placements' trigger. One row, written at boot
  * (db/promise-settings.ts).
@@ -598,6 +612,9 @@ export const placements = pgTable(
     promisedBy: timestamp('promised_by', { withTimezone: true, mode: 'date' }),
     usuallyBy: timestamp('usually_by', { withTimezone: true, mode: 'date' }),
     promiseBasis: text('promise_basis', { enum: PROMISE_BASES }),
+    // business days the brand held it past its own clocks (drizzle/0051): "Live by" is
+    // live_by(promised_by, promise_moved_days)
+    promiseMovedDays: integer('promise_moved_days').notNull().default(0),
   },
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),
