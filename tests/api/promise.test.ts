@@ -13,7 +13,7 @@ import { DAY_MS } from '../../src/shared/constants';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { PART1, PART2 } from '../support/content';
-import { createOpportunity, makePayment } from '../support/payments';
+import { createOpportunity, makePayment, sessionIdOf } from '../support/payments';
 
 let t: TestApp;
 let admin: Agent;
@@ -122,6 +122,18 @@ describe('the promise of an outlet with a record, and without', () => {
     const cart = await brand.put(`/api/cart/lines/${forSale.id}`);
     expect(cart.status).toBe(200);
     expect(cart.body.lines[0].promise).toEqual(expected);
+    // the order: its line promises the same while it is held, then the placement's own date once paid
+    const started = await brand.post('/api/cart/checkout', {});
+    expect(started.status).toBe(200);
+    const held = await brand.get(`/api/brand/orders/${started.body.orderId}`);
+    expect(held.status).toBe(200);
+    expect(held.body.lines[0]).toMatchObject({ liveBy: expected.liveBy, usuallyBy: expected.usuallyBy });
+    const sessionId = sessionIdOf(started.body.url);
+    expect((await brand.post(`/api/payments/checkout/${sessionId}/pay`)).status).toBe(200);
+    const paidOrder = await brand.get(`/api/brand/orders/${started.body.orderId}`);
+    const orderRow = await placementRow(paidOrder.body.lines[0].paymentId);
+    expect(paidOrder.body.lines[0]).toMatchObject({ liveBy: iso(orderRow.promisedBy), usuallyBy: iso(orderRow.usuallyBy) });
+    expect(orderRow.promiseBasis).toBe('record');
 
     // a slower record later: the placements bought keep their dates
     for (let i = 0; i < 5; i++) await deliver(delivered.id, monday, 30);

@@ -83,6 +83,8 @@ const orderLineSchema = z.object({
   refundedUsd: decimal,
   briefSubmitted: z.boolean().describe('its brief is submitted (issue 57)'),
   disputeOpen: z.boolean().describe('a dispute of it is not resolved yet (issue 57)'),
+  liveBy: timestamp.nullable().describe('"Live by": the date its article is promised by (issue 59): fixed at payment and moved by the brand\'s own delays; for a line not paid yet, the promise of a purchase now'),
+  usuallyBy: timestamp.nullable().describe('"usually by": the outlet\'s typical date, when its record gives one'),
 });
 
 export const orderSchema = z

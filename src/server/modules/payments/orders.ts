@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, taxDocuments } from '../../db/schema';
+import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
+import { isoUtc } from '../../db/statement';
+import { now } from '../../lib/clock';
 import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
@@ -300,9 +302,13 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
       // issue 57: what the order waits on, said on its page
       briefSubmitted: sql<boolean>`EXISTS (SELECT 1 FROM ${briefs} WHERE ${briefs.placementId} = ${payments.id} AND ${briefs.submittedAt} IS NOT NULL)`,
       disputeOpen: sql<boolean>`EXISTS (SELECT 1 FROM ${disputes} WHERE ${disputes.placementId} = ${payments.id} AND ${disputes.status} <> 'resolved')`,
+      // issue 59: its promise, fixed at payment and moved by the brand's own delays
+      liveBy: sql<string | null>`${isoUtc(sql`live_by(${placements.promisedBy}, ${placements.promiseMovedDays})`)}`,
+      usuallyBy: sql<string | null>`${isoUtc(placements.usuallyBy)}`,
     })
     .from(payments)
     .innerJoin(opportunities, eq(opportunities.id, payments.opportunityId))
+    .leftJoin(placements, eq(placements.paymentId, payments.id))
     .where(eq(payments.orderId, o.order.id))
     .orderBy(asc(opportunities.outletName), asc(payments.id));
   // before it is paid, the lines are its holds
@@ -310,12 +316,32 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
     ? paid.map(({ partlyRefundedUsd, ...l }) => ({ ...l, refundedUsd: partlyRefundedUsd }))
     : (
         await db
-          .select({ id: checkouts.id, opportunityId: checkouts.opportunityId, title: opportunities.title, outletName: opportunities.outletName, amount: sql<string>`${checkouts.amount}::text` })
+          .select({
+            id: checkouts.id,
+            opportunityId: checkouts.opportunityId,
+            title: opportunities.title,
+            outletName: opportunities.outletName,
+            amount: sql<string>`${checkouts.amount}::text`,
+            // issue 59: the promise of a purchase now, as the cart shows it
+            promise: sql<{ liveBy: string; usuallyBy: string | null } | null>`promise_json(${opportunities.tatDays}, ${opportunities.outletId}, ${startOfUtcDay(now()).toISOString()}::timestamptz)`,
+          })
           .from(checkouts)
           .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
           .where(eq(checkouts.orderId, o.order.id))
           .orderBy(asc(opportunities.outletName), asc(checkouts.id))
-      ).map((l) => ({ paymentId: l.id, opportunityId: l.opportunityId, title: l.title, outletName: l.outletName, amountUsd: l.amount, status: 'paid' as const, refundedUsd: '0.00', briefSubmitted: false, disputeOpen: false }));
+      ).map((l) => ({
+        paymentId: l.id,
+        opportunityId: l.opportunityId,
+        title: l.title,
+        outletName: l.outletName,
+        amountUsd: l.amount,
+        status: 'paid' as const,
+        refundedUsd: '0.00',
+        briefSubmitted: false,
+        disputeOpen: false,
+        liveBy: l.promise?.liveBy ?? null,
+        usuallyBy: l.promise?.usuallyBy ?? null,
+      }));
   // what each line still holds or released: its amount less the parts refunded
   const sum = (pick: (l: (typeof lines)[number]) => boolean) =>
     fromCents(lines.filter(pick).reduce((s, l) => s + toCents(l.amountUsd) - (l.status === 'refunded' ? 0 : toCents(l.refundedUsd)), 0));

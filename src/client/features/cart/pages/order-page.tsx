@@ -1,3 +1,4 @@
+import { LiveBy } from '@/components/promise/live-by';
 import { Link, useLocation, useParams } from 'wouter';
 import { format } from 'date-fns';
 import { ArrowLeft, FileText, PackageX, PenLine, RotateCcw } from 'lucide-react';
@@ -82,6 +83,8 @@ function OrderLine({ line, paid, canWork }: { line: Order['lines'][number]; paid
         ) : (
           <p className="font-medium leading-snug wrap-anywhere">{line.title}</p>
         )}
+        {/* issue 59: the promise of a line not published or refunded */}
+        {line.status === 'paid' && <LiveBy liveBy={line.liveBy} usuallyBy={line.usuallyBy} className="text-xs" />}
         {paid && (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <LineStatusBadge status={line.status} />
