@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import pg from 'pg';
 import { PgBoss, fromPglite } from 'pg-boss';
-import { SERVE, serverEnv } from '../../playwright.config';
+import { OwnServer } from './own-server';
 import { openEmbedded } from '../../src/server/db/pglite';
 import { JOBS } from '../../src/server/jobs/boss';
 import { DEMO_ADMIN, DEMO_INVITE, PASSWORD, uniqueEmail } from './support';
@@ -25,7 +23,6 @@ import { DEMO_ADMIN, DEMO_INVITE, PASSWORD, uniqueEmail } from './support';
  * project) and PostgreSQL (the postgres project), each with its own server and data.
  */
 
-const E2E_PORT = Number(process.env.E2E_PORT ?? 5174);
 const BRAND_SITE = 'https://jordan.example.com';
 const ARTICLE = `<!doctype html><html><head><title>Jordan Goods repairs</title></head><body><article><h1>Jordan Goods repairs</h1><p>${'A long story about repairs, goods and the people who make them last. '.repeat(15)}</p><p>Visit <a href="${BRAND_SITE}/">Jordan Goods</a>.</p></article></body></html>`;
 const HOUR = 3_600_000;
@@ -44,58 +41,10 @@ const PLACEMENT_TABLES = {
 
 type Query = (text: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
-/** A Byline server of this test's own: started, stopped, and its database opened while it is stopped. */
-class OwnServer {
-  child: ChildProcess | null = null;
-  readonly port: number;
-  readonly base: string;
-  readonly env: Record<string, string>;
-  readonly pgUrl: string | null;
-
+/** This test's own server, and its database opened while it is stopped. */
+class DeadlineServer extends OwnServer {
   constructor(onPostgres: boolean) {
-    this.port = E2E_PORT + (onPostgres ? 21 : 20);
-    this.base = `http://localhost:${this.port}`;
-    this.env = serverEnv(this.port);
-    const url = process.env.TEST_DATABASE_URL;
-    if (onPostgres && !url) throw new Error('the postgres project needs TEST_DATABASE_URL');
-    this.pgUrl = onPostgres ? Object.assign(new URL(url!), { pathname: `/byline_e2e_${this.port}` }).toString() : null;
-  }
-
-  /** A fresh data folder (and database), seeded with the demo content as the suite's servers are. */
-  async create() {
-    rmSync(this.env.DATA_DIR, { recursive: true, force: true });
-    if (!this.pgUrl) return;
-    await run('node', ['scripts/e2e-database.mjs', `byline_e2e_${this.port}`]);
-    await run('npm', ['run', '--silent', 'db:seed'], { DATABASE_URL: this.pgUrl });
-  }
-
-  async start() {
-    const child = spawn('sh', ['-c', `exec ${SERVE}`], {
-      env: { ...process.env, ...this.env, ...(this.pgUrl ? { DATABASE_URL: this.pgUrl } : {}) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    this.child = child;
-    const until = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      try {
-        if ((await fetch(`${this.base}/api/user`)).status < 500) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > until) throw new Error('the server did not start in 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
-  /** SIGTERM, as a deploy stops it: the requests and jobs under way finish first. */
-  async stop() {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    this.child = null;
+    super(onPostgres ? 21 : 20, onPostgres);
   }
 
   /** The stopped server's database, as `fn` sees it through SQL and the job queue (pg-boss, as the server runs it). */
@@ -163,27 +112,9 @@ class OwnServer {
   async runJob(job: string) {
     await this.restartedAfter((_query, enqueue) => enqueue(job));
   }
-
-  async destroy() {
-    await this.stop();
-    rmSync(this.env.DATA_DIR, { recursive: true, force: true });
-    if (this.pgUrl) {
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS byline_e2e_${this.port} WITH (FORCE)`);
-      await admin.end();
-    }
-  }
 }
 
-function run(cmd: string, args: string[], env: Record<string, string> = {}) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}`))));
-  });
-}
-
-let server: OwnServer;
+let server: DeadlineServer;
 let outlet: http.Server;
 let outletBase = '';
 const live = new Set<string>();
@@ -196,7 +127,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => outlet.listen(0, '127.0.0.1', resolve));
   outletBase = `http://127.0.0.1:${(outlet.address() as AddressInfo).port}`;
-  server = new OwnServer(test.info().project.name === 'postgres');
+  server = new DeadlineServer(test.info().project.name === 'postgres');
   await server.create();
   await server.start();
 });
