@@ -17,7 +17,7 @@ export interface IndexPage {
  */
 export function testModeIndexPage(clientDir: string, clock?: string): IndexPage {
   // the test clock's time once it moved (issue 59): made by the server from a date, nothing typed
-  const banner = `<div class="test-mode-banner">${TEST_MODE_NOTICE}${clock ? ` · ${clock}` : ''}</div>`;
+  const banner = `<div class="test-mode-banner">${TEST_MODE_NOTICE}${clock ? ` · ${escapeHtml(clock)}` : ''}</div>`;
   const source = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const html = /<body[^>]*>/.test(source)
     ? source.replace(/<body([^>]*)>/, `<body$1 class="test-mode">${banner}`)
@@ -25,6 +25,8 @@ export function testModeIndexPage(clientDir: string, clock?: string): IndexPage 
   const body = Buffer.from(html);
   return { body, br: brotliCompressSync(body), gzip: gzipSync(body) };
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function indexPageFor(page: IndexPage, acceptEncoding: string | string[] | undefined): { body: Buffer; encoding: 'br' | 'gzip' | null } {
   const encoding = preferredEncoding(acceptEncoding);
