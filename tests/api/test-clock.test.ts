@@ -28,7 +28,6 @@ import { startStripeStandIn } from '../support/stripe-stand-in';
 import { createOpportunity, createPaymentsTestApp, sessionIdOf, type PaymentsTestApp } from '../support/payments';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let t: PaymentsTestApp;
 let admin: Agent;
@@ -81,7 +80,7 @@ describe('the routes', () => {
     // moves add up
     expect((await admin.post('/api/admin/test-clock', { advanceHours: 1.5 })).body.offsetHours).toBe(73.5);
     // and SQL reads the same time
-    const [{ ahead }] = (await t.db.execute(sql`SELECT extract(epoch FROM clock_now() - now()) AS ahead`)).rows as { ahead: string }[];
+    const [{ ahead }] = ((await t.db.execute(sql`SELECT extract(epoch FROM clock_now() - now()) AS ahead`)) as unknown as { rows: { ahead: string }[] }).rows;
     expect(Number(ahead)).toBeCloseTo(73.5 * 3600, 0);
 
     for (const res of [await brand.get('/api/admin/test-clock'), await brand.post('/api/admin/test-clock', { advanceHours: 1 })]) {
@@ -169,7 +168,7 @@ describe('the sweeps, before the answer', () => {
 describe('two instances on one database', () => {
   it('read the same offset: one moves it, the other answers with it', async () => {
     // the second instance: its own app, and on PostgreSQL its own connections to the same database
-    const [{ name }] = (await t.db.execute(sql`SELECT current_database() AS name`)).rows as { name: string }[];
+    const [{ name }] = ((await t.db.execute(sql`SELECT current_database() AS name`)) as unknown as { rows: { name: string }[] }).rows;
     const other = dbKind === 'postgres' ? openPostgres(withDatabase(process.env.TEST_DATABASE_URL!, name), 4) : null;
     const db2 = other?.db ?? t.db;
     const app2 = await buildApp({ db: db2, config: t.config, files: diskFileStore(t.uploadsDir), payments: testCheckoutProvider(db2), checker: testChecker(t.config) });
