@@ -232,9 +232,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   } catch (err) {
     app.log.warn({ err }, 'the test clock could not be read: the database did not answer');
   }
+  // (a database that does not answer leaves the last offset read: the request's own work reports it)
+  const refreshClock = () => refreshClockOffset(db).catch(() => clockOffsetMs());
   if (clockMoves) {
     app.addHook('onRequest', async (req) => {
-      if (req.url.startsWith('/api/') || (req.method === 'GET' && !req.url.startsWith('/assets/'))) await refreshClockOffset(db);
+      if (req.url.startsWith('/api/')) await refreshClock();
     });
   }
   // a job worker (BYLINE_ROLE=worker) answers only the operator's routes above
@@ -273,13 +275,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return page;
   };
   const testModePage = hasClient && moduleDeps.provider.name === 'test' ? testModePageNow() : null;
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     if (req.url.startsWith('/api/') || req.url.startsWith('/uploads/') || req.method !== 'GET' || !hasClient) {
       return reply.code(404).send({ message: 'Not found', code: 'not_found' });
     }
     // the client router draws every page, including its own 404
     reply.header('Cache-Control', 'no-cache');
     if (testModePage) {
+      if (clockMoves) await refreshClock();
       const { body, encoding } = indexPageFor(testModePageNow(), req.headers['accept-encoding']);
       if (encoding) reply.header('Content-Encoding', encoding);
       return reply.header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);

@@ -16,7 +16,7 @@ import { stripeProvider } from '../../src/server/providers/stripe';
 import { createTestDb } from '../support/db';
 import type { DbHandle } from '../../src/server/db/client';
 import { setClockOffsetMs } from '../../src/server/lib/clock';
-import { setTestClock } from '../support/clock';
+import { setClockTo, setTestClock } from '../support/clock';
 
 let app: FastifyInstance;
 let handle: DbHandle;
@@ -109,7 +109,7 @@ describe('the built client', () => {
 
   it('names Byline’s clock in the banner once the test clock moved (issue 59), read from the database', async () => {
     const at = Date.now() + 72 * 3_600_000;
-    await setTestClock(handle.db, 72 * 3_600_000);
+    await setClockTo(handle.db, new Date(at));
     // this process has not heard of the move: the page reads the row every instance shares
     setClockOffsetMs(0);
     try {

@@ -5,7 +5,6 @@ import { fetchPage, type FetchOptions } from './fetch-page';
 import { FetchProblem } from './fetch-problem';
 import { fingerprintDistance, textFingerprint, TEXT_CHANGED_DISTANCE } from './fingerprint';
 import { scanHtml } from './html-scan';
-import { now as clockNow } from '../lib/clock';
 
 /**
  * The check of a live article (issue 17): is the page there, can search engines index it, does it
@@ -106,7 +105,7 @@ export async function checkPage(url: string, opts: PageCheckOptions): Promise<Pa
 
 function finish(check: Omit<PageCheck, 'result' | 'checkedAt'>): PageCheck {
   const result = check.problems.some((p) => isBlocking(p.code)) ? 'fail' : check.problems.length > 0 ? 'warning' : 'pass';
-  return { result, checkedAt: clockNow().toISOString(), ...check };
+  return { result, checkedAt: new Date().toISOString(), ...check };
 }
 
 function describeRel(rel: LinkRel | null): string {

@@ -11,7 +11,6 @@ export const advanceClockSchema = z.object({
     .positive('The test clock only moves forward: give a number of hours above 0')
     .max(MAX_ADVANCE_HOURS, `Move the test clock by at most ${MAX_ADVANCE_HOURS} hours (400 days) at a time`),
 });
-export type AdvanceClock = z.infer<typeof advanceClockSchema>;
 
 /** The test clock: Byline's time now and how far it is ahead of the wall clock. */
 export const testClockSchema = z.object({
