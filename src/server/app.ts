@@ -46,7 +46,7 @@ import { termsModule } from './modules/terms/routes';
 import { apiDocsModule } from './modules/api-docs/routes';
 import { testClockModule } from './modules/test-clock/routes';
 import { publicationTermsOf, runDueSweeps, timerTermsOf } from './jobs/boss';
-import { clockOffsetMs, now, refreshClockOffset, testClockAvailable } from './lib/clock';
+import { clockOffsetMs, now, refreshClockOffset, resetClock, testClockAvailable } from './lib/clock';
 import { checkAccess, validatorCompiler } from './lib/contract';
 import { openApiOptions } from './modules/api-docs/openapi';
 
@@ -228,7 +228,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // once here (0 unless a database from test mode was kept) and no request pays for it.
   const clockMoves = testClockAvailable(config.NODE_ENV, provider.name);
   try {
-    await refreshClockOffset(db);
+    // outside test mode Byline's time is the wall clock: a database kept from test mode starts there
+    if ((await refreshClockOffset(db)) !== 0 && !clockMoves) {
+      app.log.warn({ offsetHours: clockOffsetMs() / 3_600_000 }, 'the test clock was moved in test mode: back to the wall clock');
+      await resetClock(db);
+    }
   } catch (err) {
     app.log.warn({ err }, 'the test clock could not be read: the database did not answer');
   }

@@ -16,6 +16,7 @@ import { cancellations, mailOutbox, payments, placementEvents, testClock } from 
 import { clockOffsetMs, setClockOffsetMs } from '../../src/server/lib/clock';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
+import { stripeProvider } from '../../src/server/providers/stripe';
 import { GUARANTEE_DAYS } from '../../src/shared/constants';
 import { Agent } from '../support/app';
 import { buildServerBundle, freePort, ROOT } from '../support/built-server';
@@ -192,6 +193,30 @@ describe('two instances on one database', () => {
     } finally {
       await app2.close();
       await other?.close();
+    }
+  });
+});
+
+describe('outside test mode', () => {
+  it('[SECURITY] a database kept from test mode starts on the wall clock with a card provider, and has no test clock', async () => {
+    expect((await admin.post('/api/admin/test-clock', { advanceHours: 48 })).status).toBe(200);
+    const live = await buildApp({
+      db: t.db,
+      config: t.config,
+      files: diskFileStore(t.uploadsDir),
+      payments: stripeProvider({ secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused' }),
+      checker: testChecker(t.config),
+    });
+    await live.ready();
+    try {
+      expect(clockOffsetMs()).toBe(0);
+      const [row] = await t.db.select().from(testClock);
+      expect(Number(row.offsetMs)).toBe(0);
+      const liveAdmin = (await signedIn(live, t.db, kinds.admin)).agent;
+      expect((await liveAdmin.get('/api/admin/test-clock')).status).toBe(404);
+      expect((await liveAdmin.post('/api/admin/test-clock', { advanceHours: 1 })).status).toBe(404);
+    } finally {
+      await live.close();
     }
   });
 });

@@ -45,6 +45,12 @@ export async function advanceClock(db: Db, ms: number): Promise<number> {
   return offsetMs;
 }
 
+/** Back to the wall clock for every instance (a database kept from test mode, started without it). */
+export async function resetClock(db: Db): Promise<void> {
+  await db.update(testClock).set({ offsetMs: 0, updatedAt: sql`now()` });
+  offsetMs = 0;
+}
+
 /**
  * The test clock may be moved only while the portal runs in test mode (the built-in test checkout)
  * and never in production (issue 59): elsewhere its routes answer 404 and no request reads it.
