@@ -17,7 +17,7 @@ import { registerMetrics } from './ops/metrics';
 import { registerHealth } from './ops/health';
 import { compressJson } from './lib/compress-json';
 import { redactAmounts } from './lib/amounts';
-import { indexPageFor, testModeIndexPage } from './lib/index-html';
+import { indexPageFor, testClockNotice, testModeIndexPage, type IndexPage } from './lib/index-html';
 import { DomainError, forbidden, notFound } from './lib/errors';
 import { registerOverloadGuard } from './ops/overload';
 import { DISPUTE_NOT_FOUND, PAYMENT_NOT_FOUND, disputeInClients, placementInClients } from './db/payment-access';
@@ -44,13 +44,16 @@ import { attentionModule } from './modules/attention/routes';
 import { disputesModule } from './modules/disputes/routes';
 import { termsModule } from './modules/terms/routes';
 import { apiDocsModule } from './modules/api-docs/routes';
+import { testClockModule } from './modules/test-clock/routes';
+import { publicationTermsOf, runDueSweeps, timerTermsOf } from './jobs/boss';
+import { clockOffsetMs, now, refreshClockOffset, resetClock, testClockAvailable } from './lib/clock';
 import { checkAccess, validatorCompiler } from './lib/contract';
 import { openApiOptions } from './modules/api-docs/openapi';
 
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, testClockModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -198,6 +201,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const provider = deps.payments ?? testCheckoutProvider(db);
+  const checker = deps.checker ?? pageCheckerFor(config);
+  const invoicing = invoiceSettingsFrom(config, provider);
+  // the sweeps the jobs run (jobs/boss.ts), for the test clock's route: the same work, this app's deps
+  const sweeps = {
+    db,
+    provider,
+    invoicing,
+    timers: timerTermsOf(config),
+    publication: { db, provider, checker, terms: publicationTermsOf(config) },
+  };
   const moduleDeps: ModuleDeps = {
     db,
     readDb: deps.readDb ?? db,
@@ -205,9 +218,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     files: deps.files,
     provider,
     limits: limitsFor(config),
-    checker: deps.checker ?? pageCheckerFor(config),
-    invoicing: invoiceSettingsFrom(config, provider),
+    checker,
+    invoicing,
+    runDueSweeps: (at) => runDueSweeps(sweeps, at),
   };
+  // Byline's time (issue 59): this process applies the test clock's offset every instance shares;
+  // while the test clock can move (test mode, never production) each API request and page reads
+  // it afresh (one small query), so an instance sees another's move at once. Elsewhere it is read
+  // once here (0 unless a database from test mode was kept) and no request pays for it.
+  const clockMoves = testClockAvailable(config.NODE_ENV, provider.name);
+  try {
+    // outside test mode Byline's time is the wall clock: a database kept from test mode starts there
+    if ((await refreshClockOffset(db)) !== 0 && !clockMoves) {
+      app.log.warn({ offsetHours: clockOffsetMs() / 3_600_000 }, 'the test clock was moved in test mode: back to the wall clock');
+      await resetClock(db);
+    }
+  } catch (err) {
+    app.log.warn({ err }, 'the test clock could not be read: the database did not answer');
+  }
+  // (a database that does not answer leaves the last offset read: the request's own work reports it)
+  const refreshClock = () => refreshClockOffset(db).catch(() => clockOffsetMs());
+  if (clockMoves) {
+    app.addHook('onRequest', async (req) => {
+      if (req.url.startsWith('/api/')) await refreshClock();
+    });
+  }
   // a job worker (BYLINE_ROLE=worker) answers only the operator's routes above
   if (deps.role === 'worker') return app;
   for (const module of MODULES) await app.register(module, moduleDeps);
@@ -231,15 +266,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  const testModePage = hasClient && moduleDeps.provider.name === 'test' ? testModeIndexPage(clientDir) : null;
-  app.setNotFoundHandler((req, reply) => {
+  // the banner names Byline's time once the test clock moved (one page per minute shown)
+  const testModePages = new Map<string, IndexPage>();
+  const testModePageNow = (): IndexPage => {
+    const clock = clockOffsetMs() ? testClockNotice(now(), clockOffsetMs()) : '';
+    let page = testModePages.get(clock);
+    if (!page) {
+      if (testModePages.size > 100) testModePages.clear();
+      page = testModeIndexPage(clientDir!, clock || undefined);
+      testModePages.set(clock, page);
+    }
+    return page;
+  };
+  const testModePage = hasClient && moduleDeps.provider.name === 'test' ? testModePageNow() : null;
+  app.setNotFoundHandler(async (req, reply) => {
     if (req.url.startsWith('/api/') || req.url.startsWith('/uploads/') || req.method !== 'GET' || !hasClient) {
       return reply.code(404).send({ message: 'Not found', code: 'not_found' });
     }
     // the client router draws every page, including its own 404
     reply.header('Cache-Control', 'no-cache');
     if (testModePage) {
-      const { body, encoding } = indexPageFor(testModePage, req.headers['accept-encoding']);
+      if (clockMoves) await refreshClock();
+      const { body, encoding } = indexPageFor(testModePageNow(), req.headers['accept-encoding']);
       if (encoding) reply.header('Content-Encoding', encoding);
       return reply.header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
     }

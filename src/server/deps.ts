@@ -54,6 +54,11 @@ export interface ModuleDeps {
   checker: PageChecker;
   /** The seller and tax printed on new invoices, and whether they are test-mode documents. */
   invoicing: InvoiceSettings;
+  /**
+   * Runs once every sweep that has come due at `at` (jobs/boss.ts `runDueSweeps`: the jobs' work,
+   * with this app's provider, timers' terms and publication watch): the test clock's route.
+   */
+  runDueSweeps: (at: Date) => Promise<void>;
 }
 
 /** A module: a Fastify plugin that registers the routes of one thing users work on. */

@@ -8,7 +8,7 @@ import { demoAdminEmailRefusal, hasAdmin, publishedDemoAccess } from './setup/de
 import { upsertAdmin } from './modules/auth/service';
 import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
-import { startJobs } from './jobs/boss';
+import { publicationTermsOf, startJobs, timerTermsOf } from './jobs/boss';
 import { invoiceSettingsFrom, receiptAttachments } from './modules/invoices/service';
 import { reportAttachments } from './modules/reports/documents';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
@@ -93,17 +93,12 @@ async function main() {
     files,
     rateLimitKeepMs: longestWindowMs(limitsFor(config)),
     invoicing: invoiceSettingsFrom(config, payments),
-    timers: {
-      briefReminderDays: config.BRIEF_REMINDER_DAYS,
-      reviewReminderDays: config.REVIEW_REMINDER_DAYS,
-      autoApproveDays: config.AUTO_APPROVE_DAYS,
-      reminderHours: config.REMINDER_HOURS,
-    },
+    timers: timerTermsOf(config),
     publication: {
       db,
       provider: payments,
       checker: pageCheckerFor(config),
-      terms: { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS },
+      terms: publicationTermsOf(config),
     },
     work: works,
     onError: (err) => {

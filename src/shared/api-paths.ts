@@ -55,6 +55,7 @@ export const API_PATHS = [
   '/api/admin/projects/:id/mark-edits-complete',
   '/api/admin/projects/counts',
   '/api/admin/team',
+  '/api/admin/test-clock',
   '/api/brand/billing',
   '/api/brand/brief-access',
   '/api/brand/brief-templates',

@@ -111,5 +111,16 @@ export const PLACEMENT_STATUS_GUIDE: readonly (readonly [PlacementStatus, string
 /** Shown on every page, on the built-in checkout and in every e-mail while the test provider runs. */
 export const TEST_MODE_NOTICE = 'Test mode: payments are simulated';
 
+/**
+ * The test clock in the "Test mode" banner once it moved (issue 59): "Byline's clock: 14 Mar 2027,
+ * 09:00 UTC (moved 72 h)". Hours moved are shown whole, days past 72 h as hours still (what was typed).
+ */
+export function testClockNotice(at: Date, offsetMs: number): string {
+  const day = at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+  const hours = Math.round((offsetMs / 3_600_000) * 10) / 10;
+  return `Byline's clock: ${day}, ${time} UTC (moved ${hours} h)`;
+}
+
 /** GET /api/admin/payments/attention item: a paid checkout that was not booked (what was charged did not match). */
 export type PaymentAttentionItem = z.infer<typeof paymentAttentionItemSchema>;

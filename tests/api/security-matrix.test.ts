@@ -625,6 +625,9 @@ const ROWS: Row[] = [
   { route: 'GET /api/admin/projects', send: (a) => a.get('/api/admin/projects'), expect: adminOnly(200) },
   { route: 'GET /api/admin/projects/counts', send: (a) => a.get('/api/admin/projects/counts'), expect: adminOnly(200) },
   { route: 'GET /api/admin/team', send: (a) => a.get('/api/admin/team'), expect: adminOnly(200) },
+  // the test clock (issue 59): an admin's move of 0 hours is refused (400), so the matrix moves no time
+  { route: 'GET /api/admin/test-clock', send: (a) => a.get('/api/admin/test-clock'), expect: adminOnly(200) },
+  { route: 'POST /api/admin/test-clock', send: (a) => a.post('/api/admin/test-clock', { advanceHours: 0 }), expect: adminOnly(400) },
   {
     route: 'PUT /api/admin/placements/:placementId/assignee',
     setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),

@@ -15,6 +15,8 @@ import { diskFileStore } from '../../src/server/storage/file-store';
 import { stripeProvider } from '../../src/server/providers/stripe';
 import { createTestDb } from '../support/db';
 import type { DbHandle } from '../../src/server/db/client';
+import { setClockOffsetMs } from '../../src/server/lib/clock';
+import { setClockTo, setTestClock } from '../support/clock';
 
 let app: FastifyInstance;
 let handle: DbHandle;
@@ -103,6 +105,23 @@ describe('the built client', () => {
       expect(html).toContain('<div class="test-mode-banner">Test mode: payments are simulated</div>');
       expect(html).toContain('<div id="root">');
     }
+  });
+
+  it('names Byline’s clock in the banner once the test clock moved (issue 59), read from the database', async () => {
+    const at = Date.now() + 72 * 3_600_000;
+    await setClockTo(handle.db, new Date(at));
+    // this process has not heard of the move: the page reads the row every instance shares
+    setClockOffsetMs(0);
+    try {
+      const html = (await app.inject({ method: 'GET', url: '/brand/my-articles' })).body;
+      const day = new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+      expect(html).toContain('<div class="test-mode-banner">Test mode: payments are simulated · Byline&#39;s clock: ');
+      expect(html).toContain(`Byline&#39;s clock: ${day}, `);
+      expect(html).toContain(' UTC (moved 72 h)</div>');
+    } finally {
+      await setTestClock(handle.db, 0);
+    }
+    expect((await app.inject({ method: 'GET', url: '/brand/my-articles' })).body).toContain('<div class="test-mode-banner">Test mode: payments are simulated</div>');
   });
 
   it('shows no test-mode banner when a card provider takes the payments', async () => {

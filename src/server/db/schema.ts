@@ -46,6 +46,8 @@ import { PUBLICATION_HEALTHS, type PublicationCheck } from '../../shared/publica
 import { sqlList } from './sql-list';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+/** A time a rule later reads: written in Byline's time (the test clock's, drizzle/0052). */
+const bylineCreatedAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`);
 
 /**
  * An organisation: who buys (decision 033). Every brand account that has completed its profile
@@ -379,7 +381,7 @@ export const orders = pgTable(
     // the approved purchase request it pays, when the cart's total was above the buyer's threshold
     purchaseRequestId: uuid('purchase_request_id').references((): AnyPgColumn => purchaseRequests.id, { onDelete: 'restrict' }),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     uniqueIndex('orders_provider_session_unique').on(t.providerSessionId),
@@ -468,7 +470,7 @@ export const checkouts = pgTable(
     chargedCurrency: text('charged_currency'),
     chargedProviderRef: text('charged_provider_ref'),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     uniqueIndex('checkouts_provider_session_unique').on(t.providerSessionId),
@@ -524,14 +526,14 @@ export const payments = pgTable(
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('paid'),
     // false once its slot has been given back (refund) or when it never got one (paid after the hold expired)
     holdsSlot: boolean('holds_slot').notNull().default(true),
-    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`),
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
     // set when a refund is started: from then on the payment cannot be released
     refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true, mode: 'date' }),
     refundReason: text('refund_reason', { enum: REFUND_REASONS }),
     providerRefundId: text('provider_refund_id'),
     refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     // one payment per session, or per line of an order's session
@@ -604,7 +606,7 @@ export const placements = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     // when it entered its life state (shared/placement-machine.ts): kept by triggers (drizzle/0045),
     // created_at when made, then the moment an input of the state changed; never written by code
-    stateSince: timestamp('state_since', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    stateSince: timestamp('state_since', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`),
     // its editor (issue 59): the admin assigned, or the first admin who acted on it (transition.ts)
     assigneeId: uuid('assignee_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     // its promise (issue 59): fixed by the database when it is made (drizzle/0047, a BEFORE INSERT
@@ -678,8 +680,8 @@ export const briefs = pgTable(
     part1Json: jsonb('part1_json').$type<Record<string, string>>().notNull(),
     part2Json: jsonb('part2_json').$type<Record<string, string>>().notNull(),
     submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     uniqueIndex('briefs_placement_unique').on(t.placementId),
@@ -777,8 +779,8 @@ export const publications = pgTable(
     lastCheck: jsonb('last_check').$type<PublicationCheck>(),
     // when the last case closed because a check passed again ("Restored")
     restoredAt: timestamp('restored_at', { withTimezone: true, mode: 'date' }),
-    createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    createdAt: bylineCreatedAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`),
   },
   (t) => [
     index('publications_due_idx').on(t.nextCheckAt).where(sql`next_check_at IS NOT NULL`),
@@ -845,7 +847,7 @@ export const placementEvents = pgTable(
     // the name as it was then: a renamed brand's history keeps what it said
     actorName: text('actor_name').notNull(),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_now()`),
   },
   (t) => [
     index('placement_events_placement_idx').on(t.placementId, t.id),
@@ -874,7 +876,7 @@ export const placementMessages = pgTable(
     attachmentName: text('attachment_name'),
     attachmentType: text('attachment_type'),
     attachmentSize: integer('attachment_size'),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     index('placement_messages_placement_idx').on(t.placementId, t.createdAt, t.id),
@@ -976,7 +978,7 @@ export const paymentRefunds = pgTable(
     // an admin's part refund (issue 47): who asked and the reason they wrote
     note: text('note'),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('payment_refunds_payment_idx').on(t.paymentId), index('payment_refunds_pending_idx').on(t.createdAt).where(sql`completed_at IS NULL`)],
@@ -1013,7 +1015,7 @@ export const moneyMovements = pgTable(
     // the provider's reference: a charge's payment intent, a full refund's refund id
     providerRef: text('provider_ref'),
     recordedBy: uuid('recorded_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     index('money_movements_payment_idx').on(t.paymentId, t.kind, t.amount),
@@ -1149,7 +1151,7 @@ export const purchaseRequests = pgTable(
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [index('purchase_requests_org_created_idx').on(t.organisationId, t.createdAt, t.id)],
 );
@@ -1211,7 +1213,7 @@ export const revisionRequests = pgTable(
     answer: text('answer'),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
     answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -1242,7 +1244,7 @@ export const cancellations = pgTable(
     respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }).notNull(),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
     answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -1292,7 +1294,7 @@ export const disputes = pgTable(
     movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     caseId: uuid('case_id').references(() => publicationCases.id, { onDelete: 'set null' }),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
@@ -1333,7 +1335,7 @@ export const reports = pgTable(
     // signs each recipient's unsubscribe link (HMAC of the address)
     unsubscribeKey: text('unsubscribe_key').notNull(),
     createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
+    createdAt: bylineCreatedAt(),
   },
   (t) => [
     index('reports_org_created_idx').on(t.organisationId, t.createdAt),

@@ -17,6 +17,9 @@ import { pruneRateLimitHits } from '../lib/rate-limit';
 import { runDueChecks, type PublicationDeps } from '../modules/placements/watch';
 import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
 import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
+import { now, refreshClockOffset } from '../lib/clock';
+import type { Db } from '../db/client';
+import type { Config } from '../config';
 
 export const JOBS = {
   /** Gives back the slots of checkouts whose 30 minutes are up. */
@@ -47,6 +50,71 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.scheduledReports]: '*/15 * * * *',
   [JOBS.embeddedMaintenance]: '23 * * * *',
 };
+
+/** What the sweeps that come due with time need (startJobs' options, and the test clock's route). */
+export interface SweepDeps {
+  db: Db;
+  provider: PaymentProvider;
+  invoicing?: InvoiceSettings;
+  timers?: TimerTerms;
+  publication?: PublicationDeps;
+}
+
+/** The workflow's timers' settings, from the configuration. */
+export function timerTermsOf(config: Config): TimerTerms {
+  return {
+    briefReminderDays: config.BRIEF_REMINDER_DAYS,
+    reviewReminderDays: config.REVIEW_REMINDER_DAYS,
+    autoApproveDays: config.AUTO_APPROVE_DAYS,
+    reminderHours: config.REMINDER_HOURS,
+  };
+}
+
+/** The publication watch's terms, from the configuration. */
+export function publicationTermsOf(config: Config): PublicationDeps['terms'] {
+  return { guaranteeDays: config.PUBLICATION_GUARANTEE_DAYS, restoreDays: config.RESTORE_DAYS, checkIntervalHours: config.LINK_CHECK_INTERVAL_HOURS };
+}
+
+/** Checkouts whose hold ran out, orders with them, test checkouts charged but not yet fulfilled. */
+async function sweepCheckouts(d: SweepDeps, at: Date) {
+  await expireCheckouts(d.db, at);
+  await expireOrders(d.db, at);
+  await fulfilChargedTestCheckouts(d.db, d.provider, at, d.invoicing);
+}
+
+/** Every deadline that refunds or grants on its own. */
+async function sweepDeadlines(d: SweepDeps, at: Date) {
+  await refundOverduePayments(d.db, d.provider, at);
+  // issue 46: declined placements whose time to swap ran out, and part refunds a crash left
+  await refundUnswapped(d.db, d.provider, at);
+  await completePendingPartialRefunds(d.db, d.provider, at);
+  // issue 47: cancellations the editorial team left unanswered past RESPONSE_DAYS, granted in full
+  await grantUnansweredCancellations(d.db, d.provider, at);
+  // disputes: the team's and the deciding admin's deadlines, and link disputes read against the checks
+  await runDisputeDeadlines(d.db, d.provider, at);
+}
+
+/**
+ * Every sweep that comes due with time, once, in the jobs' order, at `at` (the test clock's route
+ * runs them after moving Byline's time, before it answers; issue 59). The reminders run before the
+ * automatic steps they warn of, so a step and its reminder due in one move go out in that order.
+ */
+export async function runDueSweeps(d: SweepDeps, at: Date): Promise<void> {
+  await sweepCheckouts(d, at);
+  if (d.timers) await runPlacementTimers(d.db, d.timers, at);
+  await sweepDeadlines(d, at);
+  await runScheduledReports(d.db, at);
+  // a batch at a time until nothing is due (bounded: a move never waits on an endless watch)
+  for (let batch = 0; d.publication && batch < 50 && (await runDueChecks(d.publication, at)) > 0; batch++) {
+    // next batch
+  }
+}
+
+/** Byline's now, the test clock's offset read afresh from the database (every instance's). */
+async function bylineNow(db: Db): Promise<Date> {
+  await refreshClockOffset(db);
+  return now();
+}
 
 export interface Jobs {
   boss: PgBoss;
@@ -108,23 +176,15 @@ export async function startJobs(opts: {
     return { boss, stop };
   }
   const polling = { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 10 };
+  const sweeps: SweepDeps = { db: handle.db, provider, invoicing: opts.invoicing };
   await boss.work(JOBS.expireCheckouts, polling, async () => {
-    await expireCheckouts(handle.db, new Date());
-    await expireOrders(handle.db, new Date());
-    await fulfilChargedTestCheckouts(handle.db, provider, new Date(), opts.invoicing);
+    await sweepCheckouts(sweeps, await bylineNow(handle.db));
   });
   await boss.work(JOBS.guaranteeRefunds, polling, async () => {
-    await refundOverduePayments(handle.db, provider, new Date());
-    // issue 46: declined placements whose time to swap ran out, and part refunds a crash left
-    await refundUnswapped(handle.db, provider, new Date());
-    await completePendingPartialRefunds(handle.db, provider, new Date());
-    // issue 47: cancellations the editorial team left unanswered past RESPONSE_DAYS, granted in full
-    await grantUnansweredCancellations(handle.db, provider, new Date());
-    // disputes: the team's and the deciding admin's deadlines, and link disputes read against the checks
-    await runDisputeDeadlines(handle.db, provider, new Date());
+    await sweepDeadlines(sweeps, await bylineNow(handle.db));
   });
   await boss.work(JOBS.scheduledReports, polling, async () => {
-    await runScheduledReports(handle.db, new Date());
+    await runScheduledReports(handle.db, await bylineNow(handle.db));
   });
   await boss.work(JOBS.uploadsSweep, polling, async () => {
     await sweepUnreferencedUploads(handle.db, opts.files, new Date());
@@ -140,7 +200,7 @@ export async function startJobs(opts: {
   const timers = opts.timers;
   if (timers) {
     await boss.work(JOBS.placementTimers, polling, async () => {
-      await runPlacementTimers(handle.db, timers, new Date());
+      await runPlacementTimers(handle.db, timers, await bylineNow(handle.db));
     });
   }
   const publication = opts.publication;
@@ -149,7 +209,8 @@ export async function startJobs(opts: {
     await boss.work(JOBS.publicationChecks, { pollingIntervalSeconds: Math.min(2, polling.pollingIntervalSeconds) }, async () => {
       // a batch at a time until nothing is due (10,000 articles due at once are worked through in one
       // run); when shutting down, the batch under way is the last (the rest stays due for the next run)
-      while (!stopping && (await runDueChecks(publication, new Date())) > 0) {
+      const at = await bylineNow(handle.db);
+      while (!stopping && (await runDueChecks(publication, at)) > 0) {
         // next batch
       }
     });

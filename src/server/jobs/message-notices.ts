@@ -3,6 +3,7 @@ import { fromDrizzle, type PgBoss } from 'pg-boss';
 import type { Db } from '../db/client';
 import type { Tx } from '../mail/outbox';
 import { sendMessageNotice, setNoticeQueue, type Notice } from '../modules/messages/service';
+import { now as clockNow, refreshClockOffset } from '../lib/clock';
 
 /** One job per conversation and side to tell, queued in the transaction that writes a message. */
 export const MESSAGE_NOTICE_JOB = 'message-notice';
@@ -35,7 +36,8 @@ export async function startMessageNoticeJobs(boss: PgBoss, db: Db, opts: { polli
   if (opts.work === false) return;
 
   await boss.work<Notice>(MESSAGE_NOTICE_JOB, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async ([job]) => {
-    const result = await sendMessageNotice(db, job.data, new Date());
+    await refreshClockOffset(db);
+    const result = await sendMessageNotice(db, job.data, clockNow());
     if ('tooSoon' in result) await queue(job.data, result.tooSoon);
   });
 }

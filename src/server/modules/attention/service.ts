@@ -22,6 +22,7 @@ import {
   revisionRequests,
   users,
 } from '../../db/schema';
+import { now as clockNow } from '../../lib/clock';
 
 interface Row extends Record<string, unknown> {
   payment_id: string;
@@ -74,7 +75,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  * Its cost grows with the placements that need attention and with the brand messages, not with the
  * payments; JIT is off for it, since compiling it cost more than running it (figures: decision 027).
  */
-export async function attentionList(db: Db, now: Date = new Date(), limit = ATTENTION_LIMIT): Promise<AttentionList> {
+export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTENTION_LIMIT): Promise<AttentionList> {
   const guaranteeCutoff = new Date(now.getTime() - (GUARANTEE_DAYS - GUARANTEE_NEAR_DAYS) * DAY_MS);
   const at = now.toISOString();
   const cutoff = guaranteeCutoff.toISOString();

@@ -28,6 +28,7 @@ import {
   openDispute,
 } from './service';
 import { memberViewer } from '../life/life';
+import { now as clockNow } from '../../lib/clock';
 
 const DISPUTE_NOT_FOUND = 'Dispute not found';
 const disputeParams = z.object({ id: idIn(DISPUTE_NOT_FOUND) });
@@ -75,7 +76,7 @@ export const disputesModule: Module = async (app, { db, provider, config, files,
         try {
           const input = parse(disputeRequestSchema, form ? { ...form.fields, text: form.text } : req.body);
           const checked = form?.file ? await checkAttachment(form.file) : null;
-          const dispute = await openDispute(db, member, req.params.placementId, input, new Date(), terms);
+          const dispute = await openDispute(db, member, req.params.placementId, input, clockNow(), terms);
           const attachment = checked
             ? {
                 file: await storeUpload(

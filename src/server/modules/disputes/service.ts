@@ -49,6 +49,7 @@ import {
   type PaymentRow,
 } from '../payments/refunds';
 import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Disputes (issue 47). A brand disputes a placement's content from its first draft until
@@ -118,7 +119,7 @@ export async function openDispute(
   member: Member,
   paymentId: string,
   input: DisputeRequest,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   terms: DisputeTerms = DEFAULT_TERMS,
 ): Promise<Dispute> {
   const kind = LINK_DISPUTE_REASONS.includes(input.reason) ? 'link' : 'content';
@@ -340,7 +341,7 @@ export function answerDispute(
   disputeId: string,
   answer: DisputeAnswer,
   admin: Actor & { type: 'admin' },
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ) {
   return step(db, provider, disputeId, ['open'], { type: 'admin', id: admin.id }, now, async (tx, d) => {
     if (d.kind === 'link' && answer.action !== 'accept') {
@@ -390,7 +391,7 @@ export function acceptOffer(
   provider: PaymentProvider,
   member: Member,
   disputeId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ) {
   const actor = memberActor(member);
   return step(
@@ -415,7 +416,7 @@ export function escalateDispute(
   provider: PaymentProvider,
   member: Member,
   disputeId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ) {
   const actor = memberActor(member);
   return step(
@@ -459,7 +460,7 @@ export function decideDispute(
   disputeId: string,
   decision: DisputeDecisionRequest,
   admin: Actor & { type: 'admin' },
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ) {
   return step(db, provider, disputeId, ['escalated'], { type: 'admin', id: admin.id }, now, async (tx, d) => {
     if ((await conflicted(tx, d)).has(admin.id)) {
@@ -500,7 +501,7 @@ const asked = (d: DisputeRow) => ({ outcome: d.asked, cents: d.askedAmount ? toC
 export async function runDisputeDeadlines(
   db: Db,
   provider: PaymentProvider,
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ): Promise<string[]> {
   const due = await db
     .select({ id: disputes.id, status: disputes.status, kind: disputes.kind })

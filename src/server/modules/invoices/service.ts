@@ -13,6 +13,7 @@ import type { Member } from '../../lib/contract';
 import { recordAudit } from '../org/audit';
 import type { RenderOptions, StoredDocument } from './pdf';
 import { renderOnPool } from './render-pool';
+import { now as clockNow } from '../../lib/clock';
 
 export { issueCreditNote, issueInvoice, issueOrderInvoice, issuePartialCreditNote, TEST_INVOICING, type InvoiceSettings } from './issue';
 
@@ -30,7 +31,7 @@ export async function billingOf(db: Db, account: { email: string; organisationId
 type BillingValues = Omit<typeof billingDetails.$inferInsert, 'organisationId' | 'updatedAt'>;
 
 /** PUT /api/brand/billing: replaces the details; invoices already issued keep the ones they printed. */
-export async function saveBilling(db: Db, member: Member, values: BillingValues, now: Date = new Date()): Promise<BillingDetails> {
+export async function saveBilling(db: Db, member: Member, values: BillingValues, now: Date = clockNow()): Promise<BillingDetails> {
   // the member's own address is not stored: it follows the account if that changes
   const email = values.email && values.email !== member.email ? values.email : null;
   const row = { ...values, email, updatedAt: now };
@@ -99,7 +100,7 @@ export async function documentPdf(
   if (!row) return null;
   if (!row.number) {
     if (kind === 'credit_note' && row.status !== 'refunded') return null;
-    await ensureDocuments(db, paymentId, opts.settings, opts.now ?? new Date());
+    await ensureDocuments(db, paymentId, opts.settings, opts.now ?? clockNow());
     [row] = await find();
   }
   if (!row?.id || !row.number || !row.issuedAt || !row.content) return null;

@@ -9,6 +9,7 @@ import { jsonPages } from '../../lib/json-pages';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
 import { PAYMENT_NOT_FOUND, paymentVisible, paymentVisibleSql } from '../../db/payment-access';
 import { otherSide, queueNotice, unreadByPayment } from './service';
+import { now as clockNow } from '../../lib/clock';
 
 /** Who is asking: the brand that owns the payment (its id), or the editorial team (any admin). */
 export type Caller = { side: 'brand'; organisationId: string; userId: string } | { side: 'admin'; userId: string };
@@ -152,7 +153,7 @@ export async function postMessage(
   caller: Caller,
   paymentId: string,
   input: NewMessage,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<Message> {
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx

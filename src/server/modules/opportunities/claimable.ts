@@ -7,6 +7,7 @@ import { startOfUtcDay } from '../../lib/dates';
 import { DAY_MS } from '../../../shared/constants';
 import { METRIC_STALE_DAYS } from '../../../shared/outlets';
 import type { BrandOpportunity } from '../../../shared/opportunity';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * What brands see of the catalogue: an opportunity's card as JSON built by PostgreSQL, and the
@@ -113,7 +114,7 @@ export interface BrowsePage {
  * of the page before): an opportunity leaves it when its deadline day is over in UTC, with nothing
  * changed in the database.
  */
-export async function browseList(db: Db, limit: number, after?: Cursor, now = new Date()): Promise<BrowsePage> {
+export async function browseList(db: Db, limit: number, after?: Cursor, now = clockNow()): Promise<BrowsePage> {
   const since = startOfUtcDay(now).toISOString();
   const rows = after
     ? await browseAfterStatement(db, { since, limit: limit + 1, at: after.at, id: after.id })

@@ -10,6 +10,7 @@ import { startOfUtcDay } from '../../lib/dates';
 import { card, cardJson, claimable, deadlineKey, freshSinceOf, outletSummary } from './claimable';
 import { savedBy, shortlistOf } from './shortlist';
 import { searchWords, textMatch, withTypoTolerance } from './words';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * The brands' catalogue search (GET /api/opportunities with parameters): words (words.ts), filters
@@ -161,7 +162,7 @@ export async function searchOpportunities(
   db: Db,
   organisationId: string,
   q: OpportunitySearchQuery,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<SearchPage> {
   const sortName = q.sort ?? 'newest';
   const sort = SORTS[sortName];

@@ -16,6 +16,7 @@ import { startOfUtcDay } from '../../lib/dates';
 import { notFound, conflict } from '../../lib/errors';
 import { contentVersion, staleCopy } from '../../lib/version';
 import type { Versioned } from '../../../shared/schemas/version';
+import { now as clockNow } from '../../lib/clock';
 
 export type OpportunityRow = typeof opportunities.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -98,7 +99,7 @@ function columnsOf(input: OpportunityRequest) {
 }
 
 /** Brands' browse list: available and not past its deadline, newest first, in one query. */
-export async function listClaimable(db: Db, now = new Date()): Promise<(OpportunityRow & Pick<BrandOpportunity, 'promise'>)[]> {
+export async function listClaimable(db: Db, now = clockNow()): Promise<(OpportunityRow & Pick<BrandOpportunity, 'promise'>)[]> {
   return db
     .select({ ...getTableColumns(opportunities), promise: promiseOn(startOfUtcDay(now).toISOString()) })
     .from(opportunities)

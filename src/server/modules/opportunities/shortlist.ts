@@ -6,6 +6,7 @@ import { startOfUtcDay } from '../../lib/dates';
 import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
 import { card, cardJson, claimable, freshSinceOf, outletSummary } from './claimable';
 import { getOpportunity } from './service';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * An organisation's shortlist: the opportunities its members saved (`saved_opportunities`), kept
@@ -49,7 +50,7 @@ export async function listSaved(
   organisationId: string,
   limit: number,
   after?: Cursor,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<{ body: string; next?: string }> {
   const values = { organisationId, since: startOfUtcDay(now).toISOString(), freshSince: freshSinceOf(now), limit: limit + 1 };
   const rows = after

@@ -9,6 +9,7 @@ import { forbidden, notFound, conflict, unprocessable } from '../../lib/errors';
 import { enqueueMail, type Tx } from '../../mail/outbox';
 import { recordAudit } from './audit';
 import { refundedOf } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Budgets and purchase approval (decision 034). A cap is per calendar month in UTC, for the
@@ -85,7 +86,7 @@ async function capsOf(db: Db | Tx, organisationId: string, userId: string, clien
 export const hasCap = (caps: Caps) => caps.orgCap !== null || caps.memberCap !== null || caps.clientCap !== null;
 
 /** GET /api/org/spend: the organisation's month and the member's own. */
-export async function spendOf(db: Db, member: Pick<Member, 'organisationId' | 'userId'>, now = new Date()): Promise<Spend> {
+export async function spendOf(db: Db, member: Pick<Member, 'organisationId' | 'userId'>, now = clockNow()): Promise<Spend> {
   const caps = await capsOf(db, member.organisationId, member.userId);
   const [org, own] = await Promise.all([totals(db, member.organisationId, null, now), totals(db, member.organisationId, { buyer: member.userId }, now)]);
   return {
@@ -109,7 +110,7 @@ export const purchaseLimitsOf = (db: Db, organisationId: string, userId: string,
   capsOf(db, organisationId, userId, clientId);
 
 /** What an organisation spent this month (UTC), and the month's name. */
-export async function organisationSpent(db: Db, organisationId: string, now = new Date()): Promise<{ name: string; spent: string }> {
+export async function organisationSpent(db: Db, organisationId: string, now = clockNow()): Promise<{ name: string; spent: string }> {
   return { name: monthOf(now).name, spent: (await totals(db, organisationId, null, now)).spent };
 }
 
@@ -117,7 +118,7 @@ export async function organisationSpent(db: Db, organisationId: string, now = ne
  * What each client of the organisation spent this month (UTC): charged for it, minus refunds, the
  * same rule as `totals`, added up by the database in one statement (clients with none are absent).
  */
-export async function clientsSpent(db: Db, organisationId: string, now = new Date()): Promise<Map<string, string>> {
+export async function clientsSpent(db: Db, organisationId: string, now = clockNow()): Promise<Map<string, string>> {
   const { start, end } = monthOf(now);
   const result = await db.execute(sql`
     SELECT client_id AS "clientId", sum(amount - ${refunded})::numeric(14, 2)::text AS "spent" FROM payments
@@ -132,7 +133,7 @@ export async function clientsSpent(db: Db, organisationId: string, now = new Dat
  * client of the organisation), by the same rule as `totals`: its cap less what its payments of the
  * month kept and what its open checkouts hold. Clients without a cap are absent.
  */
-export async function clientsLeft(db: Db | Tx, organisationId: string, clientIds: readonly string[] | null, now = new Date()): Promise<Map<string, string>> {
+export async function clientsLeft(db: Db | Tx, organisationId: string, clientIds: readonly string[] | null, now = clockNow()): Promise<Map<string, string>> {
   if (clientIds && clientIds.length === 0) return new Map();
   const { start, end } = monthOf(now);
   const only = clientIds ? sql`AND c.id IN ${clientIds}` : sql``;
@@ -221,10 +222,10 @@ const requester = sql`json_build_object('id', r.id, 'name', r.name, 'email', r.e
 
 /** A request's status as people read it: pending past its expiry is expired; approved and paid is paid. */
 const viewStatus = sql<PurchaseRequestStatus>`CASE
-  WHEN pr.status = 'pending' AND pr.expires_at <= now() THEN 'expired'
+  WHEN pr.status = 'pending' AND pr.expires_at <= clock_now() THEN 'expired'
   WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM checkouts c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
   WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM orders c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
-  WHEN pr.status = 'approved' AND pr.expires_at <= now() THEN 'expired'
+  WHEN pr.status = 'approved' AND pr.expires_at <= clock_now() THEN 'expired'
   ELSE pr.status END`;
 
 type RequestRow = {
@@ -303,7 +304,7 @@ export async function requestPurchase(
   member: Member,
   opportunity: { id: string; title: string; outletName: string; priceUsd: string },
   clientId: string | null,
-  now = new Date(),
+  now = clockNow(),
   /** a cart's lines (issue 46): `opportunity` then sums them up (the first's id, "n placements", the total) */
   lines: PurchaseRequestLine[] | null = null,
 ) {
@@ -359,7 +360,7 @@ export async function pendingRequestFor(
   member: Pick<Member, 'organisationId' | 'userId'>,
   opportunityIds: readonly string[],
   cart: boolean,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<{ id: string; createdAt: Date } | null> {
   if (opportunityIds.length === 0) return null;
   const rows = await db
@@ -382,7 +383,7 @@ export async function pendingRequestFor(
 }
 
 /** POST /api/org/purchase-requests/{id}/approve | decline: by an approver other than the requester. */
-export async function decidePurchase(db: Db, by: Member, id: string, decision: { approve: true } | { approve: false; reason: string }, now = new Date()): Promise<PurchaseRequest> {
+export async function decidePurchase(db: Db, by: Member, id: string, decision: { approve: true } | { approve: false; reason: string }, now = clockNow()): Promise<PurchaseRequest> {
   await db.transaction(async (tx) => {
     const [pr] = await tx
       .select()

@@ -10,6 +10,7 @@ import type { Tx } from '../../mail/outbox';
 import { isUniqueViolation } from '../auth/users';
 import { recordAudit } from './audit';
 import { clientsSpent } from './budget';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * An agency's clients (decision 035): each placement is bought for one client or none; a client has
@@ -56,7 +57,7 @@ export async function clientForPurchase(db: Db, member: Member, clientId: string
 }
 
 /** GET /api/org/clients: by name; a member limited to clients sees only theirs. */
-export async function listClients(db: Db, member: Member, now = new Date()): Promise<OrgClient[]> {
+export async function listClients(db: Db, member: Member, now = clockNow()): Promise<OrgClient[]> {
   const rows = await db
     .select({
       id: orgClients.id,
@@ -98,7 +99,7 @@ async function clientRow(db: Db | Tx, organisationId: string, id: string) {
 const SAME_NAME = 'You already have a client with this name';
 
 /** POST /api/org/clients */
-export async function addClient(db: Db, by: Member, input: ClientInput, now = new Date()): Promise<OrgClient> {
+export async function addClient(db: Db, by: Member, input: ClientInput, now = clockNow()): Promise<OrgClient> {
   const { name, websites = [] } = input;
   try {
     const row = await db.transaction(async (tx) => {
@@ -120,7 +121,7 @@ export async function addClient(db: Db, by: Member, input: ClientInput, now = ne
 }
 
 /** PATCH /api/org/clients/{id}: its name, its monthly cap, its websites, or several. */
-export async function changeClient(db: Db, by: Member, id: string, change: ClientChange, now = new Date()): Promise<OrgClient> {
+export async function changeClient(db: Db, by: Member, id: string, change: ClientChange, now = clockNow()): Promise<OrgClient> {
   try {
     await db.transaction(async (tx) => {
       const before = await clientRow(tx, by.organisationId, id);
@@ -159,7 +160,7 @@ export async function clientBilling(db: Db, member: Member, id: string): Promise
 type BillingValues = Omit<typeof clientBillingDetails.$inferInsert, 'clientId' | 'updatedAt'>;
 
 /** PUT /api/org/clients/{id}/billing: what its next invoices are addressed to. */
-export async function saveClientBilling(db: Db, by: Member, id: string, values: BillingValues, now = new Date()): Promise<BillingDetails> {
+export async function saveClientBilling(db: Db, by: Member, id: string, values: BillingValues, now = clockNow()): Promise<BillingDetails> {
   await db.transaction(async (tx) => {
     const client = await clientRow(tx, by.organisationId, id);
     const row = { ...values, updatedAt: now };

@@ -19,6 +19,7 @@ import { after, cursorAt, type Page } from '../../lib/paging';
 import type { SessionUser } from '../auth/users';
 import { recordAudit } from './audit';
 import { auditWords, type AuditWords } from './audit-words';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Organisations (decision 033): the members and their roles, invitations, ownership, the audit log.
@@ -73,7 +74,7 @@ export function adminOrganisations(db: Db, page: Page, q?: string) {
 }
 
 /** GET /api/admin/organisations/{id}: the organisation, its members, clients and spend. */
-export async function adminOrganisation(db: Db, id: string, now = new Date()): Promise<AdminOrganisation> {
+export async function adminOrganisation(db: Db, id: string, now = clockNow()): Promise<AdminOrganisation> {
   const [org] = await db.select().from(organisations).where(eq(organisations.id, id));
   if (!org) throw notFound('organisation_not_found', ORGANISATION_NOT_FOUND);
   const [members, clients, month, [totals]] = await Promise.all([

@@ -6,6 +6,7 @@ import type { MetricSource, OutletMetric } from '../../../shared/outlets';
 import type { OutletDetail, OutletMetricValue, OutletRecord } from '../../../shared/schemas/outlets';
 import { claimable, freshSinceOf, promiseOn } from '../opportunities/claimable';
 import { toBrandOpportunityJson } from '../opportunities/service';
+import { now as clockNow } from '../../lib/clock';
 
 /** Whether a value dated `asOf` is older than METRIC_STALE_DAYS on `now`'s day (as search's "fresh metrics" filter reads it). */
 const isStale = (asOf: Date, now: Date) => asOf.getTime() < Date.parse(freshSinceOf(now));
@@ -120,7 +121,7 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
 }
 
 /** GET /api/outlets/{id}: the outlet, its metrics with their dates, Byline's record and the opportunities a brand can buy now. Null: no such outlet. */
-export async function outletDetail(db: Db, outletId: string, now: Date = new Date()): Promise<OutletDetail | null> {
+export async function outletDetail(db: Db, outletId: string, now: Date = clockNow()): Promise<OutletDetail | null> {
   const [outlet] = await db.select().from(outlets).where(eq(outlets.id, outletId));
   if (!outlet) return null;
   const since = startOfUtcDay(now).toISOString();

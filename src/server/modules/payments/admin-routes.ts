@@ -21,6 +21,7 @@ import { SWAP_DAYS } from '../../../shared/constants';
 import { declineAnswerSchema, declineRequestSchema } from '../../../shared/schemas/cart';
 import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { adminPayments, paymentById, paymentsNeedingAttention, paymentTotals, toPaymentDto } from './service';
+import { now as clockNow } from '../../lib/clock';
 
 
 /** Admin Payments: the list, its totals, the charges that need attention, refunds. */
@@ -103,7 +104,7 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
         const tooMuch = (leftCents: number) => moreThanLeft(existing, leftCents);
         if (asked > left) throw tooMuch(left);
         if (asked < left) {
-          const part = await refundPart(db, provider, id, asked, 'admin', actor, new Date(), reason ?? null);
+          const part = await refundPart(db, provider, id, asked, 'admin', actor, clockNow(), reason ?? null);
           // another refund took the rest first
           const after = await paymentById(db, id);
           const leftAfter = after ? refundableCents(after, await paymentMoney(db, id)) : 0;
@@ -114,8 +115,8 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
       // a published placement is refunded from Placements (its article gone, say): the money comes back too
       const result =
         existing.status === 'released'
-          ? await refundPublishedPayment(db, provider, id, new Date(), 'admin', actor)
-          : await refundPayment(db, provider, id, 'admin', new Date(), actor);
+          ? await refundPublishedPayment(db, provider, id, clockNow(), 'admin', actor)
+          : await refundPayment(db, provider, id, 'admin', clockNow(), actor);
       if (result) return toPaymentDto(db, result.payment);
       throw notRefundable();
     },
@@ -135,6 +136,6 @@ export function adminPaymentRoutes(app: FastifyInstance, { db, provider, config 
       response: { 200: declineAnswerSchema },
       errors: { 404: PAYMENT_NOT_FOUND, 409: 'Declined already, or writing has started, or not in progress' },
     },
-    async (req) => declinePlacement(db, provider, req.params.placementId, req.body.reason, { type: 'admin', id: userOf(req).id }, new Date(), config.SWAP_DAYS),
+    async (req) => declinePlacement(db, provider, req.params.placementId, req.body.reason, { type: 'admin', id: userOf(req).id }, clockNow(), config.SWAP_DAYS),
   );
 }

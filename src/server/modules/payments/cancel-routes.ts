@@ -11,6 +11,7 @@ import {
   openCancellationSchema,
 } from '../../../shared/schemas/fair-terms';
 import { answerCancellation, cancelPlacement, openCancellations } from './cancel';
+import { now as clockNow } from '../../lib/clock';
 
 /** Cancellation (issue 47): the brand's, refunded at once before writing or asked for after; the team's answer. */
 export function cancelRoutes(app: FastifyInstance, { db, provider, config }: ModuleDeps) {
@@ -39,7 +40,7 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
         memberOf(req),
         req.params.placementId,
         req.body.reason || null,
-        new Date(),
+        clockNow(),
         config.RESPONSE_DAYS,
       );
       if ('requested' in done) return reply.code(202).send({ cancellation: done.requested });

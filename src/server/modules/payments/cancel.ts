@@ -14,6 +14,7 @@ import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
 import { lockPaymentMoney, movementOfRefund, paymentMoney } from '../ledger/ledger';
 import { releaseSlot, type Tx } from './slots';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Cancellation (issue 47). Until the editorial team marks writing as started (or attaches a draft)
@@ -68,7 +69,7 @@ export async function cancelPlacement(
   member: Member,
   paymentId: string,
   reason: string | null,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   responseDays: number = RESPONSE_DAYS_DEFAULT,
 ): Promise<CancelResult> {
   const actor: Actor = { type: 'brand', id: member.userId };
@@ -174,7 +175,7 @@ export async function answerCancellation(
   cancellationId: string,
   answer: CancellationAnswer,
   admin: Actor,
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ) {
   return settle(db, provider, cancellationId, admin, now, async (tx, c) => {
     if (answer.outcome === 'refuse') {
@@ -261,7 +262,7 @@ async function settle(
 export async function grantUnansweredCancellations(
   db: Db,
   provider: PaymentProvider,
-  now: Date = new Date(),
+  now: Date = clockNow(),
 ): Promise<string[]> {
   const due = await db
     .select({ id: cancellations.id })

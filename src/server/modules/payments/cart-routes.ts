@@ -19,6 +19,7 @@ import { addToCart, cartOf, clearCart, removeFromCart } from './cart';
 import { orderOf, ordersOf, reorder, startCartCheckout } from './orders';
 import { swapOptions, swapPlacement } from './swap';
 import { purchaseRequestAnswerSchema } from '../../../shared/schemas/org';
+import { now as clockNow } from '../../lib/clock';
 
 const opportunityParams = z.object({ opportunityId: idIn('Opportunity not found').describe('the opportunity’s id') });
 const orderParams = z.object({ id: idIn('Order not found').describe('the order’s id') });
@@ -235,7 +236,7 @@ export function cartRoutes(app: FastifyInstance, deps: ModuleDeps) {
     },
     async (req) => {
       const member = memberOf(req);
-      return swapPlacement(db, provider, req.params.placementId, req.body.opportunityId, { type: 'brand', id: member.userId }, new Date(), member, {
+      return swapPlacement(db, provider, req.params.placementId, req.body.opportunityId, { type: 'brand', id: member.userId }, clockNow(), member, {
         publicUrl: publicUrl(config),
       });
     },

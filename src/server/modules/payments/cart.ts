@@ -9,6 +9,7 @@ import { CART_MAX_LINES, CART_UNAVAILABLE, type Cart } from '../../../shared/sch
 import { clientsLeft, pendingRequestFor, spendOf } from '../org/budget';
 import type { Tx } from './slots';
 import { promiseOn } from '../opportunities/claimable';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * A member's cart (issue 46): up to CART_MAX_LINES opportunities, one line (one slot) each, with
@@ -26,7 +27,7 @@ const unavailableReason = (since: Date) => sql<keyof typeof CART_UNAVAILABLE | n
     ELSE NULL END`;
 
 /** The member's lines, oldest first, with each opportunity's price and availability now. */
-export async function cartLinesOf(db: Db | Tx, userId: string, now: Date = new Date()): Promise<CartLine[]> {
+export async function cartLinesOf(db: Db | Tx, userId: string, now: Date = clockNow()): Promise<CartLine[]> {
   const rows = await db
     .select({
       opportunityId: cartLines.opportunityId,
@@ -57,7 +58,7 @@ export async function cartLinesOf(db: Db | Tx, userId: string, now: Date = new D
 const cartTotalCents = (lines: Pick<CartLine, 'priceUsd'>[]) => lines.reduce((sum, l) => sum + toCents(l.priceUsd), 0);
 
 /** GET /api/cart: the lines, their total, the budget left and whether the total needs approval. */
-export async function cartOf(db: Db, member: Member, now: Date = new Date()): Promise<Cart> {
+export async function cartOf(db: Db, member: Member, now: Date = clockNow()): Promise<Cart> {
   const [lines, spend, clients] = await Promise.all([
     cartLinesOf(db, member.userId, now),
     spendOf(db, member, now),
@@ -85,7 +86,7 @@ export async function cartOf(db: Db, member: Member, now: Date = new Date()): Pr
  * the cart stays as it is). 409 when the cart is full or the opportunity cannot be bought now.
  * The count and the insert are one statement, so two tabs cannot pass 50 together.
  */
-export async function addToCart(db: Db, member: Member, opportunityId: string, now: Date = new Date()): Promise<void> {
+export async function addToCart(db: Db, member: Member, opportunityId: string, now: Date = clockNow()): Promise<void> {
   const [opp] = await db
     .select({ id: opportunities.id, reason: unavailableReason(startOfUtcDay(now)) })
     .from(opportunities)
@@ -121,7 +122,7 @@ export async function removeFromCart(db: Db, member: Member, opportunityId: stri
 }
 
 /** DELETE /api/cart, or `?unavailable=1`: only the lines that cannot be bought now. */
-export async function clearCart(db: Db, member: Member, opts: { unavailableOnly?: boolean } = {}, now: Date = new Date()): Promise<void> {
+export async function clearCart(db: Db, member: Member, opts: { unavailableOnly?: boolean } = {}, now: Date = clockNow()): Promise<void> {
   if (!opts.unavailableOnly) {
     await db.delete(cartLines).where(eq(cartLines.userId, member.userId));
     return;
@@ -136,7 +137,7 @@ export async function clearCart(db: Db, member: Member, opts: { unavailableOnly?
  * Puts opportunities back in the cart (order again), each at its price of now; those that cannot be
  * bought now, or beyond the cart's room, are skipped and said.
  */
-export async function addAllToCart(db: Db, member: Member, opportunityIds: string[], now: Date = new Date()) {
+export async function addAllToCart(db: Db, member: Member, opportunityIds: string[], now: Date = clockNow()) {
   const skipped: { opportunityId: string; title: string; reason: string }[] = [];
   for (const opportunityId of opportunityIds) {
     try {

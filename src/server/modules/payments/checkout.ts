@@ -18,6 +18,7 @@ import { approvedRequestFor, claimBudget, hasCap, purchaseLimitsOf, requestPurch
 import { clientForPurchase } from '../org/clients';
 import type { Member } from '../../lib/contract';
 import { onConnectionOf } from '../../db/transaction-client';
+import { now as clockNow } from '../../lib/clock';
 
 export interface CheckoutBrand {
   id: string;
@@ -185,7 +186,7 @@ export async function startCheckout(
     clientId?: string;
   },
 ): Promise<CheckoutStart> {
-  const now = args.now ?? new Date();
+  const now = args.now ?? clockNow();
   const { brand, opportunityId } = args;
   // the client: one of the organisation's, and of the member's when it is limited to some
   let clientId = args.member ? await clientForPurchase(db, args.member, args.clientId) : (args.clientId ?? null);
@@ -305,7 +306,7 @@ export async function startCheckout(
 }
 
 /** The brand's own checkout (another brand's answers 404), for the built-in checkout page. */
-export async function checkoutView(db: Db, brandId: string, sessionId: string, now: Date = new Date()) {
+export async function checkoutView(db: Db, brandId: string, sessionId: string, now: Date = clockNow()) {
   const [row] = await db
     .select({
       sessionId: checkouts.providerSessionId,
@@ -397,7 +398,7 @@ export async function payTestCheckout(
   provider: PaymentProvider,
   brandId: string,
   sessionId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   invoicing: InvoiceSettings = TEST_INVOICING,
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
@@ -426,7 +427,7 @@ export async function cancelCheckout(
   provider: PaymentProvider,
   brandId: string,
   sessionId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   invoicing: InvoiceSettings = TEST_INVOICING,
 ) {
   const view = await checkoutView(db, brandId, sessionId, now);
@@ -456,7 +457,7 @@ export async function cancelCheckout(
 export async function fulfilChargedTestCheckouts(
   db: Db,
   provider: PaymentProvider,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   invoicing: InvoiceSettings = TEST_INVOICING,
 ): Promise<number> {
   if (provider.name !== 'test') return 0;

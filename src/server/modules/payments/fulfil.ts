@@ -5,6 +5,7 @@ import type { PaymentProvider, WebhookEvent } from '../../providers/provider';
 import { syncExternalRefund } from './refunds';
 import { TEST_INVOICING, type InvoiceSettings } from '../invoices/service';
 import { fulfilPurchase, purchaseForSession, type FulfilOutcome } from './purchase';
+import { now as clockNow } from '../../lib/clock';
 
 export type { FulfilOutcome } from './purchase';
 
@@ -17,7 +18,7 @@ export async function fulfilCheckout(
   db: Db,
   provider: PaymentProvider,
   sessionId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   opts: { paymentFailed?: boolean; invoicing?: InvoiceSettings } = {},
 ): Promise<FulfilOutcome> {
   const session = await provider.retrieveSession(sessionId);
@@ -32,7 +33,7 @@ export async function handleWebhookEvent(
   db: Db,
   provider: PaymentProvider,
   event: WebhookEvent,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   invoicing: InvoiceSettings = TEST_INVOICING,
 ): Promise<{ handled: boolean; mismatch?: string }> {
   const [seen] = await db.select({ id: processedWebhookEvents.id }).from(processedWebhookEvents).where(eq(processedWebhookEvents.id, event.id));

@@ -19,6 +19,7 @@ import { isUniqueViolation } from '../auth/users';
 import { addAllToCart, cartLinesOf } from './cart';
 import { moneyBackLateral, refundedSql } from '../ledger/ledger';
 import { closeCheckouts, takeSlot, type Tx } from './slots';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Orders (issue 46): a cart checked out at once. Every line's slot is held, or none: one
@@ -46,7 +47,7 @@ export async function startCartCheckout(
   provider: PaymentProvider,
   args: { member: Member; body: CartCheckout; publicUrl: string; limit: Limit; now?: Date },
 ): Promise<{ url: string; orderId: string } | Awaited<ReturnType<typeof requestPurchase>>> {
-  const now = args.now ?? new Date();
+  const now = args.now ?? clockNow();
   const { member, body } = args;
   const lines = await cartLinesOf(db, member.userId, now);
   if (!lines.length) throw conflict('cart_empty', 'Your cart is empty');
@@ -434,7 +435,7 @@ export async function ordersOf(db: Db, scope: Scope, limit: number, after?: Curs
 }
 
 /** POST /api/brand/orders/{id}/reorder: the order's opportunities back in the cart, those unavailable said. */
-export async function reorder(db: Db, member: Member, scope: Scope, orderId: string, now: Date = new Date()) {
+export async function reorder(db: Db, member: Member, scope: Scope, orderId: string, now: Date = clockNow()) {
   const order = await orderOf(db, scope, orderId);
   const skipped = await addAllToCart(
     db,

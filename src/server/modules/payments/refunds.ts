@@ -11,6 +11,7 @@ import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
 import { claimRefund, fullRefundCents, linkFullRefund, type PartialRefundRow, type PaymentMoney } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -124,7 +125,7 @@ async function refundTopups(db: Db, provider: PaymentProvider, paymentId: string
  * idempotency key, then the refund is recorded. Rerunning after a crash anywhere is safe.
  * Returns undefined when the payment is not held (`paid`).
  */
-export async function refundPayment(db: Db, provider: PaymentProvider, paymentId: string, reason: RefundReason, now: Date = new Date(), actor: Actor = SYSTEM) {
+export async function refundPayment(db: Db, provider: PaymentProvider, paymentId: string, reason: RefundReason, now: Date = clockNow(), actor: Actor = SYSTEM) {
   const [claimed] = await db
     .update(payments)
     .set({
@@ -167,7 +168,7 @@ export async function refundPublishedPayment(
   db: Db,
   provider: PaymentProvider,
   paymentId: string,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   reason: 'not_restored' | 'admin' = 'not_restored',
   actor: Actor = SYSTEM,
 ) {
@@ -177,7 +178,7 @@ export async function refundPublishedPayment(
 }
 
 /** A refund made on the provider's side (its dashboard): recorded after asking the provider. */
-export async function syncExternalRefund(db: Db, provider: PaymentProvider, providerRef: string, now: Date = new Date()) {
+export async function syncExternalRefund(db: Db, provider: PaymentProvider, providerRef: string, now: Date = clockNow()) {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
@@ -194,7 +195,7 @@ export async function syncExternalRefund(db: Db, provider: PaymentProvider, prov
  * its slot given back. Also finishes refunds that were claimed but never completed (a crash or a
  * provider outage). Returns the ids refunded now.
  */
-export async function refundOverduePayments(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<string[]> {
+export async function refundOverduePayments(db: Db, provider: PaymentProvider, now: Date = clockNow()): Promise<string[]> {
   // paid at or before this, guaranteeRefundAt(paidAt) <= now: due
   const cutoff = new Date(now.getTime() - GUARANTEE_DAYS * DAY_MS);
   const due = await db
@@ -256,7 +257,7 @@ export async function refundPart(
   amountCents: number,
   reason: RefundReason,
   actor: Actor,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   note: string | null = null,
 ): Promise<PartialRefundRow | undefined> {
   const refund = await db.transaction(async (tx) => {
@@ -295,7 +296,7 @@ export function moreThanLeft(p: Pick<PaymentRow, 'amount'>, leftCents: number): 
  * Makes a claimed part refund through the provider (its id as idempotency key: a rerun is the same
  * refund) and completes it once, with its credit note. Rerunning after a crash anywhere is safe.
  */
-export async function completePartialRefund(db: Db, provider: PaymentProvider, refund: PartialRefundRow, now: Date = new Date()) {
+export async function completePartialRefund(db: Db, provider: PaymentProvider, refund: PartialRefundRow, now: Date = clockNow()) {
   const [payment] = await db.select({ ref: payments.stripePaymentId }).from(payments).where(eq(payments.id, refund.paymentId));
   const { refundId } = await provider.refund({ providerRef: payment.ref, amountCents: toCents(refund.amount), idempotencyKey: `refund-${refund.id}` });
   return db.transaction(async (tx) => {
@@ -311,7 +312,7 @@ export async function completePartialRefund(db: Db, provider: PaymentProvider, r
 }
 
 /** Part refunds claimed but never made (a crash, a provider outage): the guarantee job finishes them. */
-export async function completePendingPartialRefunds(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<number> {
+export async function completePendingPartialRefunds(db: Db, provider: PaymentProvider, now: Date = clockNow()): Promise<number> {
   const pending = await db.select().from(paymentRefunds).where(isNull(paymentRefunds.completedAt)).orderBy(paymentRefunds.createdAt).limit(100);
   let n = 0;
   for (const r of pending) if (await completePartialRefund(db, provider, r, now)) n++;

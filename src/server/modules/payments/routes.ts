@@ -15,6 +15,7 @@ import { brandEscrowBalance, brandPayments } from './service';
 import { webhookRoutes } from './webhook-routes';
 import { cartRoutes } from './cart-routes';
 import { cancelRoutes } from './cancel-routes';
+import { now as clockNow } from '../../lib/clock';
 
 const CHECKOUT_NOT_FOUND = 'Checkout not found';
 
@@ -110,7 +111,7 @@ export const paymentsModule: Module = async (app, deps) => {
     async (req) => {
       // only the built-in provider takes payment here; with Stripe the card is charged on Stripe's page
       if (provider.name !== 'test') throw notFound('checkout_not_found', CHECKOUT_NOT_FOUND);
-      const { url, paymentId, outcome } = await payTestCheckout(db, provider, userOf(req).id, req.params.sessionId, new Date(), invoicing);
+      const { url, paymentId, outcome } = await payTestCheckout(db, provider, userOf(req).id, req.params.sessionId, clockNow(), invoicing);
       return { url, paymentId, status: outcome === 'refunded' ? ('refunded' as const) : ('paid' as const) };
     },
   );
@@ -128,7 +129,7 @@ export const paymentsModule: Module = async (app, deps) => {
       response: { 200: urlAnswerSchema },
       errors: { 409: 'This checkout has already been paid', 502: 'Could not cancel the checkout. Please try again.' },
     },
-    async (req) => cancelCheckout(db, provider, userOf(req).id, req.params.sessionId, new Date(), invoicing),
+    async (req) => cancelCheckout(db, provider, userOf(req).id, req.params.sessionId, clockNow(), invoicing),
   );
 
   route(

@@ -16,6 +16,7 @@ import { CHECKOUT_HOLD_SECONDS } from '../../../shared/payment';
 import { claimPartialRefund, completePartialRefund, refundPayment } from './refunds';
 import { closeCheckouts, releaseSlot, reserveSlot } from './slots';
 import { appendCharge, lockPaymentMoney, paymentMoney } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * Decline and swap (issue 46). Before writing starts an admin may decline a placement (the outlet
@@ -52,7 +53,7 @@ export async function declinePlacement(
   paymentId: string,
   reason: string,
   admin: Actor,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   /** the SWAP_DAYS setting */
   swapDays: number = SWAP_DAYS,
 ) {
@@ -151,7 +152,7 @@ async function optionsFor(db: Db, paymentId: string, now: Date): Promise<SwapOpt
 }
 
 /** GET /api/brand/projects/{id}/swap-options */
-export async function swapOptions(db: Db, member: Member, paymentId: string, now: Date = new Date()) {
+export async function swapOptions(db: Db, member: Member, paymentId: string, now: Date = clockNow()) {
   await declinedPlacement(db, paymentId, member.organisationId);
   return optionsFor(db, paymentId, now);
 }
@@ -166,7 +167,7 @@ export async function swapPlacement(
   paymentId: string,
   opportunityId: string,
   actor: Actor,
-  now: Date = new Date(),
+  now: Date = clockNow(),
   member?: Member,
   /** for a dearer alternative: where the browser comes back to after paying the difference */
   deps?: { publicUrl: string },
@@ -225,7 +226,7 @@ export async function swapPlacement(
  * call carries the payment id as idempotency key; a claim left by a crash is finished by the
  * guarantee job).
  */
-export async function refundUnswapped(db: Db, provider: PaymentProvider, now: Date = new Date()): Promise<string[]> {
+export async function refundUnswapped(db: Db, provider: PaymentProvider, now: Date = clockNow()): Promise<string[]> {
   const due = await db
     .select({ id: placements.id })
     .from(placements)

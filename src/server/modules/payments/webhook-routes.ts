@@ -5,6 +5,7 @@ import { route } from '../../lib/contract';
 import { badRequest } from '../../lib/errors';
 import { WebhookPayloadError, WebhookSignatureError, type WebhookEvent } from '../../providers/provider';
 import { handleWebhookEvent } from './fulfil';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * POST /api/webhooks/stripe. The signature covers the exact bytes sent, so this route (and only
@@ -40,7 +41,7 @@ export function webhookRoutes(app: FastifyInstance, deps: ModuleDeps) {
           if (err instanceof WebhookPayloadError) throw badRequest('invalid_webhook_payload', err.message);
           throw err;
         }
-        const result = await handleWebhookEvent(deps.db, provider, event, new Date(), deps.invoicing);
+        const result = await handleWebhookEvent(deps.db, provider, event, clockNow(), deps.invoicing);
         if (result.mismatch) req.log.warn({ eventId: event.id, session: event.objectId, reason: result.mismatch }, 'checkout not fulfilled: charge mismatch');
         return { received: true as const };
       },

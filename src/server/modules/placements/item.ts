@@ -25,6 +25,7 @@ import { brandContact, clientRef, organisationRef } from '../payments/service';
 import { cancellationItem } from '../payments/cancel';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT } from '../../../shared/constants';
 import { refundedAmountField, type PaymentMoney } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 type PaymentRow = typeof payments.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -161,19 +162,19 @@ export const brandPlacementItem = item({
 /**
  * Overdue (admins only): the brief is in and no draft came within the opportunity's turnaround
  * (`tatDays`, else DRAFT_DUE_DAYS_DEFAULT). It changes with time alone: the database judges it
- * against `now()` on every read.
+ * against `clock_now()` on every read.
  */
 const draftDueAt = sql`${briefs.submittedAt} + make_interval(days => coalesce(${opportunities.tatDays}, ${DRAFT_DUE_DAYS_DEFAULT}))`;
 const awaitingDraft = sql`${placements.state} = 'in_progress' AND ${placements.draftReviewStatus} = 'awaiting_brand_brief'`;
 const overdue: Computed<boolean> = {
   kind: 'computed',
-  sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < now()), false)`,
+  sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < clock_now()), false)`,
   of: (rows) => {
     const p = rows.placements;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;
     if (!p || p.state !== 'in_progress' || p.draftReviewStatus !== 'awaiting_brand_brief' || !submittedAt) return false;
     const days = (rows.opportunities?.tatDays as number | null | undefined) ?? DRAFT_DUE_DAYS_DEFAULT;
-    return submittedAt.getTime() + days * DAY_MS < Date.now();
+    return submittedAt.getTime() + days * DAY_MS < clockNow().getTime();
   },
 };
 

@@ -7,6 +7,7 @@ import type { Tx } from '../../mail/outbox';
 import type { PaymentProvider } from '../../providers/provider';
 import { countEvent } from '../../ops/events';
 import type { PageCheckResult, PageChecker } from './page-checker';
+import { clockOffsetMs } from '../../lib/clock';
 
 /**
  * The check of a placement's live page, as both the release (release.ts) and the watch (watch.ts)
@@ -72,7 +73,9 @@ export async function checkFor(
   url: string,
   previousFingerprint: string | null = null,
 ) {
-  return deps.checker(url, { brandWebsites: target.websites, promisedLinkType: target.linkType, previousFingerprint });
+  const check = await deps.checker(url, { brandWebsites: target.websites, promisedLinkType: target.linkType, previousFingerprint });
+  // when it was checked, in Byline's time (issue 59): the disputes compare it with their own times
+  return { ...check, checkedAt: new Date(new Date(check.checkedAt).getTime() + clockOffsetMs()).toISOString() };
 }
 
 /** 409 with the check as the admin's dialog shows it (without the text's fingerprint, which is kept, not shown). */

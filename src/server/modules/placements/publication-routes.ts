@@ -20,6 +20,7 @@ import { previewCheck, releasePayment } from './release';
 import { attachDraftFromBody } from './review';
 import { recheckNow, setPublicationUrl } from './watch';
 import { errorCodeSchema } from '../../../shared/schemas/responses/common';
+import { now as clockNow } from '../../lib/clock';
 
 const paymentParams = z.object({ id: idIn(PAYMENT_NOT_FOUND).describe('the payment id (the placement’s)') });
 
@@ -50,7 +51,7 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
    * always was; with {liveUrl, overrideReason?} the live article is checked first.
    */
   const release = (req: FastifyRequest, paymentId: string, request: PublishRequest) =>
-    releasePayment(publication, paymentId, request, new Date(), admin(req), req.ip);
+    releasePayment(publication, paymentId, request, clockNow(), admin(req), req.ip);
 
   route(
     app,
@@ -120,7 +121,7 @@ export function publicationRoutes(app: FastifyInstance, { db, files, provider, c
     },
     async (req) => {
       // the check the new URL passed (or was accepted with)
-      const check = await setPublicationUrl(publication, req.params.placementId, req.body, new Date(), admin(req));
+      const check = await setPublicationUrl(publication, req.params.placementId, req.body, clockNow(), admin(req));
       return { ok: true as const, check };
     },
   );

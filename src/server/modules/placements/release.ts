@@ -21,6 +21,7 @@ import {
   storedCheck,
   type PublicationDeps,
 } from './live-check';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * The release: the admin says the article is live and the money held in escrow goes to the outlet.
@@ -48,7 +49,7 @@ export async function releasePayment(
   deps: PublicationDeps,
   paymentId: string,
   request: PublishRequest = {},
-  now = new Date(),
+  now = clockNow(),
   actor: Actor = SYSTEM,
   /** the admin's address, for the organisation's audit log */
   address: string | null = null,

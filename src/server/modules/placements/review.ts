@@ -16,6 +16,7 @@ import { currentRound, recordEvent, SYSTEM, type Actor, type EffectFacts } from 
 import type { LifeEvent } from '../../../shared/placement-machine';
 import { actorAsMover, memberActor, transition, type TransitionActor } from './transition';
 import type { Member } from '../../lib/contract';
+import { now as clockNow } from '../../lib/clock';
 
 type PlacementRow = typeof placements.$inferSelect;
 
@@ -133,7 +134,7 @@ export async function revisionsLeft(db: Db, member: Member, paymentId: string): 
  * An edit request beyond the included rounds (issue 47): the feedback and a reason tied to the
  * brief, awaiting the editorial team (one at a time). The draft stays under review meanwhile.
  */
-export async function requestExtraRevision(db: Db, member: Member, paymentId: string, feedback: string, reason: string, now: Date = new Date()) {
+export async function requestExtraRevision(db: Db, member: Member, paymentId: string, feedback: string, reason: string, now: Date = clockNow()) {
   if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return db.transaction(async (tx) => {
     const [p] = await tx
@@ -177,7 +178,7 @@ export async function requestExtraRevision(db: Db, member: Member, paymentId: st
  * answered. Accepted, it opens the round (edits requested with its feedback, one more used);
  * declined, the brand reads the reason and may dispute it.
  */
-export async function answerExtraRevision(db: Db, paymentId: string, accept: boolean, reason: string | null, admin: Actor, now: Date = new Date()): Promise<PlacementPayment> {
+export async function answerExtraRevision(db: Db, paymentId: string, accept: boolean, reason: string | null, admin: Actor, now: Date = clockNow()): Promise<PlacementPayment> {
   if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   await db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
@@ -221,7 +222,7 @@ export async function answerExtraRevision(db: Db, paymentId: string, accept: boo
  * POST /api/admin/payments/{id}/writing-started (issue 47): from now a cancellation is a request
  * the team answers. Serialised with a cancellation on the placement's row: a refund claimed first wins.
  */
-export async function markWritingStarted(db: Db, paymentId: string, admin: Actor, now: Date = new Date()): Promise<{ writingStartedAt: string }> {
+export async function markWritingStarted(db: Db, paymentId: string, admin: Actor, now: Date = clockNow()): Promise<{ writingStartedAt: string }> {
   if (!isUuid(paymentId)) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   return db.transaction(async (tx) => {
     const [p] = await tx.select().from(placements).where(eq(placements.id, paymentId)).for('no key update');
@@ -282,7 +283,7 @@ async function attachDraft(
       draftDocumentUrl: url,
       draftDocumentFile: file,
       // a draft means the writing has started (issue 47: cancelling is then a request)
-      writingStartedAt: sql`coalesce(${placements.writingStartedAt}, now())`,
+      writingStartedAt: sql`coalesce(${placements.writingStartedAt}, clock_now())`,
       draftReviewStatus: sql`CASE WHEN ${placements.draftReviewStatus} = 'awaiting_brand_brief' THEN 'pending_brand_review' ELSE ${placements.draftReviewStatus} END`,
     },
     (p) =>

@@ -21,6 +21,7 @@ import {
   storedCheck,
   type PublicationDeps,
 } from './live-check';
+import { now as clockNow } from '../../lib/clock';
 
 export type { PublicationDeps } from './live-check';
 
@@ -53,7 +54,7 @@ export async function setPublicationUrl(
   deps: PublicationDeps,
   paymentId: string,
   request: PublishRequest,
-  now = new Date(),
+  now = clockNow(),
   actor: Actor = SYSTEM,
 ): Promise<PublicationCheck> {
   const { db } = deps;
@@ -201,7 +202,7 @@ async function applyCheck(deps: PublicationDeps, pub: PublicationRow, check: Pag
 }
 
 /** POST /api/admin/payments/{id}/publication/check: the check, now; its result applied like a scheduled one. */
-export async function recheckNow(deps: PublicationDeps, paymentId: string, now = new Date()): Promise<PublicationCheck> {
+export async function recheckNow(deps: PublicationDeps, paymentId: string, now = clockNow()): Promise<PublicationCheck> {
   const [pub] = await deps.db.select().from(publications).where(eq(publications.placementId, paymentId));
   if (!pub) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
   if (!pub.url) throw conflict('live_url_missing', 'This placement was published without a live link: add its URL first');
@@ -217,7 +218,7 @@ export async function recheckNow(deps: PublicationDeps, paymentId: string, now =
  * moves its next check forward in one statement, skipping rows another instance holds), checks
  * them through the checker's limits, and applies each result. Returns how many were checked.
  */
-export async function runDueChecks(deps: PublicationDeps, now = new Date(), batch = 200): Promise<number> {
+export async function runDueChecks(deps: PublicationDeps, now = clockNow(), batch = 200): Promise<number> {
   const at = sql`${now.toISOString()}::timestamptz`;
   // the guarantee is over: the watch ends, unless a problem it found is still being confirmed or is an open case
   const watched = sql`(${at} <= guarantee_ends_at OR health = 'issue' OR failing_since IS NOT NULL)`;

@@ -7,6 +7,7 @@ import type { FileStore } from '../../storage/file-store';
 import { REPORT_STATUS_LABELS } from '../../../shared/reports';
 import { renderReportPdf } from './pdf';
 import { columnsOf, reportCsv, reportLines, reportLogoOf, type Reader } from './service';
+import { now as clockNow } from '../../lib/clock';
 
 type ReportRow = typeof reports.$inferSelect;
 
@@ -57,7 +58,7 @@ export async function reportContent(db: Db, report: ReportRow) {
 }
 
 /** The report's lines and both of its documents, as they are now, as `reader` may read them. */
-export async function reportDocuments(db: Db, files: FileStore, report: ReportRow, reader: Reader, now: Date = new Date()) {
+export async function reportDocuments(db: Db, files: FileStore, report: ReportRow, reader: Reader, now: Date = clockNow()) {
   const { lines, scope, organisation } = await reportContent(db, report);
   const wl = report.whiteLabel;
   const pdf = await renderReportPdf({

@@ -22,6 +22,7 @@ import type { Report, ReportRequest, Share } from '../../../shared/schemas/repor
 import type { PublicationCheck } from '../../../shared/publication';
 import { PARTLY_REFUNDED, isPartlyRefunded } from '../../../shared/payment';
 import { refundedSql } from '../ledger/ledger';
+import { now as clockNow } from '../../lib/clock';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 const LOGO_NOT_FOUND = 'Logo not found: upload it again';
@@ -353,7 +354,7 @@ export function periodOf(cadence: ReportCadence, now: Date): string {
  * (one conditional UPDATE: one instance wins) and, in the same transaction, mailed to its
  * recipients when its lines changed since the last one sent. Returns the ids of the reports sent.
  */
-export async function runScheduledReports(db: Db, now: Date = new Date()): Promise<string[]> {
+export async function runScheduledReports(db: Db, now: Date = clockNow()): Promise<string[]> {
   const weekly = periodOf('weekly', now);
   const monthly = periodOf('monthly', now);
   // the reports whose current period has not been handled (reports_scheduled_idx holds the scheduled ones)

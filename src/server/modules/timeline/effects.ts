@@ -19,6 +19,7 @@ import {
 import type { Tx } from '../../mail/outbox';
 import type { DeadlineStep } from '../../mail/templates';
 import { actorOf, recordAudit, type Actor as AuditActor } from '../org/audit';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * What follows a placement's timeline entry (issue 58, decision 045): the organisation's audit
@@ -267,7 +268,7 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
 };
 
 /** Runs the effects of an entry just inserted, in its transaction (`at`: the audit entry's time). */
-export async function runEffects(tx: Tx, e: PlacementEvent, at: Date = new Date()): Promise<void> {
+export async function runEffects(tx: Tx, e: PlacementEvent, at: Date = clockNow()): Promise<void> {
   const effect = EFFECTS[e.kind];
   const audit = effect.audit && (await effect.audit(e, tx));
   if (audit) {

@@ -4,6 +4,7 @@ import { GUARANTEE_DAYS } from '../../../shared/constants';
 import { briefs, cancellations, payments, placementEvents, placements } from '../../db/schema';
 import type { DeadlineStep } from '../../mail/templates';
 import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service';
+import { now as clockNow } from '../../lib/clock';
 
 /**
  * The workflow's timers (issue 19), run every 15 minutes by pg-boss (jobs/boss.ts) and safe with
@@ -158,7 +159,7 @@ async function sendDeadlineReminders(db: Db, terms: TimerTerms, now: Date): Prom
 }
 
 /** One run of every timer (the job). */
-export async function runPlacementTimers(db: Db, terms: TimerTerms, now = new Date()) {
+export async function runPlacementTimers(db: Db, terms: TimerTerms, now = clockNow()) {
   return {
     briefReminders: await sendBriefReminders(db, terms, now),
     reviewReminders: await sendReviewReminders(db, terms, now),

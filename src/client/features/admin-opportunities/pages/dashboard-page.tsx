@@ -10,6 +10,7 @@ import { OpportunityFilters, noFilters, toListFilters, type Filters } from '../c
 import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { QueryError } from '@/components/query-error';
+import { TestClockPanel } from '../components/test-clock-panel';
 
 export function DashboardPage() {
   const [filters, setFilters] = React.useState<Filters>(noFilters);
@@ -30,6 +31,7 @@ export function DashboardPage() {
           </Link>
         </Button>
       </div>
+      <TestClockPanel />
       <OpportunityFilters value={filters} onChange={setFilters} search={search} />
       <Card className="overflow-hidden">
         {isLoading ? (
