@@ -75,7 +75,7 @@ describe("Byline's time", () => {
       const count = templates.reduce((n, text) => n + (text.match(/(?<!clock_)\bnow\(\)/g) ?? []).length, 0);
       if (count) found[path.relative(ROOT, file)] = count;
     }
-    // the test clock's own row: when it was last moved, on the wall clock
-    expect(found).toEqual({ 'lib/clock.ts': 1 });
+    // the test clock's own row: when it was last moved or reset, on the wall clock
+    expect(found).toEqual({ 'lib/clock.ts': 2 });
   });
 });

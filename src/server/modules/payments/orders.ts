@@ -3,7 +3,6 @@ import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, cartLines, checkouts, disputes, opportunities, orders, orgClients, payments, placements, taxDocuments } from '../../db/schema';
 import { isoUtc } from '../../db/statement';
-import { now } from '../../lib/clock';
 import { notFound, conflict, upstreamFailed } from '../../lib/errors';
 import type { Member, Scope } from '../../lib/contract';
 import { cursorAt, encodeCursor, type Cursor } from '../../lib/paging';
@@ -324,7 +323,7 @@ export async function orderOf(db: Db, scope: Scope, orderId: string): Promise<Or
             outletName: opportunities.outletName,
             amount: sql<string>`${checkouts.amount}::text`,
             // issue 59: the promise of a purchase now, as the cart shows it
-            promise: sql<{ liveBy: string; usuallyBy: string | null } | null>`promise_json(${opportunities.tatDays}, ${opportunities.outletId}, ${startOfUtcDay(now()).toISOString()}::timestamptz)`,
+            promise: sql<{ liveBy: string; usuallyBy: string | null } | null>`promise_json(${opportunities.tatDays}, ${opportunities.outletId}, ${startOfUtcDay(clockNow()).toISOString()}::timestamptz)`,
           })
           .from(checkouts)
           .innerJoin(opportunities, eq(opportunities.id, checkouts.opportunityId))
