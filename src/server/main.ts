@@ -99,6 +99,7 @@ async function main() {
       autoApproveDays: config.AUTO_APPROVE_DAYS,
       reminderHours: config.REMINDER_HOURS,
     },
+    lateCredit: { percent: config.LATE_CREDIT_PERCENT, maxPercent: config.LATE_CREDIT_MAX_PERCENT, cancelDays: config.LATE_CANCEL_DAYS },
     publication: {
       db,
       provider: payments,

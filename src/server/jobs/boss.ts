@@ -17,6 +17,9 @@ import { pruneRateLimitHits } from '../lib/rate-limit';
 import { runDueChecks, type PublicationDeps } from '../modules/placements/watch';
 import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
 import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
+import { creditLatePlacements } from '../modules/payments/late-credit';
+import type { LateCreditTerms } from '../../shared/late-credit';
+import { now } from '../lib/clock';
 
 export const JOBS = {
   /** Gives back the slots of checkouts whose 30 minutes are up. */
@@ -31,6 +34,8 @@ export const JOBS = {
   publicationChecks: 'publication-checks',
   /** The workflow's reminders and automatic approvals (modules/timeline/timers.ts). */
   placementTimers: 'placement-timers',
+  /** Late credit (issue 59): each business day a placement is late past its "Live by", credited once. */
+  lateCredits: 'late-credits',
   /** Scheduled reports whose week or month began: each period once, sent when they changed (issue 48). */
   scheduledReports: 'scheduled-reports',
   /** The embedded database only: VACUUM and ANALYZE, which a PostgreSQL server's autovacuum does. */
@@ -44,6 +49,7 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.rateLimitPrune]: '47 * * * *',
   [JOBS.publicationChecks]: '*/5 * * * *',
   [JOBS.placementTimers]: '*/15 * * * *',
+  [JOBS.lateCredits]: '7 * * * *',
   [JOBS.scheduledReports]: '*/15 * * * *',
   [JOBS.embeddedMaintenance]: '23 * * * *',
 };
@@ -70,6 +76,8 @@ export async function startJobs(opts: {
   publication?: PublicationDeps;
   /** the workflow's timers (BRIEF_REMINDER_DAYS, REVIEW_REMINDER_DAYS, AUTO_APPROVE_DAYS); absent: not run here */
   timers?: TimerTerms;
+  /** LATE_CREDIT_PERCENT, LATE_CREDIT_MAX_PERCENT, LATE_CANCEL_DAYS; absent: no late credits are made here */
+  lateCredit?: LateCreditTerms;
   /** the seller and tax on invoices of test checkouts fulfilled by the sweep */
   invoicing?: InvoiceSettings;
   onError?: (err: Error) => void;
@@ -141,6 +149,12 @@ export async function startJobs(opts: {
   if (timers) {
     await boss.work(JOBS.placementTimers, polling, async () => {
       await runPlacementTimers(handle.db, timers, new Date());
+    });
+  }
+  const lateCredit = opts.lateCredit;
+  if (lateCredit) {
+    await boss.work(JOBS.lateCredits, polling, async () => {
+      await creditLatePlacements(handle.db, provider, lateCredit, now());
     });
   }
   const publication = opts.publication;

@@ -118,8 +118,11 @@ export async function notifyRefunded(
     toAdmins = false,
     amount,
     note,
+    lateDay,
   }: {
     toAdmins?: boolean;
+    /** a late credit (issue 59): the business day late it credits */
+    lateDay?: number;
     /** what was given back (a part refund's amount, or what a full refund gave after parts); default: the amount charged */
     amount?: string;
     /** a part refund (issue 47), with the reason the admin wrote */
@@ -136,6 +139,7 @@ export async function notifyRefunded(
     amount: amount ?? p.amount,
     reason: p.refundReason ?? 'admin',
     ...(partial ? { partial: true, note: note ?? null } : {}),
+    ...(lateDay ? { lateDay } : {}),
   };
   await enqueueMail(tx, { userId: p.brandId }, { kind: 'refund_issued', ...base });
   // a published placement refunded (its article gone): the admins are told too

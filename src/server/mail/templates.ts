@@ -58,7 +58,7 @@ export type MailData =
   | (PlacementFacts & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
   | (PlacementFacts & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
   | (PlacementFacts & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
-  | (PlacementFacts & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null })
+  | (PlacementFacts & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null; lateDay?: number })
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
@@ -112,6 +112,8 @@ const REFUND_WHY: Record<RefundReason, string> = {
   swap: 'You chose a cheaper alternative for this placement, and the difference was refunded.',
   cancelled: 'You cancelled this placement, and it was refunded as agreed.',
   dispute: 'Your dispute about this placement was decided in your favour, and it was refunded.',
+  late_credit: 'Your article was not published by the date we promised, so you were credited for each business day late.',
+  late_cancel: 'Your article was not published long after the date we promised, so you cancelled it and were refunded all that was left.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
@@ -311,6 +313,19 @@ function draftFor(d: MailData, reader: MailReader): Draft {
       };
     case 'refund_issued': {
       const what = amounts ? formatUsd(d.amount) : 'a payment';
+      // a late credit (issue 59): no claim was made, Byline credits its own lateness
+      if (d.lateDay)
+        return {
+          subject: amounts ? `Byline is late: we credited you ${what}: ${d.title}` : `Byline is late: ${d.title}`,
+          paragraphs: [
+            amounts
+              ? `Byline is late: we credited you ${what} because ${placement(d)} is not published ${d.lateDay} business day${d.lateDay === 1 ? '' : 's'} after the date we promised.`
+              : `Byline is late: ${placement(d)} is not published ${d.lateDay} business day${d.lateDay === 1 ? '' : 's'} after the date we promised, and the buyer was credited.`,
+            ...(amounts ? ['It comes with its own credit note and can take 5-10 business days to appear on your statement.'] : []),
+          ],
+          facts: [['Outlet', d.outlet], ['Placement', d.title], ['Business days late', String(d.lateDay)], ...money(['Amount credited', formatUsd(d.amount)])],
+          action: { label: 'Open the placement', path: `/brand/my-articles/${d.paymentId}` },
+        };
       return {
         subject: `Refund issued: ${d.title}`,
         paragraphs: d.partial
