@@ -25,8 +25,9 @@ CREATE TABLE "late_credits" (
   "created_at" timestamp with time zone DEFAULT now() NOT NULL,
   PRIMARY KEY ("placement_id", "late_day")
 );--> statement-breakpoint
--- the sweep's and the reminder's read: placements in progress with a promise, by their current Live by
-CREATE INDEX "placements_live_by_idx" ON "placements" USING btree (live_by("promised_by", "promise_moved_days")) WHERE state = 'in_progress' AND promised_by IS NOT NULL;--> statement-breakpoint
+-- the sweep's and the reminder's read: placements in progress with a promise, by it (Live by is never
+-- before promised_by, so "promised_by < t" narrows the read to the index before live_by is applied)
+CREATE INDEX "placements_promised_by_idx" ON "placements" USING btree ("promised_by") WHERE state = 'in_progress' AND promised_by IS NOT NULL;--> statement-breakpoint
 -- A purchase request's reminder before it expires, once (the conditional UPDATE that sets it sends it).
 ALTER TABLE "purchase_requests" ADD COLUMN "reminded_at" timestamp with time zone;--> statement-breakpoint
 -- The record counts the promise: a placement with a promise is on time when it was published by

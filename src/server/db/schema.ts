@@ -625,8 +625,8 @@ export const placements = pgTable(
     // the admins' search by brand
     index('placements_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('placements_opportunity_idx').on(t.opportunityId),
-    // the late credit's sweep and reminder (drizzle/0054): in progress, by the current Live by
-    index('placements_live_by_idx').on(sql`live_by(promised_by, promise_moved_days)`).where(sql`state = 'in_progress' AND promised_by IS NOT NULL`),
+    // the late credit's sweep and reminder (drizzle/0054): in progress, by the promise
+    index('placements_promised_by_idx').on(t.promisedBy).where(sql`state = 'in_progress' AND promised_by IS NOT NULL`),
     // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
     // The predicates are those of modules/placements/tabs.ts.
     index('placements_tab_projects_idx').on(t.createdAt, t.id).where(sql`state IN ('in_progress', 'published')`),

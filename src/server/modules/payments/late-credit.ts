@@ -104,7 +104,7 @@ export async function creditLatePlacements(db: Db, provider: PaymentProvider, te
   const due = rowsOf<{ id: string }>(
     await db.execute(sql`
       SELECT pl.id FROM placements pl
-      WHERE pl.state = 'in_progress' AND pl.promised_by IS NOT NULL
+      WHERE pl.state = 'in_progress' AND pl.promised_by IS NOT NULL AND pl.promised_by < ${at.toISOString()}::timestamptz
         AND live_by(pl.promised_by, pl.promise_moved_days) < ${at.toISOString()}::timestamptz
         AND late_days(pl.promised_by, pl.promise_moved_days, ${at.toISOString()}::timestamptz)
           > coalesce((SELECT max(lc.late_day) FROM late_credits lc WHERE lc.placement_id = pl.id), 0)

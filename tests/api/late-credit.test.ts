@@ -1,0 +1,162 @@
+/**
+ * Credit without a claim (issue 59, decision 049): a placement not published by its "Live by" date
+ * credits the brand LATE_CREDIT_PERCENT (2) of its price for each business day late, to the cent
+ * (half-up), up to LATE_CREDIT_MAX_PERCENT (20), each day once however many instances sweep, never
+ * after publication, weekends not counted, the promise moved by the brand's own delay respected;
+ * each credit a part refund with its credit note, its mail and its timeline entry. After
+ * LATE_CANCEL_DAYS (10) business days late the brand cancels in one click for all that is left.
+ * Byline's time is moved with the test clock (tests/support/clock.ts).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lateCredits, mailOutbox, paymentRefunds, payments, placementEvents, placements, taxDocuments } from '../../src/server/db/schema';
+import { renderMail, type MailData } from '../../src/server/mail/templates';
+import { creditLatePlacements } from '../../src/server/modules/payments/late-credit';
+import { paymentMoney } from '../../src/server/modules/ledger/ledger';
+import type { LateCreditTerms } from '../../src/shared/late-credit';
+import type { Agent } from '../support/app';
+import { setClockTo, setTestClock } from '../support/clock';
+import { kinds, signedIn } from '../support/factories';
+import { createOpportunity, createPaymentsTestApp, sessionIdOf, type PaymentsTestApp } from '../support/payments';
+import { now } from '../../src/server/lib/clock';
+
+let t: PaymentsTestApp;
+let brand: Agent;
+let admin: Agent;
+
+const TERMS: LateCreditTerms = { percent: 2, maxPercent: 20, cancelDays: 10 };
+/** Monday 4 January 2027, noon UTC: the "Live by" of every placement here. */
+const LIVE_BY = new Date('2027-01-04T12:00:00.000Z');
+const day = (iso: string) => new Date(`${iso}T09:00:00.000Z`);
+
+beforeAll(async () => {
+  t = await createPaymentsTestApp();
+  brand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+  admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
+});
+afterEach(() => setTestClock(t.db, 0));
+afterAll(() => t.close());
+
+/** Bought through the checkout (invoice and all), its promise then set to LIVE_BY (moved by `moved` business days). */
+async function buy(priceUsd: string, moved = 0): Promise<string> {
+  const opp = await createOpportunity(t.db, { maxSlots: 10, priceUsd });
+  const res = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
+  const sessionId = sessionIdOf(res.body.url);
+  expect((await brand.post(`/api/payments/checkout/${sessionId}/pay`)).status).toBe(200);
+  const [row] = await t.db.select().from(payments).where(eq(payments.providerSessionId, sessionId));
+  await t.db.update(placements).set({ promisedBy: LIVE_BY, promiseMovedDays: moved }).where(eq(placements.id, row.id));
+  return row.id;
+}
+
+/** Sweeps at `at` (Byline's clock moved there), `n` sweeps at once. */
+async function sweepAt(at: Date, n = 1) {
+  await setClockTo(t.db, at);
+  return (await Promise.all(Array.from({ length: n }, () => creditLatePlacements(t.db, t.provider, TERMS, now())))).reduce((a, b) => a + b, 0);
+}
+
+const creditsOf = (id: string) => t.db.select().from(lateCredits).where(eq(lateCredits.placementId, id)).orderBy(lateCredits.lateDay);
+const cents = (usd: string) => Math.round(Number(usd) * 100);
+const creditNotes = (id: string) => t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')));
+const refundMails = (id: string) =>
+  t.db.select().from(mailOutbox).where(and(eq(mailOutbox.kind, 'refund_issued'), sql`${mailOutbox.data} ->> 'paymentId' = ${id}`));
+
+describe('the late credit', () => {
+  it('is 2% of the price per business day late, half-up to the cent, once per day with sweeps at once, weekends not counted, capped at 20%', async () => {
+    const id = await buy('123.45');
+    // not late on its Live by day, nor the same day after its hour
+    expect(await sweepAt(new Date('2027-01-04T18:00:00.000Z'), 2)).toBe(0);
+    // Tuesday: 1 business day late, 2% of 12345 cents = 246.9 → 247, credited once by three sweeps at once
+    await sweepAt(day('2027-01-05'), 3);
+    let credits = await creditsOf(id);
+    expect(credits.map((c) => [c.lateDay, c.amount])).toEqual([[1, '2.47']]);
+    const [refund] = await t.db.select().from(paymentRefunds).where(eq(paymentRefunds.id, credits[0].refundId));
+    expect(refund).toMatchObject({ amount: '2.47', reason: 'late_credit' });
+    expect(refund.completedAt).not.toBeNull();
+    expect(await creditNotes(id)).toBe(1);
+    const mails = await refundMails(id);
+    expect(mails).toHaveLength(1);
+    const rendered = renderMail(mails[0].data as unknown as MailData, 'https://portal.byline.test');
+    expect(rendered.subject).toContain('Byline is late: we credited you $2.47');
+    expect(rendered.text).toContain('1 business day after the date we promised');
+    // the timeline says it, to the brand too
+    const timeline = (await brand.get<{ kind: string; details: Record<string, unknown> }[]>(`/api/brand/placements/${id}/timeline`)).body;
+    expect(timeline.filter((e) => e.kind === 'refunded').map((e) => e.details)).toEqual([
+      expect.objectContaining({ amount: '2.47', reason: 'late_credit', partial: true, lateDay: 1 }),
+    ]);
+    // Saturday and Sunday: still Friday's 4 days late
+    await sweepAt(day('2027-01-09'), 2);
+    await sweepAt(day('2027-01-10'), 2);
+    credits = await creditsOf(id);
+    expect(credits.map((c) => c.lateDay)).toEqual([1, 2, 3, 4]);
+    // Tuesday 19 January: 11 business days late; 10 credits, the tenth what is left under 20% (2469 cents)
+    await sweepAt(day('2027-01-19'), 2);
+    credits = await creditsOf(id);
+    expect(credits.map((c) => c.lateDay)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(credits.slice(0, 9).every((c) => c.amount === '2.47')).toBe(true);
+    expect(credits[9].amount).toBe('2.46');
+    expect(credits.reduce((s, c) => s + cents(c.amount), 0)).toBe(2469);
+    expect(await paymentMoney(t.db, id)).toMatchObject({ refunded: '24.69', leftToRefund: '98.76' });
+    // later days credit nothing more
+    expect(await sweepAt(day('2027-02-15'), 2)).toBe(0);
+    expect(await creditNotes(id)).toBe(10);
+    expect(await refundMails(id)).toHaveLength(10);
+  });
+
+  it('stops at publication', async () => {
+    const id = await buy('100.00');
+    await sweepAt(day('2027-01-06'));
+    expect((await creditsOf(id)).map((c) => [c.lateDay, c.amount])).toEqual([
+      [1, '2.00'],
+      [2, '2.00'],
+    ]);
+    expect((await admin.post(`/api/admin/payments/${id}/release`)).status).toBe(200);
+    expect(await sweepAt(day('2027-01-12'))).toBe(0);
+    expect(await creditsOf(id)).toHaveLength(2);
+  });
+
+  it('counts from the promise moved by the brand’s delay', async () => {
+    const id = await buy('100.00', 2);
+    // Live by moved two business days: Wednesday 6 January
+    expect(await sweepAt(day('2027-01-06'))).toBe(0);
+    await sweepAt(day('2027-01-07'));
+    expect((await creditsOf(id)).map((c) => c.lateDay)).toEqual([1]);
+  });
+});
+
+describe('the late cancel', () => {
+  it('is refused before 10 business days late and refunds all that is left after', async () => {
+    const id = await buy('200.00');
+    // Friday 15 January: 9 business days late, 9 credits of 4.00
+    await sweepAt(day('2027-01-15'));
+    expect(await creditsOf(id)).toHaveLength(9);
+    const page = async () => (await brand.get<{ life: { actions: string[] } }>(`/api/brand/placements/${id}`)).body;
+    expect((await page()).life.actions).not.toContain('cancel_late');
+    const early = await brand.post(`/api/brand/placements/${id}/cancel-late`);
+    expect(early.status).toBe(409);
+    expect(early.body.message).toMatch(/9 business days late: it can be cancelled this way once it is 10 business days late/);
+    // Monday 18 January: 10 business days late, the tenth credit makes 40.00 in all
+    await sweepAt(day('2027-01-18'));
+    expect(await creditsOf(id)).toHaveLength(10);
+    expect((await page()).life.actions).toContain('cancel_late');
+    const done = await brand.post(`/api/brand/placements/${id}/cancel-late`);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ refundedUsd: '160.00' });
+    const [pay] = await t.db.select().from(payments).where(eq(payments.id, id));
+    expect(pay).toMatchObject({ status: 'refunded', refundReason: 'late_cancel' });
+    expect(await paymentMoney(t.db, id)).toMatchObject({ refunded: '200.00', leftToRefund: '0.00' });
+    const [pl] = await t.db.select().from(placements).where(eq(placements.id, id));
+    expect(pl.state).toBe('refunded');
+    // 10 credit notes for the credits, 1 for the rest
+    expect(await creditNotes(id)).toBe(11);
+    const last = (await refundMails(id)).find((m) => (m.data as { reason?: string; partial?: boolean }).partial !== true)!;
+    const rendered = renderMail(last.data as unknown as MailData, 'https://portal.byline.test');
+    expect(rendered.text).toContain('$160.00');
+    expect(rendered.text).toContain('long after the date we promised');
+    const entries = await t.db.select().from(placementEvents).where(and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'cancel_requested')));
+    expect(entries.map((e) => e.details)).toEqual([expect.objectContaining({ late: true, lateDays: 10, amount: '160.00' })]);
+    // once
+    expect((await brand.post(`/api/brand/placements/${id}/cancel-late`)).status).toBe(409);
+    await sweepAt(day('2027-01-20'));
+    expect(await creditsOf(id)).toHaveLength(10);
+  });
+});
