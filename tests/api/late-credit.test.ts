@@ -19,6 +19,15 @@ import { setClockTo, setTestClock } from '../support/clock';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPaymentsTestApp, sessionIdOf, type PaymentsTestApp } from '../support/payments';
 import { now } from '../../src/server/lib/clock';
+import { spawn } from 'node:child_process';
+import type { DbHandle } from '../../src/server/db/client';
+import { completePendingPartialRefunds } from '../../src/server/modules/payments/refunds';
+import { issueInvoice, TEST_INVOICING } from '../../src/server/modules/invoices/service';
+import { stripeProvider } from '../../src/server/providers/stripe';
+import { createTestDb, dbKind } from '../support/db';
+import { createUser } from '../support/factories';
+import { makePayment } from '../support/payments';
+import { startStripeStandIn } from '../support/stripe-stand-in';
 
 let t: PaymentsTestApp;
 let brand: Agent;
@@ -158,5 +167,67 @@ describe('the late cancel', () => {
     expect((await brand.post(`/api/brand/placements/${id}/cancel-late`)).status).toBe(409);
     await sweepAt(day('2027-01-20'));
     expect(await creditsOf(id)).toHaveLength(10);
+  });
+});
+
+describe.skipIf(dbKind !== 'postgres')('the late credit through a kill -9', () => {
+  let h: DbHandle;
+  let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let dbUrl = '';
+  beforeAll(async () => {
+    h = await createTestDb();
+    const name = ((await h.db.execute(sql`SELECT current_database() AS d`)) as unknown as { rows: { d: string }[] }).rows[0].d;
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    dbUrl = url.toString();
+    stripe = await startStripeStandIn();
+  });
+  afterAll(async () => {
+    await stripe?.close();
+    await h?.close();
+  });
+
+  it('a sweep killed after the provider was asked: the day is credited once, completed afterwards', async () => {
+    const buyer = await createUser(h.db, kinds.approvedBrand);
+    const opp = await createOpportunity(h.db, { priceUsd: '123.45' });
+    const p = await makePayment(h.db, buyer.id, opp.id, { amount: '123.45', stripePaymentId: 'pi_test_late_kill' });
+    await h.db.transaction((tx) => issueInvoice(tx, p.id, TEST_INVOICING, new Date()));
+    await h.db.update(placements).set({ promisedBy: LIVE_BY }).where(eq(placements.id, p.id));
+    const at = day('2027-01-05');
+    stripe.holdRefunds(true);
+    const from = stripe.calls.length;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/deadline-child.ts'], {
+      env: { ...process.env, DEADLINE_DB_URL: dbUrl, STRIPE_PORT: String(stripe.port), NOW: at.toISOString(), JOB: 'lateCredits' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const deadline = Date.now() + 30_000;
+    while (!stripe.calls.slice(from).some((c) => c.path === '/v1/refunds')) {
+      if (Date.now() > deadline) throw new Error(`the sweep never called the provider: ${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    stripe.holdRefunds(false);
+    // the day was claimed before the provider call; its refund is not recorded as made
+    const claimed = await h.db.select().from(lateCredits).where(eq(lateCredits.placementId, p.id));
+    expect(claimed.map((c) => [c.lateDay, c.amount])).toEqual([[1, '2.47']]);
+    const [pending] = await h.db.select().from(paymentRefunds).where(eq(paymentRefunds.id, claimed[0].refundId));
+    expect(pending.completedAt).toBeNull();
+    // another sweep the same day (two at once) credits nothing more; the guarantee job completes the claim once
+    const provider = stripeProvider({ secretKey: 'sk_test_byline', webhookSecret: 'whsec_test', host: '127.0.0.1', port: stripe.port, protocol: 'http' });
+    const sweeps = await Promise.all([creditLatePlacements(h.db, provider, TERMS, at), creditLatePlacements(h.db, provider, TERMS, at)]);
+    expect(sweeps).toEqual([0, 0]);
+    expect(await completePendingPartialRefunds(h.db, provider, at)).toBe(1);
+    expect(await completePendingPartialRefunds(h.db, provider, at)).toBe(0);
+    const [done] = await h.db.select().from(paymentRefunds).where(eq(paymentRefunds.id, claimed[0].refundId));
+    expect(done.completedAt).not.toBeNull();
+    expect(stripe.refundedOf('pi_test_late_kill')).toBe(247);
+    expect(new Set(stripe.calls.filter((c) => c.path === '/v1/refunds').map((c) => c.idempotencyKey))).toEqual(new Set([`refund-${claimed[0].refundId}`]));
+    expect(stripe.unexpected).toEqual([]);
+    expect(await h.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, p.id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
+    expect(await h.db.$count(lateCredits, eq(lateCredits.placementId, p.id))).toBe(1);
   });
 });
