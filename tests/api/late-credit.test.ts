@@ -9,7 +9,20 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lateCredits, mailOutbox, paymentRefunds, payments, placementEvents, placements, taxDocuments } from '../../src/server/db/schema';
+import {
+  disputes,
+  lateCredits,
+  mailOutbox,
+  paymentRefunds,
+  payments,
+  placementEvents,
+  placements,
+  purchaseRequests,
+  taxDocuments,
+  users,
+} from '../../src/server/db/schema';
+import { runPlacementTimers, type TimerTerms } from '../../src/server/modules/timeline/timers';
+import { remindExpiringPurchaseRequests } from '../../src/server/modules/org/budget';
 import { renderMail, type MailData } from '../../src/server/mail/templates';
 import { creditLatePlacements } from '../../src/server/modules/payments/late-credit';
 import { paymentMoney } from '../../src/server/modules/ledger/ledger';
@@ -31,6 +44,7 @@ import { startStripeStandIn } from '../support/stripe-stand-in';
 
 let t: PaymentsTestApp;
 let brand: Agent;
+let brandUser: { id: string; email: string; organisationId: string | null };
 let admin: Agent;
 
 const TERMS: LateCreditTerms = { percent: 2, maxPercent: 20, cancelDays: 10 };
@@ -40,7 +54,9 @@ const day = (iso: string) => new Date(`${iso}T09:00:00.000Z`);
 
 beforeAll(async () => {
   t = await createPaymentsTestApp();
-  brand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+  const b = await signedIn(t.app, t.db, kinds.approvedBrand);
+  brand = b.agent;
+  brandUser = b.user;
   admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
 });
 afterEach(() => setTestClock(t.db, 0));
@@ -167,6 +183,83 @@ describe('the late cancel', () => {
     expect((await brand.post(`/api/brand/placements/${id}/cancel-late`)).status).toBe(409);
     await sweepAt(day('2027-01-20'));
     expect(await creditsOf(id)).toHaveLength(10);
+  });
+});
+
+const HOUR = 3_600_000;
+const TIMER_TERMS: TimerTerms = { briefReminderDays: [], reviewReminderDays: 365, autoApproveDays: 0, reminderHours: 24 };
+const remindersOf = (id: string) =>
+  t.db.select().from(placementEvents).where(and(eq(placementEvents.placementId, id), eq(placementEvents.kind, 'deadline_reminder')));
+const reminderMails = (id: string) =>
+  t.db.select().from(mailOutbox).where(and(eq(mailOutbox.kind, 'deadline_reminder'), sql`${mailOutbox.data} ->> 'paymentId' = ${id}`));
+const adminAddresses = async () => (await t.db.select({ email: users.email }).from(users).where(eq(users.role, 'admin'))).map((u) => u.email).sort();
+/** Two instances running the timers at the same moment. */
+const timersTwice = (at: Date) => Promise.all([runPlacementTimers(t.db, TIMER_TERMS, at), runPlacementTimers(t.db, TIMER_TERMS, at)]);
+
+describe('the reminders before the new automatic steps', () => {
+  it('the first late credit: to every admin 24 hours before, once, not earlier', async () => {
+    const id = await buy('100.00');
+    // Live by Monday 4 January noon: the first credit is due at the start of Tuesday 5 January (UTC)
+    const due = new Date('2027-01-05T00:00:00.000Z');
+    await timersTwice(new Date(due.getTime() - 25 * HOUR));
+    expect(await remindersOf(id)).toHaveLength(0);
+    await timersTwice(new Date(due.getTime() - 23 * HOUR));
+    await timersTwice(new Date(due.getTime() - 1 * HOUR));
+    const reminders = await remindersOf(id);
+    expect(reminders.map((r) => r.details)).toEqual([expect.objectContaining({ deadline: 'late_credit', at: due.toISOString() })]);
+    const mails = await reminderMails(id);
+    expect(mails.map((m) => m.toAddress).sort()).toEqual(await adminAddresses());
+    const rendered = renderMail(mails[0].data as unknown as MailData, 'https://portal.byline.test');
+    expect(rendered.subject).toMatch(/^Publish by .+ UTC or the brand is credited: /);
+  });
+
+  it('a dispute answered, escalated or decided for want of an answer: to the side that can still act, once', async () => {
+    const ids = [await buy('100.00'), await buy('100.00'), await buy('100.00')];
+    const due = new Date('2027-02-10T12:00:00.000Z');
+    const base = { kind: 'content' as const, reason: 'not_as_briefed' as const, asked: 'refund_full' as const, text: 'Not what we asked for', requestedBy: brandUser.id };
+    await t.db.insert(disputes).values([
+      { ...base, placementId: ids[0], status: 'open', respondBy: due },
+      { ...base, placementId: ids[1], status: 'offered', answerAction: 'offer', offerAmount: '10.00', escalateBy: due },
+      { ...base, placementId: ids[2], status: 'escalated', decideBy: due },
+    ]);
+    await timersTwice(new Date(due.getTime() - 25 * HOUR));
+    for (const id of ids) expect(await remindersOf(id)).toHaveLength(0);
+    await timersTwice(new Date(due.getTime() - 23 * HOUR));
+    await timersTwice(new Date(due.getTime() - 2 * HOUR));
+    const steps = await Promise.all(ids.map(async (id) => (await remindersOf(id)).map((r) => r.details.deadline)));
+    expect(steps).toEqual([['dispute_answer'], ['dispute_escalate'], ['dispute_decide']]);
+    const to = await Promise.all(ids.map(async (id) => (await reminderMails(id)).map((m) => m.toAddress).sort()));
+    expect(to[0]).toEqual(await adminAddresses());
+    expect(to[1]).toEqual([brandUser.email]);
+    expect(to[2]).toEqual(await adminAddresses());
+    const brandMail = renderMail((await reminderMails(ids[1]))[0].data as unknown as MailData, 'https://portal.byline.test');
+    expect(brandMail.subject).toMatch(/^Accept or escalate by .+ UTC: /);
+  });
+
+  it('a purchase request about to expire: to the members who can approve it, once, not earlier', async () => {
+    const orgId = brandUser.organisationId!;
+    const buyer = await createUser(t.db, { ...kinds.approvedBrand, organisationId: orgId, orgRole: 'buyer' });
+    const opp = await createOpportunity(t.db, { priceUsd: '900.00', title: 'A long read' });
+    const expiresAt = new Date('2027-03-01T10:00:00.000Z');
+    const [pr] = await t.db
+      .insert(purchaseRequests)
+      .values({ organisationId: orgId, requestedBy: buyer.id, opportunityId: opp.id, amount: '900.00', expiresAt })
+      .returning();
+    const mails = () =>
+      t.db.select().from(mailOutbox).where(and(eq(mailOutbox.kind, 'purchase_request'), sql`${mailOutbox.data} ->> 'expiresAt' = ${expiresAt.toISOString()}`));
+    const twice = (at: Date) => Promise.all([remindExpiringPurchaseRequests(t.db, 24, at), remindExpiringPurchaseRequests(t.db, 24, at)]);
+    await twice(new Date(expiresAt.getTime() - 25 * HOUR));
+    expect(await mails()).toHaveLength(0);
+    expect((await twice(new Date(expiresAt.getTime() - 23 * HOUR))).reduce((a, b) => a + b, 0)).toBe(1);
+    await twice(new Date(expiresAt.getTime() - 1 * HOUR));
+    const sent = await mails();
+    // the owner, not the buyer who asked
+    expect(sent.map((m) => m.toAddress)).toEqual([brandUser.email]);
+    const rendered = renderMail(sent[0].data as unknown as MailData, 'https://portal.byline.test');
+    expect(rendered.subject).toMatch(/^Approve by .+ UTC or the request expires: /);
+    expect(rendered.text).toContain('$900.00');
+    const [row] = await t.db.select().from(purchaseRequests).where(eq(purchaseRequests.id, pr.id));
+    expect(row.remindedAt).not.toBeNull();
   });
 });
 

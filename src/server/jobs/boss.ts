@@ -18,6 +18,7 @@ import { runDueChecks, type PublicationDeps } from '../modules/placements/watch'
 import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
 import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
 import { creditLatePlacements } from '../modules/payments/late-credit';
+import { remindExpiringPurchaseRequests } from '../modules/org/budget';
 import type { LateCreditTerms } from '../../shared/late-credit';
 import { now } from '../lib/clock';
 
@@ -149,6 +150,8 @@ export async function startJobs(opts: {
   if (timers) {
     await boss.work(JOBS.placementTimers, polling, async () => {
       await runPlacementTimers(handle.db, timers, new Date());
+      // issue 59: a purchase request about to expire (it has no placement, so no timeline)
+      await remindExpiringPurchaseRequests(handle.db, timers.reminderHours, now());
     });
   }
   const lateCredit = opts.lateCredit;

@@ -269,7 +269,9 @@ export async function notifyDeadlineReminder(tx: Tx, paymentId: string, step: De
   const p = await placement(tx, paymentId);
   if (!p) return;
   const data = { kind: 'deadline_reminder' as const, paymentId: p.paymentId, title: p.title, outlet: p.outlet, step, at };
-  if (step === 'swap') await enqueueMail(tx, { userId: p.brandId }, data);
+  if (step === 'swap' || step === 'dispute_escalate') await enqueueMail(tx, { userId: p.brandId }, data);
+  // an escalated dispute is decided by an admin who neither published nor answered it: every admin is told
+  else if (step === 'dispute_decide') await enqueueAdminMail(tx, data);
   else if (p.assigneeId) await enqueueMail(tx, { userId: p.assigneeId }, data);
   else await enqueueAdminMail(tx, data);
 }

@@ -6,7 +6,7 @@ import { TEST_MODE_NOTICE, type RefundReason } from '../../shared/payment';
 const PORTAL_NAME = 'Byline';
 
 /** The automatic steps a reminder comes before (issue 59): the team's two, the brand's one. */
-export type DeadlineStep = 'guarantee' | 'cancellation' | 'swap';
+export type DeadlineStep = 'guarantee' | 'cancellation' | 'swap' | 'late_credit' | 'dispute_answer' | 'dispute_escalate' | 'dispute_decide';
 
 /** What every placement's mail names. */
 export interface PlacementFacts {
@@ -63,7 +63,8 @@ export type MailData =
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
   // purchase approval (decision 034): to the approvers, then to the requester
-  | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string }
+  // `expiresAt`: the reminder before it expires (issue 59)
+  | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string; expiresAt?: string }
   | { kind: 'purchase_decided'; approved: boolean; reason: string | null; title: string; outlet: string; amount: string; approver: string }
   // a scheduled report (issue 48) to one of its recipients, who may not have an account; its PDF and CSV attached
   | { kind: 'scheduled_report'; reportId: string; name: string; period: string; lines: number; email: string; token: string }
@@ -263,6 +264,43 @@ function draftFor(d: MailData, reader: MailReader): Draft {
             ],
             action: { label: 'Choose an alternative', path: `/brand/my-articles/${d.paymentId}` },
           };
+        // issue 59: the first late credit, a dispute's deadlines
+        case 'late_credit':
+          return {
+            subject: `Publish by ${when} or the brand is credited: ${d.title}`,
+            paragraphs: [
+              `${placement(d)} is past the date promised to the brand and not published yet.`,
+              `Unless it is published by ${when}, the brand is credited a part of the price for each business day late, automatically.`,
+            ],
+            action: { label: 'Open the project', path: `/admin/projects/${d.paymentId}` },
+          };
+        case 'dispute_answer':
+          return {
+            subject: `Answer the dispute by ${when}: ${d.title}`,
+            paragraphs: [
+              `The brand disputes ${placement(d)}.`,
+              `Unless the editorial team answers by ${when}, the brand gets what it asked for, automatically.`,
+            ],
+            action: { label: 'Answer the dispute', path: '/admin/disputes' },
+          };
+        case 'dispute_escalate':
+          return {
+            subject: `Accept or escalate by ${when}: ${d.title}`,
+            paragraphs: [
+              `The editorial team answered your dispute about ${placement(d)}.`,
+              `Unless you escalate it by ${when}, its answer stands (an offer is taken as accepted), automatically.`,
+            ],
+            action: { label: 'Open the dispute', path: `/brand/my-articles/${d.paymentId}` },
+          };
+        case 'dispute_decide':
+          return {
+            subject: `Decide the escalated dispute by ${when}: ${d.title}`,
+            paragraphs: [
+              `The brand escalated its dispute about ${placement(d)}.`,
+              `Unless it is decided by ${when}, the brand gets what it asked for, automatically.`,
+            ],
+            action: { label: 'Decide the dispute', path: '/admin/disputes' },
+          };
       }
       break;
     }
@@ -365,6 +403,20 @@ function draftFor(d: MailData, reader: MailReader): Draft {
         action: { label: 'Accept the invitation', path: `/invite/${encodeURIComponent(d.token)}` },
       };
     case 'purchase_request':
+      if (d.expiresAt) {
+        const when = `${dateTimeFmt.format(new Date(d.expiresAt))} UTC`;
+        return {
+          subject: `Approve by ${when} or the request expires: ${d.outlet}`,
+          paragraphs: [
+            amounts
+              ? `${d.requester} asked to buy ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}, above their approval threshold.`
+              : `${d.requester} asked to buy ${d.title} at ${d.outlet}, above their approval threshold.`,
+            `Unless an owner or admin approves or declines it by ${when}, the request expires, automatically.`,
+          ],
+          facts: [['Outlet', d.outlet], ['Placement', d.title], ...money(['Amount', formatUsd(d.amount)])],
+          action: { label: 'Review purchase requests', path: '/brand/requests' },
+        };
+      }
       return {
         subject: amounts ? `Approval needed: ${formatUsd(d.amount)} for ${d.outlet}` : `Approval needed: ${d.outlet}`,
         paragraphs: [
