@@ -15,7 +15,7 @@ export interface LateCreditTerms {
 }
 
 /** `percent` of `cents`, in whole cents, half-up (integers only: no float sums). */
-export const percentOfCents = (cents: number, percent: number): number => Math.floor((cents * percent * 2 + 100) / 200);
+const percentOfCents = (cents: number, percent: number): number => Math.floor((cents * percent * 2 + 100) / 200);
 
 /**
  * The credit for one more business day late: LATE_CREDIT_PERCENT of the price, never letting the

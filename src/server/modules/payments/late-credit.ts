@@ -126,11 +126,6 @@ export async function creditLatePlacements(db: Db, provider: PaymentProvider, te
   return made;
 }
 
-/** A placement's late credits, oldest first (the placement page and the tests). */
-export async function lateCreditsOf(db: Db, placementId: string) {
-  return db.select().from(lateCredits).where(eq(lateCredits.placementId, placementId)).orderBy(lateCredits.lateDay);
-}
-
 /**
  * POST /api/brand/placements/{id}/cancel-late: LATE_CANCEL_DAYS business days late (the table's
  * `very_late` guard, read from the database's clock), the brand cancels in one click and is refunded
