@@ -186,6 +186,34 @@ describe('the late cancel', () => {
   });
 });
 
+describe('the record counts the promise', () => {
+  it('on time is published by the placement’s "Live by", which the search’s on-time sort reads', async () => {
+    const opp = await createOpportunity(t.db, { maxSlots: 10, priceUsd: '50.00', tatDays: 1000 });
+    const buyAt = async () => {
+      const res = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
+      const sessionId = sessionIdOf(res.body.url);
+      expect((await brand.post(`/api/payments/checkout/${sessionId}/pay`)).status).toBe(200);
+      const [row] = await t.db.select().from(payments).where(eq(payments.providerSessionId, sessionId));
+      return row.id;
+    };
+    const [onTime, late, moved] = [await buyAt(), await buyAt(), await buyAt()];
+    const past = new Date(Date.now() - 10 * 86_400_000);
+    // on time: Live by ahead; late: Live by passed (within the listed 1000 days, which no longer counts);
+    // moved: its promise passed, but moved by the brand's delay past now
+    await t.db.update(placements).set({ promisedBy: LIVE_BY }).where(eq(placements.id, onTime));
+    await t.db.update(placements).set({ promisedBy: past }).where(eq(placements.id, late));
+    await t.db.update(placements).set({ promisedBy: past, promiseMovedDays: 30 }).where(eq(placements.id, moved));
+    for (const id of [onTime, late, moved]) expect((await admin.post(`/api/admin/payments/${id}/release`)).status).toBe(200);
+    const res = await t.db.execute(sql`
+      SELECT x.on_time_rate::text AS rate, o.outlet_on_time::text AS sort FROM opportunities o JOIN outlets x ON x.id = o.outlet_id WHERE o.id = ${opp.id}`);
+    const [row] = (res as unknown as { rows: { rate: string; sort: string }[] }).rows;
+    expect(Number(row.rate)).toBeCloseTo(0.667, 3);
+    expect(Number(row.sort)).toBeCloseTo(0.667, 3);
+    const detail = (await brand.get<{ record: { onTime: { n: number; m: number } } }>(`/api/outlets/${opp.outletId}`)).body;
+    expect(detail.record.onTime).toEqual({ n: 2, m: 3 });
+  });
+});
+
 const HOUR = 3_600_000;
 const TIMER_TERMS: TimerTerms = { briefReminderDays: [], reviewReminderDays: 365, autoApproveDays: 0, reminderHours: 24 };
 const remindersOf = (id: string) =>
