@@ -43,6 +43,7 @@ import { orgModule } from './modules/org/routes';
 import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
 import { disputesModule } from './modules/disputes/routes';
+import { latenessModule } from './modules/lateness/routes';
 import { termsModule } from './modules/terms/routes';
 import { apiDocsModule } from './modules/api-docs/routes';
 import { checkAccess, validatorCompiler } from './lib/contract';
@@ -51,7 +52,7 @@ import { openApiOptions } from './modules/api-docs/openapi';
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, latenessModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -225,8 +225,9 @@ export const configSchema = z.object({
   /** Days a draft waits for the brand's review before Byline approves it; 0: never. */
   AUTO_APPROVE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /**
-   * Hours before an automatic step (the guarantee's refund, a cancellation granted for want of an
-   * answer, a declined placement's refund) that the side who can still act is reminded, once.
+   * Hours before an automatic step (the guarantee's refund, a cancellation or dispute granted for
+   * want of an answer, a declined placement's refund, the first late credit, a purchase request
+   * expiring) that the side who can still act is reminded, once.
    */
   REMINDER_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   /** Markdown file of the terms brands agree to at sign-up and at claim (GET /api/terms, /terms); unset = content/terms.md. */

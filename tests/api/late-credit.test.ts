@@ -24,7 +24,7 @@ import {
 import { runPlacementTimers, type TimerTerms } from '../../src/server/modules/timeline/timers';
 import { remindExpiringPurchaseRequests } from '../../src/server/modules/org/budget';
 import { renderMail, type MailData } from '../../src/server/mail/templates';
-import { creditLatePlacements } from '../../src/server/modules/payments/late-credit';
+import { creditLatePlacements } from '../../src/server/modules/lateness/late-credit';
 import { paymentMoney } from '../../src/server/modules/ledger/ledger';
 import type { LateCreditTerms } from '../../src/shared/late-credit';
 import type { Agent } from '../support/app';

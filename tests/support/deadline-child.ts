@@ -8,7 +8,7 @@ import { openPostgres } from '../../src/server/db/client';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
 import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
 import { stripeProvider } from '../../src/server/providers/stripe';
-import { creditLatePlacements } from '../../src/server/modules/payments/late-credit';
+import { creditLatePlacements } from '../../src/server/modules/lateness/late-credit';
 
 const JOBS = {
   cancellations: grantUnansweredCancellations,

@@ -17,7 +17,7 @@ import { pruneRateLimitHits } from '../lib/rate-limit';
 import { runDueChecks, type PublicationDeps } from '../modules/placements/watch';
 import { startMessageNoticeJobs, stopMessageNoticeJobs } from './message-notices';
 import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers';
-import { creditLatePlacements } from '../modules/payments/late-credit';
+import { creditLatePlacements } from '../modules/lateness/late-credit';
 import { remindExpiringPurchaseRequests } from '../modules/org/budget';
 import type { LateCreditTerms } from '../../shared/late-credit';
 import { now } from '../lib/clock';

@@ -11,7 +11,6 @@ import {
   openCancellationSchema,
 } from '../../../shared/schemas/fair-terms';
 import { answerCancellation, cancelPlacement, openCancellations } from './cancel';
-import { cancelLatePlacement } from './late-credit';
 
 /** Cancellation (issue 47): the brand's, refunded at once before writing or asked for after; the team's answer. */
 export function cancelRoutes(app: FastifyInstance, { db, provider, config }: ModuleDeps) {
@@ -46,26 +45,6 @@ export function cancelRoutes(app: FastifyInstance, { db, provider, config }: Mod
       if ('requested' in done) return reply.code(202).send({ cancellation: done.requested });
       return done;
     },
-  );
-
-  route(
-    app,
-    'POST',
-    '/api/brand/placements/:placementId/cancel-late',
-    {
-      access: 'brand',
-      actsOn: { placement: 'placementId' },
-      can: 'buy',
-      tags: ['Placements'],
-      summary: 'Cancel a placement that is very late, refunded all that is left',
-      description: `Once a placement is LATE_CANCEL_DAYS (${config.LATE_CANCEL_DAYS} here) business days past its "Live by" date and not published, the brand cancels it in one click: all that is left after its late credits is refunded, with its credit note and e-mail (issue 59).`,
-      params: placementParams,
-      response: { 200: z.object({ refundedUsd: z.string() }) },
-      errors: {
-        409: 'Not late enough yet (the message says how late it is), or not in progress (published, refunded or being refunded)',
-      },
-    },
-    async (req) => cancelLatePlacement(db, provider, memberOf(req), req.params.placementId),
   );
 
   route(

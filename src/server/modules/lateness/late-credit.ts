@@ -11,8 +11,8 @@ import { lateCreditCents, type LateCreditTerms } from '../../../shared/late-cred
 import { countEvent } from '../../ops/events';
 import { lockPaymentMoney } from '../ledger/ledger';
 import { memberActor, transition } from '../placements/transition';
-import { claimPartialRefund, completePartialRefund, completeRefund, refundableCents, type PartialRefundRow } from './refunds';
-import type { Tx } from './slots';
+import { claimPartialRefund, completePartialRefund, completeRefund, refundableCents, type PartialRefundRow } from '../payments/refunds';
+import type { Tx } from '../payments/slots';
 
 /**
  * Credit without a claim (issue 59, decision 049). A placement in progress (not published, not
