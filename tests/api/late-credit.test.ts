@@ -188,7 +188,7 @@ describe('the late cancel', () => {
 
 describe('the record counts the promise', () => {
   it('on time is published by the placement’s "Live by", which the search’s on-time sort reads', async () => {
-    const opp = await createOpportunity(t.db, { maxSlots: 10, priceUsd: '50.00', tatDays: 1000 });
+    const opp = await createOpportunity(t.db, { maxSlots: 10, priceUsd: '50.00', tatDays: 1000, outletName: 'The Promise Keeper' });
     const buyAt = async () => {
       const res = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
       const sessionId = sessionIdOf(res.body.url);
