@@ -163,6 +163,10 @@ describe('the late cancel', () => {
     await sweepAt(day('2027-01-18'));
     expect(await creditsOf(id)).toHaveLength(10);
     expect((await page()).life.actions).toContain('cancel_late');
+    // a member who cannot buy neither sees it nor may do it
+    const viewer = (await signedIn(t.app, t.db, { ...kinds.approvedBrand, organisationId: brandUser.organisationId, orgRole: 'viewer' })).agent;
+    expect((await viewer.get<{ life: { actions: string[] } }>(`/api/brand/placements/${id}`)).body.life.actions).not.toContain('cancel_late');
+    expect((await viewer.post(`/api/brand/placements/${id}/cancel-late`)).status).toBe(403);
     const done = await brand.post(`/api/brand/placements/${id}/cancel-late`);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ refundedUsd: '160.00' });
