@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writePromiseSettings } from './db/promise-settings';
+import { writeLateCreditSettings } from './db/late-credit-settings';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -42,10 +43,11 @@ import { orgModule } from './modules/org/routes';
 import { timelineModule } from './modules/timeline/routes';
 import { attentionModule } from './modules/attention/routes';
 import { disputesModule } from './modules/disputes/routes';
+import { latenessModule } from './modules/lateness/routes';
 import { termsModule } from './modules/terms/routes';
 import { apiDocsModule } from './modules/api-docs/routes';
 import { testClockModule } from './modules/test-clock/routes';
-import { publicationTermsOf, runDueSweeps, timerTermsOf } from './jobs/boss';
+import { lateCreditTermsOf, publicationTermsOf, runDueSweeps, timerTermsOf } from './jobs/boss';
 import { clockOffsetMs, now, refreshClockOffset, resetClock, testClockAvailable } from './lib/clock';
 import { checkAccess, validatorCompiler } from './lib/contract';
 import { openApiOptions } from './modules/api-docs/openapi';
@@ -53,7 +55,7 @@ import { openApiOptions } from './modules/api-docs/openapi';
 export type { AppDeps } from './deps';
 
 /** Every module, each a plugin with the same dependencies (one thing users work on each). */
-const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, testClockModule, apiDocsModule];
+const MODULES = [authModule, profileModule, uploadsModule, approvalsModule, inviteCodesModule, opportunitiesModule, paymentsModule, placementsModule, timelineModule, messagesModule, disputesModule, latenessModule, outletsModule, reportsModule, attentionModule, termsModule, invoicesModule, orgModule, testClockModule, apiDocsModule];
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const writeSettings = async () => {
     try {
       await writePromiseSettings(db, config);
+      await writeLateCreditSettings(db, config);
     } catch (err) {
       app.log.warn({ err }, 'the promise settings could not be written: the database did not answer; trying again in 30 s');
       settingsRetry = setTimeout(() => void writeSettings(), 30_000).unref();
@@ -209,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     provider,
     invoicing,
     timers: timerTermsOf(config),
+    lateCredit: lateCreditTermsOf(config),
     publication: { db, provider, checker, terms: publicationTermsOf(config) },
   };
   const moduleDeps: ModuleDeps = {

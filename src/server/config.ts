@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { isIP } from 'node:net';
 import { BRIEF_DAYS_DEFAULT, PROMISE_MIN_DELIVERIES_DEFAULT } from '../shared/promise';
+import { LATE_CANCEL_DAYS_DEFAULT, LATE_CREDIT_MAX_PERCENT_DEFAULT, LATE_CREDIT_PERCENT_DEFAULT } from '../shared/late-credit';
 import { DISPUTE_DAYS_DEFAULT, GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
@@ -205,6 +206,13 @@ export const configSchema = z.object({
   PROMISE_MIN_DELIVERIES: z.coerce.number().int().min(1).max(50).default(PROMISE_MIN_DELIVERIES_DEFAULT),
   /** Business days a brand has to send its brief after payment; the promised date counts them. */
   BRIEF_DAYS: z.coerce.number().int().min(0).max(60).default(BRIEF_DAYS_DEFAULT),
+  // Credit without a claim (issue 59, shared/late-credit.ts, decision 049), shown on the terms page too.
+  /** Percent of the price credited to the brand for each business day a placement is late past its "Live by" date. */
+  LATE_CREDIT_PERCENT: z.coerce.number().int().min(0).max(100).default(LATE_CREDIT_PERCENT_DEFAULT),
+  /** The most, in percent of the price, all late credits of a placement add up to. */
+  LATE_CREDIT_MAX_PERCENT: z.coerce.number().int().min(0).max(99).default(LATE_CREDIT_MAX_PERCENT_DEFAULT),
+  /** Business days late after which the brand may cancel in one click for a full refund of what is left. */
+  LATE_CANCEL_DAYS: z.coerce.number().int().min(1).max(250).default(LATE_CANCEL_DAYS_DEFAULT),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
   /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
   BRIEF_REMINDER_DAYS: z
@@ -217,8 +225,9 @@ export const configSchema = z.object({
   /** Days a draft waits for the brand's review before Byline approves it; 0: never. */
   AUTO_APPROVE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /**
-   * Hours before an automatic step (the guarantee's refund, a cancellation granted for want of an
-   * answer, a declined placement's refund) that the side who can still act is reminded, once.
+   * Hours before an automatic step (the guarantee's refund, a cancellation or dispute granted for
+   * want of an answer, a declined placement's refund, the first late credit, a purchase request
+   * expiring) that the side who can still act is reminded, once.
    */
   REMINDER_HOURS: z.coerce.number().int().min(1).max(168).default(24),
   /** Markdown file of the terms brands agree to at sign-up and at claim (GET /api/terms, /terms); unset = content/terms.md. */

@@ -8,7 +8,7 @@ import { demoAdminEmailRefusal, hasAdmin, publishedDemoAccess } from './setup/de
 import { upsertAdmin } from './modules/auth/service';
 import { fileStoreFor } from './storage/from-config';
 import { paymentProviderFor } from './providers/from-config';
-import { publicationTermsOf, startJobs, timerTermsOf } from './jobs/boss';
+import { lateCreditTermsOf, publicationTermsOf, startJobs, timerTermsOf } from './jobs/boss';
 import { invoiceSettingsFrom, receiptAttachments } from './modules/invoices/service';
 import { reportAttachments } from './modules/reports/documents';
 import { startMailJobs, stopMailJobs } from './jobs/mail';
@@ -94,6 +94,7 @@ async function main() {
     rateLimitKeepMs: longestWindowMs(limitsFor(config)),
     invoicing: invoiceSettingsFrom(config, payments),
     timers: timerTermsOf(config),
+    lateCredit: lateCreditTermsOf(config),
     publication: {
       db,
       provider: payments,

@@ -79,6 +79,7 @@ export const API_PATHS = [
   '/api/brand/placements/:placementId',
   '/api/brand/placements/:placementId/brief/copy',
   '/api/brand/placements/:placementId/cancel',
+  '/api/brand/placements/:placementId/cancel-late',
   '/api/brand/placements/:placementId/conversation',
   '/api/brand/placements/:placementId/disputes',
   '/api/brand/placements/:placementId/messages',

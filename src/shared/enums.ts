@@ -26,7 +26,7 @@ export const PLACEMENT_STATES = ['in_progress', 'published', 'refunded'] as cons
 export type PlacementState = (typeof PLACEMENT_STATES)[number];
 
 export const CHECKOUT_STATUSES = ['open', 'completed', 'expired', 'cancelled'] as const;
-export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap', 'cancelled', 'dispute'] as const;
+export const REFUND_REASONS = ['admin', 'guarantee', 'sold_out', 'provider', 'not_restored', 'declined', 'swap', 'cancelled', 'dispute', 'late_credit', 'late_cancel'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 // Opportunities (opportunity.ts)

@@ -94,6 +94,12 @@ export interface LifeInputs {
   disputeStatus: DisputeStatus | null;
   /** the latest dispute is answered with an offer (a part refund or a correction), not a rejection */
   disputeOffer: boolean;
+  /**
+   * business days it is late past its "Live by" date now (issue 59, decision 049), and whether that
+   * is LATE_CANCEL_DAYS or more (the brand may then cancel for the rest); absent: not late
+   */
+  lateDays?: number;
+  veryLate?: boolean;
 }
 
 /** The state of a placement, from its columns alone. */
@@ -150,6 +156,7 @@ const GUARDS = {
   dispute_offer_stands: (p: LifeInputs) => p.disputeStatus === 'offered' && p.disputeOffer,
   dispute_escalated: (p: LifeInputs) => p.disputeStatus === 'escalated',
   dispute_unresolved: (p: LifeInputs) => p.disputeStatus === 'open' || p.disputeStatus === 'offered' || p.disputeStatus === 'escalated',
+  very_late: (p: LifeInputs) => p.veryLate === true,
 } as const satisfies Record<string, (p: LifeInputs) => boolean>;
 type Guard = keyof typeof GUARDS;
 
@@ -209,6 +216,7 @@ export const LIFE_EVENTS = [
   'approve',
   'release',
   'cancel',
+  'cancel_late',
   'request_cancellation',
   'grant_cancellation',
   'refuse_cancellation',
@@ -256,6 +264,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { event: 'release', from: HELD, to: 'released', who: ADMIN, writes: 'released' },
   // cancelling: before writing refunded at once, after it a request (issue 47)
   { event: 'cancel', from: [...HELD_BEFORE_WRITING, 'declined'], to: 'refunded', who: brand('buy'), writes: 'cancel_requested', guards: ['before_writing'] },
+  // issue 59: LATE_CANCEL_DAYS business days past "Live by", the brand cancels in one click for all that is left
+  // (the state is kept until the provider's refund is recorded, then refunded)
+  ...HELD.map((from): Transition => ({ event: 'cancel_late', from: [from], to: [from, 'refunded'], who: brand('buy'), writes: 'cancel_requested', guards: ['very_late'] })),
   {
     event: 'request_cancellation',
     from: HELD,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { termsSchema } from './schemas/responses/account';
+import { lateCreditSentence } from './late-credit';
 
 /** GET /api/terms: the terms brands agree to, as Markdown (the client renders it without any HTML), and the fair terms' rules. */
 export type Terms = z.infer<typeof termsSchema>;
@@ -19,6 +20,8 @@ export function fairRulesMarkdown(r: FairRules): string {
     '### Delivery dates',
     `- Each opportunity shows the date its article is live by ("Live by …"), fixed on your placement when you pay. It counts ${days(r.briefDays)} for your brief, in business days (Monday to Friday, UTC).`,
     `- Once an outlet has ${r.promiseMinDeliveries} deliveries with Byline, the date comes from its record: 9 in 10 of its last deliveries were published within that many business days of the brief ("usually by …": half of them). Before that, it comes from the outlet's listed turnaround.`,
+    `- The time you take past your own deadlines (the brief, your reviews) moves the date by as much. ${lateCreditSentence({ percent: r.lateCreditPercent, maxPercent: r.lateCreditMaxPercent })}: if your placement is not published by its date, you are credited ${r.lateCreditPercent}% of its price for each business day late, up to ${r.lateCreditMaxPercent}%, automatically, without a claim: each credit a part refund to your card with its own credit note and an e-mail.`,
+    `- Once it is ${r.lateCancelDays} business days late and still not published, you can cancel it in one click and are refunded all that is left after the credits.`,
     '',
     '### Revisions',
     `- Each placement includes ${rounds} on its draft ("Revision 1 of ${r.revisionsIncluded}").`,
@@ -42,7 +45,7 @@ export function fairRulesMarkdown(r: FairRules): string {
     '- A part refund comes with its own credit note; refunds never exceed what you paid.',
     '',
     '### Reminders',
-    `- Nothing happens on its own without warning: ${r.reminderHours} hours before a placement is refunded because it was not published in time, before a cancellation request is granted for want of an answer, and before a declined placement is refunded for want of a chosen alternative, whoever can still act is reminded by e-mail, once.`,
+    `- Nothing happens on its own without warning: ${r.reminderHours} hours before a placement is refunded because it was not published in time, before a cancellation request or a dispute is granted or decided for want of an answer, before a declined placement is refunded for want of a chosen alternative, before a late placement's first credit, and before a purchase request expires, whoever can still act is reminded by e-mail, once.`,
     '',
   ].join('\n');
 }

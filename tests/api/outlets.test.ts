@@ -444,7 +444,8 @@ describe('Byline’s record of an outlet', () => {
       first?: PublicationCheck,
       url = true,
     ) {
-      const p = await makePayment(t.db, owner.user.id, opportunityId, { paidAt: ago(paidDaysAgo) });
+      // made when it was paid: its promise is fixed from then (issue 59)
+      const p = await makePayment(t.db, owner.user.id, opportunityId, { paidAt: ago(paidDaysAgo), createdAt: ago(paidDaysAgo) });
       if (toPublish === null) return p.id;
       const publishedAt = ago(paidDaysAgo - toPublish);
       await t.db.insert(publications).values({
@@ -466,8 +467,9 @@ describe('Byline’s record of an outlet', () => {
     }
     // P1: 10 days to publish (on time), published 100 days ago, as listed, never a problem
     await placed(listed.id, 110, 10, check(true, 'dofollow'));
-    // P2: 20 days (late), published 40 days ago, nofollow (not as listed), a case restored before day 30
-    const p2 = await placed(listed.id, 60, 20, check(true, 'nofollow'));
+    // P2: 30 days (late: past its "Live by" too, the brief's 3 business days and the listed 14 days;
+    // issue 59), published 40 days ago, nofollow (not as listed), a case restored before day 30
+    const p2 = await placed(listed.id, 70, 30, check(true, 'nofollow'));
     // P3: 14 days (on time), published 95 days ago, link not found, a case at day 50 refunded at day 60
     const p3 = await placed(listed.id, 109, 14, check(false, 'dofollow'));
     // P4: 5 days (on time), released without a live link
@@ -503,7 +505,7 @@ describe('Byline’s record of an outlet', () => {
 
     const page = await brand.get(`/api/outlets/${listed.outletId}`);
     expect(page.status).toBe(200);
-    // by hand: delivered P1 P2 P3 P4 P6; timed P1-P4, on time P1 P3 P4; days 10 20 14 5 7 (median 10);
+    // by hand: delivered P1 P2 P3 P4 P6; timed P1-P4 (each has a promise), on time P1 P3 P4; days 10 30 14 5 7 (median 10);
     // day 30: P1 P2 P3 old enough, all live; day 90: P1 P3, P3 refunded at day 60; checked P1 P2 P3 P6, as listed P1 P6
     expect(page.body.record).toEqual({
       delivered: 5,
@@ -519,9 +521,10 @@ describe('Byline’s record of an outlet', () => {
     // the cards' copy, kept on the outlet's row by the database as the publications came in
     const [row] = await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!));
     expect(row).toMatchObject({ delivered: 5, onTimeRate: '0.750' });
-    // a turnaround changed: the record follows (P2's 20 days are now on time too)
+    // a turnaround changed later: each placement was held to the promise fixed when it was paid (issue 59),
+    // so the record stays
     await t.db.update(opportunities).set({ tatDays: 30 }).where(eq(opportunities.id, listed.id));
-    expect((await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!)))[0].onTimeRate).toBe('1.000');
+    expect((await t.db.select().from(outlets).where(eq(outlets.id, listed.outletId!)))[0].onTimeRate).toBe('0.750');
     await t.db.update(opportunities).set({ tatDays: 14 }).where(eq(opportunities.id, listed.id));
 
     // ---- the search: sorted by on-time rate, "fresh metrics", each card's outlet in short ----

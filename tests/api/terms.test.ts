@@ -50,7 +50,7 @@ describe('GET /api/terms', () => {
   });
 
   it('writes the revision, cancellation and refund rules from the settings the server enforces (issue 47)', async () => {
-    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36, PROMISE_MIN_DELIVERIES: 7, BRIEF_DAYS: 2 });
+    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36, PROMISE_MIN_DELIVERIES: 7, BRIEF_DAYS: 2, LATE_CREDIT_PERCENT: 3, LATE_CREDIT_MAX_PERCENT: 15, LATE_CANCEL_DAYS: 8 });
     try {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.body.rules).toEqual({
@@ -66,7 +66,14 @@ describe('GET /api/terms', () => {
         reminderHours: 36,
         promiseMinDeliveries: 7,
         briefDays: 2,
+        lateCreditPercent: 3,
+        lateCreditMaxPercent: 15,
+        lateCancelDays: 8,
       });
+      expect(res.body.rulesMarkdown).toContain('Late credit: 3% for each business day late, up to 15%');
+      expect(res.body.rulesMarkdown).toContain('Once it is 8 business days late and still not published, you can cancel it in one click');
+      const late = (await t.db.execute(sql`SELECT percent, max_percent, cancel_days FROM late_credit_settings`)) as unknown as { rows: unknown[] };
+      expect(late.rows).toEqual([{ percent: 3, max_percent: 15, cancel_days: 8 }]);
       expect(res.body.rulesMarkdown).toContain('Once an outlet has 7 deliveries with Byline');
       expect(res.body.rulesMarkdown).toContain('It counts 2 days for your brief, in business days');
       // and where the database's promise reads them (written at boot)

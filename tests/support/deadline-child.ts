@@ -8,8 +8,15 @@ import { openPostgres } from '../../src/server/db/client';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
 import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
 import { stripeProvider } from '../../src/server/providers/stripe';
+import { creditLatePlacements } from '../../src/server/modules/lateness/late-credit';
 
-const JOBS = { cancellations: grantUnansweredCancellations, disputes: runDisputeDeadlines } as const;
+const JOBS = {
+  cancellations: grantUnansweredCancellations,
+  disputes: runDisputeDeadlines,
+  // issue 59: the late credit's sweep, with the default terms
+  lateCredits: (db: Parameters<typeof creditLatePlacements>[0], p: Parameters<typeof creditLatePlacements>[1], at: Date) =>
+    creditLatePlacements(db, p, { percent: 2, maxPercent: 20, cancelDays: 10 }, at),
+} as const;
 
 const handle = openPostgres(process.env.DEADLINE_DB_URL!, 2);
 const provider = stripeProvider({

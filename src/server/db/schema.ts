@@ -627,6 +627,8 @@ export const placements = pgTable(
     // the admins' search by brand
     index('placements_brand_created_idx').on(t.brandId, t.createdAt, t.id),
     index('placements_opportunity_idx').on(t.opportunityId),
+    // the late credit's sweep and reminder (drizzle/0054): in progress, by the promise
+    index('placements_promised_by_idx').on(t.promisedBy).where(sql`state = 'in_progress' AND promised_by IS NOT NULL`),
     // Admin Projects: the list and each tab, paged newest first; their counts are index-only scans.
     // The predicates are those of modules/placements/tabs.ts.
     index('placements_tab_projects_idx').on(t.createdAt, t.id).where(sql`state IN ('in_progress', 'published')`),
@@ -984,6 +986,39 @@ export const paymentRefunds = pgTable(
   (t) => [index('payment_refunds_payment_idx').on(t.paymentId), index('payment_refunds_pending_idx').on(t.createdAt).where(sql`completed_at IS NULL`)],
 );
 
+/**
+ * Late credit (issue 59, drizzle/0054, decision 049): one row per placement and business day late,
+ * claimed with its part refund (`refund_id`) before the provider is called; the key makes each day
+ * credited once across every instance.
+ */
+export const lateCredits = pgTable(
+  'late_credits',
+  {
+    placementId: uuid('placement_id')
+      .notNull()
+      .references(() => placements.id, { onDelete: 'restrict' }),
+    lateDay: integer('late_day').notNull(),
+    refundId: uuid('refund_id')
+      .notNull()
+      .references(() => paymentRefunds.id, { onDelete: 'restrict' }),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    createdAt: bylineCreatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.placementId, t.lateDay] })],
+);
+
+/** LATE_CREDIT_PERCENT, LATE_CREDIT_MAX_PERCENT, LATE_CANCEL_DAYS where SQL reads them: one row, written at boot (db/late-credit-settings.ts). */
+export const lateCreditSettings = pgTable(
+  'late_credit_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    percent: integer('percent').notNull().default(2),
+    maxPercent: integer('max_percent').notNull().default(20),
+    cancelDays: integer('cancel_days').notNull().default(10),
+  },
+  (t) => [check('late_credit_settings_id_check', sql`${t.id}`)],
+);
+
 /** What a money movement is (decision 041); `amount` is positive, its direction the kind's. */
 export const MONEY_MOVEMENT_KINDS = ['charge', 'refund', 'swap_difference', 'credit', 'payout'] as const;
 export type MoneyMovementKind = (typeof MONEY_MOVEMENT_KINDS)[number];
@@ -1152,6 +1187,8 @@ export const purchaseRequests = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: bylineCreatedAt(),
+    // its reminder before it expires (issue 59), set once by the conditional UPDATE that sends it
+    remindedAt: timestamp('reminded_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('purchase_requests_org_created_idx').on(t.organisationId, t.createdAt, t.id)],
 );

@@ -20,6 +20,9 @@ import { runPlacementTimers, type TimerTerms } from '../modules/timeline/timers'
 import { now, refreshClockOffset } from '../lib/clock';
 import type { Db } from '../db/client';
 import type { Config } from '../config';
+import { creditLatePlacements } from '../modules/lateness/late-credit';
+import { remindExpiringPurchaseRequests } from '../modules/org/budget';
+import type { LateCreditTerms } from '../../shared/late-credit';
 
 export const JOBS = {
   /** Gives back the slots of checkouts whose 30 minutes are up. */
@@ -34,6 +37,8 @@ export const JOBS = {
   publicationChecks: 'publication-checks',
   /** The workflow's reminders and automatic approvals (modules/timeline/timers.ts). */
   placementTimers: 'placement-timers',
+  /** Late credit (issue 59): each business day a placement is late past its "Live by", credited once. */
+  lateCredits: 'late-credits',
   /** Scheduled reports whose week or month began: each period once, sent when they changed (issue 48). */
   scheduledReports: 'scheduled-reports',
   /** The embedded database only: VACUUM and ANALYZE, which a PostgreSQL server's autovacuum does. */
@@ -47,6 +52,7 @@ const SCHEDULES: Record<string, string> = {
   [JOBS.rateLimitPrune]: '47 * * * *',
   [JOBS.publicationChecks]: '*/5 * * * *',
   [JOBS.placementTimers]: '*/15 * * * *',
+  [JOBS.lateCredits]: '7 * * * *',
   [JOBS.scheduledReports]: '*/15 * * * *',
   [JOBS.embeddedMaintenance]: '23 * * * *',
 };
@@ -58,6 +64,7 @@ export interface SweepDeps {
   invoicing?: InvoiceSettings;
   timers?: TimerTerms;
   publication?: PublicationDeps;
+  lateCredit?: LateCreditTerms;
 }
 
 /** The workflow's timers' settings, from the configuration. */
@@ -68,6 +75,11 @@ export function timerTermsOf(config: Config): TimerTerms {
     autoApproveDays: config.AUTO_APPROVE_DAYS,
     reminderHours: config.REMINDER_HOURS,
   };
+}
+
+/** The late credit's terms (issue 59), from the configuration. */
+export function lateCreditTermsOf(config: Config): LateCreditTerms {
+  return { percent: config.LATE_CREDIT_PERCENT, maxPercent: config.LATE_CREDIT_MAX_PERCENT, cancelDays: config.LATE_CANCEL_DAYS };
 }
 
 /** The publication watch's terms, from the configuration. */
@@ -101,8 +113,12 @@ async function sweepDeadlines(d: SweepDeps, at: Date) {
  */
 export async function runDueSweeps(d: SweepDeps, at: Date): Promise<void> {
   await sweepCheckouts(d, at);
-  if (d.timers) await runPlacementTimers(d.db, d.timers, at);
+  if (d.timers) {
+    await runPlacementTimers(d.db, d.timers, at);
+    await remindExpiringPurchaseRequests(d.db, d.timers.reminderHours, at);
+  }
   await sweepDeadlines(d, at);
+  if (d.lateCredit) await creditLatePlacements(d.db, d.provider, d.lateCredit, at);
   await runScheduledReports(d.db, at);
   // a batch at a time until nothing is due (bounded: a move never waits on an endless watch)
   for (let batch = 0; d.publication && batch < 50 && (await runDueChecks(d.publication, at)) > 0; batch++) {
@@ -138,6 +154,8 @@ export async function startJobs(opts: {
   publication?: PublicationDeps;
   /** the workflow's timers (BRIEF_REMINDER_DAYS, REVIEW_REMINDER_DAYS, AUTO_APPROVE_DAYS); absent: not run here */
   timers?: TimerTerms;
+  /** LATE_CREDIT_PERCENT, LATE_CREDIT_MAX_PERCENT, LATE_CANCEL_DAYS; absent: no late credits are made here */
+  lateCredit?: LateCreditTerms;
   /** the seller and tax on invoices of test checkouts fulfilled by the sweep */
   invoicing?: InvoiceSettings;
   onError?: (err: Error) => void;
@@ -200,7 +218,16 @@ export async function startJobs(opts: {
   const timers = opts.timers;
   if (timers) {
     await boss.work(JOBS.placementTimers, polling, async () => {
-      await runPlacementTimers(handle.db, timers, await bylineNow(handle.db));
+      const at = await bylineNow(handle.db);
+      await runPlacementTimers(handle.db, timers, at);
+      // issue 59: a purchase request about to expire (it has no placement, so no timeline)
+      await remindExpiringPurchaseRequests(handle.db, timers.reminderHours, at);
+    });
+  }
+  const lateCredit = opts.lateCredit;
+  if (lateCredit) {
+    await boss.work(JOBS.lateCredits, polling, async () => {
+      await creditLatePlacements(handle.db, provider, lateCredit, await bylineNow(handle.db));
     });
   }
   const publication = opts.publication;

@@ -118,8 +118,11 @@ export async function notifyRefunded(
     toAdmins = false,
     amount,
     note,
+    lateDay,
   }: {
     toAdmins?: boolean;
+    /** a late credit (issue 59): the business day late it credits */
+    lateDay?: number;
     /** what was given back (a part refund's amount, or what a full refund gave after parts); default: the amount charged */
     amount?: string;
     /** a part refund (issue 47), with the reason the admin wrote */
@@ -136,6 +139,7 @@ export async function notifyRefunded(
     amount: amount ?? p.amount,
     reason: p.refundReason ?? 'admin',
     ...(partial ? { partial: true, note: note ?? null } : {}),
+    ...(lateDay ? { lateDay } : {}),
   };
   await enqueueMail(tx, { userId: p.brandId }, { kind: 'refund_issued', ...base });
   // a published placement refunded (its article gone): the admins are told too
@@ -265,7 +269,9 @@ export async function notifyDeadlineReminder(tx: Tx, paymentId: string, step: De
   const p = await placement(tx, paymentId);
   if (!p) return;
   const data = { kind: 'deadline_reminder' as const, paymentId: p.paymentId, title: p.title, outlet: p.outlet, step, at };
-  if (step === 'swap') await enqueueMail(tx, { userId: p.brandId }, data);
+  if (step === 'swap' || step === 'dispute_escalate') await enqueueMail(tx, { userId: p.brandId }, data);
+  // an escalated dispute is decided by an admin who neither published nor answered it: every admin is told
+  else if (step === 'dispute_decide') await enqueueAdminMail(tx, data);
   else if (p.assigneeId) await enqueueMail(tx, { userId: p.assigneeId }, data);
   else await enqueueAdminMail(tx, data);
 }

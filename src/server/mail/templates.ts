@@ -6,7 +6,7 @@ import { TEST_MODE_NOTICE, type RefundReason } from '../../shared/payment';
 const PORTAL_NAME = 'Byline';
 
 /** The automatic steps a reminder comes before (issue 59): the team's two, the brand's one. */
-export type DeadlineStep = 'guarantee' | 'cancellation' | 'swap';
+export type DeadlineStep = 'guarantee' | 'cancellation' | 'swap' | 'late_credit' | 'dispute_answer' | 'dispute_escalate' | 'dispute_decide';
 
 /** What every placement's mail names. */
 export interface PlacementFacts {
@@ -58,12 +58,13 @@ export type MailData =
   | (PlacementFacts & { kind: 'published'; amount: string; liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null })
   | (PlacementFacts & { kind: 'publication_issue'; liveUrl: string; reason: string; restoreBy: string; forAdmin: boolean })
   | (PlacementFacts & { kind: 'publication_restored'; liveUrl: string; forAdmin: boolean })
-  | (PlacementFacts & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null })
+  | (PlacementFacts & { kind: 'refund_issued'; amount: string; reason: RefundReason; partial?: boolean; note?: string | null; lateDay?: number })
   | { kind: 'password_reset'; token: string; validMinutes: number }
   // an invitation to join an organisation (decision 033)
   | { kind: 'org_invitation'; token: string; organisation: string; inviter: string; role: string; validDays: number }
   // purchase approval (decision 034): to the approvers, then to the requester
-  | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string }
+  // `expiresAt`: the reminder before it expires (issue 59)
+  | { kind: 'purchase_request'; requester: string; title: string; outlet: string; amount: string; expiresAt?: string }
   | { kind: 'purchase_decided'; approved: boolean; reason: string | null; title: string; outlet: string; amount: string; approver: string }
   // a scheduled report (issue 48) to one of its recipients, who may not have an account; its PDF and CSV attached
   | { kind: 'scheduled_report'; reportId: string; name: string; period: string; lines: number; email: string; token: string }
@@ -112,6 +113,8 @@ const REFUND_WHY: Record<RefundReason, string> = {
   swap: 'You chose a cheaper alternative for this placement, and the difference was refunded.',
   cancelled: 'You cancelled this placement, and it was refunded as agreed.',
   dispute: 'Your dispute about this placement was decided in your favour, and it was refunded.',
+  late_credit: 'Your article was not published by the date we promised, so you were credited for each business day late.',
+  late_cancel: 'Your article was not published long after the date we promised, so you cancelled it and were refunded all that was left.',
 };
 
 /** One mail before layout: lines of plain text (also the HTML paragraphs), optional facts, one action. */
@@ -261,6 +264,43 @@ function draftFor(d: MailData, reader: MailReader): Draft {
             ],
             action: { label: 'Choose an alternative', path: `/brand/my-articles/${d.paymentId}` },
           };
+        // issue 59: the first late credit, a dispute's deadlines
+        case 'late_credit':
+          return {
+            subject: `Publish by ${when} or the brand is credited: ${d.title}`,
+            paragraphs: [
+              `${placement(d)} is past the date promised to the brand and not published yet.`,
+              `Unless it is published by ${when}, the brand is credited a part of the price for each business day late, automatically.`,
+            ],
+            action: { label: 'Open the project', path: `/admin/projects/${d.paymentId}` },
+          };
+        case 'dispute_answer':
+          return {
+            subject: `Answer the dispute by ${when}: ${d.title}`,
+            paragraphs: [
+              `The brand disputes ${placement(d)}.`,
+              `Unless the editorial team answers by ${when}, the brand gets what it asked for, automatically.`,
+            ],
+            action: { label: 'Answer the dispute', path: '/admin/disputes' },
+          };
+        case 'dispute_escalate':
+          return {
+            subject: `Accept or escalate by ${when}: ${d.title}`,
+            paragraphs: [
+              `The editorial team answered your dispute about ${placement(d)}.`,
+              `Unless you escalate it by ${when}, its answer stands (an offer is taken as accepted), automatically.`,
+            ],
+            action: { label: 'Open the dispute', path: `/brand/my-articles/${d.paymentId}` },
+          };
+        case 'dispute_decide':
+          return {
+            subject: `Decide the escalated dispute by ${when}: ${d.title}`,
+            paragraphs: [
+              `The brand escalated its dispute about ${placement(d)}.`,
+              `Unless it is decided by ${when}, the brand gets what it asked for, automatically.`,
+            ],
+            action: { label: 'Decide the dispute', path: '/admin/disputes' },
+          };
       }
       break;
     }
@@ -311,6 +351,19 @@ function draftFor(d: MailData, reader: MailReader): Draft {
       };
     case 'refund_issued': {
       const what = amounts ? formatUsd(d.amount) : 'a payment';
+      // a late credit (issue 59): no claim was made, Byline credits its own lateness
+      if (d.lateDay)
+        return {
+          subject: amounts ? `Byline is late: we credited you ${what}: ${d.title}` : `Byline is late: ${d.title}`,
+          paragraphs: [
+            amounts
+              ? `Byline is late: we credited you ${what} because ${placement(d)} is not published ${d.lateDay} business day${d.lateDay === 1 ? '' : 's'} after the date we promised.`
+              : `Byline is late: ${placement(d)} is not published ${d.lateDay} business day${d.lateDay === 1 ? '' : 's'} after the date we promised, and the buyer was credited.`,
+            ...(amounts ? ['It comes with its own credit note and can take 5-10 business days to appear on your statement.'] : []),
+          ],
+          facts: [['Outlet', d.outlet], ['Placement', d.title], ['Business days late', String(d.lateDay)], ...money(['Amount credited', formatUsd(d.amount)])],
+          action: { label: 'Open the placement', path: `/brand/my-articles/${d.paymentId}` },
+        };
       return {
         subject: `Refund issued: ${d.title}`,
         paragraphs: d.partial
@@ -350,6 +403,20 @@ function draftFor(d: MailData, reader: MailReader): Draft {
         action: { label: 'Accept the invitation', path: `/invite/${encodeURIComponent(d.token)}` },
       };
     case 'purchase_request':
+      if (d.expiresAt) {
+        const when = `${dateTimeFmt.format(new Date(d.expiresAt))} UTC`;
+        return {
+          subject: `Approve by ${when} or the request expires: ${d.outlet}`,
+          paragraphs: [
+            amounts
+              ? `${d.requester} asked to buy ${d.title} at ${d.outlet} for ${formatUsd(d.amount)}, above their approval threshold.`
+              : `${d.requester} asked to buy ${d.title} at ${d.outlet}, above their approval threshold.`,
+            `Unless an owner or admin approves or declines it by ${when}, the request expires, automatically.`,
+          ],
+          facts: [['Outlet', d.outlet], ['Placement', d.title], ...money(['Amount', formatUsd(d.amount)])],
+          action: { label: 'Review purchase requests', path: '/brand/requests' },
+        };
+      }
       return {
         subject: amounts ? `Approval needed: ${formatUsd(d.amount)} for ${d.outlet}` : `Approval needed: ${d.outlet}`,
         paragraphs: [

@@ -39,6 +39,8 @@ const REFUND_REASON_TEXT: Record<string, string> = {
   swap: 'the difference of a swap for a cheaper outlet',
   cancelled: 'cancelled by the brand',
   dispute: 'a dispute decided for the brand',
+  late_credit: 'late credit: not published by the promised date',
+  late_cancel: 'cancelled by the brand: not published long after the promised date',
 };
 
 const TEST_MODE_NOTICE = 'Test mode – not a tax document';

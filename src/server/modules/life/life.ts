@@ -28,6 +28,8 @@ export const lifeInputsSql = sql`json_build_object(
     'cancellationPending', EXISTS (SELECT 1 FROM ${cancellations} WHERE ${cancellations.placementId} = ${placements.id} AND ${cancellations.status} = 'requested'),
     'disputeStatus', (SELECT ${disputes.status} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1),
     'disputeOffer', COALESCE((SELECT ${disputes.answerAction} = 'offer' FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1), false),
+    'lateDays', CASE WHEN ${placements.state} = 'in_progress' THEN late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) ELSE 0 END,
+    'veryLate', ${placements.state} = 'in_progress' AND late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) >= (SELECT cancel_days FROM late_credit_settings),
     'since', ${isoUtc(placements.stateSince)}
   )::text`;
 

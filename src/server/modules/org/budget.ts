@@ -476,3 +476,46 @@ export async function approvedCartRequestFor(db: Db, member: Member, id: string,
   if (!same) throw conflict('cart_changed_since_approval', 'Your cart has changed since this purchase was approved: check it out as it was approved, or ask again');
   return pr;
 }
+
+/**
+ * REMINDER_HOURS before a pending purchase request expires (issue 59), its approvers (the owners
+ * and admins other than the requester) are reminded, once: the conditional UPDATE that sets
+ * `reminded_at` is the claim (two instances at once: one of them sets it and mails), and the mails
+ * are queued in its transaction. Answers how many requests were reminded.
+ */
+export async function remindExpiringPurchaseRequests(db: Db, reminderHours: number, now: Date): Promise<number> {
+  const until = new Date(now.getTime() + reminderHours * 3_600_000);
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .update(purchaseRequests)
+      .set({ remindedAt: now })
+      .where(
+        and(
+          eq(purchaseRequests.status, 'pending'),
+          sql`${purchaseRequests.remindedAt} IS NULL`,
+          sql`${purchaseRequests.expiresAt} > ${now.toISOString()}::timestamptz`,
+          sql`${purchaseRequests.expiresAt} <= ${until.toISOString()}::timestamptz`,
+        ),
+      )
+      .returning();
+    for (const pr of due) {
+      const [requester] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, pr.requestedBy));
+      const [opportunity] = await tx.select({ title: opportunities.title, outlet: opportunities.outletName }).from(opportunities).where(eq(opportunities.id, pr.opportunityId));
+      const approvers = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.organisationId, pr.organisationId), sql`${users.orgRole} IN ('owner', 'admin')`, ne(users.id, pr.requestedBy)));
+      for (const a of approvers) {
+        await enqueueMail(tx, { userId: a.id }, {
+          kind: 'purchase_request',
+          requester: requester?.name ?? requester?.email ?? 'A member',
+          title: pr.lines ? `a cart of ${pr.lines.length} placements` : opportunity.title,
+          outlet: pr.lines ? `${pr.lines.length} outlets` : opportunity.outlet,
+          amount: pr.amount,
+          expiresAt: pr.expiresAt.toISOString(),
+        });
+      }
+    }
+    return due.length;
+  });
+}

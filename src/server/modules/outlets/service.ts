@@ -52,8 +52,10 @@ const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) *
 /**
  * Byline's own record of an outlet, from its placements and the watch's checks (issue 48):
  * - delivered: placements published (with or without a live link);
- * - onTimeRate: of those whose opportunity states a turnaround in days, the share published within
- *   it of payment (these two by `outlet_delivery()`, drizzle/0035, which the cards' copy is kept by);
+ * - onTimeRate: the share published by the promised date (issue 59: its "Live by",
+ *   live_by(promised_by, promise_moved_days)), or, for a placement bought before promises, within
+ *   its opportunity's turnaround of payment (these two by `outlet_delivery()`, drizzle/0054, which
+ *   the cards' copy and the search's on-time sort are kept by);
  *   onTime: the same as counts, "n of m" (issue 57: "100% on time" read as a record from one placement);
  * - medianDaysToPublish: from payment to publication, in days (one decimal);
  * - survival30 / survival90: of the live links published at least 30 (90) days ago, the share still
@@ -65,10 +67,13 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
   const at = sql`${now.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
     WITH delivered AS (
-      SELECT pay.id, pay.paid_at, pub.published_at, pub.url, o.tat_days, o.link_type
+      SELECT pay.id, pay.paid_at, pub.published_at, pub.url, o.tat_days, o.link_type,
+        -- the promise it was held to (issue 59): its "Live by" when it has one
+        CASE WHEN pl.promised_by IS NOT NULL THEN live_by(pl.promised_by, pl.promise_moved_days) END AS live_by
       FROM opportunities o
       JOIN payments pay ON pay.opportunity_id = o.id
       JOIN publications pub ON pub.placement_id = pay.id
+      LEFT JOIN placements pl ON pl.id = pay.id
       WHERE o.outlet_id = ${outletId}
     ),
     survival AS (
@@ -89,8 +94,9 @@ async function outletRecord(db: Db, outletId: string, now: Date): Promise<Outlet
     )
     SELECT
       r.delivered, r.on_time_rate, x.promise_p50_days, x.promise_p90_days,
-      (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL) AS timed,
-      (SELECT count(*)::int FROM delivered WHERE tat_days IS NOT NULL AND published_at <= paid_at + make_interval(days => tat_days)) AS on_time,
+      (SELECT count(*)::int FROM delivered WHERE live_by IS NOT NULL OR tat_days IS NOT NULL) AS timed,
+      (SELECT count(*)::int FROM delivered WHERE CASE WHEN live_by IS NOT NULL THEN published_at <= live_by
+        ELSE tat_days IS NOT NULL AND published_at <= paid_at + make_interval(days => tat_days) END) AS on_time,
       (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - paid_at) / 86400)
         FROM delivered) AS median_days,
       (SELECT count(*)::int FROM survival WHERE days = 30) AS eligible30,

@@ -50,6 +50,9 @@ export const termsModule: Module = async (app, { config }) => {
     reminderHours: config.REMINDER_HOURS,
     promiseMinDeliveries: config.PROMISE_MIN_DELIVERIES,
     briefDays: config.BRIEF_DAYS,
+    lateCreditPercent: config.LATE_CREDIT_PERCENT,
+    lateCreditMaxPercent: config.LATE_CREDIT_MAX_PERCENT,
+    lateCancelDays: config.LATE_CANCEL_DAYS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(

@@ -157,6 +157,7 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
         toAdmins: e.facts.toAdmins ?? false,
         amount: text(e.details.amount) ?? undefined,
         ...(e.details.partial ? { note: text(e.details.note) } : {}),
+        ...(typeof e.details.lateDay === 'number' ? { lateDay: e.details.lateDay } : {}),
       });
     },
   },
@@ -197,9 +198,10 @@ export const EFFECTS: Record<TimelineKind, Effect> = {
   },
   cancel_requested: {
     // before writing it is granted at once (its refund mail follows the refund); after, a request the team answers
-    audit: (e) => ({ action: e.details.beforeWriting ? 'placement_cancelled' : 'cancellation_requested' }),
+    // very late (issue 59), it is granted at once too
+    audit: (e) => ({ action: e.details.beforeWriting || e.details.late ? 'placement_cancelled' : 'cancellation_requested' }),
     mail: async (tx, e) => {
-      if (e.details.beforeWriting) return;
+      if (e.details.beforeWriting || e.details.late) return;
       await notifyTermsUpdate(tx, e.placementId, 'admins', `Cancellation asked for, answer by ${day(text(e.details.respondBy)!)}`, text(e.details.reason));
     },
   },

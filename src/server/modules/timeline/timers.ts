@@ -20,8 +20,10 @@ import { now as clockNow } from '../../lib/clock';
  * - REMINDER_HOURS (24) before an automatic step (issue 59), a reminder to the side that can still
  *   act, once per step and due time: the guarantee's refund of a placement not published (the
  *   team), a cancellation request granted for want of an answer (the team), a declined placement
- *   refunded for want of a chosen alternative (the brand). A due time that moves (a swap deadline
- *   set anew) is a new step.
+ *   refunded for want of a chosen alternative (the brand); the first late credit (the team: "publish
+ *   by … or the brand is credited"); a dispute answered, accepted or decided for want of an answer
+ *   (the team, the brand, every admin). A due time that moves (a swap deadline set anew, a promise
+ *   moved by the brand's delay) is a new step.
  */
 
 export interface TimerTerms {
@@ -142,6 +144,24 @@ async function dueSoon(db: Db, now: Date, until: Date) {
     SELECT ${placements.id}, 'swap', ${placements.swapBy} FROM ${placements}
       WHERE ${placements.declinedAt} IS NOT NULL AND ${placements.state} = 'in_progress'
         AND ${placements.swapBy} > ${from}::timestamptz AND ${placements.swapBy} <= ${to}::timestamptz
+    UNION ALL
+    SELECT d.placement_id, 'dispute_answer', d.respond_by FROM disputes d
+      WHERE d.status = 'open' AND d.kind = 'content' AND d.respond_by > ${from}::timestamptz AND d.respond_by <= ${to}::timestamptz
+    UNION ALL
+    SELECT d.placement_id, 'dispute_escalate', d.escalate_by FROM disputes d
+      WHERE d.status = 'offered' AND d.escalate_by > ${from}::timestamptz AND d.escalate_by <= ${to}::timestamptz
+    UNION ALL
+    SELECT d.placement_id, 'dispute_decide', d.decide_by FROM disputes d
+      WHERE d.status = 'escalated' AND d.decide_by > ${from}::timestamptz AND d.decide_by <= ${to}::timestamptz
+    UNION ALL
+    SELECT x.id, 'late_credit', x.at FROM (
+      -- the first late credit (payments/late-credit.ts): due at the start (UTC) of the first business day after Live by
+      SELECT pl.id, date_trunc('day', add_business_days(live_by(pl.promised_by, pl.promise_moved_days), 1) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS at
+      FROM placements pl JOIN payments p ON p.id = pl.payment_id
+      WHERE pl.state = 'in_progress' AND pl.promised_by IS NOT NULL AND pl.promised_by < ${to}::timestamptz
+        AND p.status = 'paid' AND p.refund_requested_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM late_credits lc WHERE lc.placement_id = pl.id)
+    ) x WHERE x.at > ${from}::timestamptz AND x.at <= ${to}::timestamptz
     LIMIT ${BATCH}`);
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { id: string; step: DeadlineStep; at: Date | string }[];
   return rows.map((r) => ({ id: r.id, step: r.step, at: new Date(r.at) }));

@@ -132,14 +132,16 @@ function OutletMetrics({ metrics }: { metrics: OutletMetricValue[] }) {
 }
 
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+const businessDays = (n: number) => `${n} business ${n === 1 ? 'day' : 'days'}`;
 
 /** Byline's own record of the outlet: what it delivered, how fast, and whether the links stayed live. */
 function OutletRecordSection({ record: r }: { record: OutletRecord }) {
   const rows: { label: string; value: string; testId: string }[] = [
     { label: 'Delivered', value: String(r.delivered), testId: 'record-delivered' },
-    // the count always, the share only once there are enough to make one (issue 57)
+    // the count always, the share only once there are enough to make one (issue 57); on time is
+    // published by the promised date ("Live by"), or within the listed turnaround before promises (issue 59)
     {
-      label: 'On time',
+      label: 'Published by the promised date',
       value:
         r.onTime.m === 0
           ? '—'
@@ -154,7 +156,10 @@ function OutletRecordSection({ record: r }: { record: OutletRecord }) {
     // what its "Live by" promise counts (issue 59): business days from brief to publication
     {
       label: 'Days to publish',
-      value: r.promiseDays === null ? 'Not enough deliveries yet' : `P50 ${days(r.promiseDays.p50)} · P90 ${days(r.promiseDays.p90)} to publish`,
+      value:
+        r.promiseDays === null
+          ? 'Not enough deliveries yet'
+          : `P50 ${businessDays(r.promiseDays.p50)} · P90 ${businessDays(r.promiseDays.p90)} to publish`,
       testId: 'record-promise-days',
     },
     { label: 'Link live at 30 days', value: formatShare(r.survival30), testId: 'record-live-30' },

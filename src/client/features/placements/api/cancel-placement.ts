@@ -31,3 +31,20 @@ export function useCancelPlacement(paymentId: string) {
     },
   });
 }
+
+/**
+ * POST /api/brand/placements/{id}/cancel-late (issue 59): LATE_CANCEL_DAYS business days late, the
+ * placement is cancelled in one click and all that is left refunded. Refreshes what the cancel does.
+ */
+export function useCancelLate(paymentId: string) {
+  return useMutation({
+    mutationFn: () => apiRequest<{ refundedUsd: string }>('POST', apiUrl('/api/brand/placements/:placementId/cancel-late', { placementId: paymentId })),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: myArticlesKey });
+      void queryClient.invalidateQueries({ queryKey: timelineKey });
+      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
+      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
+      void refreshUser();
+    },
+  });
+}

@@ -20,7 +20,7 @@ import { Textarea } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { apiFieldErrors, type FieldErrors } from '@/lib/form-errors';
 import { useTerms } from '@/lib/terms';
-import { useCancelPlacement } from '../../api/cancel-placement';
+import { useCancelLate, useCancelPlacement } from '../../api/cancel-placement';
 import { may } from '../../life';
 import { AnswerCancellationDialog } from './answer-cancellation-dialog';
 import { PageSection } from '@/components/page-section';
@@ -210,7 +210,10 @@ export function BrandCancellationSection({ article: a }: { article: BuyersPlacem
   const cancelsAtOnce = may(a, 'cancel');
   const canCancel = cancelsAtOnce || may(a, 'request_cancellation');
   const started = !cancelsAtOnce;
-  if (!c && !canCancel) return null;
+  // issue 59: very late (LATE_CANCEL_DAYS business days past "Live by"), one click refunds all that is left
+  const cancelsLate = may(a, 'cancel_late');
+  const late = useCancelLate(a.payment.id);
+  if (!c && !canCancel && !cancelsLate) return null;
   const within = rules ? `within ${days(rules.responseDays)}` : 'within a few days';
   return (
     <PageSection
@@ -218,13 +221,36 @@ export function BrandCancellationSection({ article: a }: { article: BuyersPlacem
       icon={<CircleSlash />}
       testId="cancellation-section"
       actions={
-        canCancel && (
-          <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
-            Cancel placement
+        cancelsLate ? (
+          <Button
+            variant="destructive"
+            size="sm"
+            disabled={late.isPending}
+            data-testid="cancel-late"
+            onClick={() =>
+              late.mutate(undefined, {
+                onSuccess: (res) => toast({ title: 'Placement cancelled', description: `${formatUsd(res.refundedUsd)} is on its way back to your card.` }),
+                onError: (err) => toast({ title: 'Could not cancel the placement', description: err instanceof Error ? err.message : undefined, variant: 'destructive' }),
+              })
+            }
+          >
+            {late.isPending ? 'Cancelling…' : 'Cancel for a full refund of what is left'}
           </Button>
+        ) : (
+          canCancel && (
+            <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
+              Cancel placement
+            </Button>
+          )
         )
       }
     >
+      {cancelsLate && (
+        <p className="text-sm text-muted-foreground" data-testid="cancel-late-rule">
+          This placement is{rules ? ` ${rules.lateCancelDays} or more` : ''} business days past its &ldquo;Live by&rdquo; date and not published: you can cancel it now and are refunded
+          all that is left after the late credits, with its credit note.
+        </p>
+      )}
       {c && <CancellationState c={c} side="brand" amount={a.payment.amount} />}
       {canCancel && (
         <p className="text-sm text-muted-foreground" data-testid="cancellation-rule">

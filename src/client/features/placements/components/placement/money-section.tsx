@@ -12,6 +12,8 @@ import { Badge } from '@/components/ui/badge';
 import { useCreditNotes } from '../../api/get-credit-notes';
 import { PageSection } from '@/components/page-section';
 import { apiUrl } from '@shared/api-paths';
+import { lateCreditSentence } from '@shared/late-credit';
+import { useTerms } from '@/lib/terms';
 
 const STATE: Record<PaymentStatus, { label: string; variant: 'warning' | 'success' | 'destructive' }> = {
   paid: { label: 'Held in escrow', variant: 'warning' },
@@ -103,6 +105,7 @@ export function MoneySection({
   const state = STATE[p.status];
   const label = p.status === 'refunded' && isPartlyRefunded(p) ? PARTLY_REFUNDED : state.label;
   const refunded = toCents(p.refundedAmount) > 0;
+  const rules = useTerms().data?.rules;
   return (
     <PageSection title="Money" icon={<Wallet />} testId="money-section">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -117,6 +120,13 @@ export function MoneySection({
         </div>
       </div>
       <p className="text-sm text-muted-foreground">{meaning(side, p)}</p>
+      {/* issue 59: while held, a placement past its "Live by" date is credited without a claim (its credit notes below) */}
+      {p.status === 'paid' && rules && (
+        <p className="text-sm text-muted-foreground" data-testid="late-credit-rule">
+          {lateCreditSentence({ percent: rules.lateCreditPercent, maxPercent: rules.lateCreditMaxPercent })}, credited automatically; after{' '}
+          {rules.lateCancelDays} business days late, {side === 'brand' ? 'you' : 'the brand'} may cancel for all that is left.
+        </p>
+      )}
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Paid</dt>
         <dd>{day(p.createdAt)}</dd>

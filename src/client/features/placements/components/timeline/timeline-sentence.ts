@@ -41,6 +41,8 @@ const REFUND_REASONS: Record<string, string> = {
   swap: 'the difference of a swap',
   cancelled: 'cancelled by the brand',
   dispute: 'a dispute decided for the brand',
+  late_credit: 'late credit, Byline is late',
+  late_cancel: 'cancelled by the brand, Byline very late',
 };
 
 const reminderDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
