@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { isIP } from 'node:net';
 import { BRIEF_DAYS_DEFAULT, PROMISE_MIN_DELIVERIES_DEFAULT } from '../shared/promise';
+import { EDIT_DAYS_DEFAULT, REVIEW_DAYS_DEFAULT } from '../shared/stage-clock';
 import { DISPUTE_DAYS_DEFAULT, GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
@@ -205,6 +206,10 @@ export const configSchema = z.object({
   PROMISE_MIN_DELIVERIES: z.coerce.number().int().min(1).max(50).default(PROMISE_MIN_DELIVERIES_DEFAULT),
   /** Business days a brand has to send its brief after payment; the promised date counts them. */
   BRIEF_DAYS: z.coerce.number().int().min(0).max(60).default(BRIEF_DAYS_DEFAULT),
+  /** Business days a brand has to review a draft (or the edits marked complete): its stage clock (decision 048). */
+  REVIEW_DAYS: z.coerce.number().int().min(1).max(60).default(REVIEW_DAYS_DEFAULT),
+  /** Business days the editorial team has for each round of edits: its stage clock (decision 048). */
+  EDIT_DAYS: z.coerce.number().int().min(1).max(60).default(EDIT_DAYS_DEFAULT),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
   /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
   BRIEF_REMINDER_DAYS: z

@@ -18,6 +18,8 @@ export function fairRulesMarkdown(r: FairRules): string {
     '',
     '### Delivery dates',
     `- Each opportunity shows the date its article is live by ("Live by …"), fixed on your placement when you pay. It counts ${days(r.briefDays)} for your brief, in business days (Monday to Friday, UTC).`,
+    `- Each stage has a due date and a side that owes it: your brief (${days(r.briefDays)}), the first draft (the editorial team: the outlet's listed turnaround, never after "Live by"), your review of a draft (${days(r.reviewDays)}), each round of edits (the editorial team: ${days(r.editDays)}), and publication (the editorial team, by "Live by"). A stage is "at risk" with a fifth of its time left and "late" past its due date.`,
+    '- A clock stops while the other side holds the placement (an extra revision, a cancellation or a dispute waiting for an answer) and resumes where it stopped. When your brief or review comes in late, or you hold a stage of ours, "Live by" moves by as many business days (a part of a day counts as a day), and your placement says why; time you held it never counts against the editorial team.',
     `- Once an outlet has ${r.promiseMinDeliveries} deliveries with Byline, the date comes from its record: 9 in 10 of its last deliveries were published within that many business days of the brief ("usually by …": half of them). Before that, it comes from the outlet's listed turnaround.`,
     '',
     '### Revisions',

@@ -36,7 +36,7 @@ import type {
 import type { Actor } from '../timeline/service';
 import { memberActor, transition, type TransitionActor } from '../placements/transition';
 import { lifeOf, type LifeEvent, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
-import { lifeInputsSql } from '../life/life';
+import { lifeFor, lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
 import {
   claimPartialRefund,
@@ -698,7 +698,7 @@ export async function disputeDetail(
     })),
     nextCheckAt: pending?.at?.toISOString() ?? null,
     ...(deciders ? { deciders } : {}),
-    life: lifeOf(JSON.parse(row.life) as LifeInputs & { since: string }, viewer),
+    life: lifeFor(row.life, viewer),
   };
 }
 

@@ -50,6 +50,8 @@ export const termsModule: Module = async (app, { config }) => {
     reminderHours: config.REMINDER_HOURS,
     promiseMinDeliveries: config.PROMISE_MIN_DELIVERIES,
     briefDays: config.BRIEF_DAYS,
+    reviewDays: config.REVIEW_DAYS,
+    editDays: config.EDIT_DAYS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(

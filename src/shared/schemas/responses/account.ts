@@ -90,6 +90,8 @@ export const termsSchema = z
         reminderHours: z.number().int().describe('hours before an automatic step that the side who can still act is reminded'),
         promiseMinDeliveries: z.number().int().describe('PROMISE_MIN_DELIVERIES: deliveries before an outlet’s record makes its promise'),
         briefDays: z.number().int().describe('BRIEF_DAYS: business days the brand has to send its brief, counted in every promise'),
+        reviewDays: z.number().int().describe('REVIEW_DAYS: business days the brand has to review a draft (its stage clock)'),
+        editDays: z.number().int().describe('EDIT_DAYS: business days the editorial team has for each round of edits (its stage clock)'),
       })
       .describe('the numbers the server enforces (issue 47): the settings REVISIONS_INCLUDED, RESPONSE_DAYS, DISPUTE_DAYS, the escalation’s 3 and 10 days, SWAP_DAYS, RESTORE_DAYS, PUBLICATION_GUARANTEE_DAYS, and the spec’s guarantee'),
     rulesMarkdown: z.string().describe('the revision, cancellation and refund rules, written from `rules`'),
