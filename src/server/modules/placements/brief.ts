@@ -18,6 +18,7 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import { recordEvent } from '../timeline/service';
 import type { Member } from '../../lib/contract';
 import { memberActor, transition } from './transition';
+import { now as clockNow } from '../../lib/clock';
 
 type BriefRow = typeof briefs.$inferSelect;
 type PlacementRow = typeof placements.$inferSelect;
@@ -122,7 +123,7 @@ type BriefParts = { part1Json?: BriefPart1; part2Json?: BriefPart2; baseVersion?
  */
 async function storeBrief(tx: Tx, placement: PlacementRow, parts: BriefParts, submit: boolean, member: Member): Promise<SavedBrief> {
   assertBriefEditable(placement);
-  const now = new Date();
+  const now = clockNow();
   const part1Json = parts.part1Json && compact(parts.part1Json);
   const part2Json = parts.part2Json && compact(parts.part2Json);
   // the placement is locked (ownPlacement): nobody else can store or change its brief meanwhile
