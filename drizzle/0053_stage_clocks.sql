@@ -5,7 +5,8 @@
 -- review (brand, REVIEW_DAYS from the draft or the edits marked complete), each edit round (team,
 -- EDIT_DAYS), publication (team, by "Live by": live_by(promised_by, promise_moved_days)).
 -- A clock pauses while the other side holds the placement (a request open beside the state,
--- placement-machine.ts OPEN_REQUESTS) and resumes where it stopped: its due time moves by the pause.
+-- placement-machine.ts OPEN_REQUESTS) and resumes where it stopped: its due time moves by the
+-- pause's business time (weekends do not count).
 -- A brand's stage that ends past its due time moves "Live by" by the business days it was late
 -- (a part day counts whole), and so does the time the brand held a team's stage; each move is kept
 -- with its reason (promise_moves) for the page's sentence ("moved 2 days: brief sent 2 days late").
@@ -38,6 +39,31 @@ CREATE FUNCTION business_days_late(due timestamptz, at timestamptz) RETURNS inte
   SELECT CASE WHEN at <= due THEN 0
     ELSE business_days_between(due, at) + CASE WHEN add_business_days(due, business_days_between(due, at)) < at THEN 1 ELSE 0 END
   END
+$$;--> statement-breakpoint
+-- the business time (weekdays, UTC) from a to b: the time between them less its Saturdays and Sundays
+CREATE FUNCTION business_time_between(a timestamptz, b timestamptz) RETURNS interval LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN b <= a THEN interval '0' ELSE (b - a) - coalesce((
+    SELECT sum(least(b, d + interval '1 day') - greatest(a, d))
+    FROM generate_series(date_trunc('day', a AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', b, interval '1 day') d
+    WHERE extract(isodow FROM d AT TIME ZONE 'UTC') IN (6, 7)), interval '0') END
+$$;--> statement-breakpoint
+-- t moved on by `span` of business time (weekends skipped): a paused clock resumes where it stopped
+CREATE FUNCTION add_business_time(t timestamptz, span interval) RETURNS timestamptz LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  rest interval := span;
+  day_end timestamptz;
+BEGIN
+  IF span <= interval '0' THEN RETURN t; END IF;
+  LOOP
+    IF extract(isodow FROM t AT TIME ZONE 'UTC') IN (6, 7) THEN
+      t := next_business_day(date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC');
+    END IF;
+    day_end := (date_trunc('day', t AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC';
+    IF t + rest <= day_end THEN RETURN t + rest; END IF;
+    rest := rest - (day_end - t);
+    t := day_end;
+  END LOOP;
+END
 $$;--> statement-breakpoint
 -- a stage's due time when it starts at `start`
 CREATE FUNCTION clock_due(stage text, start timestamptz, tat_days integer, promised_by timestamptz, moved_days integer) RETURNS timestamptz
@@ -116,9 +142,10 @@ BEGIN
     IF holder <> owner AND NEW.clock_paused_at IS NULL THEN
       NEW.clock_paused_at := t;
     ELSIF holder = owner AND NEW.clock_paused_at IS NOT NULL THEN
-      -- resumed where it stopped: the due time moves by the pause
-      NEW.clock_due_at := NEW.clock_due_at + greatest(t - NEW.clock_paused_at, interval '0');
-      NEW.clock_started_at := NEW.clock_started_at + greatest(t - NEW.clock_paused_at, interval '0');
+      -- resumed where it stopped: the due time moves by the pause's business time (its weekends apart)
+      ended := add_business_time(NEW.clock_due_at, business_time_between(NEW.clock_paused_at, t));
+      NEW.clock_started_at := NEW.clock_started_at + (ended - NEW.clock_due_at);
+      NEW.clock_due_at := ended;
       -- the brand held the team's stage: "Live by" moves by the business days it held it
       IF owner = 'team' THEN
         late := business_days_late(NEW.clock_paused_at, t);
