@@ -20,7 +20,6 @@ import { createOpportunity, createPaymentsTestApp, makePayment, type PaymentsTes
 type Project = { payment: { id: string }; life: { clock: Clock } };
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let t: PaymentsTestApp;
 let admin: Awaited<ReturnType<typeof signedIn>>;

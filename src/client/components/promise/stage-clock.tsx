@@ -17,7 +17,7 @@ const TONE = {
 } as const;
 
 /** "Due in 2 days", "At risk · due in 5 h", "1 day late", "Paused": the server's state first. */
-export function clockWords(clock: Clock, now = new Date()): string | null {
+function clockWords(clock: Clock, now = new Date()): string | null {
   if (!clock.state || !clock.dueAt) return null;
   if (clock.state === 'paused') return 'Paused';
   const words = dueWords(clock, now) ?? '';

@@ -35,7 +35,7 @@ import type {
 } from '../../../shared/schemas/fair-terms';
 import type { Actor } from '../timeline/service';
 import { memberActor, transition, type TransitionActor } from '../placements/transition';
-import { lifeOf, type LifeEvent, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
+import type { LifeEvent, Viewer } from '../../../shared/placement-machine';
 import { lifeFor, lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
 import {

@@ -6,7 +6,7 @@ import { LIFE_EVENTS, LIFE_STATE_IDS, OPEN_REQUESTS, type LifeState, type OpenRe
 const stage = z.enum(CLOCK_STAGES);
 
 /** A move of "Live by" and its reason (decision 048). */
-export const promiseMoveSchema = z
+const promiseMoveSchema = z
   .object({
     stage: stage.describe('the stage the brand ended late, or the team’s stage it held'),
     to: z.enum([...CLOCK_STAGES, 'held']).describe('the stage it went on to; `held`: the brand held the team’s stage'),
