@@ -10,6 +10,7 @@ import { OpportunityFilters, noFilters, toListFilters, type Filters } from '../c
 import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { QueryError } from '@/components/query-error';
+import { ClockCounts } from '@/components/promise/clock-counts';
 
 export function DashboardPage() {
   const [filters, setFilters] = React.useState<Filters>(noFilters);
@@ -30,6 +31,8 @@ export function DashboardPage() {
           </Link>
         </Button>
       </div>
+      {/* the stage clocks at risk and late (decision 048) */}
+      <ClockCounts />
       <OpportunityFilters value={filters} onChange={setFilters} search={search} />
       <Card className="overflow-hidden">
         {isLoading ? (

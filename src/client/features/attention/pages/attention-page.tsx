@@ -1,4 +1,4 @@
-import { Link } from 'wouter';
+import { ClockCounts } from '@/components/promise/clock-counts';
 import { CheckCircle2 } from 'lucide-react';
 import { ATTENTION_LIMIT } from '@shared/attention';
 import { Button } from '@/components/ui/button';
@@ -8,29 +8,6 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api';
 import { useAttention } from '../api/get-attention';
 import { AttentionRow } from '../components/attention-row';
-
-/**
- * The stage clocks at risk and late over every placement (decision 048), each a link to Projects
- * filtered so, soonest due first.
- */
-function ClockCounts({ atRisk, late }: { atRisk: number; late: number }) {
-  const tile = (label: string, n: number, clock: 'at_risk' | 'late', tone: string) => (
-    <Link
-      href={`/admin/projects?clock=${clock}&sort=due`}
-      className="flex flex-1 items-center justify-between gap-3 rounded-lg border bg-card px-4 py-3 transition-colors hover:bg-muted/50"
-      data-testid={`clock-count-${clock}`}
-    >
-      <span className="text-sm text-muted-foreground">{label}</span>
-      <span className={`text-xl font-semibold tabular-nums ${n > 0 ? tone : ''}`}>{n}</span>
-    </Link>
-  );
-  return (
-    <div className="flex flex-col gap-3 sm:flex-row" data-testid="clock-counts">
-      {tile('Stages at risk', atRisk, 'at_risk', 'text-amber-700')}
-      {tile('Stages late', late, 'late', 'text-red-700')}
-    </div>
-  );
-}
 
 /** Needs attention (issue 19): every placement that waits on the editorial team, the most urgent first. */
 export function AttentionPage() {
@@ -42,7 +19,7 @@ export function AttentionPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Needs attention</h1>
         <p className="text-muted-foreground">What waits on the team: yours first, then the most urgent</p>
       </div>
-      {data && <ClockCounts atRisk={data.clocks.atRisk} late={data.clocks.late} />}
+      <ClockCounts />
       {attention.isLoading ? (
         <PageSpinner />
       ) : attention.isError && !data ? (
