@@ -47,13 +47,13 @@ export function StageClock({ clock, withStage = false, className }: { clock: Clo
 }
 
 /** The clock on the placement's page: the stage, its due time, its state. */
-export function StageClockLine({ clock }: { clock: Clock }) {
+export function StageClockLine({ clock, reader }: { clock: Clock; reader: 'brand' | 'admin' }) {
   if (!clock.stage || !clock.dueAt) return null;
-  const owner = clock.owner === 'brand' ? 'the brand' : 'the editorial team';
+  const owner = clock.owner === reader || (clock.owner === 'team' && reader === 'admin') ? 'yours' : clock.owner === 'brand' ? 'the brand’s' : 'the editorial team’s';
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="stage-clock-line">
       <span className="text-muted-foreground">
-        {STAGE_CLOCKS[clock.stage].label} ({owner}) due {when.format(new Date(clock.dueAt))} UTC
+        {STAGE_CLOCKS[clock.stage].label} ({owner}): due {when.format(new Date(clock.dueAt))} UTC
       </span>
       <StageClock clock={clock} />
     </p>

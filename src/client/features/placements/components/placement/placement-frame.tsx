@@ -76,7 +76,7 @@ export function PlacementHeader({
           <Store className="size-4 shrink-0" aria-hidden /> <span className="min-w-0 break-words">{outletName}</span>
         </p>
         {life && <LifeLine life={life.life} reader={life.reader} />}
-        {life && <StageClockLine clock={life.life.clock} />}
+        {life && <StageClockLine clock={life.life.clock} reader={life.reader} />}
         {promise && (
           <LiveBy
             liveBy={life?.life.clock.liveBy ?? promise.promisedBy}
