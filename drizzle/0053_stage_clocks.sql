@@ -98,10 +98,14 @@ DECLARE
   late integer;
   tat integer;
 BEGIN
-  SELECT b.submitted_at INTO submitted FROM briefs b WHERE b.placement_id = NEW.id;
+  -- a placement being made has no brief nor request yet (their rows reference it): no look-ups
+  IF TG_OP = 'UPDATE' THEN
+    SELECT b.submitted_at INTO submitted FROM briefs b WHERE b.placement_id = NEW.id;
+  END IF;
   stage := clock_stage_of(placement_life_state(NEW.state, NEW.draft_review_status, submitted IS NOT NULL, NEW.declined_at IS NOT NULL));
   owner := clock_owner(stage);
-  IF stage IS NOT NULL THEN
+  holder := owner;
+  IF stage IS NOT NULL AND TG_OP = 'UPDATE' THEN
     SELECT d.status INTO dispute FROM disputes d WHERE d.placement_id = NEW.id ORDER BY d.created_at DESC LIMIT 1;
     holder := CASE
       WHEN dispute IN ('open', 'escalated') THEN 'team'
@@ -132,7 +136,9 @@ BEGIN
       NEW.clock_paused_at := NULL;
     ELSE
       start := CASE WHEN stage = 'draft' AND prev = 'brief' THEN ended ELSE t END;
-      SELECT o.tat_days INTO tat FROM opportunities o WHERE o.id = NEW.opportunity_id;
+      IF stage = 'draft' THEN
+        SELECT o.tat_days INTO tat FROM opportunities o WHERE o.id = NEW.opportunity_id;
+      END IF;
       NEW.clock_stage := stage;
       NEW.clock_started_at := start;
       NEW.clock_due_at := clock_due(stage, start, tat, NEW.promised_by, NEW.promise_moved_days);
