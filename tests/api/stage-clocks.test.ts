@@ -6,7 +6,8 @@
  * Byline's time is moved with the test clock (tests/support/clock.ts): the database's clock_now()
  * and the server's now() together.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancellations, orgClients, payments, placements } from '../../src/server/db/schema';
 import type { Clock } from '../../src/shared/stage-clock';
@@ -346,5 +347,34 @@ describe('a client reviewer', () => {
     expect(res.body.life.clock).toMatchObject({ stage: 'draft', owner: 'team', promiseMovedDays: 2, promiseMoved: 'moved 2 days: brief sent 2 days late' });
     expect(res.text).not.toContain('840');
     expect(res.body.priceUsd).toBeUndefined();
+  });
+});
+
+describe('the migration’s backfill', () => {
+  it('starts each placement’s stage when it entered its state (the first draft at its brief), running', async () => {
+    await at('2027-08-02T10:00:00.000Z'); // a Monday
+    const edited = await bought(d('2027-08-02T10:00:00.000Z'));
+    await submitBrief(edited.id);
+    await attachDraft(edited.id);
+    await requestEdits(edited.id);
+    const briefed = await bought(d('2027-08-02T10:00:00.000Z'));
+    await at('2027-08-03T10:00:00.000Z');
+    await submitBrief(briefed.id);
+    // as before the migration: no clock, the state entered on Wednesday for the edited one
+    await t.db
+      .update(placements)
+      .set({ clockStage: null, clockStartedAt: null, clockDueAt: null, clockPausedAt: null, stateSince: d('2027-08-04T10:00:00.000Z') })
+      .where(inArray(placements.id, [edited.id, briefed.id]));
+    const migration = readFileSync('drizzle/0053_stage_clocks.sql', 'utf8');
+    const backfill = migration
+      .split('--> statement-breakpoint')
+      .find((s) => s.includes('UPDATE placements p SET'))!
+      .replace(/^(\s*--.*\n)*/m, '');
+    await t.db.execute(sql.raw(`${backfill.trim().replace(/;$/, '')} AND p.id IN ('${edited.id}', '${briefed.id}')`));
+    expect(await adminClock(edited.id)).toMatchObject({ stage: 'edits', owner: 'team', startedAt: '2027-08-04T10:00:00.000Z', dueAt: '2027-08-06T10:00:00.000Z', pausedAt: null });
+    // the first draft from the brief's submission (Tuesday), by the listed 10 business days or "Live by"
+    const clock = await adminClock(briefed.id);
+    expect(clock).toMatchObject({ stage: 'draft', startedAt: '2027-08-03T10:00:00.000Z' });
+    expect(clock.dueAt).toBe(toMinute(new Date(Math.min(addBusinessDays(d('2027-08-03T10:00:00.000Z'), 10).getTime(), briefed.promisedBy!.getTime())).toISOString()));
   });
 });
