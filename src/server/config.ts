@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isIP } from 'node:net';
 import { BRIEF_DAYS_DEFAULT, PROMISE_MIN_DELIVERIES_DEFAULT } from '../shared/promise';
 import { LATE_CANCEL_DAYS_DEFAULT, LATE_CREDIT_MAX_PERCENT_DEFAULT, LATE_CREDIT_PERCENT_DEFAULT } from '../shared/late-credit';
+import { EDIT_DAYS_DEFAULT, REVIEW_DAYS_DEFAULT } from '../shared/stage-clock';
 import { DISPUTE_DAYS_DEFAULT, GUARANTEE_DAYS, RESPONSE_DAYS_DEFAULT, REVISIONS_INCLUDED_DEFAULT, SWAP_DAYS } from '../shared/constants';
 import { parseAllowList } from './outbound/address-policy';
 
@@ -213,6 +214,10 @@ export const configSchema = z.object({
   LATE_CREDIT_MAX_PERCENT: z.coerce.number().int().min(0).max(99).default(LATE_CREDIT_MAX_PERCENT_DEFAULT),
   /** Business days late after which the brand may cancel in one click for a full refund of what is left. */
   LATE_CANCEL_DAYS: z.coerce.number().int().min(1).max(250).default(LATE_CANCEL_DAYS_DEFAULT),
+  /** Business days a brand has to review a draft (or the edits marked complete): its stage clock (decision 048). */
+  REVIEW_DAYS: z.coerce.number().int().min(1).max(60).default(REVIEW_DAYS_DEFAULT),
+  /** Business days the editorial team has for each round of edits: its stage clock (decision 048). */
+  EDIT_DAYS: z.coerce.number().int().min(1).max(60).default(EDIT_DAYS_DEFAULT),
   // Timers of the workflow (modules/timeline/timers.ts), checked every 15 minutes.
   /** Days after payment on which a brand that has not submitted its brief is reminded, e.g. "3,7". */
   BRIEF_REMINDER_DAYS: z

@@ -226,7 +226,7 @@ describe('order and total', () => {
       await setPaymentStatus(t.db, i.paymentId, 'refunded', { refundedAt: new Date(), holdsSlot: false });
     await t.db.update(publicationCases).set({ closedAt: new Date(), outcome: 'withdrawn' });
     for (const i of left) await admin.agent.post(`/api/admin/projects/${i.paymentId}/messages/read`);
-    expect(await list()).toEqual({ total: 0, items: [] });
+    expect(await list()).toMatchObject({ total: 0, items: [] });
 
     const guaranteeIn5 = await placement({}, GUARANTEE_DAYS - 5);
     const caseIn2 = await placement({ draftReviewStatus: 'approved' }, 30);

@@ -85,7 +85,16 @@ describe('GET /api/brand/my-articles', () => {
       promisedBy: null,
       usuallyBy: null,
       // issue 58: its life, from the table, for this member (the owner)
-      life: { state: 'released', label: 'Released', waitingOn: 'nobody', since: '2026-02-01T00:00:00.000Z', request: null, actions: ['open_dispute'] },
+      life: {
+        state: 'released',
+        label: 'Released',
+        waitingOn: 'nobody',
+        since: '2026-02-01T00:00:00.000Z',
+        request: null,
+        actions: ['open_dispute'],
+        // decision 048: released, no stage clock runs
+        clock: expect.objectContaining({ stage: null, owner: null, dueAt: null, state: null, promiseMovedDays: 0, promiseMoved: null }),
+      },
     });
     expect(res.body[0].brief).toBeNull();
     // a draft exists but is not submitted: "Brief pending"

@@ -69,6 +69,8 @@ describe('a placement’s life', () => {
       since: '2026-02-01T10:00:00.000Z',
       request: null,
       actions: ['submit_brief', 'cancel'],
+      // its stage clock (decision 048): the brand's brief, BRIEF_DAYS (3) business days from payment
+      clock: expect.objectContaining({ stage: 'brief', owner: 'brand', startedAt: '2026-02-01T10:00:00.000Z', dueAt: '2026-02-05T10:00:00.000Z' }),
     });
     // a reviewer works on briefs and drafts but cannot ask for money back; a client reviewer neither
     expect((await lifeOf(reviewer, id)).actions).toEqual(['submit_brief']);

@@ -316,6 +316,8 @@ describe('GET /api/admin/projects', () => {
           since: '2026-02-01T00:00:00.000Z',
           request: null,
           actions: ['attach_draft', 'mark_edits_complete', 'release', 'refund', 'refund_part'],
+          // decision 048: an edit round is the team's, EDIT_DAYS (2) business days
+          clock: expect.objectContaining({ stage: 'edits', owner: 'team', dueAt: '2026-02-04T00:00:00.000Z', liveBy: null }),
         },
       });
       expect(approvedItem.payment).toMatchObject({ draftReviewStatus: 'approved', draftDocumentUrl: DOC_URL });

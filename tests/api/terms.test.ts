@@ -50,7 +50,7 @@ describe('GET /api/terms', () => {
   });
 
   it('writes the revision, cancellation and refund rules from the settings the server enforces (issue 47)', async () => {
-    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36, PROMISE_MIN_DELIVERIES: 7, BRIEF_DAYS: 2, LATE_CREDIT_PERCENT: 3, LATE_CREDIT_MAX_PERCENT: 15, LATE_CANCEL_DAYS: 8 });
+    const t = await createTestApp({ REVISIONS_INCLUDED: 3, RESPONSE_DAYS: 5, SWAP_DAYS: 4, RESTORE_DAYS: 12, DISPUTE_DAYS: 9, REMINDER_HOURS: 36, PROMISE_MIN_DELIVERIES: 7, BRIEF_DAYS: 2, LATE_CREDIT_PERCENT: 3, LATE_CREDIT_MAX_PERCENT: 15, LATE_CANCEL_DAYS: 8, REVIEW_DAYS: 4, EDIT_DAYS: 1 });
     try {
       const res = await new Agent(t.app).get('/api/terms');
       expect(res.body.rules).toEqual({
@@ -69,6 +69,8 @@ describe('GET /api/terms', () => {
         lateCreditPercent: 3,
         lateCreditMaxPercent: 15,
         lateCancelDays: 8,
+        reviewDays: 4,
+        editDays: 1,
       });
       expect(res.body.rulesMarkdown).toContain('Late credit: 3% for each business day late, up to 15%');
       expect(res.body.rulesMarkdown).toContain('Once it is 8 business days late and still not published, you can cancel it in one click');
@@ -77,8 +79,9 @@ describe('GET /api/terms', () => {
       expect(res.body.rulesMarkdown).toContain('Once an outlet has 7 deliveries with Byline');
       expect(res.body.rulesMarkdown).toContain('It counts 2 days for your brief, in business days');
       // and where the database's promise reads them (written at boot)
-      const settings = (await t.db.execute(sql`SELECT min_deliveries, brief_days FROM promise_settings`)) as unknown as { rows: unknown[] };
-      expect(settings.rows).toEqual([{ min_deliveries: 7, brief_days: 2 }]);
+      const settings = (await t.db.execute(sql`SELECT min_deliveries, brief_days, review_days, edit_days FROM promise_settings`)) as unknown as { rows: unknown[] };
+      expect(settings.rows).toEqual([{ min_deliveries: 7, brief_days: 2, review_days: 4, edit_days: 1 }]);
+      expect(res.body.rulesMarkdown).toContain('your review of a draft (4 days), each round of edits (the editorial team: 1 day)');
       expect(res.body.rulesMarkdown).toContain('from its first draft until 9 days after it is published');
       expect(res.body.rulesMarkdown).toContain('Each placement includes 3 rounds of edits on its draft ("Revision 1 of 3").');
       expect(res.body.rulesMarkdown).toContain('answers within 5 days');

@@ -46,7 +46,26 @@ const adminProject: AdminPlacementItem = {
   assignee: null,
   promisedBy: null,
   usuallyBy: null,
-  life: { state: 'awaiting_review', label: 'Awaiting brand review', waitingOn: 'brand', since: '2026-03-04T09:00:00.000Z', request: null, actions: ['attach_draft'] },
+  life: {
+    state: 'awaiting_review',
+    label: 'Awaiting brand review',
+    waitingOn: 'brand',
+    since: '2026-03-04T09:00:00.000Z',
+    request: null,
+    actions: ['attach_draft'],
+    clock: {
+      stage: 'review',
+      owner: 'brand',
+      startedAt: '2026-03-04T09:00:00.000Z',
+      dueAt: '2026-03-09T09:00:00.000Z',
+      pausedAt: null,
+      state: 'on_track',
+      liveBy: null,
+      promiseMovedDays: 0,
+      promiseMoves: [],
+      promiseMoved: null,
+    },
+  },
 };
 
 // the API docs' example card gives the fields these tests do not read

@@ -23,6 +23,7 @@ import { AUDIT_ACTIONS, ORG_ROLES, PURCHASE_REQUEST_STATUSES, type PurchaseReque
 import { CHECKOUT_STATUSES, DRAFT_REVIEW_STATUSES, PAYMENT_STATUSES, PLACEMENT_STATES, REFUND_REASONS, REVIEW_STATUSES } from '../../shared/payment';
 import { OPPORTUNITY_STATUSES } from '../../shared/opportunity';
 import { PROMISE_BASES } from '../../shared/promise';
+import { CLOCK_STAGES, type PromiseMove } from '../../shared/stage-clock';
 import { LINK_TYPES } from '../../shared/catalogue';
 import { METRIC_SOURCES, OUTLET_METRICS } from '../../shared/outlets';
 import { ACTOR_TYPES, TIMELINE_KINDS } from '../../shared/timeline';
@@ -232,6 +233,10 @@ export const promiseSettings = pgTable(
     id: boolean('id').primaryKey().default(true),
     minDeliveries: integer('min_deliveries').notNull().default(5),
     briefDays: integer('brief_days').notNull().default(3),
+    // the stage clocks' (drizzle/0053): REVIEW_DAYS, EDIT_DAYS, and the first draft's without a turnaround
+    reviewDays: integer('review_days').notNull().default(3),
+    editDays: integer('edit_days').notNull().default(2),
+    draftDays: integer('draft_days').notNull().default(14),
   },
   (t) => [check('promise_settings_id_check', sql`${t.id}`)],
 );
@@ -617,6 +622,13 @@ export const placements = pgTable(
     // business days the brand held it past its own clocks (drizzle/0051): "Live by" is
     // live_by(promised_by, promise_moved_days)
     promiseMovedDays: integer('promise_moved_days').notNull().default(0),
+    // its stage clock (issue 59, decision 048): kept by the database (drizzle/0053, a trigger) as
+    // the placement moves and its requests open and close; the moves of "Live by" with their reasons
+    clockStage: text('clock_stage', { enum: CLOCK_STAGES }),
+    clockStartedAt: timestamp('clock_started_at', { withTimezone: true, mode: 'date' }),
+    clockDueAt: timestamp('clock_due_at', { withTimezone: true, mode: 'date' }),
+    clockPausedAt: timestamp('clock_paused_at', { withTimezone: true, mode: 'date' }),
+    promiseMoves: jsonb('promise_moves').$type<PromiseMove[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [
     uniqueIndex('placements_payment_unique').on(t.paymentId),
@@ -642,6 +654,8 @@ export const placements = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`state = 'in_progress' AND draft_review_status = 'approved'`),
     index('placements_tab_published_idx').on(t.createdAt, t.id).where(sql`state = 'published'`),
+    // Admin Projects sorted by due time, and its at risk / late filters (drizzle/0053)
+    index('placements_clock_due_idx').on(t.clockDueAt, t.id).where(sql`clock_due_at IS NOT NULL`),
     index('placements_tab_refunded_idx').on(t.createdAt, t.id).where(sql`state = 'refunded'`),
     // Admin Projects' "Mine", paged newest first
     index('placements_assignee_created_idx').on(t.assigneeId, t.createdAt, t.id).where(sql`assignee_id IS NOT NULL`),

@@ -297,6 +297,14 @@ export const adminProjectsQuerySchema = z.object({
   tab: z.enum(PROJECT_TABS, { error: 'tab must be one of awaiting, review, approved, published, refunded' }).optional(),
   q: adminSearchQuery,
   mine: mineFilter,
+  sort: z
+    .enum(['newest', 'due'], { error: 'sort must be newest or due' })
+    .optional()
+    .describe('newest first (the default), or `due`: the placements with a stage clock running, soonest due first (decision 048)'),
+  clock: z
+    .enum(['at_risk', 'late'], { error: 'clock must be at_risk or late' })
+    .optional()
+    .describe('only the placements whose stage clock is at risk (a fifth of its time left) or late (past due), paused ones apart'),
 });
 
 /** GET /api/admin/projects/counts: the list's search and "Mine", so each tab counts what it lists. */

@@ -8,6 +8,8 @@ import {
 } from '../../../shared/attention';
 import { DAY_MS, DRAFT_DUE_DAYS_DEFAULT, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { Db } from '../../db/client';
+import { clockStateSql } from '../../db/stage-clock';
+import { clockOf, type ClockInputs } from '../../../shared/stage-clock';
 import {
   briefs,
   cancellations,
@@ -43,6 +45,8 @@ interface Row extends Record<string, unknown> {
   restore_by: Date | string | null;
   since: Date | string;
   total: number | string;
+  mine: boolean;
+  clock: string;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -57,6 +61,9 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  * - `guarantee_near`: held, no refund started, and the guarantee job (payments/refunds.ts
  *   `refundOverduePayments`: GUARANTEE_DAYS after `paid_at`) refunds it within GUARANTEE_NEAR_DAYS;
  * - `open_case`: an open `publication_cases` row.
+ *
+ * The signed-in admin's own placements (its editor's, issue 59) come first; each item carries its
+ * stage clock (decision 048), and the list the counts of clocks at risk and late.
  *
  * Order, most urgent first: placements with a deadline that costs money (an open case's
  * `restore_by`, the guarantee refund) by that deadline; then overdue drafts by how long overdue;
@@ -75,7 +82,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
  * Its cost grows with the placements that need attention and with the brand messages, not with the
  * payments; JIT is off for it, since compiling it cost more than running it (figures: decision 027).
  */
-export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTENTION_LIMIT): Promise<AttentionList> {
+export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTENTION_LIMIT, adminId?: string): Promise<AttentionList> {
   const guaranteeCutoff = new Date(now.getTime() - (GUARANTEE_DAYS - GUARANTEE_NEAR_DAYS) * DAY_MS);
   const at = now.toISOString();
   const cutoff = guaranteeCutoff.toISOString();
@@ -107,7 +114,7 @@ export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTE
     -- each candidate's reasons, looked up by its id (OFFSET 0 keeps the planner from turning the
     -- lookups into scans of whole tables when it overestimates the candidates)
     listed AS (
-      SELECT x.placement_id, p.opportunity_id, p.brand_id, p.amount, p.paid_at, p.review, p.review_since, p.refund_at, p.overdue_at,
+      SELECT x.placement_id, p.opportunity_id, p.brand_id, p.amount, p.paid_at, p.review, p.review_since, p.refund_at, p.overdue_at, p.mine, p.clock,
         un.n AS unread, un.oldest AS unread_since, c.restore_by, c.opened_at AS case_since,
         ans.what AS answer_what, ans.due AS answer_due, ans.since AS answer_since
       FROM candidates x
@@ -117,7 +124,12 @@ export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTE
           CASE WHEN ${inReview} THEN coalesce((SELECT max(e.at) FROM ${placementEvents} e
             WHERE e.placement_id = p.id AND e.kind = p.draft_review_status), m.paid_at) END AS review_since,
           CASE WHEN ${nearRefund} THEN m.paid_at + make_interval(days => ${GUARANTEE_DAYS}::int) END AS refund_at,
-          CASE WHEN ${awaiting} AND ${dueAt} < ${at}::timestamptz THEN ${dueAt} END AS overdue_at
+          CASE WHEN ${awaiting} AND ${dueAt} < ${at}::timestamptz THEN ${dueAt} END AS overdue_at,
+          -- the signed-in admin's own placements come first (issue 59, an editor per placement)
+          (p.assignee_id = ${adminId ?? null}::uuid) IS TRUE AS mine,
+          json_build_object('stage', p.clock_stage, 'startedAt', iso_utc(p.clock_started_at), 'dueAt', iso_utc(p.clock_due_at),
+            'pausedAt', iso_utc(p.clock_paused_at), 'liveBy', iso_utc(live_by(p.promised_by, p.promise_moved_days)),
+            'movedDays', p.promise_moved_days, 'moves', p.promise_moves)::text AS clock
         FROM ${placements} p
         JOIN ${payments} m ON m.id = p.payment_id
         JOIN ${opportunities} o ON o.id = p.opportunity_id
@@ -156,21 +168,37 @@ export async function attentionList(db: Db, now: Date = clockNow(), limit = ATTE
       SELECT *, count(*) OVER () AS total,
         CASE tier WHEN 0 THEN least(restore_by, refund_at, answer_due) WHEN 1 THEN overdue_at ELSE since END AS urgency
       FROM keyed
-      ORDER BY tier, urgency, placement_id
+      ORDER BY mine DESC, tier, urgency, placement_id
       LIMIT ${limit}
     )
     SELECT r.placement_id AS payment_id, o.title, o.outlet_name, u.id AS brand_id, u.name AS brand_name, u.brand_name AS brand_brand_name,
-      u.email AS brand_email, r.amount, r.paid_at, r.unread, r.overdue_at, r.review, r.refund_at, r.restore_by, r.answer_what, r.answer_due, r.since, r.total
+      u.email AS brand_email, r.amount, r.paid_at, r.unread, r.overdue_at, r.review, r.refund_at, r.restore_by, r.answer_what, r.answer_due, r.since, r.total,
+      r.mine, r.clock
     FROM ranked r
     JOIN ${opportunities} o ON o.id = r.opportunity_id
     JOIN ${users} u ON u.id = r.brand_id
-    ORDER BY r.tier, r.urgency, r.placement_id`);
+    ORDER BY r.mine DESC, r.tier, r.urgency, r.placement_id`);
     return (result as unknown as { rows: Row[] }).rows;
   });
-  return { total: rows.length ? Number(rows[0].total) : 0, items: rows.map(toItem) };
+  return { total: rows.length ? Number(rows[0].total) : 0, items: rows.map((r) => toItem(r, now)), clocks: await clockCounts(db) };
 }
 
-function toItem(r: Row): AttentionItem {
+/**
+ * The stage clocks at risk and late (the admin dashboard's counts, decision 048), over the
+ * placements with a clock running (placements_clock_due_idx), against clock_now().
+ */
+async function clockCounts(db: Db): Promise<AttentionList['clocks']> {
+  const [row] = await db
+    .select({
+      atRisk: sql<number>`(count(*) FILTER (WHERE ${clockStateSql.at_risk}))::int`,
+      late: sql<number>`(count(*) FILTER (WHERE ${clockStateSql.late}))::int`,
+    })
+    .from(placements)
+    .where(sql`${placements.clockDueAt} IS NOT NULL`);
+  return { atRisk: Number(row?.atRisk ?? 0), late: Number(row?.late ?? 0) };
+}
+
+function toItem(r: Row, now: Date): AttentionItem {
   const reasons: AttentionReason[] = [];
   if (r.answer_what) reasons.push({ kind: 'answer_due', what: r.answer_what, dueAt: r.answer_due ? iso(r.answer_due) : null });
   if (r.restore_by) reasons.push({ kind: 'open_case', restoreBy: iso(r.restore_by) });
@@ -188,5 +216,7 @@ function toItem(r: Row): AttentionItem {
     paidAt: iso(r.paid_at),
     reasons,
     since: iso(r.since),
+    mine: r.mine === true,
+    clock: clockOf(JSON.parse(r.clock) as ClockInputs, now),
   };
 }

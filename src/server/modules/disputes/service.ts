@@ -35,8 +35,8 @@ import type {
 } from '../../../shared/schemas/fair-terms';
 import type { Actor } from '../timeline/service';
 import { memberActor, transition, type TransitionActor } from '../placements/transition';
-import { lifeOf, type LifeEvent, type LifeInputs, type Viewer } from '../../../shared/placement-machine';
-import { lifeInputsSql } from '../life/life';
+import type { LifeEvent, Viewer } from '../../../shared/placement-machine';
+import { lifeFor, lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
 import {
   claimPartialRefund,
@@ -699,7 +699,7 @@ export async function disputeDetail(
     })),
     nextCheckAt: pending?.at?.toISOString() ?? null,
     ...(deciders ? { deciders } : {}),
-    life: lifeOf(JSON.parse(row.life) as LifeInputs & { since: string }, viewer),
+    life: lifeFor(row.life, viewer),
   };
 }
 

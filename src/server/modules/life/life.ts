@@ -5,13 +5,16 @@ import type { Member } from '../../lib/contract';
 import type { Life } from '../../../shared/schemas/brief';
 import { briefs, cancellations, disputes, placements, revisionRequests } from '../../db/schema';
 import { isoUtc } from '../../db/statement';
+import { now } from '../../lib/clock';
+import { clockOf, type ClockInputs } from '../../../shared/stage-clock';
 import type { JsonPageRow } from '../../lib/paging';
 
 /**
  * A placement's life in its answers (issue 58, decision 042): what the table of
  * shared/placement-machine.ts makes of its columns for the viewer. The list statements read the
  * inputs beside each item's JSON (`lifeInputsSql`, as "life"); `withLife` appends `life` to the
- * item. The state and whose turn are the same for every viewer; `actions` are the viewer's.
+ * item. The state and whose turn are the same for every viewer; `actions` are the viewer's. Its
+ * stage clock (`clock`, decision 048) is read from the placement's columns against `now()`.
  */
 
 /** The inputs of the life, as JSON text, over a placement list's joins (placements, briefs). */
@@ -30,7 +33,16 @@ export const lifeInputsSql = sql`json_build_object(
     'disputeOffer', COALESCE((SELECT ${disputes.answerAction} = 'offer' FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1), false),
     'lateDays', CASE WHEN ${placements.state} = 'in_progress' THEN late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) ELSE 0 END,
     'veryLate', ${placements.state} = 'in_progress' AND late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) >= (SELECT cancel_days FROM late_credit_settings),
-    'since', ${isoUtc(placements.stateSince)}
+    'since', ${isoUtc(placements.stateSince)},
+    'clock', json_build_object(
+      'stage', ${placements.clockStage},
+      'startedAt', ${isoUtc(placements.clockStartedAt)},
+      'dueAt', ${isoUtc(placements.clockDueAt)},
+      'pausedAt', ${isoUtc(placements.clockPausedAt)},
+      'liveBy', ${isoUtc(sql`live_by(${placements.promisedBy}, ${placements.promiseMovedDays})`)},
+      'movedDays', ${placements.promiseMovedDays},
+      'moves', ${placements.promiseMoves}
+    )
   )::text`;
 
 /** A member as the table's viewer: its role, and whether it is a client reviewer (decision 035). */
@@ -42,9 +54,15 @@ export const memberViewer = (member: Pick<Member, 'role' | 'clientIds'>): Viewer
 
 type LifeRow = JsonPageRow & { life?: string };
 
+/** The life of the inputs `lifeInputsSql` read, for this viewer, with its stage clock read against Byline's time (decision 048). */
+export function lifeFor(inputs: string, viewer: Viewer): Life {
+  const parsed = JSON.parse(inputs) as LifeInputs & { since: string; clock: ClockInputs };
+  return { ...lifeOf(parsed, viewer), clock: clockOf(parsed.clock, now()) };
+}
+
 /** The item's JSON with its `life` appended (a member after the database's last one). */
 function appendLife(json: string, inputs: string, viewer: Viewer): string {
-  const life: Life = lifeOf(JSON.parse(inputs) as LifeInputs & { since: string }, viewer);
+  const life = lifeFor(inputs, viewer);
   return `${json.slice(0, json.lastIndexOf('}'))},"life":${JSON.stringify(life)}}`;
 }
 

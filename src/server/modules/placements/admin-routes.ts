@@ -40,9 +40,9 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       response: { 200: z.array(adminPlacementItemSchema) },
     },
     async (req, reply) => {
-      const { tab, q, mine } = req.query;
+      const { tab, q, mine, sort, clock } = req.query;
       const page = pageFrom(req.query);
-      return sendJsonPage(req, reply, page, await adminProjects(db, { tab, q, mine }, page, userOf(req).id));
+      return sendJsonPage(req, reply, page, await adminProjects(db, { tab, q, mine, sort, clock }, page, userOf(req).id));
     },
   );
 

@@ -13,6 +13,7 @@ import { livePlacementItem, adminPlacementItem, brandPlacementItem } from './ite
 import { ALL_PROJECTS_SQL, ARTICLE_TAB_SQL, PROJECT_TAB_SQL } from './tabs';
 import { lifeInputsSql, withLife } from '../life/life';
 import type { Viewer } from '../../../shared/placement-machine';
+import { clockStateSql } from '../../db/stage-clock';
 
 /** A placement's payment, opportunity and brief: what every placement list joins. */
 const placementJoins = sql`JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
@@ -118,12 +119,23 @@ export async function myArticleCounts(db: Db, scope: Scope): Promise<ArticleTabC
 
 const ADMIN: Viewer = { side: 'admin' };
 
-type AdminProjectsShape = { tab?: ProjectTab; search: boolean; mine?: boolean; cursor: boolean; byPayment?: boolean };
+type AdminProjectsShape = {
+  tab?: ProjectTab;
+  search: boolean;
+  mine?: boolean;
+  cursor: boolean;
+  byPayment?: boolean;
+  due?: boolean;
+  clock?: 'at_risk' | 'late';
+};
 const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>(
   'admin_projects',
-  (o) => (o.byPayment ? 'one' : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.mine ? 'm' : ''}${o.cursor ? 'c' : 'n'}`),
+  (o) =>
+    o.byPayment
+      ? 'one'
+      : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.mine ? 'm' : ''}${o.due ? 'd' : ''}${o.clock ? `.${o.clock}.` : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(placements.createdAt)} AS "cursorAt"
+    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(o.due ? placements.clockDueAt : placements.createdAt)} AS "cursorAt"
       FROM ${placements}
       ${placementJoins}
       JOIN ${users} ON ${users.id} = ${placements.brandId}
@@ -134,22 +146,30 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
         o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
         o.search ? brandMatches(sql.placeholder('q')) : undefined,
         o.mine ? sql`${placements.assigneeId} = ${sql.placeholder('adminId')}::uuid` : undefined,
-        o.cursor ? afterCursor(placements.createdAt, placements.id) : undefined,
+        o.clock ? clockStateSql[o.clock] : undefined,
+        // sorted by due time: the placements with a clock running, from the due-time index
+        o.due ? sql`${placements.clockDueAt} IS NOT NULL` : undefined,
+        o.cursor && o.due
+          ? sql`(${placements.clockDueAt}, ${placements.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`
+          : o.cursor
+            ? afterCursor(placements.createdAt, placements.id)
+            : undefined,
       )}
-      ORDER BY ${placements.createdAt} DESC, ${placements.id} DESC`),
+      ORDER BY ${o.due ? sql`${placements.clockDueAt} ASC, ${placements.id} ASC` : sql`${placements.createdAt} DESC, ${placements.id} DESC`}`),
 );
 
 /**
  * GET /api/admin/projects: placements in progress or published (or one tab of them, those of the
- * brands the search `q` finds, or with `mine` those `adminId` edits), newest first, one page at a
- * time, each row's JSON an `AdminPlacementItem` built by the database.
+ * brands the search `q` finds, or with `mine` those `adminId` edits, or whose stage clock is at
+ * risk or late), newest first or (`sort=due`) soonest due first, one page at a time, each row's
+ * JSON an `AdminPlacementItem` built by the database.
  */
 export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, adminId?: string): Promise<JsonPageRow[]> {
-  const { tab, q } = filter;
+  const { tab, q, clock } = filter;
   const mine = Boolean(filter.mine && adminId);
   const rows = await adminProjectsPage(
     db,
-    { tab, search: q !== undefined, mine, cursor: Boolean(page.cursor) },
+    { tab, search: q !== undefined, mine, cursor: Boolean(page.cursor), due: filter.sort === 'due', clock },
     {
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
       ...(mine ? { adminId } : {}),

@@ -53,6 +53,8 @@ export const termsModule: Module = async (app, { config }) => {
     lateCreditPercent: config.LATE_CREDIT_PERCENT,
     lateCreditMaxPercent: config.LATE_CREDIT_MAX_PERCENT,
     lateCancelDays: config.LATE_CANCEL_DAYS,
+    reviewDays: config.REVIEW_DAYS,
+    editDays: config.EDIT_DAYS,
   };
   const terms: Terms = { markdown: await readTerms(config.TERMS_FILE), rules, rulesMarkdown: fairRulesMarkdown(rules) };
   route(

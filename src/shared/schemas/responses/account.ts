@@ -93,6 +93,8 @@ export const termsSchema = z
         lateCreditPercent: z.number().int().describe('LATE_CREDIT_PERCENT: percent of the price credited for each business day late past "Live by"'),
         lateCreditMaxPercent: z.number().int().describe('LATE_CREDIT_MAX_PERCENT: the most all late credits of a placement add up to, in percent of its price'),
         lateCancelDays: z.number().int().describe('LATE_CANCEL_DAYS: business days late after which the brand may cancel for all that is left'),
+        reviewDays: z.number().int().describe('REVIEW_DAYS: business days the brand has to review a draft (its stage clock)'),
+        editDays: z.number().int().describe('EDIT_DAYS: business days the editorial team has for each round of edits (its stage clock)'),
       })
       .describe('the numbers the server enforces (issue 47): the settings REVISIONS_INCLUDED, RESPONSE_DAYS, DISPUTE_DAYS, the escalation’s 3 and 10 days, SWAP_DAYS, RESTORE_DAYS, PUBLICATION_GUARANTEE_DAYS, and the spec’s guarantee'),
     rulesMarkdown: z.string().describe('the revision, cancellation and refund rules, written from `rules`'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACTOR_TYPES, MESSAGE_SIDES, PAYMENT_STATUSES, TIMELINE_KINDS } from '../../enums';
 import { brandContactSchema, count, decimal, id, timestamp } from './common';
+import { clockSchema } from './life';
 
 /** GET /api/{brand|admin}/projects/{paymentId}/messages: one message. */
 export const messageSchema = z
@@ -90,6 +91,8 @@ const attentionItemSchema = z
     paidAt: timestamp,
     reasons: z.array(attentionReasonSchema),
     since: timestamp.describe('when the placement began to wait on the team (its oldest present reason)'),
+    mine: z.boolean().describe('assigned to the signed-in admin (issue 59): listed first'),
+    clock: clockSchema.describe('its stage clock (decision 048)'),
   })
   .meta({ id: 'AttentionItem' });
 
@@ -97,6 +100,9 @@ const attentionItemSchema = z
 export const attentionListSchema = z
   .object({
     total: count.describe('every placement that needs attention, also those past the first 200'),
-    items: z.array(attentionItemSchema).describe('the most urgent first'),
+    items: z.array(attentionItemSchema).describe('the signed-in admin’s own first, then the most urgent first'),
+    clocks: z
+      .object({ atRisk: count.describe('stage clocks at risk: a fifth of their time left'), late: count.describe('stage clocks past due') })
+      .describe('the stage clocks running, at risk and late (the dashboard’s counts; paused ones apart)'),
   })
   .meta({ id: 'AttentionList' });

@@ -11,6 +11,7 @@ import { LoadMore } from '@/components/ui/load-more';
 import { useUrlSearch } from '@/lib/use-url-search';
 import { QueryError } from '@/components/query-error';
 import { TestClockPanel } from '../components/test-clock-panel';
+import { ClockCounts } from '@/components/promise/clock-counts';
 
 export function DashboardPage() {
   const [filters, setFilters] = React.useState<Filters>(noFilters);
@@ -32,6 +33,8 @@ export function DashboardPage() {
         </Button>
       </div>
       <TestClockPanel />
+      {/* the stage clocks at risk and late (decision 048) */}
+      <ClockCounts />
       <OpportunityFilters value={filters} onChange={setFilters} search={search} />
       <Card className="overflow-hidden">
         {isLoading ? (

@@ -1,6 +1,8 @@
 import { Link } from 'wouter';
 import { ChevronRight } from 'lucide-react';
 import type { AttentionItem } from '@shared/attention';
+import { Badge } from '@/components/ui/badge';
+import { StageClock } from '@/components/promise/stage-clock';
 import { ReasonBadge } from './reason-badge';
 
 /** A placement that waits on the team: what it is, whose, why; the whole row opens its details page. */
@@ -18,10 +20,17 @@ export function AttentionRow({ item }: { item: AttentionItem }) {
             {item.outletName} · {brand}
           </p>
           <div className="flex flex-wrap gap-1.5">
+            {item.mine && (
+              <Badge variant="info" data-testid="attention-mine">
+                Yours
+              </Badge>
+            )}
             {item.reasons.map((r) => (
               <ReasonBadge key={r.kind} reason={r} />
             ))}
           </div>
+          {/* its stage clock (decision 048) */}
+          <StageClock clock={item.clock} withStage className="text-sm" />
         </div>
         <ChevronRight aria-hidden className="size-4 shrink-0 text-muted-foreground" />
       </Link>

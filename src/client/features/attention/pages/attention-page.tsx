@@ -1,3 +1,4 @@
+import { ClockCounts } from '@/components/promise/clock-counts';
 import { CheckCircle2 } from 'lucide-react';
 import { ATTENTION_LIMIT } from '@shared/attention';
 import { Button } from '@/components/ui/button';
@@ -16,8 +17,9 @@ export function AttentionPage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Needs attention</h1>
-        <p className="text-muted-foreground">What waits on the team, the most urgent first</p>
+        <p className="text-muted-foreground">What waits on the team: yours first, then the most urgent</p>
       </div>
+      <ClockCounts />
       {attention.isLoading ? (
         <PageSpinner />
       ) : attention.isError && !data ? (

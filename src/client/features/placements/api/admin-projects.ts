@@ -10,12 +10,21 @@ export const projectsKey = [apiUrl('/api/admin/projects')] as const;
 const key = projectsKey;
 
 /**
- * GET /api/admin/projects?tab=…&q=…&mine=true: one tab's projects (of the brands the search finds;
+ * GET /api/admin/projects?tab=…&q=…&mine=true&sort=due&clock=late: one tab's projects (of the brands the search finds;
  * with "Mine", the signed-in admin's own) with their
  * opportunity, brand and submitted brief, page by page.
  */
-export const useAdminProjectsTab = (tab: ProjectTab, q: string, mine: boolean) =>
-  usePagedList<AdminPlacementItem>([...key, 'tab', tab, q, mine], apiUrl('/api/admin/projects', {}, { tab, q, ...(mine ? { mine: 'true' } : {}) }));
+export const useAdminProjectsTab = (tab: ProjectTab, q: string, mine: boolean, clocks: ClockView = {}) =>
+  usePagedList<AdminPlacementItem>(
+    [...key, 'tab', tab, q, mine, clocks.sort ?? 'newest', clocks.clock ?? 'any'],
+    apiUrl('/api/admin/projects', {}, { tab, q, ...(mine ? { mine: 'true' } : {}), ...(clocks.sort ? { sort: clocks.sort } : {}), ...(clocks.clock ? { clock: clocks.clock } : {}) }),
+  );
+
+/** The stage clocks' order and filter (decision 048): soonest due first, at risk or late only. */
+export interface ClockView {
+  sort?: 'due';
+  clock?: 'at_risk' | 'late';
+}
 
 /**
  * GET /api/admin/projects/counts?q=…: each tab's count over every project (of the brands the search

@@ -10,7 +10,7 @@ import { LoadMore } from '@/components/ui/load-more';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useUrlSearch, type UrlSearch } from '@/lib/use-url-search';
-import { useAdminProjectsTab, useProjectCounts } from '../api/admin-projects';
+import { useAdminProjectsTab, useProjectCounts, type ClockView } from '../api/admin-projects';
 import { ProjectCard } from '../components/projects/project-card';
 import { OpenCancellations } from '../components/projects/open-cancellations';
 import type { ProjectTab } from '../components/projects/brief-text';
@@ -45,15 +45,21 @@ const TABS: { value: ProjectTab; label: string; empty: string }[] = [
   },
 ];
 
-/** One tab's projects, page by page, newest first (the server's order). */
-function ProjectTabList({ tab, search, mine }: { tab: (typeof TABS)[number]; search: UrlSearch; mine: boolean }) {
-  const list = useAdminProjectsTab(tab.value, search.q, mine);
+/** One tab's projects, page by page, newest first or soonest due (the server's order). */
+function ProjectTabList({ tab, search, mine, clocks }: { tab: (typeof TABS)[number]; search: UrlSearch; mine: boolean; clocks: ClockView }) {
+  const list = useAdminProjectsTab(tab.value, search.q, mine, clocks);
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load the projects" />;
   const items = list.items ?? [];
   if (items.length === 0) {
     return search.q ? (
       <NoSearchResults what="projects" search={search} />
+    ) : clocks.clock ? (
+      <EmptyState
+        icon={<FolderKanban />}
+        title={clocks.clock === 'late' ? 'Nothing late here' : 'Nothing at risk here'}
+        description="Placements whose stage is past due (late) or has a fifth of its time left (at risk) appear here."
+      />
     ) : mine ? (
       <EmptyState icon={<FolderKanban />} title="None of yours here" description="Placements you are the editor of appear here: assign one to yourself, or act on it first." />
     ) : (
@@ -73,6 +79,36 @@ function ProjectTabList({ tab, search, mine }: { tab: (typeof TABS)[number]; sea
       <LoadMore pager={list} />
     </>
   );
+}
+
+/**
+ * The stage clocks' order and filter (decision 048) kept in the page's URL (`?sort=due`,
+ * `?clock=at_risk|late`), as "Mine" is; the server sorts and filters.
+ */
+function useClockView(): [ClockView, (next: ClockView) => void] {
+  const [params, setParams] = useSearchParams();
+  const sort = params.get('sort') === 'due' ? 'due' : undefined;
+  const clockParam = params.get('clock');
+  const clock = clockParam === 'at_risk' || clockParam === 'late' ? clockParam : undefined;
+  const set = React.useCallback(
+    (view: ClockView) =>
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [k, v] of [
+            ['sort', view.sort],
+            ['clock', view.clock],
+          ] as const) {
+            if (v) next.set(k, v);
+            else next.delete(k);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [React.useMemo(() => ({ sort, clock }), [sort, clock]), set];
 }
 
 /** "Mine" (issue 59) kept in the page's URL (`?mine=1`), so a reload or a shared link keeps it. */
@@ -98,6 +134,7 @@ function useMineFilter(): [boolean, (on: boolean) => void] {
 export function ProjectsPage() {
   const search = useUrlSearch();
   const [mine, setMine] = useMineFilter();
+  const [clocks, setClocks] = useClockView();
   const countsQuery = useProjectCounts(search.q, mine);
   const { data: counts, isLoading } = countsQuery;
   const [tab, setTab] = React.useState<ProjectTab>('awaiting');
@@ -116,6 +153,33 @@ export function ProjectsPage() {
         <div className="flex items-center gap-2">
           <Switch id="projects-mine" checked={mine} onCheckedChange={setMine} data-testid="projects-mine" />
           <Label htmlFor="projects-mine">Mine</Label>
+        </div>
+        <div className="flex flex-wrap items-center gap-3 text-sm">
+          <label className="flex items-center gap-2">
+            <span className="text-muted-foreground">Sort</span>
+            <select
+              className="h-9 rounded-md border bg-background px-2"
+              value={clocks.sort ?? 'newest'}
+              onChange={(e) => setClocks({ ...clocks, sort: e.target.value === 'due' ? 'due' : undefined })}
+              data-testid="projects-sort"
+            >
+              <option value="newest">Newest first</option>
+              <option value="due">Due soonest</option>
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            <span className="text-muted-foreground">Clock</span>
+            <select
+              className="h-9 rounded-md border bg-background px-2"
+              value={clocks.clock ?? ''}
+              onChange={(e) => setClocks({ ...clocks, clock: e.target.value === 'at_risk' || e.target.value === 'late' ? e.target.value : undefined })}
+              data-testid="projects-clock"
+            >
+              <option value="">Any</option>
+              <option value="at_risk">At risk</option>
+              <option value="late">Late</option>
+            </select>
+          </label>
         </div>
       </div>
       {isLoading ? (
@@ -139,7 +203,7 @@ export function ProjectsPage() {
           </TabsList>
           {TABS.map((t) => (
             <TabsContent key={t.value} value={t.value} className="space-y-4">
-              <ProjectTabList tab={t} search={search} mine={mine} />
+              <ProjectTabList tab={t} search={search} mine={mine} clocks={clocks} />
             </TabsContent>
           ))}
         </Tabs>

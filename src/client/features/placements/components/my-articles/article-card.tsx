@@ -16,6 +16,7 @@ import { PartlyRefundedBadge, PlacementStatusBadge } from '@/components/placemen
 import { briefCanChange, hasDraft } from './article-status';
 import { useReviewOnly } from '@/lib/org';
 import { waitingWords } from '@shared/placement-machine';
+import { StageClock } from '@/components/promise/stage-clock';
 import { disputeBadge, dueLine } from '../disputes/dispute-text';
 
 /** An unresolved dispute (issue 47): where it stands and its next deadline, linked to its page. */
@@ -121,7 +122,10 @@ export function ArticleCard({ article: a, selection }: { article: BrandPlacement
                 <Clock className="size-4" /> Brief pending
               </span>
             )}
-            {a.payment.status !== 'refunded' && <LiveBy liveBy={a.promisedBy} usuallyBy={null} />}
+            {a.payment.status !== 'refunded' && (
+              <LiveBy liveBy={a.life.clock.liveBy ?? a.promisedBy} usuallyBy={null} moved={a.life.clock.promiseMoved} />
+            )}
+            <StageClock clock={a.life.clock} />
             {awaitingDraft && (
               <span className="inline-flex items-center gap-1.5 text-muted-foreground">
                 <Hourglass className="size-4" /> Awaiting first draft

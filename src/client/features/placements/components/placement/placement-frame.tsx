@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { LiveBy } from '@/components/promise/live-by';
+import { StageClockLine } from '@/components/promise/stage-clock';
 import { Link } from 'wouter';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ArrowLeft, Store } from 'lucide-react';
@@ -75,7 +76,15 @@ export function PlacementHeader({
           <Store className="size-4 shrink-0" aria-hidden /> <span className="min-w-0 break-words">{outletName}</span>
         </p>
         {life && <LifeLine life={life.life} reader={life.reader} />}
-        {promise && <LiveBy liveBy={promise.promisedBy} usuallyBy={promise.usuallyBy} className="text-sm" />}
+        {life && <StageClockLine clock={life.life.clock} reader={life.reader} />}
+        {promise && (
+          <LiveBy
+            liveBy={life?.life.clock.liveBy ?? promise.promisedBy}
+            usuallyBy={promise.usuallyBy}
+            moved={life?.life.clock.promiseMoved}
+            className="text-sm"
+          />
+        )}
         {children}
       </div>
       {amount !== undefined && (

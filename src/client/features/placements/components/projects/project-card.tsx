@@ -1,5 +1,7 @@
 import * as React from 'react';
 import { LiveBy } from '@/components/promise/live-by';
+import { StageClock } from '@/components/promise/stage-clock';
+import { waitingWords } from '@shared/placement-machine';
 import { format } from 'date-fns';
 import {
   Building2,
@@ -51,6 +53,8 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
   const [dialogOpen, setDialogOpen] = React.useState(false);
   const briefId = `brief-${payment.id}`;
   const released = payment.status === 'released';
+  // whose turn it is, in the team's words (issue 58): "Waiting on you" or "Waiting on the brand"
+  const waiting = waitingWords(item.life.waitingOn, 'admin');
 
   return (
     <Card className="p-4 sm:p-5" data-testid="project-card">
@@ -93,7 +97,20 @@ export function ProjectCard({ item, tab }: { item: AdminPlacementItem; tab: Proj
               </Link>
               {item.client && <span data-testid="project-client">for {item.client.name}</span>}
             </p>
-            {item.payment.status !== 'refunded' && <LiveBy liveBy={item.promisedBy} usuallyBy={null} className="text-sm" />}
+            {item.payment.status !== 'refunded' && (
+              <LiveBy liveBy={item.life.clock.liveBy ?? item.promisedBy} usuallyBy={null} moved={item.life.clock.promiseMoved} className="text-sm" />
+            )}
+            {/* the stage clock (decision 048) and whose turn it is */}
+            {item.life.clock.stage && (
+              <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="project-clock">
+                <StageClock clock={item.life.clock} withStage />
+                {waiting && (
+                  <span className="text-muted-foreground" data-testid="life-waiting">
+                    {waiting}
+                  </span>
+                )}
+              </p>
+            )}
           </div>
           <p className="shrink-0 text-lg font-semibold tabular-nums" data-testid="project-price">
             {formatUsd(item.payment.amount)}
