@@ -95,11 +95,11 @@ export interface LifeInputs {
   /** the latest dispute is answered with an offer (a part refund or a correction), not a rejection */
   disputeOffer: boolean;
   /**
-   * business days it is late past its "Live by" date now (issue 59, decision 049), and whether that
-   * is LATE_CANCEL_DAYS or more (the brand may then cancel for the rest); absent: not late
+   * business days it is late past its "Live by" date now (issue 59, decision 049), and
+   * LATE_CANCEL_DAYS: from that many on the brand may cancel for the rest; absent: not late
    */
   lateDays?: number;
-  veryLate?: boolean;
+  cancelDays?: number;
 }
 
 /** The state of a placement, from its columns alone. */
@@ -156,7 +156,7 @@ const GUARDS = {
   dispute_offer_stands: (p: LifeInputs) => p.disputeStatus === 'offered' && p.disputeOffer,
   dispute_escalated: (p: LifeInputs) => p.disputeStatus === 'escalated',
   dispute_unresolved: (p: LifeInputs) => p.disputeStatus === 'open' || p.disputeStatus === 'offered' || p.disputeStatus === 'escalated',
-  very_late: (p: LifeInputs) => p.veryLate === true,
+  very_late: (p: LifeInputs) => p.lateDays !== undefined && p.cancelDays !== undefined && p.lateDays >= p.cancelDays,
 } as const satisfies Record<string, (p: LifeInputs) => boolean>;
 type Guard = keyof typeof GUARDS;
 

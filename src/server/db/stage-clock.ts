@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { clockNowSql } from './statement';
 import { AT_RISK_SHARE } from '../../shared/stage-clock';
 import { placements } from './schema';
 
@@ -8,7 +9,7 @@ import { placements } from './schema';
  * is neither. The same rule as shared/stage-clock.ts `clockStateOf`, which the answers use.
  */
 export const clockStateSql = {
-  late: sql`(${placements.clockPausedAt} IS NULL AND ${placements.clockDueAt} < clock_now())`,
-  at_risk: sql`(${placements.clockPausedAt} IS NULL AND ${placements.clockDueAt} >= clock_now()
-    AND ${placements.clockDueAt} - clock_now() <= (${placements.clockDueAt} - ${placements.clockStartedAt}) * ${sql.raw(String(AT_RISK_SHARE))})`,
+  late: sql`(${placements.clockPausedAt} IS NULL AND ${placements.clockDueAt} < ${clockNowSql})`,
+  at_risk: sql`(${placements.clockPausedAt} IS NULL AND ${placements.clockDueAt} >= ${clockNowSql}
+    AND ${placements.clockDueAt} - ${clockNowSql} <= (${placements.clockDueAt} - ${placements.clockStartedAt}) * ${sql.raw(String(AT_RISK_SHARE))})`,
 } as const;

@@ -56,6 +56,14 @@ export function preparedStatement<Row, Values extends Record<string, unknown> = 
 }
 
 /**
+ * Byline's now in a statement (issue 59): clock_now() (drizzle/0051) read once for the whole
+ * statement. The function reads the test clock's row, so PostgreSQL cannot inline it: called for
+ * each row it costs a sub-plan a row (6 µs, a list's whole page over again); as an uncorrelated
+ * sub-select it is an InitPlan, run once.
+ */
+export const clockNowSql = sql<Date>`(SELECT clock_now())`;
+
+/**
  * A timestamptz as `Date.prototype.toISOString()` writes it (UTC, milliseconds truncated as a JS
  * Date holds them), in SQL: JSON built by the database then matches JSON built by Node byte for byte.
  */

@@ -4,7 +4,7 @@ import { hidesAmounts } from '../../../shared/org';
 import type { Member } from '../../lib/contract';
 import type { Life } from '../../../shared/schemas/brief';
 import { briefs, cancellations, disputes, placements, revisionRequests } from '../../db/schema';
-import { isoUtc } from '../../db/statement';
+import { clockNowSql, isoUtc } from '../../db/statement';
 import { now } from '../../lib/clock';
 import { clockOf, type ClockInputs } from '../../../shared/stage-clock';
 import type { JsonPageRow } from '../../lib/paging';
@@ -17,7 +17,12 @@ import type { JsonPageRow } from '../../lib/paging';
  * stage clock (`clock`, decision 048) is read from the placement's columns against `now()`.
  */
 
-/** The inputs of the life, as JSON text, over a placement list's joins (placements, briefs). */
+/**
+ * The inputs of the life, as JSON text, over a placement list's joins (placements, briefs).
+ * `lateDays`: business days late past "Live by", counted only once the promise itself has passed
+ * (live_by is never before promised_by: the lists read this for every row); `cancelDays` beside it
+ * (LATE_CANCEL_DAYS, one read a statement), so that the guard very_late is lateDays >= cancelDays.
+ */
 export const lifeInputsSql = sql`json_build_object(
     'state', ${placements.state},
     'draftReviewStatus', ${placements.draftReviewStatus},
@@ -31,8 +36,9 @@ export const lifeInputsSql = sql`json_build_object(
     'cancellationPending', EXISTS (SELECT 1 FROM ${cancellations} WHERE ${cancellations.placementId} = ${placements.id} AND ${cancellations.status} = 'requested'),
     'disputeStatus', (SELECT ${disputes.status} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1),
     'disputeOffer', COALESCE((SELECT ${disputes.answerAction} = 'offer' FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1), false),
-    'lateDays', CASE WHEN ${placements.state} = 'in_progress' THEN late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) ELSE 0 END,
-    'veryLate', ${placements.state} = 'in_progress' AND late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, clock_now()) >= (SELECT cancel_days FROM late_credit_settings),
+    'lateDays', CASE WHEN ${placements.state} = 'in_progress' AND ${placements.promisedBy} < ${clockNowSql}
+      THEN late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, ${clockNowSql}) ELSE 0 END,
+    'cancelDays', (SELECT cancel_days FROM late_credit_settings),
     'since', ${isoUtc(placements.stateSince)},
     'clock', json_build_object(
       'stage', ${placements.clockStage},

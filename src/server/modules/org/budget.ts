@@ -1,4 +1,5 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { clockNowSql } from '../../db/statement';
 import { formatUsd } from '../../../shared/money';
 import { limitsRefusal, PURCHASE_REQUEST_DAYS, roleCan, type PurchaseRequestLine, type PurchaseRequestStatus } from '../../../shared/org';
 import type { PurchaseRequest, Spend } from '../../../shared/schemas/org';
@@ -222,10 +223,10 @@ const requester = sql`json_build_object('id', r.id, 'name', r.name, 'email', r.e
 
 /** A request's status as people read it: pending past its expiry is expired; approved and paid is paid. */
 const viewStatus = sql<PurchaseRequestStatus>`CASE
-  WHEN pr.status = 'pending' AND pr.expires_at <= clock_now() THEN 'expired'
+  WHEN pr.status = 'pending' AND pr.expires_at <= ${clockNowSql} THEN 'expired'
   WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM checkouts c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
   WHEN pr.status = 'approved' AND EXISTS (SELECT 1 FROM orders c WHERE c.purchase_request_id = pr.id AND c.status = 'completed') THEN 'paid'
-  WHEN pr.status = 'approved' AND pr.expires_at <= clock_now() THEN 'expired'
+  WHEN pr.status = 'approved' AND pr.expires_at <= ${clockNowSql} THEN 'expired'
   ELSE pr.status END`;
 
 type RequestRow = {

@@ -17,7 +17,7 @@ import {
   users,
 } from '../../db/schema';
 import type { Cancellation, DisputeRef, Revisions } from '../../../shared/schemas/fair-terms';
-import { isoUtc } from '../../db/statement';
+import { clockNowSql, isoUtc } from '../../db/statement';
 import type { MessageSide } from '../../../shared/messages';
 import { otherSide } from '../messages/service';
 import type { LivePlacementItem, Publication, PublicationCheck, PublicationHealth } from '../../../shared/publication';
@@ -168,7 +168,7 @@ const draftDueAt = sql`${briefs.submittedAt} + make_interval(days => coalesce(${
 const awaitingDraft = sql`${placements.state} = 'in_progress' AND ${placements.draftReviewStatus} = 'awaiting_brand_brief'`;
 const overdue: Computed<boolean> = {
   kind: 'computed',
-  sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < clock_now()), false)`,
+  sql: sql`coalesce((${awaitingDraft} AND ${briefs.submittedAt} IS NOT NULL AND ${draftDueAt} < ${clockNowSql}), false)`,
   of: (rows) => {
     const p = rows.placements;
     const submittedAt = rows.briefs?.submittedAt as Date | null | undefined;

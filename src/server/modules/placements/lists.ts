@@ -161,7 +161,7 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
 /**
  * GET /api/admin/projects: placements in progress or published (or one tab of them, those of the
  * brands the search `q` finds, or with `mine` those `adminId` edits, or whose stage clock is at
- * risk or late), newest first or (`sort=due`) soonest due first, one page at a time, each row's
+ * risk or late), newest first or (`sort=due`, and always with `clock`) soonest due first, one page at a time, each row's
  * JSON an `AdminPlacementItem` built by the database.
  */
 export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Page, adminId?: string): Promise<JsonPageRow[]> {
@@ -169,7 +169,9 @@ export async function adminProjects(db: Db, filter: AdminProjectsQuery, page: Pa
   const mine = Boolean(filter.mine && adminId);
   const rows = await adminProjectsPage(
     db,
-    { tab, search: q !== undefined, mine, cursor: Boolean(page.cursor), due: filter.sort === 'due', clock },
+    // late or at risk: by due time, the most urgent first (from the due-time index: a list of
+    // 600,000 late placements newest first would sort them all; decision 048)
+    { tab, search: q !== undefined, mine, cursor: Boolean(page.cursor), due: filter.sort === 'due' || clock !== undefined, clock },
     {
       ...(q !== undefined ? { q: likeLiteral(q) } : {}),
       ...(mine ? { adminId } : {}),

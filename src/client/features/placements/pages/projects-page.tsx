@@ -159,8 +159,11 @@ export function ProjectsPage() {
             <span className="text-muted-foreground">Sort</span>
             <select
               className="h-9 rounded-md border bg-background px-2"
-              value={clocks.sort ?? 'newest'}
+              value={clocks.clock ? 'due' : (clocks.sort ?? 'newest')}
               onChange={(e) => setClocks({ ...clocks, sort: e.target.value === 'due' ? 'due' : undefined })}
+              // late and at-risk placements are listed soonest due first (the most overdue at the top)
+              disabled={Boolean(clocks.clock)}
+              title={clocks.clock ? 'Late and at-risk placements are listed by due time, the most urgent first' : undefined}
               data-testid="projects-sort"
             >
               <option value="newest">Newest first</option>
