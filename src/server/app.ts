@@ -273,12 +273,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the banner names Byline's time once the test clock moved (one page per minute shown)
   const testModePages = new Map<string, IndexPage>();
   const testModePageNow = (): IndexPage => {
-    const clock = clockOffsetMs() ? testClockNotice(now(), clockOffsetMs()) : '';
-    let page = testModePages.get(clock);
+    const offset = clockOffsetMs();
+    const clock = offset ? testClockNotice(now(), offset) : '';
+    const key = `${clock}|${offset}`;
+    let page = testModePages.get(key);
     if (!page) {
       if (testModePages.size > 100) testModePages.clear();
-      page = testModeIndexPage(clientDir!, clock || undefined);
-      testModePages.set(clock, page);
+      page = testModeIndexPage(clientDir!, clock || undefined, offset);
+      testModePages.set(key, page);
     }
     return page;
   };

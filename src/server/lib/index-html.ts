@@ -15,9 +15,10 @@ export interface IndexPage {
  * index.html with the "Test mode" banner written into it, for the built-in test checkout: drawn by
  * the server, so it is there on every page (before any script runs) and never shifts the layout.
  */
-export function testModeIndexPage(clientDir: string, clock?: string): IndexPage {
-  // the test clock's time once it moved (issue 59): made by the server from a date, nothing typed
-  const banner = `<div class="test-mode-banner">${TEST_MODE_NOTICE}${clock ? ` · ${escapeHtml(clock)}` : ''}</div>`;
+export function testModeIndexPage(clientDir: string, clock?: string, offsetMs = 0): IndexPage {
+  // the test clock's time once it moved (issue 59): made by the server from a date, nothing typed;
+  // its offset for the client's "due in" and "late" words (client lib/byline-time.ts)
+  const banner = `<div class="test-mode-banner" data-clock-offset-ms="${Math.round(offsetMs)}">${TEST_MODE_NOTICE}${clock ? ` · ${escapeHtml(clock)}` : ''}</div>`;
   const source = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
   const html = /<body[^>]*>/.test(source)
     ? source.replace(/<body([^>]*)>/, `<body$1 class="test-mode">${banner}`)

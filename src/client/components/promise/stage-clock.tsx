@@ -1,5 +1,6 @@
 import { AlarmClock, PauseCircle, Timer } from 'lucide-react';
 import { cn } from '@/lib/utils';
+import { bylineNow } from '@/lib/byline-time';
 import { dueWords, STAGE_CLOCKS, type Clock } from '@shared/stage-clock';
 
 /*
@@ -17,7 +18,7 @@ const TONE = {
 } as const;
 
 /** "Due in 2 days", "At risk · due in 5 h", "1 day late", "Paused": the server's state first. */
-function clockWords(clock: Clock, now = new Date()): string | null {
+function clockWords(clock: Clock, now = bylineNow()): string | null {
   if (!clock.state || !clock.dueAt) return null;
   if (clock.state === 'paused') return 'Paused';
   const words = dueWords(clock, now) ?? '';

@@ -28,8 +28,12 @@ export function TestClockPanel() {
   const move = (advanceHours: number) =>
     advance.mutate(advanceHours, {
       onSuccess: (moved) => {
-        const banner = document.querySelector('.test-mode-banner');
-        if (banner) banner.textContent = `${TEST_MODE_NOTICE} · ${testClockNotice(new Date(moved.now), moved.offsetHours * 3_600_000)}`;
+        const banner = document.querySelector<HTMLElement>('.test-mode-banner');
+        if (banner) {
+          banner.textContent = `${TEST_MODE_NOTICE} · ${testClockNotice(new Date(moved.now), moved.offsetHours * 3_600_000)}`;
+          // the page's "due in" and "late" words read Byline's time from it (lib/byline-time.ts)
+          banner.dataset.clockOffsetMs = String(Math.round(Date.parse(moved.now) - Date.now()));
+        }
         toast({ title: 'Test clock moved', description: `Byline's time is now ${formatTime(moved.now)}.` });
         setHours('');
       },
