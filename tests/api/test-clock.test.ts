@@ -12,7 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openPostgres } from '../../src/server/db/client';
-import { cancellations, mailOutbox, payments, placementEvents, testClock } from '../../src/server/db/schema';
+import { cancellations, lateCredits, mailOutbox, payments, placementEvents, placements, taxDocuments, testClock } from '../../src/server/db/schema';
 import { clockOffsetMs, setClockOffsetMs } from '../../src/server/lib/clock';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -46,8 +46,8 @@ afterAll(async () => {
 // each test starts from the wall clock (the helper writes the row, as an instance would read it)
 beforeEach(() => setTestClock(t.db, 0));
 
-async function buy(): Promise<{ id: string; paidAt: Date }> {
-  const opp = await createOpportunity(t.db, { maxSlots: 10 });
+async function buy(tatDays?: number): Promise<{ id: string; paidAt: Date }> {
+  const opp = await createOpportunity(t.db, { maxSlots: 10, tatDays });
   const res = await brand.post('/api/payments/checkout', { opportunityId: opp.id });
   expect(res.status, res.text).toBe(200);
   const sessionId = sessionIdOf(res.body.url);
@@ -157,6 +157,33 @@ describe('the sweeps, before the answer', () => {
     expect(after.status).toBe('granted');
     expect(after.answeredBy).toBeNull();
     expect((await paymentOf(id)).status).toBe('refunded');
+  });
+
+  it('credits a placement published late through the route alone, its reminder going first, then offers the late cancel', async () => {
+    // a listed turnaround of 5 days: "Live by" is fixed at payment
+    const { id } = await buy(5);
+    // the first credit is due at the start (UTC) of the first business day after "Live by"
+    const [{ at }] = await t.db
+      .select({ at: sql<string>`to_char(date_trunc('day', add_business_days(live_by(${placements.promisedBy}, ${placements.promiseMovedDays}), 1) AT TIME ZONE 'UTC'), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')` })
+      .from(placements)
+      .where(eq(placements.id, id));
+    const firstCredit = Date.parse(at);
+    expect(firstCredit).toBeGreaterThan(Date.now());
+    // 12 hours before: the team's reminder, nothing credited
+    await admin.post('/api/admin/test-clock', { advanceHours: Math.floor((firstCredit - Date.now()) / HOUR) - 12 });
+    expect((await reminderMails(id)).map((m) => (m.data as { step: string }).step)).toContain('late_credit');
+    expect(await t.db.$count(lateCredits, eq(lateCredits.placementId, id))).toBe(0);
+    // past it: the first business day late credited, with its credit note
+    const moved = await admin.post('/api/admin/test-clock', { advanceHours: 13 });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await t.db.select().from(lateCredits).where(eq(lateCredits.placementId, id))).map((c) => c.lateDay)).toEqual([1]);
+    expect(await t.db.$count(taxDocuments, and(eq(taxDocuments.paymentId, id), eq(taxDocuments.kind, 'credit_note')))).toBe(1);
+    // two weeks on: 10 business days late and more, the brand is offered the one-click cancel
+    await admin.post('/api/admin/test-clock', { advanceHours: 14 * 24 });
+    const page = await brand.get(`/api/brand/placements/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.body.life.actions).toContain('cancel_late');
+    expect((await t.db.select().from(lateCredits).where(eq(lateCredits.placementId, id))).length).toBe(10);
   });
 
   it('stamps what happens after a move in Byline’s time', async () => {
