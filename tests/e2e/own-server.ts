@@ -8,7 +8,7 @@ const E2E_PORT = Number(process.env.E2E_PORT ?? 5174);
 /**
  * A Byline server of one journey's own (its own port, data folder and, on PostgreSQL, database),
  * for journeys that change what every other journey would see: time moved by the test clock
- * (promise.spec.ts), times moved in the database with the server stopped (dispute-deadlines.spec.ts).
+ * (due-dates.spec.ts), times moved in the database with the server stopped (dispute-deadlines.spec.ts).
  * Seeded with the demo content as the suite's servers are. `offset` picks the port: E2E_PORT + it.
  */
 export class OwnServer {
