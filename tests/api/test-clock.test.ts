@@ -12,7 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openPostgres } from '../../src/server/db/client';
-import { cancellations, lateCredits, mailOutbox, payments, placementEvents, placements, taxDocuments, testClock } from '../../src/server/db/schema';
+import { cancellations, lateCredits, mailOutbox, payments, placementEvents, placements, purchaseRequests, taxDocuments, testClock } from '../../src/server/db/schema';
 import { clockOffsetMs, setClockOffsetMs } from '../../src/server/lib/clock';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -22,7 +22,7 @@ import { Agent } from '../support/app';
 import { buildServerBundle, freePort, ROOT } from '../support/built-server';
 import { setTestClock } from '../support/clock';
 import { dbKind } from '../support/db';
-import { kinds, signedIn } from '../support/factories';
+import { createUser, kinds, signedIn } from '../support/factories';
 import { withDatabase } from '../support/global-setup';
 import { testChecker } from '../support/outlets';
 import { startStripeStandIn } from '../support/stripe-stand-in';
@@ -33,11 +33,14 @@ const HOUR = 3_600_000;
 let t: PaymentsTestApp;
 let admin: Agent;
 let brand: Agent;
+let brandUser: { id: string; email: string; organisationId: string | null };
 
 beforeAll(async () => {
   t = await createPaymentsTestApp({ config: { REMINDER_HOURS: 24, RESPONSE_DAYS: 3 } });
   admin = (await signedIn(t.app, t.db, kinds.admin)).agent;
-  brand = (await signedIn(t.app, t.db, kinds.approvedBrand)).agent;
+  const b = await signedIn(t.app, t.db, kinds.approvedBrand);
+  brand = b.agent;
+  brandUser = b.user;
 });
 afterAll(async () => {
   await setTestClock(t.db, 0);
@@ -184,6 +187,41 @@ describe('the sweeps, before the answer', () => {
     expect(page.status).toBe(200);
     expect(page.body.life.actions).toContain('cancel_late');
     expect((await t.db.select().from(lateCredits).where(eq(lateCredits.placementId, id))).length).toBe(10);
+  });
+
+  it('refunds a declined placement whose brand chose no alternative by its deadline, the brand reminded first', async () => {
+    const { id } = await buy();
+    const declined = await admin.post(`/api/admin/payments/${id}/decline`, { reason: 'The outlet refused the topic' });
+    expect(declined.status, declined.text).toBe(200);
+    const swapBy = Date.parse(declined.body.declined.swapBy);
+    // 12 hours before: the brand, who can still choose, is reminded; still paid
+    await admin.post('/api/admin/test-clock', { advanceHours: Math.floor((swapBy - Date.now()) / HOUR) - 12 });
+    expect((await reminderMails(id)).map((m) => (m.data as { step: string }).step)).toContain('swap');
+    expect((await paymentOf(id)).status).toBe('paid');
+    // past it: refunded in full by the move alone
+    expect((await admin.post('/api/admin/test-clock', { advanceHours: 13 })).status).toBe(200);
+    expect((await paymentOf(id)).status).toBe('refunded');
+  });
+
+  it('reminds the approvers of a purchase request about to expire, then it reads expired', async () => {
+    const buyer = await createUser(t.db, { ...kinds.approvedBrand, organisationId: brandUser.organisationId, orgRole: 'buyer' });
+    const opp = await createOpportunity(t.db, { priceUsd: '900.00', title: 'A request that waits' });
+    const expiresAt = new Date(Date.now() + 48 * HOUR);
+    const [pr] = await t.db
+      .insert(purchaseRequests)
+      .values({ organisationId: brandUser.organisationId!, requestedBy: buyer.id, opportunityId: opp.id, amount: '900.00', expiresAt })
+      .returning();
+    const mails = () =>
+      t.db.select().from(mailOutbox).where(and(eq(mailOutbox.kind, 'purchase_request'), sql`${mailOutbox.data} ->> 'expiresAt' = ${expiresAt.toISOString()}`));
+    const statusOf = async () =>
+      ((await brand.get('/api/org/purchase-requests')).body as { id: string; status: string }[]).find((r) => r.id === pr.id)?.status;
+    expect(await statusOf()).toBe('pending');
+    // 18 hours before it expires: the owner who can approve it is reminded
+    await admin.post('/api/admin/test-clock', { advanceHours: 30 });
+    expect((await mails()).map((m) => m.toAddress)).toEqual([brandUser.email]);
+    // past it: expired, as every screen reads it in Byline's time
+    await admin.post('/api/admin/test-clock', { advanceHours: 19 });
+    expect(await statusOf()).toBe('expired');
   });
 
   it('stamps what happens after a move in Byline’s time', async () => {
