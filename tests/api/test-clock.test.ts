@@ -12,7 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { openPostgres } from '../../src/server/db/client';
-import { cancellations, lateCredits, mailOutbox, payments, placementEvents, placements, purchaseRequests, taxDocuments, testClock } from '../../src/server/db/schema';
+import { cancellations, disputes, lateCredits, mailOutbox, payments, placementEvents, placements, purchaseRequests, taxDocuments, testClock } from '../../src/server/db/schema';
 import { clockOffsetMs, setClockOffsetMs } from '../../src/server/lib/clock';
 import { diskFileStore } from '../../src/server/storage/file-store';
 import { testCheckoutProvider } from '../../src/server/providers/test-checkout';
@@ -21,6 +21,7 @@ import { GUARANTEE_DAYS } from '../../src/shared/constants';
 import { Agent } from '../support/app';
 import { buildServerBundle, freePort, ROOT } from '../support/built-server';
 import { setTestClock } from '../support/clock';
+import { submittedBrief } from '../support/content';
 import { dbKind } from '../support/db';
 import { createUser, kinds, signedIn } from '../support/factories';
 import { withDatabase } from '../support/global-setup';
@@ -222,6 +223,23 @@ describe('the sweeps, before the answer', () => {
     // past it: expired, as every screen reads it in Byline's time
     await admin.post('/api/admin/test-clock', { advanceHours: 19 });
     expect(await statusOf()).toBe('expired');
+  });
+
+  it('grants a content dispute the team left unanswered, the team reminded first', async () => {
+    const { id } = await buy();
+    // its brief submitted and a draft attached: a content dispute can be opened
+    const [p] = await t.db.select().from(payments).where(eq(payments.id, id));
+    await submittedBrief(t.db, { id, brandId: p.brandId, organisationId: p.organisationId!, opportunityId: p.opportunityId });
+    await t.db.update(placements).set({ draftReviewStatus: 'pending_brand_review', draftDocumentUrl: 'https://docs.example.com/d/1' }).where(eq(placements.id, id));
+    const opened = await brand.post(`/api/brand/projects/${id}/disputes`, { reason: 'not_as_briefed', outcome: 'refund_full', text: 'Wrong topic' });
+    expect(opened.status, opened.text).toBe(201);
+    const respondBy = Date.parse(opened.body.respondBy);
+    await admin.post('/api/admin/test-clock', { advanceHours: Math.floor((respondBy - Date.now()) / HOUR) - 12 });
+    expect((await reminderMails(id)).map((m) => (m.data as { step: string }).step)).toContain('dispute_answer');
+    expect((await t.db.select().from(disputes).where(eq(disputes.id, opened.body.id)))[0].status).toBe('open');
+    expect((await admin.post('/api/admin/test-clock', { advanceHours: 13 })).status).toBe(200);
+    expect((await t.db.select().from(disputes).where(eq(disputes.id, opened.body.id)))[0]).toMatchObject({ status: 'resolved', resolution: 'refunded_full' });
+    expect((await paymentOf(id)).status).toBe('refunded');
   });
 
   it('stamps what happens after a move in Byline’s time', async () => {
