@@ -15,7 +15,10 @@ import { paymentMoneyColumns } from '../../src/server/modules/ledger/ledger';
 import { createTestApp, type Agent, type TestApp } from '../support/app';
 import { kinds, signedIn } from '../support/factories';
 import { createOpportunity, createPayment } from '../support/content';
-import { lifeOf } from '../../src/shared/placement-machine';
+import { lifeOf, type Viewer } from '../../src/shared/placement-machine';
+import { clockOf } from '../../src/shared/stage-clock';
+import { now } from '../../src/server/lib/clock';
+import { addBusinessDays } from '../support/business-days';
 
 let t: TestApp;
 let admin: Agent;
@@ -40,6 +43,24 @@ const lifeInputs = (p: typeof placements.$inferSelect, b: { submittedAt: Date | 
     since: p.stateSince.toISOString(),
   };
 };
+
+/** The life the lists answer: the table's, and the stage clock from the placement's columns (issue 59), at Byline's now. */
+const lifeWithClock = (p: typeof placements.$inferSelect, b: { submittedAt: Date | null } | undefined, viewer: Viewer) => ({
+  ...lifeOf(lifeInputs(p, b), viewer),
+  clock: clockOf(
+    {
+      stage: p.clockStage,
+      startedAt: p.clockStartedAt?.toISOString() ?? null,
+      dueAt: p.clockDueAt?.toISOString() ?? null,
+      pausedAt: p.clockPausedAt?.toISOString() ?? null,
+      liveBy: p.promisedBy ? addBusinessDaysIf(p.promisedBy, p.promiseMovedDays).toISOString() : null,
+      movedDays: p.promiseMovedDays,
+      moves: p.promiseMoves,
+    },
+    now(),
+  ),
+});
+const addBusinessDaysIf = (d: Date, n: number) => (n > 0 ? addBusinessDays(d, n) : d);
 
 const AWKWARD = 'Say "hi" \\ to\nthe 🚀 crew — ünïcödé\t<script>&amp;';
 
@@ -199,7 +220,7 @@ describe('lists built by the database are the API shapes, field for field', () =
           promisedBy: r.placement.promisedBy?.toISOString() ?? null,
           usuallyBy: r.placement.usuallyBy?.toISOString() ?? null,
           // issue 58: the table's life of the same row, for its owner
-          life: lifeOf(lifeInputs(r.placement, b), { side: 'brand', role: 'owner' }),
+          life: lifeWithClock(r.placement, b, { side: 'brand', role: 'owner' }),
         };
       }),
     );
@@ -256,7 +277,7 @@ describe('lists built by the database are the API shapes, field for field', () =
             assignee: null,
             promisedBy: r.placement.promisedBy?.toISOString() ?? null,
             usuallyBy: r.placement.usuallyBy?.toISOString() ?? null,
-            life: lifeOf(lifeInputs(r.placement, b), { side: 'admin' }),
+            life: lifeWithClock(r.placement, b, { side: 'admin' }),
           };
         }),
     );
@@ -274,14 +295,14 @@ describe('lists built by the database are the API shapes, field for field', () =
     await compare(
       admin,
       '/api/admin/payments',
-      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeOf(lifeInputs(r.placement, briefOf(r.payment.id)), { side: 'admin' }) })),
+      all.map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeWithClock(r.placement, briefOf(r.payment.id), { side: 'admin' }) })),
     );
     await compare(
       admin,
       '/api/admin/payments?status=refunded',
       all
         .filter((r) => r.payment.status === 'refunded')
-        .map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeOf(lifeInputs(r.placement, briefOf(r.payment.id)), { side: 'admin' }) })),
+        .map((r) => ({ ...paymentJson(r.payment, r.placement, r.money), opportunity: opp(r.opportunity), user: userOf(r.user), organisation: { id: r.org.id, name: r.org.name }, client: null, briefSubmittedAt: submitted(r.payment.id), releasedWithout: [], life: lifeWithClock(r.placement, briefOf(r.payment.id), { side: 'admin' }) })),
     );
   });
 

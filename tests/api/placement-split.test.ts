@@ -5,6 +5,7 @@
  * review and work rows to a placement without losing or changing any of them.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { addBusinessDays } from '../support/business-days';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -78,6 +79,13 @@ describe('a paid checkout makes a payment and its placement', () => {
       promisedBy: null,
       usuallyBy: null,
       promiseBasis: null,
+      // its first stage clock (drizzle/0053): the brand's brief, BRIEF_DAYS (3) business days from payment
+      clockStage: 'brief',
+      clockStartedAt: payment.createdAt,
+      clockDueAt: addBusinessDays(payment.createdAt, 3),
+      clockPausedAt: null,
+      promiseMovedDays: 0,
+      promiseMoves: [],
     });
     // the brand's My Articles item is the placement, keyed by the spec's paymentId
     const res = await brand.agent.get(`/api/brand/my-articles/${payment.id}`);

@@ -414,6 +414,13 @@ const ROWS: Row[] = [
     // before writing: refunded in full at once
     expect: ownerOnly(200),
   },
+  {
+    route: 'POST /api/brand/placements/:placementId/cancel-late',
+    setup: async () => ({ rowPaymentId: (await paymentOfA()).paymentId }),
+    send: (a, c) => a.post(`/api/brand/placements/${c.rowPaymentId}/cancel-late`, {}),
+    // not late: refused, nothing changed (issue 59: from LATE_CANCEL_DAYS business days late)
+    expect: ownerOnly(409),
+  },
   { route: 'GET /api/admin/cancellations', send: (a) => a.get('/api/admin/cancellations'), expect: adminOnly(200) },
   {
     route: 'POST /api/brand/projects/:paymentId/disputes',
