@@ -83,6 +83,9 @@ test('[BRAND][ADMIN] exchange messages with an attachment; the unread badges app
   await expect(link).toHaveAttribute('href', 'https://example.com/kit');
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
   await expect(link).toHaveAttribute('target', '_blank');
+  // the brand leaves the conversation: open, it would read the team's reply when it polls (every
+  // 20 s), and on a busy machine the team's steps below take longer than that
+  await brand.page.goto('/brand/opportunities');
 
   // the admins see it as unread: on the sidebar's Projects and on the card
   await admin.page.goto('/admin/projects');
