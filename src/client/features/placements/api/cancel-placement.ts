@@ -22,14 +22,17 @@ export function useCancelPlacement(paymentId: string) {
       const text = reason.trim();
       return apiRequest<CancelAnswer>('POST', apiUrl('/api/brand/placements/:placementId/cancel', { placementId: paymentId }), text ? { reason: text } : {});
     },
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: myArticlesKey });
-      void queryClient.invalidateQueries({ queryKey: timelineKey });
-      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
-      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
-      void refreshUser();
-    },
+    onSettled: refreshAfterCancel,
   });
+}
+
+/** What a cancel (either kind) makes stale: the placement's lists and timeline, payments, wallet, user. */
+function refreshAfterCancel() {
+  void queryClient.invalidateQueries({ queryKey: myArticlesKey });
+  void queryClient.invalidateQueries({ queryKey: timelineKey });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
+  void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
+  void refreshUser();
 }
 
 /**
@@ -39,12 +42,6 @@ export function useCancelPlacement(paymentId: string) {
 export function useCancelLate(paymentId: string) {
   return useMutation({
     mutationFn: () => apiRequest<{ refundedUsd: string }>('POST', apiUrl('/api/brand/placements/:placementId/cancel-late', { placementId: paymentId })),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: myArticlesKey });
-      void queryClient.invalidateQueries({ queryKey: timelineKey });
-      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/payments')] });
-      void queryClient.invalidateQueries({ queryKey: [apiUrl('/api/brand/wallet')] });
-      void refreshUser();
-    },
+    onSettled: refreshAfterCancel,
   });
 }
