@@ -143,6 +143,18 @@ describe('checking out a cart', () => {
     for (const o of [opps[0], opps[1], opps[3]]) expect((await opportunityRow(t.db, o.id)).filledSlots).toBe(0);
   });
 
+  it("cancelled a second time, an order's checkout answers the cart, not the catalogue", async () => {
+    const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const [a, b] = await catalogue(2);
+    await fill(brand, [a.id, b.id]);
+    const started = ok(await brand.agent.post('/api/cart/checkout', {}), 'checkout') as { url: string; orderId: string };
+    const sid = sessionIdOf(started.url);
+    expect(ok(await brand.agent.post(`/api/payments/checkout/${sid}/cancel`), 'cancel')).toEqual({ url: '/brand/cart?checkout=cancelled' });
+    // the order is closed now: a second cancel (another tab, a double click) lands in the same place
+    expect(ok(await brand.agent.post(`/api/payments/checkout/${sid}/cancel`), 'cancel again')).toEqual({ url: '/brand/cart?checkout=cancelled' });
+    expect((await t.db.select({ status: orders.status }).from(orders).where(eq(orders.id, started.orderId)))[0].status).toBe('cancelled');
+  });
+
   it('asks to confirm changed prices, then charges the new ones', async () => {
     const brand = await signedIn(t.app, t.db, kinds.approvedBrand);
     const [a, b] = await catalogue(2);

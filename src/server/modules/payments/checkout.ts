@@ -433,7 +433,10 @@ export async function cancelCheckout(
   const view = await checkoutView(db, brandId, sessionId, now);
   const alreadyPaid = () => conflict('checkout_already_paid', 'This checkout has already been paid');
   if (view.status === 'completed') throw alreadyPaid();
-  if (view.status !== 'open') return { url: CHECKOUT_CANCEL_PATH };
+  const purchase = purchaseOfView(view);
+  const cancelledUrl = { url: purchase.kind === 'order' ? CART_CANCEL_PATH : CHECKOUT_CANCEL_PATH };
+  // already closed (expired, or cancelled in another tab): back where the purchase began
+  if (view.status !== 'open') return cancelledUrl;
   try {
     await provider.expireSession(sessionId);
   } catch {
@@ -443,10 +446,9 @@ export async function cancelCheckout(
     if (after.status === 'completed') throw alreadyPaid();
     if (after.status === 'open') throw upstreamFailed('checkout_cancel_failed', 'Could not cancel the checkout. Please try again.');
   }
-  const purchase = purchaseOfView(view);
   await closePurchase(db, purchase, 'cancelled', now);
   if ((await checkoutView(db, brandId, sessionId, now)).status === 'completed') throw alreadyPaid();
-  return { url: purchase.kind === 'order' ? CART_CANCEL_PATH : CHECKOUT_CANCEL_PATH };
+  return cancelledUrl;
 }
 
 /**
