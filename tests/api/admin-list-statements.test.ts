@@ -37,7 +37,7 @@ beforeAll(async () => {
   opportunityIds = made.map((o) => o.id);
   // two of each: every tab, filter and health has a page after its first in pages of one
   const KINDS = [
-    ...['issue', 'issue', 'ok', 'ok'].map((health) => ({ status: 'released' as const, draftReviewStatus: 'approved' as const, health })),
+    ...(['issue', 'issue', 'ok', 'ok'] as const).map((health) => ({ status: 'released' as const, draftReviewStatus: 'approved' as const, health })),
     ...(['awaiting_brand_brief', 'awaiting_brand_brief', 'pending_brand_review', 'pending_brand_review', 'approved', 'approved'] as const).map(
       (draftReviewStatus) => ({ status: 'paid' as const, draftReviewStatus, health: null }),
     ),
