@@ -29,6 +29,8 @@ const handle = openPostgres(url, 1);
 await runMigrations(handle);
 const client = new pg.Client({ connectionString: url });
 await client.connect();
+// as every connection of the server's pool (db/client.ts, decision 025)
+await client.query('SET enable_memoize = off');
 const count = async (table: string) => (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
 const timed = async (label: string, sql: string) => {
   const t0 = performance.now();
