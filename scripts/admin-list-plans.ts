@@ -86,6 +86,8 @@ const SHAPES: [string, List][] = [
   ['/api/admin/payments?opportunityId=…', (p) => adminPayments(db, { opportunityId }, p)],
   ['/api/admin/payments?q=brand12', (p) => adminPayments(db, { q: 'brand12' }, p)],
   ['/api/admin/payments?q=nobody-at-all', (p) => adminPayments(db, { q: 'nobody-at-all' }, p)],
+  // every brand's e-mail has it
+  ['/api/admin/payments?q=mix-bench', (p) => adminPayments(db, { q: 'mix-bench' }, p)],
   ['/api/admin/projects', (p) => adminProjects(db, {}, p, adminId)],
   ['/api/admin/projects?tab=awaiting', (p) => adminProjects(db, { tab: 'awaiting' }, p, adminId)],
   ['/api/admin/projects?tab=review', (p) => adminProjects(db, { tab: 'review' }, p, adminId)],
