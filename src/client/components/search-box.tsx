@@ -6,7 +6,7 @@ import { SearchField } from '@/components/search-field';
 
 const LABEL = 'Search by brand or e-mail';
 
-/** The admin lists' search box (Projects, Payments, Approvals), by brand. */
+/** The admin lists' search box (Projects, Payments, Placements, Approvals), by brand. */
 export function SearchBox({ search, id }: { search: UrlSearch; id: string }) {
   return (
     <SearchField

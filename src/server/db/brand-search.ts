@@ -2,7 +2,7 @@ import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { users } from './schema';
 
 /**
- * The admins' search by brand (Projects, Payments, Approvals): a case-insensitive piece of the
+ * The admins' search by brand (Projects, Payments, Placements, Approvals): a case-insensitive piece of the
  * brand's name, brand name or e-mail. The text searched is written exactly as the expression of
  * `users_search_trgm_idx` (migration 0012), so the planner can match it to that trigram index.
  */

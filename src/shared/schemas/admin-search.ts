@@ -4,7 +4,7 @@ import { SEARCH_TEXT_MAX } from '../constants';
 const TOO_LONG = `q must be at most ${SEARCH_TEXT_MAX} characters`;
 
 /**
- * `?q=` of the admin lists (Projects, Payments, Approvals): a piece of a brand's name, brand name or
+ * `?q=` of the admin lists (Projects, Payments, Placements, Approvals): a piece of a brand's name, brand name or
  * e-mail. Trimmed; blank means no search, so `?q=` and `?q=%20` answer the whole list.
  */
 export const adminSearchQuery = z

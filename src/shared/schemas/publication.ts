@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PUBLICATION_HEALTHS } from '../publication';
+import { adminSearchQuery } from './admin-search';
 
 const LIVE_URL_MESSAGE = 'Enter the address of the live article (https://…)';
 const LIVE_URL_MAX = 2048;
@@ -46,4 +47,6 @@ export const publicationCheckSchema = z.object({ liveUrl: liveUrl.optional() });
 /** GET /api/admin/placements query */
 export const placementsQuerySchema = z.object({
   health: z.enum(PUBLICATION_HEALTHS, { error: 'Unknown health' }).optional(),
+  /** the brands the admins' search finds, as Projects and Payments (admin-search.ts) */
+  q: adminSearchQuery,
 });

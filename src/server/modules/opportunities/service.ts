@@ -4,8 +4,7 @@ import { afterCursor, cursorAt, pageValues, type JsonPageRow, type Page } from '
 import { as, item, type Computed, type ItemOf, type Same } from '../../db/item';
 import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { jsonPages } from '../../lib/json-pages';
-import { onConnectionOf } from '../../db/transaction-client';
-import { searchWords, tsQueryOf, withTypoTolerance } from './words';
+import { searchWords, tsQueryOf, typoTolerant } from './words';
 import { promiseOn } from './claimable';
 import type { Topic } from '../../../shared/catalogue';
 import type { AdminOpportunityItem, BrandOpportunity, Opportunity, OpportunityType } from '../../../shared/opportunity';
@@ -142,6 +141,8 @@ const dashboardPage = jsonPages<DashboardShape, Record<string, unknown>>(
       // an opportunity of several types matches each of them
       o.type ? sql`${opportunities.type} @> ARRAY[${sql.placeholder('type')}::text]` : undefined,
       // the brands' search (words.ts): every word (the last a prefix), or the outlet's name with a typo
+      // (the typo match's threshold set by the statement itself, before its scan: words.ts typoTolerant)
+      o.q ? typoTolerant : undefined,
       o.q
         ? sql`(${opportunities.search} @@ to_tsquery('simple', ${sql.placeholder('tsq')}) OR ${sql.placeholder('q')}::text <% ${opportunities.outletName})`
         : undefined,
@@ -180,11 +181,7 @@ export function listAll(db: Db, filter: AdminOpportunitiesQuery, page: Page): Pr
     ...(filter.type ? { type: filter.type } : {}),
     ...pageValues(page),
   };
-  if (!shape.q) return dashboardPage(db, shape, values);
-  // the typo match's threshold is set for the search's transaction, so the page runs on its connection
-  return withTypoTolerance(db, (tx) =>
-    dashboardPage(onConnectionOf(tx), shape, { ...values, tsq: tsQueryOf(words), q: filter.q }),
-  );
+  return dashboardPage(db, shape, shape.q ? { ...values, tsq: tsQueryOf(words), q: filter.q } : values);
 }
 
 export async function getOpportunity(db: Db | Tx, id: string, lock = false): Promise<OpportunityRow> {

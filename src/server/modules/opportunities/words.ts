@@ -41,6 +41,14 @@ export function textMatch(words: string[]): SQL {
 }
 
 /**
+ * The same setting inside one statement (the admins' dashboard, service.ts): a condition on no
+ * column of the rows, so PostgreSQL checks it once (an InitPlan, a one-time filter on a Result) before
+ * it reads a row of the scan under it; `true` keeps the setting to the statement's own implicit
+ * transaction. One statement where `withTypoTolerance` sends four (BEGIN, the setting, the page, COMMIT).
+ */
+export const typoTolerant = sql`(SELECT set_config('pg_trgm.word_similarity_threshold', ${sql.raw(`'${TYPO_SIMILARITY}'`)}, true)) IS NOT NULL`;
+
+/**
  * Runs `fn` where `<%` means a word similarity of at least TYPO_SIMILARITY (pg_trgm's setting is
  * per session; set_config(…, true) keeps it to this transaction, so a pooled connection is left as
  * it was).

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import type { Db } from '../../db/client';
 import { briefs, checkouts, moneyMovements, opportunities, organisations, orgClients, payments, placements, publications, users } from '../../db/schema';
 import type { AdminPaymentItem, BrandPaymentItem, PaymentAttentionItem, PaymentDto, PaymentStatus, PaymentTotals } from '../../../shared/payment';
@@ -147,12 +148,48 @@ export function brandPayments(db: Db, scope: Scope, page: Page): Promise<JsonPag
 }
 
 type AdminPaymentsShape = { byOpportunity: boolean; byStatus: boolean; search: boolean; cursor: boolean };
+
+/** A search matching fewer brands than this picks its page from their payments; more, from the list's order. */
+const FEW_BRANDS = 200;
+
+/**
+ * The page's payments of a search by brand (issue 61), before anything is joined to them. Its
+ * statement is prepared once, so its plan cannot follow how many brands `q` finds: both ways are
+ * in it, each behind a one-time filter on that number (an InitPlan over the trigram index, at most
+ * FEW_BRANDS rows), and only one runs. Few brands: each one's payments from
+ * payments_brand_created_idx, then the newest 201 (the work follows those brands' payments, and a
+ * search that finds no brand reads nothing). Many: the list's order walked newest first (a
+ * sub-select the planner keeps, OFFSET 0) until 201 are theirs, as a search that finds most brands
+ * does at once. Before, every search walked the list's order, looking each row's brand up: a search
+ * that finds one small brand (or none) read the whole table.
+ */
+function searchPick(filters: SQL | undefined) {
+  const brands = sql`(SELECT count(*) FROM (SELECT 1 FROM ${users} WHERE ${brandMatches(sql.placeholder('q'))} LIMIT ${sql.raw(String(FEW_BRANDS))}) AS "found")`;
+  const order = sql`ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))}`;
+  return sql`(
+      (SELECT ${payments.id} FROM ${payments} JOIN ${users} ON ${users.id} = ${payments.brandId}
+        WHERE ${and(brandMatches(sql.placeholder('q')), filters, sql`${brands} < ${sql.raw(String(FEW_BRANDS))}`)} ${order})
+      UNION ALL
+      (SELECT ${payments.id} FROM (SELECT * FROM ${payments} ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC OFFSET 0) AS ${payments}
+        WHERE ${and(
+          sql`${payments.brandId} = ANY (ARRAY(SELECT ${users.id} FROM ${users} WHERE ${brandMatches(sql.placeholder('q'))}))`,
+          filters,
+          sql`${brands} >= ${sql.raw(String(FEW_BRANDS))}`,
+        )} LIMIT ${sql.raw(String(PAGE_LIMIT_MAX + 1))})
+    ) AS "pick"`;
+}
+
 const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>(
   'admin_payments',
   (o) => `${o.byOpportunity ? 'o' : ''}${o.byStatus ? 's' : ''}${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${lifeInputsSql} AS "life", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
-    FROM ${payments}
+  (o, columns) => {
+    const filters = and(
+      o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
+      o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
+      o.cursor ? afterCursor(payments.createdAt, payments.id) : undefined,
+    );
+    return limitedPage(sql`SELECT ${columns(adminPaymentItem)}, ${lifeInputsSql} AS "life", ${payments.id} AS "id", ${cursorAt(payments.createdAt)} AS "cursorAt"
+    FROM ${o.search ? sql`${searchPick(filters)} JOIN ${payments} ON ${payments.id} = "pick"."id"` : payments}
     JOIN ${placements} ON ${placements.paymentId} = ${placementOfPayment}
     JOIN ${opportunities} ON ${opportunities.id} = ${payments.opportunityId}
     JOIN ${users} ON ${users.id} = ${payments.brandId}
@@ -160,13 +197,9 @@ const adminPaymentsPage = jsonPages<AdminPaymentsShape, Record<string, unknown>>
     LEFT JOIN ${orgClients} ON ${orgClients.id} = ${payments.clientId}
     LEFT JOIN ${briefs} ON ${briefs.placementId} = ${placements.id}
     LEFT JOIN ${publications} ON ${publications.placementId} = ${placements.id}
-    WHERE ${and(
-      o.byOpportunity ? sql`${payments.opportunityId} = ${sql.placeholder('opportunityId')}::uuid` : undefined,
-      o.byStatus ? sql`${payments.status} = ${sql.placeholder('status')}` : undefined,
-      o.search ? brandMatches(sql.placeholder('q')) : undefined,
-      o.cursor ? afterCursor(payments.createdAt, payments.id) : sql`true`,
-    )}
-    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`),
+    WHERE ${o.search ? sql`true` : (filters ?? sql`true`)}
+    ORDER BY ${payments.createdAt} DESC, ${payments.id} DESC`);
+  },
 );
 
 /**

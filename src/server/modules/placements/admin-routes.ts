@@ -178,13 +178,13 @@ export function adminPlacementRoutes(app: FastifyInstance, deps: ModuleDeps) {
       access: 'admin',
       tags: ['Publication'],
       paged: true,
-      summary: 'Published placements and their health',
+      summary: 'Published placements and their health (of the brands `q` finds)',
       querystring: placementsQuerySchema,
       response: { 200: z.array(livePlacementItemSchema) },
     },
     async (req, reply) => {
       const page = pageFrom(req.query);
-      return sendJsonPage(req, reply, page, await adminPlacements(db, req.query.health, page));
+      return sendJsonPage(req, reply, page, await adminPlacements(db, { health: req.query.health, q: req.query.q }, page));
     },
   );
 

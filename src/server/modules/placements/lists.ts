@@ -214,10 +214,10 @@ export async function adminProjectCounts(db: Db, q?: string, mineOf?: string): P
   };
 }
 
-type PlacementsShape = { health?: PublicationHealth; cursor: boolean };
+type PlacementsShape = { health?: PublicationHealth; search: boolean; cursor: boolean };
 const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
   'admin_placements',
-  (o) => `${o.health ?? 'all'}.${o.cursor ? 'c' : 'n'}`,
+  (o) => `${o.health ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
   (o, columns) =>
     limitedPage(sql`SELECT ${columns(livePlacementItem)}, ${placements.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
       FROM ${publications}
@@ -230,14 +230,23 @@ const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
       LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL
       WHERE ${and(
         o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,
+        o.search ? brandMatches(sql.placeholder('q')) : undefined,
         o.cursor ? afterCursor(publications.publishedAt, publications.placementId) : sql`true`,
       )}
       ORDER BY ${publications.publishedAt} DESC, ${publications.placementId} DESC`),
 );
 
-/** GET /api/admin/placements: every published placement (or those of one health), newest first, paged. */
-export function adminPlacements(db: Db, health: PublicationHealth | undefined, page: Page): Promise<JsonPageRow[]> {
-  return adminPlacementsPage(db, { health, cursor: Boolean(page.cursor) }, { ...(health ? { health } : {}), ...pageValues(page) });
+/**
+ * GET /api/admin/placements: every published placement (or those of one health, of the brands the
+ * search `q` finds), newest publication first, paged.
+ */
+export function adminPlacements(db: Db, filter: { health?: PublicationHealth; q?: string }, page: Page): Promise<JsonPageRow[]> {
+  const { health, q } = filter;
+  return adminPlacementsPage(
+    db,
+    { health, search: q !== undefined, cursor: Boolean(page.cursor) },
+    { ...(health ? { health } : {}), ...(q !== undefined ? { q: likeLiteral(q) } : {}), ...pageValues(page) },
+  );
 }
 
 /**

@@ -19,11 +19,11 @@ const countsKey = [apiUrl('/api/admin/placements/counts')] as const;
 /** A filter of Admin Placements: every published placement, or those of one health. */
 export type PlacementFilter = 'all' | PublicationHealth;
 
-/** GET /api/admin/placements[?health=…]: published placements, newest publication first, page by page. */
-export const useAdminPlacements = (filter: PlacementFilter) =>
+/** GET /api/admin/placements[?health=…][&q=…]: published placements (of the brands `q` finds), newest publication first, page by page. */
+export const useAdminPlacements = (filter: PlacementFilter, q: string) =>
   usePagedList<LivePlacementItem>(
-    [...listKey, 'list', filter],
-    apiUrl('/api/admin/placements', {}, { health: filter === 'all' ? undefined : filter }),
+    [...listKey, 'list', filter, q],
+    apiUrl('/api/admin/placements', {}, { health: filter === 'all' ? undefined : filter, q }),
   );
 
 /**

@@ -10,6 +10,8 @@ import { cn } from '@/lib/utils';
 import { useAdminPlacements, usePlacementCounts, type PlacementFilter } from '../api/admin-placements';
 import { PlacementRow } from '../components/placements/placement-row';
 import { QueryError } from '@/components/query-error';
+import { NoSearchResults, SearchBox } from '@/components/search-box';
+import { useUrlSearch, type UrlSearch } from '@/lib/use-url-search';
 
 const FILTERS: { value: PlacementFilter; label: string; empty: string }[] = [
   { value: 'all', label: 'All', empty: 'Nothing has been published yet.' },
@@ -21,12 +23,13 @@ const FILTERS: { value: PlacementFilter; label: string; empty: string }[] = [
 ];
 
 /** One filter's placements, page by page, newest publication first. */
-function PlacementList({ filter }: { filter: (typeof FILTERS)[number] }) {
-  const list = useAdminPlacements(filter.value);
+function PlacementList({ filter, search }: { filter: (typeof FILTERS)[number]; search: UrlSearch }) {
+  const list = useAdminPlacements(filter.value, search.q);
   if (list.isLoading) return <PageSpinner />;
   if (list.isError && !list.items) return <QueryError query={list} title="Couldn't load the placements" />;
   const items = list.items ?? [];
   if (items.length === 0) {
+    if (search.q) return <NoSearchResults what="placements" search={search} />;
     return filter.value === 'all' ? (
       <EmptyState
         icon={<ShieldCheck />}
@@ -56,12 +59,14 @@ function countOf(counts: PlacementCounts | undefined, filter: PlacementFilter) {
 export function AdminPlacementsPage() {
   const counts = usePlacementCounts();
   const [filter, setFilter] = React.useState<PlacementFilter>('all');
+  const search = useUrlSearch();
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Placements</h1>
         <p className="text-muted-foreground">Live articles and their guarantee</p>
       </div>
+      <SearchBox search={search} id="placements-search" />
       {counts.isError && !counts.data && <QueryError query={counts} title="Couldn't load the counts" className="py-6" />}
       <Tabs value={filter} onValueChange={(v) => setFilter(v as PlacementFilter)}>
         <TabsList
@@ -92,7 +97,7 @@ export function AdminPlacementsPage() {
         </TabsList>
         {FILTERS.map((f) => (
           <TabsContent key={f.value} value={f.value}>
-            <PlacementList filter={f} />
+            <PlacementList filter={f} search={search} />
           </TabsContent>
         ))}
       </Tabs>
