@@ -1033,6 +1033,20 @@ export const lateCreditSettings = pgTable(
   (t) => [check('late_credit_settings_id_check', sql`${t.id}`)],
 );
 
+/**
+ * DISPUTE_DAYS where SQL reads it (drizzle/0055): one row, written by the server at boot from its
+ * config (db/dispute-settings.ts), so that a placement's life (the content dispute's window, a
+ * guard of the table) reads the same days as the service's words.
+ */
+export const disputeSettings = pgTable(
+  'dispute_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    disputeDays: integer('dispute_days').notNull().default(7),
+  },
+  (t) => [check('dispute_settings_id_check', sql`${t.id}`)],
+);
+
 /** What a money movement is (decision 041); `amount` is positive, its direction the kind's. */
 export const MONEY_MOVEMENT_KINDS = ['charge', 'refund', 'swap_difference', 'credit', 'payout'] as const;
 export type MoneyMovementKind = (typeof MONEY_MOVEMENT_KINDS)[number];

@@ -34,7 +34,7 @@ import type {
   DisputeRequest,
 } from '../../../shared/schemas/fair-terms';
 import type { Actor } from '../timeline/service';
-import { memberActor, transition, type TransitionActor } from '../placements/transition';
+import { memberActor, tableRefusal, transition, type TransitionActor } from '../placements/transition';
 import type { LifeEvent, Viewer } from '../../../shared/placement-machine';
 import { lifeFor, lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
@@ -125,8 +125,10 @@ export async function openDispute(
   const kind = LINK_DISPUTE_REASONS.includes(input.reason) ? 'link' : 'content';
   // a link dispute is decided by the checks, not by the team's answer
   const respondBy = kind === 'content' ? new Date(now.getTime() + terms.responseDays * DAY_MS) : null;
+  const event = kind === 'content' ? 'open_dispute' : 'open_link_dispute';
+  const actor = memberActor(member);
   const row = await db.transaction(async (tx) =>
-    transition(tx, paymentId, 'open_dispute', memberActor(member), () => insertDispute(tx), (d) => ({
+    transition(tx, paymentId, event, actor, () => insertDispute(tx), (d) => ({
       reason: input.reason, outcome: input.outcome, amount: d.askedAmount, text: input.text,
     }), now, { by: member, respondBy }),
   );
@@ -142,24 +144,16 @@ export async function openDispute(
       .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
       .for('update', { of: placements });
     if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
-    const { placement, payment } = p;
+    const { payment } = p;
     if (payment.status === 'refunded' || payment.refundRequestedAt) throw conflict('placement_refunded', 'This placement was refunded');
-    if (kind === 'content') {
-      const hadDraft =
-        placement.draftDocumentUrl !== null || placement.draftDocumentFile !== null || placement.state === 'published';
-      const until = payment.releasedAt ? new Date(payment.releasedAt.getTime() + terms.disputeDays * DAY_MS) : null;
-      if (!hadDraft || (until && now > until)) {
-        throw conflict(
-          'dispute_content_window', `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
-        );
-      }
-    } else {
-      const [pub] = await tx
-        .select({ guaranteeEndsAt: publications.guaranteeEndsAt })
-        .from(publications)
-        .where(eq(publications.placementId, paymentId));
-      if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict('link_window', LINK_WINDOW);
+    // the windows are the table's guards (content_window, link_window), said in the service's words
+    const refused = await tableRefusal(tx, paymentId, event, actor, now);
+    if (kind === 'content' && (refused === 'state' || refused === 'content_window')) {
+      throw conflict(
+        'dispute_content_window', `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
+      );
     }
+    if (kind === 'link' && (refused === 'state' || refused === 'link_window')) throw conflict('link_window', LINK_WINDOW);
     const left = input.outcome === 'refund_partial' ? refundableCents(payment, await paymentMoney(tx, payment.id)) : 0;
     if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > left) {
       throw conflict('dispute_amount_too_high', `You can ask for at most ${formatUsd(fromCents(left))}`, {
@@ -402,7 +396,7 @@ export function acceptOffer(
     actor,
     now,
     async (tx, d) => {
-      if (d.answerAction !== 'offer')
+      if ((await tableRefusal(tx, d.placementId, 'accept_dispute_offer', actor, now)) === 'dispute_offer_stands')
         throw conflict('dispute_rejected_no_offer', 'The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
       return resolve(tx, d, 'accept_dispute_offer', offered(d), actor, now);
     },
@@ -427,7 +421,7 @@ export function escalateDispute(
     actor,
     now,
     async (tx, d) => {
-      if (d.escalateBy && now > d.escalateBy) throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
+      if ((await tableRefusal(tx, d.placementId, 'escalate_dispute', actor, now)) === 'escalation_open') throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
       const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
       await transition(tx, d.placementId, 'escalate_dispute', actor, async () => {
         await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
