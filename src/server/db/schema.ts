@@ -1302,8 +1302,8 @@ export const cancellations = pgTable(
     reason: text('reason'),
     status: text('status', { enum: CANCELLATION_STATUSES }).notNull().default('requested'),
     outcome: text('outcome', { enum: CANCELLATION_OUTCOMES }),
-    amount: numeric('amount', { precision: 12, scale: 2 }),
-    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    // its refund on the ledger (decision 041), the one record of its amount (drizzle/0055 dropped the
+    // copy; ledger.ts `cancellationAmountSql`): a part's from its claim, a full refund's once recorded
     movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     answer: text('answer'),
     respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }).notNull(),
@@ -1354,8 +1354,8 @@ export const disputes = pgTable(
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     decisionReason: text('decision_reason'),
-    refunded: numeric('refunded', { precision: 12, scale: 2 }).notNull().default('0'),
-    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    // its refund on the ledger (decision 041), the one record of its amount (drizzle/0055 dropped the
+    // copy; ledger.ts `disputeRefundedSql`): a part's from its claim, a full refund's once recorded
     movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     caseId: uuid('case_id').references(() => publicationCases.id, { onDelete: 'set null' }),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),

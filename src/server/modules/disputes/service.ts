@@ -48,7 +48,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
-import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
+import { disputeRefundedSql, fullRefundMovement, lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
 import { now as clockNow } from '../../lib/clock';
 
 /**
@@ -78,7 +78,10 @@ type DisputeRow = typeof disputes.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function disputeJson(d: DisputeRow): Dispute {
+/** A dispute's row with what its resolution gave back, read from the ledger (`disputeRefundedSql`). */
+const withRefunded = { d: disputes, refunded: disputeRefundedSql };
+
+function disputeJson(d: DisputeRow, refunded: string): Dispute {
   return {
     id: d.id,
     paymentId: d.placementId,
@@ -103,7 +106,7 @@ function disputeJson(d: DisputeRow): Dispute {
     escalatedAt: iso(d.escalatedAt),
     decideBy: iso(d.decideBy),
     decision: d.decidedAt ? { reason: d.decisionReason, decidedAt: d.decidedAt.toISOString() } : null,
-    refundedUsd: d.refunded,
+    refundedUsd: refunded,
     caseId: d.caseId,
     createdAt: d.createdAt.toISOString(),
     resolvedAt: iso(d.resolvedAt),
@@ -133,7 +136,8 @@ export async function openDispute(
     }), now, { by: member, respondBy }),
   );
   if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
-  return disputeJson(row);
+  // a dispute just opened gave nothing back yet
+  return disputeJson(row, '0.00');
 
   /** The placement's own checks (refunded, the windows, the amount), then the dispute's row. */
   async function insertDispute(tx: Tx): Promise<DisputeRow> {
@@ -280,8 +284,7 @@ async function resolveRow(
       ...extra,
       status: 'resolved',
       resolution,
-      refunded: sql`${disputes.refunded} + ${fromCents(money.cents)}::numeric`,
-      // a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
+      // what it gave back is its movement's amount (decision 050): a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
       ...(money.part ? { movementId: await movementOfRefund(tx, money.part.id) } : {}),
       resolvedAt: now,
     })
@@ -324,8 +327,8 @@ async function step(
     return run(tx, found.d);
   });
   if (money) await settleMoney(db, provider, money, now, actorOf(actor));
-  const [after] = await db.select().from(disputes).where(eq(disputes.id, disputeId));
-  return disputeJson(after);
+  const [after] = await db.select(withRefunded).from(disputes).where(eq(disputes.id, disputeId));
+  return disputeJson(after.d, after.refunded);
 }
 
 /** POST /api/admin/disputes/{id}/answer: accept (the brand gets what it asked), offer, or reject with a reason. */
@@ -558,16 +561,16 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
     if (!d.caseId) await tx.update(disputes).set({ caseId: c.id }).where(eq(disputes.id, d.id));
     if (!c.closedAt) return d.caseId ? null : { cents: 0 };
     // the case decided it: restored in time, or refunded in full by the watch (its money moved there)
-    const [pay] = await tx
-      .select({ amount: payments.amount, status: payments.status })
-      .from(payments)
-      .where(eq(payments.id, d.placementId));
+    const [pay] = await tx.select({ status: payments.status }).from(payments).where(eq(payments.id, d.placementId));
     const refunded = c.outcome === 'refunded' || pay.status === 'refunded';
     const resolution = refunded ? 'refunded_full' : 'restored';
+    // its money is the payment's full refund (the watch's): its movement when recorded already,
+    // else linked when it is (ledger.ts linkFullRefund)
+    const movementId = refunded ? await fullRefundMovement(tx, d.placementId) : null;
     await transition(tx, d.placementId, 'settle_link_dispute', BYLINE, async () => {
       await tx
         .update(disputes)
-        .set({ caseId: c.id, status: 'resolved', resolution, refunded: refunded ? pay.amount : '0', resolvedAt: now })
+        .set({ caseId: c.id, status: 'resolved', resolution, movementId, resolvedAt: now })
         .where(eq(disputes.id, d.id));
       return true;
     }, () => ({ resolution, caseId: c.id }), now);
@@ -638,7 +641,7 @@ export async function disputeDetail(
 ): Promise<DisputeDetail> {
   const [row] = await db
     .select({
-      d: disputes,
+      ...withRefunded,
       title: opportunities.title,
       outletName: opportunities.outletName,
       amount: payments.amount,
@@ -679,7 +682,7 @@ export async function disputeDetail(
       : [];
   const deciders = adminId && row.d.status === 'escalated' ? await decidersOf(db, row.d, adminId) : undefined;
   return {
-    ...disputeJson(row.d),
+    ...disputeJson(row.d, row.refunded),
     title: row.title,
     outletName: row.outletName,
     amount: row.amount,
@@ -708,7 +711,7 @@ export async function adminDisputes(db: Db, status: DisputeStatus | undefined) {
   const dueAt = sql<Date | null>`CASE ${disputes.status} WHEN 'open' THEN ${disputes.respondBy} WHEN 'offered' THEN ${disputes.escalateBy} WHEN 'escalated' THEN ${disputes.decideBy} END`;
   const rows = await db
     .select({
-      d: disputes,
+      ...withRefunded,
       title: opportunities.title,
       outletName: opportunities.outletName,
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
@@ -724,7 +727,7 @@ export async function adminDisputes(db: Db, status: DisputeStatus | undefined) {
   return {
     counts,
     items: rows.map((r) => ({
-      ...disputeJson(r.d),
+      ...disputeJson(r.d, r.refunded),
       title: r.title,
       outletName: r.outletName,
       brandName: r.brandName,
