@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writePromiseSettings } from './db/promise-settings';
 import { writeLateCreditSettings } from './db/late-credit-settings';
+import { writeDisputeSettings } from './db/dispute-settings';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     try {
       await writePromiseSettings(db, config);
       await writeLateCreditSettings(db, config);
+      await writeDisputeSettings(db, config);
     } catch (err) {
       app.log.warn({ err }, 'the promise settings could not be written: the database did not answer; trying again in 30 s');
       settingsRetry = setTimeout(() => void writeSettings(), 30_000).unref();

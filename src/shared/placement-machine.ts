@@ -100,7 +100,21 @@ export interface LifeInputs {
    */
   lateDays?: number;
   cancelDays?: number;
+  /**
+   * The dispute windows (issue 58): Byline's time when the inputs were read (ISO), and the ends the
+   * server computed beside it: the content's (release + DISPUTE_DAYS; null: not released, open), the
+   * live link's (the publication guarantee's end; null: no live article) and the latest dispute's
+   * escalation's (`escalate_by`; null: none). Absent: the content and the escalation open, the link closed.
+   */
+  now?: string;
+  disputeContentUntil?: string | null;
+  disputeLinkUntil?: string | null;
+  disputeEscalateBy?: string | null;
 }
+
+/** Whether `end` (ISO) is not passed at the inputs' time (`strict`: the end itself is past). */
+const notPast = (p: LifeInputs, end: string | null | undefined, strict = false) =>
+  end == null || p.now === undefined || (strict ? Date.parse(p.now) < Date.parse(end) : Date.parse(p.now) <= Date.parse(end));
 
 /** The state of a placement, from its columns alone. */
 export function lifeStateOf(p: Pick<LifeInputs, 'state' | 'draftReviewStatus' | 'briefSubmitted' | 'declined'>): LifeState {
@@ -156,9 +170,15 @@ const GUARDS = {
   dispute_offer_stands: (p: LifeInputs) => p.disputeStatus === 'offered' && p.disputeOffer,
   dispute_escalated: (p: LifeInputs) => p.disputeStatus === 'escalated',
   dispute_unresolved: (p: LifeInputs) => p.disputeStatus === 'open' || p.disputeStatus === 'offered' || p.disputeStatus === 'escalated',
+  // a dispute about the content: from the first draft (or the release) until DISPUTE_DAYS after release
+  content_window: (p: LifeInputs) => (p.hasDraft || p.state === 'published') && notPast(p, p.disputeContentUntil),
+  // a dispute about the live link: while its publication guarantee runs
+  link_window: (p: LifeInputs) => p.disputeLinkUntil != null && notPast(p, p.disputeLinkUntil, true),
+  // the brand escalates an answer until its `escalate_by`
+  escalation_open: (p: LifeInputs) => notPast(p, p.disputeEscalateBy),
   very_late: (p: LifeInputs) => p.lateDays !== undefined && p.cancelDays !== undefined && p.lateDays >= p.cancelDays,
 } as const satisfies Record<string, (p: LifeInputs) => boolean>;
-type Guard = keyof typeof GUARDS;
+export type Guard = keyof typeof GUARDS;
 
 export interface Transition {
   event: LifeEvent;
@@ -176,7 +196,7 @@ const UNDER_REVIEW = ['awaiting_review', 'edits_requested', 'edits_complete'] as
 /** In progress, before the brand approved: the brief may still change. */
 const BRIEF_OPEN = ['brief_pending', 'awaiting_first_draft', 'declined', ...UNDER_REVIEW] as const satisfies readonly LifeState[];
 const HELD = [...BRIEF_OPEN, 'approved'] as const satisfies readonly LifeState[];
-/** Where a dispute may be opened: from the first draft on (the service checks the time windows). */
+/** Where a dispute may be opened: from the first draft on (its guards say which window is open). */
 const DISPUTABLE = [...UNDER_REVIEW, 'approved', 'released'] as const satisfies readonly LifeState[];
 
 const brand = (can: Capability): Who => ({ side: 'brand', can });
@@ -189,7 +209,7 @@ const SYSTEM: Who = { side: 'system' };
  * A move of an open dispute, from each state a dispute lives in: the state is kept, or refunded when
  * the move's refund empties the payment (no move refunds what its escalation only changes).
  */
-function disputeMove(event: LifeEvent, who: Who, writes: TimelineKind, guard: Guard): Transition[] {
+function disputeMove(event: LifeEvent, who: Who, writes: TimelineKind, ...guards: Guard[]): Transition[] {
   const refunds = writes === 'dispute_resolved';
   return [...DISPUTABLE, 'refunded' as const].map((from) => ({
     event,
@@ -197,7 +217,7 @@ function disputeMove(event: LifeEvent, who: Who, writes: TimelineKind, guard: Gu
     to: refunds && from !== 'refunded' ? [from, 'refunded'] : from,
     who,
     writes,
-    guards: [guard],
+    guards,
   }));
 }
 
@@ -223,6 +243,7 @@ export const LIFE_EVENTS = [
   'refund',
   'refund_part',
   'open_dispute',
+  'open_link_dispute',
   'answer_dispute',
   'accept_dispute',
   'accept_dispute_offer',
@@ -279,7 +300,10 @@ export const TRANSITIONS: readonly Transition[] = [
   // the editorial team's refund (full; a part refund keeps the state), and the guarantee's
   { event: 'refund', from: [...HELD, 'released'], to: 'refunded', who: ADMIN, writes: 'refunded' },
   { event: 'refund_part', from: [...HELD, 'released'], who: ADMIN, writes: 'refunded' },
-  { event: 'open_dispute', from: DISPUTABLE, who: brand('work'), writes: 'dispute_opened', guards: ['no_request_open'] },
+  // a dispute about the content (from the first draft until DISPUTE_DAYS after release) or the live
+  // link (while published and guaranteed): the windows are the guards, their ends computed by the server
+  { event: 'open_dispute', from: DISPUTABLE, who: brand('work'), writes: 'dispute_opened', guards: ['content_window', 'no_request_open'] },
+  { event: 'open_link_dispute', from: ['released'], who: brand('work'), writes: 'dispute_opened', guards: ['link_window', 'no_request_open'] },
   // the dispute's later moves (issue 47): the team answers (an offer or a rejection; Byline's checks
   // reject a link dispute they find live) or accepts; the brand accepts the offer or escalates; an
   // independent admin decides; a missed deadline grants what was asked, and a link dispute is
@@ -288,7 +312,7 @@ export const TRANSITIONS: readonly Transition[] = [
   ...disputeMove('answer_dispute', ADMIN, 'dispute_answered', 'dispute_open'),
   ...disputeMove('accept_dispute', ADMIN, 'dispute_resolved', 'dispute_open'),
   ...disputeMove('accept_dispute_offer', brand('work'), 'dispute_resolved', 'dispute_offer_stands'),
-  ...disputeMove('escalate_dispute', brand('work'), 'dispute_escalated', 'dispute_answered'),
+  ...disputeMove('escalate_dispute', brand('work'), 'dispute_escalated', 'dispute_answered', 'escalation_open'),
   ...disputeMove('decide_dispute', ADMIN, 'dispute_resolved', 'dispute_escalated'),
   ...disputeMove('grant_dispute_by_deadline', SYSTEM, 'dispute_resolved', 'dispute_unresolved'),
   ...disputeMove('settle_link_dispute', SYSTEM, 'dispute_resolved', 'dispute_open'),
@@ -329,6 +353,20 @@ export function moverMay(who: Who, mover: Mover): boolean {
 export function transitionsFrom(p: LifeInputs, event: LifeEvent): Transition[] {
   const state = lifeStateOf(p);
   return TRANSITIONS.filter((t) => t.event === event && t.from.includes(state) && (t.guards ?? []).every((g) => GUARDS[g](p)));
+}
+
+/**
+ * Why the table refuses `event` now (null: it allows it): the placement's state (no transition of
+ * the event starts there), the first guard that fails in the transition that starts there, or who
+ * acts. The services turn the windows' refusals into their own words (their codes and messages).
+ */
+export function refusal(p: LifeInputs, event: LifeEvent, mover: Mover): 'state' | 'who' | Guard | null {
+  const state = lifeStateOf(p);
+  const from = TRANSITIONS.filter((t) => t.event === event && t.from.includes(state));
+  if (!from.length) return 'state';
+  const guarded = from.filter((t) => (t.guards ?? []).every((g) => GUARDS[g](p)));
+  if (!guarded.length) return (from[0].guards ?? []).find((g) => !GUARDS[g](p))!;
+  return guarded.some((t) => moverMay(t.who, mover)) ? null : 'who';
 }
 
 export interface Life {

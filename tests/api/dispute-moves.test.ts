@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disputes, placementEvents } from '../../src/server/db/schema';
+import { disputes, payments, placementEvents, placements } from '../../src/server/db/schema';
 import type { Life } from '../../src/shared/schemas/brief';
 import type { Agent, Res } from '../support/app';
 import { submittedBrief } from '../support/content';
@@ -136,5 +136,41 @@ describe('a dispute’s moves, by the table', () => {
     const res = await owner.agent.post(`/api/brand/disputes/${id}/accept-offer`);
     expect(res.status).toBe(409);
     expect((await t.db.select().from(disputes).where(eq(disputes.id, id)))[0].status).toBe('offered');
+  });
+
+  it('lists escalation only until escalate_by, and the server refuses it after in its own words (decision 050)', async () => {
+    const { owner, id } = await disputed();
+    ok(await admin.agent.post(`/api/admin/disputes/${id}/answer`, { action: 'offer', amountUsd: '50.00', reason: 'Some' }), 'answer');
+    await t.db.update(disputes).set({ escalateBy: new Date(Date.now() - 60_000) }).where(eq(disputes.id, id));
+    // the offer may still be accepted; the escalation's days are over
+    expect(disputeActions(await brandLife(owner.agent, id))).toEqual(['accept_dispute_offer']);
+    const res = await owner.agent.post(`/api/brand/disputes/${id}/escalate`);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'escalation_window_passed', message: 'The time to escalate this dispute has passed' });
+    expect((await t.db.select().from(disputes).where(eq(disputes.id, id)))[0].status).toBe('offered');
+  });
+
+  it('lists opening a content dispute only until DISPUTE_DAYS after release (decision 050)', async () => {
+    const owner = await signedIn(t.app, t.db, kinds.approvedBrand);
+    const opp = await createOpportunity(t.db, { maxSlots: 1, priceUsd: '300.00' });
+    const p = await makePayment(t.db, owner.user.id, opp.id, {
+      amount: '300.00',
+      draftReviewStatus: 'pending_brand_review',
+      draftDocumentUrl: 'https://docs.example.com/d/2',
+    });
+    await submittedBrief(t.db, p);
+    expect((await placementLife(owner.agent, p.id)).actions).toContain('open_dispute');
+    // released eight days ago (DISPUTE_DAYS is 7 by default): the window is over
+    await t.db.update(payments).set({ status: 'released', releasedAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(payments.id, p.id));
+    await t.db.update(placements).set({ state: 'published' }).where(eq(placements.id, p.id));
+    expect((await placementLife(owner.agent, p.id)).actions).not.toContain('open_dispute');
+    const res = await owner.agent.post(`/api/brand/projects/${p.id}/disputes`, {
+      reason: 'not_as_briefed',
+      outcome: 'correction',
+      text: 'The article ignores the product we briefed.',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('dispute_content_window');
+    expect(await t.db.$count(disputes, eq(disputes.placementId, p.id))).toBe(0);
   });
 });

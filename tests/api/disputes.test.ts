@@ -7,7 +7,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq, gte } from 'drizzle-orm';
+import { and, eq, getTableColumns, gte } from 'drizzle-orm';
+import { disputeRefundedSql } from '../../src/server/modules/ledger/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   disputes,
@@ -99,7 +100,9 @@ async function placement(brand: Brand, { draft = true, amount = '600.00' } = {})
 }
 const dispute = (agent: Agent, id: string, body: Record<string, unknown>) =>
   agent.post(`/api/brand/projects/${id}/disputes`, body);
-const row = async (id: string) => (await t.db.select().from(disputes).where(eq(disputes.id, id)))[0];
+// the dispute's row, with what it gave back as the answers read it: from its movement on the ledger (decision 050)
+const row = async (id: string) =>
+  (await t.db.select({ ...getTableColumns(disputes), refunded: disputeRefundedSql }).from(disputes).where(eq(disputes.id, id)))[0];
 const payment = (id: string) => paymentWithRefunded(t.db, id);
 
 describe('a content dispute', () => {

@@ -104,7 +104,8 @@ describe('a placement’s life', () => {
     ok(await owner.post(`/api/brand/projects/${id}/approve`), 'approve');
     expect(await lifeOf(owner, id)).toMatchObject({ state: 'approved', label: 'Brand approved', waitingOn: 'team', actions: ['request_cancellation', 'open_dispute'] });
     ok(await admin.post(`/api/admin/payments/${id}/release`), 'release');
-    expect(await lifeOf(owner, id)).toMatchObject({ state: 'released', label: 'Released', waitingOn: 'nobody', actions: ['open_dispute'] });
+    // a dispute about the content (DISPUTE_DAYS after release) or, while it is guaranteed, the live link
+    expect(await lifeOf(owner, id)).toMatchObject({ state: 'released', label: 'Released', waitingOn: 'nobody', actions: ['open_dispute', 'open_link_dispute'] });
     expect((await lifeOf(clientReviewer, id)).actions).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
   lifeStateOf,
   mayFire,
   moverMay,
+  refusal,
   transitionsFrom,
   waitingWords,
   type LifeEvent,
@@ -283,6 +284,46 @@ describe('the placement machine', () => {
       expect(landsIn(transitionsFrom(offer('approved'), 'escalate_dispute')[0], 'approved')).toEqual(['approved']);
       expect(transitionsFrom(offer('approved'), 'escalate_dispute')[0].writes).toBe('dispute_escalated');
       expect(transitionsFrom(open('approved'), 'answer_dispute')[0].writes).toBe('dispute_answered');
+    });
+  });
+
+  describe('the dispute windows are guards (issue 58, decision 050)', () => {
+    const NOW = '2026-03-10T12:00:00.000Z';
+    const at = (p: LifeInputs & { since: string }, more: Partial<LifeInputs>) => ({ ...p, now: NOW, ...more });
+    const owner = { side: 'brand', role: 'owner', clientReviewer: false } as const;
+
+    it('a content dispute opens from the first draft until its end (release + DISPUTE_DAYS), the end itself included', () => {
+      expect(lifeOf(at(EXAMPLES.awaiting_review, { disputeContentUntil: null }), as('owner')).actions).toContain('open_dispute');
+      expect(lifeOf(at(EXAMPLES.released, { disputeContentUntil: NOW }), as('owner')).actions).toContain('open_dispute');
+      const passed = at(EXAMPLES.released, { disputeContentUntil: '2026-03-10T11:59:59.999Z' });
+      expect(lifeOf(passed, as('owner')).actions).not.toContain('open_dispute');
+      expect(refusal(passed, 'open_dispute', owner)).toBe('content_window');
+      // before the first draft there is nothing to dispute: not a state it opens from
+      expect(refusal(at(EXAMPLES.awaiting_first_draft, {}), 'open_dispute', owner)).toBe('state');
+    });
+
+    it('a live link dispute opens while released and guaranteed, the guarantee’s end excluded', () => {
+      const guaranteed = at(EXAMPLES.released, { disputeLinkUntil: '2026-03-10T12:00:00.001Z' });
+      expect(lifeOf(guaranteed, as('owner')).actions).toContain('open_link_dispute');
+      expect(lifeOf(guaranteed, as('viewer')).actions).not.toContain('open_link_dispute');
+      expect(refusal(guaranteed, 'open_link_dispute', { side: 'brand', role: 'viewer', clientReviewer: false })).toBe('who');
+      const ended = at(EXAMPLES.released, { disputeLinkUntil: NOW });
+      expect(refusal(ended, 'open_link_dispute', owner)).toBe('link_window');
+      expect(refusal(at(EXAMPLES.released, { disputeLinkUntil: null }), 'open_link_dispute', owner)).toBe('link_window');
+      expect(refusal(at(EXAMPLES.approved, {}), 'open_link_dispute', owner)).toBe('state');
+      // a request open beside it still stops both
+      expect(refusal({ ...guaranteed, cancellationPending: true }, 'open_link_dispute', owner)).toBe('no_request_open');
+    });
+
+    it('an answer is escalated until escalate_by, and the offer accepted whatever the time', () => {
+      const offered = { disputeStatus: 'offered' as const, disputeOffer: true };
+      const inTime = at(EXAMPLES.released, { ...offered, disputeEscalateBy: NOW });
+      expect(lifeOf(inTime, as('owner')).actions).toEqual(expect.arrayContaining(['accept_dispute_offer', 'escalate_dispute']));
+      const late = at(EXAMPLES.released, { ...offered, disputeEscalateBy: '2026-03-10T11:00:00.000Z' });
+      expect(lifeOf(late, as('owner')).actions).toContain('accept_dispute_offer');
+      expect(lifeOf(late, as('owner')).actions).not.toContain('escalate_dispute');
+      expect(refusal(late, 'escalate_dispute', owner)).toBe('escalation_open');
+      expect(refusal(at(EXAMPLES.released, { disputeStatus: 'offered', disputeOffer: false }), 'accept_dispute_offer', owner)).toBe('dispute_offer_stands');
     });
   });
 });

@@ -1033,6 +1033,20 @@ export const lateCreditSettings = pgTable(
   (t) => [check('late_credit_settings_id_check', sql`${t.id}`)],
 );
 
+/**
+ * DISPUTE_DAYS where SQL reads it (drizzle/0055): one row, written by the server at boot from its
+ * config (db/dispute-settings.ts), so that a placement's life (the content dispute's window, a
+ * guard of the table) reads the same days as the service's words.
+ */
+export const disputeSettings = pgTable(
+  'dispute_settings',
+  {
+    id: boolean('id').primaryKey().default(true),
+    disputeDays: integer('dispute_days').notNull().default(7),
+  },
+  (t) => [check('dispute_settings_id_check', sql`${t.id}`)],
+);
+
 /** What a money movement is (decision 041); `amount` is positive, its direction the kind's. */
 export const MONEY_MOVEMENT_KINDS = ['charge', 'refund', 'swap_difference', 'credit', 'payout'] as const;
 export type MoneyMovementKind = (typeof MONEY_MOVEMENT_KINDS)[number];
@@ -1288,8 +1302,8 @@ export const cancellations = pgTable(
     reason: text('reason'),
     status: text('status', { enum: CANCELLATION_STATUSES }).notNull().default('requested'),
     outcome: text('outcome', { enum: CANCELLATION_OUTCOMES }),
-    amount: numeric('amount', { precision: 12, scale: 2 }),
-    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    // its refund on the ledger (decision 041), the one record of its amount (drizzle/0055 dropped the
+    // copy; ledger.ts `cancellationAmountSql`): a part's from its claim, a full refund's once recorded
     movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     answer: text('answer'),
     respondBy: timestamp('respond_by', { withTimezone: true, mode: 'date' }).notNull(),
@@ -1340,8 +1354,8 @@ export const disputes = pgTable(
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
     decisionReason: text('decision_reason'),
-    refunded: numeric('refunded', { precision: 12, scale: 2 }).notNull().default('0'),
-    // its refund on the ledger (decision 041): a part's from its claim, a full refund's once recorded
+    // its refund on the ledger (decision 041), the one record of its amount (drizzle/0055 dropped the
+    // copy; ledger.ts `disputeRefundedSql`): a part's from its claim, a full refund's once recorded
     movementId: uuid('movement_id').references((): AnyPgColumn => moneyMovements.id, { onDelete: 'restrict' }),
     caseId: uuid('case_id').references(() => publicationCases.id, { onDelete: 'set null' }),
     requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),

@@ -34,7 +34,7 @@ import type {
   DisputeRequest,
 } from '../../../shared/schemas/fair-terms';
 import type { Actor } from '../timeline/service';
-import { memberActor, transition, type TransitionActor } from '../placements/transition';
+import { memberActor, tableRefusal, transition, type TransitionActor } from '../placements/transition';
 import type { LifeEvent, Viewer } from '../../../shared/placement-machine';
 import { lifeFor, lifeInputsSql } from '../life/life';
 import { isUniqueViolation } from '../auth/users';
@@ -48,7 +48,7 @@ import {
   type PartialRefundRow,
   type PaymentRow,
 } from '../payments/refunds';
-import { lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
+import { disputeRefundedSql, fullRefundMovement, lockPaymentMoney, movementOfRefund, paymentMoney, refundedSql } from '../ledger/ledger';
 import { now as clockNow } from '../../lib/clock';
 
 /**
@@ -78,7 +78,10 @@ type DisputeRow = typeof disputes.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function disputeJson(d: DisputeRow): Dispute {
+/** A dispute's row with what its resolution gave back, read from the ledger (`disputeRefundedSql`). */
+const withRefunded = { d: disputes, refunded: disputeRefundedSql };
+
+function disputeJson(d: DisputeRow, refunded: string): Dispute {
   return {
     id: d.id,
     paymentId: d.placementId,
@@ -103,7 +106,7 @@ function disputeJson(d: DisputeRow): Dispute {
     escalatedAt: iso(d.escalatedAt),
     decideBy: iso(d.decideBy),
     decision: d.decidedAt ? { reason: d.decisionReason, decidedAt: d.decidedAt.toISOString() } : null,
-    refundedUsd: d.refunded,
+    refundedUsd: refunded,
     caseId: d.caseId,
     createdAt: d.createdAt.toISOString(),
     resolvedAt: iso(d.resolvedAt),
@@ -125,13 +128,16 @@ export async function openDispute(
   const kind = LINK_DISPUTE_REASONS.includes(input.reason) ? 'link' : 'content';
   // a link dispute is decided by the checks, not by the team's answer
   const respondBy = kind === 'content' ? new Date(now.getTime() + terms.responseDays * DAY_MS) : null;
+  const event = kind === 'content' ? 'open_dispute' : 'open_link_dispute';
+  const actor = memberActor(member);
   const row = await db.transaction(async (tx) =>
-    transition(tx, paymentId, 'open_dispute', memberActor(member), () => insertDispute(tx), (d) => ({
+    transition(tx, paymentId, event, actor, () => insertDispute(tx), (d) => ({
       reason: input.reason, outcome: input.outcome, amount: d.askedAmount, text: input.text,
     }), now, { by: member, respondBy }),
   );
   if (!row) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
-  return disputeJson(row);
+  // a dispute just opened gave nothing back yet
+  return disputeJson(row, '0.00');
 
   /** The placement's own checks (refunded, the windows, the amount), then the dispute's row. */
   async function insertDispute(tx: Tx): Promise<DisputeRow> {
@@ -142,24 +148,16 @@ export async function openDispute(
       .where(and(eq(placements.id, paymentId), eq(placements.organisationId, member.organisationId)))
       .for('update', { of: placements });
     if (!p) throw notFound('payment_not_found', PAYMENT_NOT_FOUND);
-    const { placement, payment } = p;
+    const { payment } = p;
     if (payment.status === 'refunded' || payment.refundRequestedAt) throw conflict('placement_refunded', 'This placement was refunded');
-    if (kind === 'content') {
-      const hadDraft =
-        placement.draftDocumentUrl !== null || placement.draftDocumentFile !== null || placement.state === 'published';
-      const until = payment.releasedAt ? new Date(payment.releasedAt.getTime() + terms.disputeDays * DAY_MS) : null;
-      if (!hadDraft || (until && now > until)) {
-        throw conflict(
-          'dispute_content_window', `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
-        );
-      }
-    } else {
-      const [pub] = await tx
-        .select({ guaranteeEndsAt: publications.guaranteeEndsAt })
-        .from(publications)
-        .where(eq(publications.placementId, paymentId));
-      if (placement.state !== 'published' || !pub || now >= pub.guaranteeEndsAt) throw conflict('link_window', LINK_WINDOW);
+    // the windows are the table's guards (content_window, link_window), said in the service's words
+    const refused = await tableRefusal(tx, paymentId, event, actor, now);
+    if (kind === 'content' && (refused === 'state' || refused === 'content_window')) {
+      throw conflict(
+        'dispute_content_window', `A dispute about the content can be opened from the first draft until ${terms.disputeDays} days after release`,
+      );
     }
+    if (kind === 'link' && (refused === 'state' || refused === 'link_window')) throw conflict('link_window', LINK_WINDOW);
     const left = input.outcome === 'refund_partial' ? refundableCents(payment, await paymentMoney(tx, payment.id)) : 0;
     if (input.outcome === 'refund_partial' && toCents(input.amountUsd!) > left) {
       throw conflict('dispute_amount_too_high', `You can ask for at most ${formatUsd(fromCents(left))}`, {
@@ -286,8 +284,7 @@ async function resolveRow(
       ...extra,
       status: 'resolved',
       resolution,
-      refunded: sql`${disputes.refunded} + ${fromCents(money.cents)}::numeric`,
-      // a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
+      // what it gave back is its movement's amount (decision 050): a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
       ...(money.part ? { movementId: await movementOfRefund(tx, money.part.id) } : {}),
       resolvedAt: now,
     })
@@ -330,8 +327,8 @@ async function step(
     return run(tx, found.d);
   });
   if (money) await settleMoney(db, provider, money, now, actorOf(actor));
-  const [after] = await db.select().from(disputes).where(eq(disputes.id, disputeId));
-  return disputeJson(after);
+  const [after] = await db.select(withRefunded).from(disputes).where(eq(disputes.id, disputeId));
+  return disputeJson(after.d, after.refunded);
 }
 
 /** POST /api/admin/disputes/{id}/answer: accept (the brand gets what it asked), offer, or reject with a reason. */
@@ -402,7 +399,7 @@ export function acceptOffer(
     actor,
     now,
     async (tx, d) => {
-      if (d.answerAction !== 'offer')
+      if ((await tableRefusal(tx, d.placementId, 'accept_dispute_offer', actor, now)) === 'dispute_offer_stands')
         throw conflict('dispute_rejected_no_offer', 'The editorial team rejected this dispute: there is no offer to accept (you may escalate it)');
       return resolve(tx, d, 'accept_dispute_offer', offered(d), actor, now);
     },
@@ -427,7 +424,7 @@ export function escalateDispute(
     actor,
     now,
     async (tx, d) => {
-      if (d.escalateBy && now > d.escalateBy) throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
+      if ((await tableRefusal(tx, d.placementId, 'escalate_dispute', actor, now)) === 'escalation_open') throw conflict('escalation_window_passed', 'The time to escalate this dispute has passed');
       const decideBy = new Date(now.getTime() + DECIDE_DAYS * DAY_MS);
       await transition(tx, d.placementId, 'escalate_dispute', actor, async () => {
         await tx.update(disputes).set({ status: 'escalated', escalatedAt: now, decideBy }).where(eq(disputes.id, d.id));
@@ -564,16 +561,16 @@ async function linkEvidence(tx: Tx, d: DisputeRow, now: Date): Promise<Claimed |
     if (!d.caseId) await tx.update(disputes).set({ caseId: c.id }).where(eq(disputes.id, d.id));
     if (!c.closedAt) return d.caseId ? null : { cents: 0 };
     // the case decided it: restored in time, or refunded in full by the watch (its money moved there)
-    const [pay] = await tx
-      .select({ amount: payments.amount, status: payments.status })
-      .from(payments)
-      .where(eq(payments.id, d.placementId));
+    const [pay] = await tx.select({ status: payments.status }).from(payments).where(eq(payments.id, d.placementId));
     const refunded = c.outcome === 'refunded' || pay.status === 'refunded';
     const resolution = refunded ? 'refunded_full' : 'restored';
+    // its money is the payment's full refund (the watch's): its movement when recorded already,
+    // else linked when it is (ledger.ts linkFullRefund)
+    const movementId = refunded ? await fullRefundMovement(tx, d.placementId) : null;
     await transition(tx, d.placementId, 'settle_link_dispute', BYLINE, async () => {
       await tx
         .update(disputes)
-        .set({ caseId: c.id, status: 'resolved', resolution, refunded: refunded ? pay.amount : '0', resolvedAt: now })
+        .set({ caseId: c.id, status: 'resolved', resolution, movementId, resolvedAt: now })
         .where(eq(disputes.id, d.id));
       return true;
     }, () => ({ resolution, caseId: c.id }), now);
@@ -644,7 +641,7 @@ export async function disputeDetail(
 ): Promise<DisputeDetail> {
   const [row] = await db
     .select({
-      d: disputes,
+      ...withRefunded,
       title: opportunities.title,
       outletName: opportunities.outletName,
       amount: payments.amount,
@@ -685,7 +682,7 @@ export async function disputeDetail(
       : [];
   const deciders = adminId && row.d.status === 'escalated' ? await decidersOf(db, row.d, adminId) : undefined;
   return {
-    ...disputeJson(row.d),
+    ...disputeJson(row.d, row.refunded),
     title: row.title,
     outletName: row.outletName,
     amount: row.amount,
@@ -714,7 +711,7 @@ export async function adminDisputes(db: Db, status: DisputeStatus | undefined) {
   const dueAt = sql<Date | null>`CASE ${disputes.status} WHEN 'open' THEN ${disputes.respondBy} WHEN 'offered' THEN ${disputes.escalateBy} WHEN 'escalated' THEN ${disputes.decideBy} END`;
   const rows = await db
     .select({
-      d: disputes,
+      ...withRefunded,
       title: opportunities.title,
       outletName: opportunities.outletName,
       brandName: sql<string>`COALESCE(${users.brandName}, ${users.name}, ${users.email})`,
@@ -730,7 +727,7 @@ export async function adminDisputes(db: Db, status: DisputeStatus | undefined) {
   return {
     counts,
     items: rows.map((r) => ({
-      ...disputeJson(r.d),
+      ...disputeJson(r.d, r.refunded),
       title: r.title,
       outletName: r.outletName,
       brandName: r.brandName,

@@ -156,6 +156,40 @@ export const moneyBackByStatus = (db: Db) =>
 /** What went back of a payment, as the API's decimal text ('12.50', '0.00'). */
 export const refundedSql = (paymentId: AnyColumn | SQL) => sql<string>`${refundedOf(paymentId)}::numeric(12, 2)::text`;
 
+/**
+ * What a dispute's resolution or a cancellation's grant gave back, from the ledger (decision 050):
+ * its movement's amount (`movement_id`); while its full refund is claimed (the payment's
+ * `refund_reason` one of `reasons`) and not yet made by the provider, what is left of the payment,
+ * which that movement will be; nothing otherwise. Decimal text ("600.00").
+ */
+function givenBackSql(movementId: AnyColumn, paymentId: AnyColumn, full: SQL, reasons: RefundReason[]) {
+  return sql<string>`coalesce(
+    (SELECT mv.amount FROM money_movements mv WHERE mv.id = ${movementId}),
+    CASE WHEN ${full} THEN (SELECT pm.left_to_refund FROM payments p JOIN payment_money pm ON pm.payment_id = p.id
+      WHERE p.id = ${paymentId} AND p.status <> 'refunded' AND p.refund_requested_at IS NOT NULL
+        AND p.refund_reason IN (${sql.join(reasons.map((r) => sql`${r}`), sql`, `)})) END,
+    0)::numeric(12, 2)::text`;
+}
+
+/**
+ * A dispute's `refundedUsd`: its refund's movement (a full refund's, a link dispute's too: the
+ * publication watch's refund that settled it), or the full refund it claimed while the provider makes it.
+ */
+export const disputeRefundedSql = givenBackSql(
+  disputes.movementId,
+  disputes.placementId,
+  sql`${disputes.resolution} = 'refunded_full'`,
+  ['dispute', 'not_restored'],
+);
+
+/** A cancellation's `amountUsd`: what its grant gave back (null until granted). */
+export const cancellationAmountSql = sql<string | null>`CASE WHEN ${cancellations.status} = 'granted' THEN ${givenBackSql(
+  cancellations.movementId,
+  cancellations.placementId,
+  sql`${cancellations.outcome} = 'refund_full'`,
+  ['cancelled'],
+)} END`;
+
 /** A payment's money as columns of a query that reads its row: charged, given back, left to refund (decimal text). */
 export const paymentMoneyColumns = (paymentId: AnyColumn | SQL) => ({
   charged: sql<string>`coalesce((SELECT pm.charged FROM payment_money pm WHERE pm.payment_id = ${paymentId}), 0)::numeric(12, 2)::text`,
@@ -225,6 +259,16 @@ export async function movementOfRefund(tx: Tx, refundId: string): Promise<string
   return m?.id ?? null;
 }
 
+/** The payment's full refund's movement (its `refund` without a part request), if recorded. */
+export async function fullRefundMovement(tx: Tx, paymentId: string): Promise<string | null> {
+  const [m] = await tx
+    .select({ id: moneyMovements.id })
+    .from(moneyMovements)
+    .where(and(eq(moneyMovements.paymentId, paymentId), eq(moneyMovements.kind, 'refund'), isNull(moneyMovements.refundId)))
+    .limit(1);
+  return m?.id ?? null;
+}
+
 /**
  * A full refund recorded (in its transaction): the granted cancellation or the dispute resolved
  * as refunded in full that claimed it refers to its movement from now on.
@@ -241,5 +285,18 @@ export async function linkFullRefund(tx: Tx, movement: MovementRow): Promise<voi
       .update(disputes)
       .set({ movementId: movement.id })
       .where(and(eq(disputes.placementId, movement.placementId), eq(disputes.resolution, 'refunded_full'), isNull(disputes.movementId)));
+  } else if (movement.reason === 'not_restored') {
+    // a link dispute the publication case settled: the watch's refund is its money
+    await tx
+      .update(disputes)
+      .set({ movementId: movement.id })
+      .where(
+        and(
+          eq(disputes.placementId, movement.placementId),
+          eq(disputes.kind, 'link'),
+          eq(disputes.resolution, 'refunded_full'),
+          isNull(disputes.movementId),
+        ),
+      );
   }
 }

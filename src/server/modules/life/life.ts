@@ -3,7 +3,7 @@ import { lifeOf, type LifeInputs, type Viewer } from '../../../shared/placement-
 import { hidesAmounts } from '../../../shared/org';
 import type { Member } from '../../lib/contract';
 import type { Life } from '../../../shared/schemas/brief';
-import { briefs, cancellations, disputes, placements, revisionRequests } from '../../db/schema';
+import { briefs, cancellations, disputes, payments, placements, publications, revisionRequests } from '../../db/schema';
 import { clockNowSql, isoUtc } from '../../db/statement';
 import { now } from '../../lib/clock';
 import { clockOf, type ClockInputs } from '../../../shared/stage-clock';
@@ -22,6 +22,8 @@ import type { JsonPageRow } from '../../lib/paging';
  * `lateDays`: business days late past "Live by", counted only once the promise itself has passed
  * (live_by is never before promised_by: the lists read this for every row); `cancelDays` beside it
  * (LATE_CANCEL_DAYS, one read a statement), so that the guard very_late is lateDays >= cancelDays.
+ * The dispute windows' ends beside Byline's time (`now`): the content's (release + DISPUTE_DAYS, from
+ * dispute_settings), the live link's (its guarantee, while published) and the latest dispute's `escalate_by`.
  */
 export const lifeInputsSql = sql`json_build_object(
     'state', ${placements.state},
@@ -39,6 +41,10 @@ export const lifeInputsSql = sql`json_build_object(
     'lateDays', CASE WHEN ${placements.state} = 'in_progress' AND ${placements.promisedBy} < ${clockNowSql}
       THEN late_days(${placements.promisedBy}, ${placements.promiseMovedDays}, ${clockNowSql}) ELSE 0 END,
     'cancelDays', (SELECT cancel_days FROM late_credit_settings),
+    'now', ${isoUtc(clockNowSql)},
+    'disputeContentUntil', ${isoUtc(sql`(SELECT ${payments.releasedAt} + (SELECT dispute_days FROM dispute_settings) * interval '1 day' FROM ${payments} WHERE ${payments.id} = ${placements.paymentId})`)},
+    'disputeLinkUntil', CASE WHEN ${placements.state} = 'published' THEN ${isoUtc(sql`(SELECT ${publications.guaranteeEndsAt} FROM ${publications} WHERE ${publications.placementId} = ${placements.id})`)} END,
+    'disputeEscalateBy', ${isoUtc(sql`(SELECT ${disputes.escalateBy} FROM ${disputes} WHERE ${disputes.placementId} = ${placements.id} ORDER BY ${disputes.createdAt} DESC LIMIT 1)`)},
     'since', ${isoUtc(placements.stateSince)},
     'clock', json_build_object(
       'stage', ${placements.clockStage},

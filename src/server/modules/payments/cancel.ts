@@ -12,7 +12,7 @@ import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
 import { claimPartialRefund, completePartialRefund, completeRefund, moreThanLeft, refundableCents } from './refunds';
-import { lockPaymentMoney, movementOfRefund, paymentMoney } from '../ledger/ledger';
+import { cancellationAmountSql, lockPaymentMoney, movementOfRefund, paymentMoney } from '../ledger/ledger';
 import { releaseSlot, type Tx } from './slots';
 import { now as clockNow } from '../../lib/clock';
 
@@ -32,7 +32,14 @@ export const cancellationItem = item({
   respondBy: cancellations.respondBy,
   reason: cancellations.reason,
   outcome: cancellations.outcome,
-  amountUsd: cancellations.amount,
+  // what its grant gave back, read from the ledger (decision 050)
+  amountUsd: {
+    kind: 'computed',
+    sql: cancellationAmountSql,
+    of: () => {
+      throw new Error('a cancellation’s amount is read from the ledger: build it with cancellationItem.sql');
+    },
+  } satisfies Computed<string | null>,
   answer: cancellations.answer,
   answeredAt: cancellations.answeredAt,
   byDeadline: {
@@ -101,7 +108,6 @@ export async function cancelPlacement(
           reason,
           status: 'granted',
           outcome: 'refund_full',
-          amount: fromCents(givenCents),
           respondBy: now,
           requestedBy: member.userId,
           createdAt: now,
@@ -211,8 +217,7 @@ export async function answerCancellation(
       .set({
         status: 'granted',
         outcome,
-        amount: fromCents(money.given),
-        // a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
+        // what it gave back is its movement's amount (decision 050): a part's movement now; a full refund's when it is recorded (ledger.ts linkFullRefund)
         ...(money.part ? { movementId: await movementOfRefund(tx, money.part.id) } : {}),
         answer: answer.reason ?? null,
         answeredBy: admin.type === 'system' ? null : admin.id,
@@ -294,7 +299,7 @@ export async function grantUnansweredCancellations(
         const money = await grant(tx, c.placementId, null, now);
         await tx
           .update(cancellations)
-          .set({ status: 'granted', outcome: 'refund_full', amount: fromCents(money.given), answeredAt: now })
+          .set({ status: 'granted', outcome: 'refund_full', answeredAt: now })
           .where(eq(cancellations.id, c.id));
         await recordEvent(
           tx,

@@ -5,6 +5,7 @@ import {
   lifeStateOf,
   moverMay,
   PLACEMENT_LIFE_STATES,
+  refusal,
   transitionsFrom,
   type LifeEvent,
   type LifeInputs,
@@ -51,15 +52,30 @@ export function actorAsMover(a: Actor): TransitionActor {
   return { type: 'brand', id: a.id, role: 'viewer', clientIds: null };
 }
 
-/** What the life is made of now; `lock`: hold the placement's row to the transaction's end. */
-async function inputsOf(tx: Tx, placementId: string, lock: boolean): Promise<LifeInputs | undefined> {
+/**
+ * What the life is made of now; `lock`: hold the placement's row to the transaction's end; `at`: the
+ * time the caller's change reads (its windows' guards compare their ends with it).
+ */
+async function inputsOf(tx: Tx, placementId: string, lock: boolean, at?: Date): Promise<LifeInputs | undefined> {
   const q = tx
     .select({ inputs: sql<string>`${lifeInputsSql}` })
     .from(placements)
     .leftJoin(briefs, eq(briefs.placementId, placements.id))
     .where(eq(placements.id, placementId));
   const [row] = lock ? await q.for('no key update', { of: placements }) : await q;
-  return row ? (JSON.parse(row.inputs) as LifeInputs) : undefined;
+  if (!row) return undefined;
+  const inputs = JSON.parse(row.inputs) as LifeInputs;
+  return at ? { ...inputs, now: at.toISOString() } : inputs;
+}
+
+/**
+ * Why the table would refuse `event` by `actor` now, at `at` (null: it allows it; undefined: no such
+ * placement), before the caller changes anything: a service that must refuse a window in its own
+ * words (a code and a message of the spec's or its tests') asks the table first.
+ */
+export async function tableRefusal(tx: Tx, placementId: string, event: LifeEvent, actor: TransitionActor, at?: Date) {
+  const inputs = await inputsOf(tx, placementId, false, at);
+  return inputs ? refusal(inputs, event, moverOf(actor)) : undefined;
 }
 
 const TRANSITION_NOT_ALLOWED = 'transition_not_allowed';
@@ -83,7 +99,7 @@ export async function transition<T>(
   at?: Date,
   facts: EffectFacts = {},
 ): Promise<T | undefined> {
-  const before = await inputsOf(tx, placementId, true);
+  const before = await inputsOf(tx, placementId, true, at);
   if (!before) return undefined;
   const result = await apply();
   if (result === undefined) return undefined;

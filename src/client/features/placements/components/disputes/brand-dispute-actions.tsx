@@ -13,17 +13,17 @@ import { mayOnDispute } from '../../life';
 /**
  * The brand's two moves once the team has answered (issue 47): accept the offer (a part refund or a
  * correction) or escalate within the editorial team, by `escalateBy`, as the placement's life says
- * this member may now (`accept_dispute_offer`, `escalate_dispute`).
+ * this member may now (`accept_dispute_offer`, `escalate_dispute`: the table's guards read the
+ * answer and the escalation's end, computed on the server).
  */
 export function BrandDisputeActions({ d }: { d: DisputeDetail }) {
   const rules = useTerms().data?.rules;
   const accept = useAcceptOffer(d);
   const escalate = useEscalateDispute(d);
   const [confirming, setConfirming] = React.useState<'accept' | 'escalate' | null>(null);
-  // when the page was opened: the 3 days' end is the server's to enforce, this only hides a late button
-  const [openedAt] = React.useState(() => Date.now());
-  const offer = mayOnDispute(d, 'accept_dispute_offer') && d.answer?.action === 'offer' ? d.answer : null;
-  const canEscalate = mayOnDispute(d, 'escalate_dispute') && (!d.escalateBy || openedAt <= new Date(d.escalateBy).getTime());
+  // the table says both: an offer stands (not a rejection), and the escalation's days are not over
+  const offer = mayOnDispute(d, 'accept_dispute_offer') ? d.answer : null;
+  const canEscalate = mayOnDispute(d, 'escalate_dispute');
   if (!offer && !canEscalate) return null;
   const within = rules ? `within ${rules.decideDays} days` : 'within 10 days';
   const failed = (title: string) => (err: unknown) =>

@@ -1,9 +1,6 @@
 import { format } from 'date-fns';
 import type { DisputeReason, DisputeResolution } from '@shared/enums';
-import type { FairRules } from '@shared/terms';
-import { DAY_MS } from '@shared/constants';
 import { formatUsd } from '@shared/money';
-import type { BrandPlacementItem } from '@shared/schemas/brief';
 import {
   DISPUTE_OUTCOME_LABELS,
   DISPUTE_REASON_LABELS,
@@ -11,7 +8,6 @@ import {
   type DisputeRef,
 } from '@shared/schemas/fair-terms';
 import type { MessageSide } from '@shared/messages';
-import { hasDraft } from '../my-articles/article-status';
 
 export const disputeDay = (iso: string) => format(new Date(iso), 'MMM d, yyyy');
 export const disputeMoment = (iso: string) => format(new Date(iso), 'MMM d, yyyy, h:mm a');
@@ -81,19 +77,3 @@ export function askedFor(d: Pick<Dispute, 'outcome' | 'amountUsd'>): string {
 }
 
 export const reasonLabel = (r: DisputeReason) => DISPUTE_REASON_LABELS[r];
-
-/**
- * Which reasons the brand may dispute now, as the server allows them: the content from the first
- * draft until DISPUTE_DAYS after release (release read off the guarantee's end), the live link while
- * published and guaranteed. Without the rules yet, the content's end is left to the server.
- */
-export function disputeWindows(a: BrandPlacementItem, rules: FairRules | undefined, now: number) {
-  if (a.payment.status === 'refunded') return { content: false, link: false };
-  const published = a.payment.status === 'released';
-  const guaranteeEnds = a.publication ? new Date(a.publication.guaranteeEndsAt).getTime() : null;
-  const releasedAt = guaranteeEnds !== null && rules ? guaranteeEnds - rules.publicationGuaranteeDays * DAY_MS : null;
-  const contentUntil = releasedAt !== null && rules ? releasedAt + rules.disputeDays * DAY_MS : null;
-  const content = (hasDraft(a) || published) && (contentUntil === null || now <= contentUntil);
-  const link = published && guaranteeEnds !== null && now < guaranteeEnds;
-  return { content, link, contentUntil };
-}

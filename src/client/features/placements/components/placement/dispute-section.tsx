@@ -8,7 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { may } from '../../life';
 import { useTerms } from '@/lib/terms';
-import { disputeBadge, disputeDay, disputeWindows, dueLine, reasonLabel } from '../disputes/dispute-text';
+import { disputeBadge, disputeDay, dueLine, reasonLabel } from '../disputes/dispute-text';
 import { OpenDisputeDialog } from '../disputes/open-dispute-dialog';
 import { PageSection } from '@/components/page-section';
 
@@ -44,26 +44,19 @@ function DisputeLine({ d, side }: { d: DisputeRef; side: MessageSide }) {
 }
 
 /**
- * "Problem with this order?" (issue 47) on the brand's page: a dispute about the content (from the
- * first draft until DISPUTE_DAYS after publication) or the live link (while it is guaranteed), for a
- * member who may work on it (the server's `can: 'work'`). An unresolved dispute is shown, with its
- * page, instead of a new one.
+ * "Problem with this order?" (issue 47) on the brand's page: a dispute about the content or the live
+ * link, offered exactly as the placement's life says this member may open one now (`open_dispute`,
+ * `open_link_dispute`: the table's windows, who may work on it, no request open). An unresolved
+ * dispute is shown, with its page, instead of a new one.
  */
 export function BrandDisputeSection({ article: a }: { article: BuyersPlacementItem }) {
   const [open, setOpen] = React.useState(false);
   const rules = useTerms().data?.rules;
-  // the windows as of when the page was opened (the server enforces them to the second)
-  const [now] = React.useState(() => Date.now());
   const d = a.dispute;
-  const windows = disputeWindows(a, rules, now);
-  // who may, and that no request is open, the table says; which window is open, the terms' days
-  const canOpen = may(a, 'open_dispute') && (windows.content || windows.link);
+  const windows = { content: may(a, 'open_dispute'), link: may(a, 'open_link_dispute') };
+  const canOpen = windows.content || windows.link;
   if (!d && !canOpen) return null;
-  const until = windows.contentUntil
-    ? ` until ${disputeDay(new Date(windows.contentUntil).toISOString())}`
-    : rules
-      ? ` until ${rules.disputeDays} ${rules.disputeDays === 1 ? 'day' : 'days'} after publication`
-      : '';
+  const until = rules ? ` until ${rules.disputeDays} ${rules.disputeDays === 1 ? 'day' : 'days'} after publication` : '';
   const guaranteed = a.publication ? ` until ${disputeDay(a.publication.guaranteeEndsAt)}` : '';
   return (
     <PageSection
