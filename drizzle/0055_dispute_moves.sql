@@ -28,5 +28,14 @@ UPDATE "disputes" d SET "movement_id" = (
     AND NOT EXISTS (SELECT 1 FROM disputes o WHERE o.movement_id = m.id)
   ORDER BY m.created_at LIMIT 1)
 WHERE d.movement_id IS NULL AND d.refunded > 0;--> statement-breakpoint
+-- Nothing saved is lost: an amount whose movement could not be found stops the migration here
+-- (nothing is dropped; the transaction rolls back) instead of vanishing with its column.
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM "cancellations" WHERE "movement_id" IS NULL AND "status" = 'granted' AND "amount" > 0)
+    OR EXISTS (SELECT 1 FROM "disputes" WHERE "movement_id" IS NULL AND "refunded" > 0) THEN
+    RAISE EXCEPTION 'drizzle/0055: a granted cancellation or a refunded dispute has an amount but no ledger movement; link it (movement_id) before this migration drops the copies';
+  END IF;
+END $$;--> statement-breakpoint
 ALTER TABLE "disputes" DROP COLUMN "refunded";--> statement-breakpoint
 ALTER TABLE "cancellations" DROP COLUMN "amount";
