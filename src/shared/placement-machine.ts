@@ -207,7 +207,7 @@ function disputeMove(event: LifeEvent, who: Who, guard: Guard): Row[] {
  * placement part of TIMELINE_KINDS (shared/enums.ts) is made from this table: a new event's kind
  * needs no other list.
  */
-export const LIFE_EVENT_KINDS = {
+const LIFE_EVENT_KINDS = {
   submit_brief: 'brief_submitted',
   decline: 'declined',
   swap: 'swapped',
@@ -240,7 +240,7 @@ export const LIFE_EVENT_KINDS = {
 export type LifeEvent = keyof typeof LIFE_EVENT_KINDS;
 export const LIFE_EVENTS = Object.keys(LIFE_EVENT_KINDS) as LifeEvent[];
 /** A timeline kind the table writes. */
-export type LifeKind = (typeof LIFE_EVENT_KINDS)[LifeEvent];
+type LifeKind = (typeof LIFE_EVENT_KINDS)[LifeEvent];
 /** The timeline kinds the table writes, each once, in the events' order. */
 const LIFE_KINDS: readonly LifeKind[] = [...new Set(Object.values(LIFE_EVENT_KINDS))];
 
