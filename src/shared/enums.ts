@@ -70,41 +70,25 @@ export const CHECK_PROBLEM_CODES = [
 export type CheckProblemCode = (typeof CHECK_PROBLEM_CODES)[number];
 
 // The timeline (timeline.ts) and the conversation (messages.ts)
-export const TIMELINE_KINDS = [
+/**
+ * A placement's timeline entries that no transition of its machine writes: the payment, the brief's
+ * drafts, the publication and its checks, the reminders. The whole list, `TIMELINE_KINDS`, adds the
+ * machine's own kinds (one per event) from its table: placement-machine.ts.
+ */
+export const TIMELINE_ENTRY_KINDS = [
   'paid',
   'brief_saved',
-  'brief_submitted',
-  'draft_attached',
-  'edits_requested',
-  'edits_completed',
-  'approved',
   'published',
-  'released',
-  'refunded',
   'check_failed',
   'case_opened',
   'case_closed',
   'live_url_changed',
   'brief_reminder',
   'review_reminder',
-  // issue 46: the outlet declined it before writing; the brand chose another (or was refunded)
-  'declined',
-  'swapped',
-  // issue 47: writing started (cancelling is then a request), extra revision rounds, cancellations
-  'writing_started',
-  'revision_requested',
-  'revision_accepted',
-  'revision_declined',
-  'cancel_requested',
-  'cancel_answered',
-  'dispute_opened',
-  'dispute_answered',
-  'dispute_escalated',
-  'dispute_resolved',
   // issue 59: a reminder before an automatic step (the guarantee's refund, a cancellation granted, a swap's refund)
   'deadline_reminder',
 ] as const;
-export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+export type TimelineEntryKind = (typeof TIMELINE_ENTRY_KINDS)[number];
 
 /** An edit request beyond the included rounds (issue 47): awaiting the editorial team, then its answer. */
 export const REVISION_REQUEST_STATUSES = ['pending', 'accepted', 'declined'] as const;

@@ -14,7 +14,7 @@
  */
 
 import { roleCan, type Capability, type OrgRole } from './org';
-import type { DisputeStatus, DraftReviewStatus, PlacementState, TimelineKind } from './enums';
+import { TIMELINE_ENTRY_KINDS, type DisputeStatus, type DraftReviewStatus, type PlacementState, type TimelineEntryKind } from './enums';
 
 /** Whose turn it is: the brand's, the editorial team's, or nobody's (the placement is done). */
 export type WaitingOn = 'brand' | 'team' | 'nobody';
@@ -186,10 +186,12 @@ export interface Transition {
   /** The state after it: one, or those it may land in (a refund that was asked for, a swap). Omitted: the state is kept. */
   to?: LifeState | readonly LifeState[];
   who: Who;
-  /** the timeline entry it appends */
-  writes: TimelineKind;
+  /** the timeline entry it appends: its event's kind (`LIFE_EVENT_KINDS`) */
+  writes: LifeKind;
   guards?: readonly Guard[];
 }
+/** A row of the table as written: its kind comes from its event. */
+type Row = Omit<Transition, 'writes'>;
 
 const HELD_BEFORE_WRITING = ['brief_pending', 'awaiting_first_draft'] as const satisfies readonly LifeState[];
 const UNDER_REVIEW = ['awaiting_review', 'edits_requested', 'edits_complete'] as const satisfies readonly LifeState[];
@@ -209,114 +211,126 @@ const SYSTEM: Who = { side: 'system' };
  * A move of an open dispute, from each state a dispute lives in: the state is kept, or refunded when
  * the move's refund empties the payment (no move refunds what its escalation only changes).
  */
-function disputeMove(event: LifeEvent, who: Who, writes: TimelineKind, ...guards: Guard[]): Transition[] {
-  const refunds = writes === 'dispute_resolved';
+function disputeMove(event: LifeEvent, who: Who, ...guards: Guard[]): Row[] {
+  const refunds = LIFE_EVENT_KINDS[event] === 'dispute_resolved';
   return [...DISPUTABLE, 'refunded' as const].map((from) => ({
     event,
     from: [from],
     to: refunds && from !== 'refunded' ? [from, 'refunded'] : from,
     who,
-    writes,
     guards,
   }));
 }
 
-export const LIFE_EVENTS = [
-  'submit_brief',
-  'decline',
-  'swap',
-  'refund_unswapped',
-  'start_writing',
-  'attach_draft',
-  'request_edits',
-  'request_extra_revision',
-  'accept_extra_revision',
-  'decline_extra_revision',
-  'mark_edits_complete',
-  'approve',
-  'release',
-  'cancel',
-  'cancel_late',
-  'request_cancellation',
-  'grant_cancellation',
-  'refuse_cancellation',
-  'refund',
-  'refund_part',
-  'open_dispute',
-  'open_link_dispute',
-  'answer_dispute',
-  'accept_dispute',
-  'accept_dispute_offer',
-  'escalate_dispute',
-  'decide_dispute',
-  'grant_dispute_by_deadline',
-  'settle_link_dispute',
-] as const;
-export type LifeEvent = (typeof LIFE_EVENTS)[number];
+/**
+ * The events, each with the timeline kind it writes (one per event, whatever its from-state). The
+ * placement part of TIMELINE_KINDS (shared/enums.ts) is made from this table: a new event's kind
+ * needs no other list.
+ */
+const LIFE_EVENT_KINDS = {
+  submit_brief: 'brief_submitted',
+  decline: 'declined',
+  swap: 'swapped',
+  refund_unswapped: 'refunded',
+  start_writing: 'writing_started',
+  attach_draft: 'draft_attached',
+  request_edits: 'edits_requested',
+  request_extra_revision: 'revision_requested',
+  accept_extra_revision: 'revision_accepted',
+  decline_extra_revision: 'revision_declined',
+  mark_edits_complete: 'edits_completed',
+  approve: 'approved',
+  release: 'released',
+  cancel: 'cancel_requested',
+  cancel_late: 'cancel_requested',
+  request_cancellation: 'cancel_requested',
+  grant_cancellation: 'cancel_answered',
+  refuse_cancellation: 'cancel_answered',
+  refund: 'refunded',
+  refund_part: 'refunded',
+  open_dispute: 'dispute_opened',
+  open_link_dispute: 'dispute_opened',
+  answer_dispute: 'dispute_answered',
+  accept_dispute: 'dispute_resolved',
+  accept_dispute_offer: 'dispute_resolved',
+  escalate_dispute: 'dispute_escalated',
+  decide_dispute: 'dispute_resolved',
+  grant_dispute_by_deadline: 'dispute_resolved',
+  settle_link_dispute: 'dispute_resolved',
+} as const;
+export type LifeEvent = keyof typeof LIFE_EVENT_KINDS;
+export const LIFE_EVENTS = Object.keys(LIFE_EVENT_KINDS) as LifeEvent[];
+/** A timeline kind the table writes. */
+type LifeKind = (typeof LIFE_EVENT_KINDS)[LifeEvent];
+/** The timeline kinds the table writes, each once, in the events' order. */
+const LIFE_KINDS: readonly LifeKind[] = [...new Set(Object.values(LIFE_EVENT_KINDS))];
+
+/** Every kind of a placement's timeline entry: those of its other steps (shared/enums.ts), then the table's. */
+export type TimelineKind = TimelineEntryKind | LifeKind;
+export const TIMELINE_KINDS = [...TIMELINE_ENTRY_KINDS, ...LIFE_KINDS] as [TimelineKind, ...TimelineKind[]];
 
 /** Every transition of a placement. The table: nothing else decides who may do what. */
-export const TRANSITIONS: readonly Transition[] = [
+const ROWS: readonly Row[] = [
   // the brand submits the brief; it may submit it again (edit it) until it approves the draft
-  { event: 'submit_brief', from: ['brief_pending'], to: 'awaiting_first_draft', who: reviewing('work'), writes: 'brief_submitted' },
-  { event: 'submit_brief', from: ['awaiting_first_draft', 'declined', ...UNDER_REVIEW], who: reviewing('work'), writes: 'brief_submitted' },
+  { event: 'submit_brief', from: ['brief_pending'], to: 'awaiting_first_draft', who: reviewing('work') },
+  { event: 'submit_brief', from: ['awaiting_first_draft', 'declined', ...UNDER_REVIEW], who: reviewing('work') },
   // issue 46: the outlet declines before writing; the brand swaps it for an alternative, or a job refunds it at the deadline
-  { event: 'decline', from: HELD_BEFORE_WRITING, to: 'declined', who: ADMIN, writes: 'declined', guards: ['before_writing'] },
-  { event: 'swap', from: ['declined'], to: ['brief_pending', 'awaiting_first_draft'], who: brand('work'), writes: 'swapped' },
-  { event: 'refund_unswapped', from: ['declined'], to: 'refunded', who: SYSTEM, writes: 'refunded' },
+  { event: 'decline', from: HELD_BEFORE_WRITING, to: 'declined', who: ADMIN, guards: ['before_writing'] },
+  { event: 'swap', from: ['declined'], to: ['brief_pending', 'awaiting_first_draft'], who: brand('work') },
+  { event: 'refund_unswapped', from: ['declined'], to: 'refunded', who: SYSTEM },
   // issue 47: from writing on, a cancellation is a request the team answers
-  { event: 'start_writing', from: HELD_BEFORE_WRITING, who: ADMIN, writes: 'writing_started', guards: ['before_writing'] },
+  { event: 'start_writing', from: HELD_BEFORE_WRITING, who: ADMIN, guards: ['before_writing'] },
   // the draft: attached once the brief is in, replaced while the brand reviews it
-  { event: 'attach_draft', from: ['awaiting_first_draft'], to: 'awaiting_review', who: ADMIN, writes: 'draft_attached' },
-  { event: 'attach_draft', from: UNDER_REVIEW, who: ADMIN, writes: 'draft_attached' },
+  { event: 'attach_draft', from: ['awaiting_first_draft'], to: 'awaiting_review', who: ADMIN },
+  { event: 'attach_draft', from: UNDER_REVIEW, who: ADMIN },
   // the brand's review (spec §4: it may approve or ask for edits while not approved)
-  { event: 'request_edits', from: UNDER_REVIEW, to: 'edits_requested', who: reviewing('work'), writes: 'edits_requested', guards: ['draft_attached', 'revisions_left'] },
+  { event: 'request_edits', from: UNDER_REVIEW, to: 'edits_requested', who: reviewing('work'), guards: ['draft_attached', 'revisions_left'] },
   {
     event: 'request_extra_revision',
     from: UNDER_REVIEW,
     who: reviewing('work'),
-    writes: 'revision_requested',
     guards: ['draft_attached', 'revisions_used', 'no_extra_revision_pending'],
   },
-  { event: 'accept_extra_revision', from: UNDER_REVIEW, to: 'edits_requested', who: ADMIN, writes: 'revision_accepted', guards: ['extra_revision_pending'] },
-  { event: 'decline_extra_revision', from: UNDER_REVIEW, who: ADMIN, writes: 'revision_declined', guards: ['extra_revision_pending'] },
-  { event: 'mark_edits_complete', from: ['edits_requested'], to: 'edits_complete', who: ADMIN, writes: 'edits_completed' },
-  { event: 'approve', from: UNDER_REVIEW, to: 'approved', who: reviewing('work'), writes: 'approved', guards: ['draft_attached'] },
+  { event: 'accept_extra_revision', from: UNDER_REVIEW, to: 'edits_requested', who: ADMIN, guards: ['extra_revision_pending'] },
+  { event: 'decline_extra_revision', from: UNDER_REVIEW, who: ADMIN, guards: ['extra_revision_pending'] },
+  { event: 'mark_edits_complete', from: ['edits_requested'], to: 'edits_complete', who: ADMIN },
+  { event: 'approve', from: UNDER_REVIEW, to: 'approved', who: reviewing('work'), guards: ['draft_attached'] },
   // the spec's release (Publish Content) takes any held placement; a release with a live URL of an unapproved draft needs a reason
-  { event: 'release', from: HELD, to: 'released', who: ADMIN, writes: 'released' },
+  { event: 'release', from: HELD, to: 'released', who: ADMIN },
   // cancelling: before writing refunded at once, after it a request (issue 47)
-  { event: 'cancel', from: [...HELD_BEFORE_WRITING, 'declined'], to: 'refunded', who: brand('buy'), writes: 'cancel_requested', guards: ['before_writing'] },
+  { event: 'cancel', from: [...HELD_BEFORE_WRITING, 'declined'], to: 'refunded', who: brand('buy'), guards: ['before_writing'] },
   // issue 59: LATE_CANCEL_DAYS business days past "Live by", the brand cancels in one click for all that is left
   // (the state is kept until the provider's refund is recorded, then refunded)
-  ...HELD.map((from): Transition => ({ event: 'cancel_late', from: [from], to: [from, 'refunded'], who: brand('buy'), writes: 'cancel_requested', guards: ['very_late'] })),
+  ...HELD.map((from): Row => ({ event: 'cancel_late', from: [from], to: [from, 'refunded'], who: brand('buy'), guards: ['very_late'] })),
   {
     event: 'request_cancellation',
     from: HELD,
     who: brand('buy'),
-    writes: 'cancel_requested',
     guards: ['writing_started', 'no_cancellation_pending'],
   },
-  { event: 'grant_cancellation', from: HELD, to: 'refunded', who: ADMIN, writes: 'cancel_answered', guards: ['cancellation_pending'] },
-  { event: 'refuse_cancellation', from: HELD, who: ADMIN, writes: 'cancel_answered', guards: ['cancellation_pending'] },
+  { event: 'grant_cancellation', from: HELD, to: 'refunded', who: ADMIN, guards: ['cancellation_pending'] },
+  { event: 'refuse_cancellation', from: HELD, who: ADMIN, guards: ['cancellation_pending'] },
   // the editorial team's refund (full; a part refund keeps the state), and the guarantee's
-  { event: 'refund', from: [...HELD, 'released'], to: 'refunded', who: ADMIN, writes: 'refunded' },
-  { event: 'refund_part', from: [...HELD, 'released'], who: ADMIN, writes: 'refunded' },
+  { event: 'refund', from: [...HELD, 'released'], to: 'refunded', who: ADMIN },
+  { event: 'refund_part', from: [...HELD, 'released'], who: ADMIN },
   // a dispute about the content (from the first draft until DISPUTE_DAYS after release) or the live
   // link (while published and guaranteed): the windows are the guards, their ends computed by the server
-  { event: 'open_dispute', from: DISPUTABLE, who: brand('work'), writes: 'dispute_opened', guards: ['content_window', 'no_request_open'] },
-  { event: 'open_link_dispute', from: ['released'], who: brand('work'), writes: 'dispute_opened', guards: ['link_window', 'no_request_open'] },
+  { event: 'open_dispute', from: DISPUTABLE, who: brand('work'), guards: ['content_window', 'no_request_open'] },
+  { event: 'open_link_dispute', from: ['released'], who: brand('work'), guards: ['link_window', 'no_request_open'] },
   // the dispute's later moves (issue 47): the team answers (an offer or a rejection; Byline's checks
   // reject a link dispute they find live) or accepts; the brand accepts the offer or escalates; an
   // independent admin decides; a missed deadline grants what was asked, and a link dispute is
   // settled by its publication case. Each keeps the state or refunds it (its money may empty the
   // payment); a dispute opened before a refund is still answered after it.
-  ...disputeMove('answer_dispute', ADMIN, 'dispute_answered', 'dispute_open'),
-  ...disputeMove('accept_dispute', ADMIN, 'dispute_resolved', 'dispute_open'),
-  ...disputeMove('accept_dispute_offer', brand('work'), 'dispute_resolved', 'dispute_offer_stands'),
-  ...disputeMove('escalate_dispute', brand('work'), 'dispute_escalated', 'dispute_answered', 'escalation_open'),
-  ...disputeMove('decide_dispute', ADMIN, 'dispute_resolved', 'dispute_escalated'),
-  ...disputeMove('grant_dispute_by_deadline', SYSTEM, 'dispute_resolved', 'dispute_unresolved'),
-  ...disputeMove('settle_link_dispute', SYSTEM, 'dispute_resolved', 'dispute_open'),
+  ...disputeMove('answer_dispute', ADMIN, 'dispute_open'),
+  ...disputeMove('accept_dispute', ADMIN, 'dispute_open'),
+  ...disputeMove('accept_dispute_offer', brand('work'), 'dispute_offer_stands'),
+  ...disputeMove('escalate_dispute', brand('work'), 'dispute_answered', 'escalation_open'),
+  ...disputeMove('decide_dispute', ADMIN, 'dispute_escalated'),
+  ...disputeMove('grant_dispute_by_deadline', SYSTEM, 'dispute_unresolved'),
+  ...disputeMove('settle_link_dispute', SYSTEM, 'dispute_open'),
 ];
+export const TRANSITIONS: readonly Transition[] = ROWS.map((t) => ({ ...t, writes: LIFE_EVENT_KINDS[t.event] }));
 
 /** The states a transition may land in (its from-state when it keeps it). */
 export function landsIn(t: Transition, from: LifeState): readonly LifeState[] {

@@ -7,9 +7,10 @@
 import type { z } from 'zod';
 import type { timelineEntrySchema } from './schemas/responses/conversation';
 
-// the lists themselves live in the leaf enums.ts, which the response schemas build on
-export { ACTOR_TYPES, TIMELINE_KINDS } from './enums';
-export type { TimelineKind } from './enums';
+// the actors live in the leaf enums.ts; the kinds are the machine's table's and the other steps' (placement-machine.ts)
+export { ACTOR_TYPES } from './enums';
+export { TIMELINE_KINDS } from './placement-machine';
+export type { TimelineKind } from './placement-machine';
 
 /** GET /api/{brand|admin}/projects/{paymentId}/timeline: one entry. */
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;

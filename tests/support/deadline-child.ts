@@ -7,8 +7,8 @@
 import { openPostgres } from '../../src/server/db/client';
 import { grantUnansweredCancellations } from '../../src/server/modules/payments/cancel';
 import { runDisputeDeadlines } from '../../src/server/modules/disputes/service';
-import { stripeProvider } from '../../src/server/providers/stripe';
 import { creditLatePlacements } from '../../src/server/modules/lateness/late-credit';
+import { childStripeProvider } from './child-stripe';
 
 const JOBS = {
   cancellations: grantUnansweredCancellations,
@@ -19,13 +19,7 @@ const JOBS = {
 } as const;
 
 const handle = openPostgres(process.env.DEADLINE_DB_URL!, 2);
-const provider = stripeProvider({
-  secretKey: 'sk_test_byline',
-  webhookSecret: 'whsec_test',
-  host: '127.0.0.1',
-  port: Number(process.env.STRIPE_PORT),
-  protocol: 'http',
-});
+const provider = childStripeProvider();
 const job = JOBS[process.env.JOB as keyof typeof JOBS];
 await job(handle.db, provider, new Date(process.env.NOW!));
 process.stdout.write('finished\n');

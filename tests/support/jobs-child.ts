@@ -7,18 +7,12 @@
 import { openPostgres } from '../../src/server/db/client';
 import { startJobs } from '../../src/server/jobs/boss';
 import { TEST_INVOICING } from '../../src/server/modules/invoices/service';
-import { stripeProvider } from '../../src/server/providers/stripe';
 import { diskFileStore } from '../../src/server/storage/file-store';
+import { childStripeProvider } from './child-stripe';
 
 const url = process.env.JOBS_DB_URL!;
 const handle = openPostgres(url, 4);
-const provider = stripeProvider({
-  secretKey: 'sk_test_byline',
-  webhookSecret: 'whsec_test',
-  host: '127.0.0.1',
-  port: Number(process.env.STRIPE_PORT),
-  protocol: 'http',
-});
+const provider = childStripeProvider();
 const jobs = await startJobs({
   handle,
   databaseUrl: url,

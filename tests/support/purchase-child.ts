@@ -6,16 +6,10 @@
  */
 import { openPostgres } from '../../src/server/db/client';
 import { handleWebhookEvent } from '../../src/server/modules/payments/fulfil';
-import { stripeProvider } from '../../src/server/providers/stripe';
+import { childStripeProvider } from './child-stripe';
 
 const handle = openPostgres(process.env.PURCHASE_DB_URL!, 2);
-const provider = stripeProvider({
-  secretKey: 'sk_test_byline',
-  webhookSecret: 'whsec_test',
-  host: '127.0.0.1',
-  port: Number(process.env.STRIPE_PORT),
-  protocol: 'http',
-});
+const provider = childStripeProvider();
 const event = { id: process.env.EVENT_ID!, type: 'checkout.session.completed', objectId: process.env.SESSION_ID!, providerRef: null };
 const result = await handleWebhookEvent(handle.db, provider, event);
 process.stdout.write(`handled ${JSON.stringify(result)}\n`);

@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TIMELINE_KINDS } from '../../src/shared/enums';
+import { TIMELINE_KINDS } from '../../src/shared/placement-machine';
 import { EFFECTS } from '../../src/server/modules/timeline/effects';
 
 const root = path.resolve(__dirname, '../..');

@@ -3,6 +3,7 @@ import {
   LIFE_EVENTS,
   LIFE_STATE_IDS,
   PLACEMENT_LIFE_STATES,
+  TIMELINE_KINDS,
   TRANSITIONS,
   landsIn,
   lifeOf,
@@ -18,7 +19,7 @@ import {
   type Viewer,
 } from '../../src/shared/placement-machine';
 import { ORG_ROLES } from '../../src/shared/org';
-import { DRAFT_REVIEW_STATUSES, TIMELINE_KINDS } from '../../src/shared/enums';
+import { DRAFT_REVIEW_STATUSES } from '../../src/shared/enums';
 
 /** Issue 58 / decision 042: one table says a placement's states and who may move it. */
 

@@ -3,7 +3,7 @@ import { guaranteeRefundAt } from '../../shared/constants';
 import { fromCents, toCents } from '../../shared/money';
 import { opportunities, payments, placements, users } from '../db/schema';
 import { enqueueAdminMail, enqueueMail, type Tx } from './outbox';
-import type { DeadlineStep, MailData, MailKind, PlacementFacts } from './templates';
+import type { DeadlineStep, MailData, PlacementFacts } from './templates';
 
 /**
  * One call per event, with the `tx` of the change: each gathers the facts its mails need and
@@ -146,15 +146,16 @@ export async function notifyRefunded(
   if (toAdmins) await enqueueAdminMail(tx, { kind: 'admin_publication_refunded', ...base, brand: p.brand });
 }
 
-/** The fields of a kind's mail beyond its placement's. */
-type ExtraOf<K extends MailKind> = Exclude<keyof Extract<MailData, { kind: K }>, 'kind' | keyof PlacementFacts>;
+/** A mail about one placement (it names the placement: its id, outlet and title). */
+type PlacementMail = Extract<MailData, PlacementFacts>;
 /**
- * The plain progress mails, read off templates.ts: to the brand (and the client's reviewers) a kind
- * that names only its placement; to the admins an `admin_` kind that adds only the brand's name. A
- * new such template is sent from its timeline entry's row (timeline/effects.ts) with no change here.
+ * What a caller gives beyond what the placement's row says: the kind's fields past its placement's,
+ * less the brand's name (an admin's mail), the amount (published) and the brand's feedback (edits requested).
  */
-type BrandNotice = { [K in MailKind]: K extends `admin_${string}` ? never : [ExtraOf<K>] extends [never] ? K : never }[MailKind];
-type AdminNotice = { [K in MailKind]: K extends `admin_${string}` ? ([ExtraOf<K>] extends ['brand'] ? K : never) : never }[MailKind];
+type ExtraOf<K extends PlacementMail['kind']> = Omit<
+  Extract<MailData, { kind: K }>,
+  'kind' | keyof PlacementFacts | 'brand' | (K extends 'published' ? 'amount' : never) | (K extends 'admin_edits_requested' ? 'feedback' : never)
+>;
 
 /**
  * The reviewers limited to the client a placement was bought for (decision 035), its buyer aside:
@@ -171,36 +172,39 @@ async function clientReviewersOf(tx: Tx, paymentId: string): Promise<{ id: strin
     );
 }
 
-/** Progress of a placement, to the brand (draft ready, edits complete, published) or to the admins. */
-export async function notifyPlacement(
+/**
+ * A placement's mail, read off templates.ts (decision 045): an `admin_` kind to every admin with the
+ * brand's name; any other kind to the brand and the client's reviewers (decision 035), but
+ * `published` to the brand only, with its amount. A new template is sent from its timeline entry's
+ * row (timeline/effects.ts) with no change here: its fields beyond the placement's are `extra`.
+ */
+export async function notifyPlacement<K extends PlacementMail['kind']>(
   tx: Tx,
   paymentId: string,
-  kind: BrandNotice | AdminNotice | 'published' | 'admin_edits_requested',
-  /** for 'published': the live article, what its check found, and until when it is watched */
-  publishedFacts: { liveUrl?: string | null; checks?: string[]; guaranteeDate?: string | null } = {},
+  kind: K,
+  ...[extra]: Record<string, never> extends ExtraOf<K> ? [extra?: ExtraOf<K>] : [extra: ExtraOf<K>]
 ) {
   const p = await placement(tx, paymentId);
   if (!p) return;
   const base = { paymentId: p.paymentId, outlet: p.outlet, title: p.title };
-  switch (kind) {
-    case 'published':
-      await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount, ...publishedFacts });
-      return;
-    case 'admin_edits_requested':
-      await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, feedback: p.feedback });
-      return;
-  }
-  if (isAdminNotice(kind)) {
-    await enqueueAdminMail(tx, { kind, ...base, brand: p.brand } as MailData);
+  const more = extra ?? {};
+  if (kind === 'published') {
+    await enqueueMail(tx, { userId: p.brandId }, { kind, ...base, amount: p.amount, ...more } as MailData);
     return;
   }
-  const data = { kind, ...base } as MailData;
+  if (kind === 'admin_edits_requested') {
+    await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, feedback: p.feedback });
+    return;
+  }
+  if (kind.startsWith('admin_')) {
+    await enqueueAdminMail(tx, { kind, ...base, brand: p.brand, ...more } as MailData);
+    return;
+  }
+  const data = { kind, ...base, ...more } as MailData;
   await enqueueMail(tx, { userId: p.brandId }, data);
   // the client's own reviewers review it too (decision 035); these mails carry no amount
   for (const reviewer of await clientReviewersOf(tx, paymentId)) await enqueueMail(tx, { userId: reviewer.id }, data);
 }
-
-const isAdminNotice = (kind: BrandNotice | AdminNotice): kind is AdminNotice => kind.startsWith('admin_');
 
 /** A confirmed problem with a live article, to the brand and to the admins. */
 export async function notifyPublicationIssue(tx: Tx, paymentId: string, facts: { liveUrl: string; reason: string; restoreBy: string }) {

@@ -33,6 +33,7 @@ import type {
   DisputeDetail,
   DisputeRequest,
 } from '../../../shared/schemas/fair-terms';
+import { disputeDue } from '../timeline/deadlines';
 import type { Actor } from '../timeline/service';
 import { memberActor, tableRefusal, transition, type TransitionActor } from '../placements/transition';
 import type { LifeEvent, Viewer } from '../../../shared/placement-machine';
@@ -504,9 +505,7 @@ export async function runDisputeDeadlines(
     .select({ id: disputes.id, status: disputes.status, kind: disputes.kind })
     .from(disputes)
     .where(
-      sql`(${disputes.status} = 'open' AND ${disputes.kind} = 'content' AND ${disputes.respondBy} <= ${now.toISOString()}::timestamptz)
-        OR (${disputes.status} = 'offered' AND ${disputes.escalateBy} <= ${now.toISOString()}::timestamptz)
-        OR (${disputes.status} = 'escalated' AND ${disputes.decideBy} <= ${now.toISOString()}::timestamptz)
+      sql`${disputeDue('dispute_answer', now)} OR ${disputeDue('dispute_escalate', now)} OR ${disputeDue('dispute_decide', now)}
         OR (${disputes.status} = 'open' AND ${disputes.kind} = 'link')`,
     )
     .orderBy(asc(disputes.createdAt))

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { cancellations, opportunities, payments, placements, users } from '../../db/schema';
 import { DomainError, notFound, conflict } from '../../lib/errors';
@@ -8,6 +8,7 @@ import type { PaymentProvider } from '../../providers/provider';
 import { DAY_MS, RESPONSE_DAYS_DEFAULT } from '../../../shared/constants';
 import { fromCents, toCents } from '../../../shared/money';
 import type { Cancellation, CancellationAnswer } from '../../../shared/schemas/fair-terms';
+import { cancellationDue } from '../timeline/deadlines';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { isUniqueViolation } from '../auth/users';
 import { item, type Computed } from '../../db/item';
@@ -272,7 +273,7 @@ export async function grantUnansweredCancellations(
   const due = await db
     .select({ id: cancellations.id })
     .from(cancellations)
-    .where(and(eq(cancellations.status, 'requested'), lte(cancellations.respondBy, now)))
+    .where(cancellationDue(now))
     .orderBy(asc(cancellations.respondBy))
     .limit(200);
   const granted: string[] = [];

@@ -1,12 +1,12 @@
-import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { paymentRefunds, payments, placements, publicationCases, publications } from '../../db/schema';
 import type { PaymentProvider } from '../../providers/provider';
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
 import { DomainError, conflict } from '../../lib/errors';
-import { DAY_MS, GUARANTEE_DAYS } from '../../../shared/constants';
 import type { RefundReason } from '../../../shared/payment';
 import { releaseSlot, type Tx } from './slots';
+import { guaranteeDue } from '../timeline/deadlines';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { countEvent } from '../../ops/events';
 import { issueCreditNote, issuePartialCreditNote } from '../invoices/service';
@@ -196,15 +196,14 @@ export async function syncExternalRefund(db: Db, provider: PaymentProvider, prov
  * provider outage). Returns the ids refunded now.
  */
 export async function refundOverduePayments(db: Db, provider: PaymentProvider, now: Date = clockNow()): Promise<string[]> {
-  // paid at or before this, guaranteeRefundAt(paidAt) <= now: due
-  const cutoff = new Date(now.getTime() - GUARANTEE_DAYS * DAY_MS);
   const due = await db
     .select({ id: payments.id, status: payments.status, refundReason: payments.refundReason })
     .from(payments)
     .where(
       or(
         // a swap's difference follows its payment: only a refund of it claimed and not finished is taken here
-        and(eq(payments.status, 'paid'), or(and(lte(payments.paidAt, cutoff), isNull(payments.topupOf)), isNotNull(payments.refundRequestedAt))),
+        guaranteeDue(now),
+        and(eq(payments.status, 'paid'), isNotNull(payments.refundRequestedAt)),
         // a publication refund claimed but not completed (the provider was down)
         and(eq(payments.status, 'released'), isNotNull(payments.refundRequestedAt)),
       ),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { briefs, checkouts, opportunities, orders, payments, placements } from '../../db/schema';
 import { notFound, conflict, upstreamFailed } from '../../lib/errors';
@@ -9,6 +9,7 @@ import { PAYMENT_NOT_FOUND } from '../../db/payment-access';
 import type { PaymentProvider } from '../../providers/provider';
 import { DAY_MS, SWAP_DAYS, SWAP_OPTIONS } from '../../../shared/constants';
 import { fromCents, toCents } from '../../../shared/money';
+import { swapDue } from '../timeline/deadlines';
 import { recordEvent, SYSTEM, type Actor } from '../timeline/service';
 import { issueInvoice, type InvoiceSettings } from '../invoices/service';
 import { isUniqueViolation } from '../auth/users';
@@ -230,7 +231,7 @@ export async function refundUnswapped(db: Db, provider: PaymentProvider, now: Da
   const due = await db
     .select({ id: placements.id })
     .from(placements)
-    .where(and(isNotNull(placements.declinedAt), eq(placements.state, 'in_progress'), lte(placements.swapBy, now)))
+    .where(swapDue(now))
     .orderBy(placements.swapBy)
     .limit(200);
   const done: string[] = [];

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { LINK_DISPUTE_REASONS, type DisputeReason, type DisputeResolution, type TimelineKind } from '../../../shared/enums';
+import { LINK_DISPUTE_REASONS, type DisputeReason, type DisputeResolution } from '../../../shared/enums';
+import type { TimelineKind } from '../../../shared/placement-machine';
 import { formatUsd, fromCents, toCents } from '../../../shared/money';
 import type { AuditAction } from '../../../shared/org';
 import { DISPUTE_REASON_LABELS } from '../../../shared/schemas/fair-terms';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { GUARANTEE_DAYS } from '../../../shared/constants';
-import { briefs, cancellations, payments, placementEvents, placements } from '../../db/schema';
+import { briefs, cancellations, disputes, payments, placementEvents, placements } from '../../db/schema';
+import { cancellationDue, cancellationDueAt, DISPUTE_DEADLINES, disputeDue, guaranteeDue, guaranteeDueAt, swapDue, swapDueAt } from './deadlines';
 import type { DeadlineStep } from '../../mail/templates';
 import { currentRound, recordEvent, recordReminderOnce, SYSTEM } from './service';
 import { now as clockNow } from '../../lib/clock';
@@ -124,35 +124,28 @@ async function autoApproveDrafts(db: Db, terms: TimerTerms, now: Date): Promise<
 
 /**
  * The automatic steps due within the reminder's window (after now, at most REMINDER_HOURS ahead):
- * the same conditions the steps' own jobs read (payments/refunds.ts refundOverduePayments,
- * payments/cancel.ts, payments/swap.ts), each from its index (payments_status_paid_at_idx,
- * cancellations_due_idx, placements_swap_by_idx).
+ * each step's condition and due time are its job's (deadlines.ts: the guarantee's refund, a
+ * cancellation granted, a swap's refund, a dispute's three deadlines),
+ * each read from its index (payments_status_paid_at_idx, cancellations_due_idx, placements_swap_by_idx).
  */
 async function dueSoon(db: Db, now: Date, until: Date) {
   const [from, to] = [now.toISOString(), until.toISOString()];
-  const paidFrom = new Date(now.getTime() - GUARANTEE_DAYS * DAY).toISOString();
-  const paidTo = new Date(until.getTime() - GUARANTEE_DAYS * DAY).toISOString();
+  const dispute = (step: keyof typeof DISPUTE_DEADLINES) =>
+    sql`SELECT ${disputes.placementId}, ${sql.raw(`'${step}'`)}, ${DISPUTE_DEADLINES[step].at} FROM ${disputes} WHERE ${disputeDue(step, until, now)}`;
   const result = await db.execute(sql`
-    SELECT ${placements.id} AS id, 'guarantee' AS step, ${payments.paidAt} + make_interval(days => ${GUARANTEE_DAYS}::int) AS at
+    SELECT ${placements.id} AS id, 'guarantee' AS step, ${guaranteeDueAt} AS at
       FROM ${payments} JOIN ${placements} ON ${placements.paymentId} = ${payments.id}
-      WHERE ${payments.status} = 'paid' AND ${payments.refundRequestedAt} IS NULL AND ${payments.topupOf} IS NULL
-        AND ${payments.paidAt} > ${paidFrom}::timestamptz AND ${payments.paidAt} <= ${paidTo}::timestamptz
+      WHERE ${guaranteeDue(until, now)}
     UNION ALL
-    SELECT ${cancellations.placementId}, 'cancellation', ${cancellations.respondBy} FROM ${cancellations}
-      WHERE ${cancellations.status} = 'requested' AND ${cancellations.respondBy} > ${from}::timestamptz AND ${cancellations.respondBy} <= ${to}::timestamptz
+    SELECT ${cancellations.placementId}, 'cancellation', ${cancellationDueAt} FROM ${cancellations} WHERE ${cancellationDue(until, now)}
     UNION ALL
-    SELECT ${placements.id}, 'swap', ${placements.swapBy} FROM ${placements}
-      WHERE ${placements.declinedAt} IS NOT NULL AND ${placements.state} = 'in_progress'
-        AND ${placements.swapBy} > ${from}::timestamptz AND ${placements.swapBy} <= ${to}::timestamptz
+    SELECT ${placements.id}, 'swap', ${swapDueAt} FROM ${placements} WHERE ${swapDue(until, now)}
     UNION ALL
-    SELECT d.placement_id, 'dispute_answer', d.respond_by FROM disputes d
-      WHERE d.status = 'open' AND d.kind = 'content' AND d.respond_by > ${from}::timestamptz AND d.respond_by <= ${to}::timestamptz
+    ${dispute('dispute_answer')}
     UNION ALL
-    SELECT d.placement_id, 'dispute_escalate', d.escalate_by FROM disputes d
-      WHERE d.status = 'offered' AND d.escalate_by > ${from}::timestamptz AND d.escalate_by <= ${to}::timestamptz
+    ${dispute('dispute_escalate')}
     UNION ALL
-    SELECT d.placement_id, 'dispute_decide', d.decide_by FROM disputes d
-      WHERE d.status = 'escalated' AND d.decide_by > ${from}::timestamptz AND d.decide_by <= ${to}::timestamptz
+    ${dispute('dispute_decide')}
     UNION ALL
     SELECT x.id, 'late_credit', x.at FROM (
       -- the first late credit (payments/late-credit.ts): due at the start (UTC) of the first business day after Live by

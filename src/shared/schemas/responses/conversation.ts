@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ACTOR_TYPES, MESSAGE_SIDES, PAYMENT_STATUSES, TIMELINE_KINDS } from '../../enums';
+import { ACTOR_TYPES, MESSAGE_SIDES, PAYMENT_STATUSES } from '../../enums';
+import { TIMELINE_KINDS } from '../../placement-machine';
 import { brandContactSchema, count, decimal, id, timestamp } from './common';
 import { clockSchema } from './life';
 
