@@ -2,8 +2,9 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PUBLICATION_HEALTHS, type PlacementCounts, type PublicationHealth } from '../../../shared/publication';
 import type { AdminProjectsQuery, ArticleTab, ArticleTabCounts, MyArticlesQuery, ProjectTab, ProjectTabCounts } from '../../../shared/schemas/brief';
 import type { Db } from '../../db/client';
-import { brandMatches, likeLiteral } from '../../db/brand-search';
+import { brandMatches, brandSearchPick, likeLiteral } from '../../db/brand-search';
 import { jsonPages } from '../../lib/json-pages';
+import { PAGE_LIMIT_MAX } from '../../../shared/schemas/paging';
 import { briefs, opportunities, organisations, orgClients, payments, placements, publicationCases, publications, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { afterCursor, cursorAt, limitedPage, pageValues, type JsonPageRow, type Page } from '../../lib/paging';
@@ -134,28 +135,42 @@ const adminProjectsPage = jsonPages<AdminProjectsShape, Record<string, unknown>>
     o.byPayment
       ? 'one'
       : `${o.tab ?? 'all'}.${o.search ? 'q' : ''}${o.mine ? 'm' : ''}${o.due ? 'd' : ''}${o.clock ? `.${o.clock}.` : ''}${o.cursor ? 'c' : 'n'}`,
-  (o, columns) =>
-    limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(o.due ? placements.clockDueAt : placements.createdAt)} AS "cursorAt"
-      FROM ${placements}
+  (o, columns) => {
+    const filters = and(
+      // one placement whatever its state (a refunded one too, which the list's tabs show apart)
+      o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
+      o.mine ? sql`${placements.assigneeId} = ${sql.placeholder('adminId')}::uuid` : undefined,
+      o.clock ? clockStateSql[o.clock] : undefined,
+      // sorted by due time: the placements with a clock running, from the due-time index
+      o.due ? sql`${placements.clockDueAt} IS NOT NULL` : undefined,
+      o.cursor && o.due
+        ? sql`(${placements.clockDueAt}, ${placements.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`
+        : o.cursor
+          ? afterCursor(placements.createdAt, placements.id)
+          : undefined,
+    );
+    const order = o.due ? sql`${placements.clockDueAt} ASC, ${placements.id} ASC` : sql`${placements.createdAt} DESC, ${placements.id} DESC`;
+    // a search by brand picks the page's ids first (brand-search.ts), the rest joined to those alone
+    const pick = o.search
+      ? brandSearchPick({
+          from: sql`${placements}`,
+          id: sql`${placements.id}`,
+          at: o.due ? sql`${placements.clockDueAt}` : sql`${placements.createdAt}`,
+          asc: Boolean(o.due),
+          brandId: sql`${placements.brandId}`,
+          filters,
+          pageMax: PAGE_LIMIT_MAX + 1,
+        })
+      : undefined;
+    return limitedPage(sql`SELECT ${columns(adminPlacementItem)}, ${lifeInputsSql} AS "life", ${placements.id} AS "id", ${cursorAt(o.due ? placements.clockDueAt : placements.createdAt)} AS "cursorAt"
+      FROM ${pick ? sql`${pick.from} JOIN ${placements} ON ${placements.id} = "pick"."id"` : placements}
       ${placementJoins}
       JOIN ${users} ON ${users.id} = ${placements.brandId}
       JOIN ${organisations} ON ${organisations.id} = ${placements.organisationId}
       ${publicationJoins}
-      WHERE ${and(
-        // one placement whatever its state (a refunded one too, which the list's tabs show apart)
-        o.byPayment ? sql`${placements.id} = ${sql.placeholder('paymentId')}::uuid` : o.tab ? PROJECT_TAB_SQL[o.tab] : ALL_PROJECTS_SQL,
-        o.search ? brandMatches(sql.placeholder('q')) : undefined,
-        o.mine ? sql`${placements.assigneeId} = ${sql.placeholder('adminId')}::uuid` : undefined,
-        o.clock ? clockStateSql[o.clock] : undefined,
-        // sorted by due time: the placements with a clock running, from the due-time index
-        o.due ? sql`${placements.clockDueAt} IS NOT NULL` : undefined,
-        o.cursor && o.due
-          ? sql`(${placements.clockDueAt}, ${placements.id}) > (${sql.placeholder('cursorAt')}::timestamptz, ${sql.placeholder('cursorId')}::uuid)`
-          : o.cursor
-            ? afterCursor(placements.createdAt, placements.id)
-            : undefined,
-      )}
-      ORDER BY ${o.due ? sql`${placements.clockDueAt} ASC, ${placements.id} ASC` : sql`${placements.createdAt} DESC, ${placements.id} DESC`}`),
+      WHERE ${pick ? sql`true` : (filters ?? sql`true`)}
+      ORDER BY ${pick ? pick.order : order}`);
+  },
 );
 
 /**
@@ -218,9 +233,26 @@ type PlacementsShape = { health?: PublicationHealth; search: boolean; cursor: bo
 const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
   'admin_placements',
   (o) => `${o.health ?? 'all'}.${o.search ? 'q' : ''}${o.cursor ? 'c' : 'n'}`,
-  (o, columns) =>
-    limitedPage(sql`SELECT ${columns(livePlacementItem)}, ${placements.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
-      FROM ${publications}
+  (o, columns) => {
+    const filters = and(
+      o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,
+      o.cursor ? afterCursor(publications.publishedAt, publications.placementId) : undefined,
+    );
+    const order = sql`${publications.publishedAt} DESC, ${publications.placementId} DESC`;
+    // a search by brand picks the page's ids first (brand-search.ts), the rest joined to those alone
+    const pick = o.search
+      ? brandSearchPick({
+          from: sql`${publications} JOIN ${placements} ON ${placements.id} = ${publications.placementId}`,
+          id: sql`${publications.placementId}`,
+          at: sql`${publications.publishedAt}`,
+          asc: false,
+          brandId: sql`${placements.brandId}`,
+          filters,
+          pageMax: PAGE_LIMIT_MAX + 1,
+        })
+      : undefined;
+    return limitedPage(sql`SELECT ${columns(livePlacementItem)}, ${placements.id} AS "id", ${cursorAt(publications.publishedAt)} AS "cursorAt"
+      FROM ${pick ? sql`${pick.from} JOIN ${publications} ON ${publications.placementId} = "pick"."id"` : publications}
       JOIN ${placements} ON ${placements.id} = ${publications.placementId}
       JOIN ${payments} ON ${payments.id} = ${placements.paymentId}
       JOIN ${opportunities} ON ${opportunities.id} = ${placements.opportunityId}
@@ -228,12 +260,9 @@ const adminPlacementsPage = jsonPages<PlacementsShape, Record<string, unknown>>(
       JOIN ${organisations} ON ${organisations.id} = ${placements.organisationId}
       LEFT JOIN ${orgClients} ON ${orgClients.id} = ${placements.clientId}
       LEFT JOIN ${publicationCases} ON ${publicationCases.placementId} = ${placements.id} AND ${publicationCases.closedAt} IS NULL
-      WHERE ${and(
-        o.health ? sql`${publications.health} = ${sql.placeholder('health')}` : undefined,
-        o.search ? brandMatches(sql.placeholder('q')) : undefined,
-        o.cursor ? afterCursor(publications.publishedAt, publications.placementId) : sql`true`,
-      )}
-      ORDER BY ${publications.publishedAt} DESC, ${publications.placementId} DESC`),
+      WHERE ${pick ? sql`true` : (filters ?? sql`true`)}
+      ORDER BY ${pick ? pick.order : order}`);
+  },
 );
 
 /**
