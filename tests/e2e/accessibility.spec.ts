@@ -212,6 +212,9 @@ const heading = (page: Page, name: string | RegExp) => page.getByRole('heading',
 
 // ---- the screens -------------------------------------------------------------------------------
 test('[VISITOR] sign-in, sign-up, password recovery, terms and 404 pass axe', async ({ page }) => {
+  // nine screens through axe, the suite's first pages while both servers are cold: ~50 s on a busy
+  // machine. Past the default minute, the whole serial group ran again (about 10 minutes of a worker).
+  test.setTimeout(180_000);
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth$/);
   checked.add('/');

@@ -56,7 +56,7 @@ const cardIn = (page: Page, title: string): Locator => page.getByRole('tabpanel'
 test('[ADMIN] runs a project from brief to publication: view and copy the brief, attach, edits, edit draft, publish', async ({ browser }) => {
   // one long journey of many pages: on a busy 2-core machine it comes near the default limit
   test.setTimeout(120_000);
-  const title = `Projects journey ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const title = `Projects journey ${Date.now()}-x${Math.random().toString(36).slice(2, 8)}`;
   const adminCtx = await browser.newContext();
   await adminCtx.grantPermissions(['clipboard-read', 'clipboard-write']);
   const admin = await adminCtx.newPage();
@@ -220,7 +220,7 @@ test('[ADMIN] runs a project from brief to publication: view and copy the brief,
 });
 
 test('[ADMIN] a paid project without a brief waits under Awaiting Brief with no draft or brief actions', async ({ browser }) => {
-  const title = `Brief pending ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const title = `Brief pending ${Date.now()}-x${Math.random().toString(36).slice(2, 8)}`;
   const adminCtx = await browser.newContext();
   const admin = await adminCtx.newPage();
   await admin.goto('/auth');
@@ -259,7 +259,7 @@ test('[ADMIN] a paid project without a brief waits under Awaiting Brief with no 
 });
 
 test('[ADMIN] a stale screen: mark edits complete and publish refused by the server show the server message', async ({ browser }) => {
-  const title = `Stale project ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const title = `Stale project ${Date.now()}-x${Math.random().toString(36).slice(2, 8)}`;
   const adminCtx = await browser.newContext();
   const admin = await adminCtx.newPage();
   await admin.goto('/auth');
@@ -302,7 +302,7 @@ test('[ADMIN] a stale screen: mark edits complete and publish refused by the ser
 const DEMO_ADMIN_NAME = 'Alex Morgan';
 
 test('[ADMIN] gives a project an editor and finds it under Mine (issue 59)', async ({ browser }) => {
-  const title = `Editor journey ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const title = `Editor journey ${Date.now()}-x${Math.random().toString(36).slice(2, 8)}`;
   const admin = await (await browser.newContext()).newPage();
   await admin.goto('/auth');
   await loginAs(admin, DEMO_ADMIN);

@@ -28,7 +28,7 @@ const BRIEF = {
 };
 // a first visit loads the shell's chunks and several lists: on a busy 2-core machine that takes longer than the default
 const LOADED = { timeout: 30_000 };
-const stamp = () => `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+const stamp = () => `${Date.now()}-x${Math.random().toString(36).slice(2, 6)}`;
 
 async function createOpportunity(admin: Page, title: string, type = ['profile_article']) {
   const res = await api(admin, 'POST', '/api/admin/opportunities', {

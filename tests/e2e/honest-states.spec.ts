@@ -44,7 +44,7 @@ test('[BRAND][ADMIN] approved, refunded and published placements each show their
   browser,
 }) => {
   const { admin, close } = await adminPage(browser);
-  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const stamp = `${Date.now()}-x${Math.random().toString(36).slice(2, 6)}`;
   await brand.goto('/auth');
   const { email } = await brandAs(brand, 'approved');
 

@@ -29,7 +29,7 @@ async function downloaded(page: Page, click: () => Promise<void>) {
 
 test('[BRAND][ADMIN] billing details go on the invoice; invoice, credit note and CSV export download in one click', async ({ page: brand, browser }) => {
   const { admin, close } = await adminPage(browser);
-  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const stamp = `${Date.now()}-x${Math.random().toString(36).slice(2, 6)}`;
   await brand.goto('/auth');
   const { email } = await brandAs(brand, 'approved');
 

@@ -34,7 +34,7 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => outlet.close(() => resolve()));
 });
 
-const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+const unique = () => `${Date.now()}-x${Math.random().toString(36).slice(2, 8)}`;
 
 /** Publishes a page on the outlet and returns its URL. */
 function serve(path: string, title: string, linksToBrand: boolean) {
