@@ -14,6 +14,4 @@ const admin = new pg.Client({ connectionString: base });
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 await admin.query(`CREATE DATABASE ${name}`);
-// a throwaway database: commits need not wait for the disk (see tests/support/db.ts)
-await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
 await admin.end();

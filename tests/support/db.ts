@@ -18,10 +18,6 @@ export async function createTestDb(): Promise<DbHandle> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplateName()}`);
-  // a throwaway database: a commit need not wait for its WAL to reach the disk (nothing is kept
-  // past the run, and a crash of the server loses the run anyway); each of a file's thousands of
-  // commits saves the flush's 1-3 ms. Read and locked exactly as before.
-  await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
   await admin.end();
   const handle = openPostgres(withDatabase(url, name), 20);
   return {
