@@ -380,6 +380,23 @@ describe('GET /api/opportunities?… (search): the rules', () => {
     expect(Number(blank.headers['x-total-count'])).toBe(catalogue.filter(claimable).length);
   });
 
+  it('finds a number written after a hyphen ("COVID-19", "2024-25") as the brand types it', async () => {
+    const [row] = await t.db
+      .insert(opportunities)
+      .values({ outletName: 'Numbers Weekly', title: 'COVID-19 recovery and the 2024-25 season', description: 'Sponsored story', type: ['listicle'], priceUsd: '450.00' })
+      .returning();
+    catalogue.push(row);
+    // PostgreSQL reads "-19" and "-25" as signed numbers; the search's words are "19" and "25"
+    for (const q of ['covid 19', 'COVID-19', '2024-25 season', 'season 25', 'covid-1']) {
+      const res = await brand.get<BrandOpportunityItem[]>(`/api/opportunities?q=${encodeURIComponent(q)}`);
+      expect(titles(res.body), q).toContain('Numbers Weekly');
+    }
+    for (const q of ['covid 18', '2024-26', '19 recoveri']) {
+      const res = await brand.get<BrandOpportunityItem[]>(`/api/opportunities?q=${encodeURIComponent(q)}`);
+      expect(titles(res.body), q).not.toContain('Numbers Weekly');
+    }
+  });
+
   it("answers the issue's search in one request", async () => {
     const [row] = await t.db
       .insert(opportunities)

@@ -24,9 +24,19 @@ export function searchWords(text: string): string[] {
     .slice(0, 20);
 }
 
-/** The words as a tsquery: every word; the last as a prefix, unless `lastIsPrefix` is false. */
+/**
+ * The words as a tsquery: every word; the last as a prefix, unless `lastIsPrefix` is false. A word
+ * that begins with a digit matches the same digits after a hyphen too: PostgreSQL's parser reads
+ * "COVID-19" or "2024-25" in a title as `covid`, `-19` and `2024`, `-25`, while the search's words
+ * are split at the hyphen ("19", "25").
+ */
 export const tsQueryOf = (words: string[], lastIsPrefix = true) =>
-  words.map((w, i) => `'${w}'${lastIsPrefix && i === words.length - 1 ? ':*' : ''}`).join(' & ');
+  words
+    .map((w, i) => {
+      const mark = lastIsPrefix && i === words.length - 1 ? ':*' : '';
+      return /^\p{N}/u.test(w) ? `('${w}'${mark} | '-${w}'${mark})` : `'${w}'${mark}`;
+    })
+    .join(' & ');
 
 /**
  * Matches the words (see above), each in the text or, if long enough, close to the outlet's name
